@@ -1,0 +1,126 @@
+# mcph: one non-recursive Makefile for the core, plugins, tests and bench.
+#
+#   make                 build build/mcph and every plugin into build/plugins/
+#   make run             build, then serve conf/mcph.ini on stdio
+#   make test            build, then run every test layer (installs what the tests need)
+#   make SANITIZE=address,undefined test    the same under ASan/UBSan
+#   make check-format    clang-format check of core/, plugins/, plugin-api/, tests/
+#   make clean
+
+CC       ?= cc
+BUILD    := build
+SANITIZE ?=
+WERROR   ?= 1
+
+# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev). ---------------
+DEB_PKGS := libcjson-dev libinih-dev pkg-config
+PC_PKGS  := libcjson inih
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+ifneq ($(MAKECMDGOALS),clean)
+ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && echo ok),ok)
+$(info mcph: the build needs $(DEB_PKGS); installing them with apt-get)
+$(shell $(SUDO) apt-get update -qq >&2 && \
+        DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEB_PKGS) >&2)
+ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && echo ok),ok)
+$(error mcph: $(PC_PKGS) still not found by pkg-config; install $(DEB_PKGS) and run make again)
+endif
+endif
+endif
+
+DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null)
+
+WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+          -Wwrite-strings -Wformat=2 -Wvla
+ifeq ($(WERROR),1)
+WARN   += -Werror
+endif
+SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer)
+OPT      := $(if $(SANITIZE),-O1,-O2)
+CFLAGS_ALL := -std=c11 $(WARN) $(OPT) -g -pthread -D_GNU_SOURCE $(SANFLAGS) $(CFLAGS)
+LDFLAGS_ALL := -pthread $(SANFLAGS) $(LDFLAGS)
+PLUGIN_CFLAGS := $(CFLAGS_ALL) -fPIC -fvisibility=hidden -Iplugin-api
+
+# Rebuild everything when the flags change (a sanitizer build and a plain one share build/).
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_NOW := $(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL)
+ifneq ($(shell cat $(FLAGS_STAMP) 2>/dev/null),$(FLAGS_NOW))
+$(shell mkdir -p $(BUILD) && echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
+endif
+
+# --- Core ----------------------------------------------------------------------------------
+CORE_SRC  := $(wildcard core/*.c)
+CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+CORE_LIB  := $(filter-out $(BUILD)/core/main.o,$(CORE_OBJ))
+MCPH      := $(BUILD)/mcph
+
+# --- Plugins: plugins/NAME/*.c -> build/plugins/NAME.so; plugins/NAME/libs adds link flags.
+PLUGIN_NAMES := $(notdir $(wildcard plugins/*))
+PLUGINS      := $(patsubst %,$(BUILD)/plugins/%.so,$(PLUGIN_NAMES))
+TEST_PLUGINS := $(patsubst tests/plugins/%.c,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.c))
+
+# --- Unit tests: tests/unit/test_MODULE.c, linked with the core objects. ------------------
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
+
+NODE_STAMP := tests/node_modules/.installed
+
+.PHONY: all run test test-unit test-transcripts test-interop check-format clean node-deps
+all: $(MCPH) $(PLUGINS)
+
+$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -MMD -c -o $@ $<
+
+$(MCPH): $(CORE_OBJ)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -ldl -lm
+
+.SECONDEXPANSION:
+$(BUILD)/plugins/%.so: $$(wildcard plugins/%/*.c) $$(wildcard plugins/%/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $(filter %.c,$^) $(shell cat plugins/$*/libs 2>/dev/null)
+	@chmod go-w $@
+
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.c plugin-api/plugin-api.h $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
+	@chmod go-w $@
+
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h $(CORE_LIB)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
+
+run: all
+	$(MCPH) conf/mcph.ini
+
+# Node.js and the npm packages of the interop tests (pinned in tests/package-lock.json).
+node-deps: $(NODE_STAMP)
+$(NODE_STAMP): tests/package.json tests/package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	    echo "mcph: the tests need Node.js and npm; installing them with apt-get"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+	cd tests && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test: test-unit test-transcripts test-interop
+
+test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
+	@pass=0; fail=0; for t in $(UNIT_BIN); do \
+	    if $$t; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAIL $$t"; fi; \
+	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/transcripts/run.mjs $(MCPH)
+
+test-interop: $(MCPH) $(PLUGINS) $(NODE_STAMP)
+	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
+
+check-format:
+	clang-format --dry-run --Werror core/*.c core/*.h plugin-api/*.h plugins/*/*.c tests/unit/*.[ch] tests/plugins/*.c
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(CORE_OBJ:.o=.d)

@@ -1,0 +1,611 @@
+#include "config.h"
+
+#include "limits.h"
+#include "log.h"
+#include "status.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The parse in progress: the reader counts lines so the handler knows where a key is
+ * (Debian's libinih is built without INI_HANDLER_LINENO). */
+struct config_parse {
+    struct config *cfg;
+    struct diag *errs;
+    const char *text;     /* the whole file, NUL-terminated */
+    size_t pos;
+    int line;             /* the line the reader returned last */
+    int line_indented;    /* it started with white space (a continuation line) */
+    char *section;        /* owned: the section of the last key */
+    char *last_key;       /* owned: the last key, for continuation lines */
+    int server_seen;
+    unsigned server_set;  /* bit per server key already set */
+};
+
+typedef int (*config_server_fn)(struct config_parse *p, const char *value);
+
+struct config_server_key {
+    const char *name;
+    config_server_fn set;
+    const char *help; /* what the value is, for error messages */
+};
+
+static char *config_strdup(struct config_parse *p, const char *s)
+{
+    char *copy = strdup(s);
+
+    if (copy == NULL)
+        p->errs->nomem = 1;
+    return copy;
+}
+
+static int config_parse_bool(const char *value, int *out)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1", NULL};
+    static const char *const no[] = {"no", "false", "off", "0", NULL};
+
+    for (size_t i = 0; yes[i] != NULL; i++) {
+        if (strcasecmp(value, yes[i]) == 0) {
+            *out = 1;
+            return STATUS_OK;
+        }
+        if (strcasecmp(value, no[i]) == 0) {
+            *out = 0;
+            return STATUS_OK;
+        }
+    }
+    return STATUS_INVALID;
+}
+
+static int config_parse_int(const char *value, int min, int max, int *out)
+{
+    char *end = NULL;
+    long n;
+
+    errno = 0;
+    n = strtol(value, &end, 10);
+    if (errno != 0 || end == value || *end != '\0' || n < min || n > max)
+        return STATUS_INVALID;
+    *out = (int)n;
+    return STATUS_OK;
+}
+
+/* `rel` resolved against folder `base` (unless absolute). Owned by the caller. */
+static char *config_join(const char *base, const char *rel)
+{
+    char *out = NULL;
+
+    if (rel[0] == '/' || base == NULL || base[0] == '\0')
+        return strdup(rel);
+    if (asprintf(&out, "%s/%s", base, rel) < 0)
+        return NULL;
+    return out;
+}
+
+static void config_error(struct config_parse *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void config_error(struct config_parse *p, const char *fmt, ...)
+{
+    char *what = NULL;
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vasprintf(&what, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        p->errs->nomem = 1;
+        return;
+    }
+    diag_add(p->errs, "%s:%d: %s", p->cfg->file, p->line, what);
+    free(what);
+}
+
+static int config_set_string(struct config_parse *p, char **field, const char *value)
+{
+    char *copy = config_strdup(p, value);
+
+    if (copy == NULL)
+        return STATUS_NOMEM;
+    free(*field);
+    *field = copy;
+    return STATUS_OK;
+}
+
+static int config_set_name(struct config_parse *p, const char *value)
+{
+    return config_set_string(p, &p->cfg->name, value);
+}
+
+static int config_set_title(struct config_parse *p, const char *value)
+{
+    return config_set_string(p, &p->cfg->title, value);
+}
+
+static int config_set_instructions(struct config_parse *p, const char *value)
+{
+    return config_set_string(p, &p->cfg->instructions, value);
+}
+
+static int config_set_plugin_dir(struct config_parse *p, const char *value)
+{
+    char *dir = config_join(p->cfg->dir, value);
+
+    if (dir == NULL) {
+        p->errs->nomem = 1;
+        return STATUS_NOMEM;
+    }
+    free(p->cfg->plugin_dir);
+    p->cfg->plugin_dir = dir;
+    return STATUS_OK;
+}
+
+static int config_set_workers(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, LIMIT_WORKERS_MAX, &p->cfg->workers);
+}
+
+static int config_set_log_level(struct config_parse *p, const char *value)
+{
+    return log_level_parse(value, &p->cfg->log_level);
+}
+
+static int config_set_strict(struct config_parse *p, const char *value)
+{
+    return config_parse_bool(value, &p->cfg->strict);
+}
+
+static int config_set_page_size(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, LIMIT_PAGE_MAX, &p->cfg->page_size);
+}
+
+static const struct config_server_key config_server_keys[] = {
+    {.name = "name", .set = config_set_name, .help = "the server name sent to clients"},
+    {.name = "title", .set = config_set_title, .help = "a human-readable server title"},
+    {.name = "instructions", .set = config_set_instructions, .help = "text for the client"},
+    {.name = "plugin_dir", .set = config_set_plugin_dir, .help = "a folder"},
+    {.name = "workers", .set = config_set_workers, .help = "a number from 1 to 64"},
+    {.name = "log_level",
+     .set = config_set_log_level,
+     .help = "one of debug, info, notice, warning, error, critical, alert, emergency"},
+    {.name = "strict", .set = config_set_strict, .help = "yes or no"},
+    {.name = "page_size", .set = config_set_page_size, .help = "a number from 1 to 1000"},
+    {0},
+};
+
+static void config_known_server_keys(char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; config_server_keys[i].name != NULL && len < size; i++) {
+        int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", config_server_keys[i].name);
+
+        if (n < 0)
+            return;
+        len += (size_t)n;
+    }
+}
+
+static void config_server_key(struct config_parse *p, const char *key, const char *value)
+{
+    for (size_t i = 0; config_server_keys[i].name != NULL; i++) {
+        const struct config_server_key *k = &config_server_keys[i];
+
+        if (strcmp(k->name, key) != 0)
+            continue;
+        if (p->server_set & (1u << i)) {
+            config_error(p, "'%s' is set twice in [server]; keep one", key);
+            return;
+        }
+        p->server_set |= 1u << i;
+        if (k->set(p, value) == STATUS_INVALID)
+            config_error(p, "[server] %s = '%s' is not valid; use %s", key, value, k->help);
+        return;
+    }
+    char known[256];
+
+    config_known_server_keys(known, sizeof(known));
+    config_error(p, "unknown key '%s' in [server]; the keys are: %s", key, known);
+}
+
+static struct config_plugin *config_current_plugin(struct config_parse *p)
+{
+    struct config *cfg = p->cfg;
+
+    if (cfg->nplugins == 0)
+        return NULL;
+    return &cfg->plugins[cfg->nplugins - 1];
+}
+
+static int config_valid_id(const char *s)
+{
+    size_t n = strlen(s);
+
+    if (n == 0 || n > LIMIT_ID)
+        return 0;
+    return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n;
+}
+
+static void config_add_kv(struct config_parse *p, struct config_plugin *pl, const char *key,
+                          const char *value)
+{
+    struct config_kv *keys;
+
+    for (size_t i = 0; i < pl->nkeys; i++) {
+        if (strcmp(pl->keys[i].key, key) == 0) {
+            config_error(p, "'%s' is set twice in [plugin.%s] (first on line %d); keep one",
+                         key, pl->id, pl->keys[i].line);
+            return;
+        }
+    }
+    keys = realloc(pl->keys, (pl->nkeys + 1) * sizeof(*keys));
+    if (keys == NULL) {
+        p->errs->nomem = 1;
+        return;
+    }
+    pl->keys = keys;
+    keys[pl->nkeys].key = config_strdup(p, key);
+    keys[pl->nkeys].value = config_strdup(p, value);
+    keys[pl->nkeys].line = p->line;
+    pl->nkeys++;
+}
+
+/* path, enabled and prefix belong to mcph; every other key is the plugin's own. */
+static void config_plugin_key(struct config_parse *p, const char *key, const char *value)
+{
+    struct config_plugin *pl = config_current_plugin(p);
+
+    if (strcmp(key, "path") == 0) {
+        if (pl->path_line != pl->line) {
+            config_error(p, "'path' is set twice in [plugin.%s]; keep one", pl->id);
+            return;
+        }
+        free(pl->path);
+        pl->path = config_join(p->cfg->plugin_dir, value);
+        if (pl->path == NULL)
+            p->errs->nomem = 1;
+        pl->path_line = p->line;
+    } else if (strcmp(key, "enabled") == 0) {
+        if (config_parse_bool(value, &pl->enabled) != STATUS_OK)
+            config_error(p, "[plugin.%s] enabled = '%s' is not valid; use yes or no", pl->id,
+                         value);
+    } else if (strcmp(key, "prefix") == 0) {
+        if (!config_valid_id(value))
+            config_error(p,
+                         "[plugin.%s] prefix = '%s' is not valid; use 1-%d of A-Z a-z 0-9 _ -",
+                         pl->id, value, LIMIT_ID);
+        else if (config_set_string(p, &pl->prefix, value) != STATUS_OK)
+            return;
+    } else {
+        config_add_kv(p, pl, key, value);
+    }
+}
+
+static int config_new_plugin(struct config_parse *p, const char *id)
+{
+    struct config *cfg = p->cfg;
+    struct config_plugin *plugins, *pl;
+    char *file = NULL;
+
+    if (!config_valid_id(id)) {
+        config_error(p, "[plugin.%s]: the name must be 1-%d of A-Z a-z 0-9 _ -", id, LIMIT_ID);
+        return STATUS_INVALID;
+    }
+    if (config_find_plugin(cfg, id) != NULL) {
+        config_error(p, "[plugin.%s] appears twice (first on line %d); merge the sections", id,
+                     config_find_plugin(cfg, id)->line);
+        return STATUS_INVALID;
+    }
+    if (cfg->nplugins == LIMIT_PLUGINS) {
+        config_error(p, "more than %d plugin sections; remove some", LIMIT_PLUGINS);
+        return STATUS_LIMIT;
+    }
+    plugins = realloc(cfg->plugins, (cfg->nplugins + 1) * sizeof(*plugins));
+    if (plugins == NULL || asprintf(&file, "%s.so", id) < 0) {
+        if (plugins != NULL)
+            cfg->plugins = plugins;
+        p->errs->nomem = 1;
+        return STATUS_NOMEM;
+    }
+    cfg->plugins = plugins;
+    pl = &plugins[cfg->nplugins++];
+    memset(pl, 0, sizeof(*pl));
+    pl->id = config_strdup(p, id);
+    pl->line = p->line;
+    pl->path_line = p->line;
+    pl->enabled = 1;
+    pl->path = config_join(cfg->plugin_dir, file);
+    free(file);
+    return STATUS_OK;
+}
+
+/* A continuation line (indented, right after a key) adds a line to that key's value. Only
+ * instructions is multi-line; elsewhere it is an error, said once. */
+static int config_continuation(struct config_parse *p, const char *section, const char *key,
+                               const char *value)
+{
+    char *joined = NULL;
+
+    if (!p->line_indented || p->last_key == NULL || strcmp(p->last_key, key) != 0 ||
+        p->section == NULL || strcmp(p->section, section) != 0)
+        return 0;
+    if (strcmp(section, "server") != 0 || strcmp(key, "instructions") != 0) {
+        config_error(p, "indented line continues '%s', which takes one line; unindent it", key);
+        return 1;
+    }
+    if (asprintf(&joined, "%s\n%s", p->cfg->instructions, value) < 0) {
+        p->errs->nomem = 1;
+        return 1;
+    }
+    free(p->cfg->instructions);
+    p->cfg->instructions = joined;
+    return 1;
+}
+
+static int config_enter_section(struct config_parse *p, const char *section)
+{
+    if (p->section != NULL && strcmp(p->section, section) == 0)
+        return STATUS_OK;
+    free(p->section);
+    p->section = config_strdup(p, section);
+    if (strcmp(section, "server") == 0) {
+        if (p->server_seen) {
+            config_error(p, "[server] appears twice; merge the sections");
+            return STATUS_INVALID;
+        }
+        p->server_seen = 1;
+        return STATUS_OK;
+    }
+    if (strncmp(section, "plugin.", 7) == 0)
+        return config_new_plugin(p, section + 7);
+    config_error(p, "unknown section [%s]; use [server] or [plugin.NAME]", section);
+    return STATUS_INVALID;
+}
+
+static int config_handler(void *user, const char *section, const char *key, const char *value)
+{
+    struct config_parse *p = user;
+    int status = STATUS_OK;
+
+    if (config_continuation(p, section, key, value))
+        return 1;
+    if (section[0] == '\0') {
+        config_error(p, "'%s' is outside any section; put it under [server] or [plugin.NAME]",
+                     key);
+        return 1;
+    }
+    if (p->section == NULL || strcmp(p->section, section) != 0)
+        status = config_enter_section(p, section);
+    if (status == STATUS_OK) {
+        if (strcmp(section, "server") == 0)
+            config_server_key(p, key, value);
+        else if (strncmp(section, "plugin.", 7) == 0 && config_current_plugin(p) != NULL &&
+                 strcmp(config_current_plugin(p)->id, section + 7) == 0)
+            config_plugin_key(p, key, value);
+    }
+    free(p->last_key);
+    p->last_key = config_strdup(p, key);
+    return 1;
+}
+
+/* Section headers with no keys never reach the handler; the reader sees them. */
+static void config_scan_header(struct config_parse *p, const char *line)
+{
+    const char *start = line + strspn(line, " \t");
+    const char *end;
+    char name[LIMIT_INI_LINE + 1];
+
+    if (*start != '[')
+        return;
+    end = strchr(start, ']');
+    if (end == NULL || (size_t)(end - start - 1) >= sizeof(name))
+        return;
+    memcpy(name, start + 1, (size_t)(end - start - 1));
+    name[end - start - 1] = '\0';
+    if (p->section == NULL || strcmp(p->section, name) != 0)
+        config_enter_section(p, name);
+    free(p->last_key);
+    p->last_key = NULL;
+}
+
+static char *config_reader(char *str, int num, void *stream)
+{
+    struct config_parse *p = stream;
+    const char *line = p->text + p->pos;
+    size_t len;
+
+    if (*line == '\0')
+        return NULL;
+    len = strcspn(line, "\n");
+    p->line++;
+    p->pos += len + (line[len] == '\n');
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    if (len >= (size_t)num) {
+        config_error(p, "line is longer than %d bytes; shorten it", num - 1);
+        len = 0;
+    }
+    memcpy(str, line, len);
+    str[len] = '\0';
+    p->line_indented = len > 0 && (str[0] == ' ' || str[0] == '\t');
+    config_scan_header(p, str);
+    return str;
+}
+
+static char *config_read_file(const char *path, struct diag *errs)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0, n;
+
+    if (f == NULL) {
+        diag_add(errs, "%s: cannot open: %s; check the path", path, strerror(errno));
+        return NULL;
+    }
+    do {
+        if (cap - len < 4096) {
+            char *grown = realloc(text, cap + 65536);
+
+            if (grown == NULL) {
+                errs->nomem = 1;
+                free(text);
+                fclose(f);
+                return NULL;
+            }
+            text = grown;
+            cap += 65536;
+        }
+        n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+    } while (n > 0);
+    text[len] = '\0';
+    if (ferror(f) || memchr(text, '\0', len) != NULL) {
+        diag_add(errs, "%s: cannot read it as text; is it an INI file?", path);
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    return text;
+}
+
+void config_init(struct config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->workers = LIMIT_WORKERS_DEFAULT;
+    cfg->log_level = LOG_INFO;
+    cfg->page_size = LIMIT_PAGE_DEFAULT;
+}
+
+static void config_plugin_release(struct config_plugin *pl)
+{
+    free(pl->id);
+    free(pl->path);
+    free(pl->prefix);
+    for (size_t i = 0; i < pl->nkeys; i++) {
+        free(pl->keys[i].key);
+        free(pl->keys[i].value);
+    }
+    free(pl->keys);
+}
+
+void config_release(struct config *cfg)
+{
+    if (cfg == NULL)
+        return;
+    free(cfg->file);
+    free(cfg->dir);
+    free(cfg->name);
+    free(cfg->title);
+    free(cfg->instructions);
+    free(cfg->plugin_dir);
+    for (size_t i = 0; i < cfg->nplugins; i++)
+        config_plugin_release(&cfg->plugins[i]);
+    free(cfg->plugins);
+    config_init(cfg);
+}
+
+static int config_set_paths(struct config *cfg, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    cfg->file = strdup(path);
+    if (slash == NULL)
+        cfg->dir = strdup(".");
+    else if (slash == path)
+        cfg->dir = strdup("/");
+    else
+        cfg->dir = strndup(path, (size_t)(slash - path));
+    cfg->name = strdup("mcph");
+    cfg->plugin_dir = cfg->dir ? strdup(cfg->dir) : NULL;
+    if (cfg->file == NULL || cfg->dir == NULL || cfg->name == NULL || cfg->plugin_dir == NULL)
+        return STATUS_NOMEM;
+    return STATUS_OK;
+}
+
+/* plugin_dir may come after the sections that use it: resolve the default paths again. */
+static void config_resolve_paths(struct config_parse *p)
+{
+    struct config *cfg = p->cfg;
+
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        struct config_plugin *pl = &cfg->plugins[i];
+        char *file = NULL;
+
+        if (pl->path_line != pl->line || asprintf(&file, "%s.so", pl->id) < 0)
+            continue;
+        free(pl->path);
+        pl->path = config_join(cfg->plugin_dir, file);
+        free(file);
+        if (pl->path == NULL)
+            p->errs->nomem = 1;
+    }
+}
+
+int config_load(struct config *cfg, const char *path, struct diag *errs)
+{
+    struct config_parse p = {.cfg = cfg, .errs = errs};
+    size_t before = errs->count;
+    int line;
+
+    if (config_set_paths(cfg, path) != STATUS_OK)
+        return STATUS_NOMEM;
+    p.text = config_read_file(path, errs);
+    if (p.text == NULL)
+        return errs->nomem ? STATUS_NOMEM : STATUS_IO;
+    line = ini_parse_stream(config_reader, &p, config_handler, &p);
+    if (line > 0) {
+        p.line = line;
+        config_error(&p, "cannot parse this line; write 'key = value' or '[section]'");
+    }
+    config_resolve_paths(&p);
+    free((char *)p.text);
+    free(p.section);
+    free(p.last_key);
+    if (errs->nomem)
+        return STATUS_NOMEM;
+    return errs->count > before ? STATUS_CONFIG : STATUS_OK;
+}
+
+const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id)
+{
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        if (strcmp(cfg->plugins[i].id, id) == 0)
+            return &cfg->plugins[i];
+    }
+    return NULL;
+}
+
+static const char *config_kv_get(const struct config_plugin *pl, const char *key)
+{
+    for (size_t i = 0; i < pl->nkeys; i++) {
+        if (strcmp(pl->keys[i].key, key) == 0)
+            return pl->keys[i].value;
+    }
+    return NULL;
+}
+
+static int config_str_eq(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b)
+{
+    if (!config_str_eq(a->path, b->path) || a->enabled != b->enabled ||
+        !config_str_eq(a->prefix, b->prefix) || a->nkeys != b->nkeys)
+        return 0;
+    for (size_t i = 0; i < a->nkeys; i++) {
+        if (!config_str_eq(a->keys[i].value, config_kv_get(b, a->keys[i].key)))
+            return 0;
+    }
+    return 1;
+}

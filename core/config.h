@@ -1,0 +1,66 @@
+/*
+ * config.h: the INI file as a struct. Parsing has no side effects: it reads the file,
+ * checks every key it knows, and keeps the plugin's own keys (with their line numbers) for
+ * the loader to check against the keys the plugin declares.
+ */
+#ifndef MCPH_CONFIG_H
+#define MCPH_CONFIG_H
+
+#include "diag.h"
+
+#include <stddef.h>
+
+/* One key of a plugin's own, from its [plugin.NAME] section. */
+struct config_kv {
+    char *key;   /* owned */
+    char *value; /* owned */
+    int line;    /* line in the INI file */
+};
+
+/* One [plugin.NAME] section. */
+struct config_plugin {
+    char *id;       /* owned: NAME */
+    int line;       /* line of the section header */
+    char *path;     /* owned: the .so path, resolved against plugin_dir */
+    int path_line;  /* line of path =, or the header's when defaulted to NAME.so */
+    int enabled;    /* enabled = (default yes) */
+    char *prefix;   /* owned, or NULL: exposed names become prefix_name */
+    struct config_kv *keys; /* owned: the plugin's own keys, in file order */
+    size_t nkeys;
+};
+
+struct config {
+    char *file;         /* owned: the INI path as given */
+    char *dir;          /* owned: the folder of the INI file, relative paths start here */
+    char *name;         /* owned: serverInfo.name (default "mcph") */
+    char *title;        /* owned or NULL: serverInfo.title */
+    char *instructions; /* owned or NULL: initialize instructions */
+    char *plugin_dir;   /* owned: resolved folder of plugin paths (default: dir) */
+    int workers;        /* worker threads */
+    int log_level;      /* enum log_level */
+    int strict;         /* a plugin that fails at startup is fatal */
+    int page_size;      /* list page size */
+    struct config_plugin *plugins; /* owned, in file order */
+    size_t nplugins;
+};
+
+void config_init(struct config *cfg);
+void config_release(struct config *cfg);
+
+/*
+ * Parse the INI file at `path` into `cfg` (which must be freshly initialised). Every
+ * problem is added to `errs` as "FILE:LINE: what is wrong; the fix". Returns STATUS_OK, or
+ * STATUS_CONFIG when errs got at least one message (cfg then holds what was understood and
+ * must still be released), or STATUS_IO when the file cannot be read.
+ */
+int config_load(struct config *cfg, const char *path, struct diag *errs)
+    __attribute__((warn_unused_result));
+
+/* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
+const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
+
+/* 1 when two sections would configure a plugin identically (same path, enabled, prefix
+ * and own keys with the same values in any order), else 0. */
+int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b);
+
+#endif

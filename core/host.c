@@ -1,0 +1,628 @@
+#include "host.h"
+
+#include "base64.h"
+#include "limits.h"
+#include "log.h"
+#include "plugin.h"
+#include "revision.h"
+#include "status.h"
+#include "version.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A host member finds its instance: vt is the first member of struct plugin_host. */
+static struct plugin *host_plugin(const struct mcph_host *vt)
+{
+    return ((const struct plugin_host *)(const void *)vt)->plugin;
+}
+
+static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
+                     ...) __attribute__((format(printf, 3, 4)));
+
+static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
+                     ...)
+{
+    struct plugin *pl = host_plugin(vt);
+    char who[LIMIT_ID + 16];
+    va_list ap;
+
+    if ((int)level < LOG_DEBUG || (int)level > LOG_EMERGENCY)
+        level = MCPH_LOG_ERROR;
+    snprintf(who, sizeof(who), "plugin %s", pl->id);
+    va_start(ap, fmt);
+    log_vmsg(pl->log, (int)level, who, fmt, ap);
+    va_end(ap);
+}
+
+static const char *host_config(const struct mcph_host *vt, const char *key)
+{
+    struct plugin *pl = host_plugin(vt);
+
+    if (key == NULL)
+        return NULL;
+    for (size_t i = 0; i < pl->nconfig; i++) {
+        if (strcmp(pl->config[i].key, key) == 0)
+            return pl->config[i].value;
+    }
+    for (size_t i = 0; i < pl->nkeys; i++) {
+        if (strcmp(pl->keys[i].name, key) == 0)
+            return pl->keys[i].default_value;
+    }
+    return NULL;
+}
+
+/* --- Arguments. --- */
+
+static const cJSON *host_arg(struct mcph_call *c, const char *name)
+{
+    if (c == NULL || name == NULL)
+        return NULL;
+    return cJSON_GetObjectItemCaseSensitive(c->args, name);
+}
+
+static int host_arg_string(struct mcph_call *c, const char *name, const char **value)
+{
+    const cJSON *a = host_arg(c, name);
+
+    if (a == NULL)
+        return MCPH_ERR_ABSENT;
+    if (!cJSON_IsString(a))
+        return MCPH_ERR_TYPE;
+    *value = a->valuestring;
+    return MCPH_OK;
+}
+
+static int host_arg_number(struct mcph_call *c, const char *name, double *value)
+{
+    const cJSON *a = host_arg(c, name);
+
+    if (a == NULL)
+        return MCPH_ERR_ABSENT;
+    if (!cJSON_IsNumber(a))
+        return MCPH_ERR_TYPE;
+    *value = a->valuedouble;
+    return MCPH_OK;
+}
+
+static int host_arg_integer(struct mcph_call *c, const char *name, int64_t *value)
+{
+    const cJSON *a = host_arg(c, name);
+    double d;
+
+    if (a == NULL)
+        return MCPH_ERR_ABSENT;
+    if (!cJSON_IsNumber(a))
+        return MCPH_ERR_TYPE;
+    d = a->valuedouble;
+    /* 2^63 is exactly representable; anything at or past it is out of range. */
+    if (d != floor(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+        return MCPH_ERR_TYPE;
+    *value = (int64_t)d;
+    return MCPH_OK;
+}
+
+static int host_arg_bool(struct mcph_call *c, const char *name, int *value)
+{
+    const cJSON *a = host_arg(c, name);
+
+    if (a == NULL)
+        return MCPH_ERR_ABSENT;
+    if (!cJSON_IsBool(a))
+        return MCPH_ERR_TYPE;
+    *value = cJSON_IsTrue(a);
+    return MCPH_OK;
+}
+
+/* Keep a printed string until the call ends, so the handler can borrow it. */
+static int host_lend(struct mcph_call *c, char *text, const char **out)
+{
+    char **grown;
+
+    if (text == NULL)
+        return MCPH_ERR_NOMEM;
+    grown = realloc(c->scratch, (c->nscratch + 1) * sizeof(*grown));
+    if (grown == NULL) {
+        free(text);
+        return MCPH_ERR_NOMEM;
+    }
+    c->scratch = grown;
+    c->scratch[c->nscratch++] = text;
+    *out = text;
+    return MCPH_OK;
+}
+
+static int host_arg_json(struct mcph_call *c, const char *name, const char **json)
+{
+    const cJSON *a = host_arg(c, name);
+
+    if (a == NULL)
+        return MCPH_ERR_ABSENT;
+    return host_lend(c, cJSON_PrintUnformatted(a), json);
+}
+
+static int host_args_json(struct mcph_call *c, const char **json)
+{
+    if (c == NULL || json == NULL)
+        return MCPH_ERR_INVALID;
+    return host_lend(c, cJSON_PrintUnformatted(c->args), json);
+}
+
+static const char *host_uri(struct mcph_call *c)
+{
+    return c != NULL ? c->uri : NULL;
+}
+
+/* --- Content. --- */
+
+/* Count bytes against the result limit. */
+static int host_account(struct mcph_call *c, size_t len)
+{
+    if (len > LIMIT_RESULT_BYTES || c->bytes + len > LIMIT_RESULT_BYTES)
+        return MCPH_ERR_LIMIT;
+    c->bytes += len;
+    return MCPH_OK;
+}
+
+/* Append a content item to a tool result, or as a message of the current role to a prompt.
+ * Takes ownership of item. */
+static int host_add_content(struct mcph_call *c, cJSON *item)
+{
+    static const char *const roles[] = {[MCPH_ROLE_USER] = "user",
+                                        [MCPH_ROLE_ASSISTANT] = "assistant"};
+    cJSON *msg;
+
+    if (item == NULL)
+        return MCPH_ERR_NOMEM;
+    if (c->kind == HOST_CALL_TOOL) {
+        cJSON_AddItemToArray(c->items, item);
+        return MCPH_OK;
+    }
+    msg = cJSON_CreateObject();
+    if (msg == NULL || cJSON_AddStringToObject(msg, "role", roles[c->role]) == NULL) {
+        cJSON_Delete(msg);
+        cJSON_Delete(item);
+        return MCPH_ERR_NOMEM;
+    }
+    cJSON_AddItemToObject(msg, "content", item);
+    cJSON_AddItemToArray(c->items, msg);
+    return MCPH_OK;
+}
+
+/* Whether content sinks apply to this call now. */
+static int host_content_ok(struct mcph_call *c)
+{
+    if (c == NULL)
+        return MCPH_ERR_INVALID;
+    if (c->kind == HOST_CALL_TOOL)
+        return MCPH_OK;
+    if (c->kind == HOST_CALL_PROMPT && c->role >= 0)
+        return MCPH_OK;
+    return MCPH_ERR_STATE;
+}
+
+static cJSON *host_text_item(const char *text)
+{
+    cJSON *item = cJSON_CreateObject();
+
+    if (item == NULL || cJSON_AddStringToObject(item, "type", "text") == NULL ||
+        cJSON_AddStringToObject(item, "text", text) == NULL) {
+        cJSON_Delete(item);
+        return NULL;
+    }
+    return item;
+}
+
+static int host_text(struct mcph_call *c, const char *text)
+{
+    int rc = host_content_ok(c);
+
+    if (rc != MCPH_OK)
+        return rc;
+    if (text == NULL)
+        return MCPH_ERR_INVALID;
+    rc = host_account(c, strlen(text));
+    if (rc != MCPH_OK)
+        return rc;
+    c->has_text = 1;
+    return host_add_content(c, host_text_item(text));
+}
+
+/* A text item standing for content the client's revision cannot carry. */
+static int host_text_stand_in(struct mcph_call *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int host_text_stand_in(struct mcph_call *c, const char *fmt, ...)
+{
+    char text[LIMIT_URI + 256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    return host_add_content(c, host_text_item(text));
+}
+
+static cJSON *host_binary_item(const char *type, const void *data, size_t len,
+                               const char *mime_type)
+{
+    cJSON *item = cJSON_CreateObject();
+    char *b64 = base64_encode(data, len);
+
+    if (item == NULL || b64 == NULL || cJSON_AddStringToObject(item, "type", type) == NULL ||
+        cJSON_AddStringToObject(item, "data", b64) == NULL ||
+        cJSON_AddStringToObject(item, "mimeType", mime_type) == NULL) {
+        cJSON_Delete(item);
+        item = NULL;
+    }
+    free(b64);
+    return item;
+}
+
+static int host_binary(struct mcph_call *c, const char *type, const void *data, size_t len,
+                       const char *mime_type)
+{
+    int rc = host_content_ok(c);
+
+    if (rc != MCPH_OK)
+        return rc;
+    if ((data == NULL && len > 0) || mime_type == NULL)
+        return MCPH_ERR_INVALID;
+    rc = host_account(c, len / 3 * 4 + 4);
+    if (rc != MCPH_OK)
+        return rc;
+    if (strcmp(type, "audio") == 0 && !revision_has(c->rev, REVF_AUDIO))
+        return host_text_stand_in(c, "[%s audio, %zu bytes: this client's protocol revision "
+                                  "cannot carry audio]", mime_type, len);
+    return host_add_content(c, host_binary_item(type, data, len, mime_type));
+}
+
+static int host_image(struct mcph_call *c, const void *data, size_t len, const char *mime_type)
+{
+    return host_binary(c, "image", data, len, mime_type);
+}
+
+static int host_audio(struct mcph_call *c, const void *data, size_t len, const char *mime_type)
+{
+    return host_binary(c, "audio", data, len, mime_type);
+}
+
+static int host_resource_link(struct mcph_call *c, const char *uri, const char *name,
+                              const char *mime_type, const char *description)
+{
+    int rc = host_content_ok(c);
+    cJSON *item;
+
+    if (rc != MCPH_OK)
+        return rc;
+    if (uri == NULL || name == NULL)
+        return MCPH_ERR_INVALID;
+    if (!revision_has(c->rev, REVF_RESOURCE_LINK))
+        return host_text_stand_in(c, "[resource link] %s: %.*s", name, LIMIT_URI, uri);
+    item = cJSON_CreateObject();
+    if (item == NULL || cJSON_AddStringToObject(item, "type", "resource_link") == NULL ||
+        cJSON_AddStringToObject(item, "uri", uri) == NULL ||
+        cJSON_AddStringToObject(item, "name", name) == NULL ||
+        (mime_type && cJSON_AddStringToObject(item, "mimeType", mime_type) == NULL) ||
+        (description && cJSON_AddStringToObject(item, "description", description) == NULL)) {
+        cJSON_Delete(item);
+        return MCPH_ERR_NOMEM;
+    }
+    return host_add_content(c, item);
+}
+
+/* TextResourceContents / BlobResourceContents. */
+static cJSON *host_contents(const char *uri, const char *mime_type, const char *key,
+                            const char *value)
+{
+    cJSON *contents = cJSON_CreateObject();
+
+    if (contents == NULL || cJSON_AddStringToObject(contents, "uri", uri) == NULL ||
+        (mime_type && cJSON_AddStringToObject(contents, "mimeType", mime_type) == NULL) ||
+        cJSON_AddStringToObject(contents, key, value) == NULL) {
+        cJSON_Delete(contents);
+        return NULL;
+    }
+    return contents;
+}
+
+static int host_embedded(struct mcph_call *c, const char *uri, const char *mime_type,
+                         const char *key, const char *value)
+{
+    cJSON *item = cJSON_CreateObject();
+    cJSON *contents = host_contents(uri, mime_type, key, value);
+
+    if (item == NULL || contents == NULL ||
+        cJSON_AddStringToObject(item, "type", "resource") == NULL) {
+        cJSON_Delete(item);
+        cJSON_Delete(contents);
+        return MCPH_ERR_NOMEM;
+    }
+    cJSON_AddItemToObject(item, "resource", contents);
+    return host_add_content(c, item);
+}
+
+static int host_embedded_text(struct mcph_call *c, const char *uri, const char *mime_type,
+                              const char *text)
+{
+    int rc = host_content_ok(c);
+
+    if (rc != MCPH_OK)
+        return rc;
+    if (uri == NULL || text == NULL)
+        return MCPH_ERR_INVALID;
+    rc = host_account(c, strlen(text));
+    if (rc != MCPH_OK)
+        return rc;
+    return host_embedded(c, uri, mime_type, "text", text);
+}
+
+static int host_embedded_blob(struct mcph_call *c, const char *uri, const char *mime_type,
+                              const void *data, size_t len)
+{
+    int rc = host_content_ok(c);
+    char *b64;
+
+    if (rc != MCPH_OK)
+        return rc;
+    if (uri == NULL || (data == NULL && len > 0))
+        return MCPH_ERR_INVALID;
+    rc = host_account(c, len / 3 * 4 + 4);
+    if (rc != MCPH_OK)
+        return rc;
+    b64 = base64_encode(data, len);
+    if (b64 == NULL)
+        return MCPH_ERR_NOMEM;
+    rc = host_embedded(c, uri, mime_type, "blob", b64);
+    free(b64);
+    return rc;
+}
+
+static int host_structured(struct mcph_call *c, const char *json)
+{
+    cJSON *value;
+
+    if (c == NULL || c->kind != HOST_CALL_TOOL)
+        return MCPH_ERR_STATE;
+    if (json == NULL)
+        return MCPH_ERR_INVALID;
+    if (host_account(c, strlen(json)) != MCPH_OK)
+        return MCPH_ERR_LIMIT;
+    value = cJSON_Parse(json);
+    if (!cJSON_IsObject(value)) {
+        cJSON_Delete(value);
+        return MCPH_ERR_INVALID;
+    }
+    cJSON_Delete(c->structured);
+    c->structured = value;
+    return MCPH_OK;
+}
+
+static int host_tool_error(struct mcph_call *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int host_tool_error(struct mcph_call *c, const char *fmt, ...)
+{
+    char *text = NULL;
+    va_list ap;
+    int n, rc;
+
+    if (c == NULL || c->kind != HOST_CALL_TOOL)
+        return MCPH_ERR_STATE;
+    va_start(ap, fmt);
+    n = vasprintf(&text, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return MCPH_ERR_NOMEM;
+    c->is_error = 1;
+    rc = host_text(c, text);
+    free(text);
+    return rc == MCPH_OK ? MCPH_OK : rc;
+}
+
+/* --- Resource contents. --- */
+
+static int host_contents_add(struct mcph_call *c, const char *uri, const char *mime_type,
+                             const char *key, const char *value)
+{
+    cJSON *contents;
+
+    contents = host_contents(uri ? uri : c->uri, mime_type ? mime_type : c->mime_type, key,
+                             value);
+    if (contents == NULL)
+        return MCPH_ERR_NOMEM;
+    cJSON_AddItemToArray(c->items, contents);
+    return MCPH_OK;
+}
+
+static int host_contents_text(struct mcph_call *c, const char *uri, const char *mime_type,
+                              const char *text)
+{
+    if (c == NULL || c->kind != HOST_CALL_RESOURCE)
+        return MCPH_ERR_STATE;
+    if (text == NULL)
+        return MCPH_ERR_INVALID;
+    if (host_account(c, strlen(text)) != MCPH_OK)
+        return MCPH_ERR_LIMIT;
+    return host_contents_add(c, uri, mime_type, "text", text);
+}
+
+static int host_contents_blob(struct mcph_call *c, const char *uri, const char *mime_type,
+                              const void *data, size_t len)
+{
+    char *b64;
+    int rc;
+
+    if (c == NULL || c->kind != HOST_CALL_RESOURCE)
+        return MCPH_ERR_STATE;
+    if (data == NULL && len > 0)
+        return MCPH_ERR_INVALID;
+    if (host_account(c, len / 3 * 4 + 4) != MCPH_OK)
+        return MCPH_ERR_LIMIT;
+    b64 = base64_encode(data, len);
+    if (b64 == NULL)
+        return MCPH_ERR_NOMEM;
+    rc = host_contents_add(c, uri, mime_type, "blob", b64);
+    free(b64);
+    return rc;
+}
+
+/* --- Prompts. --- */
+
+static int host_prompt_message(struct mcph_call *c, enum mcph_role role)
+{
+    if (c == NULL || c->kind != HOST_CALL_PROMPT)
+        return MCPH_ERR_STATE;
+    if (role != MCPH_ROLE_USER && role != MCPH_ROLE_ASSISTANT)
+        return MCPH_ERR_INVALID;
+    c->role = (int)role;
+    return MCPH_OK;
+}
+
+static int host_prompt_description(struct mcph_call *c, const char *text)
+{
+    char *copy;
+
+    if (c == NULL || c->kind != HOST_CALL_PROMPT)
+        return MCPH_ERR_STATE;
+    if (text == NULL)
+        return MCPH_ERR_INVALID;
+    copy = strdup(text);
+    if (copy == NULL)
+        return MCPH_ERR_NOMEM;
+    free(c->description);
+    c->description = copy;
+    return MCPH_OK;
+}
+
+static int host_error(struct mcph_call *c, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int host_error(struct mcph_call *c, int status, const char *fmt, ...)
+{
+    char *text = NULL;
+    va_list ap;
+    int n;
+
+    if (c == NULL)
+        return status;
+    va_start(ap, fmt);
+    n = vasprintf(&text, fmt, ap);
+    va_end(ap);
+    if (n >= 0) {
+        free(c->error);
+        c->error = text;
+    }
+    return status;
+}
+
+void host_setup(struct plugin_host *h, struct plugin *pl)
+{
+    static const struct mcph_host vtable = {
+        .size = sizeof(struct mcph_host),
+        .abi_major = MCPH_ABI_MAJOR,
+        .abi_minor = MCPH_ABI_MINOR,
+        .version = MCPH_VERSION,
+        .log = host_log,
+        .config = host_config,
+        .arg_string = host_arg_string,
+        .arg_number = host_arg_number,
+        .arg_integer = host_arg_integer,
+        .arg_bool = host_arg_bool,
+        .arg_json = host_arg_json,
+        .args_json = host_args_json,
+        .uri = host_uri,
+        .text = host_text,
+        .image = host_image,
+        .audio = host_audio,
+        .resource_link = host_resource_link,
+        .embedded_text = host_embedded_text,
+        .embedded_blob = host_embedded_blob,
+        .structured = host_structured,
+        .tool_error = host_tool_error,
+        .contents_text = host_contents_text,
+        .contents_blob = host_contents_blob,
+        .prompt_message = host_prompt_message,
+        .prompt_description = host_prompt_description,
+        .error = host_error,
+    };
+
+    h->vt = vtable;
+    h->vt.instance = pl->id;
+    h->plugin = pl;
+}
+
+int host_call_init(struct mcph_call *c, int kind, int rev, const cJSON *args, const char *uri)
+{
+    memset(c, 0, sizeof(*c));
+    c->kind = kind;
+    c->rev = rev;
+    c->args = args;
+    c->uri = uri;
+    c->role = -1;
+    c->items = cJSON_CreateArray();
+    return c->items != NULL ? STATUS_OK : STATUS_NOMEM;
+}
+
+void host_call_release(struct mcph_call *c)
+{
+    if (c == NULL)
+        return;
+    cJSON_Delete(c->items);
+    cJSON_Delete(c->structured);
+    free(c->description);
+    free(c->error);
+    for (size_t i = 0; i < c->nscratch; i++)
+        free(c->scratch[i]);
+    free(c->scratch);
+    memset(c, 0, sizeof(*c));
+}
+
+static cJSON *host_tool_result(struct mcph_call *c, cJSON *result)
+{
+    if (c->structured != NULL && !c->has_text) {
+        /* The spec asks for the serialised JSON as text too, for clients that do not read
+         * structuredContent. */
+        char *text = cJSON_PrintUnformatted(c->structured);
+
+        if (text == NULL)
+            return NULL;
+        cJSON_AddItemToArray(c->items, host_text_item(text));
+        free(text);
+    }
+    cJSON_AddItemToObject(result, "content", c->items);
+    c->items = NULL;
+    if (c->structured != NULL && revision_has(c->rev, REVF_STRUCTURED)) {
+        cJSON_AddItemToObject(result, "structuredContent", c->structured);
+        c->structured = NULL;
+    }
+    if (c->is_error)
+        cJSON_AddBoolToObject(result, "isError", 1);
+    return result;
+}
+
+cJSON *host_call_result(struct mcph_call *c)
+{
+    cJSON *result = cJSON_CreateObject();
+
+    if (result == NULL)
+        return NULL;
+    switch (c->kind) {
+    case HOST_CALL_TOOL:
+        return host_tool_result(c, result);
+    case HOST_CALL_RESOURCE:
+        cJSON_AddItemToObject(result, "contents", c->items);
+        break;
+    default:
+        if (c->description != NULL)
+            cJSON_AddStringToObject(result, "description", c->description);
+        cJSON_AddItemToObject(result, "messages", c->items);
+        break;
+    }
+    c->items = NULL;
+    return result;
+}

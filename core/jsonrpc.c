@@ -1,0 +1,266 @@
+#include "jsonrpc.h"
+
+#include "status.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define JSONRPC_READ_CHUNK 65536
+
+void jsonrpc_reader_init(struct jsonrpc_reader *r, int fd, size_t max)
+{
+    memset(r, 0, sizeof(*r));
+    r->fd = fd;
+    r->max = max;
+}
+
+void jsonrpc_reader_release(struct jsonrpc_reader *r)
+{
+    if (r == NULL)
+        return;
+    free(r->buf);
+    r->buf = NULL;
+    r->len = r->start = r->cap = 0;
+}
+
+/* Room for one more chunk, after moving unreturned bytes to the front. */
+static int jsonrpc_reader_room(struct jsonrpc_reader *r)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->len - r->start);
+        r->len -= r->start;
+        r->start = 0;
+    }
+    if (r->cap - r->len < JSONRPC_READ_CHUNK + 1) {
+        size_t cap = r->cap ? r->cap * 2 : 2 * JSONRPC_READ_CHUNK;
+        char *buf;
+
+        while (cap - r->len < JSONRPC_READ_CHUNK + 1)
+            cap *= 2;
+        buf = realloc(r->buf, cap);
+        if (buf == NULL)
+            return STATUS_NOMEM;
+        r->buf = buf;
+        r->cap = cap;
+    }
+    return STATUS_OK;
+}
+
+int jsonrpc_reader_fill(struct jsonrpc_reader *r)
+{
+    ssize_t n;
+
+    if (r->eof)
+        return STATUS_EOF;
+    if (jsonrpc_reader_room(r) != STATUS_OK)
+        return STATUS_NOMEM;
+    do {
+        n = read(r->fd, r->buf + r->len, JSONRPC_READ_CHUNK);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return errno == EAGAIN ? STATUS_OK : STATUS_IO;
+    if (n == 0) {
+        r->eof = 1;
+        return STATUS_EOF;
+    }
+    r->len += (size_t)n;
+    return STATUS_OK;
+}
+
+int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len)
+{
+    char *start = r->buf + r->start;
+    size_t avail = r->len - r->start;
+    char *nl = avail ? memchr(start, '\n', avail) : NULL;
+    size_t n;
+
+    if (nl == NULL) {
+        if (r->skipping) {
+            r->start = r->len;
+            return STATUS_AGAIN;
+        }
+        if (avail > r->max) {
+            /* Over-long: say so once, then drop bytes up to its newline. */
+            r->skipping = 1;
+            r->start = r->len;
+            return STATUS_LIMIT;
+        }
+        if (!r->eof || avail == 0)
+            return STATUS_AGAIN;
+        /* A last line without newline; fill() always leaves room for the NUL. */
+        nl = start + avail;
+    }
+    n = (size_t)(nl - start);
+    r->start += n + (r->start + n < r->len);
+    if (r->skipping) {
+        r->skipping = 0;
+        return jsonrpc_reader_next(r, line, len);
+    }
+    if (n > r->max)
+        return STATUS_LIMIT;
+    if (n > 0 && start[n - 1] == '\r')
+        n--;
+    start[n] = '\0';
+    *line = start;
+    *len = n;
+    return STATUS_OK;
+}
+
+void jsonrpc_writer_init(struct jsonrpc_writer *w, int fd)
+{
+    w->fd = fd;
+    w->failed = 0;
+    pthread_mutex_init(&w->lock, NULL);
+}
+
+void jsonrpc_writer_release(struct jsonrpc_writer *w)
+{
+    if (w != NULL)
+        pthread_mutex_destroy(&w->lock);
+}
+
+static int jsonrpc_write_all(int fd, const char *text, size_t len)
+{
+    struct iovec iov[2] = {{(void *)text, len}, {(void *)"\n", 1}};
+    int cnt = 2;
+    struct iovec *v = iov;
+
+    while (cnt > 0) {
+        ssize_t n = writev(fd, v, cnt);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return STATUS_IO;
+        while (cnt > 0 && (size_t)n >= v->iov_len) {
+            n -= (ssize_t)v->iov_len;
+            v++;
+            cnt--;
+        }
+        if (cnt > 0) {
+            v->iov_base = (char *)v->iov_base + n;
+            v->iov_len -= (size_t)n;
+        }
+    }
+    return STATUS_OK;
+}
+
+int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len)
+{
+    int status = STATUS_IO;
+
+    pthread_mutex_lock(&w->lock);
+    if (!w->failed) {
+        status = jsonrpc_write_all(w->fd, text, len);
+        w->failed = status != STATUS_OK;
+    }
+    pthread_mutex_unlock(&w->lock);
+    return status;
+}
+
+int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg)
+{
+    char *text = cJSON_PrintUnformatted(msg);
+    int status;
+
+    if (text == NULL)
+        return STATUS_NOMEM;
+    status = jsonrpc_write(w, text, strlen(text));
+    free(text);
+    return status;
+}
+
+static cJSON *jsonrpc_envelope(const cJSON *id)
+{
+    cJSON *msg = cJSON_CreateObject();
+    cJSON *copy = id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull();
+
+    if (msg == NULL || copy == NULL || cJSON_AddStringToObject(msg, "jsonrpc", "2.0") == NULL) {
+        cJSON_Delete(msg);
+        cJSON_Delete(copy);
+        return NULL;
+    }
+    cJSON_AddItemToObject(msg, "id", copy);
+    return msg;
+}
+
+cJSON *jsonrpc_result(const cJSON *id, cJSON *result)
+{
+    cJSON *msg = result ? jsonrpc_envelope(id) : NULL;
+
+    if (msg == NULL) {
+        cJSON_Delete(result);
+        return NULL;
+    }
+    cJSON_AddItemToObject(msg, "result", result);
+    return msg;
+}
+
+cJSON *jsonrpc_error(const cJSON *id, int code, const char *message, cJSON *data)
+{
+    cJSON *msg = jsonrpc_envelope(id);
+    cJSON *err = cJSON_CreateObject();
+
+    if (msg == NULL || err == NULL || cJSON_AddNumberToObject(err, "code", code) == NULL ||
+        cJSON_AddStringToObject(err, "message", message) == NULL) {
+        cJSON_Delete(msg);
+        cJSON_Delete(err);
+        cJSON_Delete(data);
+        return NULL;
+    }
+    if (data != NULL)
+        cJSON_AddItemToObject(err, "data", data);
+    cJSON_AddItemToObject(msg, "error", err);
+    return msg;
+}
+
+cJSON *jsonrpc_notification(const char *method, cJSON *params)
+{
+    cJSON *msg = cJSON_CreateObject();
+
+    if (msg == NULL || cJSON_AddStringToObject(msg, "jsonrpc", "2.0") == NULL ||
+        cJSON_AddStringToObject(msg, "method", method) == NULL) {
+        cJSON_Delete(msg);
+        cJSON_Delete(params);
+        return NULL;
+    }
+    if (params != NULL)
+        cJSON_AddItemToObject(msg, "params", params);
+    return msg;
+}
+
+int jsonrpc_depth(const char *text, size_t len, int limit)
+{
+    int depth = 0, max = 0, in_string = 0;
+
+    for (size_t i = 0; i < len && max <= limit; i++) {
+        char c = text[i];
+
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max)
+                max = depth;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return max;
+}
+
+int jsonrpc_valid_id(const cJSON *id)
+{
+    if (cJSON_IsString(id))
+        return 1;
+    return cJSON_IsNumber(id) && id->valuedouble == floor(id->valuedouble) &&
+           fabs(id->valuedouble) < 9007199254740992.0;
+}

@@ -1,0 +1,83 @@
+/*
+ * jsonrpc.h: JSON-RPC 2.0 over newline-delimited stdio. The reader frames lines (with a
+ * size cap); the writer sends each message whole, as one line, under one lock, so workers
+ * and the protocol thread can answer concurrently without interleaving.
+ */
+#ifndef MCPH_JSONRPC_H
+#define MCPH_JSONRPC_H
+
+#include <cJSON.h>
+#include <pthread.h>
+#include <stddef.h>
+
+/* Standard JSON-RPC codes and the MCP ones mcph uses. */
+enum jsonrpc_code {
+    JSONRPC_PARSE_ERROR = -32700,
+    JSONRPC_INVALID_REQUEST = -32600,
+    JSONRPC_METHOD_NOT_FOUND = -32601,
+    JSONRPC_INVALID_PARAMS = -32602,
+    JSONRPC_INTERNAL_ERROR = -32603,
+    JSONRPC_RESOURCE_NOT_FOUND = -32002,
+};
+
+struct jsonrpc_reader {
+    int fd;
+    char *buf;       /* owned */
+    size_t len;      /* bytes in buf */
+    size_t start;    /* first byte not yet returned */
+    size_t cap;
+    size_t max;      /* longest line accepted */
+    int skipping;    /* dropping the rest of an over-long line */
+    int eof;
+};
+
+/* Set up a reader of fd for lines of at most max bytes. */
+void jsonrpc_reader_init(struct jsonrpc_reader *r, int fd, size_t max);
+void jsonrpc_reader_release(struct jsonrpc_reader *r);
+
+/* Read what is available (one read()). Returns STATUS_OK, STATUS_EOF at end of input, or
+ * STATUS_IO. */
+int jsonrpc_reader_fill(struct jsonrpc_reader *r) __attribute__((warn_unused_result));
+
+/*
+ * The next complete line, without its newline (and '\r'), NUL-terminated in place:
+ * *line is borrowed until the next call. Returns STATUS_OK, STATUS_AGAIN when no complete
+ * line is buffered, or STATUS_LIMIT once for a line longer than max (its bytes are skipped).
+ * At EOF a last line without newline is returned too.
+ */
+int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len);
+
+struct jsonrpc_writer {
+    int fd;
+    pthread_mutex_t lock; /* guards writes to fd and `failed` */
+    int failed;           /* the peer is gone (EPIPE or another write error) */
+};
+
+void jsonrpc_writer_init(struct jsonrpc_writer *w, int fd);
+void jsonrpc_writer_release(struct jsonrpc_writer *w);
+
+/* Send text (a JSON message, no newline) as one line. Any thread. Returns STATUS_OK or
+ * STATUS_IO (the peer is gone; later writes are dropped). */
+int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len);
+
+/* Serialise and send msg (borrowed). */
+int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg);
+
+/* {"jsonrpc":"2.0","id":ID,"result":RESULT}; takes ownership of result; id is copied (NULL
+ * for null). New object or NULL when out of memory. */
+cJSON *jsonrpc_result(const cJSON *id, cJSON *result);
+
+/* {"jsonrpc":"2.0","id":ID,"error":{"code":..,"message":..[,"data":DATA]}}; takes ownership
+ * of data (may be NULL); id copied, NULL for null. */
+cJSON *jsonrpc_error(const cJSON *id, int code, const char *message, cJSON *data);
+
+/* A notification {"jsonrpc":"2.0","method":M[,"params":P]}; takes ownership of params. */
+cJSON *jsonrpc_notification(const char *method, cJSON *params);
+
+/* Nesting depth of the JSON text (brackets outside strings), stopping early past limit. */
+int jsonrpc_depth(const char *text, size_t len, int limit);
+
+/* Whether id is a valid MCP request id: a string or an integer number. */
+int jsonrpc_valid_id(const cJSON *id);
+
+#endif

@@ -1,0 +1,83 @@
+#include "log.h"
+
+#include "limits.h"
+#include "status.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const log_names[] = {
+    [LOG_DEBUG] = "debug",       [LOG_INFO] = "info",   [LOG_NOTICE] = "notice",
+    [LOG_WARNING] = "warning",   [LOG_ERROR] = "error", [LOG_CRITICAL] = "critical",
+    [LOG_ALERT] = "alert",       [LOG_EMERGENCY] = "emergency",
+};
+
+void log_init(struct log *lg)
+{
+    lg->level = LOG_INFO;
+    lg->fd = 2;
+}
+
+int log_level_parse(const char *name, int *level)
+{
+    for (int i = LOG_DEBUG; i <= LOG_EMERGENCY; i++) {
+        if (strcmp(name, log_names[i]) == 0) {
+            *level = i;
+            return STATUS_OK;
+        }
+    }
+    if (strcmp(name, "warn") == 0) {
+        *level = LOG_WARNING;
+        return STATUS_OK;
+    }
+    return STATUS_INVALID;
+}
+
+const char *log_level_name(int level)
+{
+    if (level < LOG_DEBUG || level > LOG_EMERGENCY)
+        return "unknown";
+    return log_names[level];
+}
+
+void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
+{
+    char line[LIMIT_LOG_LINE];
+    int n;
+    size_t len;
+
+    if (level < lg->level)
+        return;
+    if (who != NULL)
+        n = snprintf(line, sizeof(line), "mcph: %s: %s: ", log_level_name(level), who);
+    else
+        n = snprintf(line, sizeof(line), "mcph: %s: ", log_level_name(level));
+    if (n < 0)
+        return;
+    len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+    n = vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+    if (n < 0)
+        return;
+    len += (size_t)n;
+    if (len >= sizeof(line) - 1) {
+        /* Cut, and say so, rather than lose the newline. */
+        len = sizeof(line) - 5;
+        memcpy(line + len, "...", 3);
+        len += 3;
+    }
+    line[len++] = '\n';
+    /* One write: lines from several threads never interleave. Errors on stderr have
+     * nowhere to go. */
+    if (write(lg->fd, line, len) < 0)
+        return;
+}
+
+void log_msg(const struct log *lg, int level, const char *who, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    log_vmsg(lg, level, who, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,43 @@
+/*
+ * log.h: diagnostics on stderr. One write() per message, so lines from several threads
+ * never interleave. stdout is never touched: it belongs to the protocol.
+ */
+#ifndef MCPH_LOG_H
+#define MCPH_LOG_H
+
+#include <stdarg.h>
+
+/* The MCP (syslog) levels, in the order of enum mcph_log_level. */
+enum log_level {
+    LOG_DEBUG = 0,
+    LOG_INFO,
+    LOG_NOTICE,
+    LOG_WARNING,
+    LOG_ERROR,
+    LOG_CRITICAL,
+    LOG_ALERT,
+    LOG_EMERGENCY,
+};
+
+struct log {
+    int level; /* messages below it are dropped; set before threads start */
+    int fd;    /* where lines go (stderr's descriptor) */
+};
+
+/* Set up with level info on fd 2. */
+void log_init(struct log *lg);
+
+/* The level named by `name` ("debug" ... "emergency", "warn" too) into *level. Returns 0 or
+ * STATUS_INVALID. */
+int log_level_parse(const char *name, int *level);
+
+/* The name of a level ("info"). Static; "unknown" for an invalid level. */
+const char *log_level_name(int level);
+
+/* Write "mcph: LEVEL: [who: ]message\n" if level passes. `who` may be NULL. Any thread. */
+void log_msg(const struct log *lg, int level, const char *who, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+#endif

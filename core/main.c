@@ -1,0 +1,353 @@
+/*
+ * main.c: argv, startup and shutdown order, and the poll loop of the protocol thread.
+ *
+ * Exit codes: 0 served until end of input (or SIGTERM/SIGINT), or --check found no
+ * problem; 1 runtime failure (I/O, out of memory); 2 usage; 3 the INI file is wrong;
+ * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
+ */
+#include "config.h"
+#include "diag.h"
+#include "dispatch.h"
+#include "limits.h"
+#include "log.h"
+#include "plugin.h"
+#include "registry.h"
+#include "server.h"
+#include "status.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum main_exit {
+    EXIT_OK = 0,
+    EXIT_RUNTIME = 1,
+    EXIT_USAGE = 2,
+    EXIT_CONFIG = 3,
+    EXIT_PLUGIN = 4,
+};
+
+/* The self-pipe: the one piece of file-scope mutable state (STYLE.md, rule 4). The signal
+ * handler writes the signal number as one byte; the main loop does the work. */
+static int main_wake_pipe[2] = {-1, -1};
+
+static void main_on_signal(int sig)
+{
+    int saved = errno;
+    unsigned char byte = (unsigned char)sig;
+
+    if (write(main_wake_pipe[1], &byte, 1) < 0) {
+        /* The pipe is full: a wake-up is pending already. */
+    }
+    errno = saved;
+}
+
+struct main_args {
+    const char *config;
+    int check;
+};
+
+static void main_usage(FILE *to)
+{
+    fprintf(to, "usage: mcph [--check] CONFIG.ini\n"
+                "  Serves the plugins enabled in CONFIG.ini as one MCP server on stdio.\n"
+                "  --check    load the config and every plugin, print what would be served,\n"
+                "             and exit (0 when everything loaded)\n"
+                "  --version  print the version\n");
+}
+
+static int main_parse_args(int argc, char **argv, struct main_args *args)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--check") == 0) {
+            args->check = 1;
+        } else if (strcmp(argv[i], "--version") == 0) {
+            fprintf(stdout, "mcph %s (plugin ABI %d.%d)\n", MCPH_VERSION, MCPH_ABI_MAJOR,
+                    MCPH_ABI_MINOR);
+            exit(EXIT_OK);
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            main_usage(stdout);
+            exit(EXIT_OK);
+        } else if (argv[i][0] == '-' || args->config != NULL) {
+            fprintf(stderr, "mcph: unexpected argument '%s'\n", argv[i]);
+            main_usage(stderr);
+            return STATUS_INVALID;
+        } else {
+            args->config = argv[i];
+        }
+    }
+    if (args->config == NULL) {
+        main_usage(stderr);
+        return STATUS_INVALID;
+    }
+    return STATUS_OK;
+}
+
+static void main_log_diag(const struct log *lg, int level, struct diag *d)
+{
+    for (size_t i = 0; i < d->count; i++)
+        log_msg(lg, level, NULL, "%s", d->msgs[i]);
+    if (d->nomem)
+        log_msg(lg, LOG_ERROR, NULL, "out of memory while collecting messages");
+}
+
+/* Load every enabled plugin of the config, in order; failures are reported and skipped.
+ * *failures counts them. Returns STATUS_OK or STATUS_NOMEM. */
+static int main_load_plugins(struct server *srv, struct plugin ***out, size_t *n,
+                             size_t *failures)
+{
+    const struct config *cfg = &srv->cfg;
+    struct plugin **plugins = calloc(cfg->nplugins + 1, sizeof(*plugins));
+
+    if (plugins == NULL)
+        return STATUS_NOMEM;
+    *n = 0;
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        struct diag errs;
+        int status;
+
+        if (!cfg->plugins[i].enabled)
+            continue;
+        diag_init(&errs);
+        status = plugin_load(&plugins[*n], &cfg->plugins[i], cfg->file, &srv->log, &errs);
+        main_log_diag(&srv->log, LOG_ERROR, &errs);
+        diag_release(&errs);
+        if (status == STATUS_NOMEM) {
+            *out = plugins;
+            return status;
+        }
+        if (status == STATUS_OK)
+            (*n)++;
+        else
+            (*failures)++;
+    }
+    *out = plugins;
+    return STATUS_OK;
+}
+
+/* Config, plugins, registry. Returns an exit code (EXIT_OK to serve). */
+static int main_startup(struct server *srv, const struct main_args *args)
+{
+    struct plugin **plugins = NULL;
+    size_t n = 0, failures = 0, collisions = 0;
+    struct diag errs;
+    int status;
+
+    diag_init(&errs);
+    status = config_load(&srv->cfg, args->config, &errs);
+    main_log_diag(&srv->log, LOG_ERROR, &errs);
+    diag_release(&errs);
+    if (status != STATUS_OK)
+        return status == STATUS_NOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
+    srv->log.level = srv->cfg.log_level;
+    status = main_load_plugins(srv, &plugins, &n, &failures);
+    if (status == STATUS_OK)
+        status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, &collisions);
+    main_log_diag(&srv->log, LOG_ERROR, &errs);
+    diag_release(&errs);
+    /* The registry holds its own references now. */
+    for (size_t i = 0; i < n; i++) {
+        if (plugin_unref(plugins[i]))
+            plugin_free(plugins[i]);
+    }
+    free(plugins);
+    if (status != STATUS_OK)
+        return EXIT_RUNTIME;
+    if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
+        if (!args->check)
+            log_msg(&srv->log, LOG_CRITICAL, NULL, "%zu plugin problem(s) and [server] strict "
+                    "= yes in %s; not serving", failures + collisions, srv->cfg.file);
+        return EXIT_PLUGIN;
+    }
+    return EXIT_OK;
+}
+
+static void main_print_table(const struct registry *reg)
+{
+    fprintf(stdout, "%-16s %-9s %-40s %s\n", "PLUGIN", "KIND", "NAME", "TITLE");
+    for (size_t i = 0; i < reg->ntools; i++)
+        fprintf(stdout, "%-16s %-9s %-40s %s\n", reg->tools[i].plugin->id, "tool",
+                reg->tools[i].name, reg->tools[i].def->title ? reg->tools[i].def->title : "");
+    for (size_t i = 0; i < reg->nresources; i++)
+        fprintf(stdout, "%-16s %-9s %-40s %s\n", reg->resources[i].plugin->id, "resource",
+                reg->resources[i].def->uri,
+                reg->resources[i].def->title ? reg->resources[i].def->title : "");
+    for (size_t i = 0; i < reg->ntemplates; i++)
+        fprintf(stdout, "%-16s %-9s %-40s %s\n", reg->templates[i].plugin->id, "template",
+                reg->templates[i].def->uri_template,
+                reg->templates[i].def->title ? reg->templates[i].def->title : "");
+    for (size_t i = 0; i < reg->nprompts; i++)
+        fprintf(stdout, "%-16s %-9s %-40s %s\n", reg->prompts[i].plugin->id, "prompt",
+                reg->prompts[i].name,
+                reg->prompts[i].def->title ? reg->prompts[i].def->title : "");
+}
+
+static int main_signals(void)
+{
+    struct sigaction sa;
+
+    if (pipe2(main_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return STATUS_IO;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = main_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    return STATUS_OK;
+}
+
+/* stdout belongs to the protocol: keep it on a private descriptor and point fd 1 at
+ * stderr, so a stray printf in a plugin cannot corrupt the stream. */
+static int main_claim_stdout(void)
+{
+    int fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+
+    if (fd < 0 || dup2(2, 1) < 0)
+        return -1;
+    return fd;
+}
+
+/* What the wake-up pipe says. Returns 1 to stop serving. */
+static int main_on_wake(struct server *srv)
+{
+    unsigned char bytes[64];
+    ssize_t n = read(main_wake_pipe[0], bytes, sizeof(bytes));
+    int stop = 0;
+
+    for (ssize_t i = 0; i < n; i++) {
+        if (bytes[i] == SIGTERM || bytes[i] == SIGINT) {
+            log_msg(&srv->log, LOG_INFO, NULL, "signal %d: shutting down", bytes[i]);
+            stop = 1;
+        } else if (bytes[i] == SIGHUP) {
+            log_msg(&srv->log, LOG_NOTICE, NULL, "SIGHUP: reloading is not available in "
+                    "this build; restart mcph to apply changes");
+        }
+    }
+    server_free_retired(srv);
+    return stop;
+}
+
+/* Read and dispatch what stdin has. Returns 1 at end of input. */
+static int main_on_input(struct server *srv)
+{
+    char *line;
+    size_t len;
+    int status = jsonrpc_reader_fill(&srv->in);
+
+    if (status == STATUS_IO || status == STATUS_NOMEM) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "reading stdin: %s", status_str(status));
+        return 1;
+    }
+    for (;;) {
+        int rc = jsonrpc_reader_next(&srv->in, &line, &len);
+
+        if (rc == STATUS_AGAIN)
+            break;
+        if (rc == STATUS_LIMIT)
+            dispatch_oversized(srv);
+        else if (rc == STATUS_OK)
+            dispatch_line(srv, line, len);
+    }
+    return status == STATUS_EOF;
+}
+
+/* Serve until end of input, a stop signal, or the client going away. Returns 1 when
+ * stopped by a signal. */
+static int main_loop(struct server *srv)
+{
+    struct pollfd fds[2] = {
+        {.fd = 0, .events = POLLIN},
+        {.fd = main_wake_pipe[0], .events = POLLIN},
+    };
+
+    for (;;) {
+        int n = poll(fds, 2, -1);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return 0;
+        if ((fds[1].revents & POLLIN) && main_on_wake(srv))
+            return 1;
+        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
+            return 0;
+        if (srv->out.failed) {
+            log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
+            return 0;
+        }
+    }
+}
+
+static int main_serve(struct server *srv, int out_fd)
+{
+    int by_signal;
+
+    jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
+    jsonrpc_writer_init(&srv->out, out_fd);
+    srv->wake_fd = main_wake_pipe[1];
+    if (work_start(&srv->work, (size_t)srv->cfg.workers) != STATUS_OK) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start worker threads");
+        return EXIT_RUNTIME;
+    }
+    log_msg(&srv->log, LOG_INFO, NULL, "serving %zu tools, %zu resources, %zu templates, "
+            "%zu prompts from %zu plugins (%s)", srv->reg->ntools, srv->reg->nresources,
+            srv->reg->ntemplates, srv->reg->nprompts, srv->reg->nplugins, srv->cfg.file);
+    by_signal = main_loop(srv);
+    /* End of input: finish every call in flight. A signal: give them a grace period. */
+    if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
+        log_msg(&srv->log, LOG_WARNING, NULL, "calls still running after %d ms; exiting "
+                "without unloading plugins", LIMIT_SHUTDOWN_GRACE_MS);
+        _exit(EXIT_OK);
+    }
+    work_stop(&srv->work);
+    jsonrpc_reader_release(&srv->in);
+    jsonrpc_writer_release(&srv->out);
+    return EXIT_OK;
+}
+
+static void main_release(struct server *srv)
+{
+    server_free_retired(srv);
+    free(srv->retired);
+    pthread_mutex_destroy(&srv->retired_lock);
+    registry_free(srv->reg);
+    dispatch_session_release(&srv->session);
+    config_release(&srv->cfg);
+}
+
+int main(int argc, char **argv)
+{
+    struct main_args args = {0};
+    struct server srv;
+    int code, out_fd = -1;
+
+    if (main_parse_args(argc, argv, &args) != STATUS_OK)
+        return EXIT_USAGE;
+    memset(&srv, 0, sizeof(srv));
+    log_init(&srv.log);
+    config_init(&srv.cfg);
+    pthread_mutex_init(&srv.retired_lock, NULL);
+    if (!args.check) {
+        out_fd = main_claim_stdout();
+        if (out_fd < 0 || main_signals() != STATUS_OK) {
+            log_msg(&srv.log, LOG_ERROR, NULL, "cannot set up stdio: %s", strerror(errno));
+            return EXIT_RUNTIME;
+        }
+    }
+    code = main_startup(&srv, &args);
+    if (args.check && srv.reg != NULL)
+        main_print_table(srv.reg);
+    if (code == EXIT_OK && !args.check)
+        code = main_serve(&srv, out_fd);
+    main_release(&srv);
+    return code;
+}

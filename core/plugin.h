@@ -1,0 +1,130 @@
+/*
+ * plugin.h: one loaded plugin instance. Loading checks the file, dlopens it, checks the
+ * descriptor (ABI version, sizes), copies every table into core memory (so nothing points
+ * into the plugin after dlclose), validates names, schemas and config keys, and runs init.
+ */
+#ifndef MCPH_PLUGIN_H
+#define MCPH_PLUGIN_H
+
+#include "../plugin-api/plugin-api.h"
+#include "config.h"
+#include "diag.h"
+#include "log.h"
+
+#include <cJSON.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct plugin;
+
+/* The host vtable of one instance; `vt` first, so a host member can find its instance. */
+struct plugin_host {
+    struct mcph_host vt;
+    struct plugin *plugin; /* borrowed: the instance that owns this */
+};
+
+struct plugin_tool {
+    char *name;        /* owned: the plugin's own name (unprefixed) */
+    char *title;       /* owned or NULL */
+    char *description; /* owned or NULL */
+    cJSON *input_schema;  /* owned: an object schema */
+    cJSON *output_schema; /* owned or NULL */
+    unsigned char hints[4]; /* enum mcph_hint: readOnly, destructive, idempotent, openWorld */
+    mcph_handler_fn call;
+};
+
+struct plugin_resource {
+    char *uri, *name, *title, *description, *mime_type; /* owned; the last three may be NULL */
+    uint64_t size;
+    mcph_handler_fn read;
+};
+
+struct plugin_template {
+    char *uri_template, *name, *title, *description, *mime_type; /* owned */
+    mcph_handler_fn read;
+};
+
+struct plugin_prompt_arg {
+    char *name, *title, *description; /* owned */
+    int required;
+};
+
+struct plugin_prompt {
+    char *name, *title, *description; /* owned */
+    struct plugin_prompt_arg *args;   /* owned */
+    size_t nargs;
+    mcph_handler_fn get;
+};
+
+struct plugin_key {
+    char *name, *description, *default_value; /* owned */
+    int required;
+};
+
+struct plugin {
+    char *id;          /* owned: the INI instance id */
+    char *path;        /* owned: the .so path as configured */
+    char *prefix;      /* owned or NULL */
+    char *name;        /* owned: the descriptor's name */
+    char *version;     /* owned or NULL */
+    uint32_t flags;    /* enum mcph_plugin_flags */
+    uint16_t abi_minor;
+    struct config_kv *config; /* owned: the INI's own keys of this instance */
+    size_t nconfig;
+
+    struct plugin_tool *tools;
+    size_t ntools;
+    struct plugin_resource *resources;
+    size_t nresources;
+    struct plugin_template *templates;
+    size_t ntemplates;
+    struct plugin_prompt *prompts;
+    size_t nprompts;
+    struct plugin_key *keys;
+    size_t nkeys;
+
+    void *handle;                      /* dlopen handle, owned */
+    void (*shutdown)(void *state);     /* from the descriptor, or NULL */
+    void *state;                       /* what init stored */
+    int initialized;                   /* init ran and succeeded */
+    struct plugin_host host;           /* handed to init and handlers */
+    const struct log *log;             /* borrowed for the instance's life */
+
+    /* Identity of the file loaded, to notice a rebuilt .so. */
+    dev_t dev;
+    ino_t ino;
+    struct timespec mtime;
+    off_t size;
+
+    int busy;                 /* a handler is running; guarded by the work pool's lock */
+    atomic_int refs;          /* registries and calls holding the instance */
+};
+
+/*
+ * Load the plugin of section `cp` from the INI `ini_file`: check, dlopen, copy, validate,
+ * init. On success *out is a new instance (one reference, owned by the caller). On failure
+ * every reason is added to errs ("plugin 'ID' (PATH): what; the fix") and a negative status
+ * is returned (STATUS_PLUGIN, STATUS_CONFIG for config keys, STATUS_NOMEM). Main thread.
+ */
+int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
+                const struct log *log, struct diag *errs) __attribute__((warn_unused_result));
+
+/* Take a reference. Any thread. */
+void plugin_ref(struct plugin *pl);
+
+/* Drop a reference; returns 1 when it was the last (the caller must then plugin_free on the
+ * main thread), else 0. Any thread. */
+int plugin_unref(struct plugin *pl) __attribute__((warn_unused_result));
+
+/* Shut down (if initialised), dlclose and free. Main thread; NULL is fine. */
+void plugin_free(struct plugin *pl);
+
+/* Whether the file at the instance's path is not the one loaded (rebuilt, replaced, gone). */
+int plugin_file_changed(const struct plugin *pl);
+
+/* The name rule of the spec for tools (1-128 of A-Z a-z 0-9 _ . -), used for every name. */
+int plugin_valid_name(const char *name);
+
+#endif

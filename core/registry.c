@@ -1,0 +1,537 @@
+#include "registry.h"
+
+#include "limits.h"
+#include "log.h"
+#include "revision.h"
+#include "status.h"
+#include "uritemplate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t registry_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+
+    for (; *s != '\0'; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Index `n` keys, got with key(rows, i). */
+static int registry_index_build(struct registry_index *ix, const void *rows, size_t n,
+                                const char *(*key)(const void *rows, size_t i))
+{
+    size_t cap = 16;
+
+    while (cap < n * 2)
+        cap *= 2;
+    ix->slots = calloc(cap, sizeof(*ix->slots));
+    if (ix->slots == NULL)
+        return STATUS_NOMEM;
+    ix->mask = cap - 1;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = registry_hash(key(rows, i)) & ix->mask;
+
+        while (ix->slots[s] != 0)
+            s = (s + 1) & ix->mask;
+        ix->slots[s] = (uint32_t)i + 1;
+    }
+    return STATUS_OK;
+}
+
+/* The row whose key is `name`, or -1. */
+static long registry_index_find(const struct registry_index *ix, const void *rows,
+                                const char *(*key)(const void *rows, size_t i),
+                                const char *name)
+{
+    if (ix->slots == NULL)
+        return -1;
+    for (size_t s = registry_hash(name) & ix->mask; ix->slots[s] != 0; s = (s + 1) & ix->mask) {
+        size_t i = ix->slots[s] - 1;
+
+        if (strcmp(key(rows, i), name) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+static const char *registry_tool_key(const void *rows, size_t i)
+{
+    return ((const struct registry_tool *)rows)[i].name;
+}
+
+static const char *registry_prompt_key(const void *rows, size_t i)
+{
+    return ((const struct registry_prompt *)rows)[i].name;
+}
+
+static const char *registry_resource_key(const void *rows, size_t i)
+{
+    return ((const struct registry_resource *)rows)[i].def->uri;
+}
+
+/* --- Building. --- */
+
+struct registry_build {
+    struct registry *reg;
+    const struct log *log;
+    struct diag *errs;
+    size_t collisions;
+};
+
+static char *registry_exposed(const struct plugin *pl, const char *name)
+{
+    char *out = NULL;
+
+    if (pl->prefix == NULL)
+        return strdup(name);
+    if (asprintf(&out, "%s_%s", pl->prefix, name) < 0)
+        return NULL;
+    return out;
+}
+
+static void registry_refuse(struct registry_build *b, const char *what, const char *name,
+                            const struct plugin *first, const struct plugin *later)
+{
+    diag_add(b->errs, "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. "
+             "Set a prefix in [plugin.%s] or rename one of them", later->id, later->path, what,
+             name, first->id, later->id);
+    b->collisions++;
+}
+
+/* Linear scans while building: a plugin set is small, and this runs once per (re)load. */
+static const struct plugin *registry_tool_owner(const struct registry *reg, const char *name)
+{
+    for (size_t i = 0; i < reg->ntools; i++) {
+        if (strcmp(reg->tools[i].name, name) == 0)
+            return reg->tools[i].plugin;
+    }
+    return NULL;
+}
+
+static int registry_add_tools(struct registry_build *b, struct plugin *pl)
+{
+    struct registry *reg = b->reg;
+
+    for (size_t i = 0; i < pl->ntools; i++) {
+        char *name = registry_exposed(pl, pl->tools[i].name);
+        const struct plugin *owner;
+
+        if (name == NULL)
+            return STATUS_NOMEM;
+        owner = registry_tool_owner(reg, name);
+        if (owner != NULL || strlen(name) > LIMIT_NAME) {
+            if (owner != NULL)
+                registry_refuse(b, "tool", name, owner, pl);
+            else
+                diag_add(b->errs, "plugin '%s': tool '%s' is longer than %d characters with "
+                         "its prefix; left out. Use a shorter prefix", pl->id, name,
+                         LIMIT_NAME);
+            free(name);
+            continue;
+        }
+        if (strlen(name) > LIMIT_NAME_ADVISED)
+            log_msg(b->log, LOG_WARNING, NULL, "plugin '%s': tool name '%s' is longer than %d "
+                    "characters; some clients cut or refuse such names", pl->id, name,
+                    LIMIT_NAME_ADVISED);
+        reg->tools[reg->ntools++] = (struct registry_tool){name, pl, &pl->tools[i]};
+    }
+    return STATUS_OK;
+}
+
+static int registry_add_prompts(struct registry_build *b, struct plugin *pl)
+{
+    struct registry *reg = b->reg;
+
+    for (size_t i = 0; i < pl->nprompts; i++) {
+        char *name = registry_exposed(pl, pl->prompts[i].name);
+        const struct plugin *owner = NULL;
+
+        if (name == NULL)
+            return STATUS_NOMEM;
+        for (size_t j = 0; j < reg->nprompts && owner == NULL; j++) {
+            if (strcmp(reg->prompts[j].name, name) == 0)
+                owner = reg->prompts[j].plugin;
+        }
+        if (owner != NULL) {
+            registry_refuse(b, "prompt", name, owner, pl);
+            free(name);
+            continue;
+        }
+        reg->prompts[reg->nprompts++] = (struct registry_prompt){name, pl, &pl->prompts[i]};
+    }
+    return STATUS_OK;
+}
+
+/* Resources are named by URI: a prefix does not change them. */
+static void registry_add_resources(struct registry_build *b, struct plugin *pl)
+{
+    struct registry *reg = b->reg;
+
+    for (size_t i = 0; i < pl->nresources; i++) {
+        const char *uri = pl->resources[i].uri;
+        const struct plugin *owner = NULL;
+
+        for (size_t j = 0; j < reg->nresources && owner == NULL; j++) {
+            if (strcmp(reg->resources[j].def->uri, uri) == 0)
+                owner = reg->resources[j].plugin;
+        }
+        if (owner != NULL) {
+            registry_refuse(b, "resource", uri, owner, pl);
+            continue;
+        }
+        reg->resources[reg->nresources++] = (struct registry_resource){pl, &pl->resources[i]};
+    }
+    for (size_t i = 0; i < pl->ntemplates; i++) {
+        const char *tpl = pl->templates[i].uri_template;
+        const struct plugin *owner = NULL;
+
+        for (size_t j = 0; j < reg->ntemplates && owner == NULL; j++) {
+            if (strcmp(reg->templates[j].def->uri_template, tpl) == 0)
+                owner = reg->templates[j].plugin;
+        }
+        if (owner != NULL) {
+            registry_refuse(b, "resource template", tpl, owner, pl);
+            continue;
+        }
+        reg->templates[reg->ntemplates++] = (struct registry_template){pl, &pl->templates[i]};
+    }
+}
+
+static int registry_alloc(struct registry *reg, struct plugin *const *plugins, size_t n)
+{
+    size_t ntools = 0, nresources = 0, ntemplates = 0, nprompts = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        ntools += plugins[i]->ntools;
+        nresources += plugins[i]->nresources;
+        ntemplates += plugins[i]->ntemplates;
+        nprompts += plugins[i]->nprompts;
+    }
+    reg->plugins = calloc(n + 1, sizeof(*reg->plugins));
+    reg->tools = calloc(ntools + 1, sizeof(*reg->tools));
+    reg->resources = calloc(nresources + 1, sizeof(*reg->resources));
+    reg->templates = calloc(ntemplates + 1, sizeof(*reg->templates));
+    reg->prompts = calloc(nprompts + 1, sizeof(*reg->prompts));
+    if (reg->plugins == NULL || reg->tools == NULL || reg->resources == NULL ||
+        reg->templates == NULL || reg->prompts == NULL)
+        return STATUS_NOMEM;
+    return STATUS_OK;
+}
+
+static int registry_merge(struct registry_build *b, struct plugin *const *plugins, size_t n)
+{
+    struct registry *reg = b->reg;
+    int status = registry_alloc(reg, plugins, n);
+
+    for (size_t i = 0; i < n && status == STATUS_OK; i++) {
+        plugin_ref(plugins[i]);
+        reg->plugins[reg->nplugins++] = plugins[i];
+        status = registry_add_tools(b, plugins[i]);
+        if (status == STATUS_OK)
+            status = registry_add_prompts(b, plugins[i]);
+        registry_add_resources(b, plugins[i]);
+    }
+    if (status == STATUS_OK)
+        status = registry_index_build(&reg->tool_index, reg->tools, reg->ntools,
+                                      registry_tool_key);
+    if (status == STATUS_OK)
+        status = registry_index_build(&reg->prompt_index, reg->prompts, reg->nprompts,
+                                      registry_prompt_key);
+    if (status == STATUS_OK)
+        status = registry_index_build(&reg->resource_index, reg->resources, reg->nresources,
+                                      registry_resource_key);
+    return status;
+}
+
+int registry_build(struct registry **out, struct plugin *const *plugins, size_t n,
+                   const struct log *log, struct diag *errs, size_t *collisions)
+{
+    struct registry_build b = {.log = log, .errs = errs};
+    int status;
+
+    b.reg = calloc(1, sizeof(*b.reg));
+    if (b.reg == NULL)
+        return STATUS_NOMEM;
+    atomic_init(&b.reg->refs, 1);
+    status = registry_merge(&b, plugins, n);
+    if (status != STATUS_OK) {
+        registry_free(b.reg);
+        return status;
+    }
+    if (collisions != NULL)
+        *collisions = b.collisions;
+    *out = b.reg;
+    return STATUS_OK;
+}
+
+void registry_ref(struct registry *reg)
+{
+    atomic_fetch_add_explicit(&reg->refs, 1, memory_order_relaxed);
+}
+
+int registry_unref(struct registry *reg)
+{
+    return atomic_fetch_sub_explicit(&reg->refs, 1, memory_order_acq_rel) == 1;
+}
+
+void registry_free(struct registry *reg)
+{
+    if (reg == NULL)
+        return;
+    for (size_t i = 0; i < reg->ntools; i++)
+        free(reg->tools[i].name);
+    for (size_t i = 0; i < reg->nprompts; i++)
+        free(reg->prompts[i].name);
+    for (size_t i = 0; i < reg->nplugins; i++) {
+        if (plugin_unref(reg->plugins[i]))
+            plugin_free(reg->plugins[i]);
+    }
+    free(reg->plugins);
+    free(reg->tools);
+    free(reg->resources);
+    free(reg->templates);
+    free(reg->prompts);
+    free(reg->tool_index.slots);
+    free(reg->prompt_index.slots);
+    free(reg->resource_index.slots);
+    free(reg);
+}
+
+/* --- Lookups. --- */
+
+const struct registry_tool *registry_find_tool(const struct registry *reg, const char *name)
+{
+    long i = registry_index_find(&reg->tool_index, reg->tools, registry_tool_key, name);
+
+    return i < 0 ? NULL : &reg->tools[i];
+}
+
+const struct registry_prompt *registry_find_prompt(const struct registry *reg,
+                                                   const char *name)
+{
+    long i = registry_index_find(&reg->prompt_index, reg->prompts, registry_prompt_key, name);
+
+    return i < 0 ? NULL : &reg->prompts[i];
+}
+
+const struct registry_resource *registry_find_resource(const struct registry *reg,
+                                                       const char *uri)
+{
+    long i = registry_index_find(&reg->resource_index, reg->resources, registry_resource_key,
+                                 uri);
+
+    return i < 0 ? NULL : &reg->resources[i];
+}
+
+const struct registry_template *registry_match_template(const struct registry *reg,
+                                                        const char *uri, cJSON **vars)
+{
+    for (size_t i = 0; i < reg->ntemplates; i++) {
+        if (uritemplate_match(reg->templates[i].def->uri_template, uri, vars) == STATUS_OK)
+            return &reg->templates[i];
+    }
+    return NULL;
+}
+
+/* --- JSON of list entries. --- */
+
+/* Add a string member unless value is NULL. 0 on success. */
+static int registry_add_str(cJSON *obj, const char *key, const char *value)
+{
+    if (value == NULL)
+        return 0;
+    return cJSON_AddStringToObject(obj, key, value) == NULL ? -1 : 0;
+}
+
+static int registry_add_hints(cJSON *tool, const struct plugin_tool *def, int rev)
+{
+    static const char *const names[4] = {"readOnlyHint", "destructiveHint", "idempotentHint",
+                                         "openWorldHint"};
+    /* Before titles were first-class (2025-06-18), ToolAnnotations carried the title. */
+    const char *title = revision_has(rev, REVF_TITLE) ? NULL : def->title;
+    cJSON *ann;
+    int any = title != NULL;
+
+    if (!revision_has(rev, REVF_TOOL_ANNOTATIONS))
+        return 0;
+    for (int i = 0; i < 4; i++)
+        any |= def->hints[i] != MCPH_HINT_UNSET;
+    if (!any)
+        return 0;
+    ann = cJSON_AddObjectToObject(tool, "annotations");
+    if (ann == NULL || registry_add_str(ann, "title", title) != 0)
+        return -1;
+    for (int i = 0; i < 4; i++) {
+        if (def->hints[i] != MCPH_HINT_UNSET &&
+            cJSON_AddBoolToObject(ann, names[i], def->hints[i] == MCPH_HINT_TRUE) == NULL)
+            return -1;
+    }
+    return 0;
+}
+
+static int registry_add_schema(cJSON *obj, const char *key, const cJSON *schema)
+{
+    cJSON *copy = cJSON_Duplicate(schema, 1);
+
+    if (copy == NULL)
+        return -1;
+    cJSON_AddItemToObject(obj, key, copy);
+    return 0;
+}
+
+cJSON *registry_tool_json(const struct registry_tool *t, int rev)
+{
+    const struct plugin_tool *def = t->def;
+    int titled = revision_has(rev, REVF_TITLE);
+    cJSON *tool = cJSON_CreateObject();
+
+    if (tool == NULL || registry_add_str(tool, "name", t->name) != 0 ||
+        (titled && registry_add_str(tool, "title", def->title) != 0) ||
+        registry_add_str(tool, "description", def->description) != 0 ||
+        registry_add_schema(tool, "inputSchema", def->input_schema) != 0 ||
+        (def->output_schema != NULL && revision_has(rev, REVF_STRUCTURED) &&
+         registry_add_schema(tool, "outputSchema", def->output_schema) != 0) ||
+        registry_add_hints(tool, def, rev) != 0) {
+        cJSON_Delete(tool);
+        return NULL;
+    }
+    return tool;
+}
+
+cJSON *registry_resource_json(const struct registry_resource *r, int rev)
+{
+    const struct plugin_resource *def = r->def;
+    cJSON *res = cJSON_CreateObject();
+
+    if (res == NULL || registry_add_str(res, "uri", def->uri) != 0 ||
+        registry_add_str(res, "name", def->name) != 0 ||
+        (revision_has(rev, REVF_TITLE) && registry_add_str(res, "title", def->title) != 0) ||
+        registry_add_str(res, "description", def->description) != 0 ||
+        registry_add_str(res, "mimeType", def->mime_type) != 0 ||
+        (def->size > 0 && cJSON_AddNumberToObject(res, "size", (double)def->size) == NULL)) {
+        cJSON_Delete(res);
+        return NULL;
+    }
+    return res;
+}
+
+cJSON *registry_template_json(const struct registry_template *t, int rev)
+{
+    const struct plugin_template *def = t->def;
+    cJSON *tpl = cJSON_CreateObject();
+
+    if (tpl == NULL || registry_add_str(tpl, "uriTemplate", def->uri_template) != 0 ||
+        registry_add_str(tpl, "name", def->name) != 0 ||
+        (revision_has(rev, REVF_TITLE) && registry_add_str(tpl, "title", def->title) != 0) ||
+        registry_add_str(tpl, "description", def->description) != 0 ||
+        registry_add_str(tpl, "mimeType", def->mime_type) != 0) {
+        cJSON_Delete(tpl);
+        return NULL;
+    }
+    return tpl;
+}
+
+static int registry_add_args(cJSON *prompt, const struct plugin_prompt *def, int rev)
+{
+    cJSON *args;
+
+    if (def->nargs == 0)
+        return 0;
+    args = cJSON_AddArrayToObject(prompt, "arguments");
+    if (args == NULL)
+        return -1;
+    for (size_t i = 0; i < def->nargs; i++) {
+        const struct plugin_prompt_arg *a = &def->args[i];
+        cJSON *arg = cJSON_CreateObject();
+
+        if (arg == NULL)
+            return -1;
+        cJSON_AddItemToArray(args, arg);
+        if (registry_add_str(arg, "name", a->name) != 0 ||
+            (revision_has(rev, REVF_TITLE) && registry_add_str(arg, "title", a->title) != 0) ||
+            registry_add_str(arg, "description", a->description) != 0 ||
+            (a->required && cJSON_AddBoolToObject(arg, "required", 1) == NULL))
+            return -1;
+    }
+    return 0;
+}
+
+cJSON *registry_prompt_json(const struct registry_prompt *p, int rev)
+{
+    const struct plugin_prompt *def = p->def;
+    cJSON *prompt = cJSON_CreateObject();
+
+    if (prompt == NULL || registry_add_str(prompt, "name", p->name) != 0 ||
+        (revision_has(rev, REVF_TITLE) && registry_add_str(prompt, "title", def->title) != 0) ||
+        registry_add_str(prompt, "description", def->description) != 0 ||
+        registry_add_args(prompt, def, rev) != 0) {
+        cJSON_Delete(prompt);
+        return NULL;
+    }
+    return prompt;
+}
+
+/* --- Diff. --- */
+
+typedef cJSON *(*registry_json_fn)(const void *rows, size_t i, int rev);
+
+static cJSON *registry_tool_row(const void *rows, size_t i, int rev)
+{
+    return registry_tool_json(&((const struct registry_tool *)rows)[i], rev);
+}
+
+static cJSON *registry_resource_row(const void *rows, size_t i, int rev)
+{
+    return registry_resource_json(&((const struct registry_resource *)rows)[i], rev);
+}
+
+static cJSON *registry_template_row(const void *rows, size_t i, int rev)
+{
+    return registry_template_json(&((const struct registry_template *)rows)[i], rev);
+}
+
+static cJSON *registry_prompt_row(const void *rows, size_t i, int rev)
+{
+    return registry_prompt_json(&((const struct registry_prompt *)rows)[i], rev);
+}
+
+/* Whether two lists differ, compared as served to the newest revision (which has every
+ * field). An allocation failure counts as a difference: a spare notification is harmless,
+ * a missing one is not. */
+static int registry_list_differs(const void *a, size_t na, const void *b, size_t nb,
+                                 registry_json_fn json)
+{
+    if (na != nb)
+        return 1;
+    for (size_t i = 0; i < na; i++) {
+        cJSON *ja = json(a, i, REV_LATEST_LEGACY);
+        cJSON *jb = json(b, i, REV_LATEST_LEGACY);
+        int same = ja != NULL && jb != NULL && cJSON_Compare(ja, jb, 1);
+
+        cJSON_Delete(ja);
+        cJSON_Delete(jb);
+        if (!same)
+            return 1;
+    }
+    return 0;
+}
+
+unsigned registry_diff(const struct registry *a, const struct registry *b)
+{
+    unsigned lists = 0;
+
+    if (registry_list_differs(a->tools, a->ntools, b->tools, b->ntools, registry_tool_row))
+        lists |= REGISTRY_TOOLS;
+    if (registry_list_differs(a->resources, a->nresources, b->resources, b->nresources,
+                              registry_resource_row) ||
+        registry_list_differs(a->templates, a->ntemplates, b->templates, b->ntemplates,
+                              registry_template_row))
+        lists |= REGISTRY_RESOURCES;
+    if (registry_list_differs(a->prompts, a->nprompts, b->prompts, b->nprompts,
+                              registry_prompt_row))
+        lists |= REGISTRY_PROMPTS;
+    return lists;
+}

@@ -1,0 +1,107 @@
+/*
+ * registry.h: the merged capability set. Plugins in INI order, then table order; exposed
+ * names carry the instance's prefix; a name (or URI) already taken is refused, naming both
+ * plugins. A registry is immutable once built and shared by reference: the main thread
+ * swaps in a new one on reload while calls still use the one they started with.
+ */
+#ifndef MCPH_REGISTRY_H
+#define MCPH_REGISTRY_H
+
+#include "diag.h"
+#include "plugin.h"
+
+#include <cJSON.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct registry_tool {
+    char *name;                   /* owned: exposed name */
+    struct plugin *plugin;        /* borrowed: the registry holds a reference */
+    const struct plugin_tool *def;
+};
+
+struct registry_resource {
+    struct plugin *plugin;
+    const struct plugin_resource *def;
+};
+
+struct registry_template {
+    struct plugin *plugin;
+    const struct plugin_template *def;
+};
+
+struct registry_prompt {
+    char *name; /* owned: exposed name */
+    struct plugin *plugin;
+    const struct plugin_prompt *def;
+};
+
+/* An open-addressing hash of names to row numbers. */
+struct registry_index {
+    uint32_t *slots; /* owned: row + 1, 0 for empty */
+    size_t mask;
+};
+
+/* Which lists a change touches. */
+enum registry_list {
+    REGISTRY_TOOLS = 1u << 0,
+    REGISTRY_RESOURCES = 1u << 1,
+    REGISTRY_PROMPTS = 1u << 2,
+};
+
+struct registry {
+    atomic_int refs;
+    struct plugin **plugins; /* owned array; one reference each */
+    size_t nplugins;
+    struct registry_tool *tools;
+    size_t ntools;
+    struct registry_resource *resources;
+    size_t nresources;
+    struct registry_template *templates;
+    size_t ntemplates;
+    struct registry_prompt *prompts;
+    size_t nprompts;
+    struct registry_index tool_index, resource_index, prompt_index;
+};
+
+/*
+ * Merge `plugins` (in order; each gets a reference taken by the registry) into a new
+ * registry in *out. A name or URI already taken by an earlier plugin is left out and
+ * reported in errs naming both plugins; *collisions counts them (may be NULL). Returns
+ * STATUS_OK or STATUS_NOMEM.
+ */
+int registry_build(struct registry **out, struct plugin *const *plugins, size_t n,
+                   const struct log *log, struct diag *errs, size_t *collisions)
+    __attribute__((warn_unused_result));
+
+/* Take / drop a reference. registry_unref returns 1 when it dropped the last; the caller
+ * then calls registry_free on the main thread. Any thread. */
+void registry_ref(struct registry *reg);
+int registry_unref(struct registry *reg) __attribute__((warn_unused_result));
+
+/* Free the registry and drop its plugin references, freeing plugins that reach zero. Main
+ * thread. NULL is fine. */
+void registry_free(struct registry *reg);
+
+/* Lookups; results borrowed from reg. NULL when absent. */
+const struct registry_tool *registry_find_tool(const struct registry *reg, const char *name);
+const struct registry_prompt *registry_find_prompt(const struct registry *reg,
+                                                   const char *name);
+const struct registry_resource *registry_find_resource(const struct registry *reg,
+                                                       const char *uri);
+/* The first template (in registry order) matching uri; *vars gets the variables (owned). */
+const struct registry_template *registry_match_template(const struct registry *reg,
+                                                        const char *uri, cJSON **vars);
+
+/* The list entries as MCP objects of revision `rev`, with only that revision's fields.
+ * New objects owned by the caller, or NULL when out of memory. */
+cJSON *registry_tool_json(const struct registry_tool *t, int rev);
+cJSON *registry_resource_json(const struct registry_resource *r, int rev);
+cJSON *registry_template_json(const struct registry_template *t, int rev);
+cJSON *registry_prompt_json(const struct registry_prompt *p, int rev);
+
+/* The lists (enum registry_list bits) whose served definitions differ between a and b. */
+unsigned registry_diff(const struct registry *a, const struct registry *b);
+
+#endif

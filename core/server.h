@@ -1,0 +1,48 @@
+/*
+ * server.h: the one struct every core module that serves requests is handed. Owned by
+ * main(); its fields say which thread may touch them.
+ */
+#ifndef MCPH_SERVER_H
+#define MCPH_SERVER_H
+
+#include "config.h"
+#include "jsonrpc.h"
+#include "log.h"
+#include "registry.h"
+#include "work.h"
+
+#include <cJSON.h>
+#include <pthread.h>
+
+/* The legacy (initialize handshake) session of the pipe. Main thread only. */
+struct session {
+    int rev;            /* enum revision negotiated by initialize; REV_NONE before */
+    int initialized;    /* notifications/initialized arrived */
+    cJSON *client_caps; /* owned: the client's capabilities, or NULL */
+    cJSON *client_info; /* owned: clientInfo, or NULL */
+};
+
+struct server {
+    struct config cfg;           /* main thread; read-only while workers run */
+    struct log log;              /* read-only once serving */
+    struct registry *reg;        /* main thread: the set being served (one reference) */
+    struct work work;            /* the worker pool */
+    struct jsonrpc_reader in;    /* main thread */
+    struct jsonrpc_writer out;   /* any thread, through its lock */
+    struct session session;      /* main thread */
+    int wake_fd;                 /* write end of the self-pipe: wakes the main loop */
+
+    pthread_mutex_t retired_lock; /* guards retired */
+    struct registry **retired;    /* registries whose last reference a worker dropped:
+                                   * freed by the main thread (plugin shutdown runs there) */
+    size_t nretired;
+    size_t retired_cap;
+};
+
+/* Drop a reference to reg from any thread; the last one is handed to the main thread. */
+void server_release_registry(struct server *srv, struct registry *reg);
+
+/* Free the registries handed over by workers. Main thread. */
+void server_free_retired(struct server *srv);
+
+#endif

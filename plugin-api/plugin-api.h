@@ -1,0 +1,359 @@
+/*
+ * plugin-api.h: the mcph plugin ABI.
+ *
+ * A plugin is a shared object that exports one function, mcph_plugin_entry(), returning a
+ * pointer to a static const struct mcph_plugin. That descriptor lists the plugin's tools,
+ * resources, resource templates and prompts in static tables, the config keys it accepts,
+ * its flags, and optional init/shutdown functions. mcph copies what it needs from the
+ * descriptor at load time, serves the merged set over MCP, and calls the plugin's handlers
+ * on worker threads. Services (logging, config, arguments, results) reach the plugin through
+ * the host vtable, struct mcph_host, so a plugin never links against mcph.
+ *
+ * Rules every plugin follows:
+ * - Include only this header (plus system headers and your own libraries); export only
+ *   the entry function (build with -fvisibility=hidden; MCPH_EXPORT marks the entry).
+ * - Keep all state in the struct your init() creates; no globals that outlive shutdown(),
+ *   no threads, timers, atexit() or TLS destructors left running after shutdown(). mcph may
+ *   call init -> shutdown -> init in one process, and dlclose() the plugin afterwards.
+ * - Never free what mcph hands you, and never expect mcph to free what you allocate:
+ *   every pointer passed across the boundary is borrowed for a stated time, and every
+ *   result sink copies its input.
+ * - Write nothing to stdout: it belongs to the protocol (mcph points fd 1 at stderr while
+ *   plugins run, but a log call is the right way to say something).
+ * - The MCP envelope belongs to mcph: handlers never see JSON-RPC ids, protocol versions,
+ *   _meta or revision differences.
+ *
+ * Versioning. The descriptor starts with the ABI major and minor it was built against and
+ * its own size, and records the size of each table row, so the ABI grows by appending
+ * members at the end of a struct with a minor bump. mcph loads a plugin whose major equals
+ * its own and whose minor is not newer than its own; a member the plugin's minor does not
+ * have reads as zero. Anything other than appending is a major bump.
+ *
+ * Threads. "Main thread" is mcph's protocol thread: init() and shutdown() run there, never
+ * concurrently with a handler of the same instance. Handlers run on a worker thread; unless
+ * the descriptor sets MCPH_PLUGIN_THREAD_SAFE, mcph calls one instance's handlers one at a
+ * time. Each host member below says which threads may call it.
+ *
+ * Changelog (newest first):
+ *   1.0  First version: descriptor, tools, resources, templates, prompts, config keys,
+ *        logging, config lookup, argument accessors, content and result sinks.
+ */
+#ifndef MCPH_PLUGIN_API_H
+#define MCPH_PLUGIN_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MCPH_ABI_MAJOR 1
+#define MCPH_ABI_MINOR 0
+
+/* The one symbol a plugin exports; mcph looks it up with dlsym(). */
+#define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
+
+#if defined(__GNUC__)
+#define MCPH_EXPORT __attribute__((visibility("default")))
+#define MCPH_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define MCPH_EXPORT
+#define MCPH_PRINTF(fmt, args)
+#endif
+
+/*
+ * Status codes. Host calls return MCPH_OK or one of the negative codes. A handler returns
+ * MCPH_OK when it produced a result (a tool that ran and failed still returns MCPH_OK, after
+ * host->tool_error()), or a negative code for a protocol error: mcph then answers the
+ * request with a JSON-RPC error (the code each maps to is given), carrying the message set
+ * by host->error() or a generic one.
+ */
+enum mcph_status {
+    MCPH_OK = 0,
+    MCPH_ERR = -1,           /* internal error (JSON-RPC -32603) */
+    MCPH_ERR_INVALID = -2,   /* invalid params (-32602) */
+    MCPH_ERR_NOT_FOUND = -3, /* no such resource or item (MCP resource not found, -32002) */
+    MCPH_ERR_ABSENT = -4,    /* accessor: the argument is not present */
+    MCPH_ERR_TYPE = -5,      /* accessor: the argument has another JSON type */
+    MCPH_ERR_NOMEM = -6,     /* out of memory (-32603) */
+    MCPH_ERR_STATE = -7,     /* this host call does not apply to this kind of call */
+    MCPH_ERR_LIMIT = -8,     /* a size limit was hit (the result would be too large) */
+};
+
+/* Log levels, the MCP (syslog) levels in increasing severity. */
+enum mcph_log_level {
+    MCPH_LOG_DEBUG = 0,
+    MCPH_LOG_INFO,
+    MCPH_LOG_NOTICE,
+    MCPH_LOG_WARNING,
+    MCPH_LOG_ERROR,
+    MCPH_LOG_CRITICAL,
+    MCPH_LOG_ALERT,
+    MCPH_LOG_EMERGENCY,
+};
+
+/* A tool annotation hint: unset (the client assumes the spec's default), true or false. */
+enum mcph_hint {
+    MCPH_HINT_UNSET = 0,
+    MCPH_HINT_TRUE = 1,
+    MCPH_HINT_FALSE = 2,
+};
+
+/* The speaker of a prompt message. */
+enum mcph_role {
+    MCPH_ROLE_USER = 0,
+    MCPH_ROLE_ASSISTANT = 1,
+};
+
+/* Descriptor flags. */
+enum mcph_plugin_flags {
+    /* Handlers of one instance may run on several worker threads at once. Without it mcph
+     * serialises every call into the instance. */
+    MCPH_PLUGIN_THREAD_SAFE = 1u << 0,
+};
+
+struct mcph_host;
+/* One request being served (a tool call, a resource read or a prompt get). Opaque; valid
+ * from the handler's start until it returns, on the thread that runs the handler. */
+struct mcph_call;
+
+/*
+ * A handler: serves one tool call, resource read or prompt get.
+ *   host   borrowed for the instance's lifetime (the same pointer init() received).
+ *   state  what init() stored (NULL when the plugin has no init).
+ *   call   borrowed until the handler returns; read arguments and add results through host.
+ * Runs on a worker thread. Returns MCPH_OK or a negative enum mcph_status (see above).
+ */
+typedef int (*mcph_handler_fn)(const struct mcph_host *host, void *state, struct mcph_call *call);
+
+/*
+ * A tool. Exposed as tools/list entries; tools/call runs `call`.
+ * name           1-128 characters of A-Za-z0-9 _ . - (the spec's tool-name rule; keep it
+ *                short: with a prefix mcph exposes "prefix_name", and clients add their own).
+ * title          human-readable name, or NULL. Sent as Tool.title (2025-06-18 and newer) or
+ *                as annotations.title (2025-03-26).
+ * description    what the tool does, for the model, or NULL.
+ * input_schema   JSON Schema text of an object (type "object"), or NULL for {"type":"object"}.
+ * output_schema  JSON Schema text of an object, or NULL. With it, the tool should give a
+ *                structured result through host->structured().
+ * *_hint         enum mcph_hint: readOnlyHint, destructiveHint, idempotentHint, openWorldHint.
+ * call           the handler. Required.
+ * Every string is borrowed by mcph only during load: mcph copies it. Since 1.0.
+ */
+struct mcph_tool {
+    const char *name;
+    const char *title;
+    const char *description;
+    const char *input_schema;
+    const char *output_schema;
+    unsigned char read_only_hint;
+    unsigned char destructive_hint;
+    unsigned char idempotent_hint;
+    unsigned char open_world_hint;
+    mcph_handler_fn call;
+};
+
+/*
+ * A fixed resource. Listed by resources/list; resources/read of exactly `uri` runs `read`,
+ * which adds contents with host->contents_text() or host->contents_blob().
+ * uri        an absolute URI (scheme:...). Required.
+ * name       short name. Required.
+ * title, description, mime_type   optional (NULL).
+ * size       size in bytes if known, for the client's information; 0 when unknown.
+ * Since 1.0.
+ */
+struct mcph_resource {
+    const char *uri;
+    const char *name;
+    const char *title;
+    const char *description;
+    const char *mime_type;
+    uint64_t size;
+    mcph_handler_fn read;
+};
+
+/*
+ * A resource template (RFC 6570 level 1 and 2: "{var}" matches one path segment, no '/';
+ * "{+var}" matches the rest of the URI, '/' included). resources/read of a URI that no fixed
+ * resource has and that matches the template runs `read`; the variables are read with
+ * host->arg_string(call, "var", ...), the whole URI with host->uri(call).
+ * uri_template, name required; title, description, mime_type optional. Since 1.0.
+ */
+struct mcph_resource_template {
+    const char *uri_template;
+    const char *name;
+    const char *title;
+    const char *description;
+    const char *mime_type;
+    mcph_handler_fn read;
+};
+
+/* One prompt argument. name required; title, description optional; required non-zero when
+ * prompts/get must carry it (mcph refuses the request with -32602 otherwise). Since 1.0. */
+struct mcph_prompt_arg {
+    const char *name;
+    const char *title;
+    const char *description;
+    int required;
+};
+
+/*
+ * A prompt. prompts/get runs `get`, which reads arguments with host->arg_string() and adds
+ * messages: host->prompt_message() starts a message with a role, and each content sink
+ * (host->text(), host->image(), ...) called after it adds one message of that role.
+ * arguments  a table ended by a row whose name is NULL, or NULL for none.
+ * Since 1.0.
+ */
+struct mcph_prompt {
+    const char *name;
+    const char *title;
+    const char *description;
+    const struct mcph_prompt_arg *arguments;
+    mcph_handler_fn get;
+};
+
+/* A key the plugin accepts in its INI section. mcph refuses any other key (besides its own
+ * path, enabled and prefix), and a missing required key, naming the file and line.
+ * default_value is what host->config() returns when the INI does not set the key (may be
+ * NULL). Since 1.0. */
+struct mcph_config_key {
+    const char *name;
+    const char *description;
+    const char *default_value;
+    int required;
+};
+
+/*
+ * The descriptor. Static const in the plugin; returned by mcph_plugin_entry().
+ * The first three members are frozen forever: mcph reads them before anything else.
+ * Fill the version and size members with MCPH_PLUGIN_HEADER.
+ * Tables end with a row whose first member is NULL; a NULL table is empty.
+ */
+struct mcph_plugin {
+    uint16_t abi_major;         /* MCPH_ABI_MAJOR the plugin was built with */
+    uint16_t abi_minor;         /* MCPH_ABI_MINOR the plugin was built with */
+    uint32_t size;              /* sizeof(struct mcph_plugin) */
+    uint16_t tool_size;         /* sizeof(struct mcph_tool) */
+    uint16_t resource_size;     /* sizeof(struct mcph_resource) */
+    uint16_t template_size;     /* sizeof(struct mcph_resource_template) */
+    uint16_t prompt_size;       /* sizeof(struct mcph_prompt) */
+    uint16_t prompt_arg_size;   /* sizeof(struct mcph_prompt_arg) */
+    uint16_t config_key_size;   /* sizeof(struct mcph_config_key) */
+    const char *name;           /* the plugin's name, for messages ("example") */
+    const char *version;        /* the plugin's own version ("1.0.0"), or NULL */
+    const char *description;    /* one line about the plugin, or NULL */
+    uint32_t flags;             /* enum mcph_plugin_flags */
+    const struct mcph_tool *tools;
+    const struct mcph_resource *resources;
+    const struct mcph_resource_template *resource_templates;
+    const struct mcph_prompt *prompts;
+    const struct mcph_config_key *config_keys;
+    /*
+     * init: optional. Called on the main thread once per instance before any handler, with
+     * a host vtable that stays valid until shutdown() returns. Store your state in *state
+     * (it is handed to every handler and to shutdown). Return MCPH_OK, or a negative code
+     * after a host->log() at MCPH_LOG_ERROR saying why; the instance is then not served.
+     */
+    int (*init)(const struct mcph_host *host, void **state);
+    /* shutdown: optional. Main thread, after the last handler of the instance returned.
+     * Free everything init() made; leave nothing running. */
+    void (*shutdown)(void *state);
+};
+
+#define MCPH_PLUGIN_HEADER                                                                   \
+    .abi_major = MCPH_ABI_MAJOR, .abi_minor = MCPH_ABI_MINOR,                                \
+    .size = sizeof(struct mcph_plugin), .tool_size = sizeof(struct mcph_tool),              \
+    .resource_size = sizeof(struct mcph_resource),                                           \
+    .template_size = sizeof(struct mcph_resource_template),                                  \
+    .prompt_size = sizeof(struct mcph_prompt), .prompt_arg_size = sizeof(struct mcph_prompt_arg), \
+    .config_key_size = sizeof(struct mcph_config_key)
+
+/* The entry point every plugin defines, returning its static descriptor. */
+MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void);
+
+/*
+ * The host vtable. One per plugin instance; borrowed from init() until shutdown() returns.
+ * Members are appended with minor bumps: before calling a member newer than 1.0, check
+ * host->abi_minor. Strings passed in are copied by mcph before the call returns.
+ */
+struct mcph_host {
+    uint32_t size;          /* sizeof(struct mcph_host) in this mcph */
+    uint16_t abi_major;     /* the host's MCPH_ABI_MAJOR */
+    uint16_t abi_minor;     /* the host's MCPH_ABI_MINOR */
+    const char *version;    /* mcph's version string, borrowed for the instance's life */
+    const char *instance;   /* this instance's INI id (the NAME of [plugin.NAME]) */
+
+    /* --- Services. Since 1.0. --- */
+
+    /* Log a message: to stderr, tagged with the instance id, if level is at or above the
+     * configured log_level. Any thread, any time between init() and shutdown() return. */
+    void (*log)(const struct mcph_host *host, enum mcph_log_level level, const char *fmt, ...)
+        MCPH_PRINTF(3, 4);
+
+    /* The value of a key from the instance's INI section, else the key's default_value,
+     * else NULL. Borrowed until shutdown() returns. Any thread. */
+    const char *(*config)(const struct mcph_host *host, const char *key);
+
+    /* --- Arguments. The handler's thread, during the handler. Since 1.0. ---
+     * Tool calls read the members of "arguments"; prompt gets the prompt arguments (all
+     * strings); template reads the template variables. Each returns MCPH_OK,
+     * MCPH_ERR_ABSENT or MCPH_ERR_TYPE. Strings are borrowed until the handler returns. */
+    int (*arg_string)(struct mcph_call *call, const char *name, const char **value);
+    int (*arg_number)(struct mcph_call *call, const char *name, double *value);
+    /* MCPH_ERR_TYPE when the number is not an integer or outside int64_t. */
+    int (*arg_integer)(struct mcph_call *call, const char *name, int64_t *value);
+    int (*arg_bool)(struct mcph_call *call, const char *name, int *value);
+    /* Any member, as compact JSON text. */
+    int (*arg_json)(struct mcph_call *call, const char *name, const char **json);
+    /* All the arguments as one JSON object text ("{}" when there are none). Always MCPH_OK
+     * unless out of memory. */
+    int (*args_json)(struct mcph_call *call, const char **json);
+    /* The URI being read (resource and template handlers), else NULL. Borrowed until the
+     * handler returns. */
+    const char *(*uri)(struct mcph_call *call);
+
+    /* --- Content sinks: tool results and prompt messages. The handler's thread, during the
+     * handler. Each appends one content item (copying its input) and returns MCPH_OK,
+     * MCPH_ERR_STATE (not a tool or prompt call, or a prompt before prompt_message()),
+     * MCPH_ERR_INVALID (a required argument is NULL) or MCPH_ERR_LIMIT. Binary data is
+     * given raw; mcph base64-encodes it. A content type that the client's protocol
+     * revision lacks (audio before 2025-03-26, resource links before 2025-06-18) is sent as
+     * a text item describing it. Since 1.0. --- */
+    int (*text)(struct mcph_call *call, const char *text);
+    int (*image)(struct mcph_call *call, const void *data, size_t len, const char *mime_type);
+    int (*audio)(struct mcph_call *call, const void *data, size_t len, const char *mime_type);
+    /* A link to a resource: uri and name required; mime_type and description may be NULL. */
+    int (*resource_link)(struct mcph_call *call, const char *uri, const char *name,
+                         const char *mime_type, const char *description);
+    /* An embedded resource with text or binary contents; mime_type may be NULL. */
+    int (*embedded_text)(struct mcph_call *call, const char *uri, const char *mime_type,
+                         const char *text);
+    int (*embedded_blob)(struct mcph_call *call, const char *uri, const char *mime_type,
+                         const void *data, size_t len);
+    /* Tools only: the structured result, JSON text of an object. Sent as structuredContent
+     * (2025-06-18 and newer) with a text mirror for older clients when the tool added no
+     * text itself. MCPH_ERR_INVALID when json is not a JSON object. */
+    int (*structured)(struct mcph_call *call, const char *json);
+    /* Tools only: the tool ran and failed. Adds the formatted text and marks the result
+     * isError. Returns MCPH_OK, so a handler can `return host->tool_error(call, ...)`. */
+    int (*tool_error)(struct mcph_call *call, const char *fmt, ...) MCPH_PRINTF(2, 3);
+
+    /* --- Resource contents: resource and template handlers. The handler's thread, during
+     * the handler. uri NULL means the URI being read; mime_type may be NULL. Since 1.0. --- */
+    int (*contents_text)(struct mcph_call *call, const char *uri, const char *mime_type,
+                         const char *text);
+    int (*contents_blob)(struct mcph_call *call, const char *uri, const char *mime_type,
+                         const void *data, size_t len);
+
+    /* --- Prompts. The handler's thread, during the handler. Since 1.0. --- */
+    /* Start a message of this role: every content sink called next adds one message. */
+    int (*prompt_message)(struct mcph_call *call, enum mcph_role role);
+    /* The optional description of the filled prompt. */
+    int (*prompt_description)(struct mcph_call *call, const char *text);
+
+    /* --- Protocol errors. Any handler, its thread, during the handler. Since 1.0. ---
+     * Sets the message of the JSON-RPC error sent when the handler returns `status` (a
+     * negative enum mcph_status), and returns `status`:
+     *     return host->error(call, MCPH_ERR_NOT_FOUND, "no row %d", n);
+     * Use it for requests that are wrong; a tool that ran and failed uses tool_error. */
+    int (*error)(struct mcph_call *call, int status, const char *fmt, ...) MCPH_PRINTF(3, 4);
+};
+
+#endif /* MCPH_PLUGIN_API_H */
