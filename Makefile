@@ -66,7 +66,8 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 
 NODE_STAMP := tests/node_modules/.installed
 
-.PHONY: all run test test-unit test-transcripts test-interop check-format clean node-deps
+.PHONY: all run test test-unit test-harness test-transcripts test-interop check-format clean \
+        node-deps
 all: $(MCPH) $(PLUGINS)
 
 $(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
@@ -104,12 +105,18 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	cd tests && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: test-unit test-transcripts test-interop
+test: test-unit test-harness test-transcripts test-interop check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
 	    if $$t; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAIL $$t"; fi; \
 	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+# The test tools themselves: the schema validator and the transcript runner must fail
+# when they should.
+test-harness: $(NODE_STAMP)
+	node --test tests/lib/
+	node tests/transcripts/selftest/check.mjs
 
 test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/transcripts/run.mjs $(MCPH)
@@ -117,8 +124,14 @@ test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 test-interop: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
 
+FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] tests/unit/*.[ch] \
+                tests/plugins/*.c tests/bench/*.c)
 check-format:
-	clang-format --dry-run --Werror core/*.c core/*.h plugin-api/*.h plugins/*/*.c tests/unit/*.[ch] tests/plugins/*.c
+	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
+	    $(SUDO) apt-get install -y -qq clang-format; }
+	clang-format --dry-run --Werror $(FORMAT_FILES)
+	@echo "format: $(words $(FORMAT_FILES)) files clean"
+
 
 clean:
 	rm -rf $(BUILD)

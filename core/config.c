@@ -16,14 +16,14 @@
 struct config_parse {
     struct config *cfg;
     struct diag *errs;
-    const char *text;     /* the whole file, NUL-terminated */
+    const char *text; /* the whole file, NUL-terminated */
     size_t pos;
-    int line;             /* the line the reader returned last */
-    int line_indented;    /* it started with white space (a continuation line) */
-    char *section;        /* owned: the section of the last key */
-    char *last_key;       /* owned: the last key, for continuation lines */
+    int line;          /* the line the reader returned last */
+    int line_indented; /* it started with white space (a continuation line) */
+    char *section;     /* owned: the section of the last key */
+    char *last_key;    /* owned: the last key, for continuation lines */
     int server_seen;
-    unsigned server_set;  /* bit per server key already set */
+    unsigned server_set; /* bit per server key already set */
 };
 
 typedef int (*config_server_fn)(struct config_parse *p, const char *value);
@@ -240,8 +240,8 @@ static void config_add_kv(struct config_parse *p, struct config_plugin *pl, cons
 
     for (size_t i = 0; i < pl->nkeys; i++) {
         if (strcmp(pl->keys[i].key, key) == 0) {
-            config_error(p, "'%s' is set twice in [plugin.%s] (first on line %d); keep one",
-                         key, pl->id, pl->keys[i].line);
+            config_error(p, "'%s' is set twice in [plugin.%s] (first on line %d); keep one", key,
+                         pl->id, pl->keys[i].line);
             return;
         }
     }
@@ -278,8 +278,7 @@ static void config_plugin_key(struct config_parse *p, const char *key, const cha
                          value);
     } else if (strcmp(key, "prefix") == 0) {
         if (!config_valid_id(value))
-            config_error(p,
-                         "[plugin.%s] prefix = '%s' is not valid; use 1-%d of A-Z a-z 0-9 _ -",
+            config_error(p, "[plugin.%s] prefix = '%s' is not valid; use 1-%d of A-Z a-z 0-9 _ -",
                          pl->id, value, LIMIT_ID);
         else if (config_set_string(p, &pl->prefix, value) != STATUS_OK)
             return;
@@ -377,8 +376,7 @@ static int config_handler(void *user, const char *section, const char *key, cons
     if (config_continuation(p, section, key, value))
         return 1;
     if (section[0] == '\0') {
-        config_error(p, "'%s' is outside any section; put it under [server] or [plugin.NAME]",
-                     key);
+        config_error(p, "'%s' is outside any section; put it under [server] or [plugin.NAME]", key);
         return 1;
     }
     if (p->section == NULL || strcmp(p->section, section) != 0)

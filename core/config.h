@@ -19,12 +19,12 @@ struct config_kv {
 
 /* One [plugin.NAME] section. */
 struct config_plugin {
-    char *id;       /* owned: NAME */
-    int line;       /* line of the section header */
-    char *path;     /* owned: the .so path, resolved against plugin_dir */
-    int path_line;  /* line of path =, or the header's when defaulted to NAME.so */
-    int enabled;    /* enabled = (default yes) */
-    char *prefix;   /* owned, or NULL: exposed names become prefix_name */
+    char *id;               /* owned: NAME */
+    int line;               /* line of the section header */
+    char *path;             /* owned: the .so path, resolved against plugin_dir */
+    int path_line;          /* line of path =, or the header's when defaulted to NAME.so */
+    int enabled;            /* enabled = (default yes) */
+    char *prefix;           /* owned, or NULL: exposed names become prefix_name */
     struct config_kv *keys; /* owned: the plugin's own keys, in file order */
     size_t nkeys;
 };

@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 struct diag {
-    char **msgs;  /* owned; each owned */
+    char **msgs; /* owned; each owned */
     size_t count;
     size_t cap;
-    int nomem;    /* set when a message could not be stored */
+    int nomem; /* set when a message could not be stored */
 };
 
 void diag_init(struct diag *d);

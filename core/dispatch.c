@@ -24,30 +24,30 @@ struct dispatch_batch {
 /* One message being handled. */
 struct dispatch_req {
     struct server *srv;
-    cJSON *msg;           /* owned until a job takes it (then NULL) */
-    const cJSON *id;      /* borrowed from msg; NULL for a notification */
-    const cJSON *params;  /* borrowed from msg; an object or NULL */
+    cJSON *msg;          /* owned until a job takes it (then NULL) */
+    const cJSON *id;     /* borrowed from msg; NULL for a notification */
+    const cJSON *params; /* borrowed from msg; an object or NULL */
     const char *method;
-    int rev;              /* enum revision the request is served under */
+    int rev; /* enum revision the request is served under */
     struct dispatch_batch *batch;
     size_t slot;
 };
 
 /* A call into a plugin, run on a worker. */
 struct dispatch_job {
-    struct work_job work;      /* first: the pool hands this back */
+    struct work_job work; /* first: the pool hands this back */
     struct server *srv;
-    struct registry *reg;      /* one reference: keeps plugin and definitions alive */
+    struct registry *reg; /* one reference: keeps plugin and definitions alive */
     struct plugin *plugin;
     mcph_handler_fn fn;
-    int kind;                  /* enum host_call_kind */
+    int kind; /* enum host_call_kind */
     int rev;
-    cJSON *msg;                /* owned: the request */
-    const cJSON *id;           /* borrowed from msg */
-    const cJSON *args;         /* borrowed from msg or vars, or empty */
-    cJSON *owned_args;         /* owned: template variables or an empty object */
-    const char *uri;           /* borrowed from msg, or NULL */
-    const char *mime_type;     /* borrowed from the definition, or NULL */
+    cJSON *msg;            /* owned: the request */
+    const cJSON *id;       /* borrowed from msg */
+    const cJSON *args;     /* borrowed from msg or vars, or empty */
+    cJSON *owned_args;     /* owned: template variables or an empty object */
+    const char *uri;       /* borrowed from msg, or NULL */
+    const char *mime_type; /* borrowed from the definition, or NULL */
     struct dispatch_batch *batch;
     size_t slot;
 };
@@ -204,13 +204,17 @@ static void dispatch_initialize(struct dispatch_req *req)
     int rev;
 
     if (!cJSON_IsString(version)) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "initialize needs params.protocolVersion, "
-                       "a string such as \"%s\"", revision_get(REV_LATEST_LEGACY)->name);
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "initialize needs params.protocolVersion, "
+                       "a string such as \"%s\"",
+                       revision_get(REV_LATEST_LEGACY)->name);
         return;
     }
     if (s->rev != REV_NONE) {
-        dispatch_error(req, JSONRPC_INVALID_REQUEST, "initialize was already done on this "
-                       "connection (protocol %s)", revision_get(s->rev)->name);
+        dispatch_error(req, JSONRPC_INVALID_REQUEST,
+                       "initialize was already done on this "
+                       "connection (protocol %s)",
+                       revision_get(s->rev)->name);
         return;
     }
     /* An unknown version is answered with the newest one mcph speaks, never echoed. */
@@ -229,10 +233,10 @@ static void dispatch_initialize(struct dispatch_req *req)
     if (req->srv->cfg.instructions != NULL)
         cJSON_AddStringToObject(result, "instructions", req->srv->cfg.instructions);
     s->rev = rev;
-    s->client_caps = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params,
-                                                                      "capabilities"), 1);
-    s->client_info = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params,
-                                                                      "clientInfo"), 1);
+    s->client_caps =
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "capabilities"), 1);
+    s->client_info =
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "clientInfo"), 1);
     dispatch_reply(req, result);
 }
 
@@ -254,8 +258,8 @@ static void dispatch_ping(struct dispatch_req *req)
 /* --- Lists. --- */
 
 struct dispatch_list {
-    const char *key;  /* "tools" */
-    char tag;         /* marks cursors of this list */
+    const char *key; /* "tools" */
+    char tag;        /* marks cursors of this list */
     size_t (*count)(const struct registry *reg);
     cJSON *(*item)(const struct registry *reg, size_t i, int rev);
 };
@@ -302,9 +306,10 @@ static cJSON *dispatch_prompt_item(const struct registry *reg, size_t i, int rev
 
 static const struct dispatch_list dispatch_lists[] = {
     {.key = "tools", .tag = 't', .count = dispatch_ntools, .item = dispatch_tool_item},
-    {.key = "resources", .tag = 'r', .count = dispatch_nresources,
-     .item = dispatch_resource_item},
-    {.key = "resourceTemplates", .tag = 'u', .count = dispatch_ntemplates,
+    {.key = "resources", .tag = 'r', .count = dispatch_nresources, .item = dispatch_resource_item},
+    {.key = "resourceTemplates",
+     .tag = 'u',
+     .count = dispatch_ntemplates,
      .item = dispatch_template_item},
     {.key = "prompts", .tag = 'p', .count = dispatch_nprompts, .item = dispatch_prompt_item},
     {0},
@@ -348,10 +353,11 @@ static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_l
     size_t count = list->count(reg), offset = 0, end;
     cJSON *result, *items;
 
-    if (cursor != NULL && (!cJSON_IsString(cursor) ||
-                           dispatch_cursor_offset(cursor->valuestring, list->tag, count,
-                                                  &offset) != STATUS_OK)) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Invalid cursor: use the nextCursor of "
+    if (cursor != NULL &&
+        (!cJSON_IsString(cursor) ||
+         dispatch_cursor_offset(cursor->valuestring, list->tag, count, &offset) != STATUS_OK)) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "Invalid cursor: use the nextCursor of "
                        "the previous page, or none for the first page");
         return;
     }
@@ -426,8 +432,8 @@ static cJSON *dispatch_plugin_error(const struct dispatch_job *job, int rc, cons
         snprintf(text, sizeof(text), "%s", msg ? msg : "Not found");
         return jsonrpc_error(job->id, JSONRPC_INVALID_PARAMS, text, NULL);
     }
-    log_msg(&job->srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s",
-            id, rc, msg ? ": " : "", msg ? msg : "");
+    log_msg(&job->srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
+            rc, msg ? ": " : "", msg ? msg : "");
     snprintf(text, sizeof(text), "Internal error in plugin '%s'%s%s", id, msg ? ": " : "",
              msg ? msg : "");
     return jsonrpc_error(job->id, JSONRPC_INTERNAL_ERROR, text, NULL);
@@ -572,10 +578,13 @@ static int dispatch_check_prompt_args(struct dispatch_req *req, const struct reg
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "params.arguments must be an object");
         return STATUS_INVALID;
     }
-    cJSON_ArrayForEach(a, args) {
+    cJSON_ArrayForEach(a, args)
+    {
         if (!cJSON_IsString(a)) {
-            dispatch_error(req, JSONRPC_INVALID_PARAMS, "argument '%s' of prompt '%s' must be "
-                           "a string", a->string, p->name);
+            dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                           "argument '%s' of prompt '%s' must be "
+                           "a string",
+                           a->string, p->name);
             return STATUS_INVALID;
         }
     }
@@ -583,8 +592,10 @@ static int dispatch_check_prompt_args(struct dispatch_req *req, const struct reg
         const struct plugin_prompt_arg *arg = &p->def->args[i];
 
         if (arg->required && cJSON_GetObjectItemCaseSensitive(args, arg->name) == NULL) {
-            dispatch_error(req, JSONRPC_INVALID_PARAMS, "Missing required argument '%s' for "
-                           "prompt '%s'", arg->name, p->name);
+            dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                           "Missing required argument '%s' for "
+                           "prompt '%s'",
+                           arg->name, p->name);
             return STATUS_INVALID;
         }
     }
@@ -613,7 +624,8 @@ static void dispatch_prompts_get(struct dispatch_req *req)
 }
 
 static const struct dispatch_method dispatch_methods[] = {
-    {.name = "initialize", .fn = dispatch_initialize,
+    {.name = "initialize",
+     .fn = dispatch_initialize,
      .flags = DISPATCH_NO_SESSION | DISPATCH_NO_BATCH},
     {.name = "ping", .fn = dispatch_ping, .flags = DISPATCH_NO_SESSION},
     {.name = "tools/list", .fn = dispatch_tools_list},
@@ -623,9 +635,11 @@ static const struct dispatch_method dispatch_methods[] = {
     {.name = "resources/read", .fn = dispatch_resources_read},
     {.name = "prompts/list", .fn = dispatch_prompts_list},
     {.name = "prompts/get", .fn = dispatch_prompts_get},
-    {.name = "notifications/initialized", .fn = dispatch_initialized,
+    {.name = "notifications/initialized",
+     .fn = dispatch_initialized,
      .flags = DISPATCH_NOTIFICATION},
-    {.name = "notifications/cancelled", .fn = dispatch_ignore,
+    {.name = "notifications/cancelled",
+     .fn = dispatch_ignore,
      .flags = DISPATCH_NOTIFICATION | DISPATCH_NO_SESSION},
     {0},
 };
@@ -660,13 +674,14 @@ static void dispatch_route(struct dispatch_req *req)
         return;
     }
     if (m->flags & DISPATCH_NOTIFICATION) {
-        dispatch_error(req, JSONRPC_INVALID_REQUEST, "%s is a notification: send it without "
-                       "an id", req->method);
+        dispatch_error(req, JSONRPC_INVALID_REQUEST,
+                       "%s is a notification: send it without "
+                       "an id",
+                       req->method);
         return;
     }
     if (req->batch != NULL && (m->flags & DISPATCH_NO_BATCH)) {
-        dispatch_error(req, JSONRPC_INVALID_REQUEST, "%s must not be part of a batch",
-                       req->method);
+        dispatch_error(req, JSONRPC_INVALID_REQUEST, "%s must not be part of a batch", req->method);
         return;
     }
     if (s->rev == REV_NONE && !(m->flags & DISPATCH_NO_SESSION)) {
@@ -687,7 +702,8 @@ static void dispatch_envelope(struct dispatch_req *req)
     req->id = cJSON_GetObjectItemCaseSensitive(msg, "id");
     if (req->id != NULL && !jsonrpc_valid_id(req->id)) {
         req->id = NULL;
-        dispatch_error(req, JSONRPC_INVALID_REQUEST, "Invalid Request: id must be a string or "
+        dispatch_error(req, JSONRPC_INVALID_REQUEST,
+                       "Invalid Request: id must be a string or "
                        "an integer");
         return;
     }
@@ -699,7 +715,8 @@ static void dispatch_envelope(struct dispatch_req *req)
     }
     if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.0") != 0 ||
         !cJSON_IsString(method)) {
-        dispatch_error(req, JSONRPC_INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 request "
+        dispatch_error(req, JSONRPC_INVALID_REQUEST,
+                       "Invalid Request: a JSON-RPC 2.0 request "
                        "needs \"jsonrpc\": \"2.0\" and a string \"method\"");
         return;
     }
@@ -717,8 +734,7 @@ static void dispatch_envelope(struct dispatch_req *req)
 
 /* Handle one message; takes ownership of msg. In a batch, exactly one reply (or no-reply)
  * reaches slot. */
-static void dispatch_message(struct server *srv, cJSON *msg, struct dispatch_batch *b,
-                             size_t slot)
+static void dispatch_message(struct server *srv, cJSON *msg, struct dispatch_batch *b, size_t slot)
 {
     struct dispatch_req req = {.srv = srv, .msg = msg, .batch = b, .slot = slot};
 
@@ -739,10 +755,13 @@ static void dispatch_batch_message(struct server *srv, cJSON *root)
 
     if (n == 0 || n > LIMIT_BATCH || !revision_has(srv->session.rev, REVF_BATCH)) {
         if (n == 0 || n > LIMIT_BATCH)
-            dispatch_error(&req, JSONRPC_INVALID_REQUEST, "Invalid Request: a batch holds 1 "
-                           "to %d messages", LIMIT_BATCH);
+            dispatch_error(&req, JSONRPC_INVALID_REQUEST,
+                           "Invalid Request: a batch holds 1 "
+                           "to %d messages",
+                           LIMIT_BATCH);
         else
-            dispatch_error(&req, JSONRPC_INVALID_REQUEST, "Invalid Request: JSON-RPC batches "
+            dispatch_error(&req, JSONRPC_INVALID_REQUEST,
+                           "Invalid Request: JSON-RPC batches "
                            "are not part of protocol %s; send one message per line",
                            srv->session.rev ? revision_get(srv->session.rev)->name
                                             : "negotiation (initialize first)");
@@ -775,14 +794,25 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
     if (strspn(line, " \t\r") == len)
         return;
     if (jsonrpc_depth(line, len, LIMIT_JSON_DEPTH) > LIMIT_JSON_DEPTH) {
-        dispatch_error(&req, JSONRPC_INVALID_REQUEST, "Invalid Request: nested deeper than "
-                       "%d levels", LIMIT_JSON_DEPTH);
+        dispatch_error(&req, JSONRPC_INVALID_REQUEST,
+                       "Invalid Request: nested deeper than "
+                       "%d levels",
+                       LIMIT_JSON_DEPTH);
         return;
     }
     root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 1);
     if (root == NULL) {
         dispatch_error(&req, JSONRPC_PARSE_ERROR, "Parse error: not valid JSON (at byte %zu)",
                        end && end >= line ? (size_t)(end - line) : (size_t)0);
+        return;
+    }
+    if (jsonrpc_has_nul(line, len)) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
+
+        req.id = jsonrpc_valid_id(id) ? id : NULL;
+        dispatch_error(&req, req.id ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST,
+                       "Strings containing U+0000 are not supported");
+        cJSON_Delete(root);
         return;
     }
     if (cJSON_IsArray(root))
@@ -795,8 +825,10 @@ void dispatch_oversized(struct server *srv)
 {
     struct dispatch_req req = {.srv = srv};
 
-    dispatch_error(&req, JSONRPC_INVALID_REQUEST, "Invalid Request: message longer than %u "
-                   "bytes", LIMIT_MESSAGE_BYTES);
+    dispatch_error(&req, JSONRPC_INVALID_REQUEST,
+                   "Invalid Request: message longer than %u "
+                   "bytes",
+                   LIMIT_MESSAGE_BYTES);
 }
 
 void dispatch_session_release(struct session *s)

@@ -21,11 +21,10 @@ static struct plugin *host_plugin(const struct mcph_host *vt)
     return ((const struct plugin_host *)(const void *)vt)->plugin;
 }
 
-static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
-                     ...) __attribute__((format(printf, 3, 4)));
+static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
-                     ...)
+static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt, ...)
 {
     struct plugin *pl = host_plugin(vt);
     char who[LIMIT_ID + 16];
@@ -172,8 +171,8 @@ static int host_account(struct mcph_call *c, size_t len)
  * Takes ownership of item. */
 static int host_add_content(struct mcph_call *c, cJSON *item)
 {
-    static const char *const roles[] = {[MCPH_ROLE_USER] = "user",
-                                        [MCPH_ROLE_ASSISTANT] = "assistant"};
+    static const char *const roles[] = {
+        [MCPH_ROLE_USER] = "user", [MCPH_ROLE_ASSISTANT] = "assistant"};
     cJSON *msg;
 
     if (item == NULL)
@@ -276,8 +275,10 @@ static int host_binary(struct mcph_call *c, const char *type, const void *data, 
     if (rc != MCPH_OK)
         return rc;
     if (strcmp(type, "audio") == 0 && !revision_has(c->rev, REVF_AUDIO))
-        return host_text_stand_in(c, "[%s audio, %zu bytes: this client's protocol revision "
-                                  "cannot carry audio]", mime_type, len);
+        return host_text_stand_in(c,
+                                  "[%s audio, %zu bytes: this client's protocol revision "
+                                  "cannot carry audio]",
+                                  mime_type, len);
     return host_add_content(c, host_binary_item(type, data, len, mime_type));
 }
 
@@ -431,8 +432,7 @@ static int host_contents_add(struct mcph_call *c, const char *uri, const char *m
 {
     cJSON *contents;
 
-    contents = host_contents(uri ? uri : c->uri, mime_type ? mime_type : c->mime_type, key,
-                             value);
+    contents = host_contents(uri ? uri : c->uri, mime_type ? mime_type : c->mime_type, key, value);
     if (contents == NULL)
         return MCPH_ERR_NOMEM;
     cJSON_AddItemToArray(c->items, contents);

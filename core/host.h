@@ -22,22 +22,22 @@ enum host_call_kind {
 
 /* One request being served by a handler. Lives on the worker's stack; one thread. */
 struct mcph_call {
-    int kind;                /* enum host_call_kind */
-    int rev;                 /* enum revision of the client */
-    const cJSON *args;       /* borrowed: arguments object (tools, prompts) or template
-                              * variables; never NULL */
-    const char *uri;         /* borrowed: the URI being read, or NULL */
-    const char *mime_type;   /* borrowed: default mimeType of resource contents, or NULL */
-    cJSON *items;            /* owned: content (tool), messages (prompt), contents (resource) */
-    cJSON *structured;       /* owned or NULL: the tool's structured result */
-    int is_error;            /* the tool reported an execution error */
-    int has_text;            /* a text item was added (no text mirror needed) */
-    int role;                /* prompt: enum mcph_role of the current message, -1 before one */
-    char *description;       /* owned or NULL: prompt description */
-    char *error;             /* owned or NULL: protocol error message set by host->error */
-    char **scratch;          /* owned: strings lent to the handler (arg_json, args_json) */
+    int kind;              /* enum host_call_kind */
+    int rev;               /* enum revision of the client */
+    const cJSON *args;     /* borrowed: arguments object (tools, prompts) or template
+                            * variables; never NULL */
+    const char *uri;       /* borrowed: the URI being read, or NULL */
+    const char *mime_type; /* borrowed: default mimeType of resource contents, or NULL */
+    cJSON *items;          /* owned: content (tool), messages (prompt), contents (resource) */
+    cJSON *structured;     /* owned or NULL: the tool's structured result */
+    int is_error;          /* the tool reported an execution error */
+    int has_text;          /* a text item was added (no text mirror needed) */
+    int role;              /* prompt: enum mcph_role of the current message, -1 before one */
+    char *description;     /* owned or NULL: prompt description */
+    char *error;           /* owned or NULL: protocol error message set by host->error */
+    char **scratch;        /* owned: strings lent to the handler (arg_json, args_json) */
     size_t nscratch;
-    size_t bytes;            /* bytes added so far, against LIMIT_RESULT_BYTES */
+    size_t bytes; /* bytes added so far, against LIMIT_RESULT_BYTES */
 };
 
 /* Fill the vtable of instance `pl` (main thread, before init). */

@@ -257,6 +257,24 @@ int jsonrpc_depth(const char *text, size_t len, int limit)
     return max;
 }
 
+int jsonrpc_has_nul(const char *text, size_t len)
+{
+    int in_string = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        if (!in_string) {
+            in_string = text[i] == '"';
+        } else if (text[i] == '"') {
+            in_string = 0;
+        } else if (text[i] == '\\' && i + 1 < len) {
+            if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0)
+                return 1;
+            i++;
+        }
+    }
+    return 0;
+}
+
 int jsonrpc_valid_id(const cJSON *id)
 {
     if (cJSON_IsString(id))

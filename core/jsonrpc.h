@@ -22,12 +22,12 @@ enum jsonrpc_code {
 
 struct jsonrpc_reader {
     int fd;
-    char *buf;       /* owned */
-    size_t len;      /* bytes in buf */
-    size_t start;    /* first byte not yet returned */
+    char *buf;    /* owned */
+    size_t len;   /* bytes in buf */
+    size_t start; /* first byte not yet returned */
     size_t cap;
-    size_t max;      /* longest line accepted */
-    int skipping;    /* dropping the rest of an over-long line */
+    size_t max;   /* longest line accepted */
+    int skipping; /* dropping the rest of an over-long line */
     int eof;
 };
 
@@ -76,6 +76,10 @@ cJSON *jsonrpc_notification(const char *method, cJSON *params);
 
 /* Nesting depth of the JSON text (brackets outside strings), stopping early past limit. */
 int jsonrpc_depth(const char *text, size_t len, int limit);
+
+/* Whether the JSON text has a \u0000 escape inside a string: C strings (cJSON's and the
+ * plugin ABI's) end there, so such a message cannot be passed on without losing data. */
+int jsonrpc_has_nul(const char *text, size_t len);
 
 /* Whether id is a valid MCP request id: a string or an integer number. */
 int jsonrpc_valid_id(const cJSON *id);

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 static const char *const log_names[] = {
-    [LOG_DEBUG] = "debug",       [LOG_INFO] = "info",   [LOG_NOTICE] = "notice",
-    [LOG_WARNING] = "warning",   [LOG_ERROR] = "error", [LOG_CRITICAL] = "critical",
-    [LOG_ALERT] = "alert",       [LOG_EMERGENCY] = "emergency",
+    [LOG_DEBUG] = "debug",     [LOG_INFO] = "info",           [LOG_NOTICE] = "notice",
+    [LOG_WARNING] = "warning", [LOG_ERROR] = "error",         [LOG_CRITICAL] = "critical",
+    [LOG_ALERT] = "alert",     [LOG_EMERGENCY] = "emergency",
 };
 
 void log_init(struct log *lg)

@@ -99,8 +99,7 @@ static void main_log_diag(const struct log *lg, int level, struct diag *d)
 
 /* Load every enabled plugin of the config, in order; failures are reported and skipped.
  * *failures counts them. Returns STATUS_OK or STATUS_NOMEM. */
-static int main_load_plugins(struct server *srv, struct plugin ***out, size_t *n,
-                             size_t *failures)
+static int main_load_plugins(struct server *srv, struct plugin ***out, size_t *n, size_t *failures)
 {
     const struct config *cfg = &srv->cfg;
     struct plugin **plugins = calloc(cfg->nplugins + 1, sizeof(*plugins));
@@ -161,8 +160,10 @@ static int main_startup(struct server *srv, const struct main_args *args)
         return EXIT_RUNTIME;
     if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
         if (!args->check)
-            log_msg(&srv->log, LOG_CRITICAL, NULL, "%zu plugin problem(s) and [server] strict "
-                    "= yes in %s; not serving", failures + collisions, srv->cfg.file);
+            log_msg(&srv->log, LOG_CRITICAL, NULL,
+                    "%zu plugin problem(s) and [server] strict "
+                    "= yes in %s; not serving",
+                    failures + collisions, srv->cfg.file);
         return EXIT_PLUGIN;
     }
     return EXIT_OK;
@@ -184,8 +185,7 @@ static void main_print_table(const struct registry *reg)
                 reg->templates[i].def->title ? reg->templates[i].def->title : "");
     for (size_t i = 0; i < reg->nprompts; i++)
         fprintf(stdout, "%-16s %-9s %-40s %s\n", reg->prompts[i].plugin->id, "prompt",
-                reg->prompts[i].name,
-                reg->prompts[i].def->title ? reg->prompts[i].def->title : "");
+                reg->prompts[i].name, reg->prompts[i].def->title ? reg->prompts[i].def->title : "");
 }
 
 static int main_signals(void)
@@ -228,7 +228,8 @@ static int main_on_wake(struct server *srv)
             log_msg(&srv->log, LOG_INFO, NULL, "signal %d: shutting down", bytes[i]);
             stop = 1;
         } else if (bytes[i] == SIGHUP) {
-            log_msg(&srv->log, LOG_NOTICE, NULL, "SIGHUP: reloading is not available in "
+            log_msg(&srv->log, LOG_NOTICE, NULL,
+                    "SIGHUP: reloading is not available in "
                     "this build; restart mcph to apply changes");
         }
     }
@@ -298,14 +299,18 @@ static int main_serve(struct server *srv, int out_fd)
         log_msg(&srv->log, LOG_ERROR, NULL, "cannot start worker threads");
         return EXIT_RUNTIME;
     }
-    log_msg(&srv->log, LOG_INFO, NULL, "serving %zu tools, %zu resources, %zu templates, "
-            "%zu prompts from %zu plugins (%s)", srv->reg->ntools, srv->reg->nresources,
-            srv->reg->ntemplates, srv->reg->nprompts, srv->reg->nplugins, srv->cfg.file);
+    log_msg(&srv->log, LOG_INFO, NULL,
+            "serving %zu tools, %zu resources, %zu templates, "
+            "%zu prompts from %zu plugins (%s)",
+            srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
+            srv->reg->nplugins, srv->cfg.file);
     by_signal = main_loop(srv);
     /* End of input: finish every call in flight. A signal: give them a grace period. */
     if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
-        log_msg(&srv->log, LOG_WARNING, NULL, "calls still running after %d ms; exiting "
-                "without unloading plugins", LIMIT_SHUTDOWN_GRACE_MS);
+        log_msg(&srv->log, LOG_WARNING, NULL,
+                "calls still running after %d ms; exiting "
+                "without unloading plugins",
+                LIMIT_SHUTDOWN_GRACE_MS);
         _exit(EXIT_OK);
     }
     work_stop(&srv->work);

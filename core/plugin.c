@@ -62,8 +62,7 @@ static void plugin_fail(struct plugin_load *ld, const char *fmt, ...)
 
 int plugin_valid_name(const char *name)
 {
-    static const char chars[] =
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
     size_t n;
 
     if (name == NULL)
@@ -92,8 +91,10 @@ static int plugin_check_dir(struct plugin_load *ld, const char *file)
     else
         *slash = '\0';
     if (stat(real, &st) != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-        plugin_fail(ld, "its folder %s is writable by group or others, so anyone could swap "
-                    "the plugin; run chmod go-w %s", real, real);
+        plugin_fail(ld,
+                    "its folder %s is writable by group or others, so anyone could swap "
+                    "the plugin; run chmod go-w %s",
+                    real, real);
         return STATUS_PLUGIN;
     }
     return STATUS_OK;
@@ -106,8 +107,7 @@ static int plugin_check_file(struct plugin_load *ld, int fd, struct stat *st)
         return STATUS_PLUGIN;
     }
     if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-        plugin_fail(ld, "the file is writable by group or others; run chmod go-w %s",
-                    ld->cp->path);
+        plugin_fail(ld, "the file is writable by group or others; run chmod go-w %s", ld->cp->path);
         return STATUS_PLUGIN;
     }
     if (st->st_size > PLUGIN_MAX_FILE) {
@@ -117,9 +117,10 @@ static int plugin_check_file(struct plugin_load *ld, int fd, struct stat *st)
     return plugin_check_dir(ld, ld->cp->path);
 }
 
-/* Copy the file into a sealed memfd and dlopen that: glibc hands back the loaded handle
- * for a path it has open already, so a rebuilt .so at the same path would otherwise run
- * the old code; and the sealed copy cannot change after the checks. */
+/* Copy the file into a sealed memfd and dlopen that as /proc/self/fd/N: glibc hands back
+ * the loaded handle for a path it has open already, so a rebuilt .so at the same path would
+ * otherwise run the old code; and the sealed copy cannot change after the checks. The memfd
+ * stays open while the library is loaded, so no other plugin's name can be that path. */
 static int plugin_copy_to_memfd(struct plugin_load *ld, int fd, off_t size)
 {
     char buf[65536];
@@ -172,8 +173,8 @@ static int plugin_open(struct plugin_load *ld)
     if (mfd < 0)
         return STATUS_PLUGIN;
     snprintf(name, sizeof(name), "/proc/self/fd/%d", mfd);
+    pl->memfd = mfd;
     pl->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    close(mfd);
     if (pl->handle == NULL) {
         plugin_fail(ld, "dlopen failed: %s", dlerror());
         return STATUS_PLUGIN;
@@ -186,19 +187,22 @@ static int plugin_open(struct plugin_load *ld)
 static int plugin_check_version(struct plugin_load *ld, const struct mcph_plugin *raw)
 {
     if (raw->abi_major != MCPH_ABI_MAJOR) {
-        plugin_fail(ld, "built for plugin ABI %u.%u, this mcph has ABI %d.%d; rebuild the "
+        plugin_fail(ld,
+                    "built for plugin ABI %u.%u, this mcph has ABI %d.%d; rebuild the "
                     "plugin against this mcph's plugin-api.h",
                     raw->abi_major, raw->abi_minor, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
         return STATUS_PLUGIN;
     }
     if (raw->abi_minor > MCPH_ABI_MINOR) {
-        plugin_fail(ld, "built for plugin ABI %u.%u, newer than this mcph's ABI %d.%d; "
+        plugin_fail(ld,
+                    "built for plugin ABI %u.%u, newer than this mcph's ABI %d.%d; "
                     "upgrade mcph, or rebuild the plugin against this mcph's plugin-api.h",
                     raw->abi_major, raw->abi_minor, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
         return STATUS_PLUGIN;
     }
     if (raw->size < PLUGIN_MIN_DESC) {
-        plugin_fail(ld, "descriptor is %u bytes, ABI %u.%u needs at least %zu; fill it with "
+        plugin_fail(ld,
+                    "descriptor is %u bytes, ABI %u.%u needs at least %zu; fill it with "
                     "MCPH_PLUGIN_HEADER and rebuild",
                     raw->size, raw->abi_major, raw->abi_minor, (size_t)PLUGIN_MIN_DESC);
         return STATUS_PLUGIN;
@@ -211,8 +215,10 @@ static int plugin_check_row_size(struct plugin_load *ld, const char *what, unsig
 {
     if (size >= min)
         return STATUS_OK;
-    plugin_fail(ld, "%s rows are %u bytes, ABI 1.0 needs at least %zu; fill the descriptor "
-                "with MCPH_PLUGIN_HEADER and rebuild", what, size, min);
+    plugin_fail(ld,
+                "%s rows are %u bytes, ABI 1.0 needs at least %zu; fill the descriptor "
+                "with MCPH_PLUGIN_HEADER and rebuild",
+                what, size, min);
     return STATUS_PLUGIN;
 }
 
@@ -242,8 +248,7 @@ static int plugin_read_descriptor(struct plugin_load *ld, struct mcph_plugin *d)
     bad |= plugin_check_row_size(ld, "resource", d->resource_size, PLUGIN_MIN_RESOURCE);
     bad |= plugin_check_row_size(ld, "template", d->template_size, PLUGIN_MIN_TEMPLATE);
     bad |= plugin_check_row_size(ld, "prompt", d->prompt_size, PLUGIN_MIN_PROMPT);
-    bad |= plugin_check_row_size(ld, "prompt argument", d->prompt_arg_size,
-                                 PLUGIN_MIN_PROMPT_ARG);
+    bad |= plugin_check_row_size(ld, "prompt argument", d->prompt_arg_size, PLUGIN_MIN_PROMPT_ARG);
     bad |= plugin_check_row_size(ld, "config key", d->config_key_size, PLUGIN_MIN_KEY);
     return bad ? STATUS_PLUGIN : STATUS_OK;
 }
@@ -302,15 +307,15 @@ static cJSON *plugin_schema(struct plugin_load *ld, const char *what, const char
     const cJSON *type;
 
     if (schema == NULL) {
-        plugin_fail(ld, "%s of '%s' is not valid JSON (near \"%.20s\"); fix the string", what,
-                    name, cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
+        plugin_fail(ld, "%s of '%s' is not valid JSON (near \"%.20s\"); fix the string", what, name,
+                    cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
         return NULL;
     }
     type = cJSON_GetObjectItemCaseSensitive(schema, "type");
     if (!cJSON_IsObject(schema) || !cJSON_IsString(type) ||
         strcmp(type->valuestring, "object") != 0) {
-        plugin_fail(ld, "%s of '%s' must be a JSON Schema object with \"type\": \"object\"",
-                    what, name);
+        plugin_fail(ld, "%s of '%s' must be a JSON Schema object with \"type\": \"object\"", what,
+                    name);
         cJSON_Delete(schema);
         return NULL;
     }
@@ -330,8 +335,7 @@ static long plugin_table_size(struct plugin_load *ld, const char *what, const vo
     long n = plugin_count_rows(table, stride);
 
     if (n < 0)
-        plugin_fail(ld, "the %s table has more than %d rows or no end row {0}", what,
-                    LIMIT_ROWS);
+        plugin_fail(ld, "the %s table has more than %d rows or no end row {0}", what, LIMIT_ROWS);
     return n;
 }
 
@@ -352,8 +356,8 @@ static int plugin_copy_tools(struct plugin_load *ld, const struct mcph_plugin *d
         plugin_check_name(ld, "tool", row.name);
         for (size_t j = 0; j + 1 < pl->ntools; j++) {
             if (strcmp(pl->tools[j].name, row.name) == 0)
-                plugin_fail(ld, "two tools are named '%s' (rows %zu and %zu); rename one",
-                            row.name, j, i);
+                plugin_fail(ld, "two tools are named '%s' (rows %zu and %zu); rename one", row.name,
+                            j, i);
         }
         if (row.call == NULL)
             plugin_fail(ld, "tool '%s' has no call handler", row.name);
@@ -426,8 +430,8 @@ static int plugin_copy_templates(struct plugin_load *ld, const struct mcph_plugi
     pl->templates = calloc((size_t)n, sizeof(*pl->templates));
     if (pl->templates == NULL)
         return STATUS_NOMEM;
-    for (size_t i = 0;
-         plugin_row(d->resource_templates, d->template_size, i, &row, sizeof(row)); i++) {
+    for (size_t i = 0; plugin_row(d->resource_templates, d->template_size, i, &row, sizeof(row));
+         i++) {
         struct plugin_template *t = &pl->templates[pl->ntemplates++];
         const char *why = NULL;
 
@@ -464,12 +468,10 @@ static int plugin_copy_args(struct plugin_load *ld, const struct mcph_plugin *d,
     p->args = calloc((size_t)n, sizeof(*p->args));
     if (p->args == NULL)
         return STATUS_NOMEM;
-    for (size_t i = 0; plugin_row(row->arguments, d->prompt_arg_size, i, &arg, sizeof(arg));
-         i++) {
+    for (size_t i = 0; plugin_row(row->arguments, d->prompt_arg_size, i, &arg, sizeof(arg)); i++) {
         for (size_t j = 0; j < p->nargs; j++) {
             if (strcmp(p->args[j].name, arg.name) == 0)
-                plugin_fail(ld, "prompt '%s' has two arguments named '%s'", row->name,
-                            arg.name);
+                plugin_fail(ld, "prompt '%s' has two arguments named '%s'", row->name, arg.name);
         }
         p->args[p->nargs].name = plugin_dup(ld, arg.name);
         p->args[p->nargs].title = plugin_dup(ld, arg.title);
@@ -522,8 +524,7 @@ static int plugin_copy_keys(struct plugin_load *ld, const struct mcph_plugin *d)
     pl->keys = calloc((size_t)n, sizeof(*pl->keys));
     if (pl->keys == NULL)
         return STATUS_NOMEM;
-    for (size_t i = 0; plugin_row(d->config_keys, d->config_key_size, i, &row, sizeof(row));
-         i++) {
+    for (size_t i = 0; plugin_row(d->config_keys, d->config_key_size, i, &row, sizeof(row)); i++) {
         struct plugin_key *k = &pl->keys[pl->nkeys++];
 
         if (strcmp(row.name, "path") == 0 || strcmp(row.name, "enabled") == 0 ||
@@ -572,9 +573,10 @@ static int plugin_check_config(struct plugin_load *ld)
     for (size_t i = 0; i < cp->nkeys; i++) {
         if (plugin_find_key(pl, cp->keys[i].key) != NULL)
             continue;
-        diag_add(ld->errs, "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s "
-                 "(and path, enabled, prefix)", ld->ini_file, cp->keys[i].line, cp->id,
-                 cp->keys[i].key, pl->name, known);
+        diag_add(ld->errs,
+                 "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s "
+                 "(and path, enabled, prefix)",
+                 ld->ini_file, cp->keys[i].line, cp->id, cp->keys[i].key, pl->name, known);
         bad = 1;
     }
     for (size_t i = 0; i < pl->nkeys; i++) {
@@ -687,6 +689,7 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
     if (pl == NULL)
         return STATUS_NOMEM;
     ld.pl = pl;
+    pl->memfd = -1;
     pl->log = log;
     atomic_init(&pl->refs, 1);
     pl->id = strdup(cp->id);
@@ -778,14 +781,34 @@ static void plugin_free_prompts_keys(struct plugin *pl)
     free(pl->config);
 }
 
+/* dlclose, then release the memfd unless the library stayed mapped (a library marked
+ * NODELETE never unloads): its name must then stay unique for the process's life. */
+static void plugin_close(struct plugin *pl)
+{
+    char name[64];
+    void *still;
+
+    if (pl->handle != NULL)
+        dlclose(pl->handle);
+    if (pl->memfd < 0)
+        return;
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", pl->memfd);
+    still = pl->handle != NULL ? dlopen(name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (still != NULL) {
+        dlclose(still);
+        log_msg(pl->log, LOG_DEBUG, NULL, "plugin '%s' stays mapped after dlclose", pl->id);
+        return;
+    }
+    close(pl->memfd);
+}
+
 void plugin_free(struct plugin *pl)
 {
     if (pl == NULL)
         return;
     if (pl->initialized && pl->shutdown != NULL)
         pl->shutdown(pl->state);
-    if (pl->handle != NULL)
-        dlclose(pl->handle);
+    plugin_close(pl);
     plugin_free_tables(pl);
     plugin_free_prompts_keys(pl);
     free(pl->id);

@@ -26,11 +26,11 @@ struct plugin_host {
 };
 
 struct plugin_tool {
-    char *name;        /* owned: the plugin's own name (unprefixed) */
-    char *title;       /* owned or NULL */
-    char *description; /* owned or NULL */
-    cJSON *input_schema;  /* owned: an object schema */
-    cJSON *output_schema; /* owned or NULL */
+    char *name;             /* owned: the plugin's own name (unprefixed) */
+    char *title;            /* owned or NULL */
+    char *description;      /* owned or NULL */
+    cJSON *input_schema;    /* owned: an object schema */
+    cJSON *output_schema;   /* owned or NULL */
     unsigned char hints[4]; /* enum mcph_hint: readOnly, destructive, idempotent, openWorld */
     mcph_handler_fn call;
 };
@@ -64,12 +64,12 @@ struct plugin_key {
 };
 
 struct plugin {
-    char *id;          /* owned: the INI instance id */
-    char *path;        /* owned: the .so path as configured */
-    char *prefix;      /* owned or NULL */
-    char *name;        /* owned: the descriptor's name */
-    char *version;     /* owned or NULL */
-    uint32_t flags;    /* enum mcph_plugin_flags */
+    char *id;       /* owned: the INI instance id */
+    char *path;     /* owned: the .so path as configured */
+    char *prefix;   /* owned or NULL */
+    char *name;     /* owned: the descriptor's name */
+    char *version;  /* owned or NULL */
+    uint32_t flags; /* enum mcph_plugin_flags */
     uint16_t abi_minor;
     struct config_kv *config; /* owned: the INI's own keys of this instance */
     size_t nconfig;
@@ -85,12 +85,13 @@ struct plugin {
     struct plugin_key *keys;
     size_t nkeys;
 
-    void *handle;                      /* dlopen handle, owned */
-    void (*shutdown)(void *state);     /* from the descriptor, or NULL */
-    void *state;                       /* what init stored */
-    int initialized;                   /* init ran and succeeded */
-    struct plugin_host host;           /* handed to init and handlers */
-    const struct log *log;             /* borrowed for the instance's life */
+    void *handle;                  /* dlopen handle, owned */
+    int memfd;                     /* owned: the sealed copy handle was loaded from */
+    void (*shutdown)(void *state); /* from the descriptor, or NULL */
+    void *state;                   /* what init stored */
+    int initialized;               /* init ran and succeeded */
+    struct plugin_host host;       /* handed to init and handlers */
+    const struct log *log;         /* borrowed for the instance's life */
 
     /* Identity of the file loaded, to notice a rebuilt .so. */
     dev_t dev;
@@ -98,8 +99,8 @@ struct plugin {
     struct timespec mtime;
     off_t size;
 
-    int busy;                 /* a handler is running; guarded by the work pool's lock */
-    atomic_int refs;          /* registries and calls holding the instance */
+    int busy;        /* a handler is running; guarded by the work pool's lock */
+    atomic_int refs; /* registries and calls holding the instance */
 };
 
 /*

@@ -43,8 +43,7 @@ static int registry_index_build(struct registry_index *ix, const void *rows, siz
 
 /* The row whose key is `name`, or -1. */
 static long registry_index_find(const struct registry_index *ix, const void *rows,
-                                const char *(*key)(const void *rows, size_t i),
-                                const char *name)
+                                const char *(*key)(const void *rows, size_t i), const char *name)
 {
     if (ix->slots == NULL)
         return -1;
@@ -95,9 +94,10 @@ static char *registry_exposed(const struct plugin *pl, const char *name)
 static void registry_refuse(struct registry_build *b, const char *what, const char *name,
                             const struct plugin *first, const struct plugin *later)
 {
-    diag_add(b->errs, "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. "
-             "Set a prefix in [plugin.%s] or rename one of them", later->id, later->path, what,
-             name, first->id, later->id);
+    diag_add(b->errs,
+             "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. "
+             "Set a prefix in [plugin.%s] or rename one of them",
+             later->id, later->path, what, name, first->id, later->id);
     b->collisions++;
 }
 
@@ -126,16 +126,18 @@ static int registry_add_tools(struct registry_build *b, struct plugin *pl)
             if (owner != NULL)
                 registry_refuse(b, "tool", name, owner, pl);
             else
-                diag_add(b->errs, "plugin '%s': tool '%s' is longer than %d characters with "
-                         "its prefix; left out. Use a shorter prefix", pl->id, name,
-                         LIMIT_NAME);
+                diag_add(b->errs,
+                         "plugin '%s': tool '%s' is longer than %d characters with "
+                         "its prefix; left out. Use a shorter prefix",
+                         pl->id, name, LIMIT_NAME);
             free(name);
             continue;
         }
         if (strlen(name) > LIMIT_NAME_ADVISED)
-            log_msg(b->log, LOG_WARNING, NULL, "plugin '%s': tool name '%s' is longer than %d "
-                    "characters; some clients cut or refuse such names", pl->id, name,
-                    LIMIT_NAME_ADVISED);
+            log_msg(b->log, LOG_WARNING, NULL,
+                    "plugin '%s': tool name '%s' is longer than %d "
+                    "characters; some clients cut or refuse such names",
+                    pl->id, name, LIMIT_NAME_ADVISED);
         reg->tools[reg->ntools++] = (struct registry_tool){name, pl, &pl->tools[i]};
     }
     return STATUS_OK;
@@ -235,8 +237,7 @@ static int registry_merge(struct registry_build *b, struct plugin *const *plugin
         registry_add_resources(b, plugins[i]);
     }
     if (status == STATUS_OK)
-        status = registry_index_build(&reg->tool_index, reg->tools, reg->ntools,
-                                      registry_tool_key);
+        status = registry_index_build(&reg->tool_index, reg->tools, reg->ntools, registry_tool_key);
     if (status == STATUS_OK)
         status = registry_index_build(&reg->prompt_index, reg->prompts, reg->nprompts,
                                       registry_prompt_key);
@@ -309,25 +310,22 @@ const struct registry_tool *registry_find_tool(const struct registry *reg, const
     return i < 0 ? NULL : &reg->tools[i];
 }
 
-const struct registry_prompt *registry_find_prompt(const struct registry *reg,
-                                                   const char *name)
+const struct registry_prompt *registry_find_prompt(const struct registry *reg, const char *name)
 {
     long i = registry_index_find(&reg->prompt_index, reg->prompts, registry_prompt_key, name);
 
     return i < 0 ? NULL : &reg->prompts[i];
 }
 
-const struct registry_resource *registry_find_resource(const struct registry *reg,
-                                                       const char *uri)
+const struct registry_resource *registry_find_resource(const struct registry *reg, const char *uri)
 {
-    long i = registry_index_find(&reg->resource_index, reg->resources, registry_resource_key,
-                                 uri);
+    long i = registry_index_find(&reg->resource_index, reg->resources, registry_resource_key, uri);
 
     return i < 0 ? NULL : &reg->resources[i];
 }
 
-const struct registry_template *registry_match_template(const struct registry *reg,
-                                                        const char *uri, cJSON **vars)
+const struct registry_template *registry_match_template(const struct registry *reg, const char *uri,
+                                                        cJSON **vars)
 {
     for (size_t i = 0; i < reg->ntemplates; i++) {
         if (uritemplate_match(reg->templates[i].def->uri_template, uri, vars) == STATUS_OK)

@@ -16,8 +16,8 @@
 #include <stdint.h>
 
 struct registry_tool {
-    char *name;                   /* owned: exposed name */
-    struct plugin *plugin;        /* borrowed: the registry holds a reference */
+    char *name;            /* owned: exposed name */
+    struct plugin *plugin; /* borrowed: the registry holds a reference */
     const struct plugin_tool *def;
 };
 
@@ -86,13 +86,11 @@ void registry_free(struct registry *reg);
 
 /* Lookups; results borrowed from reg. NULL when absent. */
 const struct registry_tool *registry_find_tool(const struct registry *reg, const char *name);
-const struct registry_prompt *registry_find_prompt(const struct registry *reg,
-                                                   const char *name);
-const struct registry_resource *registry_find_resource(const struct registry *reg,
-                                                       const char *uri);
+const struct registry_prompt *registry_find_prompt(const struct registry *reg, const char *name);
+const struct registry_resource *registry_find_resource(const struct registry *reg, const char *uri);
 /* The first template (in registry order) matching uri; *vars gets the variables (owned). */
-const struct registry_template *registry_match_template(const struct registry *reg,
-                                                        const char *uri, cJSON **vars);
+const struct registry_template *registry_match_template(const struct registry *reg, const char *uri,
+                                                        cJSON **vars);
 
 /* The list entries as MCP objects of revision `rev`, with only that revision's fields.
  * New objects owned by the caller, or NULL when out of memory. */

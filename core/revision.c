@@ -7,16 +7,15 @@ static const struct revision_info revision_table[REV_COUNT] = {
     [REV_NONE] = {.name = NULL, .features = 0},
     [REV_2024_11_05] = {.name = "2024-11-05", .features = 0},
     [REV_2025_03_26] = {.name = "2025-03-26",
-                        .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
-                                    REVF_BATCH},
+                        .features =
+                            REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS | REVF_BATCH},
     [REV_2025_06_18] = {.name = "2025-06-18",
                         .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
-                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK |
-                                    REVF_META},
+                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META},
     [REV_2025_11_25] = {.name = "2025-11-25",
                         .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
-                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK |
-                                    REVF_META | REVF_ICONS},
+                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META |
+                                    REVF_ICONS},
 };
 
 const struct revision_info *revision_get(int rev)

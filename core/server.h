@@ -23,14 +23,14 @@ struct session {
 };
 
 struct server {
-    struct config cfg;           /* main thread; read-only while workers run */
-    struct log log;              /* read-only once serving */
-    struct registry *reg;        /* main thread: the set being served (one reference) */
-    struct work work;            /* the worker pool */
-    struct jsonrpc_reader in;    /* main thread */
-    struct jsonrpc_writer out;   /* any thread, through its lock */
-    struct session session;      /* main thread */
-    int wake_fd;                 /* write end of the self-pipe: wakes the main loop */
+    struct config cfg;         /* main thread; read-only while workers run */
+    struct log log;            /* read-only once serving */
+    struct registry *reg;      /* main thread: the set being served (one reference) */
+    struct work work;          /* the worker pool */
+    struct jsonrpc_reader in;  /* main thread */
+    struct jsonrpc_writer out; /* any thread, through its lock */
+    struct session session;    /* main thread */
+    int wake_fd;               /* write end of the self-pipe: wakes the main loop */
 
     pthread_mutex_t retired_lock; /* guards retired */
     struct registry **retired;    /* registries whose last reference a worker dropped:

@@ -9,7 +9,7 @@ static const struct {
 #define STATUS_ROW(name, value, msg) {.code = value, .text = msg},
     STATUS_LIST(STATUS_ROW)
 #undef STATUS_ROW
-    {0},
+        {0},
 };
 
 const char *status_str(int status)

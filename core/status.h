@@ -6,17 +6,17 @@
 #ifndef MCPH_STATUS_H
 #define MCPH_STATUS_H
 
-#define STATUS_LIST(X)                                                                         \
-    X(STATUS_OK, 0, "success")                                                                 \
-    X(STATUS_NOMEM, -1, "out of memory")                                                       \
-    X(STATUS_IO, -2, "input/output error")                                                     \
-    X(STATUS_CONFIG, -3, "configuration error")                                                \
-    X(STATUS_PLUGIN, -4, "plugin refused")                                                     \
-    X(STATUS_INVALID, -5, "invalid input")                                                     \
-    X(STATUS_LIMIT, -6, "limit exceeded")                                                      \
-    X(STATUS_NOT_FOUND, -7, "not found")                                                       \
-    X(STATUS_EXISTS, -8, "already exists")                                                     \
-    X(STATUS_EOF, -9, "end of input")                                                          \
+#define STATUS_LIST(X)                                                                             \
+    X(STATUS_OK, 0, "success")                                                                     \
+    X(STATUS_NOMEM, -1, "out of memory")                                                           \
+    X(STATUS_IO, -2, "input/output error")                                                         \
+    X(STATUS_CONFIG, -3, "configuration error")                                                    \
+    X(STATUS_PLUGIN, -4, "plugin refused")                                                         \
+    X(STATUS_INVALID, -5, "invalid input")                                                         \
+    X(STATUS_LIMIT, -6, "limit exceeded")                                                          \
+    X(STATUS_NOT_FOUND, -7, "not found")                                                           \
+    X(STATUS_EXISTS, -8, "already exists")                                                         \
+    X(STATUS_EOF, -9, "end of input")                                                              \
     X(STATUS_AGAIN, -10, "nothing yet")
 
 enum status {

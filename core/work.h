@@ -17,22 +17,22 @@ typedef void (*work_fn)(struct work_job *job);
 
 /* Embed this in a job struct; the pool links it while queued. */
 struct work_job {
-    struct work_job *next;  /* guarded by work.lock while queued */
-    work_fn run;            /* runs on a worker; owns the job from then on */
-    work_fn drop;           /* frees a job that will never run (work_stop) */
-    struct plugin *excl;    /* not NULL: run alone among jobs of this instance */
+    struct work_job *next; /* guarded by work.lock while queued */
+    work_fn run;           /* runs on a worker; owns the job from then on */
+    work_fn drop;          /* frees a job that will never run (work_stop) */
+    struct plugin *excl;   /* not NULL: run alone among jobs of this instance */
 };
 
 struct work {
-    pthread_mutex_t lock;     /* guards everything below */
-    pthread_cond_t ready;     /* a job was queued, an instance freed, or stopping */
-    pthread_cond_t idle;      /* a job finished */
-    struct work_job *head;    /* queue, oldest first */
+    pthread_mutex_t lock;  /* guards everything below */
+    pthread_cond_t ready;  /* a job was queued, an instance freed, or stopping */
+    pthread_cond_t idle;   /* a job finished */
+    struct work_job *head; /* queue, oldest first */
     struct work_job *tail;
     size_t queued;
     size_t running;
     int stopping;
-    pthread_t *threads;       /* owned */
+    pthread_t *threads; /* owned */
     size_t nthreads;
 };
 

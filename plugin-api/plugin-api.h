@@ -62,8 +62,12 @@
  * Status codes. Host calls return MCPH_OK or one of the negative codes. A handler returns
  * MCPH_OK when it produced a result (a tool that ran and failed still returns MCPH_OK, after
  * host->tool_error()), or a negative code for a protocol error: mcph then answers the
- * request with a JSON-RPC error (the code each maps to is given), carrying the message set
- * by host->error() or a generic one.
+ * request with a JSON-RPC error, carrying the message set by host->error() or a generic one.
+ * MCPH_ERR_INVALID maps to -32602, MCPH_ERR_NOT_FOUND to -32002 for resource reads (-32602
+ * otherwise); every other negative code to -32603.
+ *
+ * Tool arguments that are wrong (missing, of the wrong type, out of range) are a tool
+ * error, not a protocol error: the model reads tool errors and can correct itself.
  */
 enum mcph_status {
     MCPH_OK = 0,
@@ -170,10 +174,12 @@ struct mcph_resource {
 };
 
 /*
- * A resource template (RFC 6570 level 1 and 2: "{var}" matches one path segment, no '/';
- * "{+var}" matches the rest of the URI, '/' included). resources/read of a URI that no fixed
- * resource has and that matches the template runs `read`; the variables are read with
- * host->arg_string(call, "var", ...), the whole URI with host->uri(call).
+ * A resource template (RFC 6570 level 1 and 2: "{var}" matches one or more characters
+ * other than '/', '?' and '#', and is percent-decoded; "{+var}" matches one or more of any,
+ * '/' included, and is passed as written). resources/read of a URI that no fixed resource
+ * has and that matches the template runs `read` (the first matching template in INI and
+ * table order); the variables are read with host->arg_string(call, "var", ...), the whole
+ * URI with host->uri(call).
  * uri_template, name required; title, description, mime_type optional. Since 1.0.
  */
 struct mcph_resource_template {
@@ -227,19 +233,19 @@ struct mcph_config_key {
  * Tables end with a row whose first member is NULL; a NULL table is empty.
  */
 struct mcph_plugin {
-    uint16_t abi_major;         /* MCPH_ABI_MAJOR the plugin was built with */
-    uint16_t abi_minor;         /* MCPH_ABI_MINOR the plugin was built with */
-    uint32_t size;              /* sizeof(struct mcph_plugin) */
-    uint16_t tool_size;         /* sizeof(struct mcph_tool) */
-    uint16_t resource_size;     /* sizeof(struct mcph_resource) */
-    uint16_t template_size;     /* sizeof(struct mcph_resource_template) */
-    uint16_t prompt_size;       /* sizeof(struct mcph_prompt) */
-    uint16_t prompt_arg_size;   /* sizeof(struct mcph_prompt_arg) */
-    uint16_t config_key_size;   /* sizeof(struct mcph_config_key) */
-    const char *name;           /* the plugin's name, for messages ("example") */
-    const char *version;        /* the plugin's own version ("1.0.0"), or NULL */
-    const char *description;    /* one line about the plugin, or NULL */
-    uint32_t flags;             /* enum mcph_plugin_flags */
+    uint16_t abi_major;       /* MCPH_ABI_MAJOR the plugin was built with */
+    uint16_t abi_minor;       /* MCPH_ABI_MINOR the plugin was built with */
+    uint32_t size;            /* sizeof(struct mcph_plugin) */
+    uint16_t tool_size;       /* sizeof(struct mcph_tool) */
+    uint16_t resource_size;   /* sizeof(struct mcph_resource) */
+    uint16_t template_size;   /* sizeof(struct mcph_resource_template) */
+    uint16_t prompt_size;     /* sizeof(struct mcph_prompt) */
+    uint16_t prompt_arg_size; /* sizeof(struct mcph_prompt_arg) */
+    uint16_t config_key_size; /* sizeof(struct mcph_config_key) */
+    const char *name;         /* the plugin's name, for messages ("example") */
+    const char *version;      /* the plugin's own version ("1.0.0"), or NULL */
+    const char *description;  /* one line about the plugin, or NULL */
+    uint32_t flags;           /* enum mcph_plugin_flags */
     const struct mcph_tool *tools;
     const struct mcph_resource *resources;
     const struct mcph_resource_template *resource_templates;
@@ -249,7 +255,8 @@ struct mcph_plugin {
      * init: optional. Called on the main thread once per instance before any handler, with
      * a host vtable that stays valid until shutdown() returns. Store your state in *state
      * (it is handed to every handler and to shutdown). Return MCPH_OK, or a negative code
-     * after a host->log() at MCPH_LOG_ERROR saying why; the instance is then not served.
+     * after a host->log() at MCPH_LOG_ERROR saying why; the instance is then not served,
+     * shutdown() is not called, and init must have freed what it made.
      */
     int (*init)(const struct mcph_host *host, void **state);
     /* shutdown: optional. Main thread, after the last handler of the instance returned.
@@ -257,12 +264,11 @@ struct mcph_plugin {
     void (*shutdown)(void *state);
 };
 
-#define MCPH_PLUGIN_HEADER                                                                   \
-    .abi_major = MCPH_ABI_MAJOR, .abi_minor = MCPH_ABI_MINOR,                                \
-    .size = sizeof(struct mcph_plugin), .tool_size = sizeof(struct mcph_tool),              \
-    .resource_size = sizeof(struct mcph_resource),                                           \
-    .template_size = sizeof(struct mcph_resource_template),                                  \
-    .prompt_size = sizeof(struct mcph_prompt), .prompt_arg_size = sizeof(struct mcph_prompt_arg), \
+#define MCPH_PLUGIN_HEADER                                                                         \
+    .abi_major = MCPH_ABI_MAJOR, .abi_minor = MCPH_ABI_MINOR, .size = sizeof(struct mcph_plugin),  \
+    .tool_size = sizeof(struct mcph_tool), .resource_size = sizeof(struct mcph_resource),          \
+    .template_size = sizeof(struct mcph_resource_template),                                        \
+    .prompt_size = sizeof(struct mcph_prompt), .prompt_arg_size = sizeof(struct mcph_prompt_arg),  \
     .config_key_size = sizeof(struct mcph_config_key)
 
 /* The entry point every plugin defines, returning its static descriptor. */
@@ -270,15 +276,16 @@ MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void);
 
 /*
  * The host vtable. One per plugin instance; borrowed from init() until shutdown() returns.
- * Members are appended with minor bumps: before calling a member newer than 1.0, check
- * host->abi_minor. Strings passed in are copied by mcph before the call returns.
+ * Members are appended with minor bumps. mcph refuses a plugin built for a newer minor than
+ * its own, so every member your header declares is present. Strings passed in are copied
+ * by mcph before the call returns. Host calls given a NULL call return a negative status.
  */
 struct mcph_host {
-    uint32_t size;          /* sizeof(struct mcph_host) in this mcph */
-    uint16_t abi_major;     /* the host's MCPH_ABI_MAJOR */
-    uint16_t abi_minor;     /* the host's MCPH_ABI_MINOR */
-    const char *version;    /* mcph's version string, borrowed for the instance's life */
-    const char *instance;   /* this instance's INI id (the NAME of [plugin.NAME]) */
+    uint32_t size;        /* sizeof(struct mcph_host) in this mcph */
+    uint16_t abi_major;   /* the host's MCPH_ABI_MAJOR */
+    uint16_t abi_minor;   /* the host's MCPH_ABI_MINOR */
+    const char *version;  /* mcph's version string, borrowed for the instance's life */
+    const char *instance; /* this instance's INI id (the NAME of [plugin.NAME]) */
 
     /* --- Services. Since 1.0. --- */
 
@@ -332,7 +339,9 @@ struct mcph_host {
      * text itself. MCPH_ERR_INVALID when json is not a JSON object. */
     int (*structured)(struct mcph_call *call, const char *json);
     /* Tools only: the tool ran and failed. Adds the formatted text and marks the result
-     * isError. Returns MCPH_OK, so a handler can `return host->tool_error(call, ...)`. */
+     * isError. Returns MCPH_OK, so a handler can `return host->tool_error(call, ...)`; on
+     * a failure to store the text (MCPH_ERR_NOMEM, MCPH_ERR_LIMIT) the result is still
+     * marked isError and that code is returned. MCPH_ERR_STATE outside a tool call. */
     int (*tool_error)(struct mcph_call *call, const char *fmt, ...) MCPH_PRINTF(2, 3);
 
     /* --- Resource contents: resource and template handlers. The handler's thread, during
@@ -350,7 +359,8 @@ struct mcph_host {
 
     /* --- Protocol errors. Any handler, its thread, during the handler. Since 1.0. ---
      * Sets the message of the JSON-RPC error sent when the handler returns `status` (a
-     * negative enum mcph_status), and returns `status`:
+     * negative enum mcph_status; the message is kept but unused if the handler returns
+     * MCPH_OK), and returns `status`:
      *     return host->error(call, MCPH_ERR_NOT_FOUND, "no row %d", n);
      * Use it for requests that are wrong; a tool that ran and failed uses tool_error. */
     int (*error)(struct mcph_call *call, int status, const char *fmt, ...) MCPH_PRINTF(3, 4);

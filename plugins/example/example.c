@@ -21,10 +21,10 @@
 #include "plugin-api.h"
 
 /* Kept in a macro so the resource row can announce its exact size at compile time. */
-#define EXAMPLE_README                                                                       \
-    "# The example plugin\n"                                                                 \
-    "\n"                                                                                     \
-    "A tour of the mcph plugin ABI: tools for every content type, this resource,\n"         \
+#define EXAMPLE_README                                                                             \
+    "# The example plugin\n"                                                                       \
+    "\n"                                                                                           \
+    "A tour of the mcph plugin ABI: tools for every content type, this resource,\n"                \
     "the `example://greeting/{name}` template and the `review` prompt.\n"
 
 #define EXAMPLE_README_URI "example://readme"
@@ -43,13 +43,11 @@ struct example {
 
 /* A 2x2 RGB PNG (red, green / blue, white), small enough to embed as bytes. */
 static const unsigned char example_png[] = {
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d,
-    0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02,
-    0x08, 0x02, 0x00, 0x00, 0x00, 0xfd, 0xd4, 0x9a, 0x73, 0x00, 0x00, 0x00,
-    0x12, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xf8, 0xcf, 0xc0, 0xc0,
-    0x00, 0xc2, 0x0c, 0xff, 0x81, 0x00, 0x00, 0x1f, 0xee, 0x05, 0xfb, 0xf1,
-    0xab, 0xba, 0x77, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae,
-    0x42, 0x60, 0x82,
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+    0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x08, 0x02, 0x00, 0x00, 0x00, 0xfd,
+    0xd4, 0x9a, 0x73, 0x00, 0x00, 0x00, 0x12, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xf8,
+    0xcf, 0xc0, 0xc0, 0x00, 0xc2, 0x0c, 0xff, 0x81, 0x00, 0x00, 0x1f, 0xee, 0x05, 0xfb, 0xf1,
+    0xab, 0xba, 0x77, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
 };
 
 /* A WAV file: the 44-byte RIFF header, then 8 samples of 8-bit mono at 8000 Hz. The rows
@@ -97,8 +95,8 @@ static char *example_format(const char *fmt, ...)
  * can retry with a corrected call (MCP 2025-11-25, SEP-1303). Anything else (out of memory)
  * is passed on as the protocol error it is.
  */
-static int example_bad_arg(const struct mcph_host *host, struct mcph_call *call,
-                           const char *name, const char *type, int rc)
+static int example_bad_arg(const struct mcph_host *host, struct mcph_call *call, const char *name,
+                           const char *type, int rc)
 {
     if (rc == MCPH_ERR_ABSENT)
         return host->tool_error(call, "missing the argument \"%s\" (%s)", name, type);
@@ -204,8 +202,8 @@ static int example_embed(const struct mcph_host *host, void *state, struct mcph_
     int rc = host->embedded_text(call, EXAMPLE_README_URI, "text/markdown", EXAMPLE_README);
     if (rc != MCPH_OK)
         return rc;
-    return host->embedded_blob(call, "example://bytes", "application/octet-stream",
-                               example_bytes, sizeof(example_bytes));
+    return host->embedded_blob(call, "example://bytes", "application/octet-stream", example_bytes,
+                               sizeof(example_bytes));
 }
 
 /* A tool that ran and failed reports a tool error: the result is marked isError and the
@@ -252,8 +250,8 @@ static int example_greeting(const struct mcph_host *host, void *state, struct mc
 static char *example_review_request(const char *code, const char *language)
 {
     if (language)
-        return example_format("Please review this %s code:\n\n```%s\n%s\n```\n", language,
-                              language, code);
+        return example_format("Please review this %s code:\n\n```%s\n%s\n```\n", language, language,
+                              code);
     return example_format("Please review this code:\n\n```\n%s\n```\n", code);
 }
 

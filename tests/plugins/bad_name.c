@@ -12,7 +12,8 @@ static int bad_name_call(const struct mcph_host *host, void *state, struct mcph_
 }
 
 static const struct mcph_tool bad_name_tools[] = {
-    {.name = "bad name!", .description = "Has a name with invalid characters.",
+    {.name = "bad name!",
+     .description = "Has a name with invalid characters.",
      .call = bad_name_call},
     {0},
 };

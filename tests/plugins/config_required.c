@@ -5,8 +5,7 @@
  */
 #include "plugin-api.h"
 
-static int config_required_token(const struct mcph_host *host, void *state,
-                                 struct mcph_call *call)
+static int config_required_token(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     (void)state;
     const char *token = host->config(host, "token");

@@ -5,8 +5,7 @@
  */
 #include "plugin-api.h"
 
-static int schema_not_object_call(const struct mcph_host *host, void *state,
-                                  struct mcph_call *call)
+static int schema_not_object_call(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     (void)state;
     return host->text(call, "ok");

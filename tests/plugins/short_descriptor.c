@@ -6,8 +6,7 @@
  */
 #include "plugin-api.h"
 
-static int short_descriptor_ping(const struct mcph_host *host, void *state,
-                                 struct mcph_call *call)
+static int short_descriptor_ping(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     (void)state;
     return host->text(call, "ok");

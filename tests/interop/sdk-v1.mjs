@@ -1,0 +1,445 @@
+#!/usr/bin/env node
+// Interop with the official MCP TypeScript SDK v1 client.
+//
+//   node tests/interop/sdk-v1.mjs BINARY CONFIG
+//
+// BINARY is the server program or a command line (e.g. "node fake-server.mjs --bug title");
+// it runs as BINARY CONFIG. For each legacy revision the SDK's Client connects over
+// StdioClientTransport with that protocolVersion forced into its initialize request, then
+// lists tools, resources, templates and prompts (following nextCursor), calls every tool,
+// reads every resource and one URI per template, gets every prompt, pings, and closes stdin
+// expecting a clean exit. Every line the server writes is captured raw and validated against
+// the revision's schema (tests/lib/schema.mjs, closed world included). A thrown error, an SDK
+// validation error, a non-JSON stdout line or a schema error fails the check it happened in.
+// Output: "ok REV CHECK" / "FAIL REV CHECK: why" lines, then "N passed, N failed".
+
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { commandWords } from '../lib/proc.mjs';
+
+const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const REQUEST_TIMEOUT_MS = 10000;
+const REVISION_CAP_MS = 120000;
+const EXIT_WAIT_MS = 5000;
+const MAX_PAGES = 1000;
+
+const order = (rev) => REVISIONS.indexOf(rev);
+
+let passed = 0;
+let failed = 0;
+
+function report(ok, rev, name, why) {
+    if (ok) {
+        passed++;
+        console.log(`ok ${rev} ${name}${why ? ` (${why})` : ''}`);
+    } else {
+        failed++;
+        console.log(`FAIL ${rev} ${name}: ${why}`);
+    }
+}
+
+function short(v, n = 200) {
+    const s = typeof v === 'string' ? v : JSON.stringify(v);
+    return s && s.length > n ? s.slice(0, n - 3) + '...' : s;
+}
+
+// Arguments for a tool from its inputSchema: required members, plus every declared member of
+// a simple type. string "hello", number/integer 2, boolean true; enum/const take their first
+// value; a required object {} and a required array [].
+export function buildArguments(inputSchema) {
+    const props = inputSchema && typeof inputSchema.properties === 'object' ? inputSchema.properties : {};
+    const required = Array.isArray(inputSchema?.required) ? inputSchema.required : [];
+    const args = {};
+    const valueFor = (s) => {
+        if (s && 'const' in s) return s.const;
+        if (s && Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+        const types = Array.isArray(s?.type) ? s.type : [s?.type];
+        for (const t of types) {
+            if (t === 'string') return 'hello';
+            if (t === 'number' || t === 'integer') return 2;
+            if (t === 'boolean') return true;
+        }
+        if (types.includes('object')) return {};
+        if (types.includes('array')) return [];
+        return undefined;
+    };
+    const simple = (s) => {
+        if (s && ('const' in s || Array.isArray(s.enum))) return true;
+        const types = Array.isArray(s?.type) ? s.type : [s?.type];
+        return types.some((t) => ['string', 'number', 'integer', 'boolean'].includes(t));
+    };
+    for (const [k, s] of Object.entries(props)) {
+        if (required.includes(k) || simple(s)) {
+            const v = valueFor(s);
+            args[k] = v === undefined ? 'hello' : v;
+        }
+    }
+    for (const k of required) if (!(k in args)) args[k] = 'hello';
+    return args;
+}
+
+// One URI for an RFC 6570 template: {var} -> "abc", {+var} -> "a/b" (others best effort).
+export function expandTemplate(t) {
+    return t.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_, op, names) => {
+        const vars = names.split(',').map((n) => n.replace(/[*]|:\d+$/g, ''));
+        switch (op) {
+            case '+':
+                return vars.map(() => 'a/b').join(',');
+            case '#':
+                return '#' + vars.map(() => 'a/b').join(',');
+            case '/':
+                return vars.map(() => '/abc').join('');
+            case '.':
+                return vars.map(() => '.abc').join('');
+            case ';':
+                return vars.map((v) => `;${v}=abc`).join('');
+            case '?':
+                return '?' + vars.map((v) => `${v}=abc`).join('&');
+            case '&':
+                return vars.map((v) => `&${v}=abc`).join('');
+            default:
+                return vars.map(() => 'abc').join(',');
+        }
+    });
+}
+
+// Fields that must not appear below the revision that introduced them (asserted explicitly,
+// on top of the schema's closed-world check).
+function revisionFieldErrors(rev, kind, item) {
+    const errs = [];
+    const before = (r) => order(rev) < order(r);
+    if (kind === 'tool') {
+        if (before('2025-03-26') && 'annotations' in item) errs.push(`tool ${item.name} has annotations`);
+        if (before('2025-06-18') && 'title' in item) errs.push(`tool ${item.name} has title`);
+        if (before('2025-06-18') && 'outputSchema' in item) errs.push(`tool ${item.name} has outputSchema`);
+    } else if (kind === 'content') {
+        if (before('2025-03-26') && item?.type === 'audio') errs.push('content item of type audio');
+        if (before('2025-06-18') && item?.type === 'resource_link') errs.push('content item of type resource_link');
+    } else if (kind === 'callResult') {
+        if (before('2025-06-18') && 'structuredContent' in item) errs.push('result has structuredContent');
+    } else if (kind === 'titled') {
+        if (before('2025-06-18') && 'title' in item) errs.push(`${item.name ?? item.uri} has title`);
+    }
+    return errs;
+}
+
+class Session {
+    constructor(rev, argv, config, validator) {
+        this.rev = rev;
+        this.validator = validator;
+        this.sent = new Map(); // JSON id -> method
+        this.schemaErrors = []; // validation problems not yet reported by a check
+        this.transportErrors = [];
+        this.negotiated = null;
+        this.exit = null;
+        this.stderr = '';
+        this.buf = '';
+        this.transport = new StdioClientTransport({
+            command: argv[0],
+            args: [...argv.slice(1), config],
+            env: process.env,
+            stderr: 'pipe',
+        });
+        this.transport.stderr?.on('data', (d) => {
+            this.stderr += d.toString();
+        });
+        this.hookTransport();
+        this.client = new Client({ name: 'mcph-interop', version: '1.0.0' }, { capabilities: {} });
+        this.client.onerror = (err) => this.transportErrors.push(`client error: ${err.message || err}`);
+    }
+
+    hookTransport() {
+        const t = this.transport;
+        // Force the revision and remember what each request id asks.
+        const send = t.send.bind(t);
+        t.send = async (msg, opts) => {
+            if (msg && msg.method === 'initialize' && msg.params) {
+                msg = { ...msg, params: { ...msg.params, protocolVersion: this.rev } };
+            }
+            if (msg && typeof msg.method === 'string' && 'id' in msg) {
+                this.sent.set(JSON.stringify(msg.id), msg.method);
+            }
+            return send(msg, opts);
+        };
+        // Capture every stdout line raw (before the SDK's own parsing may drop members).
+        const rb = t._readBuffer;
+        if (rb && typeof rb.append === 'function') {
+            const append = rb.append.bind(rb);
+            rb.append = (chunk) => {
+                this.raw(chunk.toString('utf8'));
+                return append(chunk);
+            };
+            this.rawCapture = true;
+        } else {
+            this.rawCapture = false;
+            t.onmessage = (msg) => this.inspect(msg, JSON.stringify(msg));
+        }
+        t.onerror = (err) => this.transportErrors.push(`transport error: ${err.message || err}`);
+        const start = t.start.bind(t);
+        t.start = async () => {
+            await start();
+            const p = t._process;
+            if (p) {
+                p.on('exit', (code, signal) => {
+                    this.exit = { code, signal };
+                });
+            }
+        };
+    }
+
+    raw(text) {
+        this.buf += text;
+        let nl;
+        while ((nl = this.buf.indexOf('\n')) >= 0) {
+            const line = this.buf.slice(0, nl).replace(/\r$/, '');
+            this.buf = this.buf.slice(nl + 1);
+            let msg;
+            try {
+                if (line.trim() === '') throw new Error('empty line');
+                msg = JSON.parse(line);
+            } catch (err) {
+                this.schemaErrors.push(`stdout line is not JSON (${err.message}): ${short(line)}`);
+                continue;
+            }
+            this.inspect(msg, line);
+        }
+    }
+
+    inspect(msg, line) {
+        let rev = this.negotiated || this.rev;
+        let method;
+        if (msg && typeof msg === 'object' && !Array.isArray(msg) && !('method' in msg)) {
+            method = this.sent.get(JSON.stringify(msg.id));
+            if (method === 'initialize' && typeof msg.result?.protocolVersion === 'string') {
+                const pv = msg.result.protocolVersion;
+                if (this.validator.hasRevision(pv)) {
+                    this.negotiated = pv;
+                    rev = pv;
+                }
+            }
+        }
+        const errs = this.validator.validate(rev, msg, { answers: method });
+        if (errs.length > 0) {
+            this.schemaErrors.push(`schema ${rev}: ${errs.slice(0, 3).join('; ')}` +
+                `${errs.length > 3 ? ` (+${errs.length - 3} more)` : ''} [message: ${short(line, 200)}]`);
+        }
+    }
+
+    // Problems that arrived since the last call.
+    drainProblems() {
+        const out = [...this.schemaErrors, ...this.transportErrors];
+        this.schemaErrors = [];
+        this.transportErrors = [];
+        return out;
+    }
+
+    stderrTail(n = 5) {
+        return this.stderr.split('\n').filter(Boolean).slice(-n);
+    }
+}
+
+// One line for an error; a ZodError (the SDK's own result validation) lists its issues.
+function errorText(err) {
+    if (Array.isArray(err?.issues)) {
+        const flat = [];
+        const walk = (issues, prefix) => {
+            for (const i of issues) {
+                const p = [...prefix, ...(i.path || [])].join('.');
+                if (i.code === 'invalid_union' && Array.isArray(i.errors)) {
+                    flat.push(`${p || '/'}: matches no union member`);
+                } else flat.push(`${p || '/'}: ${i.message}`);
+            }
+        };
+        walk(err.issues, []);
+        return `SDK validation (${err.name}): ${short(flat.join('; '), 300)}`;
+    }
+    return short(`${err?.name || 'Error'}: ${err?.message || err}`.replace(/\s+/g, ' '), 300);
+}
+
+// Run one check: fn returns a note (string) or an array of problems, or throws.
+async function check(s, name, fn) {
+    let problems = [];
+    let note;
+    try {
+        const r = await fn();
+        if (Array.isArray(r)) problems.push(...r);
+        else note = r;
+    } catch (err) {
+        problems.push(errorText(err));
+    }
+    // Schema and transport problems first: they are the most precise.
+    problems.unshift(...s.drainProblems());
+    report(problems.length === 0, s.rev, name, problems.length ? problems.slice(0, 5).join(' | ') +
+        (problems.length > 5 ? ` (+${problems.length - 5} more)` : '') : note);
+    return problems.length === 0;
+}
+
+async function listAll(s, what, key, call) {
+    const items = [];
+    let cursor;
+    let pages = 0;
+    const seen = new Set();
+    for (;;) {
+        const r = await call(cursor === undefined ? {} : { cursor }, { timeout: REQUEST_TIMEOUT_MS });
+        pages++;
+        if (!Array.isArray(r[key])) throw new Error(`${what}: result has no ${key} array`);
+        items.push(...r[key]);
+        if (r.nextCursor === undefined) break;
+        if (seen.has(r.nextCursor)) throw new Error(`${what}: nextCursor ${short(r.nextCursor)} repeats`);
+        seen.add(r.nextCursor);
+        if (pages >= MAX_PAGES) throw new Error(`${what}: more than ${MAX_PAGES} pages`);
+        cursor = r.nextCursor;
+    }
+    return { items, pages };
+}
+
+async function runRevision(rev, argv, config, validator) {
+    const s = new Session(rev, argv, config, validator);
+    const c = s.client;
+    const connected = await check(s, 'initialize', async () => {
+        await c.connect(s.transport, { timeout: REQUEST_TIMEOUT_MS });
+        const problems = [];
+        if (s.negotiated !== rev) {
+            problems.push(`server answered protocolVersion ${short(s.negotiated)}, requested ${rev}`);
+        }
+        if (!s.rawCapture) problems.push('could not capture raw stdout (SDK internals changed)');
+        const info = c.getServerVersion();
+        return problems.length ? problems : `server ${info?.name} ${info?.version}`;
+    });
+    if (!connected) {
+        await c.close().catch(() => {});
+        const tail = s.stderrTail();
+        for (const l of tail) console.log(`#   stderr: ${l}`);
+        return;
+    }
+    await check(s, 'capabilities', async () => {
+        const caps = c.getServerCapabilities() || {};
+        const missing = ['tools', 'resources', 'prompts'].filter((k) => !caps[k]);
+        return missing.length ? [`capabilities lack ${missing.join(', ')}: ${short(caps)}`] : Object.keys(caps).join(',');
+    });
+    await check(s, 'ping', async () => {
+        await c.ping({ timeout: REQUEST_TIMEOUT_MS });
+    });
+
+    let tools = [];
+    await check(s, 'tools/list', async () => {
+        const r = await listAll(s, 'tools/list', 'tools', (p, o) => c.listTools(p, o));
+        tools = r.items;
+        const problems = tools.flatMap((t) => revisionFieldErrors(rev, 'tool', t));
+        const names = tools.map((t) => t.name);
+        const dup = names.filter((n, i) => names.indexOf(n) !== i);
+        if (dup.length) problems.push(`duplicate tool names ${dup.join(', ')}`);
+        return problems.length ? problems : `${tools.length} tools, ${r.pages} page(s)`;
+    });
+    for (const tool of tools) {
+        await check(s, `tools/call ${tool.name}`, async () => {
+            const args = buildArguments(tool.inputSchema);
+            const r = await c.callTool({ name: tool.name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+            const problems = [...revisionFieldErrors(rev, 'callResult', r)];
+            for (const item of r.content || []) problems.push(...revisionFieldErrors(rev, 'content', item));
+            if (problems.length) return problems;
+            const types = (r.content || []).map((x) => x.type).join(',');
+            const text = (r.content || []).find((x) => x.type === 'text')?.text;
+            return r.isError ? `isError: ${short(text ?? '', 80)}` : `content: ${types || 'none'}`;
+        });
+    }
+
+    let resources = [];
+    await check(s, 'resources/list', async () => {
+        const r = await listAll(s, 'resources/list', 'resources', (p, o) => c.listResources(p, o));
+        resources = r.items;
+        const problems = resources.flatMap((x) => revisionFieldErrors(rev, 'titled', x));
+        return problems.length ? problems : `${resources.length} resources, ${r.pages} page(s)`;
+    });
+    for (const res of resources) {
+        await check(s, `resources/read ${res.uri}`, async () => {
+            const r = await c.readResource({ uri: res.uri }, { timeout: REQUEST_TIMEOUT_MS });
+            if (!Array.isArray(r.contents) || r.contents.length === 0) return ['no contents'];
+            return `${r.contents.length} item(s)`;
+        });
+    }
+
+    let templates = [];
+    await check(s, 'resources/templates/list', async () => {
+        const r = await listAll(s, 'resources/templates/list', 'resourceTemplates',
+            (p, o) => c.listResourceTemplates(p, o));
+        templates = r.items;
+        const problems = templates.flatMap((x) => revisionFieldErrors(rev, 'titled', x));
+        return problems.length ? problems : `${templates.length} templates, ${r.pages} page(s)`;
+    });
+    for (const t of templates) {
+        const uri = expandTemplate(t.uriTemplate);
+        await check(s, `resources/read ${uri} (template ${t.uriTemplate})`, async () => {
+            const r = await c.readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
+            if (!Array.isArray(r.contents) || r.contents.length === 0) return ['no contents'];
+            return `${r.contents.length} item(s)`;
+        });
+    }
+
+    let prompts = [];
+    await check(s, 'prompts/list', async () => {
+        const r = await listAll(s, 'prompts/list', 'prompts', (p, o) => c.listPrompts(p, o));
+        prompts = r.items;
+        const problems = prompts.flatMap((x) => [
+            ...revisionFieldErrors(rev, 'titled', x),
+            ...(x.arguments || []).flatMap((a) => revisionFieldErrors(rev, 'titled', a)),
+        ]);
+        return problems.length ? problems : `${prompts.length} prompts, ${r.pages} page(s)`;
+    });
+    for (const p of prompts) {
+        await check(s, `prompts/get ${p.name}`, async () => {
+            const args = Object.fromEntries((p.arguments || []).map((a) => [a.name, 'x']));
+            const r = await c.getPrompt({ name: p.name, arguments: args }, { timeout: REQUEST_TIMEOUT_MS });
+            const problems = (r.messages || []).flatMap((m) => revisionFieldErrors(rev, 'content', m.content));
+            return problems.length ? problems : `${(r.messages || []).length} message(s)`;
+        });
+    }
+
+    await check(s, 'clean exit on EOF', async () => {
+        // The SDK's close() ends stdin, then sends SIGTERM after 2 s: the server should have
+        // exited by itself with status 0 before that.
+        const proc = s.transport._process;
+        const exited = proc ? new Promise((r) => proc.once('close', r)) : Promise.resolve();
+        proc?.stdin?.end();
+        let timer;
+        await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, EXIT_WAIT_MS); })]);
+        clearTimeout(timer);
+        const exit = s.exit;
+        await c.close();
+        if (!exit) return [`server did not exit within ${EXIT_WAIT_MS / 1000} s of EOF`];
+        if (exit.signal || exit.code !== 0) {
+            return [`server exited with ${exit.signal ? `signal ${exit.signal}` : `status ${exit.code}`}`];
+        }
+        return 'status 0';
+    });
+}
+
+async function main() {
+    const [binary, config] = process.argv.slice(2);
+    if (!binary || !config) {
+        console.error('usage: node tests/interop/sdk-v1.mjs BINARY CONFIG');
+        process.exit(2);
+    }
+    const argv = commandWords(binary);
+    const configPath = path.resolve(config);
+    const validator = makeValidator(defaultSpecDir());
+    for (const rev of REVISIONS) {
+        let timer;
+        const cap = new Promise((resolve) => {
+            timer = setTimeout(() => resolve('cap'), REVISION_CAP_MS);
+        });
+        const r = await Promise.race([runRevision(rev, argv, configPath, validator), cap]);
+        clearTimeout(timer);
+        if (r === 'cap') report(false, rev, 'time limit', `revision run exceeded ${REVISION_CAP_MS / 1000} s`);
+    }
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(failed > 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+    console.error(err.stack || String(err));
+    console.log(`${passed} passed, ${failed + 1} failed`);
+    process.exit(1);
+});
