@@ -113,7 +113,7 @@ int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len)
 void jsonrpc_writer_init(struct jsonrpc_writer *w, int fd)
 {
     w->fd = fd;
-    w->failed = 0;
+    atomic_init(&w->failed, 0);
     pthread_mutex_init(&w->lock, NULL);
 }
 
@@ -154,9 +154,10 @@ int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len)
     int status = STATUS_IO;
 
     pthread_mutex_lock(&w->lock);
-    if (!w->failed) {
+    if (!atomic_load(&w->failed)) {
         status = jsonrpc_write_all(w->fd, text, len);
-        w->failed = status != STATUS_OK;
+        if (status != STATUS_OK)
+            atomic_store(&w->failed, 1);
     }
     pthread_mutex_unlock(&w->lock);
     return status;

@@ -8,6 +8,7 @@
 
 #include <cJSON.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* Standard JSON-RPC codes and the MCP ones mcph uses. */
@@ -49,8 +50,8 @@ int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len);
 
 struct jsonrpc_writer {
     int fd;
-    pthread_mutex_t lock; /* guards writes to fd and `failed` */
-    int failed;           /* the peer is gone (EPIPE or another write error) */
+    pthread_mutex_t lock; /* guards writes to fd */
+    atomic_int failed;    /* the peer is gone (EPIPE or another write error); any thread */
 };
 
 void jsonrpc_writer_init(struct jsonrpc_writer *w, int fd);

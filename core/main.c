@@ -281,7 +281,7 @@ static int main_loop(struct server *srv)
             return 1;
         if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
             return 0;
-        if (srv->out.failed) {
+        if (atomic_load(&srv->out.failed)) {
             log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
             return 0;
         }
