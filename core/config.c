@@ -160,6 +160,11 @@ static int config_set_strict(struct config_parse *p, const char *value)
     return config_parse_bool(value, &p->cfg->strict);
 }
 
+static int config_set_watch(struct config_parse *p, const char *value)
+{
+    return config_parse_bool(value, &p->cfg->watch);
+}
+
 static int config_set_page_size(struct config_parse *p, const char *value)
 {
     return config_parse_int(value, 1, LIMIT_PAGE_MAX, &p->cfg->page_size);
@@ -176,6 +181,7 @@ static const struct config_server_key config_server_keys[] = {
      .help = "one of debug, info, notice, warning, error, critical, alert, emergency"},
     {.name = "strict", .set = config_set_strict, .help = "yes or no"},
     {.name = "page_size", .set = config_set_page_size, .help = "a number from 1 to 1000"},
+    {.name = "watch", .set = config_set_watch, .help = "yes or no"},
     {0},
 };
 

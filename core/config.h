@@ -40,6 +40,7 @@ struct config {
     int log_level;      /* enum log_level */
     int strict;         /* a plugin that fails at startup is fatal */
     int page_size;      /* list page size */
+    int watch;          /* reload when the INI or an enabled plugin's file changes */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };

@@ -166,19 +166,30 @@ static void dispatch_batch_done(struct dispatch_batch *b, size_t slot, char *tex
 
 /* --- Session methods. --- */
 
+/* A list capability with listChanged: mcph really sends it after a reload. */
+static int dispatch_add_list_cap(cJSON *caps, const char *name)
+{
+    cJSON *cap = cJSON_AddObjectToObject(caps, name);
+
+    return cap != NULL && cJSON_AddBoolToObject(cap, "listChanged", 1) != NULL ? 0 : -1;
+}
+
+/*
+ * Tools, resources and prompts are advertised whatever is loaded now: a reload may bring
+ * any of them, and a client that was told a list does not exist would never ask for it.
+ */
 static cJSON *dispatch_capabilities(const struct server *srv)
 {
-    const struct registry *reg = srv->reg;
     cJSON *caps = cJSON_CreateObject();
 
-    if (caps == NULL)
+    (void)srv;
+    if (caps == NULL || cJSON_AddObjectToObject(caps, "logging") == NULL ||
+        dispatch_add_list_cap(caps, "tools") != 0 ||
+        dispatch_add_list_cap(caps, "resources") != 0 ||
+        dispatch_add_list_cap(caps, "prompts") != 0) {
+        cJSON_Delete(caps);
         return NULL;
-    if (reg->ntools > 0)
-        cJSON_AddObjectToObject(caps, "tools");
-    if (reg->nresources + reg->ntemplates > 0)
-        cJSON_AddObjectToObject(caps, "resources");
-    if (reg->nprompts > 0)
-        cJSON_AddObjectToObject(caps, "prompts");
+    }
     return caps;
 }
 
@@ -253,6 +264,58 @@ static void dispatch_ignore(struct dispatch_req *req)
 static void dispatch_ping(struct dispatch_req *req)
 {
     dispatch_reply(req, cJSON_CreateObject());
+}
+
+static void dispatch_set_level(struct dispatch_req *req)
+{
+    const char *name = NULL;
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(req->params, "level");
+    int value;
+
+    if (cJSON_IsString(level))
+        name = level->valuestring;
+    /* Only the spec's names: "warn" is an INI nicety, not a protocol value. */
+    if (name == NULL || strcmp(name, "warn") == 0 || log_level_parse(name, &value) != 0) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "logging/setLevel needs params.level, one "
+                       "of debug, info, notice, warning, error, critical, alert, emergency");
+        return;
+    }
+    atomic_store(&req->srv->log.sink_level, value);
+    dispatch_reply(req, cJSON_CreateObject());
+}
+
+void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
+{
+    struct server *srv = ctx;
+    cJSON *params = cJSON_CreateObject();
+
+    if (params == NULL || cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
+        (who != NULL && cJSON_AddStringToObject(params, "logger", who) == NULL) ||
+        cJSON_AddStringToObject(params, "data", text) == NULL) {
+        cJSON_Delete(params);
+        return;
+    }
+    dispatch_send(srv, NULL, 0, jsonrpc_notification("notifications/message", params));
+}
+
+void dispatch_lists_changed(struct server *srv, unsigned lists)
+{
+    static const struct {
+        unsigned list;
+        const char *method;
+    } notes[] = {
+        {REGISTRY_TOOLS, "notifications/tools/list_changed"},
+        {REGISTRY_RESOURCES, "notifications/resources/list_changed"},
+        {REGISTRY_PROMPTS, "notifications/prompts/list_changed"},
+        {0},
+    };
+
+    if (!srv->session.initialized)
+        return;
+    for (size_t i = 0; notes[i].list != 0; i++) {
+        if (lists & notes[i].list)
+            dispatch_send(srv, NULL, 0, jsonrpc_notification(notes[i].method, NULL));
+    }
 }
 
 /* --- Lists. --- */
@@ -628,6 +691,7 @@ static const struct dispatch_method dispatch_methods[] = {
      .fn = dispatch_initialize,
      .flags = DISPATCH_NO_SESSION | DISPATCH_NO_BATCH},
     {.name = "ping", .fn = dispatch_ping, .flags = DISPATCH_NO_SESSION},
+    {.name = "logging/setLevel", .fn = dispatch_set_level},
     {.name = "tools/list", .fn = dispatch_tools_list},
     {.name = "tools/call", .fn = dispatch_tools_call},
     {.name = "resources/list", .fn = dispatch_resources_list},

@@ -40,4 +40,7 @@
 /* Milliseconds that SIGTERM/SIGINT wait for calls in flight before exiting anyway. */
 #define LIMIT_SHUTDOWN_GRACE_MS 5000
 
+/* Watch mode: milliseconds without a relevant file event before a reload starts. */
+#define LIMIT_WATCH_QUIET_MS 300
+
 #endif

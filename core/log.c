@@ -17,6 +17,9 @@ void log_init(struct log *lg)
 {
     lg->level = LOG_INFO;
     lg->fd = 2;
+    lg->sink = NULL;
+    lg->sink_ctx = NULL;
+    atomic_init(&lg->sink_level, LOG_OFF);
 }
 
 int log_level_parse(const char *name, int *level)
@@ -44,10 +47,11 @@ const char *log_level_name(int level)
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
 {
     char line[LIMIT_LOG_LINE];
+    int to_sink = lg->sink != NULL && level >= atomic_load(&lg->sink_level);
     int n;
-    size_t len;
+    size_t len, start;
 
-    if (level < lg->level)
+    if (level < lg->level && !to_sink)
         return;
     if (who != NULL)
         n = snprintf(line, sizeof(line), "mcph: %s: %s: ", log_level_name(level), who);
@@ -55,17 +59,22 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
         n = snprintf(line, sizeof(line), "mcph: %s: ", log_level_name(level));
     if (n < 0)
         return;
-    len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
-    n = vsnprintf(line + len, sizeof(line) - len, fmt, ap);
+    start = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+    n = vsnprintf(line + start, sizeof(line) - start, fmt, ap);
     if (n < 0)
         return;
-    len += (size_t)n;
+    len = start + (size_t)n;
     if (len >= sizeof(line) - 1) {
         /* Cut, and say so, rather than lose the newline. */
         len = sizeof(line) - 5;
         memcpy(line + len, "...", 3);
         len += 3;
     }
+    line[len] = '\0';
+    if (to_sink)
+        lg->sink(lg->sink_ctx, level, who, line + start);
+    if (level < lg->level)
+        return;
     line[len++] = '\n';
     /* One write: lines from several threads never interleave. Errors on stderr have
      * nowhere to go. */

@@ -6,6 +6,7 @@
 #define MCPH_LOG_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 
 /* The MCP (syslog) levels, in the order of enum mcph_log_level. */
 enum log_level {
@@ -19,12 +20,21 @@ enum log_level {
     LOG_EMERGENCY,
 };
 
+/* Where messages go besides stderr (the client's notifications/message). Any thread. */
+typedef void (*log_sink_fn)(void *ctx, int level, const char *who, const char *text);
+
+/* No message reaches the sink: above every level. */
+#define LOG_OFF (LOG_EMERGENCY + 1)
+
 struct log {
-    int level; /* messages below it are dropped; set before threads start */
-    int fd;    /* where lines go (stderr's descriptor) */
+    int level;            /* stderr gets messages at or above it; main thread sets it */
+    int fd;               /* where lines go (stderr's descriptor) */
+    log_sink_fn sink;     /* NULL, or set before threads start */
+    void *sink_ctx;       /* borrowed: handed to sink */
+    atomic_int sink_level; /* the sink gets messages at or above it; LOG_OFF for none */
 };
 
-/* Set up with level info on fd 2. */
+/* Set up with level info on fd 2, no sink. */
 void log_init(struct log *lg);
 
 /* The level named by `name` ("debug" ... "emergency", "warn" too) into *level. Returns 0 or
@@ -34,7 +44,8 @@ int log_level_parse(const char *name, int *level);
 /* The name of a level ("info"). Static; "unknown" for an invalid level. */
 const char *log_level_name(int level);
 
-/* Write "mcph: LEVEL: [who: ]message\n" if level passes. `who` may be NULL. Any thread. */
+/* Write "mcph: LEVEL: [who: ]message\n" to stderr if level passes lg->level, and hand the
+ * message to the sink if it passes sink_level. `who` may be NULL. Any thread. */
 void log_msg(const struct log *lg, int level, const char *who, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)

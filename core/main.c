@@ -12,9 +12,11 @@
 #include "log.h"
 #include "plugin.h"
 #include "registry.h"
+#include "reload.h"
 #include "server.h"
 #include "status.h"
 #include "version.h"
+#include "watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,14 +53,17 @@ static void main_on_signal(int sig)
 struct main_args {
     const char *config;
     int check;
+    int watch;
 };
 
 static void main_usage(FILE *to)
 {
-    fprintf(to, "usage: mcph [--check] CONFIG.ini\n"
+    fprintf(to, "usage: mcph [--check | --watch] CONFIG.ini\n"
                 "  Serves the plugins enabled in CONFIG.ini as one MCP server on stdio.\n"
+                "  SIGHUP reloads CONFIG.ini and every changed plugin.\n"
                 "  --check    load the config and every plugin, print what would be served,\n"
                 "             and exit (0 when everything loaded)\n"
+                "  --watch    reload when CONFIG.ini or an enabled plugin's file changes\n"
                 "  --version  print the version\n");
 }
 
@@ -67,6 +72,8 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0) {
             args->check = 1;
+        } else if (strcmp(argv[i], "--watch") == 0) {
+            args->watch = 1;
         } else if (strcmp(argv[i], "--version") == 0) {
             fprintf(stdout, "mcph %s (plugin ABI %d.%d)\n", MCPH_VERSION, MCPH_ABI_MAJOR,
                     MCPH_ABI_MINOR);
@@ -216,23 +223,36 @@ static int main_claim_stdout(void)
     return fd;
 }
 
-/* What the wake-up pipe says. Returns 1 to stop serving. */
-static int main_on_wake(struct server *srv)
+/* Arm (or re-arm, after a reload) watch mode when the config or --watch asks for it. */
+static void main_arm_watch(struct server *srv, struct watch *w, int forced)
 {
-    unsigned char bytes[64];
-    ssize_t n = read(main_wake_pipe[0], bytes, sizeof(bytes));
+    if (!forced && !srv->cfg.watch) {
+        watch_release(w);
+        return;
+    }
+    if (watch_arm(w, &srv->cfg) != STATUS_OK)
+        log_msg(&srv->log, LOG_WARNING, NULL, "watch mode: inotify is not available; use "
+                "SIGHUP to reload");
+}
+
+/* What the wake-up pipe says: every byte waiting is read, so a burst of SIGHUPs makes one
+ * reload. Returns 1 to stop serving. */
+static int main_on_wake(struct server *srv, int *reload)
+{
+    unsigned char bytes[256];
+    ssize_t n;
     int stop = 0;
 
-    for (ssize_t i = 0; i < n; i++) {
-        if (bytes[i] == SIGTERM || bytes[i] == SIGINT) {
-            log_msg(&srv->log, LOG_INFO, NULL, "signal %d: shutting down", bytes[i]);
-            stop = 1;
-        } else if (bytes[i] == SIGHUP) {
-            log_msg(&srv->log, LOG_NOTICE, NULL,
-                    "SIGHUP: reloading is not available in "
-                    "this build; restart mcph to apply changes");
+    while ((n = read(main_wake_pipe[0], bytes, sizeof(bytes))) > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            if (bytes[i] == SIGTERM || bytes[i] == SIGINT)
+                stop = 1;
+            else if (bytes[i] == SIGHUP)
+                *reload = 1;
         }
     }
+    if (stop)
+        log_msg(&srv->log, LOG_INFO, NULL, "signal: shutting down");
     server_free_retired(srv);
     return stop;
 }
@@ -263,38 +283,54 @@ static int main_on_input(struct server *srv)
 
 /* Serve until end of input, a stop signal, or the client going away. Returns 1 when
  * stopped by a signal. */
-static int main_loop(struct server *srv)
+static int main_loop(struct server *srv, int watch_forced)
 {
-    struct pollfd fds[2] = {
-        {.fd = 0, .events = POLLIN},
-        {.fd = main_wake_pipe[0], .events = POLLIN},
-    };
+    struct watch w;
+    int by_signal = -1;
 
-    for (;;) {
-        int n = poll(fds, 2, -1);
+    watch_init(&w);
+    main_arm_watch(srv, &w, watch_forced);
+    while (by_signal < 0) {
+        struct pollfd fds[3] = {
+            {.fd = 0, .events = POLLIN},
+            {.fd = main_wake_pipe[0], .events = POLLIN},
+            {.fd = w.fd, .events = POLLIN},
+        };
+        int reload = 0;
+        int n = poll(fds, 3, watch_timeout_ms(&w));
 
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return 0;
-        if ((fds[1].revents & POLLIN) && main_on_wake(srv))
-            return 1;
-        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
-            return 0;
-        if (atomic_load(&srv->out.failed)) {
-            log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
-            return 0;
+        if (n < 0 && errno != EINTR)
+            by_signal = 0;
+        if (n <= 0)
+            fds[0].revents = fds[1].revents = fds[2].revents = 0;
+        if (fds[2].revents & POLLIN)
+            watch_read(&w);
+        if ((fds[1].revents & POLLIN) && main_on_wake(srv, &reload))
+            by_signal = 1;
+        else if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
+            by_signal = 0;
+        else if (atomic_load(&srv->out.failed))
+            by_signal = 0;
+        if (by_signal < 0 && (reload || watch_due(&w))) {
+            reload_run(srv);
+            main_arm_watch(srv, &w, watch_forced);
         }
     }
+    if (by_signal == 0 && atomic_load(&srv->out.failed))
+        log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
+    watch_release(&w);
+    return by_signal;
 }
 
-static int main_serve(struct server *srv, int out_fd)
+static int main_serve(struct server *srv, int out_fd, int watch_forced)
 {
     int by_signal;
 
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
     jsonrpc_writer_init(&srv->out, out_fd);
     srv->wake_fd = main_wake_pipe[1];
+    srv->log.sink = dispatch_log_sink;
+    srv->log.sink_ctx = srv;
     if (work_start(&srv->work, (size_t)srv->cfg.workers) != STATUS_OK) {
         log_msg(&srv->log, LOG_ERROR, NULL, "cannot start worker threads");
         return EXIT_RUNTIME;
@@ -304,7 +340,7 @@ static int main_serve(struct server *srv, int out_fd)
             "%zu prompts from %zu plugins (%s)",
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
             srv->reg->nplugins, srv->cfg.file);
-    by_signal = main_loop(srv);
+    by_signal = main_loop(srv, watch_forced);
     /* End of input: finish every call in flight. A signal: give them a grace period. */
     if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
         log_msg(&srv->log, LOG_WARNING, NULL,
@@ -314,6 +350,8 @@ static int main_serve(struct server *srv, int out_fd)
         _exit(EXIT_OK);
     }
     work_stop(&srv->work);
+    /* Plugins shut down after this: their last words go to stderr only. */
+    srv->log.sink = NULL;
     jsonrpc_reader_release(&srv->in);
     jsonrpc_writer_release(&srv->out);
     return EXIT_OK;
@@ -352,7 +390,7 @@ int main(int argc, char **argv)
     if (args.check && srv.reg != NULL)
         main_print_table(srv.reg);
     if (code == EXIT_OK && !args.check)
-        code = main_serve(&srv, out_fd);
+        code = main_serve(&srv, out_fd, args.watch);
     main_release(&srv);
     return code;
 }

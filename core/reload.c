@@ -1,0 +1,273 @@
+#include "reload.h"
+
+#include "diag.h"
+#include "dispatch.h"
+#include "log.h"
+#include "registry.h"
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int reload_str_eq(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
+{
+    if (!reload_str_eq(pl->path, cp->path) || !reload_str_eq(pl->prefix, cp->prefix) ||
+        pl->nconfig != cp->nkeys)
+        return 0;
+    for (size_t i = 0; i < cp->nkeys; i++) {
+        const char *value = NULL;
+
+        for (size_t j = 0; j < pl->nconfig && value == NULL; j++) {
+            if (strcmp(pl->config[j].key, cp->keys[i].key) == 0)
+                value = pl->config[j].value;
+        }
+        if (!reload_str_eq(value, cp->keys[i].value))
+            return 0;
+    }
+    return 1;
+}
+
+static long reload_find(const struct reload_current *cur, const char *id)
+{
+    for (size_t i = 0; i < cur->n; i++) {
+        if (strcmp(cur->plugins[i]->id, id) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+int reload_plan(struct reload_plan *plan, const struct config *cfg,
+                const struct reload_current *cur)
+{
+    unsigned char *kept = calloc(cur->n + 1, 1);
+
+    memset(plan, 0, sizeof(*plan));
+    plan->steps = calloc(cfg->nplugins + 1, sizeof(*plan->steps));
+    plan->dropped = calloc(cur->n + 1, sizeof(*plan->dropped));
+    if (kept == NULL || plan->steps == NULL || plan->dropped == NULL) {
+        free(kept);
+        reload_plan_release(plan);
+        return STATUS_NOMEM;
+    }
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        const struct config_plugin *cp = &cfg->plugins[i];
+        struct reload_step *step = &plan->steps[plan->nsteps];
+        long at;
+
+        if (!cp->enabled)
+            continue;
+        plan->nsteps++;
+        step->section = cp;
+        at = reload_find(cur, cp->id);
+        if (at < 0) {
+            step->action = RELOAD_ADD;
+            continue;
+        }
+        kept[at] = 1;
+        step->old = cur->plugins[at];
+        if (cur->file_changed[at])
+            step->action = RELOAD_REOPEN;
+        else if (!reload_same_section(step->old, cp))
+            step->action = RELOAD_REINIT;
+        else
+            step->action = RELOAD_KEEP;
+    }
+    for (size_t i = 0; i < cur->n; i++) {
+        if (!kept[i])
+            plan->dropped[plan->ndropped++] = cur->plugins[i];
+    }
+    free(kept);
+    return STATUS_OK;
+}
+
+void reload_plan_release(struct reload_plan *plan)
+{
+    if (plan == NULL)
+        return;
+    free(plan->steps);
+    free(plan->dropped);
+    memset(plan, 0, sizeof(*plan));
+}
+
+/* --- Running a reload. --- */
+
+struct reload_run {
+    struct server *srv;
+    struct config cfg;         /* the new config; moved into srv on success */
+    struct reload_plan plan;
+    struct plugin **next;      /* the instances of the new set, INI order; one ref each */
+    size_t nnext;
+    size_t loaded, failed;     /* new instances loaded / failed */
+};
+
+static void reload_log_diag(struct server *srv, struct diag *d)
+{
+    for (size_t i = 0; i < d->count; i++)
+        log_msg(&srv->log, LOG_ERROR, NULL, "reload: %s", d->msgs[i]);
+}
+
+static const char *const reload_names[] = {
+    [RELOAD_KEEP] = "keep",
+    [RELOAD_REINIT] = "re-init (section changed)",
+    [RELOAD_REOPEN] = "reopen (file changed)",
+    [RELOAD_ADD] = "add",
+};
+
+/* Load the new instance a step needs. A failed replacement keeps the old instance in
+ * service; a failed addition is left out. */
+static int reload_step_load(struct reload_run *r, const struct reload_step *step)
+{
+    struct server *srv = r->srv;
+    struct plugin *pl = NULL;
+    struct diag errs;
+    int status;
+
+    log_msg(&srv->log, step->action == RELOAD_KEEP ? LOG_DEBUG : LOG_INFO, NULL,
+            "reload: %s: %s", step->section->id, reload_names[step->action]);
+    if (step->action == RELOAD_KEEP) {
+        plugin_ref(step->old);
+        r->next[r->nnext++] = step->old;
+        return STATUS_OK;
+    }
+    diag_init(&errs);
+    status = plugin_load(&pl, step->section, r->cfg.file, &srv->log, &errs);
+    reload_log_diag(srv, &errs);
+    diag_release(&errs);
+    if (status == STATUS_NOMEM)
+        return status;
+    if (status == STATUS_OK) {
+        r->loaded++;
+        r->next[r->nnext++] = pl;
+        return STATUS_OK;
+    }
+    r->failed++;
+    if (step->old != NULL) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "reload: %s: the new version failed; the one in "
+                "service stays", step->section->id);
+        plugin_ref(step->old);
+        r->next[r->nnext++] = step->old;
+    }
+    return STATUS_OK;
+}
+
+static void reload_release(struct reload_run *r)
+{
+    for (size_t i = 0; i < r->nnext; i++) {
+        if (plugin_unref(r->next[i]))
+            plugin_free(r->next[i]);
+    }
+    free(r->next);
+    reload_plan_release(&r->plan);
+    config_release(&r->cfg);
+}
+
+/* Read the INI again and plan. Returns STATUS_OK or a negative status (logged). */
+static int reload_prepare(struct reload_run *r)
+{
+    struct server *srv = r->srv;
+    const struct registry *reg = srv->reg;
+    struct reload_current cur = {.plugins = reg->plugins, .n = reg->nplugins};
+    int *changed = calloc(reg->nplugins + 1, sizeof(*changed));
+    struct diag errs;
+    int status;
+
+    if (changed == NULL)
+        return STATUS_NOMEM;
+    diag_init(&errs);
+    status = config_load(&r->cfg, srv->cfg.file, &errs);
+    reload_log_diag(srv, &errs);
+    diag_release(&errs);
+    if (status != STATUS_OK) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: %s has errors; the running set "
+                "stays", srv->cfg.file);
+        free(changed);
+        return status;
+    }
+    for (size_t i = 0; i < reg->nplugins; i++)
+        changed[i] = plugin_file_changed(reg->plugins[i]);
+    cur.file_changed = changed;
+    status = reload_plan(&r->plan, &r->cfg, &cur);
+    free(changed);
+    if (status == STATUS_OK) {
+        r->next = calloc(r->plan.nsteps + 1, sizeof(*r->next));
+        status = r->next != NULL ? STATUS_OK : STATUS_NOMEM;
+    }
+    return status;
+}
+
+/* The new set merged, with no collision; *out owns one reference. */
+static int reload_merge(struct reload_run *r, struct registry **out)
+{
+    struct server *srv = r->srv;
+    size_t collisions = 0;
+    struct diag errs;
+    int status;
+
+    diag_init(&errs);
+    status = registry_build(out, r->next, r->nnext, &srv->log, &errs, &collisions);
+    reload_log_diag(srv, &errs);
+    diag_release(&errs);
+    if (status == STATUS_OK && collisions > 0) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: %zu name collision(s) in the new "
+                "set; the running set stays", collisions);
+        registry_free(*out);
+        *out = NULL;
+        return STATUS_PLUGIN;
+    }
+    return status;
+}
+
+/* Put the new set and config in service; notify the lists that changed. */
+static void reload_swap(struct reload_run *r, struct registry *next)
+{
+    struct server *srv = r->srv;
+    struct registry *old = srv->reg;
+    unsigned lists = registry_diff(old, next);
+    struct config cfg = srv->cfg;
+
+    if (r->cfg.workers != cfg.workers)
+        log_msg(&srv->log, LOG_WARNING, NULL, "reload: workers = %d takes effect at the next "
+                "start", r->cfg.workers);
+    srv->cfg = r->cfg;
+    r->cfg = cfg; /* the old config is released with the run */
+    srv->log.level = srv->cfg.log_level;
+    srv->reg = next;
+    dispatch_lists_changed(srv, lists);
+    /* Instances only the old set held are shut down when their last call returns. */
+    server_release_registry(srv, old);
+    server_free_retired(srv);
+    log_msg(&srv->log, LOG_INFO, NULL, "reload: serving %zu tools, %zu resources, %zu "
+            "templates, %zu prompts from %zu plugins; %zu dropped, %zu loaded, %zu failed",
+            next->ntools, next->nresources, next->ntemplates, next->nprompts, next->nplugins,
+            r->plan.ndropped, r->loaded, r->failed);
+}
+
+int reload_run(struct server *srv)
+{
+    struct reload_run r = {.srv = srv};
+    struct registry *next = NULL;
+    int status;
+
+    config_init(&r.cfg);
+    status = reload_prepare(&r);
+    for (size_t i = 0; status == STATUS_OK && i < r.plan.nsteps; i++)
+        status = reload_step_load(&r, &r.plan.steps[i]);
+    for (size_t i = 0; status == STATUS_OK && i < r.plan.ndropped; i++)
+        log_msg(&srv->log, LOG_INFO, NULL, "reload: %s: drop", r.plan.dropped[i]->id);
+    if (status == STATUS_OK)
+        status = reload_merge(&r, &next);
+    if (status == STATUS_OK)
+        reload_swap(&r, next);
+    else if (status == STATUS_NOMEM)
+        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: out of memory");
+    reload_release(&r);
+    return status;
+}
