@@ -263,6 +263,22 @@ static void config_add_kv(struct config_parse *p, struct config_plugin *pl, cons
     pl->nkeys++;
 }
 
+/* Whether key is `name`; a second setting of it is an error (said here, and then the key
+ * counts as handled). */
+static int config_plugin_once(struct config_parse *p, struct config_plugin *pl, const char *key,
+                              int *line, const char *name)
+{
+    if (strcmp(key, name) != 0)
+        return 0;
+    if (*line != 0) {
+        config_error(p, "'%s' is set twice in [plugin.%s] (first on line %d); keep one", name,
+                     pl->id, *line);
+        return 0;
+    }
+    *line = p->line;
+    return 1;
+}
+
 /* path, enabled and prefix belong to mcph; every other key is the plugin's own. */
 static void config_plugin_key(struct config_parse *p, const char *key, const char *value)
 {
@@ -273,22 +289,21 @@ static void config_plugin_key(struct config_parse *p, const char *key, const cha
             config_error(p, "'path' is set twice in [plugin.%s]; keep one", pl->id);
             return;
         }
-        free(pl->path);
-        pl->path = config_join(p->cfg->plugin_dir, value);
-        if (pl->path == NULL)
-            p->errs->nomem = 1;
+        /* Kept as written: plugin_dir may come later in the file. */
+        if (config_set_string(p, &pl->path, value) != STATUS_OK)
+            return;
         pl->path_line = p->line;
-    } else if (strcmp(key, "enabled") == 0) {
+    } else if (config_plugin_once(p, pl, key, &pl->enabled_line, "enabled")) {
         if (config_parse_bool(value, &pl->enabled) != STATUS_OK)
             config_error(p, "[plugin.%s] enabled = '%s' is not valid; use yes or no", pl->id,
                          value);
-    } else if (strcmp(key, "prefix") == 0) {
+    } else if (config_plugin_once(p, pl, key, &pl->prefix_line, "prefix")) {
         if (!config_valid_id(value))
             config_error(p, "[plugin.%s] prefix = '%s' is not valid; use 1-%d of A-Z a-z 0-9 _ -",
                          pl->id, value, LIMIT_ID);
         else if (config_set_string(p, &pl->prefix, value) != STATUS_OK)
             return;
-    } else {
+    } else if (strcmp(key, "enabled") != 0 && strcmp(key, "prefix") != 0) {
         config_add_kv(p, pl, key, value);
     }
 }
@@ -297,7 +312,6 @@ static int config_new_plugin(struct config_parse *p, const char *id)
 {
     struct config *cfg = p->cfg;
     struct config_plugin *plugins, *pl;
-    char *file = NULL;
 
     if (!config_valid_id(id)) {
         config_error(p, "[plugin.%s]: the name must be 1-%d of A-Z a-z 0-9 _ -", id, LIMIT_ID);
@@ -313,9 +327,7 @@ static int config_new_plugin(struct config_parse *p, const char *id)
         return STATUS_LIMIT;
     }
     plugins = realloc(cfg->plugins, (cfg->nplugins + 1) * sizeof(*plugins));
-    if (plugins == NULL || asprintf(&file, "%s.so", id) < 0) {
-        if (plugins != NULL)
-            cfg->plugins = plugins;
+    if (plugins == NULL) {
         p->errs->nomem = 1;
         return STATUS_NOMEM;
     }
@@ -326,8 +338,6 @@ static int config_new_plugin(struct config_parse *p, const char *id)
     pl->line = p->line;
     pl->path_line = p->line;
     pl->enabled = 1;
-    pl->path = config_join(cfg->plugin_dir, file);
-    free(file);
     return STATUS_OK;
 }
 
@@ -356,8 +366,6 @@ static int config_continuation(struct config_parse *p, const char *section, cons
 
 static int config_enter_section(struct config_parse *p, const char *section)
 {
-    if (p->section != NULL && strcmp(p->section, section) == 0)
-        return STATUS_OK;
     free(p->section);
     p->section = config_strdup(p, section);
     if (strcmp(section, "server") == 0) {
@@ -413,8 +421,8 @@ static void config_scan_header(struct config_parse *p, const char *line)
         return;
     memcpy(name, start + 1, (size_t)(end - start - 1));
     name[end - start - 1] = '\0';
-    if (p->section == NULL || strcmp(p->section, name) != 0)
-        config_enter_section(p, name);
+    /* Every header, even one naming the section just left: a repeat is an error. */
+    config_enter_section(p, name);
     free(p->last_key);
     p->last_key = NULL;
 }
@@ -533,7 +541,7 @@ static int config_set_paths(struct config *cfg, const char *path)
     return STATUS_OK;
 }
 
-/* plugin_dir may come after the sections that use it: resolve the default paths again. */
+/* plugin_dir may come after the sections that use it: paths are resolved at the end. */
 static void config_resolve_paths(struct config_parse *p)
 {
     struct config *cfg = p->cfg;
@@ -542,9 +550,11 @@ static void config_resolve_paths(struct config_parse *p)
         struct config_plugin *pl = &cfg->plugins[i];
         char *file = NULL;
 
-        if (pl->path_line != pl->line || asprintf(&file, "%s.so", pl->id) < 0)
+        if (pl->path == NULL && asprintf(&file, "%s.so", pl->id) < 0) {
+            p->errs->nomem = 1;
             continue;
-        free(pl->path);
+        }
+        file = file ? file : pl->path;
         pl->path = config_join(cfg->plugin_dir, file);
         free(file);
         if (pl->path == NULL)

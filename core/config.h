@@ -24,7 +24,9 @@ struct config_plugin {
     char *path;             /* owned: the .so path, resolved against plugin_dir */
     int path_line;          /* line of path =, or the header's when defaulted to NAME.so */
     int enabled;            /* enabled = (default yes) */
+    int enabled_line;       /* line of enabled =, 0 when not set */
     char *prefix;           /* owned, or NULL: exposed names become prefix_name */
+    int prefix_line;        /* line of prefix =, 0 when not set */
     struct config_kv *keys; /* owned: the plugin's own keys, in file order */
     size_t nkeys;
 };

@@ -276,7 +276,8 @@ static void dispatch_set_level(struct dispatch_req *req)
         name = level->valuestring;
     /* Only the spec's names: "warn" is an INI nicety, not a protocol value. */
     if (name == NULL || strcmp(name, "warn") == 0 || log_level_parse(name, &value) != 0) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "logging/setLevel needs params.level, one "
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "logging/setLevel needs params.level, one "
                        "of debug, info, notice, warning, error, critical, alert, emergency");
         return;
     }

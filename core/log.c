@@ -64,7 +64,8 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
     if (n < 0)
         return;
     len = start + (size_t)n;
-    if (len >= sizeof(line) - 1) {
+    /* The newline needs one byte: a message that fills the rest fits whole. */
+    if (len > sizeof(line) - 1) {
         /* Cut, and say so, rather than lose the newline. */
         len = sizeof(line) - 5;
         memcpy(line + len, "...", 3);

@@ -231,7 +231,8 @@ static void main_arm_watch(struct server *srv, struct watch *w, int forced)
         return;
     }
     if (watch_arm(w, &srv->cfg) != STATUS_OK)
-        log_msg(&srv->log, LOG_WARNING, NULL, "watch mode: inotify is not available; use "
+        log_msg(&srv->log, LOG_WARNING, NULL,
+                "watch mode: inotify is not available; use "
                 "SIGHUP to reload");
 }
 

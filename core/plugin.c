@@ -314,8 +314,14 @@ static cJSON *plugin_schema(struct plugin_load *ld, const char *what, const char
     type = cJSON_GetObjectItemCaseSensitive(schema, "type");
     if (!cJSON_IsObject(schema) || !cJSON_IsString(type) ||
         strcmp(type->valuestring, "object") != 0) {
-        plugin_fail(ld, "%s of '%s' must be a JSON Schema object with \"type\": \"object\"", what,
-                    name);
+        const char *found = !cJSON_IsObject(schema) ? "not an object"
+                            : cJSON_IsString(type)  ? type->valuestring
+                                                    : "missing";
+
+        plugin_fail(ld,
+                    "%s of '%s' must be a JSON Schema object with \"type\": \"object\"; "
+                    "its type is \"%s\"",
+                    what, name, found);
         cJSON_Delete(schema);
         return NULL;
     }

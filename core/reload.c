@@ -101,11 +101,11 @@ void reload_plan_release(struct reload_plan *plan)
 
 struct reload_run {
     struct server *srv;
-    struct config cfg;         /* the new config; moved into srv on success */
+    struct config cfg; /* the new config; moved into srv on success */
     struct reload_plan plan;
-    struct plugin **next;      /* the instances of the new set, INI order; one ref each */
+    struct plugin **next; /* the instances of the new set, INI order; one ref each */
     size_t nnext;
-    size_t loaded, failed;     /* new instances loaded / failed */
+    size_t loaded, failed; /* new instances loaded / failed */
 };
 
 static void reload_log_diag(struct server *srv, struct diag *d)
@@ -130,8 +130,8 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
     struct diag errs;
     int status;
 
-    log_msg(&srv->log, step->action == RELOAD_KEEP ? LOG_DEBUG : LOG_INFO, NULL,
-            "reload: %s: %s", step->section->id, reload_names[step->action]);
+    log_msg(&srv->log, step->action == RELOAD_KEEP ? LOG_DEBUG : LOG_INFO, NULL, "reload: %s: %s",
+            step->section->id, reload_names[step->action]);
     if (step->action == RELOAD_KEEP) {
         plugin_ref(step->old);
         r->next[r->nnext++] = step->old;
@@ -150,8 +150,10 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
     }
     r->failed++;
     if (step->old != NULL) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "reload: %s: the new version failed; the one in "
-                "service stays", step->section->id);
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "reload: %s: the new version failed; the one in "
+                "service stays",
+                step->section->id);
         plugin_ref(step->old);
         r->next[r->nnext++] = step->old;
     }
@@ -186,8 +188,10 @@ static int reload_prepare(struct reload_run *r)
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status != STATUS_OK) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: %s has errors; the running set "
-                "stays", srv->cfg.file);
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "reload refused: %s has errors; the running set "
+                "stays",
+                srv->cfg.file);
         free(changed);
         return status;
     }
@@ -216,8 +220,10 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_OK && collisions > 0) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: %zu name collision(s) in the new "
-                "set; the running set stays", collisions);
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "reload refused: %zu name collision(s) in the new "
+                "set; the running set stays",
+                collisions);
         registry_free(*out);
         *out = NULL;
         return STATUS_PLUGIN;
@@ -234,8 +240,10 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     struct config cfg = srv->cfg;
 
     if (r->cfg.workers != cfg.workers)
-        log_msg(&srv->log, LOG_WARNING, NULL, "reload: workers = %d takes effect at the next "
-                "start", r->cfg.workers);
+        log_msg(&srv->log, LOG_WARNING, NULL,
+                "reload: workers = %d takes effect at the next "
+                "start",
+                r->cfg.workers);
     srv->cfg = r->cfg;
     r->cfg = cfg; /* the old config is released with the run */
     srv->log.level = srv->cfg.log_level;
@@ -244,7 +252,8 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
     server_free_retired(srv);
-    log_msg(&srv->log, LOG_INFO, NULL, "reload: serving %zu tools, %zu resources, %zu "
+    log_msg(&srv->log, LOG_INFO, NULL,
+            "reload: serving %zu tools, %zu resources, %zu "
             "templates, %zu prompts from %zu plugins; %zu dropped, %zu loaded, %zu failed",
             next->ntools, next->nresources, next->ntemplates, next->nprompts, next->nplugins,
             r->plan.ndropped, r->loaded, r->failed);

@@ -22,15 +22,15 @@ enum reload_action {
 
 /* What to do with one enabled section of the new config. */
 struct reload_step {
-    int action;                        /* enum reload_action */
+    int action;                          /* enum reload_action */
     const struct config_plugin *section; /* borrowed from the new config */
-    struct plugin *old;                /* borrowed: the instance in service, NULL for ADD */
+    struct plugin *old;                  /* borrowed: the instance in service, NULL for ADD */
 };
 
 struct reload_plan {
     struct reload_step *steps; /* owned: one per enabled section, in INI order */
     size_t nsteps;
-    struct plugin **dropped;   /* owned array of borrowed instances no section keeps */
+    struct plugin **dropped; /* owned array of borrowed instances no section keeps */
     size_t ndropped;
 };
 
@@ -38,7 +38,7 @@ struct reload_plan {
 struct reload_current {
     struct plugin *const *plugins; /* borrowed */
     size_t n;
-    const int *file_changed;       /* per plugin: its .so changed on disk */
+    const int *file_changed; /* per plugin: its .so changed on disk */
 };
 
 /* Plan `cfg` against the instances in service. Pure: touches no file and no plugin.

@@ -10,7 +10,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
-#define WATCH_EVENTS                                                                           \
+#define WATCH_EVENTS                                                                               \
     (IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_FROM)
 
 void watch_init(struct watch *w)

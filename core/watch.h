@@ -13,18 +13,18 @@
 #include <time.h>
 
 struct watch_dir {
-    int wd;        /* inotify watch descriptor */
-    char *dir;     /* owned */
-    char **files;  /* owned: base names of interest in dir */
+    int wd;       /* inotify watch descriptor */
+    char *dir;    /* owned */
+    char **files; /* owned: base names of interest in dir */
     size_t nfiles;
 };
 
 struct watch {
-    int fd;                  /* inotify descriptor, -1 when off */
-    struct watch_dir *dirs;  /* owned */
+    int fd;                 /* inotify descriptor, -1 when off */
+    struct watch_dir *dirs; /* owned */
     size_t ndirs;
-    int pending;             /* a relevant change is waiting for the quiet period */
-    struct timespec last;    /* CLOCK_MONOTONIC time of the last relevant event */
+    int pending;          /* a relevant change is waiting for the quiet period */
+    struct timespec last; /* CLOCK_MONOTONIC time of the last relevant event */
 };
 
 /* Off: fd -1, nothing watched. */

@@ -10,7 +10,7 @@ config: conf/basic.ini
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 silence 200
 > {"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
-< {"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"resources":{},"prompts":{},"logging":"<absent>"},"serverInfo":{"name":"mcph-test","version":"~^[0-9]+\\.[0-9]+\\.[0-9]+$"}}}
+< {"jsonrpc":"2.0","id":3,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true},"resources":{"listChanged":true},"prompts":{"listChanged":true},"logging":{}},"serverInfo":{"name":"mcph-test","version":"~^[0-9]+\\.[0-9]+\\.[0-9]+$"}}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 silence 100
 # A second initialize is refused.

@@ -1,0 +1,628 @@
+/* test_config.c: the INI file as a struct: defaults, every [server] key, plugin sections,
+ * path resolution, comments, continuation lines, and every error with its FILE:LINE. The
+ * INI files are written under build/tests/tmp/config/. */
+#include "config.h"
+
+#include "check.h"
+#include "limits.h"
+#include "log.h"
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char cfg_dir[256];
+
+/* Write text to build/tests/tmp/config/NAME; its path into path. 0 on success. */
+static int cfg_write(char *path, size_t size, const char *name, const char *text)
+{
+    FILE *f;
+
+    if (check_tmp(cfg_dir, sizeof(cfg_dir), "config") == NULL)
+        return -1;
+    snprintf(path, size, "%s/%s", cfg_dir, name);
+    f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+/* Write and parse an INI file; cfg and errs come back initialised (release them). */
+static int cfg_load(struct config *cfg, struct diag *errs, char *path, size_t size,
+                    const char *name, const char *text)
+{
+    config_init(cfg);
+    diag_init(errs);
+    if (cfg_write(path, size, name, text) != 0)
+        return -1000;
+    return config_load(cfg, path, errs);
+}
+
+static void cfg_done(struct config *cfg, struct diag *errs, const char *path)
+{
+    config_release(cfg);
+    diag_release(errs);
+    unlink(path);
+}
+
+/* Whether errs has a message starting "PATH:LINE: " that contains part. */
+static int cfg_has_error(const struct diag *errs, const char *path, int line, const char *part)
+{
+    char where[512];
+
+    snprintf(where, sizeof(where), "%s:%d: ", path, line);
+    for (size_t i = 0; i < errs->count; i++) {
+        if (strncmp(errs->msgs[i], where, strlen(where)) == 0 &&
+            strstr(errs->msgs[i], part) != NULL)
+            return 1;
+    }
+    fprintf(stderr, "    no message \"%s...%s\" among %zu:\n", where, part, errs->count);
+    for (size_t i = 0; i < errs->count; i++)
+        fprintf(stderr, "      %s\n", errs->msgs[i]);
+    return 0;
+}
+
+static void test_defaults(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "defaults.ini", "[server]\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.file, path);
+    CHECK_STR_EQ(cfg.dir, "build/tests/tmp/config");
+    CHECK_STR_EQ(cfg.plugin_dir, "build/tests/tmp/config");
+    CHECK_STR_EQ(cfg.name, "mcph");
+    CHECK(cfg.title == NULL);
+    CHECK(cfg.instructions == NULL);
+    CHECK_INT_EQ(cfg.workers, LIMIT_WORKERS_DEFAULT);
+    CHECK_INT_EQ(cfg.log_level, LOG_INFO);
+    CHECK_INT_EQ(cfg.strict, 0);
+    CHECK_INT_EQ(cfg.page_size, LIMIT_PAGE_DEFAULT);
+    CHECK_INT_EQ(cfg.nplugins, 0);
+    cfg_done(&cfg, &errs, path);
+
+    /* An empty file is a valid configuration too. */
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "empty.ini", ""), STATUS_OK);
+    CHECK_STR_EQ(cfg.name, "mcph");
+    CHECK_INT_EQ(errs.count, 0);
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_server_keys(void)
+{
+    static const char ini[] = "[server]\n"
+                              "name = myserver\n"
+                              "title = My Server\n"
+                              "instructions = Use the tools.\n"
+                              "plugin_dir = plugins\n"
+                              "workers = 8\n"
+                              "log_level = debug\n"
+                              "strict = yes\n"
+                              "page_size = 50\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "server.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.name, "myserver");
+    CHECK_STR_EQ(cfg.title, "My Server");
+    CHECK_STR_EQ(cfg.instructions, "Use the tools.");
+    CHECK_STR_EQ(cfg.plugin_dir, "build/tests/tmp/config/plugins");
+    CHECK_INT_EQ(cfg.workers, 8);
+    CHECK_INT_EQ(cfg.log_level, LOG_DEBUG);
+    CHECK_INT_EQ(cfg.strict, 1);
+    CHECK_INT_EQ(cfg.page_size, 50);
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_value_ranges(void)
+{
+    static const char ini[] = "[server]\n"
+                              "workers = 64\n"
+                              "page_size = 1000\n"
+                              "strict = OFF\n"
+                              "log_level = warn\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "ranges.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(cfg.workers, LIMIT_WORKERS_MAX);
+    CHECK_INT_EQ(cfg.page_size, LIMIT_PAGE_MAX);
+    CHECK_INT_EQ(cfg.strict, 0);
+    CHECK_INT_EQ(cfg.log_level, LOG_WARNING);
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "ranges.ini",
+                          "[server]\nworkers = 1\npage_size = 1\nstrict = True\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(cfg.workers, 1);
+    CHECK_INT_EQ(cfg.page_size, 1);
+    CHECK_INT_EQ(cfg.strict, 1);
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_plugin_sections(void)
+{
+    static const char ini[] = "[server]\n"                   /* 1 */
+                              "name = s\n"                   /* 2 */
+                              "\n"                           /* 3 */
+                              "[plugin.alpha]\n"             /* 4 */
+                              "\n"                           /* 5 */
+                              "[plugin.beta]\n"              /* 6 */
+                              "path = sub/beta-1.so\n"       /* 7 */
+                              "enabled = no\n"               /* 8 */
+                              "prefix = bb\n"                /* 9 */
+                              "greeting = hello there\n"     /* 10 */
+                              "count = 3\n"                  /* 11 */
+                              "[plugin.gamma_2]\n"           /* 12 */
+                              "path = /opt/mcph/gamma.so\n"; /* 13 */
+    const struct config_plugin *pl;
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "plugins.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    if (!CHECK_INT_EQ(cfg.nplugins, 3))
+        goto out;
+    CHECK_STR_EQ(cfg.plugins[0].id, "alpha");
+    CHECK_STR_EQ(cfg.plugins[1].id, "beta");
+    CHECK_STR_EQ(cfg.plugins[2].id, "gamma_2");
+
+    pl = config_find_plugin(&cfg, "alpha");
+    if (CHECK(pl == &cfg.plugins[0])) {
+        CHECK_INT_EQ(pl->line, 4);
+        CHECK_STR_EQ(pl->path, "build/tests/tmp/config/alpha.so");
+        CHECK_INT_EQ(pl->path_line, 4);
+        CHECK_INT_EQ(pl->enabled, 1);
+        CHECK(pl->prefix == NULL);
+        CHECK_INT_EQ(pl->nkeys, 0);
+    }
+    pl = config_find_plugin(&cfg, "beta");
+    if (CHECK(pl != NULL)) {
+        CHECK_INT_EQ(pl->line, 6);
+        CHECK_STR_EQ(pl->path, "build/tests/tmp/config/sub/beta-1.so");
+        CHECK_INT_EQ(pl->path_line, 7);
+        CHECK_INT_EQ(pl->enabled, 0);
+        CHECK_STR_EQ(pl->prefix, "bb");
+        if (CHECK_INT_EQ(pl->nkeys, 2)) {
+            CHECK_STR_EQ(pl->keys[0].key, "greeting");
+            CHECK_STR_EQ(pl->keys[0].value, "hello there");
+            CHECK_INT_EQ(pl->keys[0].line, 10);
+            CHECK_STR_EQ(pl->keys[1].key, "count");
+            CHECK_STR_EQ(pl->keys[1].value, "3");
+            CHECK_INT_EQ(pl->keys[1].line, 11);
+        }
+    }
+    pl = config_find_plugin(&cfg, "gamma_2");
+    if (CHECK(pl != NULL))
+        CHECK_STR_EQ(pl->path, "/opt/mcph/gamma.so");
+    CHECK(config_find_plugin(&cfg, "delta") == NULL);
+    CHECK(config_find_plugin(&cfg, "alph") == NULL);
+out:
+    cfg_done(&cfg, &errs, path);
+}
+
+/* plugin_dir is relative to the INI's folder, and plugin paths are relative to it. */
+static void test_plugin_dir_resolution(void)
+{
+    static const char ini[] = "[server]\n"
+                              "plugin_dir = ../../plugins\n"
+                              "[plugin.basic]\n"
+                              "[plugin.other]\n"
+                              "path = more/other.so\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "dir.ini", ini), STATUS_OK);
+    CHECK_STR_EQ(cfg.plugin_dir, "build/tests/tmp/config/../../plugins");
+    if (CHECK_INT_EQ(cfg.nplugins, 2)) {
+        CHECK_STR_EQ(cfg.plugins[0].path, "build/tests/tmp/config/../../plugins/basic.so");
+        CHECK_STR_EQ(cfg.plugins[1].path, "build/tests/tmp/config/../../plugins/more/other.so");
+    }
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "dir.ini",
+                          "[server]\nplugin_dir = /usr/lib/mcph\n[plugin.p]\n"),
+                 STATUS_OK);
+    CHECK_STR_EQ(cfg.plugin_dir, "/usr/lib/mcph");
+    if (CHECK_INT_EQ(cfg.nplugins, 1))
+        CHECK_STR_EQ(cfg.plugins[0].path, "/usr/lib/mcph/p.so");
+    cfg_done(&cfg, &errs, path);
+}
+
+/* An INI without a folder in its path: relative paths start at ".". */
+static void test_ini_in_current_folder(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+    char old[4096];
+
+    if (cfg_write(path, sizeof(path), "here.ini", "[plugin.p]\n") != 0 ||
+        !CHECK(getcwd(old, sizeof(old)) != NULL) || !CHECK(chdir(cfg_dir) == 0))
+        return;
+    config_init(&cfg);
+    diag_init(&errs);
+    CHECK_INT_EQ(config_load(&cfg, "here.ini", &errs), STATUS_OK);
+    CHECK_STR_EQ(cfg.dir, ".");
+    if (CHECK_INT_EQ(cfg.nplugins, 1))
+        CHECK_STR_EQ(cfg.plugins[0].path, "./p.so");
+    CHECK(chdir(old) == 0);
+    cfg_done(&cfg, &errs, path);
+}
+
+/* [server] may come last: plugin_dir still applies to every plugin path before it. */
+static void test_plugin_dir_after_sections(void)
+{
+    static const char ini[] = "[plugin.a]\n"
+                              "[plugin.b]\n"
+                              "path = sub/b.so\n"
+                              "[server]\n"
+                              "plugin_dir = pl\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "late.ini", ini), STATUS_OK);
+    if (CHECK_INT_EQ(cfg.nplugins, 2)) {
+        CHECK_STR_EQ(cfg.plugins[0].path, "build/tests/tmp/config/pl/a.so");
+        CHECK_STR_EQ(cfg.plugins[1].path, "build/tests/tmp/config/pl/sub/b.so");
+    }
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_comments(void)
+{
+    static const char ini[] = "; a comment line\n"
+                              "# another comment line\n"
+                              "[server] ; the server\n"
+                              "name = srv ; the name\n"
+                              "title = a;b\n"
+                              "  ; an indented comment\n"
+                              "[plugin.p] ; a plugin\n"
+                              "greeting = hi ; said by greet\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "comments.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.name, "srv");
+    /* A ';' needs white space before it to start a comment. */
+    CHECK_STR_EQ(cfg.title, "a;b");
+    if (CHECK_INT_EQ(cfg.nplugins, 1) && CHECK_INT_EQ(cfg.plugins[0].nkeys, 1))
+        CHECK_STR_EQ(cfg.plugins[0].keys[0].value, "hi");
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_crlf(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "crlf.ini",
+                          "[server]\r\nname = dos\r\nworkers = 2\r\n[plugin.p]\r\nk = v\r\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.name, "dos");
+    CHECK_INT_EQ(cfg.workers, 2);
+    if (CHECK_INT_EQ(cfg.nplugins, 1) && CHECK_INT_EQ(cfg.plugins[0].nkeys, 1))
+        CHECK_STR_EQ(cfg.plugins[0].keys[0].value, "v");
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_continuation(void)
+{
+    static const char ini[] = "[server]\n"
+                              "instructions = First line.\n"
+                              "  Second line.\n"
+                              "\tThird line.\n"
+                              "name = after\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "multi.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.instructions, "First line.\nSecond line.\nThird line.");
+    CHECK_STR_EQ(cfg.name, "after");
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_continuation_elsewhere(void)
+{
+    static const char ini[] = "[server]\n"   /* 1 */
+                              "name = a\n"   /* 2 */
+                              "  b\n"        /* 3 */
+                              "[plugin.q]\n" /* 4 */
+                              "k = 1\n"      /* 5 */
+                              "  2\n";       /* 6 */
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "cont.ini", ini), STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 3, "continues 'name'"));
+    CHECK(cfg_has_error(&errs, path, 6, "continues 'k'"));
+    CHECK_INT_EQ(errs.count, 2);
+    CHECK_STR_EQ(cfg.name, "a");
+    cfg_done(&cfg, &errs, path);
+}
+
+/* One INI with one error: the status, and a message "FILE:LINE: ..." containing `part`. */
+static const struct {
+    const char *what;
+    const char *ini;
+    int line;
+    const char *part;
+} cfg_errors[] = {
+    {"unknown key", "[server]\nname = a\ncolour = red\n", 3, "unknown key 'colour'"},
+    {"unknown section", "[server]\nname = a\n\n[servers]\nx = 1\n", 4, "unknown section [servers]"},
+    {"duplicate key", "[server]\nname = a\ntitle = t\nname = b\n", 4, "'name' is set twice"},
+    {"duplicate plugin key", "[plugin.p]\nk = 1\nj = 2\nk = 3\n", 4, "first on line 2"},
+    {"duplicate path", "[plugin.p]\npath = a.so\npath = b.so\n", 3, "'path' is set twice"},
+    {"duplicate server section", "[server]\nname = a\n[plugin.p]\n[server]\ntitle = t\n", 4,
+     "[server] appears twice"},
+    {"duplicate plugin section", "[plugin.p]\n[plugin.q]\nk = 1\n[plugin.p]\n", 4,
+     "appears twice (first on line 1)"},
+    {"bad bool", "[server]\nstrict = maybe\n", 2, "strict = 'maybe' is not valid"},
+    {"bad enabled", "[plugin.p]\n\nenabled = perhaps\n", 3, "enabled = 'perhaps'"},
+    {"bad number", "[server]\nworkers = many\n", 2, "workers = 'many' is not valid"},
+    {"number with junk", "[server]\n\nworkers = 4x\n", 3, "workers = '4x'"},
+    {"workers zero", "[server]\nworkers = 0\n", 2, "workers = '0'"},
+    {"workers too many", "[server]\nworkers = 65\n", 2, "workers = '65'"},
+    {"page_size too big", "[server]\npage_size = 1001\n", 2, "page_size = '1001'"},
+    {"negative page_size", "[server]\npage_size = -5\n", 2, "page_size = '-5'"},
+    {"bad log level", "[server]\nlog_level = loud\n", 2, "log_level = 'loud'"},
+    {"key outside section", "name = x\n[server]\n", 1, "outside any section"},
+    {"invalid plugin id", "[server]\n[plugin.bad id!]\nk = v\n", 2, "[plugin.bad id!]"},
+    {"empty plugin id", "[plugin.]\n", 1, "the name must be"},
+    {"bad prefix", "[plugin.p]\nprefix = a b\n", 2, "prefix = 'a b' is not valid"},
+    {"not a key", "[server]\nname = a\njust words\n", 3, "cannot parse this line"},
+    {0},
+};
+
+static void test_errors(void)
+{
+    for (size_t i = 0; cfg_errors[i].what != NULL; i++) {
+        struct config cfg;
+        struct diag errs;
+        char path[512];
+        int status = cfg_load(&cfg, &errs, path, sizeof(path), "error.ini", cfg_errors[i].ini);
+        int ok = CHECK_INT_EQ(status, STATUS_CONFIG);
+
+        ok &= CHECK(cfg_has_error(&errs, path, cfg_errors[i].line, cfg_errors[i].part));
+        if (!ok)
+            fprintf(stderr, "    case: %s\n", cfg_errors[i].what);
+        cfg_done(&cfg, &errs, path);
+    }
+}
+
+/* A section header repeated right after its own keys is a duplicate section too. */
+static void test_errors_adjacent_duplicate_sections(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "adjacent.ini",
+                          "[server]\nname = a\n[server]\ntitle = t\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 3, "[server] appears twice"));
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "adjacent.ini",
+                          "[plugin.p]\nk = 1\n[plugin.p]\nj = 2\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 3, "appears twice"));
+    cfg_done(&cfg, &errs, path);
+}
+
+/* enabled and prefix are keys like the others: set twice is an error, as it is for path. */
+static void test_errors_duplicate_enabled_prefix(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "twice.ini",
+                          "[plugin.p]\nenabled = yes\nenabled = no\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 3, "twice"));
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "twice.ini",
+                          "[plugin.p]\nprefix = a\nk = v\nprefix = b\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 4, "twice"));
+    cfg_done(&cfg, &errs, path);
+}
+
+/* Several errors in one file: each reported with its own line. */
+static void test_errors_all_reported(void)
+{
+    static const char ini[] = "orphan = 1\n"          /* 1 */
+                              "[server]\n"            /* 2 */
+                              "workers = none\n"      /* 3 */
+                              "bogus = 1\n"           /* 4 */
+                              "[plugin.ok]\n"         /* 5 */
+                              "enabled = sometimes\n" /* 6 */
+                              "[nonsense]\n";         /* 7 */
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "many.ini", ini), STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 1, "orphan"));
+    CHECK(cfg_has_error(&errs, path, 3, "workers"));
+    CHECK(cfg_has_error(&errs, path, 4, "bogus"));
+    CHECK(cfg_has_error(&errs, path, 6, "enabled"));
+    CHECK(cfg_has_error(&errs, path, 7, "nonsense"));
+    CHECK_INT_EQ(errs.count, 5);
+    /* What was understood is still there. */
+    CHECK_INT_EQ(cfg.nplugins, 1);
+    cfg_done(&cfg, &errs, path);
+}
+
+/* A line of LIMIT_INI_LINE bytes is fine; one byte more is an error on that line. */
+static void test_line_length(void)
+{
+    char ini[1024];
+    char title[512];
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+    size_t pad = LIMIT_INI_LINE - strlen("title = ");
+
+    memset(title, 't', pad);
+    title[pad] = '\0';
+    snprintf(ini, sizeof(ini), "[server]\nname = a\ntitle = %s\n", title);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "line.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_INT_EQ(cfg.title ? strlen(cfg.title) : 0, pad);
+    cfg_done(&cfg, &errs, path);
+
+    /* CRLF does not count against the limit. */
+    snprintf(ini, sizeof(ini), "[server]\r\nname = a\r\ntitle = %s\r\n", title);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "line.ini", ini), STATUS_OK);
+    cfg_done(&cfg, &errs, path);
+
+    title[pad] = 'T';
+    title[pad + 1] = '\0';
+    snprintf(ini, sizeof(ini), "[server]\nname = a\ntitle = %s\nworkers = 2\n", title);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "line.ini", ini), STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 3, "longer than 199 bytes"));
+    /* The lines after it still count. */
+    CHECK_INT_EQ(cfg.workers, 2);
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_plugin_id_length(void)
+{
+    char ini[256];
+    char id[80];
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    memset(id, 'i', LIMIT_ID);
+    id[LIMIT_ID] = '\0';
+    snprintf(ini, sizeof(ini), "[plugin.%s]\n", id);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "id.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(cfg.nplugins, 1);
+    cfg_done(&cfg, &errs, path);
+
+    id[LIMIT_ID] = 'i';
+    id[LIMIT_ID + 1] = '\0';
+    snprintf(ini, sizeof(ini), "[server]\n[plugin.%s]\n", id);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "id.ini", ini), STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 2, "the name must be"));
+    CHECK_INT_EQ(cfg.nplugins, 0);
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_missing_file(void)
+{
+    struct config cfg;
+    struct diag errs;
+
+    config_init(&cfg);
+    diag_init(&errs);
+    CHECK_INT_EQ(config_load(&cfg, "build/tests/tmp/config/no-such.ini", &errs), STATUS_IO);
+    if (CHECK_INT_EQ(errs.count, 1))
+        CHECK_STR_HAS(errs.msgs[0], "build/tests/tmp/config/no-such.ini");
+    config_release(&cfg);
+    diag_release(&errs);
+}
+
+/* config_plugin_same over two files: same settings in another order, then one change. */
+static void test_plugin_same(void)
+{
+    static const char base[] = "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 2\n";
+    static const char *const others[] = {
+        "[plugin.p]\nb = 2\nprefix = pp\na = 1\npath = x.so\n", /* the same, reordered */
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 3\n", /* a value differs */
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\n",        /* a key fewer */
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nc = 2\n", /* another key */
+        "[plugin.p]\npath = y.so\nprefix = pp\na = 1\nb = 2\n", /* another path */
+        "[plugin.p]\npath = x.so\na = 1\nb = 2\n",              /* no prefix */
+        "[plugin.p]\npath = x.so\nprefix = qq\na = 1\nb = 2\n", /* another prefix */
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 2\nenabled = no\n",
+        NULL,
+    };
+    struct config ca, cb;
+    struct diag ea, eb;
+    char pa[512], pb[512];
+
+    CHECK_INT_EQ(cfg_load(&ca, &ea, pa, sizeof(pa), "same-a.ini", base), STATUS_OK);
+    for (size_t i = 0; others[i] != NULL; i++) {
+        CHECK_INT_EQ(cfg_load(&cb, &eb, pb, sizeof(pb), "same-b.ini", others[i]), STATUS_OK);
+        if (CHECK_INT_EQ(ca.nplugins, 1) && CHECK_INT_EQ(cb.nplugins, 1)) {
+            int want = i == 0;
+
+            if (!CHECK_INT_EQ(config_plugin_same(&ca.plugins[0], &cb.plugins[0]), want) ||
+                !CHECK_INT_EQ(config_plugin_same(&cb.plugins[0], &ca.plugins[0]), want))
+                fprintf(stderr, "    other INI: %s\n", others[i]);
+        }
+        cfg_done(&cb, &eb, pb);
+    }
+    if (ca.nplugins == 1)
+        CHECK_INT_EQ(config_plugin_same(&ca.plugins[0], &ca.plugins[0]), 1);
+    cfg_done(&ca, &ea, pa);
+}
+
+static void test_release_reinit(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "rel.ini",
+                          "[server]\nworkers = 9\n[plugin.p]\nk = v\n"),
+                 STATUS_OK);
+    config_release(&cfg);
+    CHECK(cfg.file == NULL && cfg.plugins == NULL && cfg.name == NULL);
+    CHECK_INT_EQ(cfg.nplugins, 0);
+    CHECK_INT_EQ(cfg.workers, LIMIT_WORKERS_DEFAULT);
+    config_release(NULL);
+    cfg_done(&cfg, &errs, path);
+}
+
+static const struct check_test tests[] = {
+    {"defaults", test_defaults},
+    {"server_keys", test_server_keys},
+    {"value_ranges", test_value_ranges},
+    {"plugin_sections", test_plugin_sections},
+    {"plugin_dir_resolution", test_plugin_dir_resolution},
+    {"ini_in_current_folder", test_ini_in_current_folder},
+    {"plugin_dir_after_sections", test_plugin_dir_after_sections},
+    {"comments", test_comments},
+    {"crlf", test_crlf},
+    {"continuation", test_continuation},
+    {"continuation_elsewhere", test_continuation_elsewhere},
+    {"errors", test_errors},
+    {"errors_adjacent_duplicate_sections", test_errors_adjacent_duplicate_sections},
+    {"errors_duplicate_enabled_prefix", test_errors_duplicate_enabled_prefix},
+    {"errors_all_reported", test_errors_all_reported},
+    {"line_length", test_line_length},
+    {"plugin_id_length", test_plugin_id_length},
+    {"missing_file", test_missing_file},
+    {"plugin_same", test_plugin_same},
+    {"release_reinit", test_release_reinit},
+    {0},
+};
+
+int main(void)
+{
+    return check_main("test_config", tests);
+}

@@ -1,0 +1,125 @@
+/* test_diag.c: the message list: formatting, order, growth, moving, release. */
+#include "diag.h"
+
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_init(void)
+{
+    struct diag d;
+
+    memset(&d, 0x5a, sizeof(d));
+    diag_init(&d);
+    CHECK(d.msgs == NULL);
+    CHECK_INT_EQ(d.count, 0);
+    CHECK_INT_EQ(d.cap, 0);
+    CHECK_INT_EQ(d.nomem, 0);
+    diag_release(&d);
+    diag_release(NULL);
+}
+
+static void test_add_formats(void)
+{
+    struct diag d;
+
+    diag_init(&d);
+    diag_add(&d, "%s:%d: %s", "conf/mcph.ini", 12, "unknown key 'x'");
+    diag_add(&d, "plain");
+    if (CHECK_INT_EQ(d.count, 2)) {
+        CHECK_STR_EQ(d.msgs[0], "conf/mcph.ini:12: unknown key 'x'");
+        CHECK_STR_EQ(d.msgs[1], "plain");
+    }
+    CHECK_INT_EQ(d.nomem, 0);
+    diag_release(&d);
+    CHECK_INT_EQ(d.count, 0);
+    CHECK(d.msgs == NULL);
+}
+
+/* Many messages keep their order through the array's growth. */
+static void test_growth_and_order(void)
+{
+    struct diag d;
+    int in_order = 1;
+
+    diag_init(&d);
+    for (int i = 0; i < 1000; i++)
+        diag_add(&d, "message %d", i);
+    CHECK_INT_EQ(d.count, 1000);
+    CHECK(d.cap >= d.count);
+    for (int i = 0; i < 1000 && (size_t)i < d.count; i++) {
+        char want[32];
+
+        snprintf(want, sizeof(want), "message %d", i);
+        in_order &= strcmp(d.msgs[i], want) == 0;
+    }
+    CHECK(in_order);
+    diag_release(&d);
+}
+
+static void test_long_message(void)
+{
+    struct diag d;
+    char *big = malloc(20001);
+
+    if (!CHECK(big != NULL))
+        return;
+    memset(big, 'x', 20000);
+    big[20000] = '\0';
+    diag_init(&d);
+    diag_add(&d, "<%s>", big);
+    if (CHECK_INT_EQ(d.count, 1)) {
+        CHECK_INT_EQ(strlen(d.msgs[0]), 20002);
+        CHECK(d.msgs[0][0] == '<' && d.msgs[0][20001] == '>');
+    }
+    diag_release(&d);
+    free(big);
+}
+
+static void test_move(void)
+{
+    struct diag to, from;
+
+    diag_init(&to);
+    diag_init(&from);
+    diag_add(&to, "a");
+    diag_add(&to, "b");
+    for (int i = 0; i < 20; i++)
+        diag_add(&from, "from %d", i);
+    diag_move(&to, &from);
+    CHECK_INT_EQ(to.count, 22);
+    if (to.count == 22) {
+        CHECK_STR_EQ(to.msgs[0], "a");
+        CHECK_STR_EQ(to.msgs[1], "b");
+        CHECK_STR_EQ(to.msgs[2], "from 0");
+        CHECK_STR_EQ(to.msgs[21], "from 19");
+    }
+    CHECK_INT_EQ(from.count, 0);
+    CHECK(from.msgs == NULL);
+    CHECK_INT_EQ(to.nomem, 0);
+
+    /* Moving an empty list changes nothing; nomem travels with the messages. */
+    diag_move(&to, &from);
+    CHECK_INT_EQ(to.count, 22);
+    from.nomem = 1;
+    diag_move(&to, &from);
+    CHECK_INT_EQ(to.nomem, 1);
+    CHECK_INT_EQ(from.nomem, 0);
+    diag_release(&to);
+    diag_release(&from);
+}
+
+static const struct check_test tests[] = {
+    {"init", test_init},
+    {"add_formats", test_add_formats},
+    {"growth_and_order", test_growth_and_order},
+    {"long_message", test_long_message},
+    {"move", test_move},
+    {0},
+};
+
+int main(void)
+{
+    return check_main("test_diag", tests);
+}

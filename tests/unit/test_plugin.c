@@ -1,0 +1,624 @@
+/* test_plugin.c: loading each test plugin of build/tests/plugins/ through a real INI file:
+ * what a good plugin gives, every refusal and its message, config keys, file and folder
+ * permissions, noticing a changed file, and init -> shutdown -> init. Scratch files live in
+ * build/tests/tmp/plugin/. */
+#include "plugin.h"
+
+#include "check.h"
+#include "fixture.h"
+#include "host.h"
+#include "limits.h"
+#include "revision.h"
+#include "status.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char plg_dir[256];
+static struct log plg_log;
+static int plg_log_read = -1; /* read end of the pipe plg_log writes to */
+
+/* The INI text that points plugin_dir at the test plugins. */
+#define PLG_SERVER "[server]\nplugin_dir = ../../plugins\n"
+
+/* A finished load: the status, the section's path and the INI path for messages. */
+struct plg_result {
+    int status;
+    char path[512];
+    char ini[512];
+};
+
+/* Write `text` to build/tests/tmp/plugin/plugin.ini, parse it, and load section `id`. */
+static struct plg_result plg_load(struct plugin **out, struct diag *errs, const char *text,
+                                  const char *id)
+{
+    struct plg_result res = {.status = -1000};
+    const struct config_plugin *cp;
+    struct config cfg;
+    struct diag cfg_errs;
+    FILE *f;
+
+    *out = NULL;
+    snprintf(res.ini, sizeof(res.ini), "%s/plugin.ini", plg_dir);
+    f = fopen(res.ini, "w");
+    if (f == NULL)
+        return res;
+    fputs(text, f);
+    fclose(f);
+    config_init(&cfg);
+    diag_init(&cfg_errs);
+    if (config_load(&cfg, res.ini, &cfg_errs) == STATUS_OK) {
+        cp = config_find_plugin(&cfg, id);
+        if (cp != NULL) {
+            snprintf(res.path, sizeof(res.path), "%s", cp->path);
+            res.status = plugin_load(out, cp, cfg.file, &plg_log, errs);
+        }
+    } else {
+        for (size_t i = 0; i < cfg_errs.count; i++)
+            fprintf(stderr, "    INI error: %s\n", cfg_errs.msgs[i]);
+    }
+    config_release(&cfg);
+    diag_release(&cfg_errs);
+    return res;
+}
+
+static int plg_copy(const char *from, const char *to, mode_t mode)
+{
+    char buf[65536];
+    int in = open(from, O_RDONLY);
+    int out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ssize_t n;
+    int rc = in >= 0 && out >= 0 ? 0 : -1;
+
+    while (rc == 0 && (n = read(in, buf, sizeof(buf))) > 0)
+        rc = write(out, buf, (size_t)n) == n ? 0 : -1;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        rc = -1;
+    if (rc == 0)
+        rc = chmod(to, mode);
+    return rc;
+}
+
+/* Run tool `name` of pl with JSON arguments; the first content text into out. Returns the
+ * handler's status. */
+static int plg_call_tool(struct plugin *pl, const char *name, const char *args, char *out,
+                         size_t size)
+{
+    cJSON *parsed = cJSON_Parse(args);
+    const cJSON *first;
+    struct mcph_call call;
+    cJSON *result = NULL;
+    int rc = -1000;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < pl->ntools; i++) {
+        if (strcmp(pl->tools[i].name, name) != 0)
+            continue;
+        if (host_call_init(&call, HOST_CALL_TOOL, REV_2025_06_18, parsed, NULL) != STATUS_OK)
+            break;
+        rc = pl->tools[i].call(&pl->host.vt, pl->state, &call);
+        result = rc == MCPH_OK ? host_call_result(&call) : NULL;
+        host_call_release(&call);
+    }
+    first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(result, "content"), 0);
+    first = cJSON_GetObjectItemCaseSensitive(first, "text");
+    if (cJSON_IsString(first))
+        snprintf(out, size, "%s", first->valuestring);
+    cJSON_Delete(result);
+    cJSON_Delete(parsed);
+    return rc;
+}
+
+static void test_basic_loads(void)
+{
+    static const char *const tools[] = {"echo", "sleep", "overlap", "greet", "fail", "boom"};
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[256];
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.b]\npath = basic.so\n", "b");
+    if (!CHECK_INT_EQ(r.status, STATUS_OK) || !CHECK(pl != NULL)) {
+        for (size_t i = 0; i < errs.count; i++)
+            fprintf(stderr, "    %s\n", errs.msgs[i]);
+        diag_release(&errs);
+        return;
+    }
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(pl->id, "b");
+    CHECK_STR_EQ(pl->path, "build/tests/tmp/plugin/../../plugins/basic.so");
+    CHECK_STR_EQ(pl->name, "basic");
+    CHECK_STR_EQ(pl->version, "1.0.0");
+    CHECK(pl->prefix == NULL);
+    CHECK_INT_EQ(pl->flags & MCPH_PLUGIN_THREAD_SAFE, 0);
+    CHECK_INT_EQ(pl->abi_minor, MCPH_ABI_MINOR);
+    CHECK_INT_EQ(atomic_load(&pl->refs), 1);
+    CHECK(pl->handle != NULL);
+    CHECK(pl->log == &plg_log);
+    if (CHECK_INT_EQ(pl->ntools, 6)) {
+        for (size_t i = 0; i < 6; i++)
+            CHECK_STR_EQ(pl->tools[i].name, tools[i]);
+        CHECK(cJSON_IsObject(pl->tools[0].input_schema));
+        CHECK(pl->tools[0].output_schema == NULL);
+        CHECK_INT_EQ(pl->tools[0].hints[0], MCPH_HINT_TRUE);
+        CHECK_INT_EQ(pl->tools[0].hints[1], MCPH_HINT_UNSET);
+        CHECK_STR_EQ(pl->tools[0].description, "Returns its text.");
+    }
+    if (CHECK_INT_EQ(pl->nresources, 1)) {
+        CHECK_STR_EQ(pl->resources[0].uri, "basic://hello");
+        CHECK_INT_EQ(pl->resources[0].size, 11);
+        CHECK_STR_EQ(pl->resources[0].mime_type, "text/plain");
+    }
+    if (CHECK_INT_EQ(pl->ntemplates, 2)) {
+        CHECK_STR_EQ(pl->templates[0].uri_template, "basic://items/{id}");
+        CHECK_STR_EQ(pl->templates[1].uri_template, "basic://files/{+path}");
+    }
+    if (CHECK_INT_EQ(pl->nprompts, 1) && CHECK_INT_EQ(pl->prompts[0].nargs, 2)) {
+        CHECK_STR_EQ(pl->prompts[0].name, "greet");
+        CHECK_STR_EQ(pl->prompts[0].args[0].name, "name");
+        CHECK_INT_EQ(pl->prompts[0].args[0].required, 1);
+        CHECK_STR_EQ(pl->prompts[0].args[1].name, "mood");
+        CHECK_INT_EQ(pl->prompts[0].args[1].required, 0);
+    }
+    if (CHECK_INT_EQ(pl->nkeys, 1)) {
+        CHECK_STR_EQ(pl->keys[0].name, "greeting");
+        CHECK_STR_EQ(pl->keys[0].default_value, "hi");
+    }
+    /* init ran: it stored its state, read through host->config (the default here). */
+    CHECK_INT_EQ(pl->initialized, 1);
+    CHECK(pl->state != NULL);
+    CHECK(pl->shutdown != NULL);
+    CHECK_STR_EQ(pl->host.vt.instance, "b");
+    CHECK(pl->host.plugin == pl);
+    CHECK_INT_EQ(plg_call_tool(pl, "greet", "{}", text, sizeof(text)), MCPH_OK);
+    CHECK_STR_EQ(text, "hi");
+    CHECK_INT_EQ(plg_call_tool(pl, "echo", "{\"text\":\"ping\"}", text, sizeof(text)), MCPH_OK);
+    CHECK_STR_EQ(text, "ping");
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+/* The plugin's own key from the INI reaches init through host->config. */
+static void test_basic_config_key(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[256];
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.b]\npath = basic.so\ngreeting = hello there\n",
+                 "b");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(pl->nconfig, 1);
+        CHECK_STR_EQ(pl->host.vt.config(&pl->host.vt, "greeting"), "hello there");
+        CHECK_INT_EQ(plg_call_tool(pl, "greet", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "hello there");
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+static void test_prefix_copied(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.b]\npath = basic.so\nprefix = px\n", "b");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_STR_EQ(pl->prefix, "px");
+        /* The tables keep the plugin's own names. */
+        CHECK_STR_EQ(pl->tools[0].name, "echo");
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+static void test_threadsafe_flag(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.t]\npath = threadsafe.so\n", "t");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK(pl->flags & MCPH_PLUGIN_THREAD_SAFE);
+        CHECK_INT_EQ(pl->ntools, 1);
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+/* One refused plugin: the status and a message naming the instance, its path and `part`. */
+static void plg_expect_refusal(const char *so, int status, const char *part1, const char *part2)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char ini[512], who[600];
+
+    snprintf(ini, sizeof(ini), PLG_SERVER "[plugin.x]\npath = %s\n", so);
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, ini, "x");
+    snprintf(who, sizeof(who), "plugin 'x' (%s)", r.path);
+    if (!CHECK_INT_EQ(r.status, status) || !CHECK(FIXTURE_HAS(&errs, who, part1, part2)) ||
+        !CHECK(pl == NULL))
+        fprintf(stderr, "    plugin %s\n", so);
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+static void test_abi_major(void)
+{
+    plg_expect_refusal("abi_major.so", STATUS_PLUGIN, "2.0", "1.0");
+    plg_expect_refusal("abi_major.so", STATUS_PLUGIN, "rebuild", "plugin-api.h");
+}
+
+static void test_abi_minor(void)
+{
+    plg_expect_refusal("abi_minor.so", STATUS_PLUGIN, "1.1", "1.0");
+    plg_expect_refusal("abi_minor.so", STATUS_PLUGIN, "upgrade mcph", "rebuild");
+}
+
+static void test_short_descriptor(void)
+{
+    plg_expect_refusal("short_descriptor.so", STATUS_PLUGIN, "descriptor is 8 bytes",
+                       "MCPH_PLUGIN_HEADER");
+}
+
+static void test_bad_schema(void)
+{
+    plg_expect_refusal("bad_schema.so", STATUS_PLUGIN, "'broken'", "not valid JSON");
+}
+
+/* The message names the tool and the type it found ("string"), not only the one wanted. */
+static void test_schema_not_object(void)
+{
+    plg_expect_refusal("schema_not_object.so", STATUS_PLUGIN, "'stringly'", "\"object\"");
+    plg_expect_refusal("schema_not_object.so", STATUS_PLUGIN, "'stringly'", "\"string\"");
+}
+
+static void test_dup_names(void)
+{
+    plg_expect_refusal("dup_names.so", STATUS_PLUGIN, "two tools are named 'same'", "rename");
+}
+
+static void test_bad_name(void)
+{
+    plg_expect_refusal("bad_name.so", STATUS_PLUGIN, "'bad name!'", "A-Z a-z 0-9 _ . -");
+}
+
+static void test_no_entry(void)
+{
+    plg_expect_refusal("no_entry.so", STATUS_PLUGIN, "mcph_plugin_entry", "no ");
+}
+
+static void test_init_fail(void)
+{
+    char logged[4096];
+
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    plg_expect_refusal("init_fail.so", STATUS_PLUGIN, "init failed", "status -1");
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    CHECK_STR_HAS(logged, "mcph: error: plugin x: init failed on purpose\n");
+}
+
+static void test_missing_file(void)
+{
+    plg_expect_refusal("no-such-plugin.so", STATUS_PLUGIN, "cannot open",
+                       "build/tests/tmp/plugin/plugin.ini");
+}
+
+static void test_config_required(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char where[600], text[256];
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs,
+                 PLG_SERVER "\n[plugin.c]\npath = config_required.so\n", /* header: line 4 */
+                 "c");
+    snprintf(where, sizeof(where), "%s:4: ", r.ini);
+    CHECK_INT_EQ(r.status, STATUS_CONFIG);
+    CHECK(pl == NULL);
+    CHECK(FIXTURE_HAS(&errs, where, "[plugin.c]", "'token'"));
+    diag_release(&errs);
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.c]\npath = config_required.so\ntoken = s3cret\n",
+                 "c");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(errs.count, 0);
+        CHECK_INT_EQ(plg_call_tool(pl, "token", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "s3cret");
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+/* A key in the section that the plugin does not declare is refused, naming its line. */
+static void test_undeclared_key(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char where[600];
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs,
+                 PLG_SERVER "[plugin.b]\npath = basic.so\ngreeting = yo\ncolour = red\n", "b");
+    snprintf(where, sizeof(where), "%s:6: ", r.ini);
+    CHECK_INT_EQ(r.status, STATUS_CONFIG);
+    CHECK(pl == NULL);
+    CHECK(FIXTURE_HAS(&errs, where, "unknown key 'colour'", "greeting"));
+    CHECK_INT_EQ(errs.count, 1);
+    diag_release(&errs);
+}
+
+static void test_group_writable_file(void)
+{
+    char so[512], ini[1024];
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+
+    snprintf(so, sizeof(so), "%s/gw.so", plg_dir);
+    if (!CHECK(plg_copy("build/tests/plugins/basic.so", so, 0664) == 0))
+        return;
+    snprintf(ini, sizeof(ini), "[plugin.g]\npath = gw.so\n");
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, ini, "g");
+    CHECK_INT_EQ(r.status, STATUS_PLUGIN);
+    CHECK(pl == NULL);
+    CHECK(FIXTURE_HAS(&errs, "plugin 'g'", "writable by group or others", "chmod go-w"));
+    diag_release(&errs);
+
+    /* The same file without the bit loads. */
+    CHECK(chmod(so, 0644) == 0);
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, ini, "g");
+    CHECK_INT_EQ(r.status, STATUS_OK);
+    plugin_free(pl);
+    diag_release(&errs);
+    unlink(so);
+}
+
+static void test_group_writable_folder(void)
+{
+    char dir[512], so[600];
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+
+    snprintf(dir, sizeof(dir), "%s/gwdir", plg_dir);
+    snprintf(so, sizeof(so), "%s/basic.so", dir);
+    if (!CHECK(mkdir(dir, 0755) == 0 || errno == EEXIST) || !CHECK(chmod(dir, 0775) == 0) ||
+        !CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
+        return;
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, "[plugin.g]\npath = gwdir/basic.so\n", "g");
+    CHECK_INT_EQ(r.status, STATUS_PLUGIN);
+    CHECK(pl == NULL);
+    CHECK(FIXTURE_HAS(&errs, "plugin 'g'", "folder", "gwdir", "writable by group or others"));
+    diag_release(&errs);
+
+    /* World-writable is refused as well; a private folder is fine. */
+    CHECK(chmod(dir, 0757) == 0);
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, "[plugin.g]\npath = gwdir/basic.so\n", "g");
+    CHECK_INT_EQ(r.status, STATUS_PLUGIN);
+    diag_release(&errs);
+    CHECK(chmod(dir, 0755) == 0);
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, "[plugin.g]\npath = gwdir/basic.so\n", "g");
+    CHECK_INT_EQ(r.status, STATUS_OK);
+    plugin_free(pl);
+    diag_release(&errs);
+    unlink(so);
+    rmdir(dir);
+}
+
+static void test_file_changed(void)
+{
+    char so[512], tmp[512];
+    struct plugin *pl, *again;
+    struct diag errs;
+    struct plg_result r;
+    struct timespec times[2];
+    struct stat st;
+
+    snprintf(so, sizeof(so), "%s/changing.so", plg_dir);
+    snprintf(tmp, sizeof(tmp), "%s/changing.so.new", plg_dir);
+    if (!CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
+        return;
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, "[plugin.changing]\n", "changing");
+    if (!CHECK_INT_EQ(r.status, STATUS_OK)) {
+        diag_release(&errs);
+        return;
+    }
+    CHECK_INT_EQ(plugin_file_changed(pl), 0);
+
+    /* Touched: a new modification time. */
+    CHECK(stat(so, &st) == 0);
+    times[0] = st.st_atim;
+    times[1] = st.st_mtim;
+    times[1].tv_sec += 100;
+    CHECK(utimensat(AT_FDCWD, so, times, 0) == 0);
+    CHECK_INT_EQ(plugin_file_changed(pl), 1);
+    /* Back to the loaded time: the same file again. */
+    times[1] = st.st_mtim;
+    CHECK(utimensat(AT_FDCWD, so, times, 0) == 0);
+    CHECK_INT_EQ(plugin_file_changed(pl), 0);
+
+    /* A fresh load of the touched file sees it as unchanged. */
+    times[1].tv_sec += 100;
+    CHECK(utimensat(AT_FDCWD, so, times, 0) == 0);
+    r = plg_load(&again, &errs, "[plugin.changing]\n", "changing");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(plugin_file_changed(again), 0);
+        CHECK_INT_EQ(plugin_file_changed(pl), 1);
+        plugin_free(again);
+    }
+
+    /* Replaced by another file (rename over it), then gone. */
+    r = plg_load(&again, &errs, "[plugin.changing]\n", "changing");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK(plg_copy("build/tests/plugins/basic.so", tmp, 0644) == 0);
+        CHECK(rename(tmp, so) == 0);
+        CHECK_INT_EQ(plugin_file_changed(again), 1);
+        CHECK(unlink(so) == 0);
+        CHECK_INT_EQ(plugin_file_changed(again), 1);
+        plugin_free(again);
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+/* load -> free -> load: init, shutdown, init again in one process. */
+static void test_load_free_load(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[256];
+
+    diag_init(&errs);
+    for (int round = 0; round < 3; round++) {
+        r = plg_load(&pl, &errs, PLG_SERVER "[plugin.b]\npath = basic.so\ngreeting = again\n", "b");
+        if (!CHECK_INT_EQ(r.status, STATUS_OK))
+            break;
+        CHECK_INT_EQ(pl->initialized, 1);
+        CHECK_INT_EQ(plg_call_tool(pl, "greet", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "again");
+        plugin_free(pl);
+    }
+    CHECK_INT_EQ(errs.count, 0);
+    diag_release(&errs);
+}
+
+/* Two instances of one file: separate copies, separate state. */
+static void test_two_instances(void)
+{
+    struct plugin *a = NULL, *b = NULL;
+    struct diag errs;
+    struct plg_result r;
+    char text[256];
+
+    diag_init(&errs);
+    r = plg_load(&a, &errs, PLG_SERVER "[plugin.a]\npath = basic.so\ngreeting = from a\n", "a");
+    CHECK_INT_EQ(r.status, STATUS_OK);
+    r = plg_load(&b, &errs, PLG_SERVER "[plugin.b]\npath = basic.so\ngreeting = from b\n", "b");
+    CHECK_INT_EQ(r.status, STATUS_OK);
+    if (a != NULL && b != NULL) {
+        CHECK(a->state != b->state);
+        CHECK_INT_EQ(plg_call_tool(a, "greet", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "from a");
+        CHECK_INT_EQ(plg_call_tool(b, "greet", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "from b");
+    }
+    plugin_free(a);
+    plugin_free(b);
+    diag_release(&errs);
+}
+
+static void test_refs(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.c]\npath = collide.so\n", "c");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        plugin_ref(pl);
+        plugin_ref(pl);
+        CHECK_INT_EQ(plugin_unref(pl), 0);
+        CHECK_INT_EQ(plugin_unref(pl), 0);
+        CHECK_INT_EQ(plugin_unref(pl), 1);
+        plugin_free(pl);
+    }
+    plugin_free(NULL);
+    diag_release(&errs);
+}
+
+static void test_valid_name(void)
+{
+    char name[LIMIT_NAME + 2];
+
+    CHECK(plugin_valid_name("a"));
+    CHECK(plugin_valid_name("get_weather.v2-beta"));
+    CHECK(plugin_valid_name("ABC_xyz_019"));
+    memset(name, 'n', LIMIT_NAME);
+    name[LIMIT_NAME] = '\0';
+    CHECK(plugin_valid_name(name));
+    name[LIMIT_NAME] = 'n';
+    name[LIMIT_NAME + 1] = '\0';
+    CHECK(!plugin_valid_name(name));
+    CHECK(!plugin_valid_name(""));
+    CHECK(!plugin_valid_name(NULL));
+    CHECK(!plugin_valid_name("a b"));
+    CHECK(!plugin_valid_name("a/b"));
+    CHECK(!plugin_valid_name("a:b"));
+    CHECK(!plugin_valid_name("na\xc3\xafve"));
+}
+
+static const struct check_test tests[] = {
+    {"basic_loads", test_basic_loads},
+    {"basic_config_key", test_basic_config_key},
+    {"prefix_copied", test_prefix_copied},
+    {"threadsafe_flag", test_threadsafe_flag},
+    {"abi_major", test_abi_major},
+    {"abi_minor", test_abi_minor},
+    {"short_descriptor", test_short_descriptor},
+    {"bad_schema", test_bad_schema},
+    {"schema_not_object", test_schema_not_object},
+    {"dup_names", test_dup_names},
+    {"bad_name", test_bad_name},
+    {"no_entry", test_no_entry},
+    {"init_fail", test_init_fail},
+    {"missing_file", test_missing_file},
+    {"config_required", test_config_required},
+    {"undeclared_key", test_undeclared_key},
+    {"group_writable_file", test_group_writable_file},
+    {"group_writable_folder", test_group_writable_folder},
+    {"file_changed", test_file_changed},
+    {"load_free_load", test_load_free_load},
+    {"two_instances", test_two_instances},
+    {"refs", test_refs},
+    {"valid_name", test_valid_name},
+    {0},
+};
+
+int main(void)
+{
+    int fds[2];
+    char ini[600];
+    int status;
+
+    if (check_tmp(plg_dir, sizeof(plg_dir), "plugin") == NULL || pipe(fds) != 0 ||
+        fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
+        fprintf(stderr, "test_plugin: cannot set up build/tests/tmp/plugin or a pipe\n");
+        return 1;
+    }
+    log_init(&plg_log);
+    plg_log.fd = fds[1];
+    plg_log_read = fds[0];
+    status = check_main("test_plugin", tests);
+    snprintf(ini, sizeof(ini), "%s/plugin.ini", plg_dir);
+    unlink(ini);
+    close(fds[0]);
+    close(fds[1]);
+    return status;
+}
