@@ -165,6 +165,11 @@ static int config_set_watch(struct config_parse *p, const char *value)
     return config_parse_bool(value, &p->cfg->watch);
 }
 
+static int config_set_ask_timeout(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 100, 3600000, &p->cfg->ask_timeout_ms);
+}
+
 static int config_set_page_size(struct config_parse *p, const char *value)
 {
     return config_parse_int(value, 1, LIMIT_PAGE_MAX, &p->cfg->page_size);
@@ -182,6 +187,9 @@ static const struct config_server_key config_server_keys[] = {
     {.name = "strict", .set = config_set_strict, .help = "yes or no"},
     {.name = "page_size", .set = config_set_page_size, .help = "a number from 1 to 1000"},
     {.name = "watch", .set = config_set_watch, .help = "yes or no"},
+    {.name = "ask_timeout_ms",
+     .set = config_set_ask_timeout,
+     .help = "milliseconds from 100 to 3600000"},
     {0},
 };
 
@@ -493,6 +501,7 @@ void config_init(struct config *cfg)
     cfg->workers = LIMIT_WORKERS_DEFAULT;
     cfg->log_level = LOG_INFO;
     cfg->page_size = LIMIT_PAGE_DEFAULT;
+    cfg->ask_timeout_ms = LIMIT_ASK_TIMEOUT_MS;
 }
 
 static void config_plugin_release(struct config_plugin *pl)

@@ -43,6 +43,7 @@ struct config {
     int strict;         /* a plugin that fails at startup is fatal */
     int page_size;      /* list page size */
     int watch;          /* reload when the INI or an enabled plugin's file changes */
+    int ask_timeout_ms; /* how long a plugin waits for the client's answer */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };

@@ -1,6 +1,9 @@
 #include "dispatch.h"
 
 #include "base64.h"
+#include "call.h"
+#include "schema.h"
+
 #include "host.h"
 #include "limits.h"
 #include "revision.h"
@@ -33,25 +36,6 @@ struct dispatch_req {
     size_t slot;
 };
 
-/* A call into a plugin, run on a worker. */
-struct dispatch_job {
-    struct work_job work; /* first: the pool hands this back */
-    struct server *srv;
-    struct registry *reg; /* one reference: keeps plugin and definitions alive */
-    struct plugin *plugin;
-    mcph_handler_fn fn;
-    int kind; /* enum host_call_kind */
-    int rev;
-    cJSON *msg;            /* owned: the request */
-    const cJSON *id;       /* borrowed from msg */
-    const cJSON *args;     /* borrowed from msg or vars, or empty */
-    cJSON *owned_args;     /* owned: template variables or an empty object */
-    const char *uri;       /* borrowed from msg, or NULL */
-    const char *mime_type; /* borrowed from the definition, or NULL */
-    struct dispatch_batch *batch;
-    size_t slot;
-};
-
 enum dispatch_flags {
     DISPATCH_NOTIFICATION = 1u << 0, /* a notification method: never answered */
     DISPATCH_NO_SESSION = 1u << 1,   /* allowed before initialize */
@@ -68,13 +52,11 @@ struct dispatch_method {
 
 static void dispatch_batch_done(struct dispatch_batch *b, size_t slot, char *text);
 
-/* Send (or store in the batch) a reply; takes ownership of msg. Any thread. */
-static void dispatch_send(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg)
+void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg)
 {
     char *text;
 
     if (msg == NULL) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "out of memory building a reply");
         if (b != NULL)
             dispatch_batch_done(b, slot, NULL);
         return;
@@ -92,7 +74,7 @@ static void dispatch_send(struct server *srv, struct dispatch_batch *b, size_t s
 
 static void dispatch_reply(struct dispatch_req *req, cJSON *result)
 {
-    dispatch_send(req->srv, req->batch, req->slot, jsonrpc_result(req->id, result));
+    dispatch_deliver(req->srv, req->batch, req->slot, jsonrpc_result(req->id, result));
 }
 
 static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, ...)
@@ -106,7 +88,7 @@ static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
-    dispatch_send(req->srv, req->batch, req->slot, jsonrpc_error(req->id, code, message, NULL));
+    dispatch_deliver(req->srv, req->batch, req->slot, jsonrpc_error(req->id, code, message, NULL));
 }
 
 /* The message gets no reply (a notification). */
@@ -178,15 +160,32 @@ static int dispatch_add_list_cap(cJSON *caps, const char *name)
  * Tools, resources and prompts are advertised whatever is loaded now: a reload may bring
  * any of them, and a client that was told a list does not exist would never ask for it.
  */
-static cJSON *dispatch_capabilities(const struct server *srv)
+/* Whether any prompt or resource template of reg can complete its arguments. */
+static int dispatch_completes(const struct registry *reg)
+{
+    for (size_t i = 0; i < reg->nprompts; i++) {
+        if (reg->prompts[i].def->complete != NULL)
+            return 1;
+    }
+    for (size_t i = 0; i < reg->ntemplates; i++) {
+        if (reg->templates[i].def->complete != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+static cJSON *dispatch_capabilities(const struct server *srv, int rev)
 {
     cJSON *caps = cJSON_CreateObject();
 
-    (void)srv;
     if (caps == NULL || cJSON_AddObjectToObject(caps, "logging") == NULL ||
         dispatch_add_list_cap(caps, "tools") != 0 ||
         dispatch_add_list_cap(caps, "resources") != 0 ||
-        dispatch_add_list_cap(caps, "prompts") != 0) {
+        dispatch_add_list_cap(caps, "prompts") != 0 ||
+        cJSON_AddBoolToObject(cJSON_GetObjectItemCaseSensitive(caps, "resources"), "subscribe",
+                              1) == NULL ||
+        (revision_has(rev, REVF_COMPLETIONS) && dispatch_completes(srv->reg) &&
+         cJSON_AddObjectToObject(caps, "completions") == NULL)) {
         cJSON_Delete(caps);
         return NULL;
     }
@@ -236,10 +235,10 @@ static void dispatch_initialize(struct dispatch_req *req)
     if (result == NULL ||
         cJSON_AddStringToObject(result, "protocolVersion", revision_get(rev)->name) == NULL) {
         cJSON_Delete(result);
-        dispatch_send(req->srv, req->batch, req->slot, NULL);
+        dispatch_deliver(req->srv, req->batch, req->slot, NULL);
         return;
     }
-    cJSON_AddItemToObject(result, "capabilities", dispatch_capabilities(req->srv));
+    cJSON_AddItemToObject(result, "capabilities", dispatch_capabilities(req->srv, rev));
     cJSON_AddItemToObject(result, "serverInfo", dispatch_server_info(req->srv, rev));
     if (req->srv->cfg.instructions != NULL)
         cJSON_AddStringToObject(result, "instructions", req->srv->cfg.instructions);
@@ -254,11 +253,6 @@ static void dispatch_initialize(struct dispatch_req *req)
 static void dispatch_initialized(struct dispatch_req *req)
 {
     req->srv->session.initialized = 1;
-}
-
-static void dispatch_ignore(struct dispatch_req *req)
-{
-    (void)req;
 }
 
 static void dispatch_ping(struct dispatch_req *req)
@@ -296,7 +290,7 @@ void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
         cJSON_Delete(params);
         return;
     }
-    dispatch_send(srv, NULL, 0, jsonrpc_notification("notifications/message", params));
+    dispatch_deliver(srv, NULL, 0, jsonrpc_notification("notifications/message", params));
 }
 
 void dispatch_lists_changed(struct server *srv, unsigned lists)
@@ -315,7 +309,7 @@ void dispatch_lists_changed(struct server *srv, unsigned lists)
         return;
     for (size_t i = 0; notes[i].list != 0; i++) {
         if (lists & notes[i].list)
-            dispatch_send(srv, NULL, 0, jsonrpc_notification(notes[i].method, NULL));
+            dispatch_deliver(srv, NULL, 0, jsonrpc_notification(notes[i].method, NULL));
     }
 }
 
@@ -468,73 +462,6 @@ static void dispatch_prompts_list(struct dispatch_req *req)
 
 /* --- Calls into plugins. --- */
 
-static void dispatch_job_free(struct dispatch_job *job)
-{
-    cJSON_Delete(job->msg);
-    cJSON_Delete(job->owned_args);
-    server_release_registry(job->srv, job->reg);
-    free(job);
-}
-
-static cJSON *dispatch_plugin_error(const struct dispatch_job *job, int rc, const char *msg)
-{
-    const char *id = job->plugin->id;
-    char text[512];
-
-    if (rc == MCPH_ERR_INVALID) {
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Invalid params");
-        return jsonrpc_error(job->id, JSONRPC_INVALID_PARAMS, text, NULL);
-    }
-    if (rc == MCPH_ERR_NOT_FOUND && job->kind == HOST_CALL_RESOURCE) {
-        cJSON *data = cJSON_CreateObject();
-
-        cJSON_AddStringToObject(data, "uri", job->uri);
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Resource not found");
-        return jsonrpc_error(job->id, JSONRPC_RESOURCE_NOT_FOUND, text, data);
-    }
-    if (rc == MCPH_ERR_NOT_FOUND) {
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Not found");
-        return jsonrpc_error(job->id, JSONRPC_INVALID_PARAMS, text, NULL);
-    }
-    log_msg(&job->srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
-            rc, msg ? ": " : "", msg ? msg : "");
-    snprintf(text, sizeof(text), "Internal error in plugin '%s'%s%s", id, msg ? ": " : "",
-             msg ? msg : "");
-    return jsonrpc_error(job->id, JSONRPC_INTERNAL_ERROR, text, NULL);
-}
-
-static void dispatch_job_run(struct work_job *work)
-{
-    struct dispatch_job *job = (struct dispatch_job *)work;
-    struct plugin *pl = job->plugin;
-    struct mcph_call call;
-    cJSON *reply;
-    int rc;
-
-    if (host_call_init(&call, job->kind, job->rev, job->args, job->uri) != STATUS_OK) {
-        reply = jsonrpc_error(job->id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
-    } else {
-        call.mime_type = job->mime_type;
-        rc = job->fn(&pl->host.vt, pl->state, &call);
-        if (rc == MCPH_OK)
-            reply = jsonrpc_result(job->id, host_call_result(&call));
-        else
-            reply = dispatch_plugin_error(job, rc, call.error);
-    }
-    host_call_release(&call);
-    dispatch_send(job->srv, job->batch, job->slot, reply);
-    dispatch_job_free(job);
-}
-
-static void dispatch_job_drop(struct work_job *work)
-{
-    struct dispatch_job *job = (struct dispatch_job *)work;
-
-    if (job->batch != NULL)
-        dispatch_batch_done(job->batch, job->slot, NULL);
-    dispatch_job_free(job);
-}
-
 static const char *dispatch_param_string(struct dispatch_req *req, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->params, key);
@@ -542,47 +469,67 @@ static const char *dispatch_param_string(struct dispatch_req *req, const char *k
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Hand the request to a worker. The job takes req->msg and owned_args. */
-static void dispatch_submit(struct dispatch_req *req, int kind, struct plugin *pl,
-                            mcph_handler_fn fn, const cJSON *args, cJSON *owned_args,
-                            const char *mime_type)
+/* What the client of this request can be asked, from the capabilities it declared. */
+static unsigned dispatch_client_can(const struct dispatch_req *req)
 {
-    struct dispatch_job *job = calloc(1, sizeof(*job));
-    struct server *srv = req->srv;
+    const cJSON *caps = req->srv->session.client_caps;
+    const cJSON *elicit = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
+    unsigned can = 0;
 
-    if (job == NULL || (args == NULL && owned_args == NULL)) {
-        free(job);
-        cJSON_Delete(owned_args);
-        dispatch_send(srv, req->batch, req->slot, NULL);
-        return;
-    }
-    job->work.run = dispatch_job_run;
-    job->work.drop = dispatch_job_drop;
-    job->work.excl = (pl->flags & MCPH_PLUGIN_THREAD_SAFE) ? NULL : pl;
-    job->srv = srv;
-    job->reg = srv->reg;
-    registry_ref(srv->reg);
-    job->plugin = pl;
-    job->fn = fn;
-    job->kind = kind;
-    job->rev = req->rev;
-    job->msg = req->msg;
-    job->id = req->id;
-    job->args = args ? args : owned_args;
-    job->owned_args = owned_args;
-    if (kind == HOST_CALL_RESOURCE)
-        job->uri = dispatch_param_string(req, "uri");
-    job->mime_type = mime_type;
-    job->batch = req->batch;
-    job->slot = req->slot;
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling")))
+        can |= CALL_CAN_SAMPLE;
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "roots")))
+        can |= CALL_CAN_ROOTS;
+    /* Form mode: an empty elicitation object means form (2025-06-18 had nothing else). */
+    if (cJSON_IsObject(elicit) && revision_has(req->rev, REVF_ELICITATION) &&
+        (elicit->child == NULL || cJSON_HasObjectItem(elicit, "form")))
+        can |= CALL_CAN_ELICIT;
+    return can;
+}
+
+/* Hand a call to the worker pool; it answers from there. Takes req->msg and t->owned_args. */
+static void dispatch_call(struct dispatch_req *req, struct call_target *t)
+{
+    struct call_origin o = {.srv = req->srv,
+                            .msg = req->msg,
+                            .id = req->id,
+                            .rev = req->rev,
+                            .batch = req->batch,
+                            .slot = req->slot};
+
+    o.can = dispatch_client_can(req);
     req->msg = NULL;
-    work_submit(&srv->work, &job->work);
+    call_submit(&o, t);
+}
+
+/* Arguments that break the tool's inputSchema never reach the plugin: the answer is a tool
+ * error naming the failing path, so the model can correct itself. */
+static int dispatch_check_tool_args(struct dispatch_req *req, const struct registry_tool *t,
+                                    const cJSON *args)
+{
+    char why[512], text[700];
+    cJSON *result, *content;
+
+    if (schema_validate(t->def->input_schema, args, why, sizeof(why)) == STATUS_OK)
+        return STATUS_OK;
+    snprintf(text, sizeof(text), "Invalid arguments for tool '%s': %s", t->name, why);
+    result = cJSON_CreateObject();
+    content = cJSON_AddArrayToObject(result, "content");
+    cJSON *item = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(item, "type", "text");
+    cJSON_AddStringToObject(item, "text", text);
+    cJSON_AddItemToArray(content, item);
+    cJSON_AddBoolToObject(result, "isError", 1);
+    dispatch_reply(req, result);
+    return STATUS_INVALID;
 }
 
 static void dispatch_tools_call(struct dispatch_req *req)
 {
     const char *name = dispatch_param_string(req, "name");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
+    struct call_target target = {.kind = HOST_CALL_TOOL};
     const struct registry_tool *t;
 
     if (name == NULL) {
@@ -598,13 +545,33 @@ static void dispatch_tools_call(struct dispatch_req *req)
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "params.arguments must be an object");
         return;
     }
-    dispatch_submit(req, HOST_CALL_TOOL, t->plugin, t->def->call, args,
-                    args ? NULL : cJSON_CreateObject(), NULL);
+    target.owned_args = args ? NULL : cJSON_CreateObject();
+    if (dispatch_check_tool_args(req, t, args ? args : target.owned_args) != STATUS_OK) {
+        cJSON_Delete(target.owned_args);
+        return;
+    }
+    target.plugin = t->plugin;
+    target.fn = t->def->call;
+    target.args = args;
+    target.name = t->name;
+    target.output_schema = t->def->output_schema;
+    dispatch_call(req, &target);
+}
+
+static void dispatch_not_found(struct dispatch_req *req, const char *uri)
+{
+    cJSON *data = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(data, "uri", uri);
+    dispatch_deliver(
+        req->srv, req->batch, req->slot,
+        jsonrpc_error(req->id, JSONRPC_RESOURCE_NOT_FOUND, "Resource not found", data));
 }
 
 static void dispatch_resources_read(struct dispatch_req *req)
 {
     const char *uri = dispatch_param_string(req, "uri");
+    struct call_target target = {.kind = HOST_CALL_RESOURCE};
     const struct registry_resource *r;
     const struct registry_template *t;
     cJSON *vars = NULL;
@@ -614,22 +581,18 @@ static void dispatch_resources_read(struct dispatch_req *req)
         return;
     }
     r = registry_find_resource(req->srv->reg, uri);
-    if (r != NULL) {
-        dispatch_submit(req, HOST_CALL_RESOURCE, r->plugin, r->def->read, NULL,
-                        cJSON_CreateObject(), r->def->mime_type);
+    t = r ? NULL : registry_match_template(req->srv->reg, uri, &vars);
+    if (r == NULL && t == NULL) {
+        dispatch_not_found(req, uri);
         return;
     }
-    t = registry_match_template(req->srv->reg, uri, &vars);
-    if (t != NULL) {
-        dispatch_submit(req, HOST_CALL_RESOURCE, t->plugin, t->def->read, NULL, vars,
-                        t->def->mime_type);
-        return;
-    }
-    cJSON *data = cJSON_CreateObject();
-
-    cJSON_AddStringToObject(data, "uri", uri);
-    dispatch_send(req->srv, req->batch, req->slot,
-                  jsonrpc_error(req->id, JSONRPC_RESOURCE_NOT_FOUND, "Resource not found", data));
+    target.plugin = r ? r->plugin : t->plugin;
+    target.fn = r ? r->def->read : t->def->read;
+    target.owned_args = r ? cJSON_CreateObject() : vars;
+    target.uri = uri;
+    target.mime_type = r ? r->def->mime_type : t->def->mime_type;
+    target.name = uri;
+    dispatch_call(req, &target);
 }
 
 /* Prompt arguments: an object of strings with every required one present. */
@@ -646,9 +609,8 @@ static int dispatch_check_prompt_args(struct dispatch_req *req, const struct reg
     {
         if (!cJSON_IsString(a)) {
             dispatch_error(req, JSONRPC_INVALID_PARAMS,
-                           "argument '%s' of prompt '%s' must be "
-                           "a string",
-                           a->string, p->name);
+                           "Invalid arguments for prompt '%s': /%s: expected string", p->name,
+                           a->string);
             return STATUS_INVALID;
         }
     }
@@ -657,9 +619,7 @@ static int dispatch_check_prompt_args(struct dispatch_req *req, const struct reg
 
         if (arg->required && cJSON_GetObjectItemCaseSensitive(args, arg->name) == NULL) {
             dispatch_error(req, JSONRPC_INVALID_PARAMS,
-                           "Missing required argument '%s' for "
-                           "prompt '%s'",
-                           arg->name, p->name);
+                           "Missing required argument '%s' for prompt '%s'", arg->name, p->name);
             return STATUS_INVALID;
         }
     }
@@ -670,6 +630,7 @@ static void dispatch_prompts_get(struct dispatch_req *req)
 {
     const char *name = dispatch_param_string(req, "name");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
+    struct call_target target = {.kind = HOST_CALL_PROMPT};
     const struct registry_prompt *p;
 
     if (name == NULL) {
@@ -683,8 +644,235 @@ static void dispatch_prompts_get(struct dispatch_req *req)
     }
     if (dispatch_check_prompt_args(req, p, args) != STATUS_OK)
         return;
-    dispatch_submit(req, HOST_CALL_PROMPT, p->plugin, p->def->get, args,
-                    args ? NULL : cJSON_CreateObject(), NULL);
+    target.plugin = p->plugin;
+    target.fn = p->def->get;
+    target.args = args;
+    target.owned_args = args ? NULL : cJSON_CreateObject();
+    target.name = p->name;
+    dispatch_call(req, &target);
+}
+
+/* --- Completions. --- */
+
+static cJSON *dispatch_empty_completion(void)
+{
+    cJSON *result = cJSON_CreateObject();
+    cJSON *completion = cJSON_AddObjectToObject(result, "completion");
+
+    cJSON_AddArrayToObject(completion, "values");
+    cJSON_AddNumberToObject(completion, "total", 0);
+    cJSON_AddBoolToObject(completion, "hasMore", 0);
+    return result;
+}
+
+/* The completion handler a ref names: a prompt's, or a resource template's. */
+static int dispatch_find_completer(struct dispatch_req *req, const cJSON *ref,
+                                   struct call_target *t)
+{
+    const struct registry *reg = req->srv->reg;
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(ref, "type");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ref, "name"));
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ref, "uri"));
+
+    if (cJSON_IsString(type) && strcmp(type->valuestring, "ref/prompt") == 0 && name != NULL) {
+        const struct registry_prompt *p = registry_find_prompt(reg, name);
+
+        if (p == NULL)
+            return STATUS_NOT_FOUND;
+        t->plugin = p->plugin;
+        t->fn = p->def->complete;
+        t->name = p->name;
+        return STATUS_OK;
+    }
+    if (cJSON_IsString(type) && strcmp(type->valuestring, "ref/resource") == 0 && uri != NULL) {
+        for (size_t i = 0; i < reg->ntemplates; i++) {
+            if (strcmp(reg->templates[i].def->uri_template, uri) != 0)
+                continue;
+            t->plugin = reg->templates[i].plugin;
+            t->fn = reg->templates[i].def->complete;
+            t->name = uri;
+            return STATUS_OK;
+        }
+        return STATUS_NOT_FOUND;
+    }
+    return STATUS_INVALID;
+}
+
+/* The handler's arguments: {"argument": NAME, "value": VALUE[, "context": {...}]}. */
+static cJSON *dispatch_completion_args(const cJSON *argument, const cJSON *context)
+{
+    cJSON *args = cJSON_CreateObject();
+    const cJSON *given = cJSON_GetObjectItemCaseSensitive(context, "arguments");
+
+    cJSON_AddStringToObject(args, "argument",
+                            cJSON_GetObjectItemCaseSensitive(argument, "name")->valuestring);
+    cJSON_AddStringToObject(args, "value",
+                            cJSON_GetObjectItemCaseSensitive(argument, "value")->valuestring);
+    if (cJSON_IsObject(given))
+        cJSON_AddItemToObject(args, "context", cJSON_Duplicate(given, 1));
+    return args;
+}
+
+static void dispatch_complete(struct dispatch_req *req)
+{
+    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(req->params, "ref");
+    const cJSON *argument = cJSON_GetObjectItemCaseSensitive(req->params, "argument");
+    struct call_target target = {.kind = HOST_CALL_COMPLETE};
+    int status;
+
+    if (!cJSON_IsObject(ref) ||
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(argument, "name")) ||
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(argument, "value"))) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "completion/complete needs params.ref and "
+                       "params.argument {name, value}");
+        return;
+    }
+    status = dispatch_find_completer(req, ref, &target);
+    if (status != STATUS_OK) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       status == STATUS_NOT_FOUND
+                           ? "No such prompt or resource template to complete"
+                           : "params.ref must be a ref/prompt with a name or a ref/resource with "
+                             "a uri");
+        return;
+    }
+    if (target.fn == NULL) {
+        dispatch_reply(req, dispatch_empty_completion());
+        return;
+    }
+    target.owned_args = dispatch_completion_args(
+        argument, cJSON_GetObjectItemCaseSensitive(req->params, "context"));
+    dispatch_call(req, &target);
+}
+
+/* --- Subscriptions (legacy session). --- */
+
+static long dispatch_sub_find(const struct server *srv, const char *uri)
+{
+    for (size_t i = 0; i < srv->nsubs; i++) {
+        if (strcmp(srv->subs[i], uri) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+static void dispatch_subscribe(struct dispatch_req *req)
+{
+    struct server *srv = req->srv;
+    const char *uri = dispatch_param_string(req, "uri");
+    int known;
+
+    if (uri == NULL) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
+        return;
+    }
+    known = registry_find_resource(srv->reg, uri) != NULL ||
+            registry_match_template(srv->reg, uri, NULL) != NULL;
+    if (!known) {
+        dispatch_not_found(req, uri);
+        return;
+    }
+    pthread_mutex_lock(&srv->subs_lock);
+    if (dispatch_sub_find(srv, uri) < 0) {
+        char **grown = realloc(srv->subs, (srv->nsubs + 1) * sizeof(*grown));
+
+        if (grown != NULL) {
+            srv->subs = grown;
+            srv->subs[srv->nsubs] = strdup(uri);
+            srv->nsubs += srv->subs[srv->nsubs] != NULL;
+        }
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+    dispatch_reply(req, cJSON_CreateObject());
+}
+
+static void dispatch_unsubscribe(struct dispatch_req *req)
+{
+    struct server *srv = req->srv;
+    const char *uri = dispatch_param_string(req, "uri");
+    long at;
+
+    if (uri == NULL) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
+        return;
+    }
+    pthread_mutex_lock(&srv->subs_lock);
+    at = dispatch_sub_find(srv, uri);
+    if (at >= 0) {
+        free(srv->subs[at]);
+        srv->subs[at] = srv->subs[--srv->nsubs];
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+    dispatch_reply(req, cJSON_CreateObject());
+}
+
+void dispatch_resource_updated(void *ctx, const char *uri)
+{
+    struct server *srv = ctx;
+    cJSON *params;
+    int subscribed;
+
+    pthread_mutex_lock(&srv->subs_lock);
+    subscribed = dispatch_sub_find(srv, uri) >= 0;
+    pthread_mutex_unlock(&srv->subs_lock);
+    if (!subscribed)
+        return;
+    params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "uri", uri);
+    dispatch_deliver(srv, NULL, 0, jsonrpc_notification("notifications/resources/updated", params));
+}
+
+/* Whether uri is served by instance pl in reg (a resource of its, or one of its templates). */
+static int dispatch_serves(const struct registry *reg, const struct plugin *pl, const char *uri)
+{
+    const struct registry_resource *r = registry_find_resource(reg, uri);
+    const struct registry_template *t;
+
+    if (r != NULL)
+        return r->plugin == pl;
+    t = registry_match_template(reg, uri, NULL);
+    return t != NULL && t->plugin == pl;
+}
+
+void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl)
+{
+    char **uris = NULL;
+    size_t n = 0;
+
+    pthread_mutex_lock(&srv->subs_lock);
+    uris = calloc(srv->nsubs + 1, sizeof(*uris));
+    for (size_t i = 0; uris != NULL && i < srv->nsubs; i++) {
+        if (dispatch_serves(srv->reg, pl, srv->subs[i]))
+            uris[n++] = strdup(srv->subs[i]);
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+    for (size_t i = 0; i < n; i++) {
+        if (uris[i] != NULL)
+            dispatch_resource_updated(srv, uris[i]);
+        free(uris[i]);
+    }
+    free(uris);
+}
+
+void dispatch_subs_release(struct server *srv)
+{
+    for (size_t i = 0; i < srv->nsubs; i++)
+        free(srv->subs[i]);
+    free(srv->subs);
+    srv->subs = NULL;
+    srv->nsubs = 0;
+}
+
+/* --- Cancellation and the client's answers. --- */
+
+static void dispatch_cancelled(struct dispatch_req *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req->params, "requestId");
+
+    /* Unknown or finished requests are ignored, as the spec asks. */
+    if (jsonrpc_valid_id(id))
+        inflight_cancel(&req->srv->inflight, id);
 }
 
 static const struct dispatch_method dispatch_methods[] = {
@@ -700,11 +888,14 @@ static const struct dispatch_method dispatch_methods[] = {
     {.name = "resources/read", .fn = dispatch_resources_read},
     {.name = "prompts/list", .fn = dispatch_prompts_list},
     {.name = "prompts/get", .fn = dispatch_prompts_get},
+    {.name = "completion/complete", .fn = dispatch_complete},
+    {.name = "resources/subscribe", .fn = dispatch_subscribe},
+    {.name = "resources/unsubscribe", .fn = dispatch_unsubscribe},
     {.name = "notifications/initialized",
      .fn = dispatch_initialized,
      .flags = DISPATCH_NOTIFICATION},
     {.name = "notifications/cancelled",
-     .fn = dispatch_ignore,
+     .fn = dispatch_cancelled,
      .flags = DISPATCH_NOTIFICATION | DISPATCH_NO_SESSION},
     {0},
 };
@@ -774,7 +965,9 @@ static void dispatch_envelope(struct dispatch_req *req)
     }
     if (method == NULL && req->id != NULL &&
         (cJSON_HasObjectItem(msg, "result") || cJSON_HasObjectItem(msg, "error"))) {
-        /* A response from the client; mcph sends no requests it waits for yet. */
+        /* A response from the client: an answer to a question a plugin asked. */
+        if (inflight_answer(&req->srv->inflight, req->id, req->msg) == STATUS_OK)
+            req->msg = NULL;
         dispatch_no_reply(req);
         return;
     }
@@ -837,7 +1030,7 @@ static void dispatch_batch_message(struct server *srv, cJSON *root)
     if (b == NULL || (b->slots = calloc((size_t)n, sizeof(*b->slots))) == NULL) {
         free(b);
         cJSON_Delete(root);
-        dispatch_send(srv, NULL, 0, NULL);
+        dispatch_deliver(srv, NULL, 0, NULL);
         return;
     }
     b->srv = srv;

@@ -25,6 +25,22 @@ void dispatch_log_sink(void *ctx, int level, const char *who, const char *text);
  * notification each, and none before the session is initialized. Main thread. */
 void dispatch_lists_changed(struct server *srv, unsigned lists);
 
+/* Send msg (owned), or store it in batch b's slot when b is not NULL. msg NULL sends
+ * nothing (in a batch: the slot stays empty). Any thread. */
+struct dispatch_batch;
+void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg);
+
+/* plugin_env's resource_updated (ctx is the server): notifications/resources/updated to a
+ * session subscribed to uri. Any thread. */
+void dispatch_resource_updated(void *ctx, const char *uri);
+
+/* After a reload replaced instance pl: resources/updated for every subscribed URI it serves.
+ * Main thread, after the swap. */
+void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl);
+
+/* Forget the subscriptions (at exit). */
+void dispatch_subs_release(struct server *srv);
+
 /* Forget the session (main thread, at exit). */
 void dispatch_session_release(struct session *s);
 

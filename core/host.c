@@ -520,6 +520,163 @@ static int host_error(struct mcph_call *c, int status, const char *fmt, ...)
     return status;
 }
 
+/* --- Since 1.1. --- */
+
+static int host_progress(struct mcph_call *c, double progress, double total, const char *message)
+{
+    if (c == NULL)
+        return MCPH_ERR_INVALID;
+    if (c->env == NULL || c->env->progress == NULL || isnan(progress))
+        return MCPH_OK;
+    /* Progress never goes back: a lower value is dropped, not sent. */
+    if (c->progress_sent && progress < c->last_progress)
+        return MCPH_OK;
+    c->progress_sent = 1;
+    c->last_progress = progress;
+    c->env->progress(c->env->ctx, progress, total, message);
+    return MCPH_OK;
+}
+
+static int host_cancelled(struct mcph_call *c)
+{
+    return c != NULL && c->env != NULL && c->env->cancelled != NULL &&
+           c->env->cancelled(c->env->ctx);
+}
+
+static void host_resource_updated(const struct mcph_host *vt, const char *uri)
+{
+    struct plugin *pl = host_plugin(vt);
+
+    if (uri != NULL && pl->env != NULL && pl->env->resource_updated != NULL)
+        pl->env->resource_updated(pl->env->ctx, uri);
+}
+
+static int host_completion(struct mcph_call *c, const char *value)
+{
+    if (c == NULL || c->kind != HOST_CALL_COMPLETE)
+        return MCPH_ERR_STATE;
+    if (value == NULL)
+        return MCPH_ERR_INVALID;
+    /* Count every value (for total) but keep only what one answer carries. */
+    if (c->ncompletions++ >= HOST_COMPLETION_MAX)
+        return MCPH_OK;
+    if (host_account(c, strlen(value)) != MCPH_OK)
+        return MCPH_ERR_LIMIT;
+    cJSON_AddItemToArray(c->items, cJSON_CreateString(value));
+    return MCPH_OK;
+}
+
+/* The content item added last: a tool content item, or a prompt message's content. */
+static cJSON *host_last_item(struct mcph_call *c)
+{
+    cJSON *last;
+
+    if (c == NULL || (c->kind != HOST_CALL_TOOL && c->kind != HOST_CALL_PROMPT))
+        return NULL;
+    last = cJSON_GetArrayItem(c->items, cJSON_GetArraySize(c->items) - 1);
+    if (last != NULL && c->kind == HOST_CALL_PROMPT)
+        last = cJSON_GetObjectItemCaseSensitive(last, "content");
+    return last;
+}
+
+/* Set member key of the last item to the JSON object text (replacing any). */
+static int host_set_on_last(struct mcph_call *c, const char *key, const char *json)
+{
+    cJSON *last = host_last_item(c);
+    cJSON *value;
+
+    if (last == NULL)
+        return MCPH_ERR_STATE;
+    value = json ? cJSON_Parse(json) : NULL;
+    if (!cJSON_IsObject(value)) {
+        cJSON_Delete(value);
+        return MCPH_ERR_INVALID;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(last, key);
+    cJSON_AddItemToObject(last, key, value);
+    return MCPH_OK;
+}
+
+static int host_annotate(struct mcph_call *c, const char *annotations_json)
+{
+    cJSON *ann;
+    int rc = host_set_on_last(c, "annotations", annotations_json);
+
+    if (rc != MCPH_OK)
+        return rc;
+    ann = cJSON_GetObjectItemCaseSensitive(host_last_item(c), "annotations");
+    /* Only the members the client's revision defines. */
+    if (!revision_has(c->rev, REVF_META))
+        cJSON_DeleteItemFromObjectCaseSensitive(ann, "lastModified");
+    return MCPH_OK;
+}
+
+static int host_content_meta(struct mcph_call *c, const char *meta_json)
+{
+    int rc = host_set_on_last(c, "_meta", meta_json);
+
+    if (rc == MCPH_OK && !revision_has(c->rev, REVF_META))
+        cJSON_DeleteItemFromObjectCaseSensitive(host_last_item(c), "_meta");
+    return rc;
+}
+
+/* Ask the client; the answer is lent to the handler as JSON text. */
+static int host_ask(struct mcph_call *c, int what, cJSON *params, const char **result_json)
+{
+    cJSON *answer = NULL;
+    int rc;
+
+    if (c == NULL || result_json == NULL) {
+        cJSON_Delete(params);
+        return MCPH_ERR_INVALID;
+    }
+    if (c->env == NULL || c->env->ask == NULL) {
+        cJSON_Delete(params);
+        return MCPH_ERR_UNSUPPORTED;
+    }
+    rc = c->env->ask(c->env->ctx, what, params, &answer);
+    if (answer != NULL) {
+        int lent = host_lend(c, cJSON_PrintUnformatted(answer), result_json);
+
+        cJSON_Delete(answer);
+        if (lent != MCPH_OK)
+            return lent;
+    }
+    return rc;
+}
+
+static int host_sample(struct mcph_call *c, const char *params_json, const char **result_json)
+{
+    cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
+
+    if (!cJSON_IsObject(params)) {
+        cJSON_Delete(params);
+        return MCPH_ERR_INVALID;
+    }
+    return host_ask(c, HOST_ASK_SAMPLE, params, result_json);
+}
+
+static int host_elicit(struct mcph_call *c, const char *message, const char *schema_json,
+                       const char **result_json)
+{
+    cJSON *schema = schema_json ? cJSON_Parse(schema_json) : NULL;
+    cJSON *params = cJSON_CreateObject();
+
+    if (message == NULL || !cJSON_IsObject(schema) || params == NULL ||
+        cJSON_AddStringToObject(params, "message", message) == NULL) {
+        cJSON_Delete(schema);
+        cJSON_Delete(params);
+        return message == NULL || !cJSON_IsObject(schema) ? MCPH_ERR_INVALID : MCPH_ERR_NOMEM;
+    }
+    cJSON_AddItemToObject(params, "requestedSchema", schema);
+    return host_ask(c, HOST_ASK_ELICIT, params, result_json);
+}
+
+static int host_roots(struct mcph_call *c, const char **result_json)
+{
+    return host_ask(c, HOST_ASK_ROOTS, NULL, result_json);
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -549,6 +706,15 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .prompt_message = host_prompt_message,
         .prompt_description = host_prompt_description,
         .error = host_error,
+        .progress = host_progress,
+        .cancelled = host_cancelled,
+        .resource_updated = host_resource_updated,
+        .completion = host_completion,
+        .annotate = host_annotate,
+        .content_meta = host_content_meta,
+        .sample = host_sample,
+        .elicit = host_elicit,
+        .roots = host_roots,
     };
 
     h->vt = vtable;
@@ -617,6 +783,19 @@ cJSON *host_call_result(struct mcph_call *c)
     case HOST_CALL_RESOURCE:
         cJSON_AddItemToObject(result, "contents", c->items);
         break;
+    case HOST_CALL_COMPLETE: {
+        cJSON *completion = cJSON_AddObjectToObject(result, "completion");
+
+        if (completion == NULL) {
+            cJSON_Delete(result);
+            return NULL;
+        }
+        cJSON_AddItemToObject(completion, "values", c->items);
+        c->items = NULL;
+        cJSON_AddNumberToObject(completion, "total", (double)c->ncompletions);
+        cJSON_AddBoolToObject(completion, "hasMore", c->ncompletions > HOST_COMPLETION_MAX);
+        break;
+    }
     default:
         if (c->description != NULL)
             cJSON_AddStringToObject(result, "description", c->description);

@@ -18,7 +18,30 @@ enum host_call_kind {
     HOST_CALL_TOOL = 1,
     HOST_CALL_RESOURCE,
     HOST_CALL_PROMPT,
+    HOST_CALL_COMPLETE,
 };
+
+/* What a plugin can ask the client for. */
+enum host_ask {
+    HOST_ASK_SAMPLE = 1,
+    HOST_ASK_ELICIT,
+    HOST_ASK_ROOTS,
+};
+
+/* The protocol side of a call: set by the dispatcher, called on the handler's thread. */
+struct host_env {
+    void *ctx;
+    /* Send a progress notification (already known to be non-decreasing). */
+    void (*progress)(void *ctx, double progress, double total, const char *message);
+    /* Whether the request was cancelled. */
+    int (*cancelled)(void *ctx);
+    /* Ask the client; takes params (owned). Returns an MCPH_* code; on MCPH_OK and
+     * MCPH_ERR_CLIENT *answer is the result or error object (owned by the caller). */
+    int (*ask)(void *ctx, int what, cJSON *params, cJSON **answer);
+};
+
+/* At most this many completion values go in one answer. */
+#define HOST_COMPLETION_MAX 100
 
 /* One request being served by a handler. Lives on the worker's stack; one thread. */
 struct mcph_call {
@@ -37,7 +60,11 @@ struct mcph_call {
     char *error;           /* owned or NULL: protocol error message set by host->error */
     char **scratch;        /* owned: strings lent to the handler (arg_json, args_json) */
     size_t nscratch;
-    size_t bytes; /* bytes added so far, against LIMIT_RESULT_BYTES */
+    size_t bytes;               /* bytes added so far, against LIMIT_RESULT_BYTES */
+    const struct host_env *env; /* borrowed: protocol services, or NULL (none) */
+    int progress_sent;          /* a progress notification went out */
+    double last_progress;       /* its value */
+    size_t ncompletions;        /* completion values offered (may exceed those kept) */
 };
 
 /* Fill the vtable of instance `pl` (main thread, before init). */

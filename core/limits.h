@@ -40,6 +40,9 @@
 /* Milliseconds that SIGTERM/SIGINT wait for calls in flight before exiting anyway. */
 #define LIMIT_SHUTDOWN_GRACE_MS 5000
 
+/* Milliseconds a plugin's question to the client (sampling, elicitation, roots) waits for
+ * the answer by default ([server] ask_timeout_ms). */
+#define LIMIT_ASK_TIMEOUT_MS 60000
 /* Watch mode: milliseconds without a relevant file event before a reload starts. */
 #define LIMIT_WATCH_QUIET_MS 300
 

@@ -121,7 +121,7 @@ static int main_load_plugins(struct server *srv, struct plugin ***out, size_t *n
         if (!cfg->plugins[i].enabled)
             continue;
         diag_init(&errs);
-        status = plugin_load(&plugins[*n], &cfg->plugins[i], cfg->file, &srv->log, &errs);
+        status = plugin_load(&plugins[*n], &cfg->plugins[i], cfg->file, &srv->env, &errs);
         main_log_diag(&srv->log, LOG_ERROR, &errs);
         diag_release(&errs);
         if (status == STATUS_NOMEM) {
@@ -363,6 +363,9 @@ static void main_release(struct server *srv)
     server_free_retired(srv);
     free(srv->retired);
     pthread_mutex_destroy(&srv->retired_lock);
+    dispatch_subs_release(srv);
+    pthread_mutex_destroy(&srv->subs_lock);
+    inflight_release(&srv->inflight);
     registry_free(srv->reg);
     dispatch_session_release(&srv->session);
     config_release(&srv->cfg);
@@ -380,6 +383,11 @@ int main(int argc, char **argv)
     log_init(&srv.log);
     config_init(&srv.cfg);
     pthread_mutex_init(&srv.retired_lock, NULL);
+    pthread_mutex_init(&srv.subs_lock, NULL);
+    inflight_init(&srv.inflight);
+    srv.env.log = &srv.log;
+    srv.env.resource_updated = dispatch_resource_updated;
+    srv.env.ctx = &srv;
     if (!args.check) {
         out_fd = main_claim_stdout();
         if (out_fd < 0 || main_signals() != STATUS_OK) {

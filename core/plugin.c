@@ -2,6 +2,7 @@
 
 #include "host.h"
 #include "limits.h"
+#include "schema.h"
 #include "status.h"
 #include "uritemplate.h"
 
@@ -305,6 +306,7 @@ static cJSON *plugin_schema(struct plugin_load *ld, const char *what, const char
 {
     cJSON *schema = cJSON_Parse(text != NULL ? text : "{\"type\":\"object\"}");
     const cJSON *type;
+    char why[256];
 
     if (schema == NULL) {
         plugin_fail(ld, "%s of '%s' is not valid JSON (near \"%.20s\"); fix the string", what, name,
@@ -325,7 +327,31 @@ static cJSON *plugin_schema(struct plugin_load *ld, const char *what, const char
         cJSON_Delete(schema);
         return NULL;
     }
+    if (schema_check(schema, why, sizeof(why)) != STATUS_OK) {
+        plugin_fail(ld, "%s of '%s': %s; fix the schema", what, name, why);
+        cJSON_Delete(schema);
+        return NULL;
+    }
     return schema;
+}
+
+/* An optional JSON member of a row (1.1): NULL text gives NULL; otherwise it must parse to
+ * the given type (cJSON_Object or cJSON_Array). */
+static cJSON *plugin_json(struct plugin_load *ld, const char *what, const char *name,
+                          const char *text, int type)
+{
+    cJSON *value;
+
+    if (text == NULL)
+        return NULL;
+    value = cJSON_Parse(text);
+    if (value == NULL || (value->type & 0xFF) != type) {
+        plugin_fail(ld, "%s of '%s' must be JSON text of an %s; fix the string", what, name,
+                    type == cJSON_Array ? "array" : "object");
+        cJSON_Delete(value);
+        return NULL;
+    }
+    return value;
 }
 
 static void plugin_check_name(struct plugin_load *ld, const char *what, const char *name)
@@ -378,6 +404,8 @@ static int plugin_copy_tools(struct plugin_load *ld, const struct mcph_plugin *d
         t->hints[2] = row.idempotent_hint;
         t->hints[3] = row.open_world_hint;
         t->call = row.call;
+        t->icons = plugin_json(ld, "icons", row.name, row.icons, cJSON_Array);
+        t->meta = plugin_json(ld, "meta", row.name, row.meta, cJSON_Object);
     }
     return STATUS_OK;
 }
@@ -421,6 +449,9 @@ static int plugin_copy_resources(struct plugin_load *ld, const struct mcph_plugi
         r->mime_type = plugin_dup(ld, row.mime_type);
         r->size = row.size;
         r->read = row.read;
+        r->annotations = plugin_json(ld, "annotations", row.uri, row.annotations, cJSON_Object);
+        r->icons = plugin_json(ld, "icons", row.uri, row.icons, cJSON_Array);
+        r->meta = plugin_json(ld, "meta", row.uri, row.meta, cJSON_Object);
     }
     return STATUS_OK;
 }
@@ -454,6 +485,11 @@ static int plugin_copy_templates(struct plugin_load *ld, const struct mcph_plugi
         t->description = plugin_dup(ld, row.description);
         t->mime_type = plugin_dup(ld, row.mime_type);
         t->read = row.read;
+        t->annotations =
+            plugin_json(ld, "annotations", row.uri_template, row.annotations, cJSON_Object);
+        t->icons = plugin_json(ld, "icons", row.uri_template, row.icons, cJSON_Array);
+        t->meta = plugin_json(ld, "meta", row.uri_template, row.meta, cJSON_Object);
+        t->complete = row.complete;
     }
     return STATUS_OK;
 }
@@ -513,6 +549,9 @@ static int plugin_copy_prompts(struct plugin_load *ld, const struct mcph_plugin 
         p->title = plugin_dup(ld, row.title);
         p->description = plugin_dup(ld, row.description);
         p->get = row.get;
+        p->icons = plugin_json(ld, "icons", row.name, row.icons, cJSON_Array);
+        p->meta = plugin_json(ld, "meta", row.name, row.meta, cJSON_Object);
+        p->complete = row.complete;
         if (plugin_copy_args(ld, d, &row, p) == STATUS_NOMEM)
             return STATUS_NOMEM;
     }
@@ -686,7 +725,7 @@ static int plugin_load_steps(struct plugin_load *ld)
 }
 
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
-                const struct log *log, struct diag *errs)
+                const struct plugin_env *env, struct diag *errs)
 {
     struct plugin_load ld = {.cp = cp, .ini_file = ini_file, .errs = errs};
     struct plugin *pl = calloc(1, sizeof(*pl));
@@ -696,7 +735,8 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
         return STATUS_NOMEM;
     ld.pl = pl;
     pl->memfd = -1;
-    pl->log = log;
+    pl->env = env;
+    pl->log = env->log;
     atomic_init(&pl->refs, 1);
     pl->id = strdup(cp->id);
     pl->path = strdup(cp->path);
@@ -734,6 +774,8 @@ static void plugin_free_tables(struct plugin *pl)
         free(t->description);
         cJSON_Delete(t->input_schema);
         cJSON_Delete(t->output_schema);
+        cJSON_Delete(t->icons);
+        cJSON_Delete(t->meta);
     }
     free(pl->tools);
     for (size_t i = 0; i < pl->nresources; i++) {
@@ -744,6 +786,9 @@ static void plugin_free_tables(struct plugin *pl)
         free(r->title);
         free(r->description);
         free(r->mime_type);
+        cJSON_Delete(r->annotations);
+        cJSON_Delete(r->icons);
+        cJSON_Delete(r->meta);
     }
     free(pl->resources);
     for (size_t i = 0; i < pl->ntemplates; i++) {
@@ -754,6 +799,9 @@ static void plugin_free_tables(struct plugin *pl)
         free(t->title);
         free(t->description);
         free(t->mime_type);
+        cJSON_Delete(t->annotations);
+        cJSON_Delete(t->icons);
+        cJSON_Delete(t->meta);
     }
     free(pl->templates);
 }
@@ -769,6 +817,8 @@ static void plugin_free_prompts_keys(struct plugin *pl)
             free(p->args[j].description);
         }
         free(p->args);
+        cJSON_Delete(p->icons);
+        cJSON_Delete(p->meta);
         free(p->name);
         free(p->title);
         free(p->description);

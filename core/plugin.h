@@ -33,17 +33,22 @@ struct plugin_tool {
     cJSON *output_schema;   /* owned or NULL */
     unsigned char hints[4]; /* enum mcph_hint: readOnly, destructive, idempotent, openWorld */
     mcph_handler_fn call;
+    cJSON *icons; /* owned or NULL: an array (1.1) */
+    cJSON *meta;  /* owned or NULL: an object (1.1) */
 };
 
 struct plugin_resource {
     char *uri, *name, *title, *description, *mime_type; /* owned; the last three may be NULL */
     uint64_t size;
     mcph_handler_fn read;
+    cJSON *annotations, *icons, *meta; /* owned or NULL (1.1) */
 };
 
 struct plugin_template {
     char *uri_template, *name, *title, *description, *mime_type; /* owned */
     mcph_handler_fn read;
+    cJSON *annotations, *icons, *meta; /* owned or NULL (1.1) */
+    mcph_handler_fn complete;          /* NULL when the plugin completes nothing (1.1) */
 };
 
 struct plugin_prompt_arg {
@@ -56,11 +61,22 @@ struct plugin_prompt {
     struct plugin_prompt_arg *args;   /* owned */
     size_t nargs;
     mcph_handler_fn get;
+    cJSON *icons, *meta;      /* owned or NULL (1.1) */
+    mcph_handler_fn complete; /* NULL when the plugin completes nothing (1.1) */
 };
 
 struct plugin_key {
     char *name, *description, *default_value; /* owned */
     int required;
+};
+
+/* What every instance shares with the server: where logs go and where "my resource
+ * changed" goes. Borrowed by each instance for its life. */
+struct plugin_env {
+    const struct log *log;
+    /* Called (any thread) when the instance says uri changed; may be NULL. */
+    void (*resource_updated)(void *ctx, const char *uri);
+    void *ctx;
 };
 
 struct plugin {
@@ -91,7 +107,8 @@ struct plugin {
     void *state;                   /* what init stored */
     int initialized;               /* init ran and succeeded */
     struct plugin_host host;       /* handed to init and handlers */
-    const struct log *log;         /* borrowed for the instance's life */
+    const struct log *log;         /* borrowed for the instance's life (env->log) */
+    const struct plugin_env *env;  /* borrowed for the instance's life */
 
     /* Identity of the file loaded, to notice a rebuilt .so. */
     dev_t dev;
@@ -110,7 +127,8 @@ struct plugin {
  * is returned (STATUS_PLUGIN, STATUS_CONFIG for config keys, STATUS_NOMEM). Main thread.
  */
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
-                const struct log *log, struct diag *errs) __attribute__((warn_unused_result));
+                const struct plugin_env *env, struct diag *errs)
+    __attribute__((warn_unused_result));
 
 /* Take a reference. Any thread. */
 void plugin_ref(struct plugin *pl);

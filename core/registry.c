@@ -370,6 +370,42 @@ static int registry_add_hints(cJSON *tool, const struct plugin_tool *def, int re
     return 0;
 }
 
+/* icons (2025-11-25) and _meta (2025-06-18 and newer) of a definition, when it has them. */
+static int registry_add_extras(cJSON *obj, const cJSON *icons, const cJSON *meta, int rev)
+{
+    cJSON *copy;
+
+    if (icons != NULL && revision_has(rev, REVF_ICONS)) {
+        copy = cJSON_Duplicate(icons, 1);
+        if (copy == NULL)
+            return -1;
+        cJSON_AddItemToObject(obj, "icons", copy);
+    }
+    if (meta != NULL && revision_has(rev, REVF_META)) {
+        copy = cJSON_Duplicate(meta, 1);
+        if (copy == NULL)
+            return -1;
+        cJSON_AddItemToObject(obj, "_meta", copy);
+    }
+    return 0;
+}
+
+/* Resource annotations; lastModified only where the revision defines it. */
+static int registry_add_annotations(cJSON *obj, const cJSON *annotations, int rev)
+{
+    cJSON *copy;
+
+    if (annotations == NULL)
+        return 0;
+    copy = cJSON_Duplicate(annotations, 1);
+    if (copy == NULL)
+        return -1;
+    if (!revision_has(rev, REVF_META))
+        cJSON_DeleteItemFromObjectCaseSensitive(copy, "lastModified");
+    cJSON_AddItemToObject(obj, "annotations", copy);
+    return 0;
+}
+
 static int registry_add_schema(cJSON *obj, const char *key, const cJSON *schema)
 {
     cJSON *copy = cJSON_Duplicate(schema, 1);
@@ -392,7 +428,8 @@ cJSON *registry_tool_json(const struct registry_tool *t, int rev)
         registry_add_schema(tool, "inputSchema", def->input_schema) != 0 ||
         (def->output_schema != NULL && revision_has(rev, REVF_STRUCTURED) &&
          registry_add_schema(tool, "outputSchema", def->output_schema) != 0) ||
-        registry_add_hints(tool, def, rev) != 0) {
+        registry_add_hints(tool, def, rev) != 0 ||
+        registry_add_extras(tool, def->icons, def->meta, rev) != 0) {
         cJSON_Delete(tool);
         return NULL;
     }
@@ -409,7 +446,9 @@ cJSON *registry_resource_json(const struct registry_resource *r, int rev)
         (revision_has(rev, REVF_TITLE) && registry_add_str(res, "title", def->title) != 0) ||
         registry_add_str(res, "description", def->description) != 0 ||
         registry_add_str(res, "mimeType", def->mime_type) != 0 ||
-        (def->size > 0 && cJSON_AddNumberToObject(res, "size", (double)def->size) == NULL)) {
+        (def->size > 0 && cJSON_AddNumberToObject(res, "size", (double)def->size) == NULL) ||
+        registry_add_annotations(res, def->annotations, rev) != 0 ||
+        registry_add_extras(res, def->icons, def->meta, rev) != 0) {
         cJSON_Delete(res);
         return NULL;
     }
@@ -425,7 +464,9 @@ cJSON *registry_template_json(const struct registry_template *t, int rev)
         registry_add_str(tpl, "name", def->name) != 0 ||
         (revision_has(rev, REVF_TITLE) && registry_add_str(tpl, "title", def->title) != 0) ||
         registry_add_str(tpl, "description", def->description) != 0 ||
-        registry_add_str(tpl, "mimeType", def->mime_type) != 0) {
+        registry_add_str(tpl, "mimeType", def->mime_type) != 0 ||
+        registry_add_annotations(tpl, def->annotations, rev) != 0 ||
+        registry_add_extras(tpl, def->icons, def->meta, rev) != 0) {
         cJSON_Delete(tpl);
         return NULL;
     }
@@ -465,7 +506,8 @@ cJSON *registry_prompt_json(const struct registry_prompt *p, int rev)
     if (prompt == NULL || registry_add_str(prompt, "name", p->name) != 0 ||
         (revision_has(rev, REVF_TITLE) && registry_add_str(prompt, "title", def->title) != 0) ||
         registry_add_str(prompt, "description", def->description) != 0 ||
-        registry_add_args(prompt, def, rev) != 0) {
+        registry_add_args(prompt, def, rev) != 0 ||
+        registry_add_extras(prompt, def->icons, def->meta, rev) != 0) {
         cJSON_Delete(prompt);
         return NULL;
     }

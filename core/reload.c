@@ -105,7 +105,9 @@ struct reload_run {
     struct reload_plan plan;
     struct plugin **next; /* the instances of the new set, INI order; one ref each */
     size_t nnext;
-    size_t loaded, failed; /* new instances loaded / failed */
+    size_t loaded, failed;    /* new instances loaded / failed */
+    struct plugin **replaced; /* borrowed from next: new instances of re-init/reopen */
+    size_t nreplaced;
 };
 
 static void reload_log_diag(struct server *srv, struct diag *d)
@@ -138,7 +140,7 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
         return STATUS_OK;
     }
     diag_init(&errs);
-    status = plugin_load(&pl, step->section, r->cfg.file, &srv->log, &errs);
+    status = plugin_load(&pl, step->section, r->cfg.file, &srv->env, &errs);
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_NOMEM)
@@ -146,6 +148,8 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
     if (status == STATUS_OK) {
         r->loaded++;
         r->next[r->nnext++] = pl;
+        if (step->old != NULL)
+            r->replaced[r->nreplaced++] = pl;
         return STATUS_OK;
     }
     r->failed++;
@@ -167,6 +171,7 @@ static void reload_release(struct reload_run *r)
             plugin_free(r->next[i]);
     }
     free(r->next);
+    free(r->replaced);
     reload_plan_release(&r->plan);
     config_release(&r->cfg);
 }
@@ -202,7 +207,8 @@ static int reload_prepare(struct reload_run *r)
     free(changed);
     if (status == STATUS_OK) {
         r->next = calloc(r->plan.nsteps + 1, sizeof(*r->next));
-        status = r->next != NULL ? STATUS_OK : STATUS_NOMEM;
+        r->replaced = calloc(r->plan.nsteps + 1, sizeof(*r->replaced));
+        status = r->next != NULL && r->replaced != NULL ? STATUS_OK : STATUS_NOMEM;
     }
     return status;
 }
@@ -249,6 +255,9 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     srv->log.level = srv->cfg.log_level;
     srv->reg = next;
     dispatch_lists_changed(srv, lists);
+    /* A new instance may serve new contents under the same URIs. */
+    for (size_t i = 0; i < r->nreplaced; i++)
+        dispatch_resources_reloaded(srv, r->replaced[i]);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
     server_free_retired(srv);

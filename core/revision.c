@@ -11,11 +11,12 @@ static const struct revision_info revision_table[REV_COUNT] = {
                             REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS | REVF_BATCH},
     [REV_2025_06_18] = {.name = "2025-06-18",
                         .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
-                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META},
+                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META |
+                                    REVF_ELICITATION},
     [REV_2025_11_25] = {.name = "2025-11-25",
                         .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
                                     REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META |
-                                    REVF_ICONS},
+                                    REVF_ICONS | REVF_ELICITATION},
 };
 
 const struct revision_info *revision_get(int rev)

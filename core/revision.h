@@ -29,6 +29,7 @@ enum revision_feature {
     REVF_RESOURCE_LINK = 1u << 6,    /* ResourceLink content */
     REVF_META = 1u << 7,             /* _meta on definitions and content */
     REVF_ICONS = 1u << 8,            /* icons, Implementation.description/websiteUrl */
+    REVF_ELICITATION = 1u << 9,      /* elicitation/create */
 };
 
 struct revision_info {

@@ -6,6 +6,8 @@
 #define MCPH_SERVER_H
 
 #include "config.h"
+#include "inflight.h"
+
 #include "jsonrpc.h"
 #include "log.h"
 #include "registry.h"
@@ -31,6 +33,12 @@ struct server {
     struct jsonrpc_writer out; /* any thread, through its lock */
     struct session session;    /* main thread */
     int wake_fd;               /* write end of the self-pipe: wakes the main loop */
+    struct plugin_env env;     /* handed to every plugin instance; set before loading */
+    struct inflight inflight;  /* client requests in flight and mcph's own asks */
+
+    pthread_mutex_t subs_lock; /* guards subs and nsubs */
+    char **subs;               /* owned: URIs the legacy session subscribed to */
+    size_t nsubs;
 
     pthread_mutex_t retired_lock; /* guards retired */
     struct registry **retired;    /* registries whose last reference a worker dropped:

@@ -35,6 +35,9 @@
  * time. Each host member below says which threads may call it.
  *
  * Changelog (newest first):
+ *   1.1  Progress, cancellation, resource-updated notifications, completions (a `complete`
+ *        handler on prompts and templates), asking the client (sampling, elicitation,
+ *        roots), content annotations and _meta, icons/_meta/annotations on definitions.
  *   1.0  First version: descriptor, tools, resources, templates, prompts, config keys,
  *        logging, config lookup, argument accessors, content and result sinks.
  */
@@ -45,7 +48,7 @@
 #include <stdint.h>
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 0
+#define MCPH_ABI_MINOR 1
 
 /* The one symbol a plugin exports; mcph looks it up with dlsym(). */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
@@ -71,14 +74,19 @@
  */
 enum mcph_status {
     MCPH_OK = 0,
-    MCPH_ERR = -1,           /* internal error (JSON-RPC -32603) */
-    MCPH_ERR_INVALID = -2,   /* invalid params (-32602) */
-    MCPH_ERR_NOT_FOUND = -3, /* no such resource or item (MCP resource not found, -32002) */
-    MCPH_ERR_ABSENT = -4,    /* accessor: the argument is not present */
-    MCPH_ERR_TYPE = -5,      /* accessor: the argument has another JSON type */
-    MCPH_ERR_NOMEM = -6,     /* out of memory (-32603) */
-    MCPH_ERR_STATE = -7,     /* this host call does not apply to this kind of call */
-    MCPH_ERR_LIMIT = -8,     /* a size limit was hit (the result would be too large) */
+    MCPH_ERR = -1,             /* internal error (JSON-RPC -32603) */
+    MCPH_ERR_INVALID = -2,     /* invalid params (-32602) */
+    MCPH_ERR_NOT_FOUND = -3,   /* no such resource or item (MCP resource not found, -32002) */
+    MCPH_ERR_ABSENT = -4,      /* accessor: the argument is not present */
+    MCPH_ERR_TYPE = -5,        /* accessor: the argument has another JSON type */
+    MCPH_ERR_NOMEM = -6,       /* out of memory (-32603) */
+    MCPH_ERR_STATE = -7,       /* this host call does not apply to this kind of call */
+    MCPH_ERR_LIMIT = -8,       /* a size limit was hit (the result would be too large) */
+    MCPH_ERR_UNSUPPORTED = -9, /* the client cannot do this (it did not declare the
+                                * capability); since 1.1 */
+    MCPH_ERR_TIMEOUT = -10,    /* the client did not answer in time; since 1.1 */
+    MCPH_ERR_CANCELLED = -11,  /* the call was cancelled while waiting; since 1.1 */
+    MCPH_ERR_CLIENT = -12,     /* the client answered with an error; since 1.1 */
 };
 
 /* Log levels, the MCP (syslog) levels in increasing severity. */
@@ -152,6 +160,11 @@ struct mcph_tool {
     unsigned char idempotent_hint;
     unsigned char open_world_hint;
     mcph_handler_fn call;
+    /* Since 1.1. Each is JSON text or NULL, checked at load, and sent only to clients whose
+     * revision has the field: icons (an array of Icon objects, 2025-11-25), meta (an object,
+     * sent as _meta, 2025-06-18 and newer). */
+    const char *icons;
+    const char *meta;
 };
 
 /*
@@ -171,6 +184,11 @@ struct mcph_resource {
     const char *mime_type;
     uint64_t size;
     mcph_handler_fn read;
+    /* Since 1.1: JSON text or NULL. annotations: an Annotations object (audience, priority,
+     * lastModified); icons and meta as for tools. */
+    const char *annotations;
+    const char *icons;
+    const char *meta;
 };
 
 /*
@@ -189,6 +207,15 @@ struct mcph_resource_template {
     const char *description;
     const char *mime_type;
     mcph_handler_fn read;
+    /* Since 1.1: as for resources. */
+    const char *annotations;
+    const char *icons;
+    const char *meta;
+    /* Since 1.1, optional: completes a variable (completion/complete). The call's arguments
+     * are "argument" (the variable's name), "value" (what the user typed so far) and, when
+     * the client sent them, "context" (an object of the variables already chosen, read with
+     * arg_json). Add candidates with host->completion(). */
+    mcph_handler_fn complete;
 };
 
 /* One prompt argument. name required; title, description optional; required non-zero when
@@ -213,6 +240,11 @@ struct mcph_prompt {
     const char *description;
     const struct mcph_prompt_arg *arguments;
     mcph_handler_fn get;
+    /* Since 1.1: icons and meta as for tools. */
+    const char *icons;
+    const char *meta;
+    /* Since 1.1, optional: completes an argument, as for resource templates. */
+    mcph_handler_fn complete;
 };
 
 /* A key the plugin accepts in its INI section. mcph refuses any other key (besides its own
@@ -364,6 +396,59 @@ struct mcph_host {
      *     return host->error(call, MCPH_ERR_NOT_FOUND, "no row %d", n);
      * Use it for requests that are wrong; a tool that ran and failed uses tool_error. */
     int (*error)(struct mcph_call *call, int status, const char *fmt, ...) MCPH_PRINTF(3, 4);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.1.
+     * ------------------------------------------------------------------------------------ */
+
+    /* Report progress of this call. Sent as notifications/progress when the client asked
+     * for progress (it gave a progressToken), else nothing. A value below the last one sent
+     * is dropped (progress never goes back); total <= 0 means unknown; message may be NULL.
+     * The handler's thread, during the handler; never sent after the result. MCPH_OK. */
+    int (*progress)(struct mcph_call *call, double progress, double total, const char *message);
+
+    /* 1 when the client cancelled this call (notifications/cancelled): stop and return
+     * anything; mcph sends no answer for a cancelled request. Else 0. Poll it in long loops.
+     * The handler's thread. */
+    int (*cancelled)(struct mcph_call *call);
+
+    /* Tell clients subscribed to `uri` that the resource changed (resources/updated). Any
+     * thread, between init() and shutdown() return. */
+    void (*resource_updated)(const struct mcph_host *host, const char *uri);
+
+    /* Completion handlers only: add one candidate value. At most 100 are sent; more set
+     * hasMore. MCPH_ERR_STATE outside a completion. */
+    int (*completion)(struct mcph_call *call, const char *value);
+
+    /* Content annotations: set the Annotations of the content item added last (tool
+     * content or prompt message content) from JSON text of an object (audience, priority,
+     * lastModified). MCPH_ERR_STATE when there is no item, MCPH_ERR_INVALID for bad JSON. */
+    int (*annotate)(struct mcph_call *call, const char *annotations_json);
+
+    /* Set _meta of the content item added last (JSON text of an object); sent to clients of
+     * 2025-06-18 and newer. Same returns as annotate. */
+    int (*content_meta)(struct mcph_call *call, const char *meta_json);
+
+    /*
+     * Ask the client, from a tool, prompt or resource handler. Each blocks the handler's
+     * thread until the client answers, the call is cancelled, or [server] ask_timeout_ms
+     * passes. On MCPH_OK *result_json is the client's result as JSON text, borrowed until
+     * the handler returns. Else: MCPH_ERR_UNSUPPORTED (the client did not declare the
+     * capability: turn it into a tool error that says so), MCPH_ERR_TIMEOUT,
+     * MCPH_ERR_CANCELLED (return promptly), MCPH_ERR_CLIENT (the client answered with an
+     * error; *result_json is then the JSON-RPC error object), MCPH_ERR_INVALID (bad JSON in).
+     * The same code works whatever protocol revision the client speaks.
+     */
+    /* sampling/createMessage: params_json is its params object (messages, maxTokens, ...);
+     * the result has role, content, model, stopReason. */
+    int (*sample)(struct mcph_call *call, const char *params_json, const char **result_json);
+    /* elicitation/create (form mode): a message and the requested schema (JSON text of an
+     * object schema of primitive properties); the result has action ("accept", "decline",
+     * "cancel") and, when accepted, content. */
+    int (*elicit)(struct mcph_call *call, const char *message, const char *schema_json,
+                  const char **result_json);
+    /* roots/list: the result has roots, an array of {uri, name}. */
+    int (*roots)(struct mcph_call *call, const char **result_json);
 };
 
 #endif /* MCPH_PLUGIN_API_H */

@@ -19,6 +19,7 @@
 
 static char plg_dir[256];
 static struct log plg_log;
+static struct plugin_env plg_env = {.log = &plg_log};
 static int plg_log_read = -1; /* read end of the pipe plg_log writes to */
 
 /* The INI text that points plugin_dir at the test plugins. */
@@ -54,7 +55,7 @@ static struct plg_result plg_load(struct plugin **out, struct diag *errs, const 
         cp = config_find_plugin(&cfg, id);
         if (cp != NULL) {
             snprintf(res.path, sizeof(res.path), "%s", cp->path);
-            res.status = plugin_load(out, cp, cfg.file, &plg_log, errs);
+            res.status = plugin_load(out, cp, cfg.file, &plg_env, errs);
         }
     } else {
         for (size_t i = 0; i < cfg_errs.count; i++)
@@ -257,15 +258,31 @@ static void plg_expect_refusal(const char *so, int status, const char *part1, co
     diag_release(&errs);
 }
 
+/* "ABI major.minor" as a refusal message writes it. */
+static const char *plg_abi(char *buf, size_t size, int major, int minor)
+{
+    snprintf(buf, size, "ABI %d.%d", major, minor);
+    return buf;
+}
+
 static void test_abi_major(void)
 {
-    plg_expect_refusal("abi_major.so", STATUS_PLUGIN, "2.0", "1.0");
+    char theirs[32], ours[32];
+
+    /* abi_major.so claims the next major with this header's minor. */
+    plg_expect_refusal("abi_major.so", STATUS_PLUGIN,
+                       plg_abi(theirs, sizeof(theirs), MCPH_ABI_MAJOR + 1, MCPH_ABI_MINOR),
+                       plg_abi(ours, sizeof(ours), MCPH_ABI_MAJOR, MCPH_ABI_MINOR));
     plg_expect_refusal("abi_major.so", STATUS_PLUGIN, "rebuild", "plugin-api.h");
 }
 
 static void test_abi_minor(void)
 {
-    plg_expect_refusal("abi_minor.so", STATUS_PLUGIN, "1.1", "1.0");
+    char theirs[32], ours[32];
+
+    plg_expect_refusal("abi_minor.so", STATUS_PLUGIN,
+                       plg_abi(theirs, sizeof(theirs), MCPH_ABI_MAJOR, MCPH_ABI_MINOR + 1),
+                       plg_abi(ours, sizeof(ours), MCPH_ABI_MAJOR, MCPH_ABI_MINOR));
     plg_expect_refusal("abi_minor.so", STATUS_PLUGIN, "upgrade mcph", "rebuild");
 }
 

@@ -16,6 +16,7 @@
 
 static char reg_dir[256];
 static struct log reg_log;
+static struct plugin_env reg_env = {.log = &reg_log};
 static int reg_log_read = -1;
 
 /* Load instance `id` of an INI made of `sections` (plugin_dir: the test plugins). */
@@ -38,7 +39,7 @@ static struct plugin *reg_load(const char *sections, const char *id)
     diag_init(&errs);
     if (config_load(&cfg, ini, &errs) == STATUS_OK) {
         cp = config_find_plugin(&cfg, id);
-        if (cp == NULL || plugin_load(&pl, cp, ini, &reg_log, &errs) != STATUS_OK)
+        if (cp == NULL || plugin_load(&pl, cp, ini, &reg_env, &errs) != STATUS_OK)
             pl = NULL;
     }
     for (size_t i = 0; i < errs.count; i++)

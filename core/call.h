@@ -1,0 +1,54 @@
+/*
+ * call.h: a request that runs plugin code (tools/call, resources/read, prompts/get,
+ * completion/complete), from the moment the dispatcher has found its target to its answer:
+ * registered in flight (for cancellation), queued to the worker pool, run with progress,
+ * cancellation and questions to the client available to the handler, its result checked
+ * (a tool's structured result against its outputSchema) and sent, unless it was cancelled.
+ */
+#ifndef MCPH_CALL_H
+#define MCPH_CALL_H
+
+#include "host.h"
+#include "server.h"
+
+#include <cJSON.h>
+#include <stddef.h>
+
+struct dispatch_batch;
+
+/* What the client can be asked, from its declared capabilities. */
+enum call_can {
+    CALL_CAN_SAMPLE = 1u << 0,
+    CALL_CAN_ELICIT = 1u << 1,
+    CALL_CAN_ROOTS = 1u << 2,
+};
+
+/* The plugin code to run. */
+struct call_target {
+    int kind;              /* enum host_call_kind */
+    struct plugin *plugin; /* borrowed from the registry in service */
+    mcph_handler_fn fn;
+    const cJSON *args;          /* borrowed from the request; NULL to use owned_args */
+    cJSON *owned_args;          /* owned (taken by call_submit): variables, or {} */
+    const char *uri;            /* borrowed from the request: the URI read, or NULL */
+    const char *mime_type;      /* borrowed from the definition, or NULL */
+    const char *name;           /* borrowed: the exposed name, for messages */
+    const cJSON *output_schema; /* borrowed from a tool's definition, or NULL */
+};
+
+/* Who asked, and how the answer goes back. */
+struct call_origin {
+    struct server *srv;
+    cJSON *msg;                   /* the request; taken by call_submit */
+    const cJSON *id;              /* borrowed from msg */
+    int rev;                      /* enum revision the request is served under */
+    unsigned can;                 /* enum call_can */
+    struct dispatch_batch *batch; /* or NULL */
+    size_t slot;
+};
+
+/* Queue the call on the worker pool; the answer is sent from there (or, for a request whose
+ * id is already in flight, an error at once). Takes o->msg and t->owned_args. Main thread. */
+void call_submit(struct call_origin *o, struct call_target *t);
+
+#endif

@@ -1,0 +1,172 @@
+#include "inflight.h"
+
+#include "status.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void inflight_init(struct inflight *t)
+{
+    pthread_mutex_init(&t->lock, NULL);
+    t->calls = NULL;
+    t->next_ask = 1;
+}
+
+void inflight_release(struct inflight *t)
+{
+    pthread_mutex_destroy(&t->lock);
+}
+
+static char *inflight_key(const cJSON *id)
+{
+    return cJSON_PrintUnformatted(id);
+}
+
+static struct inflight_call *inflight_find(struct inflight *t, const char *key)
+{
+    for (struct inflight_call *c = t->calls; c != NULL; c = c->next) {
+        if (strcmp(c->key, key) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call **out)
+{
+    struct inflight_call *call = calloc(1, sizeof(*call));
+    int status = STATUS_OK;
+
+    if (call == NULL || (call->key = inflight_key(id)) == NULL) {
+        free(call);
+        return STATUS_NOMEM;
+    }
+    atomic_init(&call->cancelled, 0);
+    pthread_cond_init(&call->answered, NULL);
+    pthread_mutex_lock(&t->lock);
+    if (inflight_find(t, call->key) != NULL) {
+        status = STATUS_EXISTS;
+    } else {
+        call->next = t->calls;
+        t->calls = call;
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (status != STATUS_OK) {
+        pthread_cond_destroy(&call->answered);
+        free(call->key);
+        free(call);
+        return status;
+    }
+    *out = call;
+    return STATUS_OK;
+}
+
+int inflight_remove(struct inflight *t, struct inflight_call *call)
+{
+    int cancelled;
+
+    pthread_mutex_lock(&t->lock);
+    for (struct inflight_call **p = &t->calls; *p != NULL; p = &(*p)->next) {
+        if (*p == call) {
+            *p = call->next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    cancelled = atomic_load(&call->cancelled);
+    cJSON_Delete(call->answer);
+    pthread_cond_destroy(&call->answered);
+    free(call->key);
+    free(call);
+    return cancelled;
+}
+
+int inflight_cancel(struct inflight *t, const cJSON *id)
+{
+    char *key = inflight_key(id);
+    struct inflight_call *call;
+
+    if (key == NULL)
+        return STATUS_NOMEM;
+    pthread_mutex_lock(&t->lock);
+    call = inflight_find(t, key);
+    if (call != NULL) {
+        atomic_store(&call->cancelled, 1);
+        pthread_cond_broadcast(&call->answered);
+    }
+    pthread_mutex_unlock(&t->lock);
+    free(key);
+    return call != NULL ? STATUS_OK : STATUS_NOT_FOUND;
+}
+
+void inflight_ask_begin(struct inflight *t, struct inflight_call *call, char *ask_id)
+{
+    pthread_mutex_lock(&t->lock);
+    snprintf(call->ask_id, sizeof(call->ask_id), "mcph-%llu", (unsigned long long)t->next_ask++);
+    cJSON_Delete(call->answer);
+    call->answer = NULL;
+    memcpy(ask_id, call->ask_id, sizeof(call->ask_id));
+    pthread_mutex_unlock(&t->lock);
+}
+
+static void inflight_deadline(struct timespec *ts, int timeout_ms)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    ts->tv_sec += timeout_ms / 1000;
+    ts->tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeout_ms,
+                      cJSON **answer)
+{
+    struct timespec deadline;
+    int status = STATUS_AGAIN;
+
+    inflight_deadline(&deadline, timeout_ms);
+    pthread_mutex_lock(&t->lock);
+    for (;;) {
+        if (call->answer != NULL) {
+            *answer = call->answer;
+            call->answer = NULL;
+            status = STATUS_OK;
+            break;
+        }
+        if (atomic_load(&call->cancelled)) {
+            status = STATUS_INVALID;
+            break;
+        }
+        if (pthread_cond_timedwait(&call->answered, &t->lock, &deadline) == ETIMEDOUT &&
+            call->answer == NULL)
+            break;
+    }
+    call->ask_id[0] = '\0';
+    pthread_mutex_unlock(&t->lock);
+    return status;
+}
+
+int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg)
+{
+    struct inflight_call *call;
+    int status = STATUS_NOT_FOUND;
+
+    if (!cJSON_IsString(id))
+        return status;
+    pthread_mutex_lock(&t->lock);
+    for (call = t->calls; call != NULL; call = call->next) {
+        if (call->ask_id[0] != '\0' && strcmp(call->ask_id, id->valuestring) == 0 &&
+            call->answer == NULL) {
+            call->answer = msg;
+            pthread_cond_broadcast(&call->answered);
+            status = STATUS_OK;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    return status;
+}

@@ -1,0 +1,65 @@
+/*
+ * inflight.h: the client requests being served by workers, and the requests mcph itself
+ * sends the client on their behalf (sampling, elicitation, roots). The protocol thread
+ * marks cancellations and hands the client's answers over; a worker waiting for an answer
+ * wakes on it, on cancellation or on its time-out.
+ */
+#ifndef MCPH_INFLIGHT_H
+#define MCPH_INFLIGHT_H
+
+#include <cJSON.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* One client request in flight. */
+struct inflight_call {
+    char *key;                  /* owned: the request id as canonical JSON text */
+    atomic_int cancelled;       /* notifications/cancelled arrived for it */
+    struct inflight_call *next; /* guarded by inflight.lock */
+    /* The one request to the client this call waits for; all guarded by inflight.lock. */
+    char ask_id[32];         /* our request id ("mcph-N"), "" when not waiting */
+    cJSON *answer;           /* owned: the client's response message once answered */
+    pthread_cond_t answered; /* signalled on answer or cancellation */
+};
+
+struct inflight {
+    pthread_mutex_t lock; /* guards the list, the ask fields and next_ask */
+    struct inflight_call *calls;
+    uint64_t next_ask;
+};
+
+void inflight_init(struct inflight *t);
+/* Release the table; every call must have been removed. */
+void inflight_release(struct inflight *t);
+
+/* Register a request by its id (borrowed). Main thread. Returns STATUS_OK with *out (owned
+ * by the table until inflight_remove), STATUS_EXISTS when a request with that id is still in
+ * flight, or STATUS_NOMEM. */
+int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call **out)
+    __attribute__((warn_unused_result));
+
+/* Unregister and free a call (the worker, when the handler returned). Returns whether it was
+ * cancelled. */
+int inflight_remove(struct inflight *t, struct inflight_call *call);
+
+/* Mark the request with this id cancelled and wake it if it waits for the client. Main
+ * thread. Returns STATUS_OK or STATUS_NOT_FOUND (finished or never seen). */
+int inflight_cancel(struct inflight *t, const cJSON *id);
+
+/* Start waiting for an answer: the id to send the client is written to ask_id (size 32).
+ * The worker of `call`. */
+void inflight_ask_begin(struct inflight *t, struct inflight_call *call, char *ask_id);
+
+/* Wait for the answer to the request begun with inflight_ask_begin, at most timeout_ms.
+ * Returns STATUS_OK with *answer (the client's whole response message, owned by the
+ * caller), STATUS_AGAIN on time-out, or STATUS_INVALID when the call was cancelled. The
+ * ask is over either way. */
+int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeout_ms,
+                      cJSON **answer);
+
+/* Hand the client's response msg (owned; taken on STATUS_OK) to the call waiting for id.
+ * Main thread. STATUS_NOT_FOUND when nobody waits for it (late, or not ours). */
+int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * schema.h: JSON Schema validation of tool arguments and structured results, before a
+ * plugin sees them and before a client does.
+ *
+ * Enforced: type (incl. integer, and lists of types), enum, const; minimum, maximum,
+ * exclusiveMinimum, exclusiveMaximum (number form, and draft-04's boolean form), multipleOf;
+ * minLength, maxLength (in Unicode code points), pattern (POSIX extended regular expressions,
+ * which agree with ECMA-262 for the common subset: no lookaround, no \d-style classes);
+ * items (a schema, or draft-07's array form), prefixItems, minItems, maxItems, uniqueItems;
+ * properties, required, additionalProperties, patternProperties, minProperties,
+ * maxProperties; allOf, anyOf, oneOf, not; boolean schemas; $ref to a JSON pointer inside the
+ * same schema ("#", "#/$defs/x", "#/definitions/x", ...). Everything else (format, if/then/
+ * else, dependencies, unevaluated*, remote $ref) is accepted without being checked.
+ */
+#ifndef MCPH_SCHEMA_H
+#define MCPH_SCHEMA_H
+
+#include <cJSON.h>
+#include <stddef.h>
+
+/*
+ * Validate value against schema (the root of the schema, for $ref). Returns STATUS_OK, or
+ * STATUS_INVALID with "PATH: what is wrong" in err (PATH a JSON pointer into value, "" for
+ * the value itself). Any thread.
+ */
+int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen);
+
+/* Check the schema itself as far as validation depends on it: every pattern compiles and
+ * every $ref resolves. Returns STATUS_OK or STATUS_INVALID with the reason in err. */
+int schema_check(const cJSON *schema, char *err, size_t errlen);
+
+#endif
