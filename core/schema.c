@@ -2,6 +2,7 @@
 
 #include "status.h"
 
+#include <float.h>
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -19,7 +20,8 @@ struct schema_ctx {
     char *err;
     size_t errlen;
     int depth;
-    int quiet; /* inside anyOf/oneOf/not: failures are expected, not reported */
+    int quiet;  /* inside anyOf/oneOf/not: failures are expected, not reported */
+    int broken; /* the schema itself cannot be followed (too deep, a $ref cycle) */
 };
 
 static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
@@ -105,10 +107,18 @@ static int schema_at(struct schema_ctx *c, const cJSON *sub, const cJSON *v, con
     size_t saved = c->pathlen;
     int status;
 
-    if (saved + strlen(seg) + 2 < sizeof(c->path)) {
+    /* A JSON pointer: '~' and '/' inside a name are escaped as ~0 and ~1. */
+    if (saved + 2 * strlen(seg) + 2 < sizeof(c->path)) {
         c->path[c->pathlen++] = '/';
-        strcpy(c->path + c->pathlen, seg);
-        c->pathlen += strlen(seg);
+        for (const char *p = seg; *p != '\0'; p++) {
+            if (*p == '~' || *p == '/') {
+                c->path[c->pathlen++] = '~';
+                c->path[c->pathlen++] = *p == '~' ? '0' : '1';
+            } else {
+                c->path[c->pathlen++] = *p;
+            }
+        }
+        c->path[c->pathlen] = '\0';
     }
     status = schema_check_value(c, sub, v);
     c->pathlen = saved;
@@ -178,10 +188,14 @@ static int schema_number(struct schema_ctx *c, const cJSON *schema, const cJSON 
     if (cJSON_IsNumber(xmax) && x >= xmax->valuedouble)
         return schema_fail(c, "must be < %g", xmax->valuedouble);
     if (mult != NULL && mult->valuedouble > 0) {
-        double q = x / mult->valuedouble;
+        double m = mult->valuedouble;
+        double rem = fabs(fmod(x, m));
+        /* x and m are binary approximations of decimals: allow the rounding error of x's
+         * magnitude, and a sliver of m. */
+        double eps = fabs(x) * 8 * DBL_EPSILON + m * 1e-9;
 
-        if (fabs(q - round(q)) > 1e-9)
-            return schema_fail(c, "must be a multiple of %g", mult->valuedouble);
+        if (rem > eps && m - rem > eps)
+            return schema_fail(c, "must be a multiple of %g", m);
     }
     return STATUS_OK;
 }
@@ -367,11 +381,13 @@ static int schema_combinators(struct schema_ctx *c, const cJSON *schema, const c
         if (schema_check_value(c, s, v) != STATUS_OK)
             return STATUS_INVALID;
     }
-    if (cJSON_IsArray(any) && schema_count_matches(c, any, v) == 0)
+    if (cJSON_IsArray(any) && schema_count_matches(c, any, v) == 0 && !c->broken)
         return schema_fail(c, "matches none of the anyOf schemas");
     if (cJSON_IsArray(one)) {
         int n = schema_count_matches(c, one, v);
 
+        if (c->broken)
+            return STATUS_INVALID;
         if (n != 1)
             return schema_fail(c, "matches %d of the oneOf schemas, not exactly one", n);
     }
@@ -381,6 +397,8 @@ static int schema_combinators(struct schema_ctx *c, const cJSON *schema, const c
         c->quiet = 1;
         ok = schema_check_value(c, not, v) == STATUS_OK;
         c->quiet = quiet;
+        if (c->broken)
+            return STATUS_INVALID;
         if (ok)
             return schema_fail(c, "must not match the 'not' schema");
     }
@@ -409,9 +427,19 @@ static int schema_check_value(struct schema_ctx *c, const cJSON *schema, const c
         return cJSON_IsTrue(schema) ? STATUS_OK : schema_fail(c, "no value is allowed here");
     if (!cJSON_IsObject(schema))
         return STATUS_OK;
+    if (c->broken)
+        return STATUS_INVALID;
     if (++c->depth > SCHEMA_MAX_DEPTH) {
+        int quiet = c->quiet;
+
         c->depth--;
-        return schema_fail(c, "schema nests or refers deeper than %d levels", SCHEMA_MAX_DEPTH);
+        /* Not a mismatch but a schema that cannot be followed: never silenced, and never
+         * turned into a match by not/anyOf/oneOf. */
+        c->quiet = 0;
+        schema_fail(c, "schema nests or refers deeper than %d levels", SCHEMA_MAX_DEPTH);
+        c->quiet = quiet;
+        c->broken = 1;
+        return STATUS_INVALID;
     }
     if (cJSON_IsString(ref)) {
         const cJSON *target = schema_resolve(c->root, ref->valuestring);
@@ -440,6 +468,23 @@ int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t e
     return schema_check_value(&c, schema, value);
 }
 
+/* The member names of patternProperties are regular expressions too. */
+static int schema_check_names(const cJSON *patterns, char *err, size_t errlen)
+{
+    const cJSON *p;
+    int matched;
+
+    cJSON_ArrayForEach(p, patterns)
+    {
+        if (schema_pattern_match(p->string, "", &matched) != STATUS_OK) {
+            snprintf(err, errlen, "patternProperties name %s is not a valid regular expression",
+                     p->string);
+            return STATUS_INVALID;
+        }
+    }
+    return STATUS_OK;
+}
+
 /* Walk every subschema: patterns compile, $refs resolve. */
 static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t errlen, int depth)
 {
@@ -454,6 +499,13 @@ static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t e
     {
         const char *key = child->string;
 
+        /* Values, not schemas: whatever they hold is data. */
+        if (key != NULL && (strcmp(key, "const") == 0 || strcmp(key, "enum") == 0 ||
+                            strcmp(key, "default") == 0 || strcmp(key, "examples") == 0))
+            continue;
+        if (key != NULL && strcmp(key, "patternProperties") == 0 &&
+            schema_check_names(child, err, errlen) != STATUS_OK)
+            return STATUS_INVALID;
         if (key != NULL && strcmp(key, "pattern") == 0 && cJSON_IsString(child) &&
             schema_pattern_match(child->valuestring, "", &matched) != STATUS_OK) {
             snprintf(err, errlen, "pattern %s is not a valid regular expression",

@@ -20,8 +20,8 @@
 
 /*
  * Validate value against schema (the root of the schema, for $ref). Returns STATUS_OK, or
- * STATUS_INVALID with "PATH: what is wrong" in err (PATH a JSON pointer into value, "" for
- * the value itself). Any thread.
+ * STATUS_INVALID with "PATH: what is wrong" in err (PATH a JSON pointer into value, "(root)"
+ * for the value itself). Any thread.
  */
 int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen);
 
