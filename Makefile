@@ -66,7 +66,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 
 NODE_STAMP := tests/node_modules/.installed
 
-.PHONY: all run test test-unit test-harness test-transcripts test-interop check-format clean \
+.PHONY: all run test test-unit test-harness test-transcripts test-interop test-reload check-format clean \
         node-deps
 all: $(MCPH) $(PLUGINS)
 
@@ -105,7 +105,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	cd tests && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: test-unit test-harness test-transcripts test-interop check-format
+test: test-unit test-harness test-transcripts test-interop test-reload check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -121,8 +121,14 @@ test-harness: $(NODE_STAMP)
 test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/transcripts/run.mjs $(MCPH)
 
-test-interop: $(MCPH) $(PLUGINS) $(NODE_STAMP)
+test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
+	node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
+
+# SIGHUP and watch-mode reloads end to end, then 200 reloads under load.
+test-reload: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/reload/reload.mjs $(MCPH)
+	node tests/reload/soak.mjs $(MCPH)
 
 FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] tests/unit/*.[ch] \
                 tests/plugins/*.c tests/bench/*.c)

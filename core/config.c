@@ -79,6 +79,11 @@ static char *config_join(const char *base, const char *rel)
 {
     char *out = NULL;
 
+    /* "dir" and "./x" join as "dir" and "dir/x", not "dir/." and "dir/./x". */
+    while (rel[0] == '.' && rel[1] == '/')
+        rel += 2;
+    if (strcmp(rel, ".") == 0 && base != NULL)
+        return strdup(base);
     if (rel[0] == '/' || base == NULL || base[0] == '\0')
         return strdup(rel);
     if (asprintf(&out, "%s/%s", base, rel) < 0)

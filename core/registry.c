@@ -94,6 +94,18 @@ static char *registry_exposed(const struct plugin *pl, const char *name)
 static void registry_refuse(struct registry_build *b, const char *what, const char *name,
                             const struct plugin *first, const struct plugin *later)
 {
+    char *key = NULL;
+
+    if (asprintf(&key, "%s %s %s", what, name, later->id) >= 0) {
+        char **grown = realloc(b->reg->collided, (b->reg->ncollided + 1) * sizeof(*grown));
+
+        if (grown != NULL) {
+            b->reg->collided = grown;
+            grown[b->reg->ncollided++] = key;
+            key = NULL;
+        }
+    }
+    free(key);
     diag_add(b->errs,
              "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. "
              "Set a prefix in [plugin.%s] or rename one of them",
@@ -295,6 +307,9 @@ void registry_free(struct registry *reg)
     free(reg->resources);
     free(reg->templates);
     free(reg->prompts);
+    for (size_t i = 0; i < reg->ncollided; i++)
+        free(reg->collided[i]);
+    free(reg->collided);
     free(reg->tool_index.slots);
     free(reg->prompt_index.slots);
     free(reg->resource_index.slots);
@@ -557,6 +572,20 @@ static int registry_list_differs(const void *a, size_t na, const void *b, size_t
             return 1;
     }
     return 0;
+}
+
+size_t registry_new_collisions(const struct registry *old, const struct registry *next)
+{
+    size_t fresh = 0;
+
+    for (size_t i = 0; i < next->ncollided; i++) {
+        int known = 0;
+
+        for (size_t j = 0; j < old->ncollided && !known; j++)
+            known = strcmp(next->collided[i], old->collided[j]) == 0;
+        fresh += !known;
+    }
+    return fresh;
 }
 
 unsigned registry_diff(const struct registry *a, const struct registry *b)

@@ -63,6 +63,8 @@ struct registry {
     struct registry_prompt *prompts;
     size_t nprompts;
     struct registry_index tool_index, resource_index, prompt_index;
+    char **collided; /* owned: "KIND NAME ID" of each entry left out for a collision */
+    size_t ncollided;
 };
 
 /*
@@ -98,6 +100,10 @@ cJSON *registry_tool_json(const struct registry_tool *t, int rev);
 cJSON *registry_resource_json(const struct registry_resource *r, int rev);
 cJSON *registry_template_json(const struct registry_template *t, int rev);
 cJSON *registry_prompt_json(const struct registry_prompt *p, int rev);
+
+/* How many of next's collisions the set in service (old) did not already have. A reload
+ * refuses only new ones: one left out at startup stays left out. */
+size_t registry_new_collisions(const struct registry *old, const struct registry *next);
 
 /* The lists (enum registry_list bits) whose served definitions differ between a and b. */
 unsigned registry_diff(const struct registry *a, const struct registry *b);

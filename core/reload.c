@@ -225,11 +225,11 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     status = registry_build(out, r->next, r->nnext, &srv->log, &errs, &collisions);
     reload_log_diag(srv, &errs);
     diag_release(&errs);
+    if (status == STATUS_OK)
+        collisions = registry_new_collisions(srv->reg, *out);
     if (status == STATUS_OK && collisions > 0) {
         log_msg(&srv->log, LOG_ERROR, NULL,
-                "reload refused: %zu name collision(s) in the new "
-                "set; the running set stays",
-                collisions);
+                "reload refused: %zu new name collision(s); the running set stays", collisions);
         registry_free(*out);
         *out = NULL;
         return STATUS_PLUGIN;

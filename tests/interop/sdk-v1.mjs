@@ -14,36 +14,13 @@
 // Output: "ok REV CHECK" / "FAIL REV CHECK: why" lines, then "N passed, N failed".
 
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+    REVISIONS, REQUEST_TIMEOUT_MS, EXIT_WAIT_MS, order, report, summary, Session, check, listAll, short,
+} from './harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { commandWords } from '../lib/proc.mjs';
 
-const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
-const REQUEST_TIMEOUT_MS = 10000;
 const REVISION_CAP_MS = 120000;
-const EXIT_WAIT_MS = 5000;
-const MAX_PAGES = 1000;
-
-const order = (rev) => REVISIONS.indexOf(rev);
-
-let passed = 0;
-let failed = 0;
-
-function report(ok, rev, name, why) {
-    if (ok) {
-        passed++;
-        console.log(`ok ${rev} ${name}${why ? ` (${why})` : ''}`);
-    } else {
-        failed++;
-        console.log(`FAIL ${rev} ${name}: ${why}`);
-    }
-}
-
-function short(v, n = 200) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    return s && s.length > n ? s.slice(0, n - 3) + '...' : s;
-}
 
 // Arguments for a tool from its inputSchema: required members, plus every declared member of
 // a simple type. string "hello", number/integer 2, boolean true; enum/const take their first
@@ -123,176 +100,6 @@ function revisionFieldErrors(rev, kind, item) {
         if (before('2025-06-18') && 'title' in item) errs.push(`${item.name ?? item.uri} has title`);
     }
     return errs;
-}
-
-class Session {
-    constructor(rev, argv, config, validator) {
-        this.rev = rev;
-        this.validator = validator;
-        this.sent = new Map(); // JSON id -> method
-        this.schemaErrors = []; // validation problems not yet reported by a check
-        this.transportErrors = [];
-        this.negotiated = null;
-        this.exit = null;
-        this.stderr = '';
-        this.buf = '';
-        this.transport = new StdioClientTransport({
-            command: argv[0],
-            args: [...argv.slice(1), config],
-            env: process.env,
-            stderr: 'pipe',
-        });
-        this.transport.stderr?.on('data', (d) => {
-            this.stderr += d.toString();
-        });
-        this.hookTransport();
-        this.client = new Client({ name: 'mcph-interop', version: '1.0.0' }, { capabilities: {} });
-        this.client.onerror = (err) => this.transportErrors.push(`client error: ${err.message || err}`);
-    }
-
-    hookTransport() {
-        const t = this.transport;
-        // Force the revision and remember what each request id asks.
-        const send = t.send.bind(t);
-        t.send = async (msg, opts) => {
-            if (msg && msg.method === 'initialize' && msg.params) {
-                msg = { ...msg, params: { ...msg.params, protocolVersion: this.rev } };
-            }
-            if (msg && typeof msg.method === 'string' && 'id' in msg) {
-                this.sent.set(JSON.stringify(msg.id), msg.method);
-            }
-            return send(msg, opts);
-        };
-        // Capture every stdout line raw (before the SDK's own parsing may drop members).
-        const rb = t._readBuffer;
-        if (rb && typeof rb.append === 'function') {
-            const append = rb.append.bind(rb);
-            rb.append = (chunk) => {
-                this.raw(chunk.toString('utf8'));
-                return append(chunk);
-            };
-            this.rawCapture = true;
-        } else {
-            this.rawCapture = false;
-            t.onmessage = (msg) => this.inspect(msg, JSON.stringify(msg));
-        }
-        t.onerror = (err) => this.transportErrors.push(`transport error: ${err.message || err}`);
-        const start = t.start.bind(t);
-        t.start = async () => {
-            await start();
-            const p = t._process;
-            if (p) {
-                p.on('exit', (code, signal) => {
-                    this.exit = { code, signal };
-                });
-            }
-        };
-    }
-
-    raw(text) {
-        this.buf += text;
-        let nl;
-        while ((nl = this.buf.indexOf('\n')) >= 0) {
-            const line = this.buf.slice(0, nl).replace(/\r$/, '');
-            this.buf = this.buf.slice(nl + 1);
-            let msg;
-            try {
-                if (line.trim() === '') throw new Error('empty line');
-                msg = JSON.parse(line);
-            } catch (err) {
-                this.schemaErrors.push(`stdout line is not JSON (${err.message}): ${short(line)}`);
-                continue;
-            }
-            this.inspect(msg, line);
-        }
-    }
-
-    inspect(msg, line) {
-        let rev = this.negotiated || this.rev;
-        let method;
-        if (msg && typeof msg === 'object' && !Array.isArray(msg) && !('method' in msg)) {
-            method = this.sent.get(JSON.stringify(msg.id));
-            if (method === 'initialize' && typeof msg.result?.protocolVersion === 'string') {
-                const pv = msg.result.protocolVersion;
-                if (this.validator.hasRevision(pv)) {
-                    this.negotiated = pv;
-                    rev = pv;
-                }
-            }
-        }
-        const errs = this.validator.validate(rev, msg, { answers: method });
-        if (errs.length > 0) {
-            this.schemaErrors.push(`schema ${rev}: ${errs.slice(0, 3).join('; ')}` +
-                `${errs.length > 3 ? ` (+${errs.length - 3} more)` : ''} [message: ${short(line, 200)}]`);
-        }
-    }
-
-    // Problems that arrived since the last call.
-    drainProblems() {
-        const out = [...this.schemaErrors, ...this.transportErrors];
-        this.schemaErrors = [];
-        this.transportErrors = [];
-        return out;
-    }
-
-    stderrTail(n = 5) {
-        return this.stderr.split('\n').filter(Boolean).slice(-n);
-    }
-}
-
-// One line for an error; a ZodError (the SDK's own result validation) lists its issues.
-function errorText(err) {
-    if (Array.isArray(err?.issues)) {
-        const flat = [];
-        const walk = (issues, prefix) => {
-            for (const i of issues) {
-                const p = [...prefix, ...(i.path || [])].join('.');
-                if (i.code === 'invalid_union' && Array.isArray(i.errors)) {
-                    flat.push(`${p || '/'}: matches no union member`);
-                } else flat.push(`${p || '/'}: ${i.message}`);
-            }
-        };
-        walk(err.issues, []);
-        return `SDK validation (${err.name}): ${short(flat.join('; '), 300)}`;
-    }
-    return short(`${err?.name || 'Error'}: ${err?.message || err}`.replace(/\s+/g, ' '), 300);
-}
-
-// Run one check: fn returns a note (string) or an array of problems, or throws.
-async function check(s, name, fn) {
-    let problems = [];
-    let note;
-    try {
-        const r = await fn();
-        if (Array.isArray(r)) problems.push(...r);
-        else note = r;
-    } catch (err) {
-        problems.push(errorText(err));
-    }
-    // Schema and transport problems first: they are the most precise.
-    problems.unshift(...s.drainProblems());
-    report(problems.length === 0, s.rev, name, problems.length ? problems.slice(0, 5).join(' | ') +
-        (problems.length > 5 ? ` (+${problems.length - 5} more)` : '') : note);
-    return problems.length === 0;
-}
-
-async function listAll(s, what, key, call) {
-    const items = [];
-    let cursor;
-    let pages = 0;
-    const seen = new Set();
-    for (;;) {
-        const r = await call(cursor === undefined ? {} : { cursor }, { timeout: REQUEST_TIMEOUT_MS });
-        pages++;
-        if (!Array.isArray(r[key])) throw new Error(`${what}: result has no ${key} array`);
-        items.push(...r[key]);
-        if (r.nextCursor === undefined) break;
-        if (seen.has(r.nextCursor)) throw new Error(`${what}: nextCursor ${short(r.nextCursor)} repeats`);
-        seen.add(r.nextCursor);
-        if (pages >= MAX_PAGES) throw new Error(`${what}: more than ${MAX_PAGES} pages`);
-        cursor = r.nextCursor;
-    }
-    return { items, pages };
 }
 
 async function runRevision(rev, argv, config, validator) {
@@ -434,12 +241,12 @@ async function main() {
         clearTimeout(timer);
         if (r === 'cap') report(false, rev, 'time limit', `revision run exceeded ${REVISION_CAP_MS / 1000} s`);
     }
-    console.log(`${passed} passed, ${failed} failed`);
-    process.exit(failed > 0 ? 1 : 0);
+    process.exit(summary() > 0 ? 1 : 0);
 }
 
 main().catch((err) => {
     console.error(err.stack || String(err));
-    console.log(`${passed} passed, ${failed + 1} failed`);
+    report(false, '-', 'main', String(err));
+    summary();
     process.exit(1);
 });

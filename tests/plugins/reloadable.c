@@ -6,6 +6,8 @@
  * It has a config key `label` (returned by the `label` tool) and a `slow` tool for calls in
  * flight across a reload. Thread-safe: its state is read-only after init.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
 #include "plugin-api.h"
 
 #include <stdlib.h>
