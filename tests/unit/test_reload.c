@@ -92,13 +92,13 @@ static void test_every_action(void)
                               "[plugin.disabled]\nenabled = no\n") == STATUS_OK))
         return;
     check_tmp(dir, sizeof(dir), "reload");
-    snprintf(path, sizeof(path), "%s/./kept.so", dir);
+    snprintf(path, sizeof(path), "%s/kept.so", dir);
     pl[0] = fake_plugin("kept", path, NULL, "label", "a");
-    snprintf(path, sizeof(path), "%s/./reinit.so", dir);
+    snprintf(path, sizeof(path), "%s/reinit.so", dir);
     pl[1] = fake_plugin("reinit", path, NULL, "label", "old");
-    snprintf(path, sizeof(path), "%s/./reopen.so", dir);
+    snprintf(path, sizeof(path), "%s/reopen.so", dir);
     pl[2] = fake_plugin("reopen", path, NULL, NULL, NULL);
-    snprintf(path, sizeof(path), "%s/./disabled.so", dir);
+    snprintf(path, sizeof(path), "%s/disabled.so", dir);
     pl[3] = fake_plugin("disabled", path, NULL, NULL, NULL);
 
     struct reload_current cur = {.plugins = pl, .n = 4, .file_changed = changed};
@@ -136,7 +136,7 @@ static void test_same_section(void)
                               "[plugin.q]\npath = other.so\n") == STATUS_OK))
         return;
     check_tmp(dir, sizeof(dir), "reload");
-    snprintf(path, sizeof(path), "%s/./p.so", dir);
+    snprintf(path, sizeof(path), "%s/p.so", dir);
     pl = fake_plugin("p", path, "x", "label", "a");
     CHECK(reload_same_section(pl, &cfg.plugins[0]));
     /* A different prefix, value, extra key or path is a different section. */
