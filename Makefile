@@ -59,6 +59,8 @@ MCPH      := $(BUILD)/mcph
 PLUGIN_NAMES := $(notdir $(wildcard plugins/*))
 PLUGINS      := $(patsubst %,$(BUILD)/plugins/%.so,$(PLUGIN_NAMES))
 TEST_PLUGINS := $(patsubst tests/plugins/%.c,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.c))
+CONFORMANCE_PLUGINS := $(patsubst tests/conformance/%.c,$(BUILD)/tests/conformance/%.so,\
+                         $(wildcard tests/conformance/*.c))
 
 # --- Unit tests: tests/unit/test_MODULE.c, linked with the core objects. ------------------
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
@@ -66,7 +68,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 
 NODE_STAMP := tests/node_modules/.installed
 
-.PHONY: all run test test-unit test-harness test-transcripts test-interop test-reload check-format clean \
+.PHONY: all run test test-unit test-harness test-transcripts test-interop test-reload test-conformance check-format clean \
         node-deps
 all: $(MCPH) $(PLUGINS)
 
@@ -88,6 +90,11 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.c plugin-api/plugin-api.h $(FLAGS_S
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
 	@chmod go-w $@
 
+$(BUILD)/tests/conformance/%.so: tests/conformance/%.c plugin-api/plugin-api.h $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
+	@chmod go-w $@
+
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(CORE_LIB)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
@@ -105,7 +112,8 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	cd tests && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: test-unit test-harness test-transcripts test-interop test-reload check-format
+test: test-unit test-harness test-transcripts test-interop test-reload test-conformance \
+      check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -125,13 +133,18 @@ test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
 	node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
 
+# The official conformance server suite over supergateway on 127.0.0.1 (run.sh installs the
+# pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules).
+test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS)
+	tests/conformance/run.sh $(MCPH)
+
 # SIGHUP and watch-mode reloads end to end, then 200 reloads under load.
 test-reload: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/reload/reload.mjs $(MCPH)
 	node tests/reload/soak.mjs $(MCPH)
 
 FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] tests/unit/*.[ch] \
-                tests/plugins/*.c tests/bench/*.c)
+                                tests/plugins/*.c tests/conformance/*.c tests/bench/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
 	    $(SUDO) apt-get install -y -qq clang-format; }

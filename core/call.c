@@ -36,7 +36,8 @@ static void call_progress(void *ctx, double progress, double total, const char *
     struct call_job *job = ctx;
     cJSON *params;
 
-    if (job->progress_token == NULL)
+    /* Nothing more for a cancelled request, progress included. */
+    if (job->progress_token == NULL || atomic_load(&job->flight->cancelled))
         return;
     params = cJSON_CreateObject();
     if (params == NULL)
@@ -87,6 +88,11 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
         cJSON_Delete(params);
         return MCPH_ERR_UNSUPPORTED;
     }
+    /* A cancelled call asks nothing more. */
+    if (atomic_load(&job->flight->cancelled)) {
+        cJSON_Delete(params);
+        return MCPH_ERR_CANCELLED;
+    }
     /* Registered before it is sent, so the answer cannot overtake the wait. */
     inflight_ask_begin(&srv->inflight, job->flight, ask_id);
     req = jsonrpc_notification(call_ask_methods[what], params);
@@ -95,6 +101,11 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     cJSON_AddStringToObject(req, "id", ask_id);
     dispatch_deliver(srv, NULL, 0, req);
     status = inflight_ask_wait(&srv->inflight, job->flight, job->ask_timeout_ms, &reply);
+    if (status == STATUS_EOF) {
+        /* Input has ended, so no answer can come; stdout may still be read. */
+        call_ask_abandon(job, ask_id, "end of input");
+        return MCPH_ERR_CANCELLED;
+    }
     if (status != STATUS_OK) {
         call_ask_abandon(job, ask_id, status == STATUS_AGAIN ? "timed out" : "cancelled");
         return status == STATUS_AGAIN ? MCPH_ERR_TIMEOUT : MCPH_ERR_CANCELLED;
@@ -220,7 +231,9 @@ static const cJSON *call_progress_token(const cJSON *msg)
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     const cJSON *token = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
 
-    return cJSON_IsString(token) || cJSON_IsNumber(token) ? token : NULL;
+    /* A ProgressToken is a string or an integer, like a request id; anything else is not a
+     * token, and the request gets no progress. */
+    return jsonrpc_valid_id(token) ? token : NULL;
 }
 
 void call_submit(struct call_origin *o, struct call_target *t)

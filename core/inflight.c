@@ -12,6 +12,7 @@ void inflight_init(struct inflight *t)
 {
     pthread_mutex_init(&t->lock, NULL);
     t->calls = NULL;
+    t->closed = 0;
     t->next_ask = 1;
 }
 
@@ -141,6 +142,10 @@ int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeou
             status = STATUS_INVALID;
             break;
         }
+        if (t->closed) {
+            status = STATUS_EOF;
+            break;
+        }
         if (pthread_cond_timedwait(&call->answered, &t->lock, &deadline) == ETIMEDOUT &&
             call->answer == NULL)
             break;
@@ -148,6 +153,15 @@ int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeou
     call->ask_id[0] = '\0';
     pthread_mutex_unlock(&t->lock);
     return status;
+}
+
+void inflight_close(struct inflight *t)
+{
+    pthread_mutex_lock(&t->lock);
+    t->closed = 1;
+    for (struct inflight_call *c = t->calls; c != NULL; c = c->next)
+        pthread_cond_broadcast(&c->answered);
+    pthread_mutex_unlock(&t->lock);
 }
 
 int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg)

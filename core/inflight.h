@@ -24,7 +24,8 @@ struct inflight_call {
 };
 
 struct inflight {
-    pthread_mutex_t lock; /* guards the list, the ask fields and next_ask */
+    pthread_mutex_t lock; /* guards the list, the ask fields, next_ask and closed */
+    int closed;           /* end of input: no answer can come any more */
     struct inflight_call *calls;
     uint64_t next_ask;
 };
@@ -54,9 +55,13 @@ void inflight_ask_begin(struct inflight *t, struct inflight_call *call, char *as
 /* Wait for the answer to the request begun with inflight_ask_begin, at most timeout_ms.
  * Returns STATUS_OK with *answer (the client's whole response message, owned by the
  * caller), STATUS_AGAIN on time-out, or STATUS_INVALID when the call was cancelled. The
- * ask is over either way. */
+ * ask is over either way. STATUS_EOF when the input has ended (inflight_close). */
 int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeout_ms,
                       cJSON **answer);
+
+/* End of input: every wait for an answer ends now (STATUS_EOF), and later ones at once.
+ * Main thread. */
+void inflight_close(struct inflight *t);
 
 /* Hand the client's response msg (owned; taken on STATUS_OK) to the call waiting for id.
  * Main thread. STATUS_NOT_FOUND when nobody waits for it (late, or not ours). */

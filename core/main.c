@@ -342,6 +342,8 @@ static int main_serve(struct server *srv, int out_fd, int watch_forced)
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
             srv->reg->nplugins, srv->cfg.file);
     by_signal = main_loop(srv, watch_forced);
+    /* No answer to a plugin's question can come any more. */
+    inflight_close(&srv->inflight);
     /* End of input: finish every call in flight. A signal: give them a grace period. */
     if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
         log_msg(&srv->log, LOG_WARNING, NULL,

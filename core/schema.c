@@ -53,9 +53,9 @@ static const char *schema_type_of(const cJSON *v)
         return "boolean";
     if (cJSON_IsNull(v))
         return "null";
-    return v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 9.007199254740992e15
-               ? "integer"
-               : "number";
+    /* Any finite whole number is an integer to JSON Schema, whatever its magnitude. */
+    return isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble) ? "integer"
+                                                                               : "number";
 }
 
 static int schema_is_type(const cJSON *v, const char *type)

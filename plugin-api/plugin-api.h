@@ -435,7 +435,8 @@ struct mcph_host {
      * passes. On MCPH_OK *result_json is the client's result as JSON text, borrowed until
      * the handler returns. Else: MCPH_ERR_UNSUPPORTED (the client did not declare the
      * capability: turn it into a tool error that says so), MCPH_ERR_TIMEOUT,
-     * MCPH_ERR_CANCELLED (return promptly), MCPH_ERR_CLIENT (the client answered with an
+     * MCPH_ERR_CANCELLED (the call was cancelled, or the client's input ended: return
+     * promptly), MCPH_ERR_CLIENT (the client answered with an
      * error; *result_json is then the JSON-RPC error object), MCPH_ERR_INVALID (bad JSON in).
      * The same code works whatever protocol revision the client speaks.
      */

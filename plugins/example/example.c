@@ -8,15 +8,30 @@
  *     resources), a structured result with an output schema, and a tool error;
  *   - a fixed resource and a resource template;
  *   - a prompt with a required and an optional argument.
+ * and, since ABI 1.1,
+ *   - a long-running tool that reports progress and stops when the client cancels (count);
+ *   - tools that ask the client: the user (confirm, elicitation), the client's model
+ *     (ask_model, sampling) and the client's roots (roots), each a tool error when the
+ *     client cannot be asked;
+ *   - completions for a prompt argument and a template variable;
+ *   - a resource that changes, with an update notification for subscribed clients (note);
+ *   - annotations and _meta on a content item, annotations on a resource, icons and _meta
+ *     on a tool.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
  * static const data, which mcph copies at load time, so nothing here has to outlive a call.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, outside the mcph tree's -D_GNU_SOURCE too */
+
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "plugin-api.h"
 
@@ -28,17 +43,20 @@
     "the `example://greeting/{name}` template and the `review` prompt.\n"
 
 #define EXAMPLE_README_URI "example://readme"
+#define EXAMPLE_NOTE_URI "example://note"
 
 /*
- * The instance state, created by init() and handed to every handler. Handlers only read it,
- * which is what lets the descriptor claim MCPH_PLUGIN_THREAD_SAFE: a plugin that updates
- * its state from handlers needs a lock or atomics before it may set that flag.
+ * The instance state, created by init() and handed to every handler. The descriptor claims
+ * MCPH_PLUGIN_THREAD_SAFE, so handlers may run on several threads at once: what they only
+ * read needs nothing, and the one thing they change, the note, has a lock.
  */
 struct example {
     /* Borrowed from host->config(): mcph keeps it valid until shutdown() returns, which
      * outlives every handler, so there is nothing to copy. (Argument strings are different:
      * they die when the handler returns, and must be copied to be kept.) */
     const char *greeting;
+    pthread_mutex_t lock; /* guards note */
+    char *note;           /* owned; what set_note stored last, NULL before */
 };
 
 /* A 2x2 RGB PNG (red, green / blue, white), small enough to embed as bytes. */
@@ -112,6 +130,43 @@ static void example_format_number(char *buf, size_t size, double n)
     snprintf(buf, size, "%.15g", n);
     if (strtod(buf, NULL) != n)
         snprintf(buf, size, "%.17g", n);
+}
+
+/* Returns s as a quoted JSON string, malloc'd and owned by the caller, or NULL when out of
+ * memory. Needed to put user text into the JSON a host call takes (sampling's params). */
+static char *example_json_string(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(len * 6 + 3); /* worst case: every byte as \u00XX */
+    char *p = out;
+
+    if (!out)
+        return NULL;
+    *p++ = '"';
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            *p++ = '\\';
+            *p++ = (char)c;
+        } else if (c < 0x20) {
+            p += sprintf(p, "\\u%04x", c);
+        } else {
+            *p++ = (char)c; /* UTF-8 passes through: JSON text is UTF-8 */
+        }
+    }
+    *p++ = '"';
+    *p = '\0';
+    return out;
+}
+
+static void example_sleep_ms(int64_t ms)
+{
+    struct timespec left = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+    while (nanosleep(&left, &left) != 0) {
+        if (errno != EINTR)
+            break;
+    }
 }
 
 /* --- Tools. Each handler returns MCPH_OK once it has produced a result (even a tool
@@ -195,11 +250,19 @@ static int example_link(const struct mcph_host *host, void *state, struct mcph_c
 }
 
 /* Embedded resources carry their contents inline. The URI names the contents; it need not
- * be one of the plugin's listed resources (example://bytes is not). */
+ * be one of the plugin's listed resources (example://bytes is not).
+ * annotate() and content_meta() apply to the item added last. Annotations tell the client
+ * who the item is for and how much it matters (here: context for the model, not something
+ * to show the user); _meta is free-form data for clients that know the key. mcph leaves out
+ * what the client's revision lacks (lastModified and _meta before 2025-06-18). */
 static int example_embed(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     (void)state;
     int rc = host->embedded_text(call, EXAMPLE_README_URI, "text/markdown", EXAMPLE_README);
+    if (rc == MCPH_OK)
+        rc = host->annotate(call, "{\"audience\":[\"assistant\"],\"priority\":0.8}");
+    if (rc == MCPH_OK)
+        rc = host->content_meta(call, "{\"example.com/source\":\"readme\"}");
     if (rc != MCPH_OK)
         return rc;
     return host->embedded_blob(call, "example://bytes", "application/octet-stream", example_bytes,
@@ -215,6 +278,141 @@ static int example_fail(const struct mcph_host *host, void *state, struct mcph_c
     return host->tool_error(call, "the fail tool always fails: it demonstrates a tool error");
 }
 
+/*
+ * A long-running tool. progress() is cheap to call: mcph sends notifications/progress only
+ * to a client that asked for them (with a progress token), and drops a value lower than the
+ * last one. Polling cancelled() between steps frees the worker as soon as the client gives
+ * up; mcph sends no answer for a cancelled call, so what the handler returns then is unused.
+ */
+static int example_count(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    int64_t to, delay_ms = 100;
+    char message[64];
+
+    (void)state;
+    int rc = host->arg_integer(call, "to", &to);
+    if (rc != MCPH_OK)
+        return example_bad_arg(host, call, "to", "an integer", rc);
+    rc = host->arg_integer(call, "delay_ms", &delay_ms);
+    if (rc != MCPH_OK && rc != MCPH_ERR_ABSENT)
+        return example_bad_arg(host, call, "delay_ms", "an integer", rc);
+    /* The input schema says the same; mcph checked it, but the handler does not rely on it. */
+    if (to < 1 || to > 100 || delay_ms < 0 || delay_ms > 1000)
+        return host->tool_error(call, "to must be 1 to 100 and delay_ms 0 to 1000");
+
+    for (int64_t i = 1; i <= to; i++) {
+        example_sleep_ms(delay_ms); /* the work of one step */
+        if (host->cancelled(call))
+            return host->tool_error(call, "cancelled at %" PRId64, i);
+        snprintf(message, sizeof(message), "counted to %" PRId64, i);
+        host->progress(call, (double)i, (double)to, message);
+    }
+    snprintf(message, sizeof(message), "counted to %" PRId64, to);
+    return host->text(call, message);
+}
+
+/*
+ * What a tool that asked the client makes of the answer. The same handler serves every
+ * client: one that did not declare the capability (or whose protocol revision lacks it)
+ * gets MCPH_ERR_UNSUPPORTED at once, with nothing sent, and the tool says so in a tool error
+ * the model can read. The answer is JSON text (a real plugin parses it with its JSON library;
+ * the tour passes it on).
+ */
+static int example_answer(const struct mcph_host *host, struct mcph_call *call, const char *what,
+                          int rc, const char *answer)
+{
+    switch (rc) {
+    case MCPH_OK:
+        return host->text(call, answer);
+    case MCPH_ERR_UNSUPPORTED:
+        return host->tool_error(call, "this client does not support %s", what);
+    case MCPH_ERR_TIMEOUT:
+        return host->tool_error(call, "the client did not answer the %s request in time", what);
+    case MCPH_ERR_CLIENT: /* answer is the JSON-RPC error object */
+        return host->tool_error(call, "the client refused the %s request: %s", what, answer);
+    case MCPH_ERR_CANCELLED: /* the call was cancelled: nobody reads this */
+        return host->tool_error(call, "cancelled");
+    default:
+        return rc;
+    }
+}
+
+/* Elicitation: ask the user, through the client, for values described by a flat schema. */
+static int example_confirm(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *action, *answer = NULL;
+
+    (void)state;
+    int rc = host->arg_string(call, "action", &action);
+    if (rc != MCPH_OK)
+        return example_bad_arg(host, call, "action", "a string", rc);
+    char *question = example_format("Go ahead and %s?", action);
+    if (!question)
+        return MCPH_ERR_NOMEM;
+    rc = host->elicit(call, question,
+                      "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\","
+                      "\"title\":\"Confirm\"}},\"required\":[\"confirm\"]}",
+                      &answer);
+    free(question);
+    return example_answer(host, call, "elicitation", rc, answer);
+}
+
+/* Sampling: ask the client's model. The params are sampling/createMessage's, as JSON, so the
+ * user's text must be escaped into it. */
+static int example_ask_model(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *question, *answer = NULL;
+
+    (void)state;
+    int rc = host->arg_string(call, "question", &question);
+    if (rc != MCPH_OK)
+        return example_bad_arg(host, call, "question", "a string", rc);
+    char *quoted = example_json_string(question);
+    if (!quoted)
+        return MCPH_ERR_NOMEM;
+    char *params = example_format("{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":"
+                                  "\"text\",\"text\":%s}}],\"maxTokens\":200}",
+                                  quoted);
+    free(quoted);
+    if (!params)
+        return MCPH_ERR_NOMEM;
+    rc = host->sample(call, params, &answer);
+    free(params);
+    return example_answer(host, call, "sampling", rc, answer);
+}
+
+/* Roots: the folders or files the client lets the server work on. */
+static int example_roots(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *answer = NULL;
+
+    (void)state;
+    int rc = host->roots(call, &answer);
+    return example_answer(host, call, "roots", rc, answer);
+}
+
+/* Changes the note resource, then tells subscribed clients (resources/updated) so they can
+ * read it again. resource_updated() may be called from any thread; mcph sends it only to a
+ * client that subscribed to that URI. */
+static int example_set_note(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    struct example *ex = state;
+    const char *text;
+
+    int rc = host->arg_string(call, "text", &text);
+    if (rc != MCPH_OK)
+        return example_bad_arg(host, call, "text", "a string", rc);
+    char *copy = strdup(text); /* text dies with the call; the note outlives it */
+    if (!copy)
+        return MCPH_ERR_NOMEM;
+    pthread_mutex_lock(&ex->lock);
+    free(ex->note);
+    ex->note = copy;
+    pthread_mutex_unlock(&ex->lock);
+    host->resource_updated(host, EXAMPLE_NOTE_URI);
+    return host->text(call, "noted");
+}
+
 /* --- Resources. --- */
 
 /* uri NULL: the contents belong to the URI being read. */
@@ -222,6 +420,18 @@ static int example_readme(const struct mcph_host *host, void *state, struct mcph
 {
     (void)state;
     return host->contents_text(call, NULL, "text/markdown", EXAMPLE_README);
+}
+
+/* The lock is held only while copying into the result (the sink copies), never across a
+ * call that may wait. */
+static int example_note(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    struct example *ex = state;
+
+    pthread_mutex_lock(&ex->lock);
+    int rc = host->contents_text(call, NULL, "text/plain", ex->note ? ex->note : "(no note yet)");
+    pthread_mutex_unlock(&ex->lock);
+    return rc;
 }
 
 /* The template's variables are read like arguments. mcph only calls this handler for a URI
@@ -298,6 +508,58 @@ static int example_review(const struct mcph_host *host, void *state, struct mcph
     return rc;
 }
 
+/* --- Completions. A complete handler reads "argument" (which one is being typed) and
+ * "value" (what the user typed so far), and offers candidates with host->completion(); mcph
+ * sends at most 100 and tells the client how many there were. --- */
+
+static const char *const example_languages[] = {
+    "c", "c++", "go", "java", "javascript", "python", "ruby", "rust", "typescript", NULL,
+};
+
+static const char *const example_names[] = {"Ada", "Alan", "Grace", "Linus", NULL};
+
+/* Offers every word of the NULL-ended list that starts with prefix. */
+static int example_offer(const struct mcph_host *host, struct mcph_call *call,
+                         const char *const *words, const char *prefix)
+{
+    for (size_t i = 0; words[i] != NULL; i++) {
+        if (strncmp(words[i], prefix, strlen(prefix)) != 0)
+            continue;
+        int rc = host->completion(call, words[i]);
+        if (rc != MCPH_OK)
+            return rc;
+    }
+    return MCPH_OK;
+}
+
+/* Offers the list for `argument`; any other argument gets no candidates (code is free text). */
+static int example_complete_from(const struct mcph_host *host, struct mcph_call *call,
+                                 const char *argument, const char *const *words)
+{
+    const char *name, *value;
+
+    if (host->arg_string(call, "argument", &name) != MCPH_OK ||
+        host->arg_string(call, "value", &value) != MCPH_OK)
+        return host->error(call, MCPH_ERR, "a completion without argument or value");
+    if (strcmp(name, argument) != 0)
+        return MCPH_OK;
+    return example_offer(host, call, words, value);
+}
+
+static int example_complete_review(const struct mcph_host *host, void *state,
+                                   struct mcph_call *call)
+{
+    (void)state;
+    return example_complete_from(host, call, "language", example_languages);
+}
+
+static int example_complete_greeting(const struct mcph_host *host, void *state,
+                                     struct mcph_call *call)
+{
+    (void)state;
+    return example_complete_from(host, call, "name", example_names);
+}
+
 /* --- Lifecycle. --- */
 
 /* Reads the config once, on the main thread, so handlers never look it up. */
@@ -310,6 +572,12 @@ static int example_init(const struct mcph_host *host, void **state)
     }
     /* Never NULL: the key has a default value. */
     ex->greeting = host->config(host, "greeting");
+    ex->note = NULL;
+    if (pthread_mutex_init(&ex->lock, NULL) != 0) {
+        host->log(host, MCPH_LOG_ERROR, "cannot create the example state's lock");
+        free(ex);
+        return MCPH_ERR;
+    }
     host->log(host, MCPH_LOG_DEBUG, "greeting is \"%s\"", ex->greeting);
     *state = ex;
     return MCPH_OK;
@@ -318,7 +586,11 @@ static int example_init(const struct mcph_host *host, void **state)
 /* Runs after the last handler returned; the next init() starts from scratch. */
 static void example_shutdown(void *state)
 {
-    free(state);
+    struct example *ex = state;
+
+    pthread_mutex_destroy(&ex->lock);
+    free(ex->note);
+    free(ex);
 }
 
 /* --- The descriptor. mcph copies every string at load time. --- */
@@ -408,6 +680,70 @@ static const struct mcph_tool example_tools[] = {
         .open_world_hint = MCPH_HINT_FALSE,
         .call = example_fail,
     },
+    {
+        .name = "count",
+        .title = "Count",
+        .description = "Counts from 1 to `to`, one step every delay_ms milliseconds, reporting "
+                       "progress; stops when cancelled.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{"
+                        "\"to\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,"
+                        "\"description\":\"Where to stop\"},"
+                        "\"delay_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000,"
+                        "\"description\":\"Milliseconds a step (default 100)\"}},"
+                        "\"required\":[\"to\"],\"additionalProperties\":false}",
+        .read_only_hint = MCPH_HINT_TRUE,
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_count,
+        /* Icons (2025-11-25 clients) and _meta (2025-06-18 and newer) are JSON text, checked
+         * at load; mcph sends each only to clients whose revision has it. A data: URI keeps
+         * the icon inside the plugin. */
+        .icons = "[{\"src\":\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91Jpz"
+                 "AAAAEklEQVR42mP4z8DAAMIM/4EAAB/uBfvxq7p3AAAAAElFTkSuQmCC\","
+                 "\"mimeType\":\"image/png\",\"sizes\":[\"2x2\"]}]",
+        .meta = "{\"example.com/category\":\"demo\"}",
+    },
+    {
+        .name = "confirm",
+        .title = "Confirm",
+        .description = "Asks the user to confirm an action (elicitation) and returns the answer.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\","
+                        "\"description\":\"What to confirm, e.g. delete the draft\"}},"
+                        "\"required\":[\"action\"],\"additionalProperties\":false}",
+        .read_only_hint = MCPH_HINT_TRUE,
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_confirm,
+    },
+    {
+        .name = "ask_model",
+        .title = "Ask the model",
+        .description = "Asks the client's model a question (sampling) and returns its answer.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{\"question\":{\"type\":"
+                        "\"string\",\"description\":\"The question\"}},"
+                        "\"required\":[\"question\"],\"additionalProperties\":false}",
+        .read_only_hint = MCPH_HINT_TRUE,
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_ask_model,
+    },
+    {
+        .name = "roots",
+        .title = "Roots",
+        .description = "Lists the roots (folders, files) the client shares with the server.",
+        .input_schema = example_no_args,
+        .read_only_hint = MCPH_HINT_TRUE,
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_roots,
+    },
+    {
+        .name = "set_note",
+        .title = "Set the note",
+        .description = "Stores a note in the example://note resource.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\","
+                        "\"description\":\"The new note\"}},"
+                        "\"required\":[\"text\"],\"additionalProperties\":false}",
+        .idempotent_hint = MCPH_HINT_TRUE,
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_set_note,
+    },
     {0},
 };
 
@@ -420,6 +756,16 @@ static const struct mcph_resource example_resources[] = {
         .mime_type = "text/markdown",
         .size = sizeof(EXAMPLE_README) - 1,
         .read = example_readme,
+        /* Since 1.1: who the resource is for and how much it matters. */
+        .annotations = "{\"audience\":[\"user\",\"assistant\"],\"priority\":0.5}",
+    },
+    {
+        .uri = EXAMPLE_NOTE_URI,
+        .name = "note",
+        .title = "Note",
+        .description = "The last note stored with set_note; subscribe to hear of changes.",
+        .mime_type = "text/plain",
+        .read = example_note,
     },
     {0},
 };
@@ -433,6 +779,7 @@ static const struct mcph_resource_template example_templates[] = {
         .description = "A greeting for {name}, with the configured greeting.",
         .mime_type = "text/plain",
         .read = example_greeting,
+        .complete = example_complete_greeting,
     },
     {0},
 };
@@ -450,6 +797,7 @@ static const struct mcph_prompt example_prompts[] = {
         .description = "Asks for a review of a piece of code.",
         .arguments = example_review_args,
         .get = example_review,
+        .complete = example_complete_review,
     },
     {0},
 };
@@ -464,11 +812,11 @@ static const struct mcph_config_key example_config_keys[] = {
     {0},
 };
 
-/* Handlers only read the state init() made, so calls may run in parallel. */
+/* Handlers only read the state init() made, or take its lock: calls may run in parallel. */
 static const struct mcph_plugin example_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "example",
-    .version = "1.0.0",
+    .version = "1.1.0",
     .description = "A tour of the mcph plugin ABI",
     .flags = MCPH_PLUGIN_THREAD_SAFE,
     .tools = example_tools,
