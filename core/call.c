@@ -2,7 +2,10 @@
 
 #include "dispatch.h"
 #include "inflight.h"
+#include "base64.h"
 #include "log.h"
+#include "modern.h"
+
 #include "registry.h"
 #include "revision.h"
 #include "schema.h"
@@ -21,6 +24,11 @@ struct call_job {
     cJSON *progress_token; /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
     int ask_timeout_ms; /* copied: the config may be swapped by a reload meanwhile */
+    /* MRTR (2026-07-28): the client answers questions by retrying the request. */
+    const cJSON *input_responses; /* borrowed from msg: this round's answers, or NULL */
+    cJSON *answers;               /* owned: every answer so far (requestState and this round) */
+    cJSON *input_requests;        /* owned: questions this run could not have answered */
+    int nasks;                    /* questions asked by this run of the handler */
 };
 
 static const char *const call_ask_methods[] = {
@@ -76,6 +84,41 @@ static void call_ask_abandon(struct call_job *job, const char *ask_id, const cha
     dispatch_deliver(job->o.srv, NULL, 0, jsonrpc_notification("notifications/cancelled", params));
 }
 
+/* 2026-07-28: no request to the client. The n-th question of a run is keyed "ask-n"; its
+ * answer comes in a retry of the request (inputResponses, or earlier rounds' answers carried
+ * in requestState). Without one, the question is recorded for an InputRequiredResult. */
+static int call_ask_modern(struct call_job *job, int what, cJSON *params, cJSON **answer)
+{
+    char key[32];
+    const cJSON *given;
+    cJSON *request;
+
+    /* Only these three requests may answer input_required. */
+    if (job->t.kind == HOST_CALL_COMPLETE) {
+        cJSON_Delete(params);
+        return MCPH_ERR_UNSUPPORTED;
+    }
+    snprintf(key, sizeof(key), "ask-%d", ++job->nasks);
+    given = cJSON_GetObjectItemCaseSensitive(job->answers, key);
+    if (cJSON_IsObject(given)) {
+        cJSON_Delete(params);
+        *answer = cJSON_Duplicate(given, 1);
+        return *answer != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
+    }
+    request = cJSON_CreateObject();
+    if (request == NULL ||
+        (job->input_requests == NULL && (job->input_requests = cJSON_CreateObject()) == NULL)) {
+        cJSON_Delete(request);
+        cJSON_Delete(params);
+        return MCPH_ERR_NOMEM;
+    }
+    cJSON_AddStringToObject(request, "method", call_ask_methods[what]);
+    if (params != NULL)
+        cJSON_AddItemToObject(request, "params", params);
+    cJSON_AddItemToObject(job->input_requests, key, request);
+    return MCPH_ERR_AGAIN;
+}
+
 static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 {
     struct call_job *job = ctx;
@@ -93,6 +136,8 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
         cJSON_Delete(params);
         return MCPH_ERR_CANCELLED;
     }
+    if (job->o.modern)
+        return call_ask_modern(job, what, params, answer);
     /* Registered before it is sent, so the answer cannot overtake the wait. */
     inflight_ask_begin(&srv->inflight, job->flight, ask_id);
     req = jsonrpc_notification(call_ask_methods[what], params);
@@ -130,11 +175,13 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
     }
     if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == HOST_CALL_RESOURCE) {
+        /* 2026-07-28 retired -32002: a missing resource is invalid params there. */
+        int code = job->o.modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND;
         cJSON *data = cJSON_CreateObject();
 
         cJSON_AddStringToObject(data, "uri", job->t.uri);
         snprintf(text, sizeof(text), "%s", msg ? msg : "Resource not found");
-        return jsonrpc_error(job->o.id, JSONRPC_RESOURCE_NOT_FOUND, text, data);
+        return jsonrpc_error(job->o.id, code, text, data);
     }
     if (rc == MCPH_ERR_NOT_FOUND) {
         snprintf(text, sizeof(text), "%s", msg ? msg : "Not found");
@@ -165,6 +212,79 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
     return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text, NULL);
 }
 
+/* requestState: the answers so far, bound to the request they belong to (method and target).
+ * It only carries what the client itself answered, so a client that alters it can only
+ * change its own answers; a state for another request is ignored (the questions come again).
+ */
+static char *call_state_encode(const struct call_job *job)
+{
+    cJSON *state = cJSON_CreateObject();
+    char *text, *b64;
+
+    cJSON_AddStringToObject(
+        state, "m", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(job->o.msg, "method")));
+    cJSON_AddStringToObject(state, "n", job->t.name);
+    cJSON_AddItemToObject(state, "a",
+                          job->answers ? cJSON_Duplicate(job->answers, 1) : cJSON_CreateObject());
+    text = cJSON_PrintUnformatted(state);
+    cJSON_Delete(state);
+    if (text == NULL)
+        return NULL;
+    b64 = base64_encode(text, strlen(text));
+    free(text);
+    return b64;
+}
+
+/* The answers of requestState (if it is one of ours for this request) and of inputResponses,
+ * merged into job->answers. */
+static void call_state_decode(struct call_job *job)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
+    const char *b64 =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestState"));
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(job->o.msg, "method");
+    const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
+    size_t len = 0;
+    unsigned char *text = b64 ? base64_decode(b64, &len) : NULL;
+    cJSON *state = text ? cJSON_ParseWithLength((const char *)text, len) : NULL;
+    const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
+    const cJSON *e;
+
+    job->answers = cJSON_CreateObject();
+    if (cJSON_IsString(method) &&
+        cJSON_Compare(cJSON_GetObjectItemCaseSensitive(state, "m"), method, 1) && target != NULL &&
+        strcmp(target, job->t.name) == 0) {
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(state, "a"))
+        {
+            cJSON_AddItemToObject(job->answers, e->string, cJSON_Duplicate(e, 1));
+        }
+    }
+    if (!cJSON_IsObject(given))
+        given = NULL;
+    cJSON_ArrayForEach(e, given)
+    {
+        cJSON_DeleteItemFromObjectCaseSensitive(job->answers, e->string);
+        cJSON_AddItemToObject(job->answers, e->string, cJSON_Duplicate(e, 1));
+    }
+    cJSON_Delete(state);
+    free(text);
+}
+
+/* The handler asked what only a retry can answer: InputRequiredResult. */
+static cJSON *call_input_required(struct call_job *job)
+{
+    cJSON *result = cJSON_CreateObject();
+    char *state = call_state_encode(job);
+
+    cJSON_AddStringToObject(result, "resultType", "input_required");
+    cJSON_AddItemToObject(result, "inputRequests", job->input_requests);
+    job->input_requests = NULL;
+    if (state != NULL)
+        cJSON_AddStringToObject(result, "requestState", state);
+    free(state);
+    return result;
+}
+
 static cJSON *call_run_handler(struct call_job *job)
 {
     struct plugin *pl = job->t.plugin;
@@ -177,11 +297,25 @@ static cJSON *call_run_handler(struct call_job *job)
         return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
     c.mime_type = job->t.mime_type;
     c.env = &job->env;
+    if (job->o.modern)
+        call_state_decode(job);
+    pthread_setspecific(job->o.srv->call_key, job);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
-    if (rc != MCPH_OK)
+    pthread_setspecific(job->o.srv->call_key, NULL);
+    if (job->input_requests != NULL) {
+        cJSON *result = call_input_required(job);
+
+        modern_result(result, job->reg, NULL, 0);
+        reply = jsonrpc_result(job->o.id, result);
+    } else if (rc != MCPH_OK) {
         reply = call_plugin_error(job, rc, c.error);
-    else if ((reply = call_check_output(job, &c)) == NULL)
-        reply = jsonrpc_result(job->o.id, host_call_result(&c));
+    } else if ((reply = call_check_output(job, &c)) == NULL) {
+        cJSON *result = host_call_result(&c);
+
+        if (job->o.modern)
+            modern_result(result, job->reg, pl, job->t.kind == HOST_CALL_RESOURCE);
+        reply = jsonrpc_result(job->o.id, result);
+    }
     host_call_release(&c);
     return reply;
 }
@@ -191,6 +325,8 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->o.msg);
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
+    cJSON_Delete(job->answers);
+    cJSON_Delete(job->input_requests);
     server_release_registry(job->o.srv, job->reg);
     free(job);
 }
@@ -234,6 +370,16 @@ static const cJSON *call_progress_token(const cJSON *msg)
     /* A ProgressToken is a string or an integer, like a request id; anything else is not a
      * token, and the request gets no progress. */
     return jsonrpc_valid_id(token) ? token : NULL;
+}
+
+int call_log_level(struct server *srv, int *level)
+{
+    const struct call_job *job = pthread_getspecific(srv->call_key);
+
+    if (job == NULL || !job->o.modern)
+        return 0;
+    *level = atomic_load(&job->flight->cancelled) ? LOG_OFF : job->o.log_level;
+    return 1;
 }
 
 void call_submit(struct call_origin *o, struct call_target *t)

@@ -45,7 +45,15 @@ struct call_origin {
     unsigned can;                 /* enum call_can */
     struct dispatch_batch *batch; /* or NULL */
     size_t slot;
+    int modern;    /* a 2026-07-28 request: modern results, MRTR, its own log level */
+    int log_level; /* modern: the level its _meta asked for, LOG_OFF for none */
 };
+
+/* Whether the calling thread runs a handler whose request routes its log lines itself, and
+ * at which level: a modern request's own level (LOG_OFF when it asked for none, or was
+ * cancelled). Returns 0 (legacy request, or no handler running: the session's level applies)
+ * or 1 with *level set. Any thread. */
+int call_log_level(struct server *srv, int *level);
 
 /* Queue the call on the worker pool; the answer is sent from there (or, for a request whose
  * id is already in flight, an error at once). Takes o->msg and t->owned_args. Main thread. */

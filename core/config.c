@@ -175,6 +175,25 @@ static int config_set_ask_timeout(struct config_parse *p, const char *value)
     return config_parse_int(value, 100, 3600000, &p->cfg->ask_timeout_ms);
 }
 
+static int config_parse_scope(const char *value, int *out)
+{
+    if (strcmp(value, "public") == 0 || strcmp(value, "private") == 0) {
+        *out = strcmp(value, "public") == 0;
+        return STATUS_OK;
+    }
+    return STATUS_INVALID;
+}
+
+static int config_set_cache_ttl(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 0, LIMIT_CACHE_TTL_MAX_MS, &p->cfg->cache_ttl_ms);
+}
+
+static int config_set_cache_scope(struct config_parse *p, const char *value)
+{
+    return config_parse_scope(value, &p->cfg->cache_public);
+}
+
 static int config_set_page_size(struct config_parse *p, const char *value)
 {
     return config_parse_int(value, 1, LIMIT_PAGE_MAX, &p->cfg->page_size);
@@ -192,6 +211,10 @@ static const struct config_server_key config_server_keys[] = {
     {.name = "strict", .set = config_set_strict, .help = "yes or no"},
     {.name = "page_size", .set = config_set_page_size, .help = "a number from 1 to 1000"},
     {.name = "watch", .set = config_set_watch, .help = "yes or no"},
+    {.name = "cache_ttl_ms",
+     .set = config_set_cache_ttl,
+     .help = "milliseconds from 0 to 86400000"},
+    {.name = "cache_scope", .set = config_set_cache_scope, .help = "public or private"},
     {.name = "ask_timeout_ms",
      .set = config_set_ask_timeout,
      .help = "milliseconds from 100 to 3600000"},
@@ -292,7 +315,21 @@ static int config_plugin_once(struct config_parse *p, struct config_plugin *pl, 
     return 1;
 }
 
-/* path, enabled and prefix belong to mcph; every other key is the plugin's own. */
+/* Keys of a [plugin.NAME] section that belong to mcph, not to the plugin. */
+static int config_own_key(const char *key)
+{
+    static const char *const own[] = {"path",         "enabled",     "prefix",
+                                      "cache_ttl_ms", "cache_scope", NULL};
+
+    for (size_t i = 0; own[i] != NULL; i++) {
+        if (strcmp(key, own[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* path, enabled, prefix and the cache keys belong to mcph; every other key is the plugin's
+ * own. */
 static void config_plugin_key(struct config_parse *p, const char *key, const char *value)
 {
     struct config_plugin *pl = config_current_plugin(p);
@@ -316,7 +353,17 @@ static void config_plugin_key(struct config_parse *p, const char *key, const cha
                          pl->id, value, LIMIT_ID);
         else if (config_set_string(p, &pl->prefix, value) != STATUS_OK)
             return;
-    } else if (strcmp(key, "enabled") != 0 && strcmp(key, "prefix") != 0) {
+    } else if (config_plugin_once(p, pl, key, &pl->cache_ttl_line, "cache_ttl_ms")) {
+        if (config_parse_int(value, 0, LIMIT_CACHE_TTL_MAX_MS, &pl->cache_ttl_ms) != STATUS_OK)
+            config_error(p,
+                         "[plugin.%s] cache_ttl_ms = '%s' is not valid; use milliseconds "
+                         "from 0 to %d",
+                         pl->id, value, LIMIT_CACHE_TTL_MAX_MS);
+    } else if (config_plugin_once(p, pl, key, &pl->cache_scope_line, "cache_scope")) {
+        if (config_parse_scope(value, &pl->cache_public) != STATUS_OK)
+            config_error(p, "[plugin.%s] cache_scope = '%s' is not valid; use public or private",
+                         pl->id, value);
+    } else if (!config_own_key(key)) {
         config_add_kv(p, pl, key, value);
     }
 }
@@ -351,6 +398,8 @@ static int config_new_plugin(struct config_parse *p, const char *id)
     pl->line = p->line;
     pl->path_line = p->line;
     pl->enabled = 1;
+    pl->cache_ttl_ms = -1;
+    pl->cache_public = -1;
     return STATUS_OK;
 }
 
@@ -507,6 +556,8 @@ void config_init(struct config *cfg)
     cfg->log_level = LOG_INFO;
     cfg->page_size = LIMIT_PAGE_DEFAULT;
     cfg->ask_timeout_ms = LIMIT_ASK_TIMEOUT_MS;
+    cfg->cache_ttl_ms = 0;
+    cfg->cache_public = 0;
 }
 
 static void config_plugin_release(struct config_plugin *pl)
@@ -629,7 +680,8 @@ static int config_str_eq(const char *a, const char *b)
 int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b)
 {
     if (!config_str_eq(a->path, b->path) || a->enabled != b->enabled ||
-        !config_str_eq(a->prefix, b->prefix) || a->nkeys != b->nkeys)
+        !config_str_eq(a->prefix, b->prefix) || a->cache_ttl_ms != b->cache_ttl_ms ||
+        a->cache_public != b->cache_public || a->nkeys != b->nkeys)
         return 0;
     for (size_t i = 0; i < a->nkeys; i++) {
         if (!config_str_eq(a->keys[i].value, config_kv_get(b, a->keys[i].key)))

@@ -19,14 +19,18 @@ struct config_kv {
 
 /* One [plugin.NAME] section. */
 struct config_plugin {
-    char *id;               /* owned: NAME */
-    int line;               /* line of the section header */
-    char *path;             /* owned: the .so path, resolved against plugin_dir */
-    int path_line;          /* line of path =, or the header's when defaulted to NAME.so */
-    int enabled;            /* enabled = (default yes) */
-    int enabled_line;       /* line of enabled =, 0 when not set */
-    char *prefix;           /* owned, or NULL: exposed names become prefix_name */
-    int prefix_line;        /* line of prefix =, 0 when not set */
+    char *id;         /* owned: NAME */
+    int line;         /* line of the section header */
+    char *path;       /* owned: the .so path, resolved against plugin_dir */
+    int path_line;    /* line of path =, or the header's when defaulted to NAME.so */
+    int enabled;      /* enabled = (default yes) */
+    int enabled_line; /* line of enabled =, 0 when not set */
+    char *prefix;     /* owned, or NULL: exposed names become prefix_name */
+    int prefix_line;  /* line of prefix =, 0 when not set */
+    int cache_ttl_ms; /* cache_ttl_ms = for its resources/read results, -1 when not set */
+    int cache_ttl_line;
+    int cache_public; /* cache_scope = public (1) or private (0), -1 when not set */
+    int cache_scope_line;
     struct config_kv *keys; /* owned: the plugin's own keys, in file order */
     size_t nkeys;
 };
@@ -44,6 +48,8 @@ struct config {
     int page_size;      /* list page size */
     int watch;          /* reload when the INI or an enabled plugin's file changes */
     int ask_timeout_ms; /* how long a plugin waits for the client's answer */
+    int cache_ttl_ms;   /* ttlMs of cacheable results (2026-07-28) */
+    int cache_public;   /* cacheScope: public (1) or private (0) */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };

@@ -2,6 +2,8 @@
 
 #include "base64.h"
 #include "call.h"
+#include "modern.h"
+
 #include "schema.h"
 
 #include "host.h"
@@ -34,12 +36,18 @@ struct dispatch_req {
     int rev; /* enum revision the request is served under */
     struct dispatch_batch *batch;
     size_t slot;
+    int modern;                 /* served per request under 2026-07-28 */
+    struct modern_envelope env; /* its _meta, when modern */
+    int cacheable;              /* the result carries cache hints (2026-07-28) */
 };
 
 enum dispatch_flags {
     DISPATCH_NOTIFICATION = 1u << 0, /* a notification method: never answered */
     DISPATCH_NO_SESSION = 1u << 1,   /* allowed before initialize */
     DISPATCH_NO_BATCH = 1u << 2,     /* must not be part of a batch */
+    DISPATCH_LEGACY = 1u << 3,       /* removed in 2026-07-28: -32601 to a modern request */
+    DISPATCH_MODERN = 1u << 4,       /* only in 2026-07-28: -32601 in a legacy session */
+    DISPATCH_CACHEABLE = 1u << 5,    /* its 2026-07-28 result carries ttlMs and cacheScope */
 };
 
 struct dispatch_method {
@@ -74,6 +82,8 @@ void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot,
 
 static void dispatch_reply(struct dispatch_req *req, cJSON *result)
 {
+    if (req->modern)
+        modern_result(result, req->srv->reg, NULL, req->cacheable);
     dispatch_deliver(req->srv, req->batch, req->slot, jsonrpc_result(req->id, result));
 }
 
@@ -192,20 +202,6 @@ static cJSON *dispatch_capabilities(const struct server *srv, int rev)
     return caps;
 }
 
-static cJSON *dispatch_server_info(const struct server *srv, int rev)
-{
-    cJSON *info = cJSON_CreateObject();
-
-    if (info == NULL || cJSON_AddStringToObject(info, "name", srv->cfg.name) == NULL ||
-        cJSON_AddStringToObject(info, "version", MCPH_VERSION) == NULL ||
-        (srv->cfg.title != NULL && revision_has(rev, REVF_TITLE) &&
-         cJSON_AddStringToObject(info, "title", srv->cfg.title) == NULL)) {
-        cJSON_Delete(info);
-        return NULL;
-    }
-    return info;
-}
-
 static void dispatch_initialize(struct dispatch_req *req)
 {
     struct session *s = &req->srv->session;
@@ -229,7 +225,8 @@ static void dispatch_initialize(struct dispatch_req *req)
     }
     /* An unknown version is answered with the newest one mcph speaks, never echoed. */
     rev = revision_parse(version->valuestring);
-    if (rev == REV_NONE)
+    /* 2026-07-28 has no initialize: asking for it here gets the newest legacy revision. */
+    if (rev == REV_NONE || revision_has(rev, REVF_MODERN))
         rev = REV_LATEST_LEGACY;
     result = cJSON_CreateObject();
     if (result == NULL ||
@@ -239,7 +236,7 @@ static void dispatch_initialize(struct dispatch_req *req)
         return;
     }
     cJSON_AddItemToObject(result, "capabilities", dispatch_capabilities(req->srv, rev));
-    cJSON_AddItemToObject(result, "serverInfo", dispatch_server_info(req->srv, rev));
+    cJSON_AddItemToObject(result, "serverInfo", registry_server_info(req->srv->reg, rev));
     if (req->srv->cfg.instructions != NULL)
         cJSON_AddStringToObject(result, "instructions", req->srv->cfg.instructions);
     s->rev = rev;
@@ -279,6 +276,16 @@ static void dispatch_set_level(struct dispatch_req *req)
     dispatch_reply(req, cJSON_CreateObject());
 }
 
+int dispatch_log_wants(void *ctx, int level)
+{
+    struct server *srv = ctx;
+    int own;
+
+    if (call_log_level(srv, &own))
+        return level >= own;
+    return level >= atomic_load(&srv->log.sink_level);
+}
+
 void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
 {
     struct server *srv = ctx;
@@ -305,6 +312,9 @@ void dispatch_lists_changed(struct server *srv, unsigned lists)
         {0},
     };
 
+    /* Listeners get what they asked for, tagged; the legacy session gets the unsolicited
+     * notifications of its era once it is initialized. */
+    modern_lists_changed(srv, lists);
     if (!srv->session.initialized)
         return;
     for (size_t i = 0; notes[i].list != 0; i++) {
@@ -472,7 +482,8 @@ static const char *dispatch_param_string(struct dispatch_req *req, const char *k
 /* What the client of this request can be asked, from the capabilities it declared. */
 static unsigned dispatch_client_can(const struct dispatch_req *req)
 {
-    const cJSON *caps = req->srv->session.client_caps;
+    /* A modern request carries its client's capabilities; a legacy one has the session's. */
+    const cJSON *caps = req->modern ? req->env.caps : req->srv->session.client_caps;
     const cJSON *elicit = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
     unsigned can = 0;
 
@@ -495,7 +506,9 @@ static void dispatch_call(struct dispatch_req *req, struct call_target *t)
                             .id = req->id,
                             .rev = req->rev,
                             .batch = req->batch,
-                            .slot = req->slot};
+                            .slot = req->slot,
+                            .modern = req->modern,
+                            .log_level = req->modern ? req->env.log_level : LOG_OFF};
 
     o.can = dispatch_client_can(req);
     req->msg = NULL;
@@ -562,10 +575,12 @@ static void dispatch_not_found(struct dispatch_req *req, const char *uri)
 {
     cJSON *data = cJSON_CreateObject();
 
+    /* 2026-07-28 retired -32002: a missing resource is invalid params there. */
+    int code = req->modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND;
+
     cJSON_AddStringToObject(data, "uri", uri);
-    dispatch_deliver(
-        req->srv, req->batch, req->slot,
-        jsonrpc_error(req->id, JSONRPC_RESOURCE_NOT_FOUND, "Resource not found", data));
+    dispatch_deliver(req->srv, req->batch, req->slot,
+                     jsonrpc_error(req->id, code, "Resource not found", data));
 }
 
 static void dispatch_resources_read(struct dispatch_req *req)
@@ -813,6 +828,7 @@ void dispatch_resource_updated(void *ctx, const char *uri)
     cJSON *params;
     int subscribed;
 
+    modern_resource_updated(srv, uri);
     pthread_mutex_lock(&srv->subs_lock);
     subscribed = dispatch_sub_find(srv, uri) >= 0;
     pthread_mutex_unlock(&srv->subs_lock);
@@ -870,30 +886,53 @@ static void dispatch_cancelled(struct dispatch_req *req)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req->params, "requestId");
 
-    /* Unknown or finished requests are ignored, as the spec asks. */
-    if (jsonrpc_valid_id(id))
+    /* A listen request ends; a call is marked; unknown or finished ids are ignored. */
+    if (jsonrpc_valid_id(id) && !modern_unlisten(req->srv, id))
         inflight_cancel(&req->srv->inflight, id);
+}
+
+/* --- 2026-07-28 methods. --- */
+
+static void dispatch_discover(struct dispatch_req *req)
+{
+    cJSON *caps = dispatch_capabilities(req->srv, req->rev);
+
+    dispatch_deliver(req->srv, req->batch, req->slot,
+                     jsonrpc_result(req->id, modern_discover(req->srv, caps)));
+}
+
+static void dispatch_listen(struct dispatch_req *req)
+{
+    /* No response while it stays open; an error instead of the acknowledgement. */
+    cJSON *err = modern_listen(req->srv, req->id, req->params);
+
+    if (err != NULL)
+        dispatch_deliver(req->srv, req->batch, req->slot, err);
 }
 
 static const struct dispatch_method dispatch_methods[] = {
     {.name = "initialize",
      .fn = dispatch_initialize,
-     .flags = DISPATCH_NO_SESSION | DISPATCH_NO_BATCH},
-    {.name = "ping", .fn = dispatch_ping, .flags = DISPATCH_NO_SESSION},
-    {.name = "logging/setLevel", .fn = dispatch_set_level},
-    {.name = "tools/list", .fn = dispatch_tools_list},
+     .flags = DISPATCH_NO_SESSION | DISPATCH_NO_BATCH | DISPATCH_LEGACY},
+    {.name = "ping", .fn = dispatch_ping, .flags = DISPATCH_NO_SESSION | DISPATCH_LEGACY},
+    {.name = "logging/setLevel", .fn = dispatch_set_level, .flags = DISPATCH_LEGACY},
+    {.name = "tools/list", .fn = dispatch_tools_list, .flags = DISPATCH_CACHEABLE},
     {.name = "tools/call", .fn = dispatch_tools_call},
-    {.name = "resources/list", .fn = dispatch_resources_list},
-    {.name = "resources/templates/list", .fn = dispatch_templates_list},
+    {.name = "resources/list", .fn = dispatch_resources_list, .flags = DISPATCH_CACHEABLE},
+    {.name = "resources/templates/list",
+     .fn = dispatch_templates_list,
+     .flags = DISPATCH_CACHEABLE},
     {.name = "resources/read", .fn = dispatch_resources_read},
-    {.name = "prompts/list", .fn = dispatch_prompts_list},
+    {.name = "prompts/list", .fn = dispatch_prompts_list, .flags = DISPATCH_CACHEABLE},
     {.name = "prompts/get", .fn = dispatch_prompts_get},
     {.name = "completion/complete", .fn = dispatch_complete},
-    {.name = "resources/subscribe", .fn = dispatch_subscribe},
-    {.name = "resources/unsubscribe", .fn = dispatch_unsubscribe},
+    {.name = "resources/subscribe", .fn = dispatch_subscribe, .flags = DISPATCH_LEGACY},
+    {.name = "resources/unsubscribe", .fn = dispatch_unsubscribe, .flags = DISPATCH_LEGACY},
+    {.name = "server/discover", .fn = dispatch_discover, .flags = DISPATCH_MODERN},
+    {.name = "subscriptions/listen", .fn = dispatch_listen, .flags = DISPATCH_MODERN},
     {.name = "notifications/initialized",
      .fn = dispatch_initialized,
-     .flags = DISPATCH_NOTIFICATION},
+     .flags = DISPATCH_NOTIFICATION | DISPATCH_LEGACY},
     {.name = "notifications/cancelled",
      .fn = dispatch_cancelled,
      .flags = DISPATCH_NOTIFICATION | DISPATCH_NO_SESSION},
@@ -941,9 +980,52 @@ static void dispatch_route(struct dispatch_req *req)
         return;
     }
     if (s->rev == REV_NONE && !(m->flags & DISPATCH_NO_SESSION)) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "No session: send initialize first");
+        /* Neither a legacy session nor the 2026-07-28 _meta: malformed in both eras. */
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "No session: send initialize first, or put " MODERN_KEY_VERSION
+                       " and " MODERN_KEY_CAPS " in params._meta");
         return;
     }
+    if (m->flags & DISPATCH_MODERN) {
+        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND,
+                       "Method not found: %s is part of protocol %s, not of this session's %s",
+                       req->method, revision_get(REV_MODERN)->name, revision_get(s->rev)->name);
+        return;
+    }
+    m->fn(req);
+}
+
+/* A request that claims 2026-07-28 in its _meta: served on its own, with no session. */
+static void dispatch_route_modern(struct dispatch_req *req)
+{
+    const struct dispatch_method *m = dispatch_find(req->method);
+    cJSON *err;
+
+    if (req->id == NULL) {
+        if (m != NULL && m->fn == dispatch_cancelled)
+            m->fn(req);
+        dispatch_no_reply(req);
+        return;
+    }
+    /* An unknown or removed method outranks a bad envelope. */
+    if (m == NULL || (m->flags & (DISPATCH_LEGACY | DISPATCH_NOTIFICATION))) {
+        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %s%s", req->method,
+                       m != NULL ? " is not part of protocol 2026-07-28" : "");
+        return;
+    }
+    if (req->batch != NULL) {
+        dispatch_error(req, JSONRPC_INVALID_REQUEST,
+                       "Invalid Request: protocol 2026-07-28 has no batches");
+        return;
+    }
+    err = modern_check(req->id, req->params, &req->env);
+    if (err != NULL) {
+        dispatch_deliver(req->srv, req->batch, req->slot, err);
+        return;
+    }
+    req->modern = 1;
+    req->rev = REV_MODERN;
+    req->cacheable = (m->flags & DISPATCH_CACHEABLE) != 0;
     m->fn(req);
 }
 
@@ -987,7 +1069,10 @@ static void dispatch_envelope(struct dispatch_req *req)
         return;
     }
     req->params = params;
-    dispatch_route(req);
+    if (modern_claims(params))
+        dispatch_route_modern(req);
+    else
+        dispatch_route(req);
 }
 
 /* Handle one message; takes ownership of msg. In a batch, exactly one reply (or no-reply)

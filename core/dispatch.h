@@ -21,6 +21,11 @@ void dispatch_oversized(struct server *srv);
  * client that asked for logging with logging/setLevel. Any thread. */
 void dispatch_log_sink(void *ctx, int level, const char *who, const char *text);
 
+/* The log sink's filter (struct log's sink_wants): a line logged while a 2026-07-28 request's
+ * handler runs goes to that request if its _meta asked for the level; any other line goes to
+ * a legacy session that set a level with logging/setLevel. Any thread. */
+int dispatch_log_wants(void *ctx, int level);
+
 /* Tell the client which lists (enum registry_list bits) changed: one list_changed
  * notification each, and none before the session is initialized. Main thread. */
 void dispatch_lists_changed(struct server *srv, unsigned lists);

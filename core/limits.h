@@ -43,6 +43,10 @@
 /* Milliseconds a plugin's question to the client (sampling, elicitation, roots) waits for
  * the answer by default ([server] ask_timeout_ms). */
 #define LIMIT_ASK_TIMEOUT_MS 60000
+/* The longest ttlMs a cache hint may give (a day). */
+#define LIMIT_CACHE_TTL_MAX_MS 86400000
+/* subscriptions/listen requests open at once. */
+#define LIMIT_LISTENERS 1024
 /* Watch mode: milliseconds without a relevant file event before a reload starts. */
 #define LIMIT_WATCH_QUIET_MS 300
 

@@ -19,6 +19,7 @@ void log_init(struct log *lg)
     lg->fd = 2;
     lg->sink = NULL;
     lg->sink_ctx = NULL;
+    lg->sink_wants = NULL;
     atomic_init(&lg->sink_level, LOG_OFF);
 }
 
@@ -47,7 +48,9 @@ const char *log_level_name(int level)
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
 {
     char line[LIMIT_LOG_LINE];
-    int to_sink = lg->sink != NULL && level >= atomic_load(&lg->sink_level);
+    int to_sink =
+        lg->sink != NULL && (lg->sink_wants != NULL ? lg->sink_wants(lg->sink_ctx, level)
+                                                    : level >= atomic_load(&lg->sink_level));
     int n;
     size_t len, start;
 

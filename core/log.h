@@ -27,10 +27,12 @@ typedef void (*log_sink_fn)(void *ctx, int level, const char *who, const char *t
 #define LOG_OFF (LOG_EMERGENCY + 1)
 
 struct log {
-    int level;             /* stderr gets messages at or above it; main thread sets it */
-    int fd;                /* where lines go (stderr's descriptor) */
-    log_sink_fn sink;      /* NULL, or set before threads start */
-    void *sink_ctx;        /* borrowed: handed to sink */
+    int level;        /* stderr gets messages at or above it; main thread sets it */
+    int fd;           /* where lines go (stderr's descriptor) */
+    log_sink_fn sink; /* NULL, or set before threads start */
+    void *sink_ctx;   /* borrowed: handed to sink */
+    /* NULL, or decides instead of sink_level whether the sink wants a message. */
+    int (*sink_wants)(void *ctx, int level);
     atomic_int sink_level; /* the sink gets messages at or above it; LOG_OFF for none */
 };
 

@@ -10,6 +10,8 @@
 #include "dispatch.h"
 #include "limits.h"
 #include "log.h"
+#include "modern.h"
+
 #include "plugin.h"
 #include "registry.h"
 #include "reload.h"
@@ -155,6 +157,8 @@ static int main_startup(struct server *srv, const struct main_args *args)
     status = main_load_plugins(srv, &plugins, &n, &failures);
     if (status == STATUS_OK)
         status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, &collisions);
+    if (status == STATUS_OK)
+        status = registry_set_meta(srv->reg, &srv->cfg);
     main_log_diag(&srv->log, LOG_ERROR, &errs);
     diag_release(&errs);
     /* The registry holds its own references now. */
@@ -331,6 +335,7 @@ static int main_serve(struct server *srv, int out_fd, int watch_forced)
     jsonrpc_writer_init(&srv->out, out_fd);
     srv->wake_fd = main_wake_pipe[1];
     srv->log.sink = dispatch_log_sink;
+    srv->log.sink_wants = dispatch_log_wants;
     srv->log.sink_ctx = srv;
     if (work_start(&srv->work, (size_t)srv->cfg.workers) != STATUS_OK) {
         log_msg(&srv->log, LOG_ERROR, NULL, "cannot start worker threads");
@@ -342,8 +347,9 @@ static int main_serve(struct server *srv, int out_fd, int watch_forced)
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
             srv->reg->nplugins, srv->cfg.file);
     by_signal = main_loop(srv, watch_forced);
-    /* No answer to a plugin's question can come any more. */
+    /* No answer to a plugin's question can come any more; open listen requests end. */
     inflight_close(&srv->inflight);
+    modern_listeners_close(srv);
     /* End of input: finish every call in flight. A signal: give them a grace period. */
     if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
         log_msg(&srv->log, LOG_WARNING, NULL,
@@ -368,6 +374,7 @@ static void main_release(struct server *srv)
     dispatch_subs_release(srv);
     pthread_mutex_destroy(&srv->subs_lock);
     inflight_release(&srv->inflight);
+    pthread_key_delete(srv->call_key);
     registry_free(srv->reg);
     dispatch_session_release(&srv->session);
     config_release(&srv->cfg);
@@ -387,6 +394,7 @@ int main(int argc, char **argv)
     pthread_mutex_init(&srv.retired_lock, NULL);
     pthread_mutex_init(&srv.subs_lock, NULL);
     inflight_init(&srv.inflight);
+    pthread_key_create(&srv.call_key, NULL);
     srv.env.log = &srv.log;
     srv.env.resource_updated = dispatch_resource_updated;
     srv.env.ctx = &srv;

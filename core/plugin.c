@@ -573,7 +573,7 @@ static int plugin_copy_keys(struct plugin_load *ld, const struct mcph_plugin *d)
         struct plugin_key *k = &pl->keys[pl->nkeys++];
 
         if (strcmp(row.name, "path") == 0 || strcmp(row.name, "enabled") == 0 ||
-            strcmp(row.name, "prefix") == 0)
+            strcmp(row.name, "prefix") == 0 || strncmp(row.name, "cache_", 6) == 0)
             plugin_fail(ld, "config key '%s' is mcph's own; rename it", row.name);
         k->name = plugin_dup(ld, row.name);
         k->description = plugin_dup(ld, row.description);
@@ -620,7 +620,7 @@ static int plugin_check_config(struct plugin_load *ld)
             continue;
         diag_add(ld->errs,
                  "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s "
-                 "(and path, enabled, prefix)",
+                 "(and path, enabled, prefix, cache_ttl_ms, cache_scope)",
                  ld->ini_file, cp->keys[i].line, cp->id, cp->keys[i].key, pl->name, known);
         bad = 1;
     }
@@ -741,6 +741,8 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
     pl->id = strdup(cp->id);
     pl->path = strdup(cp->path);
     pl->prefix = cp->prefix ? strdup(cp->prefix) : NULL;
+    pl->cache_ttl_ms = cp->cache_ttl_ms;
+    pl->cache_public = cp->cache_public;
     if (pl->id == NULL || pl->path == NULL || (cp->prefix && pl->prefix == NULL)) {
         plugin_free(pl);
         return STATUS_NOMEM;

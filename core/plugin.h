@@ -80,12 +80,14 @@ struct plugin_env {
 };
 
 struct plugin {
-    char *id;       /* owned: the INI instance id */
-    char *path;     /* owned: the .so path as configured */
-    char *prefix;   /* owned or NULL */
-    char *name;     /* owned: the descriptor's name */
-    char *version;  /* owned or NULL */
-    uint32_t flags; /* enum mcph_plugin_flags */
+    char *id;         /* owned: the INI instance id */
+    char *path;       /* owned: the .so path as configured */
+    char *prefix;     /* owned or NULL */
+    int cache_ttl_ms; /* its resources/read cache hint, -1 for the [server] one */
+    int cache_public; /* its cacheScope: 1 public, 0 private, -1 for the [server] one */
+    char *name;       /* owned: the descriptor's name */
+    char *version;    /* owned or NULL */
+    uint32_t flags;   /* enum mcph_plugin_flags */
     uint16_t abi_minor;
     struct config_kv *config; /* owned: the INI's own keys of this instance */
     size_t nconfig;

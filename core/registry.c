@@ -5,6 +5,7 @@
 #include "revision.h"
 #include "status.h"
 #include "uritemplate.h"
+#include "version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,31 @@ int registry_build(struct registry **out, struct plugin *const *plugins, size_t 
     return STATUS_OK;
 }
 
+int registry_set_meta(struct registry *reg, const struct config *cfg)
+{
+    reg->meta.name = strdup(cfg->name);
+    reg->meta.title = cfg->title ? strdup(cfg->title) : NULL;
+    reg->meta.ttl_ms = cfg->cache_ttl_ms;
+    reg->meta.cache_public = cfg->cache_public;
+    if (reg->meta.name == NULL || (cfg->title != NULL && reg->meta.title == NULL))
+        return STATUS_NOMEM;
+    return STATUS_OK;
+}
+
+cJSON *registry_server_info(const struct registry *reg, int rev)
+{
+    cJSON *info = cJSON_CreateObject();
+
+    if (info == NULL || cJSON_AddStringToObject(info, "name", reg->meta.name) == NULL ||
+        cJSON_AddStringToObject(info, "version", MCPH_VERSION) == NULL ||
+        (reg->meta.title != NULL && revision_has(rev, REVF_TITLE) &&
+         cJSON_AddStringToObject(info, "title", reg->meta.title) == NULL)) {
+        cJSON_Delete(info);
+        return NULL;
+    }
+    return info;
+}
+
 void registry_ref(struct registry *reg)
 {
     atomic_fetch_add_explicit(&reg->refs, 1, memory_order_relaxed);
@@ -307,6 +333,8 @@ void registry_free(struct registry *reg)
     free(reg->resources);
     free(reg->templates);
     free(reg->prompts);
+    free(reg->meta.name);
+    free(reg->meta.title);
     for (size_t i = 0; i < reg->ncollided; i++)
         free(reg->collided[i]);
     free(reg->collided);

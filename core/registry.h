@@ -7,7 +7,9 @@
 #ifndef MCPH_REGISTRY_H
 #define MCPH_REGISTRY_H
 
+#include "config.h"
 #include "diag.h"
+
 #include "plugin.h"
 
 #include <cJSON.h>
@@ -50,8 +52,18 @@ enum registry_list {
     REGISTRY_PROMPTS = 1u << 2,
 };
 
+/* What a served set says about the server: copied from the config it was built with, so a
+ * worker answering from this set never reads a config a reload may be replacing. */
+struct registry_meta {
+    char *name;  /* owned: serverInfo.name */
+    char *title; /* owned or NULL: serverInfo.title */
+    int ttl_ms;  /* cache hint of cacheable results (2026-07-28) */
+    int cache_public;
+};
+
 struct registry {
     atomic_int refs;
+    struct registry_meta meta;
     struct plugin **plugins; /* owned array; one reference each */
     size_t nplugins;
     struct registry_tool *tools;
@@ -76,6 +88,14 @@ struct registry {
 int registry_build(struct registry **out, struct plugin *const *plugins, size_t n,
                    const struct log *log, struct diag *errs, size_t *collisions)
     __attribute__((warn_unused_result));
+
+/* Copy the server's identity and cache hints from cfg. Main thread, before the registry is
+ * published. Returns STATUS_OK or STATUS_NOMEM. */
+int registry_set_meta(struct registry *reg, const struct config *cfg)
+    __attribute__((warn_unused_result));
+
+/* serverInfo (Implementation) of revision rev; a new object owned by the caller. */
+cJSON *registry_server_info(const struct registry *reg, int rev);
 
 /* Take / drop a reference. registry_unref returns 1 when it dropped the last; the caller
  * then calls registry_free on the main thread. Any thread. */

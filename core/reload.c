@@ -20,6 +20,7 @@ static int reload_str_eq(const char *a, const char *b)
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
 {
     if (!reload_str_eq(pl->path, cp->path) || !reload_str_eq(pl->prefix, cp->prefix) ||
+        pl->cache_ttl_ms != cp->cache_ttl_ms || pl->cache_public != cp->cache_public ||
         pl->nconfig != cp->nkeys)
         return 0;
     for (size_t i = 0; i < cp->nkeys; i++) {
@@ -223,6 +224,11 @@ static int reload_merge(struct reload_run *r, struct registry **out)
 
     diag_init(&errs);
     status = registry_build(out, r->next, r->nnext, &srv->log, &errs, &collisions);
+    if (status == STATUS_OK && registry_set_meta(*out, &r->cfg) != STATUS_OK) {
+        registry_free(*out);
+        *out = NULL;
+        status = STATUS_NOMEM;
+    }
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_OK)

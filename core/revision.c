@@ -17,6 +17,10 @@ static const struct revision_info revision_table[REV_COUNT] = {
                         .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
                                     REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META |
                                     REVF_ICONS | REVF_ELICITATION},
+    [REV_2026_07_28] = {.name = "2026-07-28",
+                        .features = REVF_AUDIO | REVF_TOOL_ANNOTATIONS | REVF_COMPLETIONS |
+                                    REVF_TITLE | REVF_STRUCTURED | REVF_RESOURCE_LINK | REVF_META |
+                                    REVF_ICONS | REVF_ELICITATION | REVF_MODERN},
 };
 
 const struct revision_info *revision_get(int rev)

@@ -12,11 +12,13 @@ enum revision {
     REV_2025_03_26,
     REV_2025_06_18,
     REV_2025_11_25,
+    REV_2026_07_28,
     REV_COUNT,
 };
 
-/* The newest revision negotiated by initialize. */
+/* The newest revision negotiated by initialize, and the modern one (per-request _meta). */
 #define REV_LATEST_LEGACY REV_2025_11_25
+#define REV_MODERN REV_2026_07_28
 
 /* Features: what a revision's schema has. */
 enum revision_feature {
@@ -30,6 +32,7 @@ enum revision_feature {
     REVF_META = 1u << 7,             /* _meta on definitions and content */
     REVF_ICONS = 1u << 8,            /* icons, Implementation.description/websiteUrl */
     REVF_ELICITATION = 1u << 9,      /* elicitation/create */
+    REVF_MODERN = 1u << 10, /* no initialize; per-request _meta, resultType, caching, MRTR */
 };
 
 struct revision_info {

@@ -16,6 +16,14 @@
 #include <cJSON.h>
 #include <pthread.h>
 
+/* An open subscriptions/listen request (2026-07-28): which notifications it asked for. */
+struct listener {
+    cJSON *id;      /* owned: the listen request's id, echoed as subscriptionId */
+    unsigned lists; /* enum registry_list bits it asked for */
+    char **uris;    /* owned: resourceSubscriptions */
+    size_t nuris;
+};
+
 /* The legacy (initialize handshake) session of the pipe. Main thread only. */
 struct session {
     int rev;            /* enum revision negotiated by initialize; REV_NONE before */
@@ -35,10 +43,13 @@ struct server {
     int wake_fd;               /* write end of the self-pipe: wakes the main loop */
     struct plugin_env env;     /* handed to every plugin instance; set before loading */
     struct inflight inflight;  /* client requests in flight and mcph's own asks */
+    pthread_key_t call_key;    /* on a worker: the call whose handler runs (call.c) */
 
-    pthread_mutex_t subs_lock; /* guards subs and nsubs */
+    pthread_mutex_t subs_lock; /* guards subs and listeners */
     char **subs;               /* owned: URIs the legacy session subscribed to */
     size_t nsubs;
+    struct listener *listeners; /* owned: open subscriptions/listen requests */
+    size_t nlisteners;
 
     pthread_mutex_t retired_lock; /* guards retired */
     struct registry **retired;    /* registries whose last reference a worker dropped:

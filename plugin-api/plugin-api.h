@@ -87,6 +87,8 @@ enum mcph_status {
     MCPH_ERR_TIMEOUT = -10,    /* the client did not answer in time; since 1.1 */
     MCPH_ERR_CANCELLED = -11,  /* the call was cancelled while waiting; since 1.1 */
     MCPH_ERR_CLIENT = -12,     /* the client answered with an error; since 1.1 */
+    MCPH_ERR_AGAIN = -13,      /* the answer is not here yet: return now, and mcph runs the
+                                * handler again once the client has answered; since 1.1 */
 };
 
 /* Log levels, the MCP (syslog) levels in increasing severity. */
@@ -438,7 +440,11 @@ struct mcph_host {
      * MCPH_ERR_CANCELLED (the call was cancelled, or the client's input ended: return
      * promptly), MCPH_ERR_CLIENT (the client answered with an
      * error; *result_json is then the JSON-RPC error object), MCPH_ERR_INVALID (bad JSON in).
-     * The same code works whatever protocol revision the client speaks.
+     * MCPH_ERR_AGAIN: under protocol 2026-07-28 the client answers by retrying the request
+     * (InputRequiredResult): return at once (what you return is discarded); mcph runs the
+     * handler again with the same arguments, and this time the same question, asked in the
+     * same order, returns the client's answer. So ask before doing anything that must not
+     * happen twice. The same code works whatever protocol revision the client speaks.
      */
     /* sampling/createMessage: params_json is its params object (messages, maxTokens, ...);
      * the result has role, content, model, stopReason. */

@@ -382,7 +382,7 @@ static int features_complete_pick(const struct mcph_host *host, void *state, str
 static int features_complete_many(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     const char *argument, *value;
-    char v[8];
+    char v[16];
 
     (void)state;
     int rc = features_completing(host, call, &argument, &value);

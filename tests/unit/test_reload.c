@@ -20,6 +20,8 @@ static struct plugin *fake_plugin(const char *id, const char *path, const char *
 
     pl->id = strdup(id);
     pl->path = strdup(path);
+    pl->cache_ttl_ms = -1; /* as a section that sets no cache keys */
+    pl->cache_public = -1;
     pl->prefix = prefix ? strdup(prefix) : NULL;
     if (key != NULL) {
         pl->config = calloc(1, sizeof(*pl->config));

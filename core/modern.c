@@ -1,0 +1,335 @@
+#include "modern.h"
+
+#include "dispatch.h"
+#include "jsonrpc.h"
+#include "limits.h"
+#include "log.h"
+#include "revision.h"
+#include "status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int modern_claims(const cJSON *params)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+
+    return cJSON_IsObject(meta) && cJSON_HasObjectItem(meta, MODERN_KEY_VERSION);
+}
+
+/* Every revision mcph speaks, newest first: per request or through initialize. */
+static cJSON *modern_versions(void)
+{
+    cJSON *list = cJSON_CreateArray();
+
+    for (int rev = REV_COUNT - 1; list != NULL && rev > REV_NONE; rev--)
+        cJSON_AddItemToArray(list, cJSON_CreateString(revision_get(rev)->name));
+    return list;
+}
+
+static cJSON *modern_bad_envelope(const cJSON *id, const char *key, const char *problem)
+{
+    char message[256];
+    cJSON *data = cJSON_CreateObject();
+    cJSON *envelope = cJSON_AddObjectToObject(data, "envelope");
+
+    cJSON_AddStringToObject(envelope, "key", key);
+    cJSON_AddStringToObject(envelope, "problem", problem);
+    snprintf(message, sizeof(message), "Invalid _meta envelope for protocol revision %s: %s: %s",
+             revision_get(REV_MODERN)->name, key, problem);
+    return jsonrpc_error(id, JSONRPC_INVALID_PARAMS, message, data);
+}
+
+cJSON *modern_check(const cJSON *id, const cJSON *params, struct modern_envelope *env)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_VERSION);
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_CAPS);
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_LOG);
+    int rev;
+
+    if (!cJSON_IsString(version))
+        return modern_bad_envelope(id, MODERN_KEY_VERSION, "must be a string");
+    rev = revision_parse(version->valuestring);
+    if (!revision_has(rev, REVF_MODERN)) {
+        cJSON *data = cJSON_CreateObject();
+
+        cJSON_AddItemToObject(data, "supported", modern_versions());
+        cJSON_AddStringToObject(data, "requested", version->valuestring);
+        return jsonrpc_error(id, MODERN_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+    }
+    if (!cJSON_IsObject(caps))
+        return modern_bad_envelope(id, MODERN_KEY_CAPS, "is required and must be an object");
+    env->caps = caps;
+    env->log_level = LOG_OFF;
+    if (level != NULL && (!cJSON_IsString(level) || strcmp(level->valuestring, "warn") == 0 ||
+                          log_level_parse(level->valuestring, &env->log_level) != STATUS_OK))
+        return modern_bad_envelope(id, MODERN_KEY_LOG, "must be a logging level");
+    return NULL;
+}
+
+void modern_result(cJSON *result, const struct registry *reg, const struct plugin *pl,
+                   int cacheable)
+{
+    cJSON *meta;
+
+    if (result == NULL)
+        return;
+    if (!cJSON_HasObjectItem(result, "resultType"))
+        cJSON_AddStringToObject(result, "resultType", "complete");
+    meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
+    if (meta == NULL)
+        meta = cJSON_AddObjectToObject(result, "_meta");
+    if (meta != NULL && !cJSON_HasObjectItem(meta, MODERN_KEY_SERVER))
+        cJSON_AddItemToObject(meta, MODERN_KEY_SERVER, registry_server_info(reg, REV_MODERN));
+    if (!cacheable)
+        return;
+    int ttl = pl != NULL && pl->cache_ttl_ms >= 0 ? pl->cache_ttl_ms : reg->meta.ttl_ms;
+    int pub = pl != NULL && pl->cache_public >= 0 ? pl->cache_public : reg->meta.cache_public;
+
+    cJSON_AddNumberToObject(result, "ttlMs", ttl);
+    cJSON_AddStringToObject(result, "cacheScope", pub ? "public" : "private");
+}
+
+cJSON *modern_discover(const struct server *srv, cJSON *caps)
+{
+    cJSON *result = cJSON_CreateObject();
+
+    if (result == NULL || caps == NULL) {
+        cJSON_Delete(result);
+        cJSON_Delete(caps);
+        return NULL;
+    }
+    cJSON_AddItemToObject(result, "supportedVersions", modern_versions());
+    cJSON_AddItemToObject(result, "capabilities", caps);
+    if (srv->cfg.instructions != NULL)
+        cJSON_AddStringToObject(result, "instructions", srv->cfg.instructions);
+    modern_result(result, srv->reg, NULL, 1);
+    return result;
+}
+
+/* --- Listeners. --- */
+
+static const struct {
+    const char *key;
+    unsigned list;
+    const char *method;
+} modern_lists[] = {
+    {"toolsListChanged", REGISTRY_TOOLS, "notifications/tools/list_changed"},
+    {"resourcesListChanged", REGISTRY_RESOURCES, "notifications/resources/list_changed"},
+    {"promptsListChanged", REGISTRY_PROMPTS, "notifications/prompts/list_changed"},
+    {0},
+};
+
+static void modern_listener_release(struct listener *l)
+{
+    cJSON_Delete(l->id);
+    for (size_t i = 0; i < l->nuris; i++)
+        free(l->uris[i]);
+    free(l->uris);
+}
+
+/* The listener with this id; subs_lock held. */
+static long modern_find(const struct server *srv, const cJSON *id)
+{
+    for (size_t i = 0; i < srv->nlisteners; i++) {
+        if (cJSON_Compare(srv->listeners[i].id, id, 1))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Read the filter into l; returns 0, or -1 when it is not a SubscriptionFilter. */
+static int modern_filter(struct listener *l, const cJSON *filter)
+{
+    const cJSON *uris = cJSON_GetObjectItemCaseSensitive(filter, "resourceSubscriptions");
+    const cJSON *u;
+
+    if (!cJSON_IsObject(filter) || (uris != NULL && !cJSON_IsArray(uris)))
+        return -1;
+    for (size_t i = 0; modern_lists[i].key != NULL; i++) {
+        const cJSON *flag = cJSON_GetObjectItemCaseSensitive(filter, modern_lists[i].key);
+
+        if (flag != NULL && !cJSON_IsBool(flag))
+            return -1;
+        if (cJSON_IsTrue(flag))
+            l->lists |= modern_lists[i].list;
+    }
+    l->uris = calloc((size_t)cJSON_GetArraySize(uris) + 1, sizeof(*l->uris));
+    if (l->uris == NULL)
+        return -1;
+    cJSON_ArrayForEach(u, uris)
+    {
+        if (!cJSON_IsString(u))
+            return -1;
+        l->uris[l->nuris] = strdup(u->valuestring);
+        if (l->uris[l->nuris] == NULL)
+            return -1;
+        l->nuris++;
+    }
+    return 0;
+}
+
+/* {"_meta": {subscriptionId: id}} plus what the caller adds. */
+static cJSON *modern_tagged(const cJSON *id)
+{
+    cJSON *params = cJSON_CreateObject();
+    cJSON *meta = cJSON_AddObjectToObject(params, "_meta");
+
+    if (meta == NULL) {
+        cJSON_Delete(params);
+        return NULL;
+    }
+    cJSON_AddItemToObject(meta, MODERN_KEY_SUB, cJSON_Duplicate(id, 1));
+    return params;
+}
+
+/* What mcph honours of a listener's filter: every list (all advertise listChanged) and the
+ * URIs (resources advertise subscribe). */
+static void modern_acknowledge(struct server *srv, const struct listener *l)
+{
+    cJSON *params = modern_tagged(l->id);
+    cJSON *honoured = cJSON_AddObjectToObject(params, "notifications");
+
+    if (honoured == NULL) {
+        cJSON_Delete(params);
+        return;
+    }
+    for (size_t i = 0; modern_lists[i].key != NULL; i++) {
+        if (l->lists & modern_lists[i].list)
+            cJSON_AddBoolToObject(honoured, modern_lists[i].key, 1);
+    }
+    if (l->nuris > 0) {
+        cJSON *uris = cJSON_AddArrayToObject(honoured, "resourceSubscriptions");
+
+        for (size_t i = 0; i < l->nuris; i++)
+            cJSON_AddItemToArray(uris, cJSON_CreateString(l->uris[i]));
+    }
+    dispatch_deliver(srv, NULL, 0,
+                     jsonrpc_notification("notifications/subscriptions/acknowledged", params));
+}
+
+static int modern_add_listener(struct server *srv, struct listener *l)
+{
+    struct listener *grown;
+    int status = STATUS_OK;
+
+    pthread_mutex_lock(&srv->subs_lock);
+    if (modern_find(srv, l->id) >= 0) {
+        status = STATUS_EXISTS;
+    } else if (srv->nlisteners >= LIMIT_LISTENERS) {
+        status = STATUS_LIMIT;
+    } else {
+        grown = realloc(srv->listeners, (srv->nlisteners + 1) * sizeof(*grown));
+        if (grown == NULL) {
+            status = STATUS_NOMEM;
+        } else {
+            srv->listeners = grown;
+            grown[srv->nlisteners++] = *l;
+        }
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+    return status;
+}
+
+cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
+{
+    struct listener l = {.id = cJSON_Duplicate(id, 1)};
+    int status;
+
+    if (modern_filter(&l, cJSON_GetObjectItemCaseSensitive(params, "notifications")) != 0) {
+        modern_listener_release(&l);
+        return jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
+                             "Invalid params: 'notifications' is "
+                             "required and must be a SubscriptionFilter",
+                             NULL);
+    }
+    status = modern_add_listener(srv, &l);
+    if (status != STATUS_OK) {
+        modern_listener_release(&l);
+        if (status == STATUS_EXISTS)
+            return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+                                 "Invalid Request: a listen "
+                                 "request with this id is still open",
+                                 NULL);
+        return jsonrpc_error(
+            id, JSONRPC_INTERNAL_ERROR,
+            status == STATUS_LIMIT ? "Subscription limit reached" : "Out of memory", NULL);
+    }
+    /* The stored copy is acknowledged: l's members now belong to the table. */
+    pthread_mutex_lock(&srv->subs_lock);
+    modern_acknowledge(srv, &srv->listeners[modern_find(srv, id)]);
+    pthread_mutex_unlock(&srv->subs_lock);
+    return NULL;
+}
+
+int modern_unlisten(struct server *srv, const cJSON *id)
+{
+    long at;
+
+    pthread_mutex_lock(&srv->subs_lock);
+    at = modern_find(srv, id);
+    if (at >= 0) {
+        modern_listener_release(&srv->listeners[at]);
+        srv->listeners[at] = srv->listeners[--srv->nlisteners];
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+    return at >= 0;
+}
+
+void modern_lists_changed(struct server *srv, unsigned lists)
+{
+    pthread_mutex_lock(&srv->subs_lock);
+    for (size_t i = 0; i < srv->nlisteners; i++) {
+        const struct listener *l = &srv->listeners[i];
+
+        for (size_t k = 0; modern_lists[k].key != NULL; k++) {
+            if (lists & l->lists & modern_lists[k].list)
+                dispatch_deliver(
+                    srv, NULL, 0,
+                    jsonrpc_notification(modern_lists[k].method, modern_tagged(l->id)));
+        }
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+}
+
+void modern_resource_updated(struct server *srv, const char *uri)
+{
+    pthread_mutex_lock(&srv->subs_lock);
+    for (size_t i = 0; i < srv->nlisteners; i++) {
+        const struct listener *l = &srv->listeners[i];
+
+        for (size_t k = 0; k < l->nuris; k++) {
+            cJSON *params;
+
+            if (strcmp(l->uris[k], uri) != 0)
+                continue;
+            params = modern_tagged(l->id);
+            cJSON_AddStringToObject(params, "uri", uri);
+            dispatch_deliver(srv, NULL, 0,
+                             jsonrpc_notification("notifications/resources/updated", params));
+            break;
+        }
+    }
+    pthread_mutex_unlock(&srv->subs_lock);
+}
+
+void modern_listeners_close(struct server *srv)
+{
+    pthread_mutex_lock(&srv->subs_lock);
+    for (size_t i = 0; i < srv->nlisteners; i++) {
+        struct listener *l = &srv->listeners[i];
+        cJSON *result = cJSON_CreateObject();
+        cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
+
+        cJSON_AddItemToObject(meta, MODERN_KEY_SUB, cJSON_Duplicate(l->id, 1));
+        modern_result(result, srv->reg, NULL, 0);
+        dispatch_deliver(srv, NULL, 0, jsonrpc_result(l->id, result));
+        modern_listener_release(l);
+    }
+    free(srv->listeners);
+    srv->listeners = NULL;
+    srv->nlisteners = 0;
+    pthread_mutex_unlock(&srv->subs_lock);
+}

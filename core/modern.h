@@ -1,0 +1,68 @@
+/*
+ * modern.h: what protocol revision 2026-07-28 adds on top of the legacy ones, for the
+ * dispatcher: the per-request _meta envelope, the decoration of every result (resultType,
+ * serverInfo, cache hints), server/discover, and subscriptions/listen with its tagged
+ * notifications. Legacy clients never see any of it.
+ */
+#ifndef MCPH_MODERN_H
+#define MCPH_MODERN_H
+
+#include "registry.h"
+#include "server.h"
+
+#include <cJSON.h>
+
+#define MODERN_KEY_VERSION "io.modelcontextprotocol/protocolVersion"
+#define MODERN_KEY_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define MODERN_KEY_INFO "io.modelcontextprotocol/clientInfo"
+#define MODERN_KEY_LOG "io.modelcontextprotocol/logLevel"
+#define MODERN_KEY_SERVER "io.modelcontextprotocol/serverInfo"
+#define MODERN_KEY_SUB "io.modelcontextprotocol/subscriptionId"
+
+/* JSON-RPC error code of an unsupported protocol version (2026-07-28). */
+#define MODERN_UNSUPPORTED_VERSION (-32022)
+
+/* What a valid modern envelope says. */
+struct modern_envelope {
+    const cJSON *caps; /* borrowed from the request: clientCapabilities */
+    int log_level;     /* enum log_level from logLevel, or LOG_OFF when absent */
+};
+
+/* Whether params carry the modern claim: _meta with a protocolVersion key. */
+int modern_claims(const cJSON *params);
+
+/* Check the envelope of a claiming request. Returns NULL when it is valid (env filled), else
+ * the JSON-RPC error to send (new object): -32602 for a malformed envelope, -32022 (with
+ * supported and requested) for a version mcph does not serve per request. */
+cJSON *modern_check(const cJSON *id, const cJSON *params, struct modern_envelope *env);
+
+/* Make result a modern one: resultType "complete" (unless it has one), serverInfo in _meta,
+ * and, when cacheable, ttlMs and cacheScope (pl's override, else the set's). Any thread. */
+void modern_result(cJSON *result, const struct registry *reg, const struct plugin *pl,
+                   int cacheable);
+
+/* The server/discover result (new object). caps is taken. Main thread. */
+cJSON *modern_discover(const struct server *srv, cJSON *caps);
+
+/*
+ * Open a subscriptions/listen request: remember which notifications it asked for and send
+ * notifications/subscriptions/acknowledged with the subset mcph honours. The request gets
+ * no response while it stays open. Returns NULL, or the JSON-RPC error to send instead
+ * (new object). Main thread.
+ */
+cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params);
+
+/* Close the listen request with this id (the client cancelled it): nothing more is sent
+ * for it. Returns 1 when there was one. Main thread. */
+int modern_unlisten(struct server *srv, const cJSON *id);
+
+/* Tagged list_changed to each listener that asked for the list. Main thread. */
+void modern_lists_changed(struct server *srv, unsigned lists);
+
+/* Tagged resources/updated to each listener that asked for uri. Any thread. */
+void modern_resource_updated(struct server *srv, const char *uri);
+
+/* End every open listen request gracefully (a result tagged with its id), at shutdown. */
+void modern_listeners_close(struct server *srv);
+
+#endif
