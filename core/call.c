@@ -390,15 +390,19 @@ void call_submit(struct call_origin *o, struct call_target *t)
     int status = job != NULL ? inflight_add(&srv->inflight, o->id, &job->flight) : STATUS_NOMEM;
 
     if (status != STATUS_OK) {
+        /* The error echoes the id, which lives in the message: build it, then free both. */
+        cJSON *err = status == STATUS_EXISTS
+                         ? jsonrpc_error(o->id, JSONRPC_INVALID_REQUEST,
+                                         "Invalid Request: a request with this id is still in "
+                                         "flight",
+                                         NULL)
+                         : NULL;
+
         free(job);
         cJSON_Delete(t->owned_args);
-        dispatch_deliver(srv, o->batch, o->slot,
-                         status == STATUS_EXISTS
-                             ? jsonrpc_error(o->id, JSONRPC_INVALID_REQUEST,
-                                             "Invalid Request: a "
-                                             "request with this id is still in flight",
-                                             NULL)
-                             : NULL);
+        cJSON_Delete(o->msg);
+        o->msg = NULL;
+        dispatch_deliver(srv, o->batch, o->slot, err);
         return;
     }
     job->o = *o;
