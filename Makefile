@@ -131,7 +131,8 @@ test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 
 test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
-	node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
+		node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
+	node tests/interop/sdk-v2.mjs $(MCPH) tests/interop/modern.ini
 
 # The official conformance server suite over supergateway on 127.0.0.1 (run.sh installs the
 # pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules).
@@ -156,3 +157,11 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(CORE_OBJ:.o=.d)
+
+# mcph against the bare cJSON loop and the official SDK server (tests/bench/README.md).
+#   make bench           the full table, about a minute on two cores
+#   make bench QUICK=1   the same rows with fewer repetitions, about 20 s
+QUICK ?=
+.PHONY: bench
+bench: $(MCPH) $(PLUGINS) $(NODE_STAMP)
+	QUICK=$(QUICK) tests/bench/run.sh $(MCPH)

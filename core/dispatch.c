@@ -851,16 +851,35 @@ static int dispatch_serves(const struct registry *reg, const struct plugin *pl, 
     return t != NULL && t->plugin == pl;
 }
 
+/* Add uri to the list (no duplicates) when instance pl serves it. subs_lock held. */
+static void dispatch_collect(struct server *srv, const struct plugin *pl, char **uris, size_t *n,
+                             const char *uri)
+{
+    for (size_t i = 0; i < *n; i++) {
+        if (uris[i] != NULL && strcmp(uris[i], uri) == 0)
+            return;
+    }
+    if (dispatch_serves(srv->reg, pl, uri))
+        uris[(*n)++] = strdup(uri);
+}
+
 void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl)
 {
     char **uris = NULL;
-    size_t n = 0;
+    size_t n = 0, cap;
 
+    /* Every URI anyone follows: the legacy session's and each listener's, once each
+     * (dispatch_resource_updated then tells every follower of it). */
     pthread_mutex_lock(&srv->subs_lock);
-    uris = calloc(srv->nsubs + 1, sizeof(*uris));
-    for (size_t i = 0; uris != NULL && i < srv->nsubs; i++) {
-        if (dispatch_serves(srv->reg, pl, srv->subs[i]))
-            uris[n++] = strdup(srv->subs[i]);
+    cap = srv->nsubs;
+    for (size_t i = 0; i < srv->nlisteners; i++)
+        cap += srv->listeners[i].nuris;
+    uris = calloc(cap + 1, sizeof(*uris));
+    for (size_t i = 0; uris != NULL && i < srv->nsubs; i++)
+        dispatch_collect(srv, pl, uris, &n, srv->subs[i]);
+    for (size_t i = 0; uris != NULL && i < srv->nlisteners; i++) {
+        for (size_t k = 0; k < srv->listeners[i].nuris; k++)
+            dispatch_collect(srv, pl, uris, &n, srv->listeners[i].uris[k]);
     }
     pthread_mutex_unlock(&srv->subs_lock);
     for (size_t i = 0; i < n; i++) {

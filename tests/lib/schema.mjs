@@ -27,6 +27,19 @@
 //     ServerCapabilities is closed too even though its description calls the set open: a
 //     capability the negotiated revision does not define is exactly what we must not send.
 //
+// Revision 2026-07-28 (per request, no initialize) is checked the same way, with its own
+// mapping: server/discover -> DiscoverResult, subscriptions/listen -> SubscriptionsListenResult,
+// notifications/subscriptions/acknowledged -> SubscriptionsAcknowledgedNotification; a
+// tools/call, prompts/get or resources/read result with resultType "input_required" ->
+// InputRequiredResult (which must carry inputRequests or requestState; any other method
+// answered so is an error); an error -32022 (-32021) is also checked as a whole against
+// UnsupportedProtocolVersionError (MissingRequiredClientCapabilityError). Its _meta objects
+// stay open (their known keys, such as serverInfo, are still checked), and so do the
+// extensions/experimental capability maps. sampling/createMessage, roots/list and
+// elicitation/create exist there only inside an InputRequiredResult: sent as a JSON-RPC
+// request they are an error. Which revision applies to a message on a pipe carrying both
+// eras is for the caller to say (tests/lib/era.mjs).
+//
 // The closed-world check walks the message alongside the schema; where the schema offers
 // alternatives (anyOf/oneOf), the branches the value validates against are found with ajv
 // and the walk continues in the one that explains the most members; allOf members' properties
@@ -64,6 +77,27 @@ const RESULT_DEFS = {
     'sampling/createMessage': 'CreateMessageResult',
     'elicitation/create': 'ElicitResult',
     'roots/list': 'ListRootsResult',
+    // 2026-07-28
+    'server/discover': 'DiscoverResult',
+    'subscriptions/listen': 'SubscriptionsListenResult',
+};
+
+// 2026-07-28 (MRTR): these three requests may be answered with an InputRequiredResult
+// (resultType "input_required") instead of their own result; no other request may.
+const INPUT_REQUIRED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+// Notification methods whose definition is named explicitly: 2026-07-28 also has
+// ClientNotification with method const "notifications/cancelled", which must not win.
+const NOTIFICATION_DEFS = {
+    'notifications/cancelled': 'CancelledNotification',
+    'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
+};
+
+// Error codes with a definition of their own (a whole JSON-RPC error response), in the
+// revisions whose schema has it (2026-07-28).
+const ERROR_DEFS = {
+    [-32022]: 'UnsupportedProtocolVersionError',
+    [-32021]: 'MissingRequiredClientCapabilityError',
 };
 
 // A JSON pointer segment (for paths in messages).
@@ -130,8 +164,22 @@ class Revision {
         for (const [name, def] of Object.entries(this.defs)) {
             const method = def?.properties?.method?.const;
             if (typeof method !== 'string') continue;
+            // ClientRequest/ServerNotification & co. are unions in most revisions, but a union
+            // of one member is generated as that member itself (2026-07-28 ClientNotification).
+            if (/^(Client|Server)(Request|Notification)$/.test(name)) continue;
             if (name.endsWith('Request')) this.requestDefs.set(method, name);
             else if (name.endsWith('Notification')) this.notificationDefs.set(method, name);
+        }
+        for (const [method, name] of Object.entries(NOTIFICATION_DEFS)) {
+            if (this.hasDef(name)) this.notificationDefs.set(method, name);
+        }
+        // 2026-07-28 has no server-to-client requests: sampling/createMessage, roots/list and
+        // elicitation/create are defined only as members of InputRequest (inside an
+        // InputRequiredResult), never as JSON-RPC requests of their own.
+        this.embeddedOnly = new Set();
+        for (const alt of this.hasDef('InputRequest') ? this.defs.InputRequest.anyOf || [] : []) {
+            const m = this.resolve(alt.$ref || '').node?.properties?.method?.const;
+            if (typeof m === 'string') this.embeddedOnly.add(m);
         }
     }
 
@@ -402,6 +450,11 @@ export function makeValidator(specDir) {
             const isRequest = has('id');
             const envelope = isRequest ? 'JSONRPCRequest' : 'JSONRPCNotification';
             checkDef(rt, envelope, msg, '', out);
+            if (isRequest && rt.embeddedOnly.has(msg.method)) {
+                out.push(`/method: ${short(msg.method)} is no JSON-RPC request in revision ${rt.rev}: ` +
+                    'it only travels inside an InputRequiredResult (inputRequests)');
+                return;
+            }
             const table = isRequest ? rt.requestDefs : rt.notificationDefs;
             const defName = table.get(msg.method);
             if (!defName) {
@@ -426,6 +479,8 @@ export function makeValidator(specDir) {
                 m = { ...msg, id: 0 };
             }
             checkDef(rt, envelope, m, '', out);
+            const own = isObject(msg.error) ? ERROR_DEFS[msg.error.code] : undefined;
+            if (own && rt.hasDef(own)) checkDef(rt, own, m, '', out);
             return;
         }
         if (has('result')) {
@@ -439,6 +494,19 @@ export function makeValidator(specDir) {
                 const reqDef = rt.requestDefs.get(method);
                 const guess = reqDef ? reqDef.replace(/Request$/, 'Result') : null;
                 defName = guess && rt.hasDef(guess) ? guess : 'EmptyResult';
+            }
+            if (rt.hasDef('InputRequiredResult') && isObject(msg.result) &&
+                msg.result.resultType === 'input_required') {
+                if (!INPUT_REQUIRED_METHODS.has(method)) {
+                    out.push(`/result/resultType: "input_required" answers only tools/call, ` +
+                        `prompts/get and resources/read, not ${method}`);
+                    return;
+                }
+                defName = 'InputRequiredResult';
+                // "At least one of inputRequests or requestState MUST be present" (prose only).
+                if (!('inputRequests' in msg.result) && !('requestState' in msg.result)) {
+                    out.push('/result: an InputRequiredResult needs inputRequests or requestState');
+                }
             }
             if (!rt.hasDef(defName)) {
                 out.push(`/result: revision ${rt.rev} has no ${defName} (answering ${method})`);

@@ -10,15 +10,21 @@
 // lines starting with "#"), then "N passed, N failed"; the exit status is 1 if any failed.
 // -v also prints every line sent and message received.
 
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { spawnProc, splitCommand, describeExit } from '../lib/proc.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { EraTracker } from '../lib/era.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DEFAULT_REVISION = '2025-11-25';
+const ROOT = path.resolve(HERE, '../..');
+// Work directories of transcripts that use setup:/sh/$WORK: build/tests/transcripts/NAME.PID/.
+const WORK_ROOT = path.join(ROOT, 'build/tests/transcripts');
+const WORK_PREFIX = '$WORK/';
+const SH_TIMEOUT_MS = 30000;
 const DEFAULT_WAIT_MS = 5000;
 const EXIT_WAIT_MS = 5000;
 const TRANSCRIPT_CAP_MS = 120000; // no transcript may run longer than this, whatever it says
@@ -57,6 +63,7 @@ function parseTranscript(file) {
     let config = null;
     let configLine = 1;
     let args = [];
+    const setup = [];
     lines.forEach((rawLine, i) => {
         const n = i + 1;
         const line = rawLine.replace(/\r$/, '');
@@ -72,6 +79,12 @@ function parseTranscript(file) {
         } else if ((m = line.match(/^args:\s*(.*)$/))) {
             if (steps.length > 0) throw new TranscriptError('"args:" must come before any step', n);
             args = args.concat(splitCommand(stripComment(m[1])));
+        } else if ((m = line.match(/^setup:\s*(.*)$/))) {
+            if (steps.length > 0) throw new TranscriptError('"setup:" must come before any step', n);
+            if (!m[1].trim()) throw new TranscriptError('"setup:" needs a command', n);
+            setup.push({ command: m[1], line: n });
+        } else if ((m = line.match(/^sh\s+(.*)$/))) {
+            steps.push({ kind: 'sh', command: m[1], line: n });
         } else if (line === '>' || line.startsWith('> ')) {
             steps.push({ kind: 'send', raw: line.length > 2 ? line.slice(2) : '', line: n });
         } else if ((m = line.match(/^<(~|@(\d+))?\s+(.*)$/))) {
@@ -122,7 +135,9 @@ function parseTranscript(file) {
     }
     let lastLine = lines.length;
     while (lastLine > 1 && lines[lastLine - 1].trim() === '') lastLine--;
-    return { config, configLine, args, steps: grouped, lastLine };
+    const usesWork = setup.length > 0 || config.startsWith(WORK_PREFIX) ||
+        steps.some((s) => s.kind === 'sh');
+    return { config, configLine, args, setup, usesWork, steps: grouped, lastLine };
 }
 
 function checkRegexes(p, line) {
@@ -143,10 +158,20 @@ function ptr(p, k) {
     return `${p}/${String(k).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
+const SAVE_RE = /^<save:([A-Za-z0-9_]+)>$/;
+const SAVED_RE = /<saved:([A-Za-z0-9_]+)>/g;
+
 // null when `actual` matches `expected`, else a description of the first difference.
-export function match(expected, actual, p = '') {
+// "<save:NAME>" matches any present value and records it in `saves` (when given).
+export function match(expected, actual, p = '', saves = null) {
     const at = p || '/';
     if (expected === '<any>') return actual === undefined ? `${at}: missing` : null;
+    const save = typeof expected === 'string' ? expected.match(SAVE_RE) : null;
+    if (save) {
+        if (actual === undefined) return `${at}: missing`;
+        if (saves) saves[save[1]] = actual;
+        return null;
+    }
     if (expected === '<absent>') return `${at}: "<absent>" is only meaningful as an object member`;
     if (typeof expected === 'string' && expected.startsWith('~')) {
         if (typeof actual !== 'string') return `${at}: expected a string matching /${expected.slice(1)}/, got ${js(actual)}`;
@@ -159,7 +184,7 @@ export function match(expected, actual, p = '') {
             return `${at}: expected ${expected.length} elements, got ${actual.length}`;
         }
         for (let i = 0; i < expected.length; i++) {
-            const r = match(expected[i], actual[i], ptr(p, i));
+            const r = match(expected[i], actual[i], ptr(p, i), saves);
             if (r) return r;
         }
         return null;
@@ -175,7 +200,7 @@ export function match(expected, actual, p = '') {
                 continue;
             }
             if (!has) return `${ptr(p, k)}: missing (expected ${js(v)})`;
-            const r = match(v, actual[k], ptr(p, k));
+            const r = match(v, actual[k], ptr(p, k), saves);
             if (r) return r;
         }
         return null;
@@ -184,23 +209,26 @@ export function match(expected, actual, p = '') {
     return `${at}: expected ${js(expected)}, got ${js(actual)}`;
 }
 
-// Assign each pattern to a distinct message (any order). Returns null or an explanation.
+// Assign each pattern to a distinct message (any order). Returns { pairs } (pairs[i]: the
+// message pattern i took) or { reason, index } explaining the failure.
 function matchGroup(patterns, messages) {
     const n = patterns.length;
     const ok = patterns.map((pat) => messages.map((m) => match(pat, m) === null));
     const used = new Array(n).fill(false);
+    const pairs = new Array(n).fill(-1);
     const assign = (i) => {
         if (i === n) return true;
         for (let j = 0; j < n; j++) {
             if (!used[j] && ok[i][j]) {
                 used[j] = true;
+                pairs[i] = j;
                 if (assign(i + 1)) return true;
                 used[j] = false;
             }
         }
         return false;
     };
-    if (assign(0)) return null;
+    if (assign(0)) return { pairs };
     const unmatched = patterns.map((_, i) => i).filter((i) => !ok[i].some(Boolean));
     const which = unmatched.length ? unmatched : patterns.map((_, i) => i);
     const reasons = which.map((i) => {
@@ -213,15 +241,69 @@ function matchGroup(patterns, messages) {
 
 // ---------------------------------------------------------------- running
 
+// Run a shell command for setup:/sh in the transcript's work directory. Resolves with
+// { code, signal, stderr } (code null on a timeout).
+function runShell(command, work, file) {
+    return new Promise((resolve) => {
+        const child = spawn('/bin/sh', ['-c', command], {
+            cwd: work,
+            env: { ...process.env, WORK: work, TDIR: path.dirname(file), ROOT },
+            stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (d) => {
+            stderr += d.toString();
+        });
+        const timer = setTimeout(() => child.kill('SIGKILL'), SH_TIMEOUT_MS);
+        child.on('error', (err) => {
+            clearTimeout(timer);
+            resolve({ code: null, signal: null, stderr: err.message });
+        });
+        child.on('close', (code, signal) => {
+            clearTimeout(timer);
+            resolve({ code, signal, stderr });
+        });
+    });
+}
+
+async function shellStep(command, line, work, file) {
+    const r = await runShell(command, work, file);
+    if (r.code !== 0) {
+        const why = r.code === null ? (r.signal ? `was killed by ${r.signal}` : 'could not run') :
+            `exited with status ${r.code}`;
+        throw new TranscriptError(`sh: ${short(command, 80)} ${why}`, line,
+            r.stderr.split('\n').filter(Boolean).slice(-8).map((l) => `sh stderr: ${l}`));
+    }
+}
+
+// A fresh work directory build/tests/transcripts/NAME.PID/ (mode 0755: mcph refuses plugins
+// in folders others can write, and a work INI may name plugins beside it).
+function makeWorkDir(name) {
+    fs.mkdirSync(WORK_ROOT, { recursive: true });
+    for (const d of [path.join(ROOT, 'build'), path.join(ROOT, 'build/tests'), WORK_ROOT]) {
+        fs.chmodSync(d, 0o755);
+    }
+    const work = path.join(WORK_ROOT, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${process.pid}`);
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.mkdirSync(work);
+    fs.chmodSync(work, 0o755);
+    return work;
+}
+
+function resolveConfig(file, config, work) {
+    if (config.startsWith(WORK_PREFIX)) return path.join(work, config.slice(WORK_PREFIX.length));
+    return path.resolve(path.dirname(file), config);
+}
+
 class Session {
-    constructor(binary, file, parsed, validator, verbose) {
+    constructor(binary, file, parsed, validator, verbose, configPath, work) {
         this.file = file;
         this.parsed = parsed;
         this.validator = validator;
         this.verbose = verbose;
-        this.negotiated = null;
-        this.sent = new Map(); // JSON id -> { method, rev }
-        const configPath = path.resolve(path.dirname(file), parsed.config);
+        this.work = work;
+        this.era = new EraTracker({ hasRevision: (r) => validator.hasRevision(r) });
+        this.saved = {}; // values recorded by "<save:NAME>" patterns
         this.proc = spawnProc(binary, [...parsed.args, configPath]);
         this.proc.onMessage = (ev) => this.onMessage(ev);
         this.exitChecked = false;
@@ -231,36 +313,27 @@ class Session {
         if (this.verbose) console.log(`#   ${s}`);
     }
 
-    // Validate every message as it arrives, with the revision in force for it.
+    // Validate every message as it arrives, with the revision in force for it (see
+    // tests/lib/era.mjs: the claim of the request answered, listen tags, else the session's).
     onMessage(ev) {
         const msg = ev.msg;
-        let rev = this.negotiated || DEFAULT_REVISION;
-        let method;
         ev.errors = [];
-        const isResponse = msg && typeof msg === 'object' && !Array.isArray(msg) &&
-            !('method' in msg) && ('result' in msg || 'error' in msg);
-        if (isResponse) {
-            const rec = this.sent.get(JSON.stringify(msg.id));
-            if (rec) {
-                method = rec.method;
-                rev = rec.rev;
-            }
-            const pv = msg.result?.protocolVersion;
-            if (method === 'initialize' && typeof pv === 'string') {
-                if (this.validator.hasRevision(pv)) {
-                    this.negotiated = pv;
-                    rev = pv;
-                } else {
-                    ev.errors.push(`initialize result announces protocolVersion ${short(pv)}, ` +
-                        'which is no known revision');
-                }
-            }
+        let rev;
+        let answers;
+        if (Array.isArray(msg)) {
+            // A batch (2025-03-26) is answered element by element, under the legacy session.
+            for (const m of msg) ev.errors.push(...this.era.received(m).problems);
+            rev = this.era.legacyRevision;
+            answers = (id) => this.era.methodOf(id);
+        } else {
+            const c = this.era.received(msg);
+            ev.errors.push(...c.problems);
+            rev = c.rev;
+            answers = c.method;
         }
         ev.revision = rev;
-        // A batch (2025-03-26) is answered element by element.
-        const answers = Array.isArray(msg) ? (id) => this.sent.get(JSON.stringify(id))?.method : method;
         ev.errors.push(...this.validator.validate(rev, msg, { answers }));
-        this.log(`< ${ev.raw}${ev.errors.length ? `   [schema ${rev}: ${ev.errors.join('; ')}]` : ''}`);
+        this.log(`< ${ev.raw}   [${rev}${ev.errors.length ? `: ${ev.errors.join('; ')}` : ''}]`);
     }
 
     recordSent(raw) {
@@ -270,13 +343,7 @@ class Session {
         } catch {
             return;
         }
-        for (const m of Array.isArray(v) ? v : [v]) {
-            if (m && typeof m === 'object' && typeof m.method === 'string' && 'id' in m) {
-                this.sent.set(JSON.stringify(m.id), {
-                    method: m.method, rev: this.negotiated || DEFAULT_REVISION,
-                });
-            }
-        }
+        this.era.sent(v);
     }
 
     stderrTail(n = 15) {
@@ -322,12 +389,20 @@ class Session {
     async step(step) {
         const p = this.proc;
         switch (step.kind) {
-            case 'send':
+            case 'send': {
                 if (p.stdinClosed) throw new TranscriptError('send after close', step.line);
-                this.recordSent(step.raw);
-                this.log(`> ${step.raw}`);
-                p.send(step.raw);
+                const raw = step.raw.replace(SAVED_RE, (_, name) => {
+                    if (!Object.prototype.hasOwnProperty.call(this.saved, name)) {
+                        throw new TranscriptError(`nothing saved as "${name}" (use <save:${name}> ` +
+                            'in an earlier pattern)', step.line);
+                    }
+                    return JSON.stringify(this.saved[name]);
+                });
+                this.recordSent(raw);
+                this.log(`> ${raw}`);
+                p.send(raw);
                 return;
+            }
             case 'expect': {
                 let waitMs = DEFAULT_WAIT_MS;
                 if (step.withinMs !== undefined) {
@@ -335,11 +410,13 @@ class Session {
                     waitMs = Math.max(0, since + step.withinMs - performance.now()) + AT_GRACE_MS;
                 }
                 const ev = await this.take(step, waitMs, short(step.pattern, 100));
-                const diff = match(step.pattern, ev.msg);
+                const saves = {};
+                const diff = match(step.pattern, ev.msg, '', saves);
                 if (diff) {
                     throw new TranscriptError(`mismatch: ${diff}`, step.line,
                         [`expected: ${short(step.pattern, 400)}`, `received: ${short(ev.raw, 400)}`]);
                 }
+                Object.assign(this.saved, saves);
                 if (step.withinMs !== undefined && p.lastSendTime !== null) {
                     const took = ev.time - p.lastSendTime;
                     if (took > step.withinMs) {
@@ -356,11 +433,12 @@ class Session {
                         `${step.items.length} messages in any order (got ${evs.length})`));
                 }
                 const why = matchGroup(step.items.map((s) => s.pattern), evs.map((e) => e.msg));
-                if (why) {
+                if (!why.pairs) {
                     throw new TranscriptError(`no any-order match: ${why.reason}`,
                         step.items[why.index].line,
                         evs.map((e) => `received: ${short(e.raw, 300)}`));
                 }
+                step.items.forEach((it, i) => match(it.pattern, evs[why.pairs[i]].msg, '', this.saved));
                 return;
             }
             case 'silence': {
@@ -374,6 +452,10 @@ class Session {
             }
             case 'sleep':
                 await new Promise((r) => setTimeout(r, step.ms));
+                return;
+            case 'sh':
+                this.log(`sh ${step.command}`);
+                await shellStep(step.command, step.line, this.work, this.file);
                 return;
             case 'close':
                 this.log('close');
@@ -456,13 +538,37 @@ async function runOne(binary, file, validator, verbose) {
         if (err instanceof TranscriptError) return { ok: false, reason: `parse error: ${err.message}`, line: err.line };
         return { ok: false, reason: `cannot read: ${err.message}`, line: 0 };
     }
-    const configPath = path.resolve(path.dirname(file), parsed.config);
+    let work = null;
+    if (parsed.usesWork) {
+        try {
+            work = makeWorkDir(nameOf(file));
+            for (const s of parsed.setup) {
+                if (verbose) console.log(`#   setup: ${s.command}`);
+                await shellStep(s.command, s.line, work, file);
+            }
+        } catch (err) {
+            if (work) fs.rmSync(work, { recursive: true, force: true });
+            if (err instanceof TranscriptError) {
+                return { ok: false, reason: `setup: ${err.message}`, line: err.line, details: err.details };
+            }
+            return { ok: false, reason: `cannot make a work directory: ${err.message}`, line: 1 };
+        }
+    }
+    const result = await runSession(binary, file, parsed, validator, verbose, work);
+    // With -v, a failed transcript's work directory stays for inspection.
+    if (work && !result.ok && verbose) (result.details ||= []).push(`work directory kept: ${work}`);
+    else if (work) fs.rmSync(work, { recursive: true, force: true });
+    return result;
+}
+
+async function runSession(binary, file, parsed, validator, verbose, work) {
+    const configPath = resolveConfig(file, parsed.config, work);
     if (!fs.existsSync(configPath)) {
-        return { ok: false, reason: `config ${parsed.config} not found`, line: 1 };
+        return { ok: false, reason: `config ${parsed.config} not found`, line: parsed.configLine };
     }
     let session;
     try {
-        session = new Session(binary, file, parsed, validator, verbose);
+        session = new Session(binary, file, parsed, validator, verbose, configPath, work);
     } catch (err) {
         return { ok: false, reason: `cannot start ${binary}: ${err.message}`, line: 1 };
     }

@@ -7,13 +7,23 @@
 // It negotiates 2024-11-05..2025-11-25, serves a few tools/resources/templates/prompts with
 // the fields each revision allows, paginates lists two items a page, and exits on EOF with
 // --exit-code (default 0) or on SIGTERM/SIGINT with 0. [server] name in CONFIG is its
-// serverInfo.name. --bug makes it misbehave on purpose, to prove the checkers catch it:
+// serverInfo.name. A request whose params._meta claims 2026-07-28 is served statelessly under
+// that revision: server/discover, tools/list, tools/call (ask answers input_required until
+// the retry carries inputResponses.q and the requestState it was given; log sends notifications/message when _meta asks for a
+// logLevel; notify sends a tagged list_changed to each open listen), subscriptions/listen
+// (acknowledged, then answered at EOF); another claimed version gets -32022.
+// --bug makes it misbehave on purpose, to prove the checkers catch it:
 //   title     Tool.title and outputSchema in every revision (closed-world violation < 2025-06-18)
 //   audio     audio content even under 2024-11-05
 //   extra     an unknown member in the initialize result
 //   version   echo any requested protocolVersion
 //   garbage   write a non-JSON line to stdout at start
 //   tools     also list the misbehaving tools garbage and badschema
+//   nottl     2026-07-28 tools/list without ttlMs
+//   leak      resultType in legacy results too
+//   emptyask  an input_required result with neither inputRequests nor requestState
+//   v32022    -32022 without data.requested
+//   ackbad    an acknowledgement without notifications
 // Special tools: slow {ms} answers late; notify sends list_changed + a log message first;
 // garbage writes a non-JSON stdout line first; badschema answers a text item without text;
 // fail answers isError.
@@ -23,6 +33,10 @@ import readline from 'node:readline';
 
 const SUPPORTED = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 const LATEST = '2025-11-25';
+const MODERN = '2026-07-28';
+const KEY_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const KEY_SUB = 'io.modelcontextprotocol/subscriptionId';
+const KEY_LOG = 'io.modelcontextprotocol/logLevel';
 
 const argv = process.argv.slice(2);
 const bugs = new Set();
@@ -46,7 +60,8 @@ if (configPath) {
 process.stderr.write(`fake-server: started as ${serverName}\n`);
 
 let version = null; // negotiated
-const at = (v) => SUPPORTED.indexOf(version || LATEST) >= SUPPORTED.indexOf(v);
+// Whether revision rev (default: the negotiated one) has what v introduced.
+const at = (v, rev = version || LATEST) => rev === MODERN || SUPPORTED.indexOf(rev) >= SUPPORTED.indexOf(v);
 
 function write(obj) {
     process.stdout.write(JSON.stringify(obj) + '\n');
@@ -95,20 +110,20 @@ const PROMPTS = [
     { name: 'plain', description: 'No arguments' },
 ];
 
-function toolView(t) {
+function toolView(t, rev) {
     const v = { name: t.name, description: t.description, inputSchema: t.inputSchema };
     if (bugs.has('title')) {
         v.title = t.title || t.name;
         v.outputSchema = t.outputSchema || { type: 'object' };
         return v;
     }
-    if (t.title && at('2025-06-18')) v.title = t.title;
-    if (at('2025-03-26')) {
+    if (t.title && at('2025-06-18', rev)) v.title = t.title;
+    if (at('2025-03-26', rev)) {
         const ann = { ...(t.annotations || {}) };
-        if (t.title && !at('2025-06-18')) ann.title = t.title;
+        if (t.title && !at('2025-06-18', rev)) ann.title = t.title;
         if (Object.keys(ann).length) v.annotations = ann;
     }
-    if (t.outputSchema && at('2025-06-18')) v.outputSchema = t.outputSchema;
+    if (t.outputSchema && at('2025-06-18', rev)) v.outputSchema = t.outputSchema;
     return v;
 }
 
@@ -182,9 +197,106 @@ function readResource(id, uri) {
     return { jsonrpc: '2.0', id, error: { code: -32002, message: `resource not found: ${uri}` } };
 }
 
+// --- 2026-07-28, per request. ---
+
+const listeners = new Map(); // JSON id -> listen request id
+const ASK_STATE = `state-${process.pid}`;
+
+function modernResult(r, cacheable) {
+    const out = {
+        ...r,
+        resultType: r.resultType || 'complete',
+        _meta: { ...r._meta, 'io.modelcontextprotocol/serverInfo': { name: serverName, version: '0.0.1' } },
+    };
+    if (cacheable) {
+        if (!bugs.has('nottl')) out.ttlMs = 0;
+        out.cacheScope = 'private';
+    }
+    return out;
+}
+
+async function handleModern(msg) {
+    const { id, method, params } = msg;
+    const meta = params._meta;
+    if (meta[KEY_VERSION] !== MODERN) {
+        const data = { supported: [MODERN, ...SUPPORTED].reverse() };
+        if (!bugs.has('v32022')) data.requested = String(meta[KEY_VERSION]);
+        if (id !== undefined) write({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data } });
+        return;
+    }
+    if (id === undefined) {
+        if (method === 'notifications/cancelled') listeners.delete(JSON.stringify(params.requestId));
+        return;
+    }
+    const reply = (r, cacheable = false) => write({ jsonrpc: '2.0', id, result: modernResult(r, cacheable) });
+    switch (method) {
+        case 'server/discover':
+            reply({
+                supportedVersions: [MODERN, ...[...SUPPORTED].reverse()],
+                capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, logging: {} },
+            }, true);
+            return;
+        case 'tools/list':
+            reply(page(TOOLS.map((t) => toolView(t, MODERN)), params, 'tools'), true);
+            return;
+        case 'subscriptions/listen': {
+            listeners.set(JSON.stringify(id), id);
+            const ack = { _meta: { [KEY_SUB]: id } };
+            if (!bugs.has('ackbad')) ack.notifications = params.notifications || {};
+            write({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: ack });
+            return;
+        }
+        case 'tools/call':
+            switch (params.name) {
+                case 'ask': {
+                    // The answer counts only with this process's requestState echoed.
+                    const answer = params.requestState === ASK_STATE ? params.inputResponses?.q : undefined;
+                    if (answer) {
+                        reply({ content: [{ type: 'text', text: `answer: ${JSON.stringify(answer)}` }] });
+                        return;
+                    }
+                    const r = { resultType: 'input_required' };
+                    if (!bugs.has('emptyask')) {
+                        r.inputRequests = { q: { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } };
+                        r.requestState = ASK_STATE;
+                    }
+                    reply(r);
+                    return;
+                }
+                case 'log':
+                    if (meta[KEY_LOG]) write({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'logged' } });
+                    reply({ content: [{ type: 'text', text: 'logged' }] });
+                    return;
+                case 'notify':
+                    for (const l of listeners.values()) {
+                        write({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { [KEY_SUB]: l } } });
+                    }
+                    reply({ content: [{ type: 'text', text: 'sent' }] });
+                    return;
+                default: {
+                    const r = await callTool(id, params);
+                    if (r.jsonrpc) write(r);
+                    else reply(r);
+                    return;
+                }
+            }
+        default:
+            write(errorOf(id, -32601, `Method not found: ${method}`));
+    }
+}
+
+function claims(params) {
+    const meta = params && typeof params === 'object' ? params._meta : undefined;
+    return meta && typeof meta === 'object' && KEY_VERSION in meta;
+}
+
 async function handle(msg) {
     if (!msg || typeof msg !== 'object' || Array.isArray(msg) || msg.jsonrpc !== '2.0') {
         write(errorOf(msg && typeof msg === 'object' && 'id' in msg ? msg.id : null, -32600, 'Invalid Request'));
+        return;
+    }
+    if (claims(msg.params)) {
+        await handleModern(msg);
         return;
     }
     if (!('id' in msg)) return; // notifications: nothing to do
@@ -211,7 +323,7 @@ async function handle(msg) {
             result = {};
             break;
         case 'tools/list':
-            result = page((bugs.has('tools') ? [...TOOLS, ...BAD_TOOLS] : TOOLS).map(toolView), params, 'tools');
+            result = page((bugs.has('tools') ? [...TOOLS, ...BAD_TOOLS] : TOOLS).map((t) => toolView(t)), params, 'tools');
             break;
         case 'tools/call':
             result = await callTool(id, params);
@@ -254,7 +366,7 @@ async function handle(msg) {
     }
     if (result === null) write(errorOf(id, -32602, 'bad cursor'));
     else if (result.jsonrpc) write(result);
-    else write({ jsonrpc: '2.0', id, result });
+    else write({ jsonrpc: '2.0', id, result: bugs.has('leak') && method !== 'initialize' ? { ...result, resultType: 'complete' } : result });
 }
 
 if (bugs.has('garbage')) process.stdout.write('garbage at start\n');
@@ -274,6 +386,10 @@ rl.on('line', (line) => {
 });
 rl.on('close', async () => {
     await Promise.all([...pending]);
+    // Open listen requests end with a SubscriptionsListenResult.
+    for (const l of listeners.values()) {
+        write({ jsonrpc: '2.0', id: l, result: modernResult({ _meta: { [KEY_SUB]: l } }) });
+    }
     process.stderr.write('fake-server: EOF, exiting\n');
     process.exit(exitCode);
 });

@@ -15,8 +15,11 @@ silence 100
 # two requests answered in any order
 > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{"ms":300}}}
 > {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}
-<~ {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"done"}]}}
+<~ {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"<save:slow>"}]}}
 <~ {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"hi"}]}}
+# a value saved in a group, sent back as JSON
+> {"jsonrpc":"2.0","id":"g","method":"tools/call","params":{"name":"echo","arguments":{"text":<saved:slow>}}}
+< {"jsonrpc":"2.0","id":"g","result":{"content":[{"type":"text","text":"done"}]}}
 > {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"media","arguments":{}}}
 < {"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"image","data":"<any>","mimeType":"image/png"},{"type":"text","text":"~audio"},{"type":"text","text":"~resource link"},{"type":"resource","resource":{"uri":"example://hello","text":"hi","mimeType":"text/plain"}}]}}
 > {"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"notify","arguments":{}}}

@@ -1,0 +1,1656 @@
+/*
+ * driver.c: the `make bench` driver. Spawns stdio MCP servers (mcph, the bare cJSON loop and
+ * the official TypeScript SDK server), measures each the same way through pipes, and prints
+ * one table: a row per figure, a column per server, the ratios to the floor (bare) and to
+ * the SDK server, then the verdict on each of mcph's targets.
+ *
+ * usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI --list-conf INI
+ *               --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
+ *   --mcph       the mcph binary (build/mcph)
+ *   --conf       the default deployment (conf/mcph.ini; its example plugin has echo {text})
+ *   --list-conf  the INI serving the 1,000 bench tools on one page (tests/bench/bench-list.ini)
+ *   --dir        build/tests/bench: bare, bench.so, bench-a.so, bench-b.so; the driver writes
+ *                the SIGHUP workspaces, the servers' stderr (logs/) and callgrind/ there
+ *   --sdk        tests/bench/sdk-echo.mjs, run with NODE (default node)
+ *   --valgrind   valgrind, for the instruction counts; without it they are left out
+ *   --quick      fewer repetitions, for a run under a minute (also QUICK=1 in the environment)
+ *
+ * How each figure is taken (the same way for every server):
+ * - Server CPU time: clock_getcpuclockid() of the server's pid, the counter behind utime +
+ *   stime in /proc/PID/stat (every thread, user and system, garbage collection included) at
+ *   nanosecond resolution, over a whole series of calls.
+ * - Sequential calls run in rounds, interleaved (mcph, bare, sdk, mcph, ...), each round a
+ *   fresh server; every figure of those rows is the median of its rounds. A noisy spell on a
+ *   shared machine then hits every server alike instead of one.
+ * - Context switches: voluntary + involuntary of every thread (/proc/PID/task/x/status).
+ * - RSS: VmRSS and VmHWM of /proc/PID/status. RSS growth compares the least of the 5 samples
+ *   of the last quarter of the pipelined calls with the least of the second quarter: a leak
+ *   raises that floor, a transient (calls in flight, heap not yet trimmed) does not.
+ * - Instructions: two callgrind runs with different numbers of sequential calls; the
+ *   difference divided by the difference in calls, so start-up and exit cancel out.
+ * - Pinned ("same CPU"): the driver sets its own affinity to one CPU before fork(), so the
+ *   server and all its threads inherit it.
+ *
+ * Every loop is bounded in count and in time: a server that stops answering costs a phase
+ * deadline, its figures print as "-", and the run goes on.
+ */
+#include <cjson/cJSON.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------------------------------
+ * Status codes, names, limits.
+ * --------------------------------------------------------------------------------------- */
+
+#define BENCH_STATUS_LIST(X)                                                                       \
+    X(BENCH_OK, 0, "ok")                                                                           \
+    X(BENCH_ERR_IO, -1, "I/O error")                                                               \
+    X(BENCH_ERR_TIMEOUT, -2, "timed out")                                                          \
+    X(BENCH_ERR_EOF, -3, "the server closed its stdout")                                           \
+    X(BENCH_ERR_REPLY, -4, "unexpected reply")                                                     \
+    X(BENCH_ERR_NOMEM, -5, "out of memory")                                                        \
+    X(BENCH_ERR_SPAWN, -6, "cannot start the server")                                              \
+    X(BENCH_ERR_USAGE, -7, "wrong arguments")
+
+enum bench_status {
+#define BENCH_STATUS_ENUM(name, code, text) name = code,
+    BENCH_STATUS_LIST(BENCH_STATUS_ENUM)
+#undef BENCH_STATUS_ENUM
+};
+
+static const char *bench_status_str(int status)
+{
+    switch (status) {
+#define BENCH_STATUS_CASE(name, code, text)                                                        \
+    case name:                                                                                     \
+        return text;
+        BENCH_STATUS_LIST(BENCH_STATUS_CASE)
+#undef BENCH_STATUS_CASE
+    }
+    return "unknown status";
+}
+
+/* The echo text of every small call: no character that JSON escapes. */
+#define BENCH_TEXT "The quick brown fox jumps over the lazy dog"
+/* The text of the large echo. */
+#define BENCH_BIG_BYTES (1024u * 1024u)
+/* Reads from a server's stdout, and the least room kept free for one. */
+#define BENCH_READ_CHUNK 65536u
+#define BENCH_MAX_ARGV 16
+#define BENCH_MAX_STARTS 64
+#define BENCH_MAX_RELOADS 64
+#define BENCH_PATH 4096
+/* Tools the tools/list servers must list. */
+#define BENCH_LIST_TOOLS 1000
+/* Seconds a server gets to start and answer initialize (valgrind included), and to exit. */
+#define BENCH_START_S 60.0
+#define BENCH_EXIT_S 30.0
+/* Rounds of the sequential series, at most. */
+#define BENCH_MAX_ROUNDS 9
+/* RSS floor growth allowed from the 2nd to the 4th quarter of the calls: two pages. */
+#define BENCH_GROWTH_KIB 8.0
+
+enum bench_server { SRV_MCPH, SRV_BARE, SRV_SDK, SRV_COUNT };
+
+static const char *const bench_server_names[SRV_COUNT] = {"mcph", "bare", "sdk"};
+
+/* How many of everything: full run and --quick. Each phase also has a time budget. */
+struct bench_counts {
+    int starts;     /* spawns timed for start-up and exit (plus one untimed) */
+    int warmup;     /* echo calls before a timed sequential series */
+    int seq_calls;  /* timed sequential echo calls, pinned and unpinned, per round */
+    int rounds;     /* rounds of those (each a fresh server), interleaved */
+    int rss_calls;  /* pipelined echo calls (64 in flight) before RSS is read */
+    int deep_calls; /* pipelined echo calls with 1024 in flight */
+    int big_calls;  /* 1 MiB echoes */
+    int list_calls; /* timed tools/list calls */
+    int reloads;    /* SIGHUP reloads timed, per workspace */
+    int cg_echo[2]; /* echo calls of the two callgrind runs */
+    /* tools/list calls of the two callgrind runs, per server: bare's first ~25 lists carry
+     * one-off heap work (malloc_consolidate after the list is built) worth 50 of its lists,
+     * so both of its runs start past them; mcph's cost is linear from the first list. */
+    int cg_list[SRV_COUNT][2];
+    double budget_s;     /* time budget of one phase of one server */
+    const char *caption; /* "full" or "QUICK" */
+};
+
+static const struct bench_counts bench_full = {
+    .starts = 20,
+    .warmup = 1000,
+    .seq_calls = 20000,
+    .rounds = 3,
+    .rss_calls = 200000,
+    .deep_calls = 100000,
+    .big_calls = 50,
+    .list_calls = 300,
+    .reloads = 20,
+    .cg_echo = {1000, 3000},
+    .cg_list = {[SRV_MCPH] = {5, 25}, [SRV_BARE] = {50, 250}},
+    .budget_s = 60.0,
+    .caption = "full",
+};
+
+/* The warm-up stays at 1000 calls: with less, the SDK server's JIT is still cold and its CPU
+ * per call reads 2-3 times higher than in the full run. */
+static const struct bench_counts bench_quick = {
+    .starts = 5,
+    .warmup = 1000,
+    .seq_calls = 4000,
+    .rounds = 3,
+    .rss_calls = 20000,
+    .deep_calls = 10000,
+    .big_calls = 10,
+    .list_calls = 50,
+    .reloads = 5,
+    .cg_echo = {200, 600},
+    .cg_list = {[SRV_MCPH] = {2, 6}, [SRV_BARE] = {30, 90}},
+    .budget_s = 8.0,
+    .caption = "QUICK",
+};
+
+/* ---------------------------------------------------------------------------------------
+ * Figures and targets.
+ * --------------------------------------------------------------------------------------- */
+
+enum bench_better { LOWER, HIGHER };
+
+#define BENCH_FIGURES(X)                                                                           \
+    X(FIG_START, "start-up to initialize reply, median", "ms", 2, LOWER)                           \
+    X(FIG_EXIT, "exit after stdin EOF, median", "ms", 2, LOWER)                                    \
+    X(FIG_PIN_P50, "echo round trip, same CPU, p50", "us", 1, LOWER)                               \
+    X(FIG_PIN_P99, "echo round trip, same CPU, p99", "us", 1, LOWER)                               \
+    X(FIG_PIN_P999, "echo round trip, same CPU, p99.9", "us", 1, LOWER)                            \
+    X(FIG_PIN_CPU, "server CPU per echo call, same CPU", "us", 2, LOWER)                           \
+    X(FIG_PIN_CSW, "server context switches per call, same CPU", "count", 2, LOWER)                \
+    X(FIG_FREE_P50, "echo round trip, unpinned, p50", "us", 1, LOWER)                              \
+    X(FIG_FREE_P99, "echo round trip, unpinned, p99", "us", 1, LOWER)                              \
+    X(FIG_FREE_P999, "echo round trip, unpinned, p99.9", "us", 1, LOWER)                           \
+    X(FIG_FREE_CPU, "server CPU per echo call, unpinned", "us", 2, LOWER)                          \
+    X(FIG_FREE_CSW, "server context switches per call, unpinned", "count", 2, LOWER)               \
+    X(FIG_TPUT64, "throughput, 64 in flight", "call/s", 0, HIGHER)                                 \
+    X(FIG_CPU64, "server CPU per call, 64 in flight", "us", 2, LOWER)                              \
+    X(FIG_TPUT1024, "throughput, 1024 in flight", "call/s", 0, HIGHER)                             \
+    X(FIG_CPU1024, "server CPU per call, 1024 in flight", "us", 2, LOWER)                          \
+    X(FIG_BIG, "1 MiB echo (MiB of text per second)", "MiB/s", 1, HIGHER)                          \
+    X(FIG_RSS_INIT, "RSS after initialize", "MiB", 2, LOWER)                                       \
+    X(FIG_RSS_CALLS, "RSS after the pipelined calls", "MiB", 2, LOWER)                             \
+    X(FIG_RSS_GROWTH, "RSS floor growth, 2nd to 4th quarter", "KiB", 0, LOWER)                     \
+    X(FIG_HWM_CALLS, "peak RSS after those calls", "MiB", 2, LOWER)                                \
+    X(FIG_HWM_BIG, "peak RSS after 1 MiB echoes", "MiB", 2, LOWER)                                 \
+    X(FIG_LIST_P50, "tools/list of 1,000 tools, p50", "ms", 3, LOWER)                              \
+    X(FIG_LIST_CPU, "server CPU per tools/list of 1,000", "ms", 3, LOWER)                          \
+    X(FIG_LIST_BYTES, "tools/list reply size", "KiB", 1, LOWER)                                    \
+    X(FIG_HUP1, "SIGHUP to list_changed, 1 plugin, median", "ms", 2, LOWER)                        \
+    X(FIG_HUP20, "SIGHUP to list_changed, 20 plugins, median", "ms", 2, LOWER)                     \
+    X(FIG_INSTR_ECHO, "instructions per echo call (callgrind)", "instr", 0, LOWER)                 \
+    X(FIG_INSTR_LIST, "instructions per tools/list (callgrind)", "instr", 0, LOWER)
+
+enum bench_fig {
+#define BENCH_FIG_ENUM(id, label, unit, decimals, better) id,
+    BENCH_FIGURES(BENCH_FIG_ENUM)
+#undef BENCH_FIG_ENUM
+        FIG_COUNT
+};
+
+struct bench_row {
+    const char *label;
+    const char *unit;
+    int decimals;
+    enum bench_better better;
+};
+
+static const struct bench_row bench_rows[FIG_COUNT] = {
+#define BENCH_FIG_ROW(id, l, u, d, b) [id] = {.label = l, .unit = u, .decimals = d, .better = b},
+    BENCH_FIGURES(BENCH_FIG_ROW)
+#undef BENCH_FIG_ROW
+};
+
+/* A target: mcph's figure against a bound (RULE_MAX, strictly under), against the bare
+ * loop's (RULE_BARE_MAX: mcph/bare at most limit) or the SDK's (RULE_SDK_MIN: sdk/mcph at
+ * least limit). */
+enum bench_rule { RULE_MAX = 1, RULE_BARE_MAX, RULE_SDK_MIN };
+
+struct bench_target {
+    enum bench_fig fig;
+    enum bench_rule rule;
+    double limit;
+    const char *text;
+};
+
+static const struct bench_target bench_targets[] = {
+    {FIG_PIN_CPU, RULE_BARE_MAX, 1.5, "server CPU per echo call <= 1.5x bare (same CPU)"},
+    {FIG_FREE_CPU, RULE_BARE_MAX, 1.5, "server CPU per echo call <= 1.5x bare (unpinned)"},
+    {FIG_PIN_CPU, RULE_SDK_MIN, 8.0, "server CPU per echo call >= 8x below sdk (same CPU)"},
+    {FIG_FREE_CPU, RULE_SDK_MIN, 8.0, "server CPU per echo call >= 8x below sdk (unpinned)"},
+    {FIG_INSTR_ECHO, RULE_BARE_MAX, 1.5, "instructions per echo call <= 1.5x bare"},
+    {FIG_START, RULE_MAX, 3.0, "start-up to initialize reply < 3 ms (default deployment)"},
+    {FIG_RSS_CALLS, RULE_MAX, 4.0, "RSS after 200,000 calls < 4 MiB (default deployment)"},
+    {FIG_RSS_GROWTH, RULE_MAX, BENCH_GROWTH_KIB, "no RSS growth over the calls (floor < 8 KiB)"},
+    {FIG_HWM_BIG, RULE_BARE_MAX, 1.5, "peak RSS with 1 MiB messages <= 1.5x bare"},
+    {FIG_LIST_CPU, RULE_BARE_MAX, 2.0, "tools/list of 1,000: server CPU <= 2x bare"},
+    {FIG_INSTR_LIST, RULE_BARE_MAX, 2.0, "tools/list of 1,000: instructions <= 2x bare"},
+    {FIG_HUP20, RULE_MAX, 5.0, "SIGHUP to list_changed < 5 ms with 20 plugins"},
+    {0},
+};
+
+/* ---------------------------------------------------------------------------------------
+ * The run.
+ * --------------------------------------------------------------------------------------- */
+
+struct bench {
+    const struct bench_counts *n;
+    const char *dir;                                 /* borrowed from argv */
+    const char *mcph;                                /* borrowed from argv */
+    const char *valgrind;                            /* borrowed from argv, or NULL */
+    const char *echo_cmd[SRV_COUNT][BENCH_MAX_ARGV]; /* NULL-ended; strings from argv */
+    const char *list_cmd[SRV_COUNT][BENCH_MAX_ARGV];
+    int enabled[SRV_COUNT];
+    int cpu;                          /* the one CPU of the pinned runs */
+    cpu_set_t all;                    /* the driver's affinity at start: the unpinned runs */
+    double val[FIG_COUNT][SRV_COUNT]; /* NAN: not measured */
+    long rss_done[SRV_COUNT];         /* pipelined calls before FIG_RSS_CALLS was read */
+};
+
+/* One server process and its pipes. */
+struct bench_proc {
+    pid_t pid;
+    int pidfd;       /* -1 when pidfd_open() is not available */
+    int to;          /* the server's stdin, non-blocking; -1 once closed */
+    int from;        /* the server's stdout, non-blocking */
+    char *in;        /* owned: bytes read from the server */
+    size_t in_start; /* first byte not yet returned as a line */
+    size_t in_scan;  /* bytes from in_start known to hold no newline */
+    size_t in_len;
+    size_t in_cap;
+    char *out; /* owned: bytes still to write to the server, out[out_off..out_len) */
+    size_t out_off;
+    size_t out_len;
+    size_t out_cap;
+    int eof;               /* the server closed its stdout */
+    double spawned;        /* bench_now() just before fork() */
+    unsigned long long id; /* the next request id */
+};
+
+static double bench_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench_ms_until(double deadline)
+{
+    double ms = ceil((deadline - bench_now()) * 1e3);
+
+    if (ms <= 0)
+        return 0;
+    return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+static void bench_sleep(double seconds)
+{
+    struct timespec ts = {.tv_sec = (time_t)seconds,
+                          .tv_nsec = (long)((seconds - floor(seconds)) * 1e9)};
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+static void bench_log(const char *who, const char *what, int status)
+{
+    fprintf(stderr, "bench: %s: %s: %s\n", who, what, bench_status_str(status));
+}
+
+/* snprintf() for paths: BENCH_ERR_USAGE when the result does not fit in size. */
+__attribute__((format(printf, 3, 4))) static int bench_path(char *buf, size_t size, const char *fmt,
+                                                            ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= size ? BENCH_ERR_USAGE : BENCH_OK;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Processes and pipes.
+ * --------------------------------------------------------------------------------------- */
+
+/* In the child: the pipes become stdin and stdout, stderr goes to the log, then exec. */
+static void bench_child(int in, int out, int log, const char *const *argv)
+{
+    signal(SIGPIPE, SIG_DFL);
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || (log >= 0 && dup2(log, 2) < 0))
+        _exit(126);
+    execvp(argv[0], (char *const *)argv);
+    fprintf(stderr, "bench: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static int bench_nonblock(int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+
+    return flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 ? BENCH_ERR_IO : BENCH_OK;
+}
+
+static void bench_proc_init(struct bench_proc *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->pid = -1;
+    p->pidfd = p->to = p->from = -1;
+    p->id = 1;
+}
+
+/* Closes the pipes and frees the buffers; the process must have been reaped. */
+static void bench_proc_release(struct bench_proc *p)
+{
+    if (p->to >= 0)
+        close(p->to);
+    if (p->from >= 0)
+        close(p->from);
+    if (p->pidfd >= 0)
+        close(p->pidfd);
+    free(p->in);
+    free(p->out);
+    bench_proc_init(p);
+}
+
+/* Kill and reap a server whose run went wrong. */
+static void bench_kill(struct bench_proc *p)
+{
+    if (p->pid > 0) {
+        kill(p->pid, SIGKILL);
+        waitpid(p->pid, NULL, 0);
+    }
+    bench_proc_release(p);
+}
+
+/* Start argv with pipes on its stdin and stdout and its stderr appended to log_path. The
+ * child inherits the driver's CPU affinity. p is initialised here. */
+static int bench_spawn(struct bench_proc *p, const char *const *argv, const char *log_path)
+{
+    int in[2] = {-1, -1}, out[2] = {-1, -1};
+    int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int status = BENCH_ERR_SPAWN;
+
+    bench_proc_init(p);
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+        goto out;
+    p->spawned = bench_now();
+    p->pid = fork();
+    if (p->pid == 0)
+        bench_child(in[0], out[1], log, argv);
+    if (p->pid < 0)
+        goto out;
+    p->to = in[1];
+    p->from = out[0];
+    in[1] = out[0] = -1;
+    p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+    status = bench_nonblock(p->to) == BENCH_OK && bench_nonblock(p->from) == BENCH_OK
+                 ? BENCH_OK
+                 : BENCH_ERR_IO;
+out:
+    for (int i = 0; i < 2; i++) {
+        if (in[i] >= 0)
+            close(in[i]);
+        if (out[i] >= 0)
+            close(out[i]);
+    }
+    if (log >= 0)
+        close(log);
+    return status;
+}
+
+/* Write what the pipe takes of the pending output. */
+static int bench_write_some(struct bench_proc *p)
+{
+    while (p->out_off < p->out_len) {
+        ssize_t n = write(p->to, p->out + p->out_off, p->out_len - p->out_off);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno == EAGAIN ? BENCH_OK : BENCH_ERR_IO;
+        p->out_off += (size_t)n;
+    }
+    p->out_off = p->out_len = 0;
+    return BENCH_OK;
+}
+
+/* Queue bytes for the server and write at once what the pipe takes. */
+static int bench_queue(struct bench_proc *p, const char *data, size_t len)
+{
+    if (p->out_cap - p->out_len < len) {
+        size_t cap = p->out_cap ? p->out_cap : 4096;
+        char *grown;
+
+        while (cap - p->out_len < len)
+            cap *= 2;
+        grown = realloc(p->out, cap);
+        if (grown == NULL)
+            return BENCH_ERR_NOMEM;
+        p->out = grown;
+        p->out_cap = cap;
+    }
+    memcpy(p->out + p->out_len, data, len);
+    p->out_len += len;
+    return bench_write_some(p);
+}
+
+/* Room for one more read: unreturned bytes move to the front, the buffer grows. */
+static int bench_room(struct bench_proc *p)
+{
+    if (p->in_start > 0) {
+        memmove(p->in, p->in + p->in_start, p->in_len - p->in_start);
+        p->in_len -= p->in_start;
+        p->in_start = 0;
+    }
+    if (p->in_cap - p->in_len < BENCH_READ_CHUNK) {
+        size_t cap = p->in_cap ? p->in_cap * 2 : 4 * BENCH_READ_CHUNK;
+        char *grown = realloc(p->in, cap);
+
+        if (grown == NULL)
+            return BENCH_ERR_NOMEM;
+        p->in = grown;
+        p->in_cap = cap;
+    }
+    return BENCH_OK;
+}
+
+static int bench_read_some(struct bench_proc *p)
+{
+    ssize_t n;
+
+    if (bench_room(p) != BENCH_OK)
+        return BENCH_ERR_NOMEM;
+    do {
+        n = read(p->from, p->in + p->in_len, p->in_cap - p->in_len);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return errno == EAGAIN ? BENCH_OK : BENCH_ERR_IO;
+    if (n == 0) {
+        p->eof = 1;
+        return BENCH_ERR_EOF;
+    }
+    p->in_len += (size_t)n;
+    return BENCH_OK;
+}
+
+/* One round of I/O: wait until the server sent something or takes more of the pending
+ * output, or until deadline. */
+static int bench_pump(struct bench_proc *p, double deadline)
+{
+    struct pollfd fds[2] = {
+        {.fd = p->from, .events = POLLIN},
+        {.fd = p->out_off < p->out_len ? p->to : -1, .events = POLLOUT},
+    };
+    int n, status = BENCH_OK;
+
+    if (p->eof)
+        return BENCH_ERR_EOF;
+    n = poll(fds, 2, bench_ms_until(deadline));
+    if (n < 0)
+        return errno == EINTR ? BENCH_OK : BENCH_ERR_IO;
+    if (n == 0)
+        return BENCH_ERR_TIMEOUT;
+    if (fds[1].revents != 0)
+        status = bench_write_some(p);
+    if (status == BENCH_OK && fds[0].revents != 0)
+        status = bench_read_some(p);
+    return status;
+}
+
+/* The next complete line, if one is buffered: *line borrowed until the next pump, without
+ * its newline. Returns 1 when there is one, else 0. */
+static int bench_next_line(struct bench_proc *p, const char **line, size_t *len)
+{
+    char *start = p->in + p->in_start;
+    size_t avail = p->in_len - p->in_start;
+    char *nl = avail > p->in_scan ? memchr(start + p->in_scan, '\n', avail - p->in_scan) : NULL;
+
+    if (nl == NULL) {
+        p->in_scan = avail;
+        return 0;
+    }
+    *line = start;
+    *len = (size_t)(nl - start);
+    p->in_start += *len + 1;
+    p->in_scan = 0;
+    return 1;
+}
+
+/* needle in the first and the last `edge` bytes of line (all of it when it is short), so
+ * that a 1 MiB reply is not scanned for its envelope. */
+static const char *bench_find(const char *line, size_t len, const char *needle, size_t edge)
+{
+    size_t n = strlen(needle), head = len < edge ? len : edge;
+    const char *at = memmem(line, head, needle, n);
+
+    if (at == NULL && len > head)
+        at = memmem(line + len - head, head, needle, n);
+    return at;
+}
+
+/* The id of a reply line, or -1 for a notification or a request from the server. An error
+ * or a tool error (isError) is BENCH_ERR_REPLY. Every server here puts the envelope's members
+ * and isError within 64 bytes of one end of the line. */
+static int bench_reply_id(const char *line, size_t len, long long *id)
+{
+    const char *at = bench_find(line, len, "\"id\":", 64);
+
+    *id = -1;
+    if (at == NULL || bench_find(line, len, "\"method\":", 64) != NULL)
+        return BENCH_OK;
+    if (bench_find(line, len, "\"error\":{", 4096) != NULL ||
+        bench_find(line, len, "\"isError\":true", 64) != NULL)
+        return BENCH_ERR_REPLY;
+    *id = strtoll(at + 5, NULL, 10);
+    return BENCH_OK;
+}
+
+/* Wait for the reply to request id, skipping notifications. *line borrowed as above. */
+static int bench_wait_reply(struct bench_proc *p, unsigned long long id, double deadline,
+                            const char **line, size_t *len)
+{
+    for (;;) {
+        long long got;
+        int status;
+
+        while (bench_next_line(p, line, len)) {
+            status = bench_reply_id(*line, *len, &got);
+            if (status != BENCH_OK)
+                return status;
+            if (got >= 0)
+                return (unsigned long long)got == id ? BENCH_OK : BENCH_ERR_REPLY;
+        }
+        status = bench_pump(p, deadline);
+        if (status != BENCH_OK)
+            return status;
+    }
+}
+
+/* Close the server's stdin, then wait for it to exit, reading (and dropping) what it still
+ * writes. *seconds is the time from the close to the exit. A server that outlives deadline
+ * is killed (BENCH_ERR_TIMEOUT); one that fails is BENCH_ERR_IO. Releases p. */
+static int bench_finish(struct bench_proc *p, double deadline, double *seconds)
+{
+    double t0 = bench_now();
+    int wstatus = 0, status = BENCH_OK;
+
+    close(p->to);
+    p->to = -1;
+    for (;;) {
+        struct pollfd fds[2] = {{.fd = p->pidfd, .events = POLLIN},
+                                {.fd = p->eof ? -1 : p->from, .events = POLLIN}};
+        int n = poll(fds, 2, p->pidfd >= 0 ? bench_ms_until(deadline) : 1);
+
+        if (p->pidfd < 0 ? waitpid(p->pid, &wstatus, WNOHANG) == p->pid : fds[0].revents != 0)
+            break;
+        if ((n < 0 && errno != EINTR) || bench_now() >= deadline) {
+            status = n < 0 && errno != EINTR ? BENCH_ERR_IO : BENCH_ERR_TIMEOUT;
+            bench_kill(p);
+            return status;
+        }
+        p->in_start = p->in_len = p->in_scan = 0;
+        if (fds[1].revents != 0)
+            bench_read_some(p);
+    }
+    *seconds = bench_now() - t0;
+    if (p->pidfd >= 0)
+        waitpid(p->pid, &wstatus, 0);
+    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
+        status = BENCH_ERR_IO;
+    p->pid = -1;
+    bench_proc_release(p);
+    return status;
+}
+
+/* Server CPU time (user and system, every thread) in seconds. */
+static double bench_cpu(pid_t pid)
+{
+    clockid_t clock;
+    struct timespec ts;
+
+    if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
+        return NAN;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Context switches (voluntary and not) of every thread of pid, so far. */
+static double bench_ctxsw(pid_t pid)
+{
+    char path[64], line[256];
+    double total = 0;
+    struct dirent *e;
+    DIR *dir;
+
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+    dir = opendir(path);
+    if (dir == NULL)
+        return NAN;
+    while ((e = readdir(dir)) != NULL) {
+        FILE *f;
+
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
+        f = fopen(path, "r");
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+            if (strstr(line, "ctxt_switches:") != NULL)
+                total += strtod(strchr(line, ':') + 1, NULL);
+        }
+        if (f != NULL)
+            fclose(f);
+    }
+    closedir(dir);
+    return total;
+}
+
+/* A "Vm...:" line of /proc/PID/status, in KiB. */
+static double bench_vm_kib(pid_t pid, const char *key)
+{
+    char path[64], line[256];
+    double kib = NAN;
+    size_t klen = strlen(key);
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+    f = fopen(path, "r");
+    if (f == NULL)
+        return NAN;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, key, klen) == 0) {
+            kib = strtod(line + klen, NULL);
+            break;
+        }
+    }
+    fclose(f);
+    return kib;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Requests.
+ * --------------------------------------------------------------------------------------- */
+
+static const char bench_initialize[] =
+    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+    "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+    "\"clientInfo\":{\"name\":\"mcph-bench\",\"version\":\"1.0.0\"}}}\n";
+static const char bench_initialized[] =
+    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+
+enum bench_kind { CALL_ECHO, CALL_LIST, CALL_PING };
+
+static int bench_queue_request(struct bench_proc *p, enum bench_kind kind, unsigned long long id)
+{
+    char req[256];
+    int n;
+
+    if (kind == CALL_LIST || kind == CALL_PING)
+        n = snprintf(req, sizeof(req), "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"%s\"}\n", id,
+                     kind == CALL_LIST ? "tools/list" : "ping");
+    else
+        n = snprintf(req, sizeof(req),
+                     "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
+                     "\"name\":\"echo\",\"arguments\":{\"text\":\"" BENCH_TEXT "\"}}}\n",
+                     id);
+    return bench_queue(p, req, (size_t)n);
+}
+
+/* initialize, its reply, then notifications/initialized. *reply_at is when the reply came. */
+static int bench_handshake(struct bench_proc *p, double deadline, double *reply_at)
+{
+    const char *line;
+    size_t len;
+    int status = bench_queue(p, bench_initialize, sizeof(bench_initialize) - 1);
+
+    if (status == BENCH_OK)
+        status = bench_wait_reply(p, 0, deadline, &line, &len);
+    *reply_at = bench_now();
+    if (status == BENCH_OK && memmem(line, len, "\"protocolVersion\"", 17) == NULL)
+        status = BENCH_ERR_REPLY;
+    if (status == BENCH_OK)
+        status = bench_queue(p, bench_initialized, sizeof(bench_initialized) - 1);
+    return status;
+}
+
+/* The echo reply carries exactly `text`, as the first content item. */
+static int bench_check_echo(const char *line, size_t len, const char *text, size_t text_len)
+{
+    cJSON *root = cJSON_ParseWithLength(line, len);
+    cJSON *result = cJSON_GetObjectItemCaseSensitive(root, "result");
+    cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(content, 0), "text");
+    int ok = cJSON_IsString(item) && strlen(item->valuestring) == text_len &&
+             memcmp(item->valuestring, text, text_len) == 0;
+
+    cJSON_Delete(root);
+    return ok ? BENCH_OK : BENCH_ERR_REPLY;
+}
+
+/* The tools/list reply lists `count` tools on one page. */
+static int bench_check_list(const char *line, size_t len, int count)
+{
+    cJSON *root = cJSON_ParseWithLength(line, len);
+    cJSON *result = cJSON_GetObjectItemCaseSensitive(root, "result");
+    cJSON *tools = cJSON_GetObjectItemCaseSensitive(result, "tools");
+    int ok = cJSON_GetArraySize(tools) == count &&
+             cJSON_GetObjectItemCaseSensitive(result, "nextCursor") == NULL;
+
+    cJSON_Delete(root);
+    return ok ? BENCH_OK : BENCH_ERR_REPLY;
+}
+
+/* One request and its reply. The first call of a series (check) is checked in full. */
+static int bench_call(struct bench_proc *p, enum bench_kind kind, int check, double deadline,
+                      double *rtt, size_t *reply_len)
+{
+    unsigned long long id = p->id++;
+    double t0 = bench_now();
+    const char *line;
+    size_t len = 0;
+    int status = bench_queue_request(p, kind, id);
+
+    if (status == BENCH_OK)
+        status = bench_wait_reply(p, id, deadline, &line, &len);
+    *rtt = bench_now() - t0;
+    if (status == BENCH_OK && check && kind == CALL_LIST)
+        status = bench_check_list(line, len, BENCH_LIST_TOOLS);
+    else if (status == BENCH_OK && check && kind == CALL_ECHO)
+        status = bench_check_echo(line, len, BENCH_TEXT, strlen(BENCH_TEXT));
+    if (reply_len != NULL)
+        *reply_len = len;
+    return status;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Statistics.
+ * --------------------------------------------------------------------------------------- */
+
+static int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank quantile q of v[0..n), which it sorts. NAN when n is 0. */
+static double bench_quantile(double *v, size_t n, double q)
+{
+    size_t rank;
+
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof(*v), bench_cmp_double);
+    rank = (size_t)ceil(q * (double)n);
+    return v[rank > 0 ? rank - 1 : 0];
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Phases. Each measures one server and stores its figures; a failure is logged and leaves
+ * the figures at NAN.
+ * --------------------------------------------------------------------------------------- */
+
+static void bench_log_path(const struct bench *b, int srv, char *path, size_t size)
+{
+    bench_path(path, size, "%s/logs/%s.log", b->dir, bench_server_names[srv]);
+}
+
+/* Spawn argv and do the handshake. */
+static int bench_start(const struct bench *b, int srv, const char *const *argv,
+                       struct bench_proc *p)
+{
+    char log[BENCH_PATH];
+    double at;
+    int status;
+
+    bench_log_path(b, srv, log, sizeof(log));
+    status = bench_spawn(p, argv, log);
+    if (status == BENCH_OK)
+        status = bench_handshake(p, bench_now() + BENCH_START_S, &at);
+    if (status != BENCH_OK)
+        bench_kill(p);
+    return status;
+}
+
+/* Start-up and exit: one untimed spawn to warm the page cache, then n->starts timed. */
+static void bench_startup(struct bench *b, int srv)
+{
+    double init[BENCH_MAX_STARTS], exits[BENCH_MAX_STARTS];
+    double stop = bench_now() + b->n->budget_s;
+    size_t n = 0;
+    char log[BENCH_PATH];
+
+    bench_log_path(b, srv, log, sizeof(log));
+    for (int i = 0; i <= b->n->starts && i < BENCH_MAX_STARTS && bench_now() < stop; i++) {
+        struct bench_proc p;
+        double at, gone;
+        int status = bench_spawn(&p, b->echo_cmd[srv], log);
+        double spawned = p.spawned;
+
+        if (status == BENCH_OK)
+            status = bench_handshake(&p, bench_now() + BENCH_START_S, &at);
+        if (status == BENCH_OK)
+            status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        else
+            bench_kill(&p);
+        if (status != BENCH_OK) {
+            bench_log(bench_server_names[srv], "start-up", status);
+            break;
+        }
+        if (i > 0) {
+            init[n] = at - spawned;
+            exits[n++] = gone;
+        }
+    }
+    b->val[FIG_START][srv] = bench_quantile(init, n, 0.5) * 1e3;
+    b->val[FIG_EXIT][srv] = bench_quantile(exits, n, 0.5) * 1e3;
+}
+
+/* What a series of sequential calls cost the server, per call. */
+struct bench_cost {
+    double cpu;   /* seconds of CPU time */
+    double ctxsw; /* context switches */
+};
+
+/* Sequential calls on a started server: rtt[] gets each round trip, *cost the server's cost
+ * per call. Stops at `calls` or at deadline; *done is how many were timed. */
+static int bench_series(struct bench_proc *p, enum bench_kind kind, int calls, double deadline,
+                        double *rtt, size_t *done, struct bench_cost *cost)
+{
+    double cpu0 = bench_cpu(p->pid), csw0 = bench_ctxsw(p->pid);
+    int status = BENCH_OK;
+
+    *done = 0;
+    while (*done < (size_t)calls && status == BENCH_OK && bench_now() < deadline) {
+        status = bench_call(p, kind, *done == 0, deadline, &rtt[*done], NULL);
+        if (status == BENCH_OK)
+            (*done)++;
+    }
+    cost->cpu = (bench_cpu(p->pid) - cpu0) / (double)*done;
+    cost->ctxsw = (bench_ctxsw(p->pid) - csw0) / (double)*done;
+    return status == BENCH_ERR_TIMEOUT && *done > 0 ? BENCH_OK : status;
+}
+
+static int bench_set_cpu(const struct bench *b, int pinned)
+{
+    cpu_set_t one;
+
+    CPU_ZERO(&one);
+    CPU_SET(b->cpu, &one);
+    return sched_setaffinity(0, sizeof(cpu_set_t), pinned ? &one : &b->all) == 0 ? BENCH_OK
+                                                                                 : BENCH_ERR_IO;
+}
+
+/* The five figures of a sequential series: p50, p99, p99.9 (us), CPU (us) and context
+ * switches per call, in the order of the FIG_PIN_* and FIG_FREE_* rows. */
+#define BENCH_SEQ_FIGS 5
+
+/* Sequential echo round trips on a fresh server, pinned (driver and server on b->cpu) or
+ * not. fig[] receives the BENCH_SEQ_FIGS figures. */
+static int bench_sequential(const struct bench *b, int srv, int pinned, double *fig)
+{
+    double *rtt = calloc((size_t)b->n->seq_calls + (size_t)b->n->warmup, sizeof(double));
+    double stop = bench_now() + b->n->budget_s, gone;
+    struct bench_cost cost = {NAN, NAN};
+    struct bench_proc p;
+    size_t done = 0;
+    int status = rtt ? bench_set_cpu(b, pinned) : BENCH_ERR_NOMEM;
+
+    bench_proc_init(&p);
+    if (status == BENCH_OK)
+        status = bench_start(b, srv, b->echo_cmd[srv], &p);
+    if (status == BENCH_OK)
+        status = bench_series(&p, CALL_ECHO, b->n->warmup, stop, rtt, &done, &cost);
+    if (status == BENCH_OK)
+        status = bench_series(&p, CALL_ECHO, b->n->seq_calls, stop, rtt, &done, &cost);
+    if (status == BENCH_OK) {
+        fig[0] = bench_quantile(rtt, done, 0.5) * 1e6;
+        fig[1] = bench_quantile(rtt, done, 0.99) * 1e6;
+        fig[2] = bench_quantile(rtt, done, 0.999) * 1e6;
+        fig[3] = cost.cpu * 1e6;
+        fig[4] = cost.ctxsw;
+        if (done < (size_t)b->n->seq_calls)
+            fprintf(stderr, "bench: %s: only %zu sequential calls within the budget\n",
+                    bench_server_names[srv], done);
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    } else if (p.pid > 0) {
+        bench_kill(&p);
+    }
+    bench_set_cpu(b, 0);
+    free(rtt);
+    return status;
+}
+
+/* n->rounds rounds of bench_sequential(), the servers interleaved; each figure is the median
+ * of the rounds that completed. */
+static void bench_rounds(struct bench *b, int pinned)
+{
+    double fig[SRV_COUNT][BENCH_SEQ_FIGS][BENCH_MAX_ROUNDS];
+    size_t n[SRV_COUNT] = {0};
+
+    for (int r = 0; r < b->n->rounds && r < BENCH_MAX_ROUNDS; r++) {
+        for (int s = 0; s < SRV_COUNT; s++) {
+            double one[BENCH_SEQ_FIGS];
+            int status = b->enabled[s] ? bench_sequential(b, s, pinned, one) : BENCH_ERR_USAGE;
+
+            if (status == BENCH_OK) {
+                for (int k = 0; k < BENCH_SEQ_FIGS; k++)
+                    fig[s][k][n[s]] = one[k];
+                n[s]++;
+            } else if (b->enabled[s]) {
+                bench_log(bench_server_names[s], pinned ? "pinned calls" : "unpinned calls",
+                          status);
+            }
+        }
+    }
+    for (int s = 0; s < SRV_COUNT; s++) {
+        for (int k = 0; k < BENCH_SEQ_FIGS; k++)
+            b->val[(pinned ? FIG_PIN_P50 : FIG_FREE_P50) + k][s] =
+                bench_quantile(fig[s][k], n[s], 0.5);
+    }
+}
+
+/* RSS samples of a pipelined series: one every 1/BENCH_RSS_SAMPLES of it. */
+#define BENCH_RSS_SAMPLES 20
+
+/* What a pipelined series measured. rss[k] is VmRSS (KiB) after (k + 1) / BENCH_RSS_SAMPLES
+ * of the calls. */
+struct bench_flow {
+    long done;
+    double seconds;
+    double cpu; /* server CPU seconds */
+    double rss[BENCH_RSS_SAMPLES];
+};
+
+/* Replies that arrived: counted and checked; RSS is sampled BENCH_RSS_SAMPLES times. */
+static int bench_flow_replies(struct bench_proc *p, unsigned long long first, long total,
+                              struct bench_flow *flow)
+{
+    const char *line;
+    size_t len;
+
+    while (bench_next_line(p, &line, &len)) {
+        long long id;
+        int status = bench_reply_id(line, len, &id);
+
+        if (status != BENCH_OK)
+            return status;
+        if (id < 0)
+            continue;
+        if ((unsigned long long)id < first || (unsigned long long)id >= first + (size_t)total)
+            return BENCH_ERR_REPLY;
+        if (flow->done == 0 && bench_check_echo(line, len, BENCH_TEXT, strlen(BENCH_TEXT)) != 0)
+            return BENCH_ERR_REPLY;
+        flow->done++;
+        if (total >= BENCH_RSS_SAMPLES && flow->done % (total / BENCH_RSS_SAMPLES) == 0 &&
+            flow->done / (total / BENCH_RSS_SAMPLES) <= BENCH_RSS_SAMPLES)
+            flow->rss[flow->done / (total / BENCH_RSS_SAMPLES) - 1] =
+                bench_vm_kib(p->pid, "VmRSS:");
+    }
+    return BENCH_OK;
+}
+
+/* `total` echo calls with up to `window` in flight, until done or deadline. */
+static int bench_flow(struct bench_proc *p, int window, long total, double deadline,
+                      struct bench_flow *flow)
+{
+    unsigned long long first = p->id;
+    double t0 = bench_now(), cpu0 = bench_cpu(p->pid);
+    long sent = 0;
+    int status = BENCH_OK;
+
+    memset(flow, 0, sizeof(*flow));
+    for (int k = 0; k < BENCH_RSS_SAMPLES; k++)
+        flow->rss[k] = NAN;
+    while (flow->done < total && status == BENCH_OK) {
+        while (sent < total && sent - flow->done < window && status == BENCH_OK) {
+            status = bench_queue_request(p, CALL_ECHO, p->id++);
+            sent++;
+        }
+        if (status == BENCH_OK)
+            status = bench_pump(p, deadline);
+        if (status == BENCH_OK)
+            status = bench_flow_replies(p, first, total, flow);
+    }
+    flow->seconds = bench_now() - t0;
+    flow->cpu = bench_cpu(p->pid) - cpu0;
+    return status;
+}
+
+/* One 1 MiB echo; `text` is the 1 MiB text, checked in full on the first call. */
+static int bench_big_call(struct bench_proc *p, const char *text, int check, double deadline)
+{
+    static const char tail[] = "\"}}}\n";
+    unsigned long long id = p->id++;
+    const char *line;
+    size_t len;
+    char head[160];
+    int n = snprintf(head, sizeof(head),
+                     "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
+                     "\"name\":\"echo\",\"arguments\":{\"text\":\"",
+                     id);
+    int status = bench_queue(p, head, (size_t)n);
+
+    if (status == BENCH_OK)
+        status = bench_queue(p, text, BENCH_BIG_BYTES);
+    if (status == BENCH_OK)
+        status = bench_queue(p, tail, sizeof(tail) - 1);
+    if (status == BENCH_OK)
+        status = bench_wait_reply(p, id, deadline, &line, &len);
+    if (status == BENCH_OK && len < BENCH_BIG_BYTES)
+        status = BENCH_ERR_REPLY;
+    if (status == BENCH_OK && check)
+        status = bench_check_echo(line, len, text, BENCH_BIG_BYTES);
+    return status;
+}
+
+/* 1 MiB echoes, one at a time: *mibps is MiB of text echoed per second. */
+static int bench_big(struct bench_proc *p, int calls, double deadline, double *mibps)
+{
+    char *text = malloc(BENCH_BIG_BYTES);
+    double t0 = bench_now();
+    int done = 0, status = text ? BENCH_OK : BENCH_ERR_NOMEM;
+
+    for (size_t i = 0; text != NULL && i < BENCH_BIG_BYTES; i++)
+        text[i] = (char)('a' + (char)(i % 26));
+    while (status == BENCH_OK && done < calls && bench_now() < deadline) {
+        status = bench_big_call(p, text, done == 0, deadline);
+        if (status == BENCH_OK)
+            done++;
+    }
+    *mibps = done > 0 ? (double)done / (bench_now() - t0) : NAN;
+    free(text);
+    return status;
+}
+
+/* The least RSS sample of quarter q (0-3) of a series: its floor, which a leak raises and
+ * a transient peak (calls in flight, heap not yet trimmed) does not. */
+static double bench_rss_floor(const struct bench_flow *flow, int q)
+{
+    double floor_kib = NAN;
+
+    for (int k = q * BENCH_RSS_SAMPLES / 4; k < (q + 1) * BENCH_RSS_SAMPLES / 4; k++) {
+        if (isnan(floor_kib) || flow->rss[k] < floor_kib)
+            floor_kib = flow->rss[k];
+    }
+    return floor_kib;
+}
+
+static void bench_store_flow(struct bench *b, int srv, enum bench_fig tput,
+                             const struct bench_flow *flow)
+{
+    b->val[tput][srv] = (double)flow->done / flow->seconds;
+    b->val[tput + 1][srv] = flow->cpu / (double)flow->done * 1e6;
+}
+
+/* One fresh server: RSS after initialize; rss_calls pipelined calls (64 in flight) with RSS
+ * at each quarter; then 1024 in flight; then 1 MiB echoes and the peak RSS after them. */
+static void bench_steady(struct bench *b, int srv)
+{
+    struct bench_proc p;
+    struct bench_flow flow;
+    double gone, mibps = NAN;
+    int status = bench_start(b, srv, b->echo_cmd[srv], &p);
+
+    if (status != BENCH_OK)
+        goto out;
+    b->val[FIG_RSS_INIT][srv] = bench_vm_kib(p.pid, "VmRSS:") / 1024.0;
+    status = bench_flow(&p, 64, b->n->rss_calls, bench_now() + b->n->budget_s, &flow);
+    if (status == BENCH_OK) {
+        bench_store_flow(b, srv, FIG_TPUT64, &flow);
+        b->rss_done[srv] = flow.done;
+        b->val[FIG_RSS_CALLS][srv] = flow.rss[BENCH_RSS_SAMPLES - 1] / 1024.0;
+        b->val[FIG_RSS_GROWTH][srv] = bench_rss_floor(&flow, 3) - bench_rss_floor(&flow, 1);
+        b->val[FIG_HWM_CALLS][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
+        status = bench_flow(&p, 1024, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
+    }
+    if (status == BENCH_OK) {
+        bench_store_flow(b, srv, FIG_TPUT1024, &flow);
+        status = bench_big(&p, b->n->big_calls, bench_now() + b->n->budget_s, &mibps);
+    }
+    if (status == BENCH_OK) {
+        b->val[FIG_BIG][srv] = mibps;
+        b->val[FIG_HWM_BIG][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    } else {
+        bench_kill(&p);
+    }
+out:
+    if (status != BENCH_OK)
+        bench_log(bench_server_names[srv], "pipelined and 1 MiB calls", status);
+}
+
+/* tools/list of the 1,000 tools, sequential: p50, server CPU per list, reply size. */
+static void bench_list(struct bench *b, int srv)
+{
+    double *rtt = calloc((size_t)b->n->list_calls + 10, sizeof(double));
+    double stop = bench_now() + b->n->budget_s, gone;
+    struct bench_cost cost = {NAN, NAN};
+    struct bench_proc p;
+    size_t done = 0, bytes = 0;
+    int status = BENCH_ERR_NOMEM;
+
+    bench_proc_init(&p);
+    if (rtt != NULL)
+        status = bench_start(b, srv, b->list_cmd[srv], &p);
+    if (status == BENCH_OK)
+        status = bench_call(&p, CALL_LIST, 1, stop, rtt, &bytes);
+    if (status == BENCH_OK)
+        status = bench_series(&p, CALL_LIST, 10, stop, rtt, &done, &cost);
+    if (status == BENCH_OK)
+        status = bench_series(&p, CALL_LIST, b->n->list_calls, stop, rtt, &done, &cost);
+    if (status == BENCH_OK) {
+        b->val[FIG_LIST_P50][srv] = bench_quantile(rtt, done, 0.5) * 1e3;
+        b->val[FIG_LIST_CPU][srv] = cost.cpu * 1e3;
+        b->val[FIG_LIST_BYTES][srv] = (double)(bytes + 1) / 1024.0;
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    } else if (p.pid > 0) {
+        bench_kill(&p);
+    }
+    if (status != BENCH_OK)
+        bench_log(bench_server_names[srv], "tools/list", status);
+    free(rtt);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * SIGHUP reloads (mcph only).
+ * --------------------------------------------------------------------------------------- */
+
+/* Copy src to dst (created 0755, replaced in place when it exists). */
+static int bench_copy(const char *src, const char *dst)
+{
+    char buf[65536];
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+    int status = in >= 0 && out >= 0 ? BENCH_OK : BENCH_ERR_IO;
+    ssize_t n = 0;
+
+    while (status == BENCH_OK && (n = read(in, buf, sizeof(buf))) > 0) {
+        if (write(out, buf, (size_t)n) != n)
+            status = BENCH_ERR_IO;
+    }
+    if (n < 0 || (out >= 0 && fchmod(out, 0755) != 0))
+        status = BENCH_ERR_IO;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        status = BENCH_ERR_IO;
+    return status;
+}
+
+/* A fresh workspace DIR/hup-N (0755): pNN.so copies of bench.so and an INI serving them, each
+ * with prefix pNN. ini receives the INI's path. */
+static int bench_hup_workspace(const struct bench *b, int plugins, char *ini, size_t size)
+{
+    char ws[BENCH_PATH], so[BENCH_PATH], src[BENCH_PATH];
+    FILE *f;
+    int status = bench_path(ws, sizeof(ws), "%s/hup-%d", b->dir, plugins);
+
+    if (status == BENCH_OK)
+        status = bench_path(src, sizeof(src), "%s/bench.so", b->dir);
+    if (status == BENCH_OK)
+        status = bench_path(ini, size, "%s/mcph.ini", ws);
+    if (status != BENCH_OK)
+        return status;
+    if ((mkdir(ws, 0755) != 0 && errno != EEXIST) || chmod(ws, 0755) != 0)
+        return BENCH_ERR_IO;
+    f = fopen(ini, "w");
+    if (f == NULL)
+        return BENCH_ERR_IO;
+    fprintf(f, "; written by tests/bench/driver.c\n[server]\nname = mcph\n");
+    for (int i = 1; i <= plugins && status == BENCH_OK; i++) {
+        status = bench_path(so, sizeof(so), "%s/p%02d.so", ws, i);
+        if (status == BENCH_OK)
+            status = bench_copy(src, so);
+        fprintf(f, "\n[plugin.p%02d]\npath = p%02d.so\nprefix = p%02d\n", i, i, i);
+    }
+    if (fclose(f) != 0)
+        status = BENCH_ERR_IO;
+    return status;
+}
+
+/* Rename a fresh copy of variant over DIR/hup-N/p01.so: a new file at the same path. */
+static int bench_hup_swap(const struct bench *b, int plugins, const char *variant)
+{
+    char src[BENCH_PATH], tmp[BENCH_PATH], dst[BENCH_PATH];
+
+    if (bench_path(src, sizeof(src), "%s/%s", b->dir, variant) != BENCH_OK ||
+        bench_path(tmp, sizeof(tmp), "%s/hup-%d/.next.so", b->dir, plugins) != BENCH_OK ||
+        bench_path(dst, sizeof(dst), "%s/hup-%d/p01.so", b->dir, plugins) != BENCH_OK)
+        return BENCH_ERR_USAGE;
+    if (bench_copy(src, tmp) != BENCH_OK || rename(tmp, dst) != 0)
+        return BENCH_ERR_IO;
+    return BENCH_OK;
+}
+
+/* SIGHUP, then the time until notifications/tools/list_changed arrives. */
+static int bench_hup_once(struct bench_proc *p, double *seconds)
+{
+    double t0 = bench_now(), deadline = t0 + 10.0;
+    const char *line;
+    size_t len;
+
+    if (kill(p->pid, SIGHUP) != 0)
+        return BENCH_ERR_IO;
+    for (;;) {
+        int status;
+
+        while (bench_next_line(p, &line, &len)) {
+            if (memmem(line, len, "notifications/tools/list_changed", 32) != NULL) {
+                *seconds = bench_now() - t0;
+                return BENCH_OK;
+            }
+        }
+        status = bench_pump(p, deadline);
+        if (status != BENCH_OK)
+            return status;
+    }
+}
+
+/* mcph with `plugins` bench plugins: n->reloads times, a changed p01.so and SIGHUP. */
+static void bench_hup(struct bench *b, int plugins, enum bench_fig fig)
+{
+    const char *argv[] = {b->mcph, NULL, NULL};
+    double times[BENCH_MAX_RELOADS], rtt, gone;
+    char ini[BENCH_PATH];
+    struct bench_proc p;
+    size_t done = 0;
+    int status = bench_hup_workspace(b, plugins, ini, sizeof(ini));
+
+    argv[1] = ini;
+    if (status == BENCH_OK)
+        status = bench_start(b, SRV_MCPH, argv, &p);
+    if (status != BENCH_OK)
+        goto out;
+    while (done < (size_t)b->n->reloads && done < BENCH_MAX_RELOADS && status == BENCH_OK) {
+        status = bench_hup_swap(b, plugins, done % 2 ? "bench-b.so" : "bench-a.so");
+        if (status == BENCH_OK)
+            status = bench_hup_once(&p, &times[done]);
+        /* Let the reload settle (the old instance is unloaded after it), and check that
+         * mcph still answers. */
+        bench_sleep(0.02);
+        if (status == BENCH_OK)
+            status = bench_call(&p, CALL_PING, 0, bench_now() + 10.0, &rtt, NULL);
+        if (status == BENCH_OK)
+            done++;
+    }
+    b->val[fig][SRV_MCPH] = bench_quantile(times, done, 0.5) * 1e3;
+    if (status == BENCH_OK)
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    else
+        bench_kill(&p);
+out:
+    if (status != BENCH_OK)
+        bench_log("mcph", plugins == 1 ? "SIGHUP, 1 plugin" : "SIGHUP, 20 plugins", status);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Instruction counts (callgrind).
+ * --------------------------------------------------------------------------------------- */
+
+/* The total of a callgrind output file ("summary:" or "totals:" line). */
+static double bench_callgrind_total(const char *path)
+{
+    char line[512];
+    double total = NAN;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return NAN;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "summary:", 8) == 0)
+            total = strtod(line + 8, NULL);
+        else if (strncmp(line, "totals:", 7) == 0 && isnan(total))
+            total = strtod(line + 7, NULL);
+    }
+    fclose(f);
+    return total;
+}
+
+/* The server under callgrind: handshake, `calls` requests, EOF. *instr is its total. */
+static int bench_callgrind_run(const struct bench *b, int srv, enum bench_kind kind, int calls,
+                               double *instr)
+{
+    const char *const *cmd = kind == CALL_LIST ? b->list_cmd[srv] : b->echo_cmd[srv];
+    const char *argv[BENCH_MAX_ARGV + 4] = {b->valgrind, "--tool=callgrind"};
+    char out[BENCH_PATH], opt[BENCH_PATH];
+    struct bench_proc p;
+    double rtt, gone, deadline;
+    int argc = 2, status;
+
+    if (bench_path(out, sizeof(out), "%s/callgrind/%s-%s-%d.out", b->dir, bench_server_names[srv],
+                   kind == CALL_LIST ? "list" : "echo", calls) != BENCH_OK ||
+        bench_path(opt, sizeof(opt), "--callgrind-out-file=%s", out) != BENCH_OK)
+        return BENCH_ERR_USAGE;
+    argv[argc++] = opt;
+    for (int i = 0; cmd[i] != NULL && argc < BENCH_MAX_ARGV + 3; i++)
+        argv[argc++] = cmd[i];
+    status = bench_start(b, srv, argv, &p);
+    deadline = bench_now() + 10 * b->n->budget_s;
+    for (int i = 0; i < calls && status == BENCH_OK; i++)
+        status = bench_call(&p, kind, i == 0, deadline, &rtt, NULL);
+    if (status == BENCH_OK)
+        status = bench_finish(&p, bench_now() + 2 * BENCH_START_S, &gone);
+    else if (p.pid > 0)
+        bench_kill(&p);
+    *instr = status == BENCH_OK ? bench_callgrind_total(out) : NAN;
+    return status;
+}
+
+/* Instructions per call: the difference of two runs, so start-up and exit cancel out. */
+static void bench_callgrind(struct bench *b, int srv, enum bench_kind kind, enum bench_fig fig)
+{
+    const int *calls = kind == CALL_LIST ? b->n->cg_list[srv] : b->n->cg_echo;
+    double instr[2] = {NAN, NAN};
+    int status = BENCH_OK;
+
+    for (int i = 0; i < 2 && status == BENCH_OK; i++)
+        status = bench_callgrind_run(b, srv, kind, calls[i], &instr[i]);
+    if (status != BENCH_OK) {
+        bench_log(bench_server_names[srv], "callgrind", status);
+        return;
+    }
+    b->val[fig][srv] = (instr[1] - instr[0]) / (double)(calls[1] - calls[0]);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Output.
+ * --------------------------------------------------------------------------------------- */
+
+/* "%.*f" of v in a field of width, or "-" for NAN. */
+static void bench_put(double v, int decimals, int width)
+{
+    if (isnan(v))
+        fprintf(stdout, " %*s", width, "-");
+    else
+        fprintf(stdout, " %*.*f", width, decimals, v);
+}
+
+static void bench_put_ratio(double r, int width)
+{
+    char text[32];
+
+    if (isnan(r) || isinf(r))
+        snprintf(text, sizeof(text), "-");
+    else
+        snprintf(text, sizeof(text), "%.*fx", r < 10 ? 2 : r < 100 ? 1 : 0, r);
+    fprintf(stdout, " %*s", width, text);
+}
+
+static void bench_machine(void)
+{
+    char line[512], model[256] = "unknown CPU";
+    double mem_kib = NAN;
+    struct utsname u;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+        char *colon = strchr(line, ':');
+
+        if (strncmp(line, "model name", 10) == 0 && colon != NULL) {
+            snprintf(model, sizeof(model), "%s", colon + 2);
+            model[strcspn(model, "\n")] = '\0';
+            break;
+        }
+    }
+    if (f != NULL)
+        fclose(f);
+    f = fopen("/proc/meminfo", "r");
+    if (f != NULL && fgets(line, sizeof(line), f) != NULL && strncmp(line, "MemTotal:", 9) == 0)
+        mem_kib = strtod(line + 9, NULL);
+    if (f != NULL)
+        fclose(f);
+    if (uname(&u) != 0)
+        snprintf(u.release, sizeof(u.release), "unknown");
+    fprintf(stdout, "machine: %s, %ld CPUs online, %.1f GiB, Linux %s\n", model,
+            sysconf(_SC_NPROCESSORS_ONLN), mem_kib / 1048576.0, u.release);
+}
+
+static void bench_table(const struct bench *b)
+{
+    fprintf(stdout, "\n%-44s %-6s %10s %10s %10s %10s %10s\n", "figure", "unit", "mcph", "bare",
+            "sdk", "mcph/bare", "sdk/mcph");
+    for (int f = 0; f < FIG_COUNT; f++) {
+        const struct bench_row *r = &bench_rows[f];
+
+        fprintf(stdout, "%-44s %-6s", r->label, r->unit);
+        for (int s = 0; s < SRV_COUNT; s++)
+            bench_put(b->val[f][s], r->decimals, 10);
+        bench_put_ratio(b->val[f][SRV_MCPH] / b->val[f][SRV_BARE], 10);
+        bench_put_ratio(b->val[f][SRV_SDK] / b->val[f][SRV_MCPH], 10);
+        fprintf(stdout, "\n");
+    }
+    fprintf(stdout, "(x/y is a ratio of the figures; rows in call/s and MiB/s are better higher, "
+                    "all others lower)\n");
+}
+
+/* One verdict line: PASS, MISS or n/a, mcph's standing, and by how much a miss misses. */
+static void bench_verdict(const struct bench *b, const struct bench_target *t)
+{
+    const double *v = b->val[t->fig];
+    double x = t->rule == RULE_MAX        ? v[SRV_MCPH]
+               : t->rule == RULE_BARE_MAX ? v[SRV_MCPH] / v[SRV_BARE]
+                                          : v[SRV_SDK] / v[SRV_MCPH];
+    int pass = t->rule == RULE_MAX        ? x < t->limit
+               : t->rule == RULE_BARE_MAX ? x <= t->limit
+                                          : x >= t->limit;
+    const char *unit = bench_rows[t->fig].unit;
+
+    if (isnan(x) || isinf(x)) {
+        fprintf(stdout, "  n/a   %s: not measured\n", t->text);
+        return;
+    }
+    fprintf(stdout, "  %-5s %s: ", pass ? "PASS" : "MISS", t->text);
+    if (t->rule == RULE_MAX)
+        fprintf(stdout, "%.2f %s", x, unit);
+    else
+        fprintf(stdout, "%s %.2fx", t->rule == RULE_BARE_MAX ? "mcph/bare" : "sdk/mcph", x);
+    if (!pass && t->rule == RULE_SDK_MIN)
+        fprintf(stdout, " (%.2fx short of the target)", t->limit / x);
+    else if (!pass)
+        fprintf(stdout, " (%.2fx the target)", x / t->limit);
+    fprintf(stdout, "\n");
+}
+
+static void bench_report(const struct bench *b)
+{
+    fprintf(stdout, "\nmcph bench (%s run)\n", b->n->caption);
+    bench_machine();
+    fprintf(stdout, "mcph: %s %s | bare: %s | sdk: %s %s\n", b->echo_cmd[SRV_MCPH][0],
+            b->echo_cmd[SRV_MCPH][1], b->echo_cmd[SRV_BARE][0], b->echo_cmd[SRV_SDK][0],
+            b->echo_cmd[SRV_SDK][1]);
+    fprintf(stdout,
+            "counts: %d starts, %d rounds of %d sequential calls (after %d), %d pipelined "
+            "calls (64 in "
+            "flight; mcph reached %ld), %d (1024 in flight), %d x 1 MiB, %d tools/list, "
+            "%d reloads, callgrind %d vs %d echo calls and %d vs %d lists (bare %d vs %d)\n",
+            b->n->starts, b->n->rounds, b->n->seq_calls, b->n->warmup, b->n->rss_calls,
+            b->rss_done[SRV_MCPH], b->n->deep_calls, b->n->big_calls, b->n->list_calls,
+            b->n->reloads, b->n->cg_echo[0], b->n->cg_echo[1], b->n->cg_list[SRV_MCPH][0],
+            b->n->cg_list[SRV_MCPH][1], b->n->cg_list[SRV_BARE][0], b->n->cg_list[SRV_BARE][1]);
+    bench_table(b);
+    fprintf(stdout, "\ntargets (mcph):\n");
+    for (const struct bench_target *t = bench_targets; t->text != NULL; t++)
+        bench_verdict(b, t);
+    if (b->rss_done[SRV_MCPH] < 200000)
+        fprintf(stdout, "  note: RSS was read after %ld calls, not 200,000 (QUICK or budget)\n",
+                b->rss_done[SRV_MCPH]);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * main.
+ * --------------------------------------------------------------------------------------- */
+
+struct bench_args {
+    const char *mcph, *conf, *list_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
+    char bare_path[BENCH_PATH];
+    int quick;
+};
+
+static int bench_parse(int argc, char **argv, struct bench_args *a)
+{
+    const char *quick = getenv("QUICK");
+
+    a->node = "node";
+    a->quick = quick != NULL && *quick != '\0' && strcmp(quick, "0") != 0;
+    for (int i = 1; i < argc; i++) {
+        const char **slot = NULL;
+
+        if (strcmp(argv[i], "--quick") == 0)
+            a->quick = 1;
+        else if (strcmp(argv[i], "--mcph") == 0)
+            slot = &a->mcph;
+        else if (strcmp(argv[i], "--conf") == 0)
+            slot = &a->conf;
+        else if (strcmp(argv[i], "--list-conf") == 0)
+            slot = &a->list_conf;
+        else if (strcmp(argv[i], "--dir") == 0)
+            slot = &a->dir;
+        else if (strcmp(argv[i], "--sdk") == 0)
+            slot = &a->sdk;
+        else if (strcmp(argv[i], "--node") == 0)
+            slot = &a->node;
+        else if (strcmp(argv[i], "--valgrind") == 0)
+            slot = &a->valgrind;
+        else if (strcmp(argv[i], "--only") == 0)
+            slot = &a->only;
+        else
+            return BENCH_ERR_USAGE;
+        if (slot != NULL && ++i >= argc)
+            return BENCH_ERR_USAGE;
+        if (slot != NULL)
+            *slot = argv[i];
+    }
+    if (!a->mcph || !a->conf || !a->list_conf || !a->dir || !a->sdk)
+        return BENCH_ERR_USAGE;
+    a->bare = a->bare_path;
+    return bench_path(a->bare_path, sizeof(a->bare_path), "%s/bare", a->dir);
+}
+
+static void bench_setup(struct bench *b, const struct bench_args *a)
+{
+    const char *mcph[] = {a->mcph, a->conf, NULL}, *mcph_list[] = {a->mcph, a->list_conf, NULL};
+    const char *bare[] = {a->bare, NULL};
+    const char *sdk[] = {a->node, a->sdk, NULL}, *sdk_list[] = {a->node, a->sdk, "--list", NULL};
+
+    memset(b, 0, sizeof(*b));
+    b->n = a->quick ? &bench_quick : &bench_full;
+    b->dir = a->dir;
+    b->mcph = a->mcph;
+    b->valgrind = a->valgrind;
+    memcpy(b->echo_cmd[SRV_MCPH], mcph, sizeof(mcph));
+    memcpy(b->list_cmd[SRV_MCPH], mcph_list, sizeof(mcph_list));
+    memcpy(b->echo_cmd[SRV_BARE], bare, sizeof(bare));
+    memcpy(b->list_cmd[SRV_BARE], bare, sizeof(bare));
+    memcpy(b->echo_cmd[SRV_SDK], sdk, sizeof(sdk));
+    memcpy(b->list_cmd[SRV_SDK], sdk_list, sizeof(sdk_list));
+    for (int s = 0; s < SRV_COUNT; s++)
+        b->enabled[s] = a->only == NULL || strstr(a->only, bench_server_names[s]) != NULL;
+    for (int f = 0; f < FIG_COUNT; f++) {
+        for (int s = 0; s < SRV_COUNT; s++)
+            b->val[f][s] = NAN;
+    }
+    sched_getaffinity(0, sizeof(b->all), &b->all);
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (CPU_ISSET(c, &b->all))
+            b->cpu = c;
+    }
+}
+
+static void bench_dirs(const struct bench *b)
+{
+    char path[BENCH_PATH];
+
+    if (bench_path(path, sizeof(path), "%s/logs", b->dir) == BENCH_OK)
+        mkdir(path, 0755);
+    if (bench_path(path, sizeof(path), "%s/callgrind", b->dir) == BENCH_OK)
+        mkdir(path, 0755);
+}
+
+/* Both instruction counts of one server; the SDK server is left out (a JIT under valgrind
+ * measures valgrind). */
+static void bench_instructions(struct bench *b, int srv)
+{
+    if (b->valgrind == NULL || srv == SRV_SDK)
+        return;
+    bench_callgrind(b, srv, CALL_ECHO, FIG_INSTR_ECHO);
+    bench_callgrind(b, srv, CALL_LIST, FIG_INSTR_LIST);
+}
+
+/* One phase for every enabled server in turn. */
+static void bench_phase(struct bench *b, const char *what, void (*run)(struct bench *, int))
+{
+    for (int s = 0; s < SRV_COUNT; s++) {
+        if (!b->enabled[s])
+            continue;
+        fprintf(stderr, "bench: %s: %s\n", bench_server_names[s], what);
+        run(b, s);
+    }
+}
+
+/* Phase by phase, so that a noisy spell on the machine is shared by the servers. */
+static void bench_run(struct bench *b)
+{
+    bench_phase(b, "start-up", bench_startup);
+    fprintf(stderr, "bench: sequential calls, same CPU, %d rounds\n", b->n->rounds);
+    bench_rounds(b, 1);
+    fprintf(stderr, "bench: sequential calls, unpinned, %d rounds\n", b->n->rounds);
+    bench_rounds(b, 0);
+    bench_phase(b, "pipelined calls, RSS, 1 MiB echoes", bench_steady);
+    bench_phase(b, "tools/list of 1,000 tools", bench_list);
+    if (b->valgrind != NULL)
+        bench_phase(b, "callgrind", bench_instructions);
+    if (b->enabled[SRV_MCPH]) {
+        fprintf(stderr, "bench: mcph: SIGHUP with 1 and 20 plugins\n");
+        bench_hup(b, 1, FIG_HUP1);
+        bench_hup(b, 20, FIG_HUP20);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_args args;
+    struct bench *b = malloc(sizeof(*b));
+    struct sigaction sa;
+
+    memset(&args, 0, sizeof(args));
+    if (b == NULL || bench_parse(argc, argv, &args) != BENCH_OK) {
+        fprintf(stderr, "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
+                        "--list-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
+                        "[--valgrind VALGRIND]\n");
+        free(b);
+        return 2;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+    bench_setup(b, &args);
+    bench_dirs(b);
+    bench_run(b);
+    bench_report(b);
+    free(b);
+    return 0;
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# run.sh: `make bench`. Builds the bench programs into build/tests/bench/, then runs the
+# driver against mcph (the default deployment, conf/mcph.ini), the bare cJSON loop and the
+# official TypeScript SDK server, and prints one table with the target verdicts.
+#
+#   tests/bench/run.sh [MCPH]        MCPH defaults to build/mcph (built by `make`)
+#   QUICK=1 tests/bench/run.sh       fewer repetitions: under a minute
+#
+# Needs: build/mcph and build/plugins/example.so (`make`), libcjson (pkg-config), Node.js
+# with tests/node_modules (`make node-deps`, installed here with npm ci when missing), and
+# valgrind for the instruction counts (installed with apt-get when missing; without it those
+# rows print "-").
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+MCPH=${1:-build/mcph}
+OUT=build/tests/bench
+CC=${CC:-cc}
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+FLAGS="-std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+       -Wwrite-strings -Wformat=2 -Wvla -Werror -O2 -g -D_GNU_SOURCE"
+PLUGIN_FLAGS="$FLAGS -fPIC -fvisibility=hidden -Iplugin-api -Itests/bench -shared"
+START=$(date +%s)
+
+if [ ! -x "$MCPH" ] || [ ! -f build/plugins/example.so ]; then
+    echo "bench: $MCPH or build/plugins/example.so is missing: run make first" >&2
+    exit 1
+fi
+if grep -q fsanitize build/.flags 2>/dev/null; then
+    echo "bench: warning: $MCPH was built with sanitizers ($(cat build/.flags));" \
+         "run make clean && make for figures that mean anything" >&2
+fi
+if [ ! -d tests/node_modules/@modelcontextprotocol/sdk ]; then
+    echo "bench: installing the test npm packages (tests/package-lock.json)" >&2
+    (cd tests && npm ci --no-audit --no-fund --loglevel=error)
+fi
+if ! command -v valgrind >/dev/null; then
+    echo "bench: installing valgrind for the instruction counts" >&2
+    $SUDO apt-get update -qq >&2 &&
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind >&2 ||
+        echo "bench: no valgrind: the instruction rows will be empty" >&2
+fi
+
+# The plugin folder must not be writable by group or others (mcph refuses the plugin).
+install -d -m 755 build build/tests "$OUT"
+CJSON=$(pkg-config --cflags --libs libcjson)
+# shellcheck disable=SC2086
+{
+    $CC $FLAGS -o "$OUT/driver" tests/bench/driver.c $CJSON -lm
+    $CC $FLAGS -o "$OUT/bare" tests/bench/bare.c $CJSON
+    $CC $PLUGIN_FLAGS -o "$OUT/bench.so" tests/bench/bench.c
+    $CC $PLUGIN_FLAGS -DBENCH_VARIANT=1 -o "$OUT/bench-a.so" tests/bench/bench.c
+    $CC $PLUGIN_FLAGS -DBENCH_VARIANT=2 -o "$OUT/bench-b.so" tests/bench/bench.c
+    $CC $PLUGIN_FLAGS -DBENCH_LIST -o "$OUT/bench-list.so" tests/bench/bench.c
+}
+chmod go-w "$OUT"/*.so
+rm -rf "$OUT/logs"
+
+echo "bench: node $(node --version), @modelcontextprotocol/sdk" \
+     "$(node -p "require('./tests/node_modules/@modelcontextprotocol/sdk/package.json').version")," \
+     "$(valgrind --version 2>/dev/null || echo 'no valgrind'), $($CC --version | head -n 1)" >&2
+
+VALGRIND=$(command -v valgrind || true)
+# The driver reads QUICK from the environment (set, and not 0: the short run).
+"$OUT/driver" --mcph "$MCPH" --conf conf/mcph.ini --list-conf tests/bench/bench-list.ini \
+    --dir "$OUT" --sdk tests/bench/sdk-echo.mjs ${VALGRIND:+--valgrind "$VALGRIND"}
+echo "bench: done in $(($(date +%s) - START)) s; the servers' stderr is in $OUT/logs/" >&2
