@@ -1,7 +1,7 @@
 // Validation of MCP messages against the official JSON Schema of one protocol revision.
 //
 //   import { makeValidator } from './schema.mjs';
-//   const v = makeValidator('/path/to/shared/spec');      // holds <rev>/schema.json
+//   const v = makeValidator('tests/spec');                 // holds <rev>/schema.json
 //   const errors = v.validate('2025-06-18', message, { answers: 'tools/list' });
 //   // errors: [] when valid, else ['/result/tools/0: unknown member "title" (Tool)', ...]
 //
@@ -549,16 +549,8 @@ export function makeValidator(specDir) {
     return { validate, revisions: revisionsAvailable, hasRevision: (r) => load(r) !== null };
 }
 
-// The spec directory: $MCPH_SPEC_DIR, else shared/spec beside the repository
-// (tests/lib -> ../../../shared/spec), else <repo>/../shared/spec from the cwd.
+// The schema directory: $MCPH_SPEC_DIR, else tests/spec of this tree.
 export function defaultSpecDir() {
     if (process.env.MCPH_SPEC_DIR) return process.env.MCPH_SPEC_DIR;
-    const here = path.dirname(new URL(import.meta.url).pathname);
-    const candidates = [
-        path.resolve(here, '../../../shared/spec'),
-        path.resolve(here, '../../shared/spec'),
-        path.resolve(process.cwd(), '../shared/spec'),
-    ];
-    for (const c of candidates) if (fs.existsSync(c)) return c;
-    return candidates[0];
+    return path.resolve(path.dirname(new URL(import.meta.url).pathname), '../spec');
 }
