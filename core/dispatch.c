@@ -60,6 +60,17 @@ struct dispatch_method {
 
 static void dispatch_batch_done(struct dispatch_batch *b, size_t slot, char *text);
 
+void dispatch_deliver_text(struct server *srv, struct dispatch_batch *b, size_t slot, char *text)
+{
+    if (b != NULL) {
+        dispatch_batch_done(b, slot, text);
+        return;
+    }
+    if (text != NULL)
+        jsonrpc_write(&srv->out, text, strlen(text));
+    free(text);
+}
+
 void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg)
 {
     char *text;
@@ -414,12 +425,42 @@ static int dispatch_cursor_offset(const char *cursor, char tag, size_t count, si
     return status;
 }
 
-static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_list *list)
+/* The result object of a list page, printed; for 2026-07-28 with its envelope members. */
+static char *dispatch_print_page(struct dispatch_req *req, const struct dispatch_list *list,
+                                 size_t offset, size_t count)
 {
     const struct registry *reg = req->srv->reg;
+    size_t end = offset + (size_t)req->srv->cfg.page_size;
+    cJSON *result = cJSON_CreateObject();
+    cJSON *items = cJSON_AddArrayToObject(result, list->key);
+    char *text = NULL;
+
+    if (end > count)
+        end = count;
+    for (size_t i = offset; items != NULL && i < end; i++)
+        cJSON_AddItemToArray(items, list->item(reg, i, req->rev));
+    if (items != NULL && end < count) {
+        char *next = dispatch_cursor(list->tag, end);
+
+        if (next == NULL || cJSON_AddStringToObject(result, "nextCursor", next) == NULL)
+            items = NULL;
+        free(next);
+    }
+    if (items != NULL) {
+        if (req->modern)
+            modern_result(result, reg, NULL, req->cacheable);
+        text = cJSON_PrintUnformatted(result);
+    }
+    cJSON_Delete(result);
+    return text;
+}
+
+static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_list *list)
+{
+    struct registry *reg = req->srv->reg;
     const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(req->params, "cursor");
-    size_t count = list->count(reg), offset = 0, end;
-    cJSON *result, *items;
+    size_t count = list->count(reg), offset = 0;
+    const char *page;
 
     if (cursor != NULL &&
         (!cJSON_IsString(cursor) ||
@@ -429,25 +470,25 @@ static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_l
                        "the previous page, or none for the first page");
         return;
     }
-    end = offset + (size_t)req->srv->cfg.page_size;
-    if (end > count)
-        end = count;
-    result = cJSON_CreateObject();
-    items = cJSON_AddArrayToObject(result, list->key);
-    for (size_t i = offset; items != NULL && i < end; i++)
-        cJSON_AddItemToArray(items, list->item(reg, i, req->rev));
-    if (end < count && result != NULL) {
-        char *next = dispatch_cursor(list->tag, end);
+    /* A served set never changes, so each page is printed once per revision. */
+    page = registry_page_get(reg, list->tag, req->rev, offset, req->srv->cfg.page_size);
+    if (page == NULL) {
+        char *text = dispatch_print_page(req, list, offset, count);
 
-        if (next == NULL || cJSON_AddStringToObject(result, "nextCursor", next) == NULL)
-            items = NULL;
-        free(next);
+        if (text == NULL) {
+            dispatch_deliver(req->srv, req->batch, req->slot, NULL);
+            return;
+        }
+        if (!registry_page_put(reg, list->tag, req->rev, offset, req->srv->cfg.page_size, text)) {
+            /* The cache is full: answer from the text, then let it go. */
+            dispatch_deliver_text(req->srv, req->batch, req->slot,
+                                  jsonrpc_result_text(req->id, text));
+            free(text);
+            return;
+        }
+        page = text;
     }
-    if (items == NULL) {
-        cJSON_Delete(result);
-        result = NULL;
-    }
-    dispatch_reply(req, result);
+    dispatch_deliver_text(req->srv, req->batch, req->slot, jsonrpc_result_text(req->id, page));
 }
 
 static void dispatch_tools_list(struct dispatch_req *req)
@@ -1151,11 +1192,13 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
 {
     struct dispatch_req req = {.srv = srv};
     const char *end = NULL;
+    int depth, has_nul;
     cJSON *root;
 
     if (strspn(line, " \t\r") == len)
         return;
-    if (jsonrpc_depth(line, len, LIMIT_JSON_DEPTH) > LIMIT_JSON_DEPTH) {
+    jsonrpc_scan(line, len, LIMIT_JSON_DEPTH, &depth, &has_nul);
+    if (depth > LIMIT_JSON_DEPTH) {
         dispatch_error(&req, JSONRPC_INVALID_REQUEST,
                        "Invalid Request: nested deeper than "
                        "%d levels",
@@ -1168,7 +1211,7 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
                        end && end >= line ? (size_t)(end - line) : (size_t)0);
         return;
     }
-    if (jsonrpc_has_nul(line, len)) {
+    if (has_nul) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
 
         req.id = jsonrpc_valid_id(id) ? id : NULL;

@@ -35,6 +35,9 @@ void dispatch_lists_changed(struct server *srv, unsigned lists);
 struct dispatch_batch;
 void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg);
 
+/* The same for a message already printed (text taken; NULL sends nothing). Any thread. */
+void dispatch_deliver_text(struct server *srv, struct dispatch_batch *b, size_t slot, char *text);
+
 /* plugin_env's resource_updated (ctx is the server): notifications/resources/updated to a
  * session subscribed to uri. Any thread. */
 void dispatch_resource_updated(void *ctx, const char *uri);

@@ -21,9 +21,20 @@ void inflight_release(struct inflight *t)
     pthread_mutex_destroy(&t->lock);
 }
 
+/* A key that tells ids apart: "s" + a string id, "n" + an integer id (1 and "1" differ).
+ * Made directly: cJSON's number printer costs more than the rest of a call's bookkeeping. */
 static char *inflight_key(const cJSON *id)
 {
-    return cJSON_PrintUnformatted(id);
+    char *key = NULL;
+    int n;
+
+    if (cJSON_IsString(id))
+        n = asprintf(&key, "s%s", id->valuestring);
+    else if (cJSON_IsNumber(id))
+        n = asprintf(&key, "n%lld", (long long)id->valuedouble);
+    else
+        return NULL;
+    return n < 0 ? NULL : key;
 }
 
 static struct inflight_call *inflight_find(struct inflight *t, const char *key)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -175,10 +176,49 @@ int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg)
     return status;
 }
 
+/* A copy of a request id; an integer as raw text, so printing it costs a copy. */
+static cJSON *jsonrpc_id_copy(const cJSON *id)
+{
+    char buf[32];
+
+    if (id == NULL)
+        return cJSON_CreateNull();
+    if (!cJSON_IsNumber(id) || !jsonrpc_valid_id(id))
+        return cJSON_Duplicate(id, 1);
+    snprintf(buf, sizeof(buf), "%lld", (long long)id->valuedouble);
+    return cJSON_CreateRaw(buf);
+}
+
+char *jsonrpc_id_text(const cJSON *id)
+{
+    char *text = NULL;
+
+    if (id == NULL)
+        return strdup("null");
+    if (cJSON_IsNumber(id) && jsonrpc_valid_id(id)) {
+        if (asprintf(&text, "%lld", (long long)id->valuedouble) < 0)
+            return NULL;
+        return text;
+    }
+    return cJSON_PrintUnformatted(id);
+}
+
+char *jsonrpc_result_text(const cJSON *id, const char *result)
+{
+    char *idtext = jsonrpc_id_text(id);
+    char *text = NULL;
+
+    if (idtext != NULL &&
+        asprintf(&text, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}", idtext, result) < 0)
+        text = NULL;
+    free(idtext);
+    return text;
+}
+
 static cJSON *jsonrpc_envelope(const cJSON *id)
 {
     cJSON *msg = cJSON_CreateObject();
-    cJSON *copy = id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull();
+    cJSON *copy = jsonrpc_id_copy(id);
 
     if (msg == NULL || copy == NULL || cJSON_AddStringToObject(msg, "jsonrpc", "2.0") == NULL) {
         cJSON_Delete(msg);
@@ -232,6 +272,34 @@ cJSON *jsonrpc_notification(const char *method, cJSON *params)
     if (params != NULL)
         cJSON_AddItemToObject(msg, "params", params);
     return msg;
+}
+
+void jsonrpc_scan(const char *text, size_t len, int limit, int *depth_out, int *has_nul)
+{
+    int depth = 0, max = 0, in_string = 0;
+
+    *has_nul = 0;
+    for (size_t i = 0; i < len && max <= limit; i++) {
+        char c = text[i];
+
+        if (in_string) {
+            if (c == '\\') {
+                if (i + 5 < len && text[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
+                    *has_nul = 1;
+                i++;
+            } else if (c == '"') {
+                in_string = 0;
+            }
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max)
+                max = depth;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    *depth_out = max;
 }
 
 int jsonrpc_depth(const char *text, size_t len, int limit)

@@ -65,7 +65,8 @@ int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len);
 int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg);
 
 /* {"jsonrpc":"2.0","id":ID,"result":RESULT}; takes ownership of result; id is copied (NULL
- * for null). New object or NULL when out of memory. */
+ * for null; an integer id as a raw-text node, which prints the same). New object or NULL when
+ * out of memory. */
 cJSON *jsonrpc_result(const cJSON *id, cJSON *result);
 
 /* {"jsonrpc":"2.0","id":ID,"error":{"code":..,"message":..[,"data":DATA]}}; takes ownership
@@ -74,6 +75,19 @@ cJSON *jsonrpc_error(const cJSON *id, int code, const char *message, cJSON *data
 
 /* A notification {"jsonrpc":"2.0","method":M[,"params":P]}; takes ownership of params. */
 cJSON *jsonrpc_notification(const char *method, cJSON *params);
+
+/* The JSON text of a request id (a string or an integer, see jsonrpc_valid_id), or "null"
+ * for NULL: a new string owned by the caller, or NULL when out of memory. Integers are
+ * printed directly rather than through cJSON's number printer (sprintf then sscanf). */
+char *jsonrpc_id_text(const cJSON *id);
+
+/* {"jsonrpc":"2.0","id":ID,"result":RESULT} from the result's JSON text: a new string owned
+ * by the caller, or NULL when out of memory. */
+char *jsonrpc_result_text(const cJSON *id, const char *result);
+
+/* One pass over the JSON text: its nesting depth (stopping early past limit) and whether a
+ * string in it has a \u0000 escape (see jsonrpc_has_nul). */
+void jsonrpc_scan(const char *text, size_t len, int limit, int *depth, int *has_nul);
 
 /* Nesting depth of the JSON text (brackets outside strings), stopping early past limit. */
 int jsonrpc_depth(const char *text, size_t len, int limit);

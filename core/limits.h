@@ -29,6 +29,8 @@
 #define LIMIT_URI 4096
 /* One line of the INI file (libinih's INI_MAX_LINE is 200, terminator included). */
 #define LIMIT_INI_LINE 199
+/* List pages kept printed per served set (each revision and page counts once). */
+#define LIMIT_PAGE_CACHE 512
 /* Page size of list results: default and maximum. */
 #define LIMIT_PAGE_DEFAULT 100
 #define LIMIT_PAGE_MAX 1000

@@ -306,6 +306,33 @@ cJSON *registry_server_info(const struct registry *reg, int rev)
     return info;
 }
 
+const char *registry_page_get(const struct registry *reg, char tag, int rev, size_t offset,
+                              int page_size)
+{
+    for (size_t i = 0; i < reg->npages; i++) {
+        const struct registry_page *p = &reg->pages[i];
+
+        if (p->tag == tag && p->rev == rev && p->offset == offset && p->page_size == page_size)
+            return p->text;
+    }
+    return NULL;
+}
+
+int registry_page_put(struct registry *reg, char tag, int rev, size_t offset, int page_size,
+                      char *text)
+{
+    struct registry_page *grown;
+
+    if (reg->npages >= LIMIT_PAGE_CACHE)
+        return 0;
+    grown = realloc(reg->pages, (reg->npages + 1) * sizeof(*grown));
+    if (grown == NULL)
+        return 0;
+    reg->pages = grown;
+    grown[reg->npages++] = (struct registry_page){tag, rev, offset, page_size, text};
+    return 1;
+}
+
 void registry_ref(struct registry *reg)
 {
     atomic_fetch_add_explicit(&reg->refs, 1, memory_order_relaxed);
@@ -333,6 +360,9 @@ void registry_free(struct registry *reg)
     free(reg->resources);
     free(reg->templates);
     free(reg->prompts);
+    for (size_t i = 0; i < reg->npages; i++)
+        free(reg->pages[i].text);
+    free(reg->pages);
     free(reg->meta.name);
     free(reg->meta.title);
     for (size_t i = 0; i < reg->ncollided; i++)

@@ -61,9 +61,22 @@ struct registry_meta {
     int cache_public;
 };
 
+/* A list page as printed for one revision; see registry_page_get. */
+struct registry_page {
+    char tag;      /* which list */
+    int rev;       /* enum revision it was printed for */
+    size_t offset; /* first entry */
+    int page_size;
+    char *text; /* owned: the result object's JSON text */
+};
+
 struct registry {
     atomic_int refs;
     struct registry_meta meta;
+    /* Printed list pages: a set never changes, so a page printed once is the answer for
+     * good. Main thread only (lists are answered there). */
+    struct registry_page *pages;
+    size_t npages;
     struct plugin **plugins; /* owned array; one reference each */
     size_t nplugins;
     struct registry_tool *tools;
@@ -96,6 +109,15 @@ int registry_set_meta(struct registry *reg, const struct config *cfg)
 
 /* serverInfo (Implementation) of revision rev; a new object owned by the caller. */
 cJSON *registry_server_info(const struct registry *reg, int rev);
+
+/* The cached text of a list page, or NULL. Main thread. Borrowed from reg. */
+const char *registry_page_get(const struct registry *reg, char tag, int rev, size_t offset,
+                              int page_size);
+
+/* Keep the text of a list page. Returns 1 when kept (reg owns text from then on), 0 when
+ * the cache is full or out of memory (the caller still owns text). Main thread. */
+int registry_page_put(struct registry *reg, char tag, int rev, size_t offset, int page_size,
+                      char *text);
 
 /* Take / drop a reference. registry_unref returns 1 when it dropped the last; the caller
  * then calls registry_free on the main thread. Any thread. */
