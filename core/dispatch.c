@@ -488,7 +488,11 @@ static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_l
         }
         page = text;
     }
-    dispatch_deliver_text(req->srv, req->batch, req->slot, jsonrpc_result_text(req->id, page));
+    /* In a batch the reply joins the others; alone, it goes out without being copied. */
+    if (req->batch != NULL)
+        dispatch_deliver_text(req->srv, req->batch, req->slot, jsonrpc_result_text(req->id, page));
+    else
+        jsonrpc_write_result(&req->srv->out, req->id, page);
 }
 
 static void dispatch_tools_list(struct dispatch_req *req)

@@ -124,11 +124,9 @@ void jsonrpc_writer_release(struct jsonrpc_writer *w)
         pthread_mutex_destroy(&w->lock);
 }
 
-static int jsonrpc_write_all(int fd, const char *text, size_t len)
+/* Write every part, in order, whatever writev takes at a time. */
+static int jsonrpc_writev_all(int fd, struct iovec *v, int cnt)
 {
-    struct iovec iov[2] = {{(void *)text, len}, {(void *)"\n", 1}};
-    int cnt = 2;
-    struct iovec *v = iov;
 
     while (cnt > 0) {
         ssize_t n = writev(fd, v, cnt);
@@ -150,17 +148,47 @@ static int jsonrpc_write_all(int fd, const char *text, size_t len)
     return STATUS_OK;
 }
 
-int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len)
+/* One message from its parts, then the newline, under the lock. */
+static int jsonrpc_write_parts(struct jsonrpc_writer *w, struct iovec *iov, int cnt)
 {
     int status = STATUS_IO;
 
     pthread_mutex_lock(&w->lock);
     if (!atomic_load(&w->failed)) {
-        status = jsonrpc_write_all(w->fd, text, len);
+        status = jsonrpc_writev_all(w->fd, iov, cnt);
         if (status != STATUS_OK)
             atomic_store(&w->failed, 1);
     }
     pthread_mutex_unlock(&w->lock);
+    return status;
+}
+
+int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len)
+{
+    struct iovec iov[2] = {{(void *)text, len}, {(void *)"\n", 1}};
+
+    return jsonrpc_write_parts(w, iov, 2);
+}
+
+int jsonrpc_write_result(struct jsonrpc_writer *w, const cJSON *id, const char *result)
+{
+    char *idtext = jsonrpc_id_text(id);
+    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
+    static const char mid[] = ",\"result\":";
+    struct iovec iov[6] = {
+        {(void *)head, sizeof(head) - 1},
+        {idtext, idtext ? strlen(idtext) : 0},
+        {(void *)mid, sizeof(mid) - 1},
+        {(void *)result, strlen(result)},
+        {(void *)"}\n", 2},
+    };
+    int status;
+
+    if (idtext == NULL)
+        return STATUS_NOMEM;
+    /* The result text (a large cached page) goes out as it is, never copied. */
+    status = jsonrpc_write_parts(w, iov, 5);
+    free(idtext);
     return status;
 }
 

@@ -61,6 +61,10 @@ void jsonrpc_writer_release(struct jsonrpc_writer *w);
  * STATUS_IO (the peer is gone; later writes are dropped). */
 int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len);
 
+/* Send {"jsonrpc":"2.0","id":ID,"result":RESULT} from the result's JSON text (borrowed),
+ * without copying it into one buffer. Any thread. */
+int jsonrpc_write_result(struct jsonrpc_writer *w, const cJSON *id, const char *result);
+
 /* Serialise and send msg (borrowed). */
 int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg);
 
