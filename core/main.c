@@ -388,7 +388,7 @@ int main(int argc, char **argv)
     struct server srv;
     int code, out_fd = -1;
 
-        if (main_parse_args(argc, argv, &args) != STATUS_OK)
+    if (main_parse_args(argc, argv, &args) != STATUS_OK)
         return EXIT_USAGE;
     /* One malloc arena: glibc gives each worker thread its own, which holds on to freed
      * memory (a 1 MiB message leaves megabytes behind in each). Workers rarely allocate at
