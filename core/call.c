@@ -348,7 +348,12 @@ static void call_job_run(struct work_job *work)
     } else {
         dispatch_deliver(job->o.srv, job->o.batch, job->o.slot, reply);
     }
-    call_job_free(job);
+}
+
+/* After the pool is done with the job's plugin: the registry reference may go. */
+static void call_job_done(struct work_job *work)
+{
+    call_job_free((struct call_job *)work);
 }
 
 static void call_job_drop(struct work_job *work)
@@ -414,6 +419,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
     job->env = (struct host_env){
         .ctx = job, .progress = call_progress, .cancelled = call_cancelled, .ask = call_ask};
     job->work.run = call_job_run;
+    job->work.done = call_job_done;
     job->work.drop = call_job_drop;
     job->work.excl = (t->plugin->flags & MCPH_PLUGIN_THREAD_SAFE) ? NULL : t->plugin;
     o->msg = NULL;

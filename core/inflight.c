@@ -3,6 +3,7 @@
 #include "status.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 void inflight_init(struct inflight *t)
 {
     pthread_mutex_init(&t->lock, NULL);
-    t->calls = NULL;
+    memset(t->buckets, 0, sizeof(t->buckets));
     t->closed = 0;
     t->next_ask = 1;
 }
@@ -37,9 +38,18 @@ static char *inflight_key(const cJSON *id)
     return n < 0 ? NULL : key;
 }
 
+static struct inflight_call **inflight_bucket(struct inflight *t, const char *key)
+{
+    uint32_t h = 2166136261u;
+
+    for (const char *s = key; *s != '\0'; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return &t->buckets[h % INFLIGHT_BUCKETS];
+}
+
 static struct inflight_call *inflight_find(struct inflight *t, const char *key)
 {
-    for (struct inflight_call *c = t->calls; c != NULL; c = c->next) {
+    for (struct inflight_call *c = *inflight_bucket(t, key); c != NULL; c = c->next) {
         if (strcmp(c->key, key) == 0)
             return c;
     }
@@ -61,8 +71,10 @@ int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call **out
     if (inflight_find(t, call->key) != NULL) {
         status = STATUS_EXISTS;
     } else {
-        call->next = t->calls;
-        t->calls = call;
+        struct inflight_call **bucket = inflight_bucket(t, call->key);
+
+        call->next = *bucket;
+        *bucket = call;
     }
     pthread_mutex_unlock(&t->lock);
     if (status != STATUS_OK) {
@@ -80,7 +92,7 @@ int inflight_remove(struct inflight *t, struct inflight_call *call)
     int cancelled;
 
     pthread_mutex_lock(&t->lock);
-    for (struct inflight_call **p = &t->calls; *p != NULL; p = &(*p)->next) {
+    for (struct inflight_call **p = inflight_bucket(t, call->key); *p != NULL; p = &(*p)->next) {
         if (*p == call) {
             *p = call->next;
             break;
@@ -170,8 +182,10 @@ void inflight_close(struct inflight *t)
 {
     pthread_mutex_lock(&t->lock);
     t->closed = 1;
-    for (struct inflight_call *c = t->calls; c != NULL; c = c->next)
-        pthread_cond_broadcast(&c->answered);
+    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+        for (struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next)
+            pthread_cond_broadcast(&c->answered);
+    }
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -183,13 +197,16 @@ int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg)
     if (!cJSON_IsString(id))
         return status;
     pthread_mutex_lock(&t->lock);
-    for (call = t->calls; call != NULL; call = call->next) {
-        if (call->ask_id[0] != '\0' && strcmp(call->ask_id, id->valuestring) == 0 &&
-            call->answer == NULL) {
-            call->answer = msg;
-            pthread_cond_broadcast(&call->answered);
-            status = STATUS_OK;
-            break;
+    /* Questions to the client are few: a scan of every call waiting is cheap enough. */
+    for (size_t b = 0; b < INFLIGHT_BUCKETS && status != STATUS_OK; b++) {
+        for (call = t->buckets[b]; call != NULL; call = call->next) {
+            if (call->ask_id[0] != '\0' && strcmp(call->ask_id, id->valuestring) == 0 &&
+                call->answer == NULL) {
+                call->answer = msg;
+                pthread_cond_broadcast(&call->answered);
+                status = STATUS_OK;
+                break;
+            }
         }
     }
     pthread_mutex_unlock(&t->lock);

@@ -23,10 +23,14 @@ struct inflight_call {
     pthread_cond_t answered; /* signalled on answer or cancellation */
 };
 
+/* Buckets of the table of calls in flight, by a hash of the id: adding, finding and removing
+ * stay cheap with thousands of requests queued. */
+#define INFLIGHT_BUCKETS 1024
+
 struct inflight {
-    pthread_mutex_t lock; /* guards the list, the ask fields, next_ask and closed */
+    pthread_mutex_t lock; /* guards the buckets, the ask fields, next_ask and closed */
     int closed;           /* end of input: no answer can come any more */
-    struct inflight_call *calls;
+    struct inflight_call *buckets[INFLIGHT_BUCKETS];
     uint64_t next_ask;
 };
 

@@ -48,14 +48,19 @@ static void *work_main(void *arg)
         }
         excl = job->excl;
         pthread_mutex_unlock(&w->lock);
-        job->run(job); /* the job may be freed by now */
+        job->run(job);
         pthread_mutex_lock(&w->lock);
-        w->running--;
         if (excl != NULL) {
             excl->busy = 0;
             /* A job of this instance may be waiting behind it. */
             pthread_cond_broadcast(&w->ready);
         }
+        pthread_mutex_unlock(&w->lock);
+        /* Only now may the job let go of what keeps excl alive. */
+        if (job->done != NULL)
+            job->done(job);
+        pthread_mutex_lock(&w->lock);
+        w->running--;
         pthread_cond_broadcast(&w->idle);
     }
     pthread_mutex_unlock(&w->lock);

@@ -18,7 +18,9 @@ typedef void (*work_fn)(struct work_job *job);
 /* Embed this in a job struct; the pool links it while queued. */
 struct work_job {
     struct work_job *next; /* guarded by work.lock while queued */
-    work_fn run;           /* runs on a worker; owns the job from then on */
+    work_fn run;           /* runs on a worker */
+    work_fn done;          /* NULL, or then frees the job (and what keeps excl alive); the
+                            * pool no longer touches excl by then */
     work_fn drop;          /* frees a job that will never run (work_stop) */
     struct plugin *excl;   /* not NULL: run alone among jobs of this instance */
 };

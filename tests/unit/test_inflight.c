@@ -69,6 +69,20 @@ static int inflight_answer_to(struct inflight *t, const char *ask_id, cJSON *msg
     return status;
 }
 
+/* How many calls the table holds. */
+static size_t infl_count(struct inflight *t)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&t->lock);
+    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+        for (const struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next)
+            n++;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 static void test_add_remove(void)
 {
     struct inflight t;
@@ -99,7 +113,7 @@ static void test_add_remove(void)
     CHECK_INT_EQ(inflight_add_text(&t, "1", &dup), STATUS_EXISTS);
     CHECK_INT_EQ(inflight_remove(&t, one), 0);
     one = NULL;
-    CHECK(t.calls == a && a != NULL && a->next == NULL);
+    CHECK(infl_count(&t) == 1 && a != NULL);
 out:
     if (a != NULL)
         inflight_remove(&t, a);
@@ -107,7 +121,7 @@ out:
         inflight_remove(&t, b);
     if (one != NULL)
         inflight_remove(&t, one);
-    CHECK(t.calls == NULL);
+    CHECK_INT_EQ(infl_count(&t), 0);
     inflight_release(&t);
 }
 
@@ -487,7 +501,35 @@ static void test_ask_many_workers(void)
         if (calls[i] != NULL)
             inflight_remove(&t, calls[i]);
     }
-    CHECK(t.calls == NULL);
+    CHECK_INT_EQ(infl_count(&t), 0);
+    inflight_release(&t);
+}
+
+/* Thousands in flight: every id is its own entry, found again, and removed. */
+static void test_many(void)
+{
+    enum { N = 5000 };
+    static struct inflight_call *calls[N];
+    struct inflight t;
+    char id[32];
+    int ok = 1;
+
+    inflight_init(&t);
+    for (int i = 0; i < N; i++) {
+        snprintf(id, sizeof(id), i % 2 ? "%d" : "\"%d\"", i);
+        ok &= inflight_add_text(&t, id, &calls[i]) == STATUS_OK;
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(infl_count(&t), N);
+    CHECK_INT_EQ(inflight_add_text(&t, "4999", &calls[0]), STATUS_EXISTS);
+    ok = 1;
+    for (int i = 0; i < N; i += 2)
+        ok &= inflight_remove(&t, calls[i]) == 0;
+    CHECK(ok);
+    CHECK_INT_EQ(infl_count(&t), N / 2);
+    for (int i = 1; i < N; i += 2)
+        inflight_remove(&t, calls[i]);
+    CHECK_INT_EQ(infl_count(&t), 0);
     inflight_release(&t);
 }
 
@@ -501,6 +543,7 @@ static const struct check_test tests[] = {
     {"answer_refused", test_answer_refused},
     {"ask_ids_unique", test_ask_ids_unique},
     {"ask_many_workers", test_ask_many_workers},
+    {"many", test_many},
     {0},
 };
 

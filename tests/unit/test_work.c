@@ -308,6 +308,47 @@ static void test_stop_idle_pool(void)
     CHECK_INT_EQ(w.nthreads, 0);
 }
 
+/* done() runs after the pool let go of the job's plugin (it may free the plugin). */
+struct done_job {
+    struct work_job job;
+    struct work *w;
+    struct plugin *pl;
+    atomic_int busy_at_done; /* the plugin's busy flag as done() found it, -1 before */
+};
+
+static void done_run(struct work_job *job)
+{
+    (void)job;
+}
+
+static void done_done(struct work_job *job)
+{
+    struct done_job *d = (struct done_job *)job;
+
+    pthread_mutex_lock(&d->w->lock);
+    atomic_store(&d->busy_at_done, d->pl->busy);
+    pthread_mutex_unlock(&d->w->lock);
+}
+
+static void test_done_after_release(void)
+{
+    struct work w;
+    struct plugin pl;
+    struct done_job d = {.job = {.run = done_run, .done = done_done, .drop = block_drop}};
+
+    memset(&pl, 0, sizeof(pl));
+    d.w = &w;
+    d.pl = &pl;
+    d.job.excl = &pl;
+    atomic_init(&d.busy_at_done, -1);
+    if (!CHECK_INT_EQ(work_start(&w, 2), STATUS_OK))
+        return;
+    work_submit(&w, &d.job);
+    CHECK(work_drain(&w, 5000));
+    CHECK_INT_EQ(atomic_load(&d.busy_at_done), 0);
+    work_stop(&w);
+}
+
 static const struct check_test tests[] = {
     {"jobs_run", test_jobs_run},
     {"drain_waits", test_drain_waits},
@@ -315,6 +356,7 @@ static const struct check_test tests[] = {
     {"excl_skips_to_other_jobs", test_excl_skips_to_other_jobs},
     {"stop_drops_queued", test_stop_drops_queued},
     {"stop_idle_pool", test_stop_idle_pool},
+    {"done_after_release", test_done_after_release},
     {0},
 };
 
