@@ -174,15 +174,9 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
         snprintf(text, sizeof(text), "%s", msg ? msg : "Invalid params");
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
     }
-    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == HOST_CALL_RESOURCE) {
-        /* 2026-07-28 retired -32002: a missing resource is invalid params there. */
-        int code = job->o.modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND;
-        cJSON *data = cJSON_CreateObject();
-
-        cJSON_AddStringToObject(data, "uri", job->t.uri);
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Resource not found");
-        return jsonrpc_error(job->o.id, code, text, data);
-    }
+    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == HOST_CALL_RESOURCE)
+        return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
+                                job->o.modern);
     if (rc == MCPH_ERR_NOT_FOUND) {
         snprintf(text, sizeof(text), "%s", msg ? msg : "Not found");
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);

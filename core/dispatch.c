@@ -313,24 +313,15 @@ void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
 
 void dispatch_lists_changed(struct server *srv, unsigned lists)
 {
-    static const struct {
-        unsigned list;
-        const char *method;
-    } notes[] = {
-        {REGISTRY_TOOLS, "notifications/tools/list_changed"},
-        {REGISTRY_RESOURCES, "notifications/resources/list_changed"},
-        {REGISTRY_PROMPTS, "notifications/prompts/list_changed"},
-        {0},
-    };
 
     /* Listeners get what they asked for, tagged; the legacy session gets the unsolicited
      * notifications of its era once it is initialized. */
     modern_lists_changed(srv, lists);
     if (!srv->session.initialized)
         return;
-    for (size_t i = 0; notes[i].list != 0; i++) {
-        if (lists & notes[i].list)
-            dispatch_deliver(srv, NULL, 0, jsonrpc_notification(notes[i].method, NULL));
+    for (unsigned list = REGISTRY_TOOLS; list <= REGISTRY_PROMPTS; list <<= 1) {
+        if (lists & list)
+            dispatch_deliver(srv, NULL, 0, jsonrpc_notification(registry_list_method(list), NULL));
     }
 }
 
@@ -618,14 +609,8 @@ static void dispatch_tools_call(struct dispatch_req *req)
 
 static void dispatch_not_found(struct dispatch_req *req, const char *uri)
 {
-    cJSON *data = cJSON_CreateObject();
-
-    /* 2026-07-28 retired -32002: a missing resource is invalid params there. */
-    int code = req->modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND;
-
-    cJSON_AddStringToObject(data, "uri", uri);
     dispatch_deliver(req->srv, req->batch, req->slot,
-                     jsonrpc_error(req->id, code, "Resource not found", data));
+                     modern_not_found(req->id, uri, "Resource not found", req->modern));
 }
 
 static void dispatch_resources_read(struct dispatch_req *req)

@@ -3,6 +3,7 @@
 #include "status.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,44 +333,19 @@ void jsonrpc_scan(const char *text, size_t len, int limit, int *depth_out, int *
 
 int jsonrpc_depth(const char *text, size_t len, int limit)
 {
-    int depth = 0, max = 0, in_string = 0;
+    int depth, has_nul;
 
-    for (size_t i = 0; i < len && max <= limit; i++) {
-        char c = text[i];
-
-        if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_string = 0;
-        } else if (c == '"') {
-            in_string = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > max)
-                max = depth;
-        } else if (c == ']' || c == '}') {
-            depth--;
-        }
-    }
-    return max;
+    jsonrpc_scan(text, len, limit, &depth, &has_nul);
+    return depth;
 }
 
 int jsonrpc_has_nul(const char *text, size_t len)
 {
-    int in_string = 0;
+    int depth, has_nul;
 
-    for (size_t i = 0; i < len; i++) {
-        if (!in_string) {
-            in_string = text[i] == '"';
-        } else if (text[i] == '"') {
-            in_string = 0;
-        } else if (text[i] == '\\' && i + 1 < len) {
-            if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0)
-                return 1;
-            i++;
-        }
-    }
-    return 0;
+    /* No depth limit: the whole text is scanned. */
+    jsonrpc_scan(text, len, INT_MAX, &depth, &has_nul);
+    return has_nul;
 }
 
 int jsonrpc_valid_id(const cJSON *id)

@@ -11,6 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+cJSON *modern_not_found(const cJSON *id, const char *uri, const char *message, int modern)
+{
+    cJSON *data = cJSON_CreateObject();
+    /* 2026-07-28 retired -32002: a missing resource is invalid params there. */
+    int code = modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND;
+
+    cJSON_AddStringToObject(data, "uri", uri);
+    return jsonrpc_error(id, code, message, data);
+}
+
 int modern_claims(const cJSON *params)
 {
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
@@ -114,11 +124,10 @@ cJSON *modern_discover(const struct server *srv, cJSON *caps)
 static const struct {
     const char *key;
     unsigned list;
-    const char *method;
 } modern_lists[] = {
-    {"toolsListChanged", REGISTRY_TOOLS, "notifications/tools/list_changed"},
-    {"resourcesListChanged", REGISTRY_RESOURCES, "notifications/resources/list_changed"},
-    {"promptsListChanged", REGISTRY_PROMPTS, "notifications/prompts/list_changed"},
+    {"toolsListChanged", REGISTRY_TOOLS},
+    {"resourcesListChanged", REGISTRY_RESOURCES},
+    {"promptsListChanged", REGISTRY_PROMPTS},
     {0},
 };
 
@@ -286,9 +295,9 @@ void modern_lists_changed(struct server *srv, unsigned lists)
 
         for (size_t k = 0; modern_lists[k].key != NULL; k++) {
             if (lists & l->lists & modern_lists[k].list)
-                dispatch_deliver(
-                    srv, NULL, 0,
-                    jsonrpc_notification(modern_lists[k].method, modern_tagged(l->id)));
+                dispatch_deliver(srv, NULL, 0,
+                                 jsonrpc_notification(registry_list_method(modern_lists[k].list),
+                                                      modern_tagged(l->id)));
         }
     }
     pthread_mutex_unlock(&srv->subs_lock);

@@ -28,6 +28,10 @@ struct modern_envelope {
     int log_level;     /* enum log_level from logLevel, or LOG_OFF when absent */
 };
 
+/* The error for a missing resource in the request's era: -32002 (legacy) or -32602
+ * (2026-07-28), with data {uri}. A new object. */
+cJSON *modern_not_found(const cJSON *id, const char *uri, const char *message, int modern);
+
 /* Whether params carry the modern claim: _meta with a protocolVersion key. */
 int modern_claims(const cJSON *params);
 

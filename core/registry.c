@@ -632,6 +632,20 @@ static int registry_list_differs(const void *a, size_t na, const void *b, size_t
     return 0;
 }
 
+const char *registry_list_method(unsigned list)
+{
+    switch (list) {
+    case REGISTRY_TOOLS:
+        return "notifications/tools/list_changed";
+    case REGISTRY_RESOURCES:
+        return "notifications/resources/list_changed";
+    case REGISTRY_PROMPTS:
+        return "notifications/prompts/list_changed";
+    default:
+        return NULL;
+    }
+}
+
 size_t registry_new_collisions(const struct registry *old, const struct registry *next)
 {
     size_t fresh = 0;

@@ -143,6 +143,9 @@ cJSON *registry_resource_json(const struct registry_resource *r, int rev);
 cJSON *registry_template_json(const struct registry_template *t, int rev);
 cJSON *registry_prompt_json(const struct registry_prompt *p, int rev);
 
+/* The list_changed notification method of one list (one enum registry_list bit), or NULL. */
+const char *registry_list_method(unsigned list);
+
 /* How many of next's collisions the set in service (old) did not already have. A reload
  * refuses only new ones: one left out at startup stays left out. */
 size_t registry_new_collisions(const struct registry *old, const struct registry *next);
