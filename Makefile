@@ -12,13 +12,14 @@ BUILD    := build
 SANITIZE ?=
 WERROR   ?= 1
 
-# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev). ---------------
-DEB_PKGS := libcjson-dev libinih-dev pkg-config
-PC_PKGS  := libcjson inih
+# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev; the sqlite
+# plugin adds libsqlite3-dev, and the sqlite3 shell builds its sample database). ----------
+DEB_PKGS := libcjson-dev libinih-dev pkg-config libsqlite3-dev sqlite3
+PC_PKGS  := libcjson inih sqlite3
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 ifneq ($(MAKECMDGOALS),clean)
-ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && echo ok),ok)
+ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && command -v sqlite3 >/dev/null && echo ok),ok)
 $(info mcph: the build needs $(DEB_PKGS); installing them with apt-get)
 $(shell $(SUDO) apt-get update -qq >&2 && \
         DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEB_PKGS) >&2)
@@ -28,8 +29,8 @@ endif
 endif
 endif
 
-DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs libcjson inih 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wformat=2 -Wvla
@@ -68,9 +69,12 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 
 NODE_STAMP := tests/node_modules/.installed
 
-.PHONY: all run test test-unit test-harness test-transcripts test-interop test-reload test-conformance check-format clean \
-        node-deps
-all: $(MCPH) $(PLUGINS)
+# The sample database of the default deployment, made from SQL kept in conf/.
+SAMPLE_DB := $(BUILD)/conf/sample.db
+
+.PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
+        test-conformance check-format clean node-deps plugin
+all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
 $(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
@@ -99,6 +103,10 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
 
+$(SAMPLE_DB): conf/sample.sql
+	@install -d -m 755 $(dir $@)
+	rm -f $@.tmp && sqlite3 -bail $@.tmp < $< && mv $@.tmp $@
+
 run: all
 	$(MCPH) conf/mcph.ini
 
@@ -112,8 +120,8 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	cd tests && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: test-unit test-harness test-transcripts test-interop test-reload test-conformance \
-      check-format
+test: test-unit test-harness test-transcripts test-interop test-plugins test-reload \
+      test-conformance check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -133,6 +141,14 @@ test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
 		node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
 	node tests/interop/sdk-v2.mjs $(MCPH) tests/interop/modern.ini
+
+# The shipped plugins through the real binary and the official SDK client, hostile input
+# included: tests/shipped/NAME.mjs for each.
+SHIPPED_TESTS := $(wildcard tests/shipped/*.mjs)
+test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
+	@fail=0; for t in $(SHIPPED_TESTS); do \
+	    echo "== $$t"; node $$t $(MCPH) || fail=$$((fail+1)); \
+	done; echo "shipped plugins: $(words $(SHIPPED_TESTS)) suites, $$fail failed"; [ $$fail -eq 0 ]
 
 # The official conformance server suite over supergateway on 127.0.0.1 (run.sh installs the
 # pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules).

@@ -35,6 +35,10 @@
  * time. Each host member below says which threads may call it.
  *
  * Changelog (newest first):
+ *   1.2  Definitions made at init (define_tool, define_resource, define_template,
+ *        define_prompt) for lists that come from outside the plugin (files, a database,
+ *        a folder of prompts, the config); refresh() to have them made again; call_name()
+ *        for handlers shared by several definitions; config_path() for path-valued keys.
  *   1.1  Progress, cancellation, resource-updated notifications, completions (a `complete`
  *        handler on prompts and templates), asking the client (sampling, elicitation,
  *        roots), content annotations and _meta, icons/_meta/annotations on definitions.
@@ -48,7 +52,7 @@
 #include <stdint.h>
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 1
+#define MCPH_ABI_MINOR 2
 
 /* The one symbol a plugin exports; mcph looks it up with dlsym(). */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
@@ -456,6 +460,56 @@ struct mcph_host {
                   const char **result_json);
     /* roots/list: the result has roots, an array of {uri, name}. */
     int (*roots)(struct mcph_call *call, const char **result_json);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.2.
+     * ------------------------------------------------------------------------------------ */
+
+    /*
+     * Definitions made at init. The static tables suit a fixed set; a plugin whose tools,
+     * resources or prompts come from outside (the files under a folder, the tables of a
+     * database, the commands of its config) defines them from init() instead. Each call
+     * takes one row of the same struct as the tables (its strings may live on init's stack:
+     * mcph copies everything), checks it exactly as a table row is checked, and adds it
+     * after the table rows. Returns MCPH_OK, MCPH_ERR_INVALID (the row is refused and mcph
+     * logs why, naming the plugin: a bad name or URI, a name already used by this instance,
+     * a schema that is not an object schema, a missing handler), MCPH_ERR_LIMIT (more than
+     * 4096 rows of that kind), MCPH_ERR_NOMEM, or MCPH_ERR_STATE outside init(). A refused
+     * row does not fail the load: return an error from init() if it should.
+     * Main thread, during init() only.
+     *
+     * An instance that defines anything this way is built again (a new instance: init
+     * runs again and defines again) on every reload, SIGHUP or watch mode, so the lists it
+     * serves follow what they come from; clients are sent list_changed only for the lists
+     * that really changed.
+     */
+    int (*define_tool)(const struct mcph_host *host, const struct mcph_tool *tool);
+    int (*define_resource)(const struct mcph_host *host, const struct mcph_resource *resource);
+    int (*define_template)(const struct mcph_host *host,
+                           const struct mcph_resource_template *resource_template);
+    /* The prompt's arguments table (ended by a row whose name is NULL) is copied too. */
+    int (*define_prompt)(const struct mcph_host *host, const struct mcph_prompt *prompt);
+
+    /* Ask mcph to build this instance again, as a reload would (a new instance with the same
+     * config, whose init defines again; swapped in once it loaded; list_changed for the lists
+     * that changed). For a plugin that notices its source changed (inotify on a folder, say).
+     * Calls within 100 ms of each other make one rebuild; nothing happens when the rebuild
+     * fails (the instance in service stays, and the failure is logged). Any thread, between
+     * init() and shutdown() return; it only sets a flag and wakes the main thread. */
+    void (*refresh)(const struct mcph_host *host);
+
+    /* The name of what is being served, as the plugin defined it (without the INI prefix):
+     * the tool of a tool call, the prompt of a prompt get, or of the prompt whose argument
+     * is being completed; the resource's URI for a resource read; the template's URI
+     * template for a template read or completion. Lets one handler serve many definitions.
+     * Borrowed until the handler returns. The handler's thread. */
+    const char *(*call_name)(struct mcph_call *call);
+
+    /* A config value read as a path: as host->config(), but a relative value is resolved
+     * against the folder of the INI file (as mcph resolves its own paths), so deployments
+     * can say "root = ../docs". NULL when the key is unset and has no default. Borrowed until
+     * shutdown() returns. Any thread. */
+    const char *(*config_path)(const struct mcph_host *host, const char *key);
 };
 
 #endif /* MCPH_PLUGIN_API_H */
