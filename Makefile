@@ -183,7 +183,7 @@ test-reload: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/reload/scaffold.mjs $(MCPH)
 	node tests/reload/soak.mjs $(MCPH)
 
-FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] tests/unit/*.[ch] \
+FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
                                 tests/plugins/*.c tests/conformance/*.c tests/bench/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
