@@ -867,89 +867,96 @@ static int plugin_defined_status(const struct plugin_load *ld)
     return ld->errs->count > 0 ? MCPH_ERR_INVALID : MCPH_OK;
 }
 
-static int plugin_define_tool(struct plugin_load *ld, const void *raw)
+/* A zeroed slot after the last row of `kind` (a refused row's slot is reused), the table
+ * grown when full; the row counts only once kept. NULL when out of memory. */
+static void *plugin_slot(struct plugin *pl, int kind)
 {
-    struct plugin *pl = ld->pl;
-    struct plugin_tool t = {0}, *grown;
-    struct mcph_tool row;
-    int rc;
+    void *t;
 
-    plugin_row_copy(&row, sizeof(row), raw, pl->tool_size);
-    plugin_fill_tool(ld, &row, &t);
-    rc = plugin_defined_status(ld);
-    grown = rc == MCPH_OK ? plugin_grow(pl->tools, &pl->cap_tools, pl->ntools, sizeof(t)) : NULL;
-    if (grown == NULL) {
-        plugin_release_tool(&t);
-        return rc == MCPH_OK ? MCPH_ERR_NOMEM : rc;
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        t = plugin_grow(pl->tools, &pl->cap_tools, pl->ntools, sizeof(*pl->tools));
+        pl->tools = t ? t : pl->tools;
+        return t ? memset(&pl->tools[pl->ntools], 0, sizeof(*pl->tools)) : NULL;
+    case PLUGIN_ROW_RESOURCE:
+        t = plugin_grow(pl->resources, &pl->cap_resources, pl->nresources, sizeof(*pl->resources));
+        pl->resources = t ? t : pl->resources;
+        return t ? memset(&pl->resources[pl->nresources], 0, sizeof(*pl->resources)) : NULL;
+    case PLUGIN_ROW_TEMPLATE:
+        t = plugin_grow(pl->templates, &pl->cap_templates, pl->ntemplates, sizeof(*pl->templates));
+        pl->templates = t ? t : pl->templates;
+        return t ? memset(&pl->templates[pl->ntemplates], 0, sizeof(*pl->templates)) : NULL;
+    default:
+        t = plugin_grow(pl->prompts, &pl->cap_prompts, pl->nprompts, sizeof(*pl->prompts));
+        pl->prompts = t ? t : pl->prompts;
+        return t ? memset(&pl->prompts[pl->nprompts], 0, sizeof(*pl->prompts)) : NULL;
     }
-    pl->tools = grown;
-    pl->tools[pl->ntools++] = t;
-    return MCPH_OK;
 }
 
-static int plugin_define_resource(struct plugin_load *ld, const void *raw)
+/* The plugin's row (of the size its descriptor records) checked and copied into slot. */
+static void plugin_fill_row(struct plugin_load *ld, int kind, const void *raw, void *slot)
 {
-    struct plugin *pl = ld->pl;
-    struct plugin_resource r = {0}, *grown;
-    struct mcph_resource row;
-    int rc;
+    const struct plugin *pl = ld->pl;
+    union {
+        struct mcph_tool tool;
+        struct mcph_resource resource;
+        struct mcph_resource_template template;
+        struct mcph_prompt prompt;
+    } row;
 
-    plugin_row_copy(&row, sizeof(row), raw, pl->resource_size);
-    plugin_fill_resource(ld, &row, &r);
-    rc = plugin_defined_status(ld);
-    grown = rc == MCPH_OK
-                ? plugin_grow(pl->resources, &pl->cap_resources, pl->nresources, sizeof(r))
-                : NULL;
-    if (grown == NULL) {
-        plugin_release_resource(&r);
-        return rc == MCPH_OK ? MCPH_ERR_NOMEM : rc;
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        plugin_row_copy(&row.tool, sizeof(row.tool), raw, pl->tool_size);
+        plugin_fill_tool(ld, &row.tool, slot);
+        break;
+    case PLUGIN_ROW_RESOURCE:
+        plugin_row_copy(&row.resource, sizeof(row.resource), raw, pl->resource_size);
+        plugin_fill_resource(ld, &row.resource, slot);
+        break;
+    case PLUGIN_ROW_TEMPLATE:
+        plugin_row_copy(&row.template, sizeof(row.template), raw, pl->template_size);
+        plugin_fill_template(ld, &row.template, slot);
+        break;
+    default:
+        plugin_row_copy(&row.prompt, sizeof(row.prompt), raw, pl->prompt_size);
+        plugin_fill_prompt(ld, &row.prompt, slot);
     }
-    pl->resources = grown;
-    pl->resources[pl->nresources++] = r;
-    return MCPH_OK;
 }
 
-static int plugin_define_template(struct plugin_load *ld, const void *raw)
+/* Free what the fill copied of a refused row. */
+static void plugin_release_row(int kind, void *slot)
 {
-    struct plugin *pl = ld->pl;
-    struct plugin_template t = {0}, *grown;
-    struct mcph_resource_template row;
-    int rc;
-
-    plugin_row_copy(&row, sizeof(row), raw, pl->template_size);
-    plugin_fill_template(ld, &row, &t);
-    rc = plugin_defined_status(ld);
-    grown = rc == MCPH_OK
-                ? plugin_grow(pl->templates, &pl->cap_templates, pl->ntemplates, sizeof(t))
-                : NULL;
-    if (grown == NULL) {
-        plugin_release_template(&t);
-        return rc == MCPH_OK ? MCPH_ERR_NOMEM : rc;
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        plugin_release_tool(slot);
+        break;
+    case PLUGIN_ROW_RESOURCE:
+        plugin_release_resource(slot);
+        break;
+    case PLUGIN_ROW_TEMPLATE:
+        plugin_release_template(slot);
+        break;
+    default:
+        plugin_release_prompt(slot);
     }
-    pl->templates = grown;
-    pl->templates[pl->ntemplates++] = t;
-    return MCPH_OK;
 }
 
-static int plugin_define_prompt(struct plugin_load *ld, const void *raw)
+/* Count the row just filled in. */
+static void plugin_keep_row(struct plugin *pl, int kind)
 {
-    struct plugin *pl = ld->pl;
-    struct plugin_prompt p = {0}, *grown;
-    struct mcph_prompt row;
-    int rc;
-
-    plugin_row_copy(&row, sizeof(row), raw, pl->prompt_size);
-    plugin_fill_prompt(ld, &row, &p);
-    rc = plugin_defined_status(ld);
-    grown =
-        rc == MCPH_OK ? plugin_grow(pl->prompts, &pl->cap_prompts, pl->nprompts, sizeof(p)) : NULL;
-    if (grown == NULL) {
-        plugin_release_prompt(&p);
-        return rc == MCPH_OK ? MCPH_ERR_NOMEM : rc;
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        pl->ntools++;
+        break;
+    case PLUGIN_ROW_RESOURCE:
+        pl->nresources++;
+        break;
+    case PLUGIN_ROW_TEMPLATE:
+        pl->ntemplates++;
+        break;
+    default:
+        pl->nprompts++;
     }
-    pl->prompts = grown;
-    pl->prompts[pl->nprompts++] = p;
-    return MCPH_OK;
 }
 
 static size_t plugin_rows_of(const struct plugin *pl, int kind)
@@ -966,18 +973,20 @@ static size_t plugin_rows_of(const struct plugin *pl, int kind)
     }
 }
 
-static int plugin_define_row(struct plugin_load *ld, int kind, const void *row)
+static int plugin_define_row(struct plugin_load *ld, int kind, const void *raw)
 {
-    switch (kind) {
-    case PLUGIN_ROW_TOOL:
-        return plugin_define_tool(ld, row);
-    case PLUGIN_ROW_RESOURCE:
-        return plugin_define_resource(ld, row);
-    case PLUGIN_ROW_TEMPLATE:
-        return plugin_define_template(ld, row);
-    default:
-        return plugin_define_prompt(ld, row);
-    }
+    void *slot = plugin_slot(ld->pl, kind);
+    int rc;
+
+    if (slot == NULL)
+        return MCPH_ERR_NOMEM;
+    plugin_fill_row(ld, kind, raw, slot);
+    rc = plugin_defined_status(ld);
+    if (rc == MCPH_OK)
+        plugin_keep_row(ld->pl, kind);
+    else
+        plugin_release_row(kind, slot);
+    return rc;
 }
 
 int plugin_define(struct plugin *pl, int kind, const void *row)
