@@ -150,16 +150,25 @@ static void *prompt_watch_run(void *arg)
     return NULL;
 }
 
+/* Why inotify refused, and what to do about it. */
+static const char *prompt_watch_advice(int err)
+{
+    if (err == ENOSPC)
+        return "raise /proc/sys/fs/inotify/max_user_watches, or set watch = no";
+    if (err == EMFILE)
+        return "raise /proc/sys/fs/inotify/max_user_instances, or set watch = no";
+    return "set watch = no to serve the folder without watching it";
+}
+
 /* Opens the descriptors; logs and returns a status when one cannot be had. */
 static int prompt_watch_open(struct prompt_watch *w, const char *dir)
 {
     w->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (w->inotify_fd < 0 || inotify_add_watch(w->inotify_fd, dir, PROMPT_WATCH_EVENTS) < 0) {
-        w->host->log(w->host, MCPH_LOG_ERROR,
-                     "cannot watch the prompt folder %s: %s; raise "
-                     "/proc/sys/fs/inotify/max_user_watches or max_user_instances, or set "
-                     "watch = no and reload with SIGHUP",
-                     dir, strerror(errno));
+        int err = errno;
+
+        w->host->log(w->host, MCPH_LOG_ERROR, "cannot watch the prompt folder %s: %s; %s", dir,
+                     strerror(err), prompt_watch_advice(err));
         return MCPH_ERR;
     }
     w->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -420,13 +420,11 @@ static int prompts_load_all(struct prompts *ps, int dirfd, char **names, size_t 
     return MCPH_OK;
 }
 
-static int prompts_scan(struct prompts *ps)
+/* Opens the folder; logs why when it cannot. */
+static DIR *prompts_open_dir(const struct prompts *ps)
 {
     int fd = open(ps->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    char **names = NULL;
-    size_t n = 0;
-    int rc;
 
     if (d == NULL) {
         ps->host->log(ps->host, MCPH_LOG_ERROR,
@@ -435,15 +433,22 @@ static int prompts_scan(struct prompts *ps)
                       ps->dir, strerror(errno));
         if (fd >= 0)
             close(fd);
-        return MCPH_ERR;
     }
-    rc = prompts_list(ps, d, &names, &n);
+    return d;
+}
+
+/* Lists, reads and parses the files of the open folder. */
+static int prompts_scan(struct prompts *ps, DIR *d)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = prompts_list(ps, d, &names, &n);
+
     if (rc == MCPH_OK)
         rc = prompts_load_all(ps, dirfd(d), names, n);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
-    closedir(d);
     return rc;
 }
 
@@ -590,13 +595,20 @@ static int prompts_start(struct prompts *ps)
 {
     int watch = 1;
     int rc = prompts_config(ps, &watch);
+    DIR *d = NULL;
 
+    if (rc == MCPH_OK) {
+        d = prompts_open_dir(ps);
+        rc = d ? MCPH_OK : MCPH_ERR;
+    }
     /* The watcher starts before the folder is read, so a change made while it is read
      * is not missed: it makes one more rebuild. */
     if (rc == MCPH_OK && watch)
         rc = prompt_watch_start(&ps->watch, ps->host, ps->dir);
     if (rc == MCPH_OK)
-        rc = prompts_scan(ps);
+        rc = prompts_scan(ps, d);
+    if (d != NULL)
+        closedir(d);
     if (rc == MCPH_OK)
         rc = prompts_define(ps);
     if (rc == MCPH_ERR_NOMEM)
