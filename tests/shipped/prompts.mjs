@@ -602,6 +602,19 @@ async function checkConfig(dirA) {
         }
         return p;
     });
+    const pre = new Server(ini('prefix.ini', `dir = ${dirA}\nwatch = no\nprefix = my\n`));
+    await check('config: with a prefix, names are prefixed and get still finds the file', pre, async () => {
+        await pre.start();
+        const p = [];
+        const names = (await pre.list()).map((x) => x.name);
+        expectEqual(p, 'names', names.filter((n) => !n.startsWith('my_')), []);
+        if (!names.includes('my_heading')) p.push(`no my_heading in ${short(names)}`);
+        expectEqual(p, 'get', text(await pre.get('my_heading', { who: 'Bo' }))[0]?.[2]?.split('\n').at(-1), 'Hi Bo, Bo!');
+        expectEqual(p, 'unprefixed name', (await rpcError(pre.get('heading', { who: 'Bo' })))?.code, -32602);
+        const exit = await pre.stop();
+        if (!exit || exit.code !== 0) p.push(`exit: ${JSON.stringify(exit)}`);
+        return p;
+    });
     await check('limits: at most 4096 prompts; the files after them are named', null, async () => {
         const dir = path.join(tmp, 'many');
         fs.mkdirSync(dir);
