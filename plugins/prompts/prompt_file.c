@@ -244,6 +244,19 @@ static size_t parser_span_len(const struct span *s)
     return s->end - s->start;
 }
 
+/* How much of the span a message quotes: at most 80 bytes, not cutting a UTF-8 sequence. */
+static int parser_quoted_len(const struct parser *p, const struct span *s)
+{
+    size_t n = parser_span_len(s);
+
+    if (n <= 80)
+        return (int)n;
+    n = 80;
+    while (n > 0 && (p->text[s->start + n] & 0xc0) == 0x80)
+        n--;
+    return (int)n;
+}
+
 /* 1 when the span is exactly word. */
 static int parser_span_is(const struct parser *p, const struct span *s, const char *word)
 {
@@ -277,6 +290,24 @@ static int parser_append(const struct parser *p, char **value, const struct span
 
 /* --- The header. --- */
 
+/* Reads "(required)" or "(optional)" (any case) off the start of *rest, then trims it.
+ * Returns 1 for required. */
+static int parser_arg_flag(const struct parser *p, struct span *rest)
+{
+    int required = 0;
+
+    parser_trim(p, rest);
+    if (parser_span_len(rest) >= 10 && strncasecmp(p->text + rest->start, "(required)", 10) == 0) {
+        required = 1;
+        rest->start += 10;
+    } else if (parser_span_len(rest) >= 10 &&
+               strncasecmp(p->text + rest->start, "(optional)", 10) == 0) {
+        rest->start += 10;
+    }
+    parser_trim(p, rest);
+    return required;
+}
+
 /* Reads one argument declaration: NAME [(required)|(optional)] [description]. */
 static int parser_argument(struct parser *p, struct span v)
 {
@@ -290,10 +321,9 @@ static int parser_argument(struct parser *p, struct span v)
     rest = (struct span){name.end, v.end};
     if (!prompt_file_valid_name(p->text + name.start, parser_span_len(&name),
                                 PROMPT_FILE_MAX_ARG_NAME))
-        return parser_error(p, p->line,
-                            "the argument name '%.*s' is not valid; use 1-%d of A-Z a-z 0-9 _ . -",
-                            (int)(parser_span_len(&name) > 80 ? 80 : parser_span_len(&name)),
-                            p->text + name.start, PROMPT_FILE_MAX_ARG_NAME);
+        return parser_error(
+            p, p->line, "the argument name '%.*s' is not valid; use 1-%d of A-Z a-z 0-9 _ . -",
+            parser_quoted_len(p, &name), p->text + name.start, PROMPT_FILE_MAX_ARG_NAME);
     if (pf->nargs == PROMPT_FILE_MAX_ARGS)
         return parser_error(p, p->line, "more than %d arguments; mcph allows %d per prompt",
                             PROMPT_FILE_MAX_ARGS, PROMPT_FILE_MAX_ARGS);
@@ -313,15 +343,7 @@ static int parser_argument(struct parser *p, struct span v)
     if (arg->name == NULL)
         return MCPH_ERR_NOMEM;
     pf->nargs++;
-    parser_trim(p, &rest);
-    if (parser_span_len(&rest) >= 10 && strncasecmp(p->text + rest.start, "(required)", 10) == 0) {
-        arg->required = 1;
-        rest.start += 10;
-    } else if (parser_span_len(&rest) >= 10 &&
-               strncasecmp(p->text + rest.start, "(optional)", 10) == 0) {
-        rest.start += 10;
-    }
-    parser_trim(p, &rest);
+    arg->required = parser_arg_flag(p, &rest);
     if (parser_span_len(&rest) == 0)
         return MCPH_OK;
     arg->description = parser_dup(p, &rest);
@@ -366,12 +388,11 @@ static int parser_key_line(struct parser *p, const struct span *s, enum parser_k
     *last = parser_lookup(p, &k);
     if (*last == PARSER_KEY_NONE)
         return parser_error(p, p->line, "unknown key '%.*s'; use title, description or argument",
-                            (int)(parser_span_len(&k) > 80 ? 80 : parser_span_len(&k)),
-                            p->text + k.start);
+                            parser_quoted_len(p, &k), p->text + k.start);
     if (parser_span_len(&v) == 0)
         return parser_error(p, p->line,
                             "'%.*s' has no value; write it after the colon or remove the line",
-                            (int)parser_span_len(&k), p->text + k.start);
+                            parser_quoted_len(p, &k), p->text + k.start);
     if (*last == PARSER_KEY_TITLE)
         return parser_set(p, "title", &p->pf->title, &p->title_line, &v);
     if (*last == PARSER_KEY_DESCRIPTION)
