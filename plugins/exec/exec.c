@@ -377,10 +377,11 @@ static void exec_description(const struct exec *ex, const struct exec_cmd *cmd, 
     if (cmd->description != NULL)
         exec_sb_addf(sb, "%s\n\n", cmd->description);
     exec_sb_addf(sb,
-                 "Runs: %s\nDirectly, without a shell: each {placeholder} becomes exactly one "
-                 "argument. Time limit %lld ms; stdout and stderr are each cut at %zu bytes. A "
-                 "non-zero exit is an error.",
-                 cmd->display, (long long)ex->timeout_ms, ex->max_output);
+                 "Runs: %s\nDirectly, without a shell%s. Time limit %lld ms; stdout and "
+                 "stderr are each cut at %zu bytes. A non-zero exit is an error.",
+                 cmd->display,
+                 cmd->nparams > 0 ? ": each {placeholder} becomes exactly one argument" : "",
+                 (long long)ex->timeout_ms, ex->max_output);
 }
 
 static int exec_define(const struct exec *ex, const struct exec_cmd *cmd)

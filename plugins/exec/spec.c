@@ -209,6 +209,25 @@ static int spec_env(struct exec *ex)
 
 /* --- The commands grammar. --- */
 
+/* Reads the quoted part at *pp ('...' or "...") onto out + *n and moves *pp past it. */
+static int spec_quoted(const char **pp, char *out, size_t *n, char *err, size_t errlen)
+{
+    const char *p = *pp;
+    char q = *p;
+
+    for (p++; *p != '\0' && *p != q; p++) {
+        if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+            p++;
+        out[(*n)++] = *p;
+    }
+    if (*p == '\0') {
+        snprintf(err, errlen, "a %c quote is not closed", q);
+        return MCPH_ERR_INVALID;
+    }
+    *pp = p + 1;
+    return MCPH_OK;
+}
+
 /* Reads the word at *pp into out (room for strlen(*pp) + 1) and moves *pp past it. *quoted
  * says whether any part of it was quoted. */
 static int spec_word(const char **pp, char *out, int *quoted, char *err, size_t errlen)
@@ -218,23 +237,13 @@ static int spec_word(const char **pp, char *out, int *quoted, char *err, size_t 
 
     *quoted = 0;
     while (*p != '\0' && !spec_space(*p)) {
-        char q = *p;
-
-        if (q != '\'' && q != '"') {
+        if (*p != '\'' && *p != '"') {
             out[n++] = *p++;
             continue;
         }
         *quoted = 1;
-        for (p++; *p != '\0' && *p != q; p++) {
-            if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
-                p++;
-            out[n++] = *p;
-        }
-        if (*p == '\0') {
-            snprintf(err, errlen, "a %c quote is not closed", q);
+        if (spec_quoted(&p, out, &n, err, errlen) != MCPH_OK)
             return MCPH_ERR_INVALID;
-        }
-        p++;
     }
     out[n] = '\0';
     *pp = p;
@@ -341,7 +350,6 @@ static int spec_head(struct exec_cmd *cmd, const char **pp, char *buf, char *err
 {
     const char *p = spec_skip(*pp);
     size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
-    int quoted = 0;
 
     if (n == 0 || n > EXEC_NAME_MAX) {
         snprintf(err, errlen,
@@ -354,8 +362,11 @@ static int spec_head(struct exec_cmd *cmd, const char **pp, char *buf, char *err
         return MCPH_ERR_NOMEM;
     p = spec_skip(p + n);
     if (*p == '"' || *p == '\'') {
-        if (spec_word(&p, buf, &quoted, err, errlen) != MCPH_OK)
+        size_t len = 0;
+
+        if (spec_quoted(&p, buf, &len, err, errlen) != MCPH_OK)
             return MCPH_ERR_INVALID;
+        buf[len] = '\0';
         cmd->description = strdup(buf);
         if (cmd->description == NULL)
             return MCPH_ERR_NOMEM;
