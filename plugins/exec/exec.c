@@ -188,12 +188,15 @@ static int exec_failure(const struct exec *ex, const struct exec_cmd *cmd,
     char sig[32];
     int cut = res->cut[0] ? 0 : 1;
 
-    exec_signal_name(sig, sizeof(sig), res->signal);
+    if (res->signal)
+        exec_signal_name(sig, sizeof(sig), res->signal);
+    else
+        snprintf(sig, sizeof(sig), "exit status %d", res->exit_code);
     if (res->timed_out)
         snprintf(why, n,
                  "%s did not finish within %lld ms (timeout_ms) and was stopped (%s); its output "
                  "so far follows",
-                 cmd->name, (long long)ex->timeout_ms, res->signal ? sig : "exited");
+                 cmd->name, (long long)ex->timeout_ms, sig);
     else if ((res->cut[0] || res->cut[1]) && (res->signal || res->exit_code != 0))
         snprintf(why, n,
                  "%s wrote more than %zu bytes to %s (max_output) and was stopped; the output is "
@@ -292,9 +295,9 @@ static int exec_call(const struct mcph_host *host, void *state, struct mcph_call
     char **argv;
     int rc;
 
-    if (cmd == NULL)
+    if (cmd == NULL) /* only if mcph called for a tool this instance did not define */
         return host->error(call, MCPH_ERR, "exec: no command is named '%s' in [plugin.%s]",
-                           host->call_name(call), host->instance);
+                           host->call_name(call) ? host->call_name(call) : "", host->instance);
     argv = calloc(cmd->nwords + 1, sizeof(*argv));
     if (argv == NULL)
         return MCPH_ERR_NOMEM;

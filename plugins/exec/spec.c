@@ -494,8 +494,8 @@ static int spec_command(struct exec *ex, const char *line, int lineno)
         rc = MCPH_ERR_INVALID;
     }
     if (rc == MCPH_ERR_INVALID)
-        host->log(host, MCPH_LOG_ERROR, "commands in [plugin.%s], line %d \"%s\": %s",
-                  host->instance, lineno, line, err);
+        host->log(host, MCPH_LOG_ERROR, "line %d of commands in [plugin.%s], \"%s\": %s", lineno,
+                  host->instance, line, err);
     if (rc == MCPH_OK && !spec_runnable(cmd.words[0].text, err, sizeof(err))) {
         host->log(host, MCPH_LOG_WARNING,
                   "command '%s' skipped: %s; install it or correct its path in commands of "
