@@ -291,6 +291,7 @@ static cJSON *call_run_handler(struct call_job *job)
         return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
     c.mime_type = job->t.mime_type;
     c.name = job->t.own_name;
+    c.data = job->t.own_data;
     c.env = &job->env;
     if (job->o.modern)
         call_state_decode(job);

@@ -35,6 +35,7 @@ struct call_target {
     const char *name;           /* borrowed: the exposed name, for messages */
     const char *own_name;       /* borrowed from the definition: its own name (tool, prompt,
                                  * resource URI or URI template), for host->call_name */
+    const void *own_data;       /* the definition's data pointer, for host->call_data */
     const cJSON *output_schema; /* borrowed from a tool's definition, or NULL */
 };
 

@@ -604,6 +604,7 @@ static void dispatch_tools_call(struct dispatch_req *req)
     target.args = args;
     target.name = t->name;
     target.own_name = t->def->name;
+    target.own_data = t->def->data;
     target.output_schema = t->def->output_schema;
     dispatch_call(req, &target);
 }
@@ -639,6 +640,7 @@ static void dispatch_resources_read(struct dispatch_req *req)
     target.mime_type = r ? r->def->mime_type : t->def->mime_type;
     target.name = uri;
     target.own_name = r ? r->def->uri : t->def->uri_template;
+    target.own_data = r ? r->def->data : t->def->data;
     dispatch_call(req, &target);
 }
 
@@ -697,6 +699,7 @@ static void dispatch_prompts_get(struct dispatch_req *req)
     target.owned_args = args ? NULL : cJSON_CreateObject();
     target.name = p->name;
     target.own_name = p->def->name;
+    target.own_data = p->def->data;
     dispatch_call(req, &target);
 }
 
@@ -731,6 +734,7 @@ static int dispatch_find_completer(struct dispatch_req *req, const cJSON *ref,
         t->fn = p->def->complete;
         t->name = p->name;
         t->own_name = p->def->name;
+        t->own_data = p->def->data;
         return STATUS_OK;
     }
     if (cJSON_IsString(type) && strcmp(type->valuestring, "ref/resource") == 0 && uri != NULL) {
@@ -741,6 +745,7 @@ static int dispatch_find_completer(struct dispatch_req *req, const cJSON *ref,
             t->fn = reg->templates[i].def->complete;
             t->name = uri;
             t->own_name = reg->templates[i].def->uri_template;
+            t->own_data = reg->templates[i].def->data;
             return STATUS_OK;
         }
         return STATUS_NOT_FOUND;

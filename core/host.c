@@ -23,18 +23,15 @@ static struct plugin *host_plugin(const struct mcph_host *vt)
 
 static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+static void host_vlog(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
+                      va_list ap) __attribute__((format(printf, 3, 0)));
 
 static void host_log(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt, ...)
 {
-    struct plugin *pl = host_plugin(vt);
-    char who[LIMIT_ID + 16];
     va_list ap;
 
-    if ((int)level < LOG_DEBUG || (int)level > LOG_EMERGENCY)
-        level = MCPH_LOG_ERROR;
-    snprintf(who, sizeof(who), "plugin %s", pl->id);
     va_start(ap, fmt);
-    log_vmsg(pl->log, (int)level, who, fmt, ap);
+    host_vlog(vt, level, fmt, ap);
     va_end(ap);
 }
 
@@ -714,6 +711,26 @@ static const char *host_call_name(struct mcph_call *c)
     return c != NULL ? c->name : NULL;
 }
 
+static const void *host_call_data(struct mcph_call *c)
+{
+    return c != NULL ? c->data : NULL;
+}
+
+static void host_vlog(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
+                      va_list ap) __attribute__((format(printf, 3, 0)));
+
+static void host_vlog(const struct mcph_host *vt, enum mcph_log_level level, const char *fmt,
+                      va_list ap)
+{
+    struct plugin *pl = host_plugin(vt);
+    char who[LIMIT_ID + 16];
+
+    if ((int)level < LOG_DEBUG || (int)level > LOG_EMERGENCY)
+        level = MCPH_LOG_ERROR;
+    snprintf(who, sizeof(who), "plugin %s", pl->id);
+    log_vmsg(pl->log, (int)level, who, fmt, ap);
+}
+
 static const char *host_config_path(const struct mcph_host *vt, const char *key)
 {
     return plugin_config_path(host_plugin(vt), key);
@@ -764,6 +781,8 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .refresh = host_refresh,
         .call_name = host_call_name,
         .config_path = host_config_path,
+        .call_data = host_call_data,
+        .vlog = host_vlog,
     };
 
     h->vt = vtable;

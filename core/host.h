@@ -52,6 +52,7 @@ struct mcph_call {
     const char *uri;       /* borrowed: the URI being read, or NULL */
     const char *name;      /* borrowed: the definition's own name (tool, prompt, resource URI
                             * or URI template), for host->call_name; or NULL */
+    const void *data;      /* the definition's data pointer, for host->call_data; or NULL */
     const char *mime_type; /* borrowed: default mimeType of resource contents, or NULL */
     cJSON *items;          /* owned: content (tool), messages (prompt), contents (resource) */
     cJSON *structured;     /* owned or NULL: the tool's structured result */

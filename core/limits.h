@@ -5,6 +5,9 @@
 #ifndef MCPH_LIMITS_H
 #define MCPH_LIMITS_H
 
+/* The limits plugins see are published in the ABI header as MCPH_MAX_*. */
+#include "../plugin-api/plugin-api.h"
+
 /* One JSON-RPC message (one line on stdin), in bytes, newline excluded. */
 #define LIMIT_MESSAGE_BYTES (16u * 1024u * 1024u)
 /* Nesting depth of arrays and objects in one message. */
@@ -12,21 +15,21 @@
 /* Elements in one JSON-RPC batch (2025-03-26). */
 #define LIMIT_BATCH 256
 /* Bytes of one result built by a plugin (tool content, resource contents, prompt). */
-#define LIMIT_RESULT_BYTES (32u * 1024u * 1024u)
+#define LIMIT_RESULT_BYTES MCPH_MAX_RESULT_BYTES
 /* Plugin sections in one INI file. */
 #define LIMIT_PLUGINS 256
 /* Rows in one table of one plugin (tools, resources, templates, prompts, config keys). */
-#define LIMIT_ROWS 4096
+#define LIMIT_ROWS MCPH_MAX_ROWS
 /* Arguments of one prompt, variables of one URI template. */
-#define LIMIT_ARGS 64
+#define LIMIT_ARGS MCPH_MAX_ARGS
 /* A tool or prompt name as exposed (the spec's tool-name rule: 1-128 characters). */
-#define LIMIT_NAME 128
+#define LIMIT_NAME MCPH_MAX_NAME
 /* Exposed names longer than this get a warning: clients add prefixes, models cap near 64. */
 #define LIMIT_NAME_ADVISED 64
 /* A plugin instance id ([plugin.NAME]) and a prefix. */
 #define LIMIT_ID 64
 /* A resource URI or URI template. */
-#define LIMIT_URI 4096
+#define LIMIT_URI MCPH_MAX_URI
 /* One line of the INI file (libinih's INI_MAX_LINE is 200, terminator included). */
 #define LIMIT_INI_LINE 199
 /* List pages kept printed per served set (each revision and page counts once). */

@@ -419,6 +419,7 @@ static void plugin_fill_tool(struct plugin_load *ld, const struct mcph_tool *row
     t->call = row->call;
     t->icons = plugin_json(ld, "icons", row->name, row->icons, cJSON_Array);
     t->meta = plugin_json(ld, "meta", row->name, row->meta, cJSON_Object);
+    t->data = row->data;
 }
 
 static void plugin_release_tool(struct plugin_tool *t)
@@ -472,6 +473,7 @@ static void plugin_fill_resource(struct plugin_load *ld, const struct mcph_resou
     r->annotations = plugin_json(ld, "annotations", row->uri, row->annotations, cJSON_Object);
     r->icons = plugin_json(ld, "icons", row->uri, row->icons, cJSON_Array);
     r->meta = plugin_json(ld, "meta", row->uri, row->meta, cJSON_Object);
+    r->data = row->data;
 }
 
 static void plugin_release_resource(struct plugin_resource *r)
@@ -511,6 +513,7 @@ static void plugin_fill_template(struct plugin_load *ld, const struct mcph_resou
     t->icons = plugin_json(ld, "icons", uri, row->icons, cJSON_Array);
     t->meta = plugin_json(ld, "meta", uri, row->meta, cJSON_Object);
     t->complete = row->complete;
+    t->data = row->data;
 }
 
 static void plugin_release_template(struct plugin_template *t)
@@ -581,6 +584,7 @@ static void plugin_fill_prompt(struct plugin_load *ld, const struct mcph_prompt 
     p->icons = plugin_json(ld, "icons", row->name, row->icons, cJSON_Array);
     p->meta = plugin_json(ld, "meta", row->name, row->meta, cJSON_Object);
     p->complete = row->complete;
+    p->data = row->data;
     plugin_fill_args(ld, row, p);
 }
 

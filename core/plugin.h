@@ -33,8 +33,9 @@ struct plugin_tool {
     cJSON *output_schema;   /* owned or NULL */
     unsigned char hints[4]; /* enum mcph_hint: readOnly, destructive, idempotent, openWorld */
     mcph_handler_fn call;
-    cJSON *icons; /* owned or NULL: an array (1.1) */
-    cJSON *meta;  /* owned or NULL: an object (1.1) */
+    cJSON *icons;     /* owned or NULL: an array (1.1) */
+    cJSON *meta;      /* owned or NULL: an object (1.1) */
+    const void *data; /* the plugin's, for host->call_data (1.2) */
 };
 
 struct plugin_resource {
@@ -42,6 +43,7 @@ struct plugin_resource {
     uint64_t size;
     mcph_handler_fn read;
     cJSON *annotations, *icons, *meta; /* owned or NULL (1.1) */
+    const void *data;                  /* the plugin's, for host->call_data (1.2) */
 };
 
 struct plugin_template {
@@ -49,6 +51,7 @@ struct plugin_template {
     mcph_handler_fn read;
     cJSON *annotations, *icons, *meta; /* owned or NULL (1.1) */
     mcph_handler_fn complete;          /* NULL when the plugin completes nothing (1.1) */
+    const void *data;                  /* the plugin's, for host->call_data (1.2) */
 };
 
 struct plugin_prompt_arg {
@@ -63,6 +66,7 @@ struct plugin_prompt {
     mcph_handler_fn get;
     cJSON *icons, *meta;      /* owned or NULL (1.1) */
     mcph_handler_fn complete; /* NULL when the plugin completes nothing (1.1) */
+    const void *data;         /* the plugin's, for host->call_data (1.2) */
 };
 
 /* A config value resolved against the INI file's folder (host->config_path). */

@@ -38,7 +38,9 @@
  *   1.2  Definitions made at init (define_tool, define_resource, define_template,
  *        define_prompt) for lists that come from outside the plugin (files, a database,
  *        a folder of prompts, the config); refresh() to have them made again; call_name()
- *        for handlers shared by several definitions; config_path() for path-valued keys.
+ *        and a `data` pointer on every row (call_data()) for handlers shared by several
+ *        definitions; config_path() for path-valued keys; vlog(); MCPH_PLUGIN_REBUILD_ON_
+ *        RELOAD; the MCPH_MAX_* limits.
  *   1.1  Progress, cancellation, resource-updated notifications, completions (a `complete`
  *        handler on prompts and templates), asking the client (sampling, elicitation,
  *        roots), content annotations and _meta, icons/_meta/annotations on definitions.
@@ -48,11 +50,20 @@
 #ifndef MCPH_PLUGIN_API_H
 #define MCPH_PLUGIN_API_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 2
+
+/* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
+ * held before). */
+#define MCPH_MAX_ROWS 4096                          /* rows of each kind in one instance */
+#define MCPH_MAX_ARGS 64                            /* arguments of a prompt, template variables */
+#define MCPH_MAX_NAME 128                           /* a tool or prompt name, prefix included */
+#define MCPH_MAX_URI 4096                           /* a resource URI or URI template, in bytes */
+#define MCPH_MAX_RESULT_BYTES (32u * 1024u * 1024u) /* one result built by a handler */
 
 /* The one symbol a plugin exports; mcph looks it up with dlsym(). */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
@@ -175,6 +186,9 @@ struct mcph_tool {
      * sent as _meta, 2025-06-18 and newer). */
     const char *icons;
     const char *meta;
+    /* Since 1.2: the plugin's own pointer for this row, handed back to its handler by
+     * host->call_data() (e.g. the command a shared handler runs). mcph never reads it. */
+    const void *data;
 };
 
 /*
@@ -199,6 +213,9 @@ struct mcph_resource {
     const char *annotations;
     const char *icons;
     const char *meta;
+    /* Since 1.2: the plugin's own pointer for this row, handed back to its handler by
+     * host->call_data() (e.g. the command a shared handler runs). mcph never reads it. */
+    const void *data;
 };
 
 /*
@@ -226,6 +243,9 @@ struct mcph_resource_template {
      * the client sent them, "context" (an object of the variables already chosen, read with
      * arg_json). Add candidates with host->completion(). */
     mcph_handler_fn complete;
+    /* Since 1.2: the plugin's own pointer for this row, handed back to its handler by
+     * host->call_data() (e.g. the command a shared handler runs). mcph never reads it. */
+    const void *data;
 };
 
 /* One prompt argument. name required; title, description optional; required non-zero when
@@ -255,6 +275,9 @@ struct mcph_prompt {
     const char *meta;
     /* Since 1.1, optional: completes an argument, as for resource templates. */
     mcph_handler_fn complete;
+    /* Since 1.2: the plugin's own pointer for this row, handed back to its handler by
+     * host->call_data() (e.g. the command a shared handler runs). mcph never reads it. */
+    const void *data;
 };
 
 /* A key the plugin accepts in its INI section. mcph refuses any other key (besides its own
@@ -515,6 +538,14 @@ struct mcph_host {
      * can say "root = ../docs". NULL when the key is unset and has no default. Borrowed until
      * shutdown() returns. Any thread. */
     const char *(*config_path)(const struct mcph_host *host, const char *key);
+
+    /* The `data` pointer of the row being served (NULL when it has none): the tool, the
+     * prompt, the resource or the template, as for call_name. The handler's thread. */
+    const void *(*call_data)(struct mcph_call *call);
+
+    /* log() with a va_list, for a plugin's own printf-style wrappers. As log(). */
+    void (*vlog)(const struct mcph_host *host, enum mcph_log_level level, const char *fmt,
+                 va_list ap) MCPH_PRINTF(3, 0);
 };
 
 #endif /* MCPH_PLUGIN_API_H */

@@ -8,14 +8,15 @@
  *     template URI_TMPL    a resource template served by `whoami`
  *     prompt NAME ARG      a prompt with one required argument, served by `whoami`
  *
- * whoami answers with host->call_name(), so the transcripts see which definition a shared
- * handler is serving. A row mcph refuses (a bad name, a duplicate) is kept in a log of
- * status codes that the tool `statuses` returns. `refresh` calls host->refresh() from a
- * worker; `late_define` tries to define outside init (MCPH_ERR_STATE); `where` shows
- * config_path() of `list` and of a key that is not set.
+ * whoami answers with host->call_name() and host->call_data() (every kind but templates
+ * carries data), so the transcripts see which definition a shared handler is serving. A row mcph
+ * refuses (a bad name, a duplicate) is kept in a log of status codes that the tool `statuses`
+ * returns. `refresh` calls host->refresh() from a worker; `late_define` tries to define outside
+ * init (MCPH_ERR_STATE); `where` shows config_path() of `list` and of a key that is not set.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,20 +34,23 @@ struct defines {
 static int defines_whoami(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     const char *name = host->call_name(call);
-    char text[DEFINES_LINE + 32];
+    const char *data = host->call_data(call);
+    char text[DEFINES_LINE + 64];
     const char *arg = NULL;
 
     (void)state;
     if (host->uri(call) != NULL) {
-        snprintf(text, sizeof(text), "read %s as %s", host->uri(call), name ? name : "(null)");
+        snprintf(text, sizeof(text), "read %s as %s [%s]", host->uri(call), name ? name : "(null)",
+                 data ? data : "no data");
         return host->contents_text(call, NULL, "text/plain", text);
     }
     if (host->arg_string(call, "who", &arg) == MCPH_OK) {
         host->prompt_message(call, MCPH_ROLE_USER);
-        snprintf(text, sizeof(text), "prompt %s for %s", name ? name : "(null)", arg);
+        snprintf(text, sizeof(text), "prompt %s for %s [%s]", name ? name : "(null)", arg,
+                 data ? data : "no data");
         return host->text(call, text);
     }
-    snprintf(text, sizeof(text), "tool %s", name ? name : "(null)");
+    snprintf(text, sizeof(text), "tool %s [%s]", name ? name : "(null)", data ? data : "no data");
     return host->text(call, text);
 }
 
@@ -73,22 +77,39 @@ static void defines_line(const struct mcph_host *host, struct defines *d, char *
     if (kind == NULL || name == NULL)
         return;
     if (strcmp(kind, "tool") == 0) {
-        struct mcph_tool t = {
-            .name = name, .description = "Defined at init", .call = defines_whoami};
+        struct mcph_tool t = {.name = name,
+                              .description = "Defined at init",
+                              .call = defines_whoami,
+                              .data = "tool data"};
         rc = host->define_tool(host, &t);
     } else if (strcmp(kind, "resource") == 0) {
-        struct mcph_resource r = {
-            .uri = name, .name = "defined", .mime_type = "text/plain", .read = defines_whoami};
+        struct mcph_resource r = {.uri = name,
+                                  .name = "defined",
+                                  .mime_type = "text/plain",
+                                  .read = defines_whoami,
+                                  .data = "resource data"};
         rc = host->define_resource(host, &r);
     } else if (strcmp(kind, "template") == 0) {
         struct mcph_resource_template t = {
             .uri_template = name, .name = "defined", .read = defines_whoami};
         rc = host->define_template(host, &t);
     } else if (strcmp(kind, "prompt") == 0) {
-        struct mcph_prompt p = {.name = name, .arguments = defines_args, .get = defines_whoami};
+        struct mcph_prompt p = {
+            .name = name, .arguments = defines_args, .get = defines_whoami, .data = "prompt data"};
         rc = host->define_prompt(host, &p);
     }
     defines_note(d, kind, name, rc);
+}
+
+/* A printf-style wrapper of the plugin's own, through host->vlog. */
+static void defines_error(const struct mcph_host *host, const char *fmt, ...) MCPH_PRINTF(2, 3);
+static void defines_error(const struct mcph_host *host, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    host->vlog(host, MCPH_LOG_ERROR, fmt, ap);
+    va_end(ap);
 }
 
 static int defines_file(const struct mcph_host *host, struct defines *d, const char *path)
@@ -97,7 +118,7 @@ static int defines_file(const struct mcph_host *host, struct defines *d, const c
     FILE *f = fopen(path, "r");
 
     if (f == NULL) {
-        host->log(host, MCPH_LOG_ERROR, "cannot open the list %s", path);
+        defines_error(host, "cannot open the list %s (vlog)", path);
         return MCPH_ERR;
     }
     while (fgets(line, sizeof(line), f) != NULL)

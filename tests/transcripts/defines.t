@@ -14,15 +14,15 @@ stderr ~plugin 'defines' \(.*\): two tools are named 'alpha'; rename one \(a too
 < {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"statuses"},{"name":"refresh"},{"name":"late_define"},{"name":"where"},{"name":"alpha","description":"Defined at init"},{"name":"beta"},{"name":"from_extra"}]}}
 > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"statuses","arguments":{}}}
 < {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"tool alpha: 0\ntool beta: 0\ntool bad!name: -2\ntool alpha: -2\nresource defined://one: 0\ntemplate defined://t/{x}: 0\nprompt greet: 0\ntool from_extra: 0\nprompt extra_prompt: 0\n"}],"isError":"<absent>"}}
-# One handler, many definitions: call_name says which.
+# One handler, many definitions: call_name says which, call_data hands back its pointer.
 > {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"beta","arguments":{}}}
-< {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"tool beta"}]}}
+< {"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"tool beta [tool data]"}]}}
 > {"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"defined://one"}}
-< {"jsonrpc":"2.0","id":5,"result":{"contents":[{"uri":"defined://one","text":"read defined://one as defined://one"}]}}
+< {"jsonrpc":"2.0","id":5,"result":{"contents":[{"uri":"defined://one","text":"read defined://one as defined://one [resource data]"}]}}
 > {"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"defined://t/42"}}
-< {"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"defined://t/42","text":"read defined://t/42 as defined://t/{x}"}]}}
+< {"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"defined://t/42","text":"read defined://t/42 as defined://t/{x} [no data]"}]}}
 > {"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"greet","arguments":{"who":"ann"}}}
-< {"jsonrpc":"2.0","id":7,"result":{"messages":[{"role":"user","content":{"type":"text","text":"prompt greet for ann"}}]}}
+< {"jsonrpc":"2.0","id":7,"result":{"messages":[{"role":"user","content":{"type":"text","text":"prompt greet for ann [prompt data]"}}]}}
 > {"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"extra_prompt","arguments":{}}}
 < {"jsonrpc":"2.0","id":8,"error":{"code":-32602,"message":"Missing required argument 'who' for prompt 'extra_prompt'"}}
 > {"jsonrpc":"2.0","id":9,"method":"prompts/list"}
@@ -43,7 +43,7 @@ stderr ~reload: defines: rebuild \(it defines what it serves\)
 > {"jsonrpc":"2.0","id":13,"method":"tools/list"}
 < {"jsonrpc":"2.0","id":13,"result":{"tools":[{"name":"statuses"},{"name":"refresh"},{"name":"late_define"},{"name":"where"},{"name":"alpha"},{"name":"beta"},{"name":"gamma"},{"name":"from_extra"}]}}
 > {"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"gamma","arguments":{}}}
-< {"jsonrpc":"2.0","id":14,"result":{"content":[{"type":"text","text":"tool gamma"}]}}
+< {"jsonrpc":"2.0","id":14,"result":{"content":[{"type":"text","text":"tool gamma [tool data]"}]}}
 # A refresh that changes nothing sends nothing.
 > {"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"refresh","arguments":{}}}
 < {"jsonrpc":"2.0","id":15,"result":{"content":[{"type":"text","text":"asked"}]}}
@@ -58,9 +58,10 @@ silence 400
 # A rebuild whose init fails keeps the instance in service.
 sh rm items.txt
 signal HUP
+stderr ~plugin defines: cannot open the list /.*/items\.txt \(vlog\)
 stderr ~reload: defines: the new version failed; the one in service stays
 silence 400
 > {"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"gamma","arguments":{}}}
-< {"jsonrpc":"2.0","id":17,"result":{"content":[{"type":"text","text":"tool gamma"}]}}
+< {"jsonrpc":"2.0","id":17,"result":{"content":[{"type":"text","text":"tool gamma [tool data]"}]}}
 close
 exit 0
