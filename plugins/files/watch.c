@@ -114,9 +114,10 @@ static int files_watch_fd(struct files_watch *w, int fd, const char *rel)
         free(path);
     }
     if (wd < 0) {
+        char buf[128];
         w->fs->host->log(w->fs->host, MCPH_LOG_WARNING,
                          "cannot watch the folder \"%s\": %s; its changes are not seen",
-                         rel[0] ? rel : ".", strerror(errno));
+                         rel[0] ? rel : ".", files_strerror(errno, buf, sizeof(buf)));
         return MCPH_OK;
     }
     return files_watch_remember(w, wd, rel);
@@ -331,9 +332,10 @@ int files_watch_start(const struct files *fs, struct files_watch **out)
     w->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     w->pending = calloc(FILES_PENDING_MAX, sizeof(*w->pending));
     if (w->ifd < 0 || w->wake < 0 || !w->pending) {
+        char buf[128];
         fs->host->log(fs->host, MCPH_LOG_ERROR,
                       "cannot start the watcher: %s; set watch = no to serve without it",
-                      strerror(errno));
+                      files_strerror(errno, buf, sizeof(buf)));
         files_watch_free(w);
         return MCPH_ERR;
     }

@@ -14,7 +14,7 @@
 // Every message mcph sends is checked against the revision's schema. Prints "ok NAME" or
 // "FAIL NAME: why" per check and "N passed, N failed" last; exits non-zero on a failure.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -264,7 +264,7 @@ async function stopSession(s, name) {
             proc?.kill('SIGKILL');
             return ['still running 5 s after EOF'];
         }
-        const bad = s.stderr.split('\n').filter((l) => /AddressSanitizer|runtime error|LeakSanitizer/.test(l));
+        const bad = s.stderr.split('\n').filter((l) => /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/.test(l));
         if (bad.length) return [`sanitizer: ${short(bad.join(' '))}`];
         return s.exit.code === 0 ? 'status 0' : [`exit ${JSON.stringify(s.exit)}; stderr ${short(s.stderrTail(3).join(' | '))}`];
     });
@@ -659,6 +659,76 @@ async function checkWrites(s, top, root, name) {
     });
 }
 
+// --- Checks: races. -------------------------------------------------------------------------
+
+// Runs a shell loop that keeps swapping what a name is, while fn() makes calls through it.
+async function racing(script, fn) {
+    const child = spawn('sh', ['-c', script], { stdio: 'ignore' });
+    try {
+        return await fn();
+    } finally {
+        child.kill('SIGKILL');
+        await new Promise((r) => {
+            if (child.exitCode !== null || child.signalCode !== null) r();
+            else child.once('exit', r);
+        });
+    }
+}
+
+const RACE_CALLS = 300;
+const RACE_BATCH = 20;
+
+// "race" flips between a link to a folder inside and a link to a folder outside (atomic
+// renames): every read through it gives the inside file or a refusal, never the secret.
+async function checkReadRace(s, top, root, name) {
+    fs.mkdirSync(path.join(root, 'race_in'));
+    fs.writeFileSync(path.join(root, 'race_in/inner.txt'), 'inside\n');
+    fs.mkdirSync(path.join(top, 'race_out'), { recursive: true });
+    fs.writeFileSync(path.join(top, 'race_out/inner.txt'), SECRET);
+    fs.symlinkSync('race_in', path.join(root, 'race'));
+    const script = `cd '${root}' && while :; do ln -sfn race_in r.tmp && mv -Tf r.tmp race; ` +
+        `ln -sfn '${top}/race_out' r.tmp && mv -Tf r.tmp race; done`;
+    await check(s, `${name}: reads racing a link flipped in and out`, () => racing(script, async () => {
+        const tally = { inside: 0, refused: 0 };
+        const problems = [];
+        for (let i = 0; i < RACE_CALLS; i += RACE_BATCH) {
+            const batch = Array.from({ length: RACE_BATCH }, () => tool(s, 'read_file', { path: 'race/inner.txt' }));
+            for (const r of await Promise.all(batch)) {
+                if (!r.isError && textOf(r) === 'inside\n') tally.inside++;
+                else if (r.isError && /leads outside the root|does not exist|changed while/.test(textOf(r))) tally.refused++;
+                else problems.push(short(r));
+            }
+        }
+        return problems.length ? problems : `${tally.inside} inside, ${tally.refused} refused`;
+    }));
+}
+
+// "wrace" flips between a real folder and a link to a folder outside: writes through it land
+// inside or are refused; nothing is ever written outside.
+async function checkWriteRace(s, top, root, name) {
+    const out = path.join(top, 'wrace_out');
+    fs.mkdirSync(out);
+    fs.mkdirSync(path.join(root, 'wrace'));
+    const script = `cd '${root}' && while :; do mv -T wrace wrace.real 2>/dev/null; ` +
+        `ln -sfn '${out}' wrace; rm -f wrace; mv -T wrace.real wrace 2>/dev/null; done`;
+    await check(s, `${name}: writes racing a folder swapped for a link out`, () => racing(script, async () => {
+        const tally = { written: 0, refused: 0 };
+        const problems = [];
+        for (let i = 0; i < RACE_CALLS; i += RACE_BATCH) {
+            const batch = Array.from({ length: RACE_BATCH }, (_, k) =>
+                tool(s, 'write_file', { path: `wrace/f${i + k}.txt`, content: 'x' }));
+            for (const r of await Promise.all(batch)) {
+                if (!r.isError) tally.written++;
+                else if (/symbolic link|does not exist|not a folder/.test(textOf(r))) tally.refused++;
+                else problems.push(short(r));
+            }
+        }
+        const leaked = fs.readdirSync(out);
+        if (leaked.length) problems.push(`written outside: ${leaked.slice(0, 3)}`);
+        return problems.length ? problems : `${tally.written} written inside, ${tally.refused} refused, none outside`;
+    }));
+}
+
 // --- Checks: subscriptions and list changes. ------------------------------------------------
 
 async function checkWatch(s, root, uriRoot, name) {
@@ -736,6 +806,7 @@ async function serverA(validator, top) {
     await checkFindSearch(s, 'A');
     await checkHostileTools(s, 'A');
     await checkWatch(s, root, uriRoot, 'A');
+    await checkReadRace(s, top, root, 'A');
     await stopSession(s, 'A');
 }
 
@@ -759,6 +830,8 @@ async function serverB(validator, top) {
     await checkCaps(s, 'B');
     await checkHostileTools(s, 'B (portable)');
     await checkWrites(s, top, root, 'B');
+    await checkReadRace(s, top, root, 'B (portable)');
+    await checkWriteRace(s, top, root, 'B (portable)');
     await stopSession(s, 'B');
 }
 
