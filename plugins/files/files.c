@@ -89,8 +89,35 @@ static int files_read_resource(const struct mcph_host *host, void *state, struct
     return rc;
 }
 
-/* Completes the template's path: the entries of the folder typed so far whose names start
- * with what follows its last '/'. Folders end with '/', so the next completion goes in. */
+/* Offers each entry of list whose name starts with `typed`, as `dir` + name (+ '/' for a
+ * folder, so that the next completion goes into it). */
+static int files_offer(const struct mcph_host *host, struct mcph_call *call,
+                       const struct files_dirlist *list, const char *dir, size_t dir_len,
+                       const char *typed)
+{
+    int rc = MCPH_OK;
+
+    for (size_t i = 0; i < list->len && rc == MCPH_OK; i++) {
+        const struct files_dirent *e = &list->items[i];
+        int is_dir = S_ISDIR(e->st.st_mode);
+        if (strncmp(e->name, typed, strlen(typed)) != 0)
+            continue;
+        if (!S_ISREG(e->st.st_mode) && !is_dir && !S_ISLNK(e->st.st_mode))
+            continue;
+        char *cand = malloc(dir_len + strlen(e->name) + 2);
+        if (!cand)
+            return MCPH_ERR_NOMEM;
+        memcpy(cand, dir, dir_len);
+        strcpy(cand + dir_len, e->name);
+        strcat(cand, is_dir ? "/" : "");
+        rc = host->completion(call, cand);
+        free(cand);
+    }
+    return rc == MCPH_ERR_LIMIT ? MCPH_OK : rc;
+}
+
+/* Completes the template's path from the folder typed so far: what follows its last '/' is
+ * the start of a name in it. */
 static int files_complete_path(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     const struct files *fs = state;
@@ -98,7 +125,7 @@ static int files_complete_path(const struct mcph_host *host, void *state, struct
     struct files_error err;
     const char *value;
     char *rel = NULL;
-    int fd, truncated;
+    int fd, truncated, rc = MCPH_OK;
 
     if (host->arg_string(call, "value", &value) != MCPH_OK)
         return MCPH_OK;
@@ -107,35 +134,16 @@ static int files_complete_path(const struct mcph_host *host, void *state, struct
     char *dir = strndup(value, dir_len);
     if (!dir)
         return MCPH_ERR_NOMEM;
-    if (files_path_check(fs, dir_len ? dir : ".", &rel, &err) != MCPH_OK ||
-        files_open_dir(fs, rel, &fd, &err) != MCPH_OK ||
-        files_dir_list(fs, fd, &list, &truncated) != MCPH_OK) {
-        free(dir);
-        free(rel);
-        return MCPH_OK; /* nothing to offer */
+    /* A folder that cannot be listed has nothing to offer: an empty list, not an error. */
+    if (files_path_check(fs, dir_len ? dir : ".", &rel, &err) == MCPH_OK &&
+        files_open_dir(fs, rel, &fd, &err) == MCPH_OK &&
+        files_dir_list(fs, fd, &list, &truncated) == MCPH_OK) {
+        rc = files_offer(host, call, &list, value, dir_len, value + dir_len);
+        files_dirlist_release(&list);
     }
-    int rc = MCPH_OK;
-    for (size_t i = 0; i < list.len && rc == MCPH_OK; i++) {
-        const struct files_dirent *e = &list.items[i];
-        if (strncmp(e->name, value + dir_len, strlen(value + dir_len)) != 0)
-            continue;
-        if (!S_ISREG(e->st.st_mode) && !S_ISDIR(e->st.st_mode) && !S_ISLNK(e->st.st_mode))
-            continue;
-        char *cand = malloc(dir_len + strlen(e->name) + 2);
-        if (!cand) {
-            rc = MCPH_ERR_NOMEM;
-            break;
-        }
-        memcpy(cand, value, dir_len);
-        strcpy(cand + dir_len, e->name);
-        strcat(cand, S_ISDIR(e->st.st_mode) ? "/" : "");
-        rc = host->completion(call, cand);
-        free(cand);
-    }
-    files_dirlist_release(&list);
     free(dir);
     free(rel);
-    return rc == MCPH_ERR_LIMIT ? MCPH_OK : rc;
+    return rc;
 }
 
 /* --- Definitions made at init. --- */
@@ -168,13 +176,17 @@ static int files_define_visit(void *ctx, const char *rel, const char *from, int 
     const struct mcph_host *host = d->fs->host;
 
     (void)from;
+    (void)st; /* the walk's stat is from before the open: the open's own is used */
     if (d->count == d->fs->max_resources) {
         d->full = 1;
         return 1;
     }
+    struct stat now;
     int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        d->skipped++;
+    if (fd < 0 || fstat(fd, &now) != 0 || !S_ISREG(now.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        d->skipped++; /* unreadable, or replaced since the walk saw it */
         return 0;
     }
     const char *mime = files_type_of(fd, name);
@@ -186,7 +198,7 @@ static int files_define_visit(void *ctx, const char *rel, const char *from, int 
         .uri = uri,
         .name = rel,
         .mime_type = mime,
-        .size = (uint64_t)st->st_size,
+        .size = (uint64_t)now.st_size,
         .read = files_read_resource,
     };
     int rc = host->define_resource(host, &r);

@@ -566,6 +566,24 @@ static int files_search_text(struct files_search *s, const char *rel, const char
     return 0;
 }
 
+/* Reads the file `name` in dirfd for searching. The walk reached dirfd without following
+ * links, and the name is opened the same way. Returns MCPH_OK, MCPH_ERR_NOMEM, or
+ * MCPH_ERR when it is to be skipped (gone, unreadable, not a regular file). */
+static int files_search_read(const struct files_search *s, int dirfd, const char *name, char **data,
+                             size_t *len)
+{
+    struct stat st;
+
+    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return MCPH_ERR;
+    int rc = MCPH_ERR;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
+    close(fd);
+    return rc;
+}
+
 static int files_search_visit(void *ctx, const char *rel, const char *from, int dirfd,
                               const char *name, const struct stat *st)
 {
@@ -583,17 +601,7 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
         s->budget = 1;
         return 1;
     }
-    /* The walk reached dirfd without following links; the name is opened the same way. */
-    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-    struct stat now;
-    if (fd < 0 || fstat(fd, &now) != 0 || !S_ISREG(now.st_mode)) {
-        if (fd >= 0)
-            close(fd);
-        s->skipped++;
-        return 0;
-    }
-    int rc = files_read_fd(fd, (size_t)now.st_size, (size_t)s->fs->max_read_bytes, &data, &len);
-    close(fd);
+    int rc = files_search_read(s, dirfd, name, &data, &len);
     if (rc == MCPH_ERR_NOMEM)
         return rc;
     if (rc != MCPH_OK) {
@@ -601,13 +609,12 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
         return 0;
     }
     s->scanned += len;
-    if (!files_utf8_text(data, len)) {
+    if (files_utf8_text(data, len)) {
+        s->searched++;
+        rc = files_search_text(s, rel, data, len);
+    } else {
         s->skipped++; /* binary */
-        free(data);
-        return 0;
     }
-    s->searched++;
-    rc = files_search_text(s, rel, data, len);
     free(data);
     return rc;
 }

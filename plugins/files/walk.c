@@ -203,8 +203,8 @@ int files_walk_run(struct files_walk *w, const char *rel, struct files_error *er
     rc = files_walk_dir(w, fd, path, len, len + (len > 0), 0);
     free(path);
     if (rc < 0)
-        return files_fail(err, rc, "the walk over \"%s\" failed: out of memory",
-                          rel[0] ? rel : ".");
+        return files_fail(err, rc, "the walk over \"%s\" failed: %s", rel[0] ? rel : ".",
+                          rc == MCPH_ERR_NOMEM ? "out of memory" : "an internal error");
     return MCPH_OK;
 }
 

@@ -31,8 +31,9 @@
 #define FILES_WATCH_TREE (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
 /* Events that change a file's contents (or replace it). */
 #define FILES_WATCH_FILE (FILES_WATCH_TREE | IN_MODIFY | IN_CLOSE_WRITE)
-/* Bytes of events read at once. */
+/* Bytes of events read at once, and reads before looking for a stop again. */
 #define FILES_WATCH_BUF 65536
+#define FILES_WATCH_READS 16
 
 struct files_watch_dir {
     int wd;
@@ -228,12 +229,13 @@ static void files_watch_event(struct files_watch *w, const struct inotify_event 
         files_watch_pending(w, dir, ev->name);
 }
 
-/* Reads what inotify has; returns 1 when something relevant arrived. */
+/* Reads what inotify has (at most FILES_WATCH_READS buffers, so that a flood of events
+ * cannot keep the thread from seeing a stop); returns 1 when something relevant arrived. */
 static int files_watch_read(struct files_watch *w, char *buf)
 {
     int any = 0;
 
-    for (;;) {
+    for (int i = 0; i < FILES_WATCH_READS; i++) {
         ssize_t n = read(w->ifd, buf, FILES_WATCH_BUF);
         if (n <= 0)
             break;
