@@ -14,7 +14,7 @@
 // Every message mcph sends is checked against the revision's schema. Prints "ok NAME" or
 // "FAIL NAME: why" per check and "N passed, N failed" last; exits non-zero on a failure.
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,14 +163,17 @@ function buildTree(top, name) {
     fs.symlinkSync('self', path.join(root, 'self'));
     // A FIFO nobody writes to: opening it for reading would block.
     execFileSync('mkfifo', [path.join(root, 'fifo')]);
+    // Names that cannot be sent as JSON text or asked for again: left out everywhere.
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/bad`), Buffer.from([0xff]), Buffer.from('.txt')]), 'x');
+    fs.writeFileSync(path.join(root, 'new\nline.txt'), 'x');
     // A hard link whose other name is outside the root.
     fs.linkSync(path.join(root, 'hard.txt'), path.join(top, `${name}-hard-outside.txt`));
     return fs.realpathSync(root);
 }
 
-function writeIni(top, file, plugin) {
+function writeIni(top, file, plugin, logLevel = 'warning') {
     const pluginDir = path.resolve(path.dirname(process.argv[2]), 'plugins');
-    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', 'log_level = warning', '',
+    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', `log_level = ${logLevel}`, '',
         '[plugin.files]', 'path = files.so'];
     for (const [k, v] of Object.entries(plugin)) lines.push(`${k} = ${v}`);
     fs.writeFileSync(path.join(top, file), `${lines.join('\n')}\n`);
@@ -790,6 +793,22 @@ async function checkWatch(s, root, uriRoot, name) {
     });
 }
 
+// SIGHUP rebuilds the instance (its rows come from the folder): the old one is shut down, a
+// new one serves, and an unchanged folder makes an unchanged list (no list_changed).
+async function checkReload(s, name) {
+    await check(s, `${name}: SIGHUP rebuilds the instance; an unchanged tree sends no list_changed`, async () => {
+        await sleep(400);
+        const before = s.listChanged;
+        const { items } = await listAllResources(s);
+        s.transport._process.kill('SIGHUP');
+        await sleep(600);
+        await stillServing(s);
+        const after = await listAllResources(s);
+        if (s.listChanged !== before) return [`${s.listChanged - before} list_changed`];
+        return JSON.stringify(after.items) === JSON.stringify(items) ? `${items.length} resources, same list` : ['the list changed'];
+    });
+}
+
 // --- Main. ----------------------------------------------------------------------------------
 
 async function serverA(validator, top) {
@@ -806,6 +825,7 @@ async function serverA(validator, top) {
     await checkFindSearch(s, 'A');
     await checkHostileTools(s, 'A');
     await checkWatch(s, root, uriRoot, 'A');
+    await checkReload(s, 'A');
     await checkReadRace(s, top, root, 'A');
     await stopSession(s, 'A');
 }
@@ -840,6 +860,9 @@ async function serverC(validator, top) {
     fs.mkdirSync(path.join(real, '.dot'), { recursive: true });
     fs.writeFileSync(path.join(real, '.dot/seen.txt'), 'seen\n');
     fs.writeFileSync(path.join(real, 'b.txt'), 'b\n');
+    const asRoot = process.getuid?.() === 0;
+    fs.writeFileSync(path.join(real, 'locked.txt'), 'locked\n');
+    fs.chmodSync(path.join(real, 'locked.txt'), 0);
     fs.symlinkSync(real, path.join(top, 'croot-link'));
     const ini = writeIni(top, 'c.ini', { root: 'croot-link', hidden: 'yes', watch: 'no' });
     const s = await startSession(validator, ini, 'C');
@@ -847,9 +870,16 @@ async function serverC(validator, top) {
     await check(s, 'C: a root through a link is served by its real path; hidden = yes', async () => {
         const { items } = await listAllResources(s);
         const want = [['.dot/seen.txt', `file://${encodePath(real)}/.dot/seen.txt`], ['b.txt', `file://${encodePath(real)}/b.txt`]];
-        const got = items.map((r) => [r.name, r.uri]);
+        const got = items.map((r) => [r.name, r.uri]).filter(([n]) => n !== 'locked.txt');
         const r = await tool(s, 'read_file', { path: '.dot/seen.txt' });
         return JSON.stringify(got) === JSON.stringify(want) && textOf(r) === 'seen\n' ? 'real path, dot-files served' : [`got ${short(got)}`];
+    });
+    await check(s, 'C: an unreadable file is left out, and reading it says why', async () => {
+        if (asRoot) return 'not checked: running as root, which reads anything';
+        const { items } = await listAllResources(s);
+        const r = await tool(s, 'read_file', { path: 'locked.txt' });
+        return !items.some((x) => x.name === 'locked.txt') && r.isError && /permission denied/.test(textOf(r))
+            ? textOf(r) : [`listed ${short(items.map((x) => x.name))}; read ${short(r)}`];
     });
     await stopSession(s, 'C');
 }
@@ -876,6 +906,22 @@ async function checkConfigErrors(top) {
     }
 }
 
+// Limits that trim what is served say so in the log (seen with --check, which runs init).
+async function checkLimitLogs(top) {
+    const cases = [
+        [{ root: 'root', max_resources: 3, watch: 'no' }, /only the first 3 files under .* are listed as resources \(max_resources\); read the others through the template file:\/\/.*\/\{\+path\}/],
+        [{ root: 'root', max_watches: 2 }, /watching only 2 folders under .* \(max_watches\); changes in the others are not seen/],
+    ];
+    for (const [i, [keys, re]] of cases.entries()) {
+        await check(null, `logged: ${JSON.stringify(keys)}`, async () => {
+            const ini = writeIni(top, `limit${i}.ini`, keys, 'info');
+            const r = spawnSync(process.argv[2], ['--check', ini], { encoding: 'utf8', timeout: TIMEOUT_MS });
+            r.out = `${r.stdout}${r.stderr}`;
+            return r.status === 0 && re.test(r.out) ? short(r.out.split('\n').find((l) => re.test(l)), 160) : [`status ${r.status}: ${short(r.out)}`];
+        });
+    }
+}
+
 async function main() {
     if (!process.argv[2]) {
         console.error('usage: node tests/shipped/files.mjs build/mcph');
@@ -893,6 +939,7 @@ async function main() {
         await serverB(validator, top);
         await serverC(validator, top);
         await checkConfigErrors(top);
+        await checkLimitLogs(top);
         await check(null, 'the secret never left the server', async () => {
             const leaks = outputs.filter((o) => o.includes(SECRET) || o.includes('TOP SECRET'));
             return leaks.length ? [`leaked in ${short(leaks[0])}`] : `${outputs.length} results looked at`;
