@@ -787,9 +787,15 @@ async function checkWatch(s, root, uriRoot, name) {
         const { items } = await listAllResources(s);
         return got && items.some((r) => r.name === 'fresh/f.txt') ? 'fresh/f.txt listed' : [`list_changed ${got}`];
     });
-    await check(s, `${name}: the tools still work after rebuilds`, async () => {
+    await check(s, `${name}: the subscription outlives the rebuilds`, async () => {
+        await sleep(300);
+        s.updates.length = 0;
+        fs.writeFileSync(path.join(root, 'a.txt'), 'once more\n');
+        const got = await waitFor(() => s.updates.includes(`${uriRoot}/a.txt`), NOTIFY_WAIT_MS);
+        fs.writeFileSync(path.join(root, 'a.txt'), FILES['a.txt']);
+        await waitFor(() => s.updates.length >= 2, NOTIFY_WAIT_MS);
         await stillServing(s);
-        return 'read_file a.txt';
+        return got ? 'updated after the new instance took over' : [`no update (got ${short(s.updates)})`];
     });
 }
 
