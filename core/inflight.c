@@ -189,6 +189,22 @@ void inflight_close(struct inflight *t)
     pthread_mutex_unlock(&t->lock);
 }
 
+size_t inflight_cancel_all(struct inflight *t)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&t->lock);
+    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+        for (struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next) {
+            atomic_store(&c->cancelled, 1);
+            pthread_cond_broadcast(&c->answered);
+            n++;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg)
 {
     struct inflight_call *call;

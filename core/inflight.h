@@ -67,6 +67,11 @@ int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeou
  * Main thread. */
 void inflight_close(struct inflight *t);
 
+/* Shutting down: mark every request in flight cancelled (no answer will be sent for them)
+ * and wake those waiting for the client, so handlers that poll cancelled() stop. Main
+ * thread. Returns how many were marked. */
+size_t inflight_cancel_all(struct inflight *t);
+
 /* Hand the client's response msg (owned; taken on STATUS_OK) to the call waiting for id.
  * Main thread. STATUS_NOT_FOUND when nobody waits for it (late, or not ours). */
 int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg);

@@ -41,6 +41,9 @@
 #define LIMIT_LOG_LINE 4096
 /* Milliseconds that SIGTERM/SIGINT wait for calls in flight before exiting anyway. */
 #define LIMIT_SHUTDOWN_GRACE_MS 5000
+/* Then every call still running is cancelled (handlers that poll cancelled() stop, and a
+ * plugin's child processes with them) and gets this long before mcph exits anyway. */
+#define LIMIT_SHUTDOWN_CANCEL_MS 2000
 
 /* Milliseconds a plugin's question to the client (sampling, elicitation, roots) waits for
  * the answer by default ([server] ask_timeout_ms). */

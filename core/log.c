@@ -15,7 +15,7 @@ static const char *const log_names[] = {
 
 void log_init(struct log *lg)
 {
-    lg->level = LOG_INFO;
+    atomic_init(&lg->level, LOG_INFO);
     lg->fd = 2;
     lg->sink = NULL;
     lg->sink_ctx = NULL;
@@ -54,7 +54,7 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
     int n;
     size_t len, start;
 
-    if (level < lg->level && !to_sink)
+    if (level < atomic_load(&lg->level) && !to_sink)
         return;
     if (who != NULL)
         n = snprintf(line, sizeof(line), "mcph: %s: %s: ", log_level_name(level), who);
@@ -77,7 +77,7 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
     line[len] = '\0';
     if (to_sink)
         lg->sink(lg->sink_ctx, level, who, line + start);
-    if (level < lg->level)
+    if (level < atomic_load(&lg->level))
         return;
     line[len++] = '\n';
     /* One write: lines from several threads never interleave. Errors on stderr have

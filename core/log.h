@@ -27,9 +27,11 @@ typedef void (*log_sink_fn)(void *ctx, int level, const char *who, const char *t
 #define LOG_OFF (LOG_EMERGENCY + 1)
 
 struct log {
-    int level;        /* stderr gets messages at or above it; main thread sets it */
+    atomic_int level; /* stderr gets messages at or above it; main thread sets it, any
+                       * thread reads it (plugins' own threads log through the host) */
     int fd;           /* where lines go (stderr's descriptor) */
-    log_sink_fn sink; /* NULL, or set before threads start */
+    log_sink_fn sink; /* NULL, or set before any plugin loads (plugins may start threads
+                       * that log); turned off with sink_level = LOG_OFF, never unset */
     void *sink_ctx;   /* borrowed: handed to sink */
     /* NULL, or decides instead of sink_level whether the sink wants a message. */
     int (*sink_wants)(void *ctx, int level);

@@ -156,7 +156,7 @@ static int main_startup(struct server *srv, const struct main_args *args)
     diag_release(&errs);
     if (status != STATUS_OK)
         return status == STATUS_NOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
-    srv->log.level = srv->cfg.log_level;
+    atomic_store(&srv->log.level, srv->cfg.log_level);
     status = main_load_plugins(srv, &plugins, &n, &failures);
     if (status == STATUS_OK)
         status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, &collisions);
@@ -385,15 +385,11 @@ static int main_loop(struct server *srv, int watch_forced)
     return by_signal;
 }
 
-static int main_serve(struct server *srv, int out_fd, int watch_forced)
+static int main_serve(struct server *srv, int watch_forced)
 {
     int by_signal;
 
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
-    jsonrpc_writer_init(&srv->out, out_fd);
-    srv->log.sink = dispatch_log_sink;
-    srv->log.sink_wants = dispatch_log_wants;
-    srv->log.sink_ctx = srv;
     if (work_start(&srv->work, (size_t)srv->cfg.workers) != STATUS_OK) {
         log_msg(&srv->log, LOG_ERROR, NULL, "cannot start worker threads");
         return EXIT_RUNTIME;
@@ -407,20 +403,36 @@ static int main_serve(struct server *srv, int out_fd, int watch_forced)
     /* No answer to a plugin's question can come any more; open listen requests end. */
     inflight_close(&srv->inflight);
     modern_listeners_close(srv);
-    /* End of input: finish every call in flight. A signal: give them a grace period. */
+    /* End of input: finish every call in flight. A signal: give them a grace period, then
+     * cancel them (a handler that polls cancelled() stops) and give them a little more. */
     if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
+        size_t n = inflight_cancel_all(&srv->inflight);
+
         log_msg(&srv->log, LOG_WARNING, NULL,
-                "calls still running after %d ms; exiting "
-                "without unloading plugins",
-                LIMIT_SHUTDOWN_GRACE_MS);
-        _exit(EXIT_OK);
+                "%zu call(s) still running after %d ms; cancelled them, waiting %d ms more", n,
+                LIMIT_SHUTDOWN_GRACE_MS, LIMIT_SHUTDOWN_CANCEL_MS);
+        if (!work_drain(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS)) {
+            log_msg(&srv->log, LOG_WARNING, NULL,
+                    "calls still running; exiting without unloading plugins");
+            _exit(EXIT_OK);
+        }
     }
     work_stop(&srv->work);
-    /* Plugins shut down after this: their last words go to stderr only. */
-    srv->log.sink = NULL;
+    /* Plugins shut down after this: their last words go to stderr only. Their own threads
+     * may still log until then, so the writer stays until they are gone (main_release). */
+    atomic_store(&srv->log.sink_level, LOG_OFF);
     jsonrpc_reader_release(&srv->in);
-    jsonrpc_writer_release(&srv->out);
     return EXIT_OK;
+}
+
+/* The writer to the client and the log's sink into it, before any plugin loads: a plugin's
+ * init may start threads that log. Nothing reaches the client before it asks for logging. */
+static void main_open_output(struct server *srv, int out_fd)
+{
+    jsonrpc_writer_init(&srv->out, out_fd);
+    srv->log.sink = dispatch_log_sink;
+    srv->log.sink_wants = dispatch_log_wants;
+    srv->log.sink_ctx = srv;
 }
 
 static void main_release(struct server *srv)
@@ -433,6 +445,8 @@ static void main_release(struct server *srv)
     inflight_release(&srv->inflight);
     pthread_key_delete(srv->call_key);
     registry_free(srv->reg);
+    if (srv->wake_fd >= 0) /* serving: main_open_output ran */
+        jsonrpc_writer_release(&srv->out);
     dispatch_session_release(&srv->session);
     config_release(&srv->cfg);
 }
@@ -468,12 +482,13 @@ int main(int argc, char **argv)
             return EXIT_RUNTIME;
         }
         srv.wake_fd = main_wake_pipe[1];
+        main_open_output(&srv, out_fd);
     }
     code = main_startup(&srv, &args);
     if (args.check && srv.reg != NULL)
         main_print_table(srv.reg);
     if (code == EXIT_OK && !args.check)
-        code = main_serve(&srv, out_fd, args.watch);
+        code = main_serve(&srv, args.watch);
     main_release(&srv);
     return code;
 }

@@ -265,7 +265,7 @@ static void reload_swap_config(struct reload_run *r)
     srv->cfg = r->cfg;
     r->cfg = cfg; /* the old config is released with the run */
     r->in = &srv->cfg;
-    srv->log.level = srv->cfg.log_level;
+    atomic_store(&srv->log.level, srv->cfg.log_level);
 }
 
 /* Put the new set and config in service; notify the lists that changed. */

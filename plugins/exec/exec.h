@@ -1,0 +1,147 @@
+/*
+ * exec.h: the parts of the exec plugin shared between its files.
+ *
+ *   exec.c  the descriptor, init/shutdown, one tool per command, the call handler, results
+ *   spec.c  the `commands` grammar and the other config keys, read once by init()
+ *   run.c   running one argv: posix_spawn, pipes, time limit, output cap, cancellation, reap
+ *   text.c  a growing string, JSON string escaping, UTF-8 repair of a command's output
+ *
+ * Nothing here is exported from the .so (it is built with -fvisibility=hidden); the entry
+ * function in exec.c is the plugin's only public symbol.
+ */
+#ifndef MCPH_EXEC_H
+#define MCPH_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plugin-api.h"
+
+/* Limits. Every one is checked, and hitting one gives a message that names it. */
+#define EXEC_NAME_MAX 64              /* tool name: 1-64 of A-Za-z0-9 _ . - */
+#define EXEC_PARAM_NAME_MAX 64        /* placeholder name: 1-64 of A-Za-z0-9 _, not a digit first */
+#define EXEC_WORDS_MAX 64             /* words of one command, executable included */
+#define EXEC_PARAMS_MAX 32            /* distinct placeholders of one command */
+#define EXEC_COMMANDS_MAX 256         /* commands of one instance */
+#define EXEC_ENV_MAX 64               /* variables of the child's environment */
+#define EXEC_TIMEOUT_DEFAULT_MS 10000 /* timeout_ms when unset */
+#define EXEC_TIMEOUT_MAX_MS 600000    /* timeout_ms ceiling: ten minutes */
+#define EXEC_OUTPUT_DEFAULT 65536     /* max_output when unset, bytes per stream */
+#define EXEC_OUTPUT_MAX (1024 * 1024) /* max_output ceiling, bytes per stream */
+#define EXEC_ARG_DEFAULT 4096         /* max_arg when unset, bytes per argument value */
+#define EXEC_ARG_MAX 65536            /* max_arg ceiling */
+#define EXEC_ARGV_TOTAL_MAX (256 * 1024) /* bytes of one whole argv (strings and NULs) */
+#define EXEC_KILL_GRACE_MS 500           /* SIGTERM, then SIGKILL this much later */
+#define EXEC_POLL_MS 50                  /* longest wait between cancellation checks */
+#define EXEC_PROGRESS_MS 250             /* interval of progress notifications */
+#define EXEC_DRAIN_MS 250                /* after the process exited: longest wait for EOF */
+
+/* One word of a command's argv template. */
+struct exec_word {
+    char *text;   /* owned: the literal argument, or the placeholder's name */
+    int param;    /* 1: a placeholder, filled from the string argument named `text` */
+    int optional; /* placeholder written {name?}: dropped from argv when the argument is absent */
+    int dash_ok;  /* placeholder after a literal "--": its value may start with '-' */
+};
+
+/* One configured command, served as one tool. */
+struct exec_cmd {
+    char *name;              /* owned: the tool name */
+    char *description;       /* owned: the description from the config, or NULL */
+    char *display;           /* owned: the argv template as written back for people */
+    struct exec_word *words; /* owned: words[0] is the executable (a literal absolute path) */
+    size_t nwords;
+    size_t nparams; /* distinct placeholders */
+};
+
+/* The instance state: made by init(), read-only afterwards (so calls may run in parallel),
+ * freed by shutdown(). */
+struct exec {
+    const struct mcph_host *host; /* borrowed until shutdown() returns */
+    struct exec_cmd *cmds;        /* owned: the commands that are served */
+    size_t ncmds;
+    char **envp; /* owned: the child's environment, NULL-terminated */
+    size_t nenv;
+    const char *cwd; /* borrowed from host->config_path(), until shutdown() */
+    int64_t timeout_ms;
+    size_t max_output; /* bytes per stream */
+    size_t max_arg;    /* bytes per argument value */
+};
+
+/* What running one argv gave. The buffers are owned, NUL-terminated, and hold the raw bytes
+ * the process wrote (NUL bytes included: use the lengths). */
+struct exec_result {
+    char *out[2]; /* owned: stdout, stderr */
+    size_t len[2];
+    int cut[2];          /* the stream went past max_output and was cut there */
+    int status_known;    /* 0 when the process could not be followed (see exec.c) */
+    int exit_code;       /* when signal == 0 */
+    int signal;          /* the signal that ended the process, or 0 */
+    int timed_out;       /* stopped because timeout_ms passed */
+    int cancelled;       /* stopped because the client cancelled the call */
+    int64_t duration_ms; /* from spawn to reap */
+    int spawn_errno;     /* non-zero: posix_spawn (or a pipe) failed with this errno */
+};
+
+/* --- spec.c --- */
+
+/*
+ * Reads every config key into ex (zeroed by the caller; ex->host set). Logs each problem
+ * through host->log with what to change, skips commands whose executable is not an
+ * executable regular file, and returns MCPH_OK, MCPH_ERR_INVALID (a key is malformed: the
+ * instance must not be served) or MCPH_ERR_NOMEM. On failure ex holds what was read so far:
+ * free it with exec_spec_release(). Main thread (init).
+ */
+int exec_spec_read(struct exec *ex);
+
+/* Frees everything exec_spec_read() made. Accepts a zeroed struct. */
+void exec_spec_release(struct exec *ex);
+
+/* --- run.c --- */
+
+/*
+ * Runs argv (argv[0] an absolute path; NULL-terminated; borrowed for the call) with ex's
+ * environment, folder and limits; polls host->cancelled(call) and reports host->progress()
+ * on the way. Fills *res (zeroed by the caller; free it with exec_result_release()). Returns
+ * MCPH_OK whenever *res says what happened (spawn failures included), MCPH_ERR_NOMEM
+ * otherwise. The process and everything in its process group are gone and reaped when it
+ * returns. The handler's thread.
+ */
+int exec_run(const struct exec *ex, char *const argv[], struct mcph_call *call,
+             struct exec_result *res);
+
+/* Frees the buffers of res. Accepts a zeroed struct. */
+void exec_result_release(struct exec_result *res);
+
+/* Milliseconds of CLOCK_MONOTONIC. */
+int64_t exec_now_ms(void);
+
+/* --- text.c --- */
+
+/* A growing NUL-terminated string. Zero-initialise it; after a failed allocation every
+ * append is a no-op and nomem is set, so callers check once at the end. */
+struct exec_sb {
+    char *s; /* owned (free() it), or NULL before the first append */
+    size_t len;
+    size_t cap;
+    int nomem;
+};
+
+void exec_sb_add(struct exec_sb *sb, const char *s, size_t n);
+void exec_sb_str(struct exec_sb *sb, const char *s);
+void exec_sb_addf(struct exec_sb *sb, const char *fmt, ...) MCPH_PRINTF(2, 3);
+/* Appends s as a quoted JSON string (s is valid UTF-8). */
+void exec_sb_json(struct exec_sb *sb, const char *s);
+
+/*
+ * Returns bytes s[0..len) as valid UTF-8, malloc'd and owned by the caller (NULL when out of
+ * memory): each byte that does not start or continue a well-formed sequence, and each NUL,
+ * becomes U+FFFD. *replaced (may be NULL) counts them. A command may print anything; MCP
+ * text is UTF-8.
+ */
+char *exec_utf8_clean(const char *s, size_t len, size_t *replaced);
+
+/* The length of the well-formed UTF-8 sequence at s[0..len), or 0 when it is not one. */
+size_t exec_utf8_seq(const unsigned char *s, size_t len);
+
+#endif /* MCPH_EXEC_H */

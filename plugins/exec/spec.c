@@ -1,0 +1,578 @@
+/*
+ * spec.c: the exec plugin's config, read once by init().
+ *
+ * The `commands` grammar, one command per line (see the top of exec.c for the user's view):
+ *
+ *   line    = name [ description ] ":" word { word }
+ *   name    = 1-64 of A-Za-z0-9 _ . -              (the tool name)
+ *   description = a quoted word                     (optional, for the model)
+ *   word    = one or more adjacent parts: plain characters, '...' or "..."
+ *
+ * Words are separated by spaces or tabs. '...' keeps everything literally; inside "..." a
+ * backslash escapes " and \ (elsewhere a backslash is an ordinary character). The first word
+ * is the executable, an absolute path. A word written unquoted as {name} or {name?} is a
+ * placeholder; any other unquoted word holding { or } is refused, so that a placeholder can
+ * never hide inside a word (write '{}' to pass braces literally). A literal "--" lets the
+ * placeholders after it take values that start with '-'.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exec.h"
+
+#define SPEC_ERR_LEN 320
+
+/* Returns a malloc'd copy of s[0..n), or NULL when out of memory. */
+static char *spec_strndup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+
+    if (d != NULL) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+static int spec_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static const char *spec_skip(const char *p)
+{
+    while (spec_space(*p))
+        p++;
+    return p;
+}
+
+/* --- Numbers, folder, environment. --- */
+
+static int spec_number(const struct mcph_host *host, const char *key, int64_t min, int64_t max,
+                       int64_t *out)
+{
+    const char *v = host->config(host, key);
+    char *end = NULL;
+    long long n;
+
+    errno = 0;
+    n = v != NULL ? strtoll(v, &end, 10) : 0;
+    if (v == NULL || errno != 0 || end == v || *end != '\0' || n < min || n > max) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "%s = '%s' in [plugin.%s]: give a whole number from %lld to %lld", key,
+                  v ? v : "", host->instance, (long long)min, (long long)max);
+        return MCPH_ERR_INVALID;
+    }
+    *out = n;
+    return MCPH_OK;
+}
+
+static int spec_limits(struct exec *ex)
+{
+    const struct mcph_host *host = ex->host;
+    int64_t timeout, output, arg;
+
+    if (spec_number(host, "timeout_ms", 1, EXEC_TIMEOUT_MAX_MS, &timeout) != MCPH_OK ||
+        spec_number(host, "max_output", 1, EXEC_OUTPUT_MAX, &output) != MCPH_OK ||
+        spec_number(host, "max_arg", 1, EXEC_ARG_MAX, &arg) != MCPH_OK)
+        return MCPH_ERR_INVALID;
+    ex->timeout_ms = timeout;
+    ex->max_output = (size_t)output;
+    ex->max_arg = (size_t)arg;
+    return MCPH_OK;
+}
+
+static int spec_cwd(struct exec *ex)
+{
+    const struct mcph_host *host = ex->host;
+    struct stat st;
+
+    ex->cwd = host->config_path(host, "cwd");
+    if (ex->cwd == NULL) {
+        host->log(host, MCPH_LOG_ERROR, "cwd in [plugin.%s]: no folder (the key has no value)",
+                  host->instance);
+        return MCPH_ERR_INVALID;
+    }
+    int found = stat(ex->cwd, &st) == 0;
+
+    if (!found || !S_ISDIR(st.st_mode)) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "cwd = %s in [plugin.%s]: %s; create the folder or point cwd at one "
+                  "(a relative path is relative to the INI file's folder)",
+                  ex->cwd, host->instance, found ? "not a folder" : strerror(errno));
+        return MCPH_ERR_INVALID;
+    }
+    return MCPH_OK;
+}
+
+static int spec_env_name_ok(const char *s, size_t n)
+{
+    if (n == 0 || isdigit((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+            return 0;
+    }
+    return 1;
+}
+
+/* Sets NAME=value in the child's environment, replacing an earlier value of NAME. */
+static int spec_env_set(struct exec *ex, const char *name, size_t n, const char *value)
+{
+    size_t i;
+    char *entry = malloc(n + strlen(value) + 2);
+
+    if (entry == NULL)
+        return MCPH_ERR_NOMEM;
+    sprintf(entry, "%.*s=%s", (int)n, name, value);
+    for (i = 0; i < ex->nenv; i++) {
+        if (strncmp(ex->envp[i], entry, n + 1) == 0)
+            break;
+    }
+    if (i == EXEC_ENV_MAX) {
+        free(entry);
+        ex->host->log(ex->host, MCPH_LOG_ERROR, "env in [plugin.%s]: more than %d variables",
+                      ex->host->instance, EXEC_ENV_MAX);
+        return MCPH_ERR_INVALID;
+    }
+    if (i == ex->nenv)
+        ex->nenv++;
+    free(ex->envp[i]);
+    ex->envp[i] = entry;
+    return MCPH_OK;
+}
+
+/* One word of the env key: NAME (copied from mcph's own environment when set there) or
+ * NAME=VALUE (set as written). */
+static int spec_env_word(struct exec *ex, const char *w, size_t n)
+{
+    const char *eq = memchr(w, '=', n);
+    size_t name_len = eq != NULL ? (size_t)(eq - w) : n;
+    char name[128], value[256];
+
+    if (!spec_env_name_ok(w, name_len) || name_len >= sizeof(name) ||
+        (eq != NULL && n - name_len - 1 >= sizeof(value))) {
+        ex->host->log(ex->host, MCPH_LOG_ERROR,
+                      "env in [plugin.%s]: '%.*s' is not NAME or NAME=VALUE (a name is letters, "
+                      "digits and _; a value has no spaces and at most %zu bytes)",
+                      ex->host->instance, (int)n, w, sizeof(value) - 1);
+        return MCPH_ERR_INVALID;
+    }
+    memcpy(name, w, name_len);
+    name[name_len] = '\0';
+    if (eq != NULL) {
+        memcpy(value, eq + 1, n - name_len - 1);
+        value[n - name_len - 1] = '\0';
+        return spec_env_set(ex, name, name_len, value);
+    }
+    const char *inherited = getenv(name);
+    if (inherited == NULL) {
+        ex->host->log(ex->host, MCPH_LOG_INFO,
+                      "env in [plugin.%s]: %s is not set in mcph's environment; commands run "
+                      "without it",
+                      ex->host->instance, name);
+        return MCPH_OK;
+    }
+    return spec_env_set(ex, name, name_len, inherited);
+}
+
+static int spec_env(struct exec *ex)
+{
+    const char *home = getenv("HOME");
+    const char *list = ex->host->config(ex->host, "env");
+    int rc;
+
+    ex->envp = calloc(EXEC_ENV_MAX + 1, sizeof(*ex->envp));
+    if (ex->envp == NULL)
+        return MCPH_ERR_NOMEM;
+    rc = spec_env_set(ex, "PATH", 4, "/usr/bin:/bin");
+    if (rc == MCPH_OK)
+        rc = spec_env_set(ex, "LANG", 4, "C.UTF-8");
+    if (rc == MCPH_OK)
+        rc = spec_env_set(ex, "HOME", 4, home != NULL && home[0] == '/' ? home : "/");
+    for (const char *p = list ? list : ""; rc == MCPH_OK && *p != '\0';) {
+        size_t n;
+
+        p += strspn(p, " \t\n");
+        n = strcspn(p, " \t\n");
+        if (n > 0)
+            rc = spec_env_word(ex, p, n);
+        p += n;
+    }
+    return rc;
+}
+
+/* --- The commands grammar. --- */
+
+/* Reads the quoted part at *pp ('...' or "...") onto out + *n and moves *pp past it. */
+static int spec_quoted(const char **pp, char *out, size_t *n, char *err, size_t errlen)
+{
+    const char *p = *pp;
+    char q = *p;
+
+    for (p++; *p != '\0' && *p != q; p++) {
+        if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+            p++;
+        out[(*n)++] = *p;
+    }
+    if (*p == '\0') {
+        snprintf(err, errlen, "a %c quote is not closed", q);
+        return MCPH_ERR_INVALID;
+    }
+    *pp = p + 1;
+    return MCPH_OK;
+}
+
+/* Reads the word at *pp into out (room for strlen(*pp) + 1) and moves *pp past it. *quoted
+ * says whether any part of it was quoted. */
+static int spec_word(const char **pp, char *out, int *quoted, char *err, size_t errlen)
+{
+    const char *p = *pp;
+    size_t n = 0;
+
+    *quoted = 0;
+    while (*p != '\0' && !spec_space(*p)) {
+        if (*p != '\'' && *p != '"') {
+            out[n++] = *p++;
+            continue;
+        }
+        *quoted = 1;
+        if (spec_quoted(&p, out, &n, err, errlen) != MCPH_OK)
+            return MCPH_ERR_INVALID;
+    }
+    out[n] = '\0';
+    *pp = p;
+    return MCPH_OK;
+}
+
+/* Whether an unquoted word is {name} or {name?}; sets *optional. */
+static int spec_placeholder(const char *w, size_t *name_len, int *optional)
+{
+    size_t n = strlen(w);
+
+    if (n < 3 || w[0] != '{' || w[n - 1] != '}')
+        return 0;
+    *optional = w[n - 2] == '?';
+    *name_len = n - 2 - (size_t)*optional;
+    if (*name_len == 0 || *name_len > EXEC_PARAM_NAME_MAX || !spec_env_name_ok(w + 1, *name_len))
+        return 0;
+    return 1;
+}
+
+/* The word of the same placeholder seen earlier in cmd, or NULL. */
+static struct exec_word *spec_find_param(struct exec_cmd *cmd, const char *name)
+{
+    for (size_t i = 0; i < cmd->nwords; i++) {
+        if (cmd->words[i].param && strcmp(cmd->words[i].text, name) == 0)
+            return &cmd->words[i];
+    }
+    return NULL;
+}
+
+/* Turns a word into the template's next word. */
+static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *dashdash, char *err,
+                         size_t errlen)
+{
+    struct exec_word *word = &cmd->words[cmd->nwords];
+    size_t name_len = 0;
+    int optional = 0;
+
+    if (cmd->nwords == EXEC_WORDS_MAX) {
+        snprintf(err, errlen, "more than %d words", EXEC_WORDS_MAX);
+        return MCPH_ERR_INVALID;
+    }
+    if (quoted || (strchr(w, '{') == NULL && strchr(w, '}') == NULL)) {
+        word->text = strdup(w);
+        *dashdash = *dashdash || (cmd->nwords > 0 && strcmp(w, "--") == 0);
+    } else if (spec_placeholder(w, &name_len, &optional)) {
+        word->text = spec_strndup(w + 1, name_len);
+        word->param = 1;
+        word->optional = optional;
+        word->dash_ok = *dashdash;
+    } else {
+        snprintf(err, errlen,
+                 "'%s' is not a placeholder ({name} or {name?}, a whole word; a name is letters, "
+                 "digits and _); quote it ('...') to pass braces literally",
+                 w);
+        return MCPH_ERR_INVALID;
+    }
+    if (word->text == NULL)
+        return MCPH_ERR_NOMEM;
+    cmd->nwords++;
+    return MCPH_OK;
+}
+
+/* Checks what the words make together: an absolute executable, consistent placeholders. */
+static int spec_check_words(struct exec_cmd *cmd, char *err, size_t errlen)
+{
+    if (cmd->nwords == 0) {
+        snprintf(err, errlen, "no executable after ':'");
+        return MCPH_ERR_INVALID;
+    }
+    if (cmd->words[0].param) {
+        snprintf(err, errlen, "the first word must be the executable's absolute path, not {%s}",
+                 cmd->words[0].text);
+        return MCPH_ERR_INVALID;
+    }
+    if (cmd->words[0].text[0] != '/') {
+        snprintf(err, errlen,
+                 "the executable '%s' is not an absolute path (there is no PATH lookup); write "
+                 "it in full, e.g. /usr/bin/%s",
+                 cmd->words[0].text, cmd->words[0].text);
+        return MCPH_ERR_INVALID;
+    }
+    for (size_t i = 1; i < cmd->nwords; i++) {
+        struct exec_word *w = &cmd->words[i], *first;
+
+        if (!w->param)
+            continue;
+        first = spec_find_param(cmd, w->text);
+        if (first == w && ++cmd->nparams > EXEC_PARAMS_MAX) {
+            snprintf(err, errlen, "more than %d placeholders", EXEC_PARAMS_MAX);
+            return MCPH_ERR_INVALID;
+        }
+        if (first->optional != w->optional) {
+            snprintf(err, errlen, "{%s} is written both optional ({%s?}) and required", w->text,
+                     w->text);
+            return MCPH_ERR_INVALID;
+        }
+    }
+    return MCPH_OK;
+}
+
+/* Reads the tool name and the optional description; leaves *pp after the ':'. */
+static int spec_head(struct exec_cmd *cmd, const char **pp, char *buf, char *err, size_t errlen)
+{
+    const char *p = spec_skip(*pp);
+    size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+
+    if (n == 0 || n > EXEC_NAME_MAX) {
+        snprintf(err, errlen,
+                 "a command starts with its tool name (1-%d of A-Za-z0-9 _ . -), then ':'",
+                 EXEC_NAME_MAX);
+        return MCPH_ERR_INVALID;
+    }
+    cmd->name = spec_strndup(p, n);
+    if (cmd->name == NULL)
+        return MCPH_ERR_NOMEM;
+    p = spec_skip(p + n);
+    if (*p == '"' || *p == '\'') {
+        size_t len = 0;
+
+        if (spec_quoted(&p, buf, &len, err, errlen) != MCPH_OK)
+            return MCPH_ERR_INVALID;
+        buf[len] = '\0';
+        cmd->description = strdup(buf);
+        if (cmd->description == NULL)
+            return MCPH_ERR_NOMEM;
+        p = spec_skip(p);
+    }
+    if (*p != ':') {
+        snprintf(err, errlen, "expected ':' after the tool name%s",
+                 cmd->description ? " and its description" : "");
+        return MCPH_ERR_INVALID;
+    }
+    *pp = p + 1;
+    return MCPH_OK;
+}
+
+/* Parses one line into cmd (zeroed). err says why when MCPH_ERR_INVALID is returned. */
+static int spec_line(struct exec_cmd *cmd, const char *line, char *err, size_t errlen)
+{
+    char *buf = malloc(strlen(line) + 1);
+    const char *p = line;
+    int rc, quoted, dashdash = 0;
+
+    cmd->words = calloc(EXEC_WORDS_MAX, sizeof(*cmd->words));
+    if (buf == NULL || cmd->words == NULL) {
+        free(buf);
+        return MCPH_ERR_NOMEM;
+    }
+    rc = spec_head(cmd, &p, buf, err, errlen);
+    for (p = spec_skip(p); rc == MCPH_OK && *p != '\0'; p = spec_skip(p)) {
+        rc = spec_word(&p, buf, &quoted, err, errlen);
+        if (rc == MCPH_OK)
+            rc = spec_add_word(cmd, buf, quoted, &dashdash, err, errlen);
+    }
+    if (rc == MCPH_OK)
+        rc = spec_check_words(cmd, err, errlen);
+    free(buf);
+    return rc;
+}
+
+static void spec_cmd_release(struct exec_cmd *cmd)
+{
+    for (size_t i = 0; i < cmd->nwords; i++)
+        free(cmd->words[i].text);
+    free(cmd->words);
+    free(cmd->name);
+    free(cmd->description);
+    free(cmd->display);
+    memset(cmd, 0, sizeof(*cmd));
+}
+
+/* Appends w to the display string at d (room enough: 3 bytes per byte of w, plus 3). */
+static char *spec_display_word(char *d, const struct exec_word *w)
+{
+    int plain = w->text[0] != '\0' && strpbrk(w->text, " \t'\"{}\\") == NULL;
+
+    if (w->param)
+        return d + sprintf(d, "{%s%s}", w->text, w->optional ? "?" : "");
+    if (plain)
+        return d + sprintf(d, "%s", w->text);
+    *d++ = '"';
+    for (const char *s = w->text; *s != '\0'; s++) {
+        if (*s == '"' || *s == '\\')
+            *d++ = '\\';
+        *d++ = *s;
+    }
+    *d++ = '"';
+    return d;
+}
+
+/* The template written back in the grammar, for the tool's description. */
+static int spec_display(struct exec_cmd *cmd)
+{
+    size_t room = 1;
+    char *d;
+
+    for (size_t i = 0; i < cmd->nwords; i++)
+        room += 2 * strlen(cmd->words[i].text) + 5;
+    cmd->display = malloc(room);
+    if (cmd->display == NULL)
+        return MCPH_ERR_NOMEM;
+    d = cmd->display;
+    for (size_t i = 0; i < cmd->nwords; i++) {
+        if (i > 0)
+            *d++ = ' ';
+        d = spec_display_word(d, &cmd->words[i]);
+    }
+    *d = '\0';
+    return MCPH_OK;
+}
+
+/* Whether the executable can be run; why says what is wrong otherwise. */
+static int spec_runnable(const char *path, char *why, size_t n)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        snprintf(why, n, "%s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        snprintf(why, n, "%s is not a regular file", path);
+    else if (access(path, X_OK) != 0)
+        snprintf(why, n, "%s is not executable by this user (%s)", path, strerror(errno));
+    else
+        return 1;
+    return 0;
+}
+
+static int spec_duplicate(const struct exec *ex, const char *name)
+{
+    for (size_t i = 0; i < ex->ncmds; i++) {
+        if (strcmp(ex->cmds[i].name, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Parses one line and, if its executable can run, keeps the command. */
+static int spec_command(struct exec *ex, const char *line, int lineno)
+{
+    const struct mcph_host *host = ex->host;
+    struct exec_cmd cmd = {0};
+    char err[SPEC_ERR_LEN];
+    int rc = spec_line(&cmd, line, err, sizeof(err));
+
+    if (rc == MCPH_OK && spec_duplicate(ex, cmd.name)) {
+        snprintf(err, sizeof(err), "the tool name '%s' is used twice", cmd.name);
+        rc = MCPH_ERR_INVALID;
+    }
+    if (rc == MCPH_ERR_INVALID)
+        host->log(host, MCPH_LOG_ERROR, "line %d of commands in [plugin.%s], \"%s\": %s", lineno,
+                  host->instance, line, err);
+    if (rc == MCPH_OK && !spec_runnable(cmd.words[0].text, err, sizeof(err))) {
+        host->log(host, MCPH_LOG_WARNING,
+                  "command '%s' skipped: %s; install it or correct its path in commands of "
+                  "[plugin.%s]",
+                  cmd.name, err, host->instance);
+        spec_cmd_release(&cmd);
+        return MCPH_OK;
+    }
+    if (rc == MCPH_OK)
+        rc = spec_display(&cmd);
+    if (rc == MCPH_OK && ex->ncmds == EXEC_COMMANDS_MAX) {
+        host->log(host, MCPH_LOG_ERROR, "commands in [plugin.%s]: more than %d commands",
+                  host->instance, EXEC_COMMANDS_MAX);
+        rc = MCPH_ERR_INVALID;
+    }
+    if (rc != MCPH_OK) {
+        spec_cmd_release(&cmd);
+        return rc;
+    }
+    ex->cmds[ex->ncmds++] = cmd;
+    return MCPH_OK;
+}
+
+/* Every non-blank line of the commands value is one command. */
+static int spec_commands(struct exec *ex)
+{
+    const char *value = ex->host->config(ex->host, "commands");
+    char *copy = strdup(value != NULL ? value : "");
+    char *line, *rest;
+    int rc = MCPH_OK, lineno = 0;
+
+    ex->cmds = calloc(EXEC_COMMANDS_MAX, sizeof(*ex->cmds));
+    if (copy == NULL || ex->cmds == NULL) {
+        free(copy);
+        return MCPH_ERR_NOMEM;
+    }
+    for (rest = copy; rc == MCPH_OK && rest != NULL;) {
+        line = rest;
+        rest = strchr(rest, '\n');
+        if (rest != NULL)
+            *rest++ = '\0';
+        lineno++;
+        if (*spec_skip(line) != '\0')
+            rc = spec_command(ex, spec_skip(line), lineno);
+    }
+    free(copy);
+    return rc;
+}
+
+int exec_spec_read(struct exec *ex)
+{
+    int rc = spec_limits(ex);
+
+    if (rc == MCPH_OK)
+        rc = spec_cwd(ex);
+    if (rc == MCPH_OK)
+        rc = spec_env(ex);
+    if (rc == MCPH_OK)
+        rc = spec_commands(ex);
+    if (rc == MCPH_ERR_NOMEM)
+        ex->host->log(ex->host, MCPH_LOG_ERROR, "out of memory reading [plugin.%s]",
+                      ex->host->instance);
+    return rc;
+}
+
+void exec_spec_release(struct exec *ex)
+{
+    for (size_t i = 0; i < ex->ncmds; i++)
+        spec_cmd_release(&ex->cmds[i]);
+    free(ex->cmds);
+    ex->cmds = NULL;
+    ex->ncmds = 0;
+    if (ex->envp != NULL) {
+        for (size_t i = 0; i < ex->nenv; i++)
+            free(ex->envp[i]);
+        free(ex->envp);
+    }
+    ex->envp = NULL;
+    ex->nenv = 0;
+}

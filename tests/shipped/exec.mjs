@@ -1,0 +1,564 @@
+#!/usr/bin/env node
+// The exec plugin through the real binary and the official SDK v1 client.
+//
+//   node tests/shipped/exec.mjs build/mcph
+//
+// Writes an INI into a temp dir (commands built on /bin/echo, /bin/sh -c with fixed scripts,
+// /bin/sleep, /usr/bin/yes, /bin/false, plus commands whose executable is missing, not
+// executable, or a folder) and checks: the tools listed and their schemas; results and
+// structured results; exit codes and signals as tool errors; hostile arguments refused with a
+// clear tool error (or the core's -32602) while the server keeps serving; the time limit and
+// cancellation killing the whole process group (grandchild included); progress; the output
+// cap; the environment, descriptors, stdin and folder of a child; config errors at load;
+// parallel calls; a reload. Every stdout line is validated against the 2025-06-18 schema.
+// Prints "ok NAME" / "FAIL NAME: why", then "N passed, N failed"; exits 1 on any failure.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Session, errorText, short } from '../interop/harness.mjs';
+import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+
+const REV = '2025-06-18';
+const CALL_MS = 10000;
+const TIMEOUT_MS = 2000; // the instance's timeout_ms
+const MAX_OUTPUT = 4096;
+const MAX_ARG = 65536;
+const SUITE_LIMIT_MS = 55000;
+
+const mcph = path.resolve(process.argv[2] || 'build/mcph');
+const pluginDir = path.join(path.dirname(mcph), 'plugins');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcph-exec-'));
+const counts = { passed: 0, failed: 0 };
+let session = null;
+
+function cleanup() {
+    try {
+        session?.transport?._process?.kill('SIGKILL');
+    } catch {
+        // gone already
+    }
+    for (const pid of childPids) {
+        try {
+            // Only what is still ours: a sleep or sh started from a command of this suite.
+            const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+            if (/sleep\x0030|mcph-exec-/.test(cmdline)) process.kill(pid, 'SIGKILL');
+        } catch {
+            // gone already
+        }
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+const watchdog = setTimeout(() => {
+    console.log(`FAIL suite: did not finish within ${SUITE_LIMIT_MS} ms`);
+    counts.failed++;
+    console.log(`${counts.passed} passed, ${counts.failed} failed`);
+    cleanup();
+    process.exit(1);
+}, SUITE_LIMIT_MS);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function report(ok, name, why) {
+    if (ok) counts.passed++;
+    else counts.failed++;
+    console.log(ok ? `ok ${name}` : `FAIL ${name}: ${why}`);
+}
+
+// Runs one check: fn returns nothing or throws; schema problems seen meanwhile fail it too.
+async function check(name, fn) {
+    const problems = [];
+    try {
+        await fn();
+    } catch (err) {
+        problems.push(err instanceof Assert ? err.message : errorText(err));
+    }
+    if (session) problems.push(...session.drainProblems());
+    report(problems.length === 0, name, problems.join(' | '));
+}
+
+class Assert extends Error {}
+function expect(cond, what) {
+    if (!cond) throw new Assert(what);
+}
+function expectEq(actual, wanted, what) {
+    const a = JSON.stringify(actual);
+    const w = JSON.stringify(wanted);
+    if (a !== w) throw new Assert(`${what}: got ${short(a, 300)}, wanted ${short(w, 300)}`);
+}
+
+// --- Fixtures. ---------------------------------------------------------------------------
+
+const notExec = path.join(tmp, 'notexec.sh');
+fs.writeFileSync(notExec, '#!/bin/sh\necho never\n', { mode: 0o644 });
+fs.mkdirSync(path.join(tmp, 'sub'));
+const iniPath = path.join(tmp, 'exec.ini');
+
+const commands = [
+    'echo "Echo the words back": /bin/echo {text} {more?}',
+    `show: /bin/sh -c 'printf "[%s]\\n" "$@"' sh {first} {second?}`,
+    'wc: /usr/bin/wc -c -- {file}',
+    'sleep: /bin/sleep {seconds}',
+    `tree: /bin/sh -c 'trap "" TERM; /bin/sleep 30 & echo $$ $! > "$1"; wait' sh {pidfile}`,
+    `gentle: /bin/sh -c '/bin/sleep 30 & echo $$ $! > "$1"; wait' sh {pidfile}`,
+    `bg: /bin/sh -c '/bin/sleep 30 & echo $! > "$1"' sh {pidfile}`,
+    'flood: /usr/bin/yes',
+    `errflood: /bin/sh -c 'while :; do echo eeeeeee >&2; done'`,
+    'fail: /bin/false',
+    `mixed: /bin/sh -c 'echo out; echo err >&2; exit 3'`,
+    `selfkill: /bin/sh -c 'kill -9 $$'`,
+    'env: /usr/bin/env',
+    `fds: /bin/sh -c 'ls /proc/$$/fd; readlink /proc/$$/fd/0'`,
+    'pwd: /bin/pwd',
+    'many: /bin/echo {a} {b} {c} {d} {e}',
+    `bytes: /usr/bin/printf '\\377ab\\000c\\n'`,
+    `quoted: /usr/bin/printf '%s|%s|%s\\n' "a b" 'c "d"' --label="x y"'{}'`,
+    'twice: /bin/echo {w} and {w}',
+    'missing: /nonexistent/bin/tool {x}',
+    `noexec: ${notExec}`,
+    'folder: /tmp',
+];
+const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 'errflood', 'fail',
+    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'sub_pwd'];
+
+function writeIni(extra = []) {
+    const lines = [
+        '[server]',
+        `plugin_dir = ${pluginDir}`,
+        '',
+        '[plugin.exec]',
+        'path = exec.so',
+        `timeout_ms = ${TIMEOUT_MS}`,
+        `max_output = ${MAX_OUTPUT}`,
+        `max_arg = ${MAX_ARG}`,
+        'env = MCPH_EXEC_PASS GREETING=hi LANG=C MCPH_EXEC_UNSET',
+        `commands = ${commands[0]}`,
+        ...[...commands.slice(1), ...extra].map((c) => `    ${c}`),
+        '',
+        '[plugin.sub]',
+        'path = exec.so',
+        'prefix = sub',
+        'cwd = sub',
+        'commands = pwd: /bin/pwd',
+        '',
+    ];
+    for (const l of lines) {
+        if (l.length >= 200) throw new Error(`INI line too long for inih (200 bytes): ${l}`);
+    }
+    fs.writeFileSync(iniPath, lines.join('\n'));
+}
+
+// --- Helpers. -----------------------------------------------------------------------------
+
+const call = (name, args, opts = {}) =>
+    session.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_MS, ...opts });
+
+const textOf = (r) => (r.content || []).map((c) => c.text).join('\n');
+
+async function stillServing() {
+    const r = await call('echo', { text: 'still here' });
+    expect(!r.isError && r.structuredContent?.stdout === 'still here\n',
+        `the server stopped serving: ${short(r)}`);
+}
+
+// A tool error from the plugin: isError, and the first item says what and why.
+async function refused(args, tool, pattern) {
+    const r = await call(tool, args);
+    expect(r.isError === true, `not refused: ${short(r)}`);
+    expect(r.structuredContent === undefined, 'a refused call has no structured result (nothing ran)');
+    expect(pattern.test(textOf(r)), `unclear refusal: ${short(textOf(r), 400)}`);
+    await stillServing();
+}
+
+function alive(pid) {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return !/^\d+ \(.*\) Z/.test(stat); // a zombie waiting for init is dead
+    } catch {
+        return false;
+    }
+}
+
+async function waitFor(cond, ms, what) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+        if (cond()) return;
+        await sleep(25);
+    }
+    throw new Assert(`timed out after ${ms} ms waiting for ${what}`);
+}
+
+// Processes the commands reported starting; killed at exit in case the plugin left them.
+const childPids = new Set();
+function readPids(file) {
+    const pids = fs.readFileSync(file, 'utf8').trim().split(/\s+/).map(Number);
+    pids.forEach((p) => childPids.add(p));
+    return pids;
+}
+
+// --- Checks. ------------------------------------------------------------------------------
+
+async function checkList() {
+    await check('tools/list shows exactly the runnable commands', async () => {
+        const { tools } = await session.client.listTools({}, { timeout: CALL_MS });
+        expectEq(tools.map((t) => t.name).sort(), [...SERVED].sort(), 'tool names');
+    });
+    await check('input schema from the placeholders', async () => {
+        const { tools } = await session.client.listTools({}, { timeout: CALL_MS });
+        const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+        const echo = byName.echo.inputSchema;
+        expectEq(Object.keys(echo.properties), ['text', 'more'], 'echo properties');
+        expectEq(echo.required, ['text'], 'echo required');
+        expectEq(echo.additionalProperties, false, 'echo additionalProperties');
+        expectEq(echo.properties.text.type, 'string', 'text type');
+        expectEq(echo.properties.text.maxLength, MAX_ARG, 'text maxLength');
+        expect(/must not start with '-'/.test(echo.properties.text.description), 'text description warns about -');
+        expect(!/must not start/.test(byName.wc.inputSchema.properties.file.description),
+            'a placeholder after -- may start with -');
+        expectEq(byName.show.inputSchema.required, ['first'], 'show required');
+        expectEq(byName.flood.inputSchema, { type: 'object', properties: {}, additionalProperties: false },
+            'no placeholder');
+        expect(byName.echo.description.startsWith('Echo the words back\n\nRuns: /bin/echo {text} {more?}'),
+            `echo description: ${short(byName.echo.description)}`);
+        expect(byName.show.description.includes(`Runs: /bin/sh -c "printf \\"[%s]\\\\n\\" \\"$@\\"" sh`),
+            `show description: ${short(byName.show.description)}`);
+        const out = byName.echo.outputSchema;
+        expectEq(out.required, ['exit_code', 'signal', 'stdout', 'stderr', 'truncated', 'timed_out',
+            'duration_ms'], 'output schema required');
+    });
+    await check('unusable executables skipped at load with a log line', async () => {
+        const err = session.stderr;
+        for (const want of [
+            "command 'missing' skipped: /nonexistent/bin/tool: No such file or directory; install it",
+            `command 'noexec' skipped: ${notExec} is not executable`,
+            "command 'folder' skipped: /tmp is not a regular file",
+        ]) expect(err.includes(want), `stderr lacks "${want}": ${short(err, 600)}`);
+        expect(/env in \[plugin\.exec\]: MCPH_EXEC_UNSET is not set/.test(err), 'unset env name logged');
+    });
+}
+
+async function checkCalls() {
+    await check('echo: output and structured result', async () => {
+        const r = await call('echo', { text: 'hello', more: 'world' });
+        expect(!r.isError, `isError: ${short(r)}`);
+        expectEq(r.content, [{ type: 'text', text: 'hello world\n' }], 'content');
+        const s = { ...r.structuredContent };
+        expect(Number.isInteger(s.duration_ms) && s.duration_ms >= 0, 'duration_ms');
+        delete s.duration_ms;
+        expectEq(s, { exit_code: 0, signal: null, stdout: 'hello world\n', stderr: '', truncated: false,
+            timed_out: false }, 'structuredContent');
+    });
+    await check('optional placeholder dropped when absent', async () => {
+        expectEq((await call('echo', { text: 'alone' })).structuredContent.stdout, 'alone\n', 'echo');
+        expectEq((await call('show', { first: 'one' })).structuredContent.stdout, '[one]\n', 'show');
+    });
+    await check('a non-zero exit is a tool error with the output', async () => {
+        const r = await call('mixed', {});
+        expect(r.isError === true, 'isError');
+        expectEq(r.content.map((c) => c.text), ['mixed exited with status 3', 'out\n[stderr]\nerr\n'], 'content');
+        expectEq([r.structuredContent.exit_code, r.structuredContent.signal, r.structuredContent.stdout,
+            r.structuredContent.stderr], [3, null, 'out\n', 'err\n'], 'structured');
+        const f = await call('fail', {});
+        expect(f.isError === true && f.content[0].text === 'fail exited with status 1', `fail: ${short(f)}`);
+        expectEq(f.structuredContent.exit_code, 1, 'fail exit_code');
+    });
+    await check('a signal is a tool error', async () => {
+        const r = await call('selfkill', {});
+        expect(r.isError === true, 'isError');
+        expectEq(r.content[0].text, 'selfkill was ended by SIGKILL', 'message');
+        expectEq([r.structuredContent.exit_code, r.structuredContent.signal], [null, 'SIGKILL'], 'structured');
+    });
+    await check('child: minimal environment from the env key', async () => {
+        const r = await call('env', {});
+        const home = process.env.HOME && process.env.HOME.startsWith('/') ? process.env.HOME : '/';
+        expectEq(r.structuredContent.stdout,
+            `PATH=/usr/bin:/bin\nLANG=C\nHOME=${home}\nMCPH_EXEC_PASS=passed\nGREETING=hi\n`, 'env');
+    });
+    await check('child: stdin /dev/null, no inherited descriptors', async () => {
+        const r = await call('fds', {});
+        expectEq(r.structuredContent.stdout, '0\n1\n2\n/dev/null\n', 'descriptors of the child');
+    });
+    await check('child: runs in cwd (default: the INI folder; relative to it)', async () => {
+        expectEq((await call('pwd', {})).structuredContent.stdout, `${fs.realpathSync(tmp)}\n`, 'pwd');
+        expectEq((await call('sub_pwd', {})).structuredContent.stdout,
+            `${fs.realpathSync(path.join(tmp, 'sub'))}\n`, 'sub_pwd');
+    });
+    await check('quoted literal words and literal braces', async () => {
+        expectEq((await call('quoted', {})).structuredContent.stdout, 'a b|c "d"|--label=x y{}\n', 'printf');
+    });
+    await check('a placeholder used twice', async () => {
+        expectEq((await call('twice', { w: 'x y' })).structuredContent.stdout, 'x y and x y\n', 'echo');
+    });
+    await check('output that is not UTF-8 arrives as U+FFFD', async () => {
+        const r = await call('bytes', {});
+        expectEq(r.structuredContent.stdout, '\uFFFDab\uFFFDc\n', 'stdout');
+    });
+}
+
+async function checkHostile() {
+    const literal = async (text) => {
+        const r = await call('echo', { text });
+        expectEq(r.structuredContent?.stdout, `${text}\n`, `echo of ${short(text)}`);
+    };
+    await check('"; rm -rf /" is one inert argument', () => literal('; rm -rf /'));
+    await check('$(id) is one inert argument', () => literal('$(id)'));
+    await check('backticks are inert', () => literal('`id`'));
+    await check('| > & * ~ and newlines are inert', () => literal('a | b > c & * ~ {x}\n$HOME'));
+    await check('a fixed sh -c script: arguments stay data', async () => {
+        const marker = path.join(tmp, 'pwned');
+        const r = await call('show', { first: '$(touch ' + marker + ')', second: `\`touch ${marker}\`; touch ${marker}` });
+        expectEq(r.structuredContent?.stdout,
+            `[$(touch ${marker})]\n[\`touch ${marker}\`; touch ${marker}]\n`, 'printed literally');
+        expect(!fs.existsSync(marker), 'the injected command ran');
+    });
+    await check('option injection (--output=/tmp/x) refused', () =>
+        refused({ text: '--output=/tmp/x' }, 'echo', /echo refused: the argument "text" starts with '-'.*no "--" before \{text\}/));
+    await check('-n refused (option injection)', () => refused({ text: '-n' }, 'echo', /starts with '-'/));
+    await check('after -- a leading - is data', async () => {
+        const r = await call('wc', { file: '--output=/tmp/x' });
+        expect(r.isError === true, 'wc of a missing file fails');
+        expect(/wc: '?--output=\/tmp\/x'?: No such file or directory/.test(r.structuredContent.stderr),
+            `stderr: ${short(r.structuredContent.stderr)}`);
+    });
+    await check('missing required argument refused', () =>
+        refused({ more: 'x' }, 'echo', /Invalid arguments for tool 'echo'.*text/));
+    await check('extra argument refused', () =>
+        refused({ text: 'a', shell: 'yes' }, 'echo', /Invalid arguments for tool 'echo'.*shell/));
+    await check('non-string argument refused', () =>
+        refused({ text: 42 }, 'echo', /Invalid arguments for tool 'echo'.*string/));
+    await check('control character refused', () =>
+        refused({ text: 'a\u0007b' }, 'echo', /the argument "text" contains the control character U\+0007 at byte 1/));
+    await check('carriage return and C1 controls refused', async () => {
+        await refused({ text: 'a\rb' }, 'echo', /control character U\+000D/);
+        await refused({ text: 'a\u0085b' }, 'echo', /control character U\+0085/);
+    });
+    await check('tab and newline allowed', () => literal('a\tb\nc'));
+    await check('NUL refused (-32602 from the core)', async () => {
+        let err = null;
+        try {
+            await call('echo', { text: 'a\u0000b' });
+        } catch (e) {
+            err = e;
+        }
+        expect(err?.code === -32602 && /U\+0000/.test(err.message), `got ${err ? errorText(err) : 'a result'}`);
+        await stillServing();
+    });
+    await check('100 KB argument refused', () =>
+        refused({ text: 'x'.repeat(100 * 1024) }, 'echo', /Invalid arguments for tool 'echo'.*text/));
+    await check('argument over max_arg bytes refused (multibyte)', () =>
+        refused({ text: '\u00e9'.repeat(40000) }, 'echo',
+            /the argument "text" is 80000 bytes long; the limit is 65536 bytes per argument \(max_arg\)/));
+    await check('whole command line over its limit refused', () => {
+        const v = 'y'.repeat(60000);
+        return refused({ a: v, b: v, c: v, d: v, e: v }, 'many',
+            /many refused: the arguments make a command line of 300\d+ bytes; the limit is 262144/);
+    });
+    await check('unlisted command: -32602 Unknown tool', async () => {
+        let err = null;
+        try {
+            await call('rm', { path: '/' });
+        } catch (e) {
+            err = e;
+        }
+        expect(err?.code === -32602 && /Unknown tool: rm/.test(err.message), `got ${err ? errorText(err) : 'a result'}`);
+        await stillServing();
+    });
+}
+
+async function checkLimits() {
+    await check('timeout kills the process group (TERM ignored: SIGKILL after the grace)', async () => {
+        const pidfile = path.join(tmp, 'tree.pid');
+        const t0 = Date.now();
+        const r = await call('tree', { pidfile });
+        const took = Date.now() - t0;
+        expect(r.isError === true, 'isError');
+        expect(r.content[0].text.startsWith(`tree did not finish within ${TIMEOUT_MS} ms (timeout_ms) and was stopped (SIGKILL)`),
+            `message: ${short(r.content[0].text)}`);
+        expectEq([r.structuredContent.timed_out, r.structuredContent.signal, r.structuredContent.exit_code],
+            [true, 'SIGKILL', null], 'structured');
+        expect(r.structuredContent.duration_ms >= TIMEOUT_MS + 400 && took < TIMEOUT_MS + 3000,
+            `took ${took} ms (duration_ms ${r.structuredContent.duration_ms})`);
+        const [shPid, sleepPid] = readPids(pidfile);
+        await waitFor(() => !alive(shPid) && !alive(sleepPid), 2000, `sh ${shPid} and its sleep ${sleepPid} to be gone`);
+    });
+    await check('timeout: SIGTERM first', async () => {
+        const pidfile = path.join(tmp, 'gentle-timeout.pid');
+        const r = await call('gentle', { pidfile });
+        expect(r.isError === true, 'isError');
+        expectEq([r.structuredContent.timed_out, r.structuredContent.signal], [true, 'SIGTERM'], 'structured');
+        expect(r.structuredContent.duration_ms < TIMEOUT_MS + 400, `duration_ms ${r.structuredContent.duration_ms}`);
+        const [shPid, sleepPid] = readPids(pidfile);
+        await waitFor(() => !alive(shPid) && !alive(sleepPid), 2000, 'sh and its sleep to be gone');
+    });
+    await check('a command\'s leftovers die when it exits', async () => {
+        const pidfile = path.join(tmp, 'bg.pid');
+        const t0 = Date.now();
+        const r = await call('bg', { pidfile });
+        expect(!r.isError && Date.now() - t0 < 1500, `bg: ${short(r)} after ${Date.now() - t0} ms`);
+        const [sleepPid] = readPids(pidfile);
+        await waitFor(() => !alive(sleepPid), 2000, `the background sleep ${sleepPid} to be gone`);
+    });
+    await check('stdout cut at max_output, process stopped', async () => {
+        const r = await call('flood', {});
+        expect(r.isError === true, 'isError');
+        expectEq(r.content[0].text, `flood wrote more than ${MAX_OUTPUT} bytes to stdout (max_output) and was stopped; the output is cut there`, 'message');
+        expectEq(r.structuredContent.stdout, 'y\n'.repeat(MAX_OUTPUT / 2), 'stdout');
+        expectEq(r.structuredContent.truncated, true, 'truncated');
+        expect(['SIGPIPE', 'SIGTERM'].includes(r.structuredContent.signal), `signal ${r.structuredContent.signal}`);
+        expect(r.content[1].text.endsWith(`\n[stdout cut at ${MAX_OUTPUT} bytes: max_output]`), 'note in text');
+    });
+    await check('stderr cut at max_output', async () => {
+        const r = await call('errflood', {});
+        expect(r.isError === true && /to stderr \(max_output\)/.test(r.content[0].text), `message: ${short(r.content[0])}`);
+        expectEq(r.structuredContent.stderr.length, MAX_OUTPUT, 'stderr length');
+        expect(r.structuredContent.stderr.startsWith('eeeeeee\neeeeeee\n'), 'stderr contents');
+    });
+    await check('progress notifications with a progressToken', async () => {
+        const seen = [];
+        const sentBefore = session.sent.size;
+        const r = await call('sleep', { seconds: '1' }, { onprogress: (p) => seen.push(p) });
+        expect(!r.isError, `sleep: ${short(r)}`);
+        // The SDK handles a notification a microtask later than a response read in the same
+        // chunk, so the last one can reach it "after" the result: it then reports an unknown
+        // token. What matters is the order on the wire.
+        const [id] = [...session.sent.keys()].slice(sentBefore);
+        const onWire = wire.filter((m) => m.method === 'notifications/progress' &&
+            JSON.stringify(m.params.progressToken) === id);
+        const answerAt = wire.findIndex((m) => !('method' in m) && JSON.stringify(m.id) === id);
+        expect(answerAt >= 0 && onWire.every((m) => wire.indexOf(m) < answerAt), 'progress after the result on the wire');
+        session.transportErrors = session.transportErrors.filter((e) =>
+            !e.includes(`progress notification for an unknown token`) || !e.includes(`"progressToken":${id}}`));
+        expect(onWire.length >= 3, `${onWire.length} progress notifications on the wire`);
+        expect(seen.length >= 2, `${seen.length} progress notifications`);
+        expect(seen.every((p, i) => i === 0 || p.progress > seen[i - 1].progress), 'progress increases');
+        expect(seen.every((p) => p.total === TIMEOUT_MS && /^0 bytes of output after \d+\.\d s$/.test(p.message)),
+            `progress: ${short(seen)}`);
+    });
+    await check('cancellation kills the group and no answer comes', async () => {
+        const pidfile = path.join(tmp, 'gentle.pid');
+        const ac = new AbortController();
+        const sentBefore = session.sent.size;
+        const settled = call('gentle', { pidfile }, { signal: ac.signal }).then(() => null, (e) => e);
+        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
+        const ids = [...session.sent.entries()].slice(sentBefore).filter(([, m]) => m === 'tools/call').map(([id]) => id);
+        expectEq(ids.length, 1, 'one tools/call sent');
+        const t0 = Date.now();
+        ac.abort('the test gives up');
+        const err = await settled;
+        expect(err?.name === 'AbortError' || /abort|gives up/i.test(String(err)), `the aborted call ended with ${err ? errorText(err) : 'a result'}`);
+        const [shPid, sleepPid] = readPids(pidfile);
+        await waitFor(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
+        expect(Date.now() - t0 < 1000, `stopping took ${Date.now() - t0} ms`);
+        expect(outgoing.some((m) => m.method === 'notifications/cancelled' && JSON.stringify(m.params.requestId) === ids[0]),
+            'notifications/cancelled was sent');
+        await sleep(300);
+        expect(!answered.has(ids[0]), `an answer to the cancelled request ${ids[0]} came`);
+        await stillServing();
+    });
+    await check('calls run in parallel (thread-safe)', async () => {
+        const t0 = Date.now();
+        const rs = await Promise.all([1, 2, 3].map(() => call('sleep', { seconds: '0.6' })));
+        expect(rs.every((r) => !r.isError), 'all succeeded');
+        expect(Date.now() - t0 < 1500, `3 x 0.6 s took ${Date.now() - t0} ms`);
+    });
+}
+
+async function checkReload() {
+    await check('reload (SIGHUP): init again, new command served, old ones intact', async () => {
+        let changed = false;
+        session.client.setNotificationHandler(
+            (await import('@modelcontextprotocol/sdk/types.js')).ToolListChangedNotificationSchema,
+            () => {
+                changed = true;
+            });
+        writeIni(['added "Added by a reload": /bin/echo added']);
+        session.transport._process.kill('SIGHUP');
+        await waitFor(() => changed, 5000, 'notifications/tools/list_changed');
+        const r = await call('added', {});
+        expectEq(r.structuredContent?.stdout, 'added\n', 'added');
+        await stillServing();
+    });
+}
+
+// Config errors: each is refused at load with a message that says what to change.
+function checkConfigErrors() {
+    const cases = [
+        ['relative executable', 'commands = x: wc -l', /the executable 'wc' is not an absolute path \(there is no PATH lookup\)/],
+        ['placeholder inside a word', 'commands = x: /bin/echo --x={file}', /'--x=\{file\}' is not a placeholder .*quote it/],
+        ['unclosed quote', "commands = x: /bin/echo 'abc", /a ' quote is not closed/],
+        ['no colon', 'commands = x /bin/echo', /expected ':' after the tool name/],
+        ['bad tool name', 'commands = x/y: /bin/echo', /expected ':' after the tool name/],
+        ['placeholder as executable', 'commands = x: {prog} a', /the first word must be the executable's absolute path, not \{prog\}/],
+        ['required and optional', 'commands = x: /bin/echo {a} {a?}', /\{a\} is written both optional/],
+        ['duplicate name', 'commands = x: /bin/echo\n    x: /bin/true', /the tool name 'x' is used twice/],
+        ['timeout out of range', 'timeout_ms = 0\ncommands = x: /bin/echo', /timeout_ms = '0' in \[plugin\.bad\]: give a whole number from 1 to 600000/],
+        ['max_output not a number', 'max_output = lots\ncommands = x: /bin/echo', /max_output = 'lots'/],
+        ['bad env word', 'env = 1X=2\ncommands = x: /bin/echo', /env in \[plugin\.bad\]: '1X=2' is not NAME or NAME=VALUE/],
+        ['missing cwd', 'cwd = nowhere\ncommands = x: /bin/echo', /cwd = .*nowhere in \[plugin\.bad\]: No such file or directory/],
+        ['no commands key', '', /\[plugin\.bad\] needs 'commands'/],
+    ];
+    for (const [name, body, pattern] of cases) {
+        const ini = path.join(tmp, 'bad.ini');
+        fs.writeFileSync(ini, `[server]\nplugin_dir = ${pluginDir}\n\n[plugin.bad]\npath = exec.so\n${body}\n`);
+        const r = spawnSync(mcph, ['--check', ini], { encoding: 'utf8', timeout: 10000 });
+        const ok = pattern.test(r.stderr) && !/^bad\s+tool/m.test(r.stdout) &&
+            !/Sanitizer|runtime error/.test(r.stderr);
+        report(ok, `config error refused: ${name}`, `stderr: ${short(r.stderr, 400)}`);
+    }
+}
+
+// --- Main. --------------------------------------------------------------------------------
+
+const outgoing = [];
+const answered = new Set();
+const wire = []; // every message from the server, in order
+
+async function main() {
+    writeIni();
+    process.env.MCPH_EXEC_PASS = 'passed';
+    process.env.MCPH_EXEC_SECRET = 'must not leak';
+    delete process.env.MCPH_EXEC_UNSET;
+    session = new Session(REV, [mcph], iniPath, makeValidator(defaultSpecDir()));
+    const t = session.transport;
+    const send = t.send.bind(t);
+    t.send = async (msg, opts) => {
+        outgoing.push(msg);
+        return send(msg, opts);
+    };
+    const inspect = session.inspect.bind(session);
+    session.inspect = (msg, line) => {
+        if (msg && 'id' in msg && !('method' in msg)) answered.add(JSON.stringify(msg.id));
+        wire.push(msg);
+        inspect(msg, line);
+    };
+    await check('connect', async () => {
+        await session.client.connect(t, { timeout: CALL_MS });
+        expect(session.rawCapture, 'raw stdout capture unavailable (SDK internals changed)');
+    });
+    await checkList();
+    await checkCalls();
+    await checkHostile();
+    await checkLimits();
+    await checkReload();
+    await check('clean exit on close', async () => {
+        const proc = t._process;
+        await session.client.close();
+        await waitFor(() => session.exit !== null || proc?.exitCode !== null, 5000, 'mcph to exit');
+        const code = session.exit?.code ?? proc.exitCode;
+        expect(code === 0, `exit ${JSON.stringify(session.exit)}; stderr: ${session.stderrTail().join(' / ')}`);
+        expect(!/AddressSanitizer|runtime error/.test(session.stderr), `sanitizer: ${short(session.stderr, 500)}`);
+    });
+    checkConfigErrors();
+}
+
+try {
+    await main();
+} catch (err) {
+    report(false, 'suite', errorText(err));
+}
+clearTimeout(watchdog);
+console.log(`${counts.passed} passed, ${counts.failed} failed`);
+cleanup();
+process.exit(counts.failed > 0 ? 1 : 0);
