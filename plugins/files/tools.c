@@ -1,0 +1,922 @@
+/*
+ * tools.c: the files plugin's tools. Every path a tool is given goes through
+ * files_path_check, then is opened beneath the root (path.c); every refusal is a tool
+ * error that says what was refused and why, so the model can correct its call. Results are
+ * capped (max_results entries, max_read_bytes bytes) and say so when cut.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "files.h"
+
+/* Bytes read at a time when a file is streamed (line ranges). */
+#define FILES_CHUNK 65536
+
+/* --- Arguments. --- */
+
+static int files_bad_arg(const struct mcph_host *host, struct mcph_call *call, const char *name,
+                         const char *type, int rc)
+{
+    if (rc == MCPH_ERR_ABSENT)
+        return host->tool_error(call, "missing the argument \"%s\" (%s)", name, type);
+    if (rc == MCPH_ERR_TYPE)
+        return host->tool_error(call, "the argument \"%s\" must be %s", name, type);
+    return rc;
+}
+
+/* Reads the path argument `name` (or `fallback` when absent and fallback is not NULL) and
+ * checks it. On MCPH_OK *rel is owned by the caller. Otherwise the tool error is already
+ * made: return *result. */
+static int files_arg_path(const struct files *fs, struct mcph_call *call, const char *name,
+                          const char *fallback, char **rel, int *result)
+{
+    const struct mcph_host *host = fs->host;
+    struct files_error err;
+    const char *path = fallback;
+
+    int rc = host->arg_string(call, name, &path);
+    if (rc != MCPH_OK && !(rc == MCPH_ERR_ABSENT && fallback)) {
+        *result = files_bad_arg(host, call, name, "a path relative to the root", rc);
+        return MCPH_ERR_INVALID;
+    }
+    rc = files_path_check(fs, path, rel, &err);
+    if (rc != MCPH_OK) {
+        *result = rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
+        return rc;
+    }
+    return MCPH_OK;
+}
+
+/* An optional boolean argument: *value keeps its default when absent. */
+static int files_arg_bool(const struct mcph_host *host, struct mcph_call *call, const char *name,
+                          int *value, int *result)
+{
+    int rc = host->arg_bool(call, name, value);
+    if (rc == MCPH_OK || rc == MCPH_ERR_ABSENT)
+        return MCPH_OK;
+    *result = files_bad_arg(host, call, name, "true or false", rc);
+    return rc;
+}
+
+/* A text argument of 1 to FILES_QUERY_MAX bytes without control characters. */
+static int files_arg_query(const struct mcph_host *host, struct mcph_call *call, const char *name,
+                           int optional, const char **value, int *result)
+{
+    int rc = host->arg_string(call, name, value);
+    if (rc == MCPH_ERR_ABSENT && optional) {
+        *value = NULL;
+        return MCPH_OK;
+    }
+    if (rc != MCPH_OK) {
+        *result = files_bad_arg(host, call, name, "a string", rc);
+        return rc;
+    }
+    size_t len = strlen(*value);
+    if (len == 0 || len > FILES_QUERY_MAX) {
+        *result = host->tool_error(call,
+                                   "the argument \"%s\" must be 1 to %d bytes long (it is "
+                                   "%zu)",
+                                   name, FILES_QUERY_MAX, len);
+        return MCPH_ERR_INVALID;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)(*value)[i];
+        if (c < 0x20 || c == 0x7f) {
+            *result = host->tool_error(call,
+                                       "the argument \"%s\" must be one line of text "
+                                       "without control characters (byte 0x%02x at %zu)",
+                                       name, c, i);
+            return MCPH_ERR_INVALID;
+        }
+    }
+    return MCPH_OK;
+}
+
+/* Hands the text and the structured result over, or reports running out of memory. */
+static int files_emit(const struct mcph_host *host, struct mcph_call *call, struct files_buf *text,
+                      struct files_buf *json)
+{
+    int rc = MCPH_ERR_NOMEM;
+
+    if (!text->failed && !json->failed) {
+        rc = host->text(call, text->data ? text->data : "");
+        if (rc == MCPH_OK)
+            rc = host->structured(call, json->data);
+    }
+    files_buf_release(text);
+    files_buf_release(json);
+    return rc;
+}
+
+/* --- list_directory. --- */
+
+static void files_list_entry(struct files_buf *text, struct files_buf *json,
+                             const struct files_dirent *e, int first)
+{
+    const char *type = files_type_name(e->st.st_mode);
+
+    files_buf_printf(text, "%-10s %s%s", type, e->name, S_ISDIR(e->st.st_mode) ? "/" : "");
+    if (S_ISREG(e->st.st_mode))
+        files_buf_printf(text, "  (%" PRIu64 " bytes)", (uint64_t)e->st.st_size);
+    files_buf_puts(text, "\n");
+
+    files_buf_puts(json, first ? "{\"name\":" : ",{\"name\":");
+    files_buf_json(json, e->name);
+    files_buf_printf(json, ",\"type\":\"%s\"", type);
+    if (S_ISREG(e->st.st_mode))
+        files_buf_printf(json, ",\"size\":%" PRIu64, (uint64_t)e->st.st_size);
+    files_buf_puts(json, "}");
+}
+
+static int files_list_emit(const struct files *fs, struct mcph_call *call, const char *rel,
+                           const struct files_dirlist *list, int truncated)
+{
+    struct files_buf text, json;
+    size_t shown = list->len < fs->max_results ? list->len : fs->max_results;
+    const char *name = rel[0] ? rel : ".";
+
+    files_buf_init(&text);
+    files_buf_init(&json);
+    files_buf_printf(&text, "%s: %zu entr%s\n", name, list->len, list->len == 1 ? "y" : "ies");
+    files_buf_puts(&json, "{\"path\":");
+    files_buf_json(&json, name);
+    files_buf_puts(&json, ",\"entries\":[");
+    for (size_t i = 0; i < shown; i++)
+        files_list_entry(&text, &json, &list->items[i], i == 0);
+    truncated = truncated || shown < list->len;
+    if (truncated)
+        files_buf_printf(&text,
+                         "[only the first %zu entries are shown (max_results); list a "
+                         "sub-folder, or use find_files with a pattern]\n",
+                         shown);
+    files_buf_printf(&json, "],\"truncated\":%s}", truncated ? "true" : "false");
+    return files_emit(fs->host, call, &text, &json);
+}
+
+int files_tool_list_directory(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct files *fs = state;
+    struct files_dirlist list = {0};
+    struct files_error err;
+    char *rel;
+    int fd, result, truncated;
+
+    if (files_arg_path(fs, call, "path", ".", &rel, &result) != MCPH_OK)
+        return result;
+    int rc = files_open_dir(fs, rel, &fd, &err);
+    if (rc != MCPH_OK) {
+        free(rel);
+        return rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
+    }
+    rc = files_dir_list(fs, fd, &list, &truncated);
+    if (rc == MCPH_OK)
+        rc = files_list_emit(fs, call, rel, &list, truncated);
+    else if (rc == MCPH_ERR)
+        rc = host->tool_error(call, "the folder \"%s\" could not be read", rel[0] ? rel : ".");
+    files_dirlist_release(&list);
+    free(rel);
+    return rc;
+}
+
+/* --- read_file. --- */
+
+/* The whole file: text when it is UTF-8 text, an image for image types, else the bytes as
+ * an embedded resource. */
+static int files_read_whole(const struct files *fs, struct mcph_call *call, const char *rel)
+{
+    const struct mcph_host *host = fs->host;
+    struct files_error err;
+    char *data;
+    size_t len;
+
+    int rc = files_read_all(fs, rel, &data, &len, &err);
+    if (rc != MCPH_OK)
+        return rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
+    const char *mime = files_content_type(rel, data, len);
+    if (files_utf8_text(data, len)) {
+        rc = host->text(call, data);
+    } else if (strncmp(mime, "image/", 6) == 0) {
+        rc = host->image(call, data, len, mime);
+    } else {
+        char *uri = files_uri_of(fs, rel);
+        rc = uri ? host->embedded_blob(call, uri, mime, data, len) : MCPH_ERR_NOMEM;
+        free(uri);
+    }
+    free(data);
+    return rc;
+}
+
+/* A line range being copied out of a stream of chunks. */
+struct files_lines {
+    uint64_t start, end; /* the range asked for, 1-based and inclusive */
+    uint64_t line;       /* the line the next byte belongs to */
+    uint64_t last;       /* the last line copied whole */
+    size_t cap;          /* bytes of output allowed */
+    size_t line_mark;    /* out.len where the current line began */
+    int partial;         /* the current line has bytes (it has no '\n' yet) */
+    int full;            /* the output reached cap */
+    int cut;             /* the first line alone was over cap and was cut */
+    struct files_buf out;
+};
+
+/* Copies the bytes of one line segment (ending in '\n' or not) when it is in range. */
+static void files_lines_segment(struct files_lines *l, const char *p, size_t n)
+{
+    if (l->line < l->start || l->line > l->end || l->full)
+        return;
+    if (l->out.len + n <= l->cap) {
+        files_buf_add(&l->out, p, n);
+        return;
+    }
+    l->full = 1;
+    if (l->line == l->start) {
+        /* Even the first line is too long: show its beginning. */
+        size_t room = l->cap - l->out.len;
+        files_buf_add(&l->out, p, files_utf8_cut(p, room));
+        l->cut = 1;
+    } else {
+        l->out.len = l->line_mark; /* drop the part of a line that does not fit */
+        if (l->out.data)
+            l->out.data[l->out.len] = '\0';
+    }
+}
+
+/* Feeds one chunk; returns 1 once the range is complete. */
+static int files_lines_feed(struct files_lines *l, const char *p, size_t n)
+{
+    while (n > 0) {
+        const char *nl = memchr(p, '\n', n);
+        size_t seg = nl ? (size_t)(nl - p) + 1 : n;
+        files_lines_segment(l, p, seg);
+        l->partial = nl == NULL;
+        if (nl) {
+            if (l->line >= l->start && l->line <= l->end && !l->full)
+                l->last = l->line;
+            l->line++;
+            l->line_mark = l->out.len;
+        }
+        p += seg;
+        n -= seg;
+        if (l->line > l->end || l->full)
+            return 1;
+    }
+    return 0;
+}
+
+/* Reads fd through the line range. Returns MCPH_OK with *failed clear when the range was
+ * read, or the status of the tool error made (with *failed set), or MCPH_ERR_NOMEM. */
+static int files_lines_read(const struct files *fs, struct mcph_call *call, int fd,
+                            struct files_lines *l, const char *shown, int *eof, int *failed)
+{
+    char *chunk = malloc(FILES_CHUNK);
+    uint64_t scanned = 0;
+    int rc = MCPH_OK;
+
+    *eof = 0;
+    *failed = 0;
+    if (!chunk)
+        return MCPH_ERR_NOMEM;
+    for (;;) {
+        ssize_t got = read(fd, chunk, FILES_CHUNK);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            *failed = 1;
+            rc = fs->host->tool_error(call, "\"%s\" could not be read", shown);
+            break;
+        }
+        if (got == 0) {
+            *eof = 1;
+            break;
+        }
+        scanned += (uint64_t)got;
+        if (files_lines_feed(l, chunk, (size_t)got))
+            break;
+        if (scanned >= FILES_SCAN_BYTES_MAX || fs->host->cancelled(call)) {
+            *failed = 1;
+            rc = fs->host->tool_error(call,
+                                      "line %" PRIu64 " of \"%s\" was not reached within the "
+                                      "first %u bytes; ask for an earlier range",
+                                      l->start, shown, FILES_SCAN_BYTES_MAX);
+            break;
+        }
+    }
+    free(chunk);
+    return rc;
+}
+
+/* Sends the lines copied, with a note when the output was cut. */
+static int files_lines_emit(const struct files *fs, struct mcph_call *call, struct files_lines *l,
+                            const char *shown, int eof)
+{
+    const struct mcph_host *host = fs->host;
+    uint64_t last = l->last;
+
+    if (eof && l->partial && !l->full && l->line >= l->start && l->line <= l->end)
+        last = l->line; /* the last line has no '\n' */
+    if (l->out.failed)
+        return MCPH_ERR_NOMEM;
+    if (!l->cut && last < l->start) {
+        uint64_t lines = l->line - 1 + (l->partial ? 1 : 0);
+        return host->tool_error(
+            call, "\"%s\" has %" PRIu64 " line%s; start_line %" PRIu64 " is past its end", shown,
+            lines, lines == 1 ? "" : "s", l->start);
+    }
+    if (!files_utf8_text(l->out.data, l->out.len))
+        return host->tool_error(call,
+                                "\"%s\" is not text (not UTF-8, or it holds NUL bytes); read it "
+                                "whole, without a line range",
+                                shown);
+    int rc = host->text(call, l->out.data);
+    if (rc == MCPH_OK && l->cut)
+        rc = host->text(call, "[line was cut: it is longer than max_read_bytes]");
+    if (rc == MCPH_OK && l->full && !l->cut) {
+        char note[200];
+        snprintf(note, sizeof(note),
+                 "[output stopped at max_read_bytes after line %" PRIu64
+                 "; continue with start_line %" PRIu64 "]",
+                 last, last + 1);
+        rc = host->text(call, note);
+    }
+    return rc;
+}
+
+static int files_read_range(const struct files *fs, struct mcph_call *call, const char *rel,
+                            uint64_t start, uint64_t end)
+{
+    struct files_lines l = {.start = start, .end = end, .line = 1, .cap = fs->max_read_bytes};
+    struct files_error err;
+    struct stat st;
+    char shown[160];
+    int fd, eof, failed;
+
+    files_show(rel, shown, sizeof(shown));
+    int rc = files_open_regular(fs, rel, &fd, &st, &err);
+    if (rc != MCPH_OK)
+        return rc == MCPH_ERR_NOMEM ? rc : fs->host->tool_error(call, "%s", err.text);
+    files_buf_init(&l.out);
+    files_buf_add(&l.out, "", 0);
+    rc = files_lines_read(fs, call, fd, &l, shown, &eof, &failed);
+    close(fd);
+    if (rc == MCPH_OK && !failed)
+        rc = files_lines_emit(fs, call, &l, shown, eof);
+    files_buf_release(&l.out);
+    return rc;
+}
+
+/* Reads start_line and end_line; *ranged is set when either is given. */
+static int files_arg_range(const struct mcph_host *host, struct mcph_call *call, uint64_t *start,
+                           uint64_t *end, int *ranged, int *result)
+{
+    int64_t s = 1, e = INT64_MAX;
+    int rs = host->arg_integer(call, "start_line", &s);
+    int re = host->arg_integer(call, "end_line", &e);
+
+    *ranged = rs == MCPH_OK || re == MCPH_OK;
+    if (rs != MCPH_OK && rs != MCPH_ERR_ABSENT) {
+        *result = files_bad_arg(host, call, "start_line", "an integer of 1 or more", rs);
+        return rs;
+    }
+    if (re != MCPH_OK && re != MCPH_ERR_ABSENT) {
+        *result = files_bad_arg(host, call, "end_line", "an integer of 1 or more", re);
+        return re;
+    }
+    if (s < 1 || e < s) {
+        *result = host->tool_error(call,
+                                   "start_line (%" PRId64 ") must be 1 or more, and "
+                                   "end_line (%" PRId64 ") no less than start_line",
+                                   s, e);
+        return MCPH_ERR_INVALID;
+    }
+    *start = (uint64_t)s;
+    *end = (uint64_t)e;
+    return MCPH_OK;
+}
+
+int files_tool_read_file(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct files *fs = state;
+    uint64_t start, end;
+    int ranged, result;
+    char *rel;
+
+    if (files_arg_range(host, call, &start, &end, &ranged, &result) != MCPH_OK)
+        return result;
+    if (files_arg_path(fs, call, "path", NULL, &rel, &result) != MCPH_OK)
+        return result;
+    int rc = ranged ? files_read_range(fs, call, rel, start, end) : files_read_whole(fs, call, rel);
+    free(rel);
+    return rc;
+}
+
+/* --- find_files. --- */
+
+struct files_found {
+    const struct files *fs;
+    const char *pattern;
+    struct files_buf text, json;
+    size_t count;
+    int capped;
+};
+
+static int files_find_visit(void *ctx, const char *rel, const char *from, int dirfd,
+                            const char *name, const struct stat *st)
+{
+    struct files_found *f = ctx;
+
+    (void)dirfd;
+    (void)name;
+    (void)st;
+    if (!files_glob_match(f->pattern, from))
+        return 0;
+    if (f->count == f->fs->max_results) {
+        f->capped = 1;
+        return 1;
+    }
+    files_buf_printf(&f->text, "%s\n", rel);
+    files_buf_puts(&f->json, f->count ? "," : "");
+    files_buf_json(&f->json, rel);
+    f->count++;
+    return 0;
+}
+
+static int files_find_emit(struct files_found *f, struct mcph_call *call, const char *rel,
+                           const struct files_walk *w)
+{
+    int truncated = f->capped || w->truncated;
+
+    if (f->count == 0)
+        files_buf_printf(&f->text, "no file under \"%s\" matches \"%s\"\n", rel[0] ? rel : ".",
+                         f->pattern);
+    if (f->capped)
+        files_buf_printf(&f->text,
+                         "[only the first %zu matches are shown (max_results); "
+                         "narrow the pattern or the path]\n",
+                         f->count);
+    else if (w->truncated)
+        files_buf_printf(&f->text,
+                         "[the search stopped early: more than %d entries, or "
+                         "folders deeper than %d levels; narrow the path]\n",
+                         FILES_WALK_MAX, FILES_DEPTH_MAX);
+    files_buf_printf(&f->json, "],\"truncated\":%s}", truncated ? "true" : "false");
+    return files_emit(f->fs->host, call, &f->text, &f->json);
+}
+
+int files_tool_find_files(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct files *fs = state;
+    struct files_found f = {.fs = fs};
+    struct files_walk w = {.fs = fs, .call = call, .visit = files_find_visit, .ctx = &f};
+    struct files_error err;
+    int result;
+    char *rel;
+
+    if (files_arg_query(host, call, "pattern", 0, &f.pattern, &result) != MCPH_OK)
+        return result;
+    if (files_arg_path(fs, call, "path", ".", &rel, &result) != MCPH_OK)
+        return result;
+    files_buf_init(&f.text);
+    files_buf_init(&f.json);
+    files_buf_puts(&f.json, "{\"files\":[");
+    int rc = files_walk_run(&w, rel, &err);
+    if (rc == MCPH_OK) {
+        rc = files_find_emit(&f, call, rel, &w);
+    } else {
+        files_buf_release(&f.text);
+        files_buf_release(&f.json);
+        rc = rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
+    }
+    free(rel);
+    return rc;
+}
+
+/* --- search_files. --- */
+
+struct files_search {
+    const struct files *fs;
+    const char *query;
+    size_t query_len;
+    const char *glob;
+    int ignore_case;
+    struct files_buf text, json;
+    size_t count;
+    size_t searched, skipped;
+    uint64_t scanned;
+    int capped, budget;
+};
+
+/* Where the query occurs in line[0..n), or NULL. ignore_case folds ASCII letters only. */
+static const char *files_search_find(const struct files_search *s, const char *line, size_t n)
+{
+    if (!s->ignore_case)
+        return memmem(line, n, s->query, s->query_len);
+    for (size_t i = 0; i + s->query_len <= n; i++) {
+        size_t k = 0;
+        while (k < s->query_len &&
+               tolower((unsigned char)line[i + k]) == tolower((unsigned char)s->query[k]))
+            k++;
+        if (k == s->query_len)
+            return line + i;
+    }
+    return NULL;
+}
+
+/* Adds one match: "path:line: text", the text cut to FILES_LINE_SHOWN_MAX bytes. */
+static void files_search_add(struct files_search *s, const char *rel, uint64_t line_no,
+                             const char *line, size_t n)
+{
+    char shown[FILES_LINE_SHOWN_MAX + 4];
+    size_t keep = n > FILES_LINE_SHOWN_MAX ? files_utf8_cut(line, FILES_LINE_SHOWN_MAX) : n;
+
+    memcpy(shown, line, keep);
+    strcpy(shown + keep, keep < n ? "..." : "");
+    files_buf_printf(&s->text, "%s:%" PRIu64 ": %s\n", rel, line_no, shown);
+    files_buf_puts(&s->json, s->count ? ",{\"path\":" : "{\"path\":");
+    files_buf_json(&s->json, rel);
+    files_buf_printf(&s->json, ",\"line\":%" PRIu64 ",\"text\":", line_no);
+    files_buf_json(&s->json, shown);
+    files_buf_puts(&s->json, "}");
+    s->count++;
+}
+
+/* Searches one file's text; returns 1 once max_results matches were found. */
+static int files_search_text(struct files_search *s, const char *rel, const char *data, size_t len)
+{
+    uint64_t line_no = 1;
+
+    for (const char *p = data, *end = data + len; p < end; line_no++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        size_t shown = n > 0 && p[n - 1] == '\r' ? n - 1 : n;
+        if (files_search_find(s, p, shown)) {
+            if (s->count == s->fs->max_results) {
+                s->capped = 1;
+                return 1;
+            }
+            files_search_add(s, rel, line_no, p, shown);
+        }
+        p += n + 1;
+    }
+    return 0;
+}
+
+/* Reads the file `name` in dirfd for searching. The walk reached dirfd without following
+ * links, and the name is opened the same way. Returns MCPH_OK, MCPH_ERR_NOMEM, or
+ * MCPH_ERR when it is to be skipped (gone, unreadable, not a regular file). */
+static int files_search_read(const struct files_search *s, int dirfd, const char *name, char **data,
+                             size_t *len)
+{
+    struct stat st;
+
+    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return MCPH_ERR;
+    int rc = MCPH_ERR;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
+    close(fd);
+    return rc;
+}
+
+static int files_search_visit(void *ctx, const char *rel, const char *from, int dirfd,
+                              const char *name, const struct stat *st)
+{
+    struct files_search *s = ctx;
+    char *data;
+    size_t len;
+
+    if (s->glob && !files_glob_match(s->glob, from))
+        return 0;
+    if ((uint64_t)st->st_size > s->fs->max_read_bytes) {
+        s->skipped++;
+        return 0;
+    }
+    if (s->scanned + (uint64_t)st->st_size > FILES_SCAN_BYTES_MAX) {
+        s->budget = 1;
+        return 1;
+    }
+    int rc = files_search_read(s, dirfd, name, &data, &len);
+    if (rc == MCPH_ERR_NOMEM)
+        return rc;
+    if (rc != MCPH_OK) {
+        s->skipped++;
+        return 0;
+    }
+    s->scanned += len;
+    if (files_utf8_text(data, len)) {
+        s->searched++;
+        rc = files_search_text(s, rel, data, len);
+    } else {
+        s->skipped++; /* binary */
+    }
+    free(data);
+    return rc;
+}
+
+static int files_search_emit(struct files_search *s, struct mcph_call *call, const char *rel,
+                             const struct files_walk *w)
+{
+    int truncated = s->capped || s->budget || w->truncated;
+
+    if (s->count == 0)
+        files_buf_printf(&s->text, "\"%s\" was not found in %zu file%s under \"%s\"\n", s->query,
+                         s->searched, s->searched == 1 ? "" : "s", rel[0] ? rel : ".");
+    if (s->capped)
+        files_buf_printf(&s->text,
+                         "[only the first %zu matches are shown (max_results); "
+                         "narrow the query, the path or the glob]\n",
+                         s->count);
+    else if (s->budget || w->truncated)
+        files_buf_printf(&s->text,
+                         "[the search stopped early (over %u bytes or %d entries); "
+                         "narrow the path or the glob]\n",
+                         FILES_SCAN_BYTES_MAX, FILES_WALK_MAX);
+    if (s->skipped > 0)
+        files_buf_printf(&s->text,
+                         "[%zu file%s skipped: binary, unreadable, or over "
+                         "max_read_bytes]\n",
+                         s->skipped, s->skipped == 1 ? "" : "s");
+    files_buf_printf(&s->json, "],\"truncated\":%s,\"files_searched\":%zu,\"files_skipped\":%zu}",
+                     truncated ? "true" : "false", s->searched, s->skipped);
+    return files_emit(s->fs->host, call, &s->text, &s->json);
+}
+
+int files_tool_search_files(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct files *fs = state;
+    struct files_search s = {.fs = fs};
+    struct files_walk w = {.fs = fs, .call = call, .visit = files_search_visit, .ctx = &s};
+    struct files_error err;
+    int result;
+    char *rel;
+
+    if (files_arg_query(host, call, "query", 0, &s.query, &result) != MCPH_OK ||
+        files_arg_query(host, call, "glob", 1, &s.glob, &result) != MCPH_OK ||
+        files_arg_bool(host, call, "ignore_case", &s.ignore_case, &result) != MCPH_OK)
+        return result;
+    s.query_len = strlen(s.query);
+    if (files_arg_path(fs, call, "path", ".", &rel, &result) != MCPH_OK)
+        return result;
+    files_buf_init(&s.text);
+    files_buf_init(&s.json);
+    files_buf_puts(&s.json, "{\"matches\":[");
+    int rc = files_walk_run(&w, rel, &err);
+    if (rc == MCPH_OK) {
+        rc = files_search_emit(&s, call, rel, &w);
+    } else {
+        files_buf_release(&s.text);
+        files_buf_release(&s.json);
+        rc = rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
+    }
+    free(rel);
+    return rc;
+}
+
+/* --- write_file and create_directory. --- */
+
+/* Explains why mkdirat/openat of `name` in dfd failed to give a folder. */
+static int files_not_dir(struct files_error *err, int dfd, const char *name, const char *shown)
+{
+    struct stat st;
+
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: \"%s\" on its way is a symbolic link, and writes "
+                          "never follow symbolic links",
+                          shown, name);
+    return files_fail(err, MCPH_ERR_INVALID,
+                      "\"%s\" is refused: \"%s\" on its way exists and is not a folder", shown,
+                      name);
+}
+
+/* Makes each missing folder of rel, never following a link. *created is set when the last
+ * one was made now. */
+static int files_mkdirs(const struct files *fs, const char *rel, int *created,
+                        struct files_error *err)
+{
+    char shown[160], name[FILES_NAME_MAX + 1], buf[128];
+    int cur = fs->root_fd, rc = MCPH_OK;
+
+    files_show(rel, shown, sizeof(shown));
+    for (const char *p = rel; *p && rc == MCPH_OK;) {
+        size_t len = strcspn(p, "/");
+        memcpy(name, p, len);
+        name[len] = '\0';
+        p += len + (p[len] == '/');
+        *created = mkdirat(cur, name, 0777) == 0;
+        if (!*created && errno != EEXIST) {
+            rc = files_fail(err, MCPH_ERR, "the folder \"%s\" cannot be made: %s", shown,
+                            files_strerror(errno, buf, sizeof(buf)));
+            break;
+        }
+        int next = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0)
+            rc = files_not_dir(err, cur, name, shown);
+        if (cur != fs->root_fd)
+            close(cur);
+        cur = next;
+    }
+    if (cur >= 0 && cur != fs->root_fd)
+        close(cur);
+    return rc;
+}
+
+/* Refuses to write over what is not a plain file of one link: a symbolic link (writes never
+ * follow one), a FIFO or device, or a file with other hard links (one of them could be
+ * outside the root). */
+static int files_write_target(const struct stat *st, const char *shown, struct files_error *err)
+{
+    if (S_ISLNK(st->st_mode))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it is a symbolic link, and writes never follow "
+                          "symbolic links",
+                          shown);
+    if (!S_ISREG(st->st_mode))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it is a %s, and only regular files are written",
+                          shown, files_type_name(st->st_mode));
+    if (st->st_nlink > 1)
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it has %ju hard links, and a file with more than "
+                          "one is never written (another link could be outside the root)",
+                          shown, (uintmax_t)st->st_nlink);
+    return MCPH_OK;
+}
+
+/* Writes all of data to fd from its start, after emptying it. */
+static int files_write_all(int fd, const char *data, size_t len)
+{
+    if (ftruncate(fd, 0) != 0)
+        return -errno;
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* Opens base in the folder pfd for writing, creating it if needed, with every check made on
+ * what was really opened. */
+static int files_write_open(int pfd, const char *base, const char *shown, int *fd, int *created,
+                            struct files_error *err)
+{
+    struct stat st;
+    char buf[128];
+
+    *created = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0;
+    if (!*created && files_write_target(&st, shown, err) != MCPH_OK)
+        return err->status;
+    int wfd = openat(pfd, base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+                     0666);
+    if (wfd < 0 && errno == ELOOP)
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it is a symbolic link, and writes never follow "
+                          "symbolic links",
+                          shown);
+    if (wfd < 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
+                          files_strerror(errno, buf, sizeof(buf)));
+    if (fstat(wfd, &st) != 0) {
+        int saved = errno;
+        close(wfd);
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be checked: %s", shown,
+                          files_strerror(saved, buf, sizeof(buf)));
+    }
+    if (files_write_target(&st, shown, err) != MCPH_OK) {
+        close(wfd);
+        return err->status;
+    }
+    *fd = wfd;
+    return MCPH_OK;
+}
+
+/* Splits rel into its folder (rel itself, cut) and its last name. */
+static const char *files_split(char *rel)
+{
+    char *slash = strrchr(rel, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    return slash + 1;
+}
+
+static int files_write(const struct files *fs, char *rel, const char *content, int parents,
+                       int *created, struct files_error *err)
+{
+    char shown[160];
+    int fd = -1, made;
+
+    files_show(rel, shown, sizeof(shown));
+    const char *base = files_split(rel);
+    const char *dir = base ? rel : "";
+    if (!base)
+        base = rel;
+    if (parents && dir[0] && files_mkdirs(fs, dir, &made, err) != MCPH_OK)
+        return err->status;
+    int pfd = files_resolve(fs, dir, O_PATH | O_DIRECTORY, FILES_LINKS_NONE);
+    if (pfd == -ENOENT)
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "the folder of \"%s\" does not exist; pass create_parents: true to "
+                          "make it",
+                          shown);
+    if (pfd < 0)
+        return files_resolve_error(err, pfd, shown, FILES_LINKS_NONE);
+    int rc = files_write_open(pfd, base, shown, &fd, created, err);
+    close(pfd);
+    if (rc != MCPH_OK)
+        return rc;
+    rc = files_write_all(fd, content, strlen(content));
+    if (close(fd) != 0 && rc == 0)
+        rc = -errno;
+    if (rc != 0) {
+        char buf[128];
+        return files_fail(err, MCPH_ERR, "writing \"%s\" failed: %s", shown,
+                          files_strerror(-rc, buf, sizeof(buf)));
+    }
+    return MCPH_OK;
+}
+
+/* The result of a write or a mkdir: a sentence and {path, ...}. */
+static int files_done(const struct mcph_host *host, struct mcph_call *call, const char *rel,
+                      const char *sentence, const char *extra_json)
+{
+    struct files_buf text, json;
+
+    files_buf_init(&text);
+    files_buf_init(&json);
+    files_buf_puts(&text, sentence);
+    files_buf_puts(&json, "{\"path\":");
+    files_buf_json(&json, rel);
+    files_buf_printf(&json, ",%s}", extra_json);
+    return files_emit(host, call, &text, &json);
+}
+
+int files_tool_write_file(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct files *fs = state;
+    struct files_error err;
+    const char *content;
+    int parents = 0, created = 0, result;
+    char *rel, sentence[320], extra[96], shown[160];
+
+    int rc = host->arg_string(call, "content", &content);
+    if (rc != MCPH_OK)
+        return files_bad_arg(host, call, "content", "a string", rc);
+    if (files_arg_bool(host, call, "create_parents", &parents, &result) != MCPH_OK)
+        return result;
+    size_t len = strlen(content);
+    if (len > fs->max_read_bytes)
+        return host->tool_error(call,
+                                "the content is %zu bytes, over the limit of %llu bytes "
+                                "(max_read_bytes)",
+                                len, (unsigned long long)fs->max_read_bytes);
+    if (files_arg_path(fs, call, "path", NULL, &rel, &result) != MCPH_OK)
+        return result;
+    files_show(rel, shown, sizeof(shown));
+    if (rel[0] == '\0')
+        rc = host->tool_error(call, "the root itself is a folder; give the path of a file");
+    else if (files_write(fs, rel, content, parents, &created, &err) != MCPH_OK)
+        rc = err.status == MCPH_ERR_NOMEM ? err.status : host->tool_error(call, "%s", err.text);
+    else {
+        snprintf(sentence, sizeof(sentence), "wrote %zu bytes to \"%s\" (%s)", len, shown,
+                 created ? "created" : "replaced");
+        snprintf(extra, sizeof(extra), "\"bytes\":%zu,\"created\":%s", len,
+                 created ? "true" : "false");
+        rc = files_done(host, call, shown, sentence, extra);
+    }
+    free(rel);
+    return rc;
+}
+
+int files_tool_create_directory(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct files *fs = state;
+    struct files_error err;
+    int created = 0, result, rc;
+    char *rel, sentence[320], shown[160];
+
+    if (files_arg_path(fs, call, "path", NULL, &rel, &result) != MCPH_OK)
+        return result;
+    files_show(rel[0] ? rel : ".", shown, sizeof(shown));
+    if (rel[0] != '\0' && files_mkdirs(fs, rel, &created, &err) != MCPH_OK) {
+        rc = err.status == MCPH_ERR_NOMEM ? err.status : host->tool_error(call, "%s", err.text);
+    } else {
+        snprintf(sentence, sizeof(sentence),
+                 created ? "created the folder \"%s\"" : "the folder \"%s\" already exists", shown);
+        rc = files_done(host, call, shown, sentence,
+                        created ? "\"created\":true" : "\"created\":false");
+    }
+    free(rel);
+    return rc;
+}
