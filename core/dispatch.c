@@ -627,6 +627,12 @@ static void dispatch_resources_read(struct dispatch_req *req)
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "resources/read needs params.uri, a string");
         return;
     }
+    if (strlen(uri) > LIMIT_URI) {
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "params.uri is longer than %d bytes, the longest URI mcph serves",
+                       LIMIT_URI);
+        return;
+    }
     r = registry_find_resource(req->srv->reg, uri);
     t = r ? NULL : registry_match_template(req->srv->reg, uri, &vars);
     if (r == NULL && t == NULL) {
