@@ -110,6 +110,27 @@ $(SAMPLE_DB): conf/sample.sql
 run: all
 	$(MCPH) conf/mcph.ini
 
+# make plugin NAME=foo [CONF=conf/mcph.ini]: a new plugin in plugins/foo/ from the example's
+# starter (one tool, foo_hello), enabled as [plugin.foo] in CONF, and built. A running mcph
+# serves it after a SIGHUP, or at once in watch mode.
+CONF    ?= conf/mcph.ini
+STARTER := plugins/example/starter/starter.c
+plugin:
+	@case "$(NAME)" in ''|*[!a-z0-9_]*|[!a-z]*) \
+	    echo "mcph: usage: make plugin NAME=foo (NAME: a lowercase C identifier, a-z 0-9 _)" >&2; \
+	    exit 2;; esac
+	@test ! -e plugins/$(NAME) || { \
+	    echo "mcph: plugins/$(NAME) exists already; choose another NAME" >&2; exit 2; }
+	@test -f $(CONF) || { echo "mcph: no INI file $(CONF); set CONF=path/to/mcph.ini" >&2; exit 2; }
+	@install -d -m 755 plugins/$(NAME)
+	sed -e 's/starter/$(NAME)/g' -e "s/STARTER/$$(echo $(NAME) | tr a-z A-Z)/g" \
+	    $(STARTER) > plugins/$(NAME)/$(NAME).c
+	@grep -q '^\[plugin\.$(NAME)\]' $(CONF) || \
+	    printf '\n[plugin.%s]\npath = %s.so\n' $(NAME) $(NAME) >> $(CONF)
+	@$(MAKE) --no-print-directory $(BUILD)/plugins/$(NAME).so
+	@echo "mcph: plugins/$(NAME)/$(NAME).c built and enabled as [plugin.$(NAME)] in $(CONF);"
+	@echo "      a running mcph serves its tool $(NAME)_hello after kill -HUP, or at once with --watch"
+
 # Node.js and the npm packages of the interop tests (pinned in tests/package-lock.json).
 node-deps: $(NODE_STAMP)
 $(NODE_STAMP): tests/package.json tests/package-lock.json
@@ -155,12 +176,14 @@ test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
 test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS)
 	tests/conformance/run.sh $(MCPH)
 
-# SIGHUP and watch-mode reloads end to end, then 200 reloads under load.
-test-reload: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
+# SIGHUP and watch-mode reloads end to end, make plugin then a reload, then 200 reloads under
+# load.
+test-reload: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/reload/reload.mjs $(MCPH)
+	node tests/reload/scaffold.mjs $(MCPH)
 	node tests/reload/soak.mjs $(MCPH)
 
-FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] tests/unit/*.[ch] \
+FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
                                 tests/plugins/*.c tests/conformance/*.c tests/bench/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \

@@ -290,6 +290,7 @@ static cJSON *call_run_handler(struct call_job *job)
     if (host_call_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK)
         return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
     c.mime_type = job->t.mime_type;
+    c.name = job->t.own_name;
     c.env = &job->env;
     if (job->o.modern)
         call_state_decode(job);

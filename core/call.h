@@ -33,6 +33,8 @@ struct call_target {
     const char *uri;            /* borrowed from the request: the URI read, or NULL */
     const char *mime_type;      /* borrowed from the definition, or NULL */
     const char *name;           /* borrowed: the exposed name, for messages */
+    const char *own_name;       /* borrowed from the definition: its own name (tool, prompt,
+                                 * resource URI or URI template), for host->call_name */
     const cJSON *output_schema; /* borrowed from a tool's definition, or NULL */
 };
 

@@ -403,26 +403,51 @@ static int config_new_plugin(struct config_parse *p, const char *id)
     return STATUS_OK;
 }
 
-/* A continuation line (indented, right after a key) adds a line to that key's value. Only
- * instructions is multi-line; elsewhere it is an error, said once. */
+/* Append a line to a multi-line value. */
+static void config_append_line(struct config_parse *p, char **field, const char *value)
+{
+    char *joined = NULL;
+
+    if (asprintf(&joined, "%s\n%s", *field ? *field : "", value) < 0) {
+        p->errs->nomem = 1;
+        return;
+    }
+    free(*field);
+    *field = joined;
+}
+
+/* The plugin's own key that a continuation line of `key` extends, or NULL. */
+static struct config_kv *config_multiline_kv(struct config_parse *p, const char *section,
+                                             const char *key)
+{
+    struct config_plugin *pl = config_current_plugin(p);
+
+    if (strncmp(section, "plugin.", 7) != 0 || pl == NULL || strcmp(pl->id, section + 7) != 0 ||
+        config_own_key(key) || pl->nkeys == 0 || strcmp(pl->keys[pl->nkeys - 1].key, key) != 0)
+        return NULL;
+    return &pl->keys[pl->nkeys - 1];
+}
+
+/* A continuation line (indented, right after a key) adds a line to that key's value. The
+ * instructions and a plugin's own keys are multi-line; elsewhere it is an error. */
 static int config_continuation(struct config_parse *p, const char *section, const char *key,
                                const char *value)
 {
-    char *joined = NULL;
+    struct config_kv *kv;
 
     if (!p->line_indented || p->last_key == NULL || strcmp(p->last_key, key) != 0 ||
         p->section == NULL || strcmp(p->section, section) != 0)
         return 0;
-    if (strcmp(section, "server") != 0 || strcmp(key, "instructions") != 0) {
+    if (strcmp(section, "server") == 0 && strcmp(key, "instructions") == 0) {
+        config_append_line(p, &p->cfg->instructions, value);
+        return 1;
+    }
+    kv = config_multiline_kv(p, section, key);
+    if (kv == NULL) {
         config_error(p, "indented line continues '%s', which takes one line; unindent it", key);
         return 1;
     }
-    if (asprintf(&joined, "%s\n%s", p->cfg->instructions, value) < 0) {
-        p->errs->nomem = 1;
-        return 1;
-    }
-    free(p->cfg->instructions);
-    p->cfg->instructions = joined;
+    config_append_line(p, &kv->value, value);
     return 1;
 }
 

@@ -603,6 +603,7 @@ static void dispatch_tools_call(struct dispatch_req *req)
     target.fn = t->def->call;
     target.args = args;
     target.name = t->name;
+    target.own_name = t->def->name;
     target.output_schema = t->def->output_schema;
     dispatch_call(req, &target);
 }
@@ -637,6 +638,7 @@ static void dispatch_resources_read(struct dispatch_req *req)
     target.uri = uri;
     target.mime_type = r ? r->def->mime_type : t->def->mime_type;
     target.name = uri;
+    target.own_name = r ? r->def->uri : t->def->uri_template;
     dispatch_call(req, &target);
 }
 
@@ -694,6 +696,7 @@ static void dispatch_prompts_get(struct dispatch_req *req)
     target.args = args;
     target.owned_args = args ? NULL : cJSON_CreateObject();
     target.name = p->name;
+    target.own_name = p->def->name;
     dispatch_call(req, &target);
 }
 
@@ -727,6 +730,7 @@ static int dispatch_find_completer(struct dispatch_req *req, const cJSON *ref,
         t->plugin = p->plugin;
         t->fn = p->def->complete;
         t->name = p->name;
+        t->own_name = p->def->name;
         return STATUS_OK;
     }
     if (cJSON_IsString(type) && strcmp(type->valuestring, "ref/resource") == 0 && uri != NULL) {
@@ -736,6 +740,7 @@ static int dispatch_find_completer(struct dispatch_req *req, const cJSON *ref,
             t->plugin = reg->templates[i].plugin;
             t->fn = reg->templates[i].def->complete;
             t->name = uri;
+            t->own_name = reg->templates[i].def->uri_template;
             return STATUS_OK;
         }
         return STATUS_NOT_FOUND;

@@ -677,6 +677,48 @@ static int host_roots(struct mcph_call *c, const char **result_json)
     return host_ask(c, HOST_ASK_ROOTS, NULL, result_json);
 }
 
+/* --- Since 1.2. --- */
+
+static int host_define_tool(const struct mcph_host *vt, const struct mcph_tool *tool)
+{
+    return plugin_define(host_plugin(vt), PLUGIN_ROW_TOOL, tool);
+}
+
+static int host_define_resource(const struct mcph_host *vt, const struct mcph_resource *resource)
+{
+    return plugin_define(host_plugin(vt), PLUGIN_ROW_RESOURCE, resource);
+}
+
+static int host_define_template(const struct mcph_host *vt,
+                                const struct mcph_resource_template *resource_template)
+{
+    return plugin_define(host_plugin(vt), PLUGIN_ROW_TEMPLATE, resource_template);
+}
+
+static int host_define_prompt(const struct mcph_host *vt, const struct mcph_prompt *prompt)
+{
+    return plugin_define(host_plugin(vt), PLUGIN_ROW_PROMPT, prompt);
+}
+
+static void host_refresh(const struct mcph_host *vt)
+{
+    struct plugin *pl = host_plugin(vt);
+
+    atomic_store(&pl->refresh_wanted, 1);
+    if (pl->env != NULL && pl->env->refresh != NULL)
+        pl->env->refresh(pl->env->ctx);
+}
+
+static const char *host_call_name(struct mcph_call *c)
+{
+    return c != NULL ? c->name : NULL;
+}
+
+static const char *host_config_path(const struct mcph_host *vt, const char *key)
+{
+    return plugin_config_path(host_plugin(vt), key);
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -715,6 +757,13 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .sample = host_sample,
         .elicit = host_elicit,
         .roots = host_roots,
+        .define_tool = host_define_tool,
+        .define_resource = host_define_resource,
+        .define_template = host_define_template,
+        .define_prompt = host_define_prompt,
+        .refresh = host_refresh,
+        .call_name = host_call_name,
+        .config_path = host_config_path,
     };
 
     h->vt = vtable;

@@ -50,6 +50,8 @@ struct mcph_call {
     const cJSON *args;     /* borrowed: arguments object (tools, prompts) or template
                             * variables; never NULL */
     const char *uri;       /* borrowed: the URI being read, or NULL */
+    const char *name;      /* borrowed: the definition's own name (tool, prompt, resource URI
+                            * or URI template), for host->call_name; or NULL */
     const char *mime_type; /* borrowed: default mimeType of resource contents, or NULL */
     cJSON *items;          /* owned: content (tool), messages (prompt), contents (resource) */
     cJSON *structured;     /* owned or NULL: the tool's structured result */

@@ -51,5 +51,7 @@
 #define LIMIT_LISTENERS 1024
 /* Watch mode: milliseconds without a relevant file event before a reload starts. */
 #define LIMIT_WATCH_QUIET_MS 300
+/* A plugin's refresh requests: milliseconds without another one before the rebuild. */
+#define LIMIT_REFRESH_QUIET_MS 100
 
 #endif

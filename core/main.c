@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum main_exit {
@@ -242,6 +243,56 @@ static void main_arm_watch(struct server *srv, struct watch *w, int forced)
                 "SIGHUP to reload");
 }
 
+/* Plugins' refresh requests, coalesced: the rebuild starts LIMIT_REFRESH_QUIET_MS after the
+ * last one. Main thread. */
+struct main_refresh {
+    int pending;
+    struct timespec last; /* CLOCK_MONOTONIC */
+};
+
+static long main_ms_since(const struct timespec *t)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - t->tv_sec) * 1000L + (now.tv_nsec - t->tv_nsec) / 1000000L;
+}
+
+/* Note the instances in service that asked to be built again (the flag is the request; the
+ * wake-up byte may have been lost to a full pipe). */
+static void main_note_refresh(const struct server *srv, struct main_refresh *rf)
+{
+    for (size_t i = 0; i < srv->reg->nplugins; i++) {
+        if (atomic_load(&srv->reg->plugins[i]->refresh_wanted)) {
+            rf->pending = 1;
+            clock_gettime(CLOCK_MONOTONIC, &rf->last);
+            return;
+        }
+    }
+}
+
+/* Milliseconds poll may sleep: until the watch or the refresh is due, or -1. */
+static int main_timeout_ms(const struct watch *w, const struct main_refresh *rf)
+{
+    int t = watch_timeout_ms(w);
+    long left;
+
+    if (!rf->pending)
+        return t;
+    left = LIMIT_REFRESH_QUIET_MS - main_ms_since(&rf->last);
+    if (left < 0)
+        left = 0;
+    return t < 0 || left < t ? (int)left : t;
+}
+
+static int main_refresh_due(struct main_refresh *rf)
+{
+    if (!rf->pending || main_ms_since(&rf->last) < LIMIT_REFRESH_QUIET_MS)
+        return 0;
+    rf->pending = 0;
+    return 1;
+}
+
 /* What the wake-up pipe says: every byte waiting is read, so a burst of SIGHUPs makes one
  * reload. Returns 1 to stop serving. */
 static int main_on_wake(struct server *srv, int *reload)
@@ -292,6 +343,7 @@ static int main_on_input(struct server *srv)
  * stopped by a signal. */
 static int main_loop(struct server *srv, int watch_forced)
 {
+    struct main_refresh rf = {0};
     struct watch w;
     int by_signal = -1;
 
@@ -304,7 +356,7 @@ static int main_loop(struct server *srv, int watch_forced)
             {.fd = w.fd, .events = POLLIN},
         };
         int reload = 0;
-        int n = poll(fds, 3, watch_timeout_ms(&w));
+        int n = poll(fds, 3, main_timeout_ms(&w, &rf));
 
         if (n < 0 && errno != EINTR)
             by_signal = 0;
@@ -314,6 +366,8 @@ static int main_loop(struct server *srv, int watch_forced)
             watch_read(&w);
         if ((fds[1].revents & POLLIN) && main_on_wake(srv, &reload))
             by_signal = 1;
+        if (fds[1].revents & POLLIN)
+            main_note_refresh(srv, &rf);
         else if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
             by_signal = 0;
         else if (atomic_load(&srv->out.failed))
@@ -321,6 +375,8 @@ static int main_loop(struct server *srv, int watch_forced)
         if (by_signal < 0 && (reload || watch_due(&w))) {
             reload_run(srv);
             main_arm_watch(srv, &w, watch_forced);
+        } else if (by_signal < 0 && main_refresh_due(&rf)) {
+            reload_refresh(srv);
         }
     }
     if (by_signal == 0 && atomic_load(&srv->out.failed))
@@ -335,7 +391,6 @@ static int main_serve(struct server *srv, int out_fd, int watch_forced)
 
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
     jsonrpc_writer_init(&srv->out, out_fd);
-    srv->wake_fd = main_wake_pipe[1];
     srv->log.sink = dispatch_log_sink;
     srv->log.sink_wants = dispatch_log_wants;
     srv->log.sink_ctx = srv;
@@ -403,13 +458,16 @@ int main(int argc, char **argv)
     pthread_key_create(&srv.call_key, NULL);
     srv.env.log = &srv.log;
     srv.env.resource_updated = dispatch_resource_updated;
+    srv.env.refresh = server_wake;
     srv.env.ctx = &srv;
+    srv.wake_fd = -1;
     if (!args.check) {
         out_fd = main_claim_stdout();
         if (out_fd < 0 || main_signals() != STATUS_OK) {
             log_msg(&srv.log, LOG_ERROR, NULL, "cannot set up stdio: %s", strerror(errno));
             return EXIT_RUNTIME;
         }
+        srv.wake_fd = main_wake_pipe[1];
     }
     code = main_startup(&srv, &args);
     if (args.check && srv.reg != NULL)

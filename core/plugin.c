@@ -371,6 +371,237 @@ static long plugin_table_size(struct plugin_load *ld, const char *what, const vo
     return n;
 }
 
+/* Room for one more row: returns the table (grown when full, new rows zeroed), or NULL when
+ * out of memory (the table is then unchanged). */
+static void *plugin_grow(void *table, size_t *cap, size_t n, size_t elem)
+{
+    size_t want = *cap ? *cap * 2 : 8;
+    char *grown;
+
+    if (n < *cap)
+        return table;
+    grown = realloc(table, want * elem);
+    if (grown == NULL)
+        return NULL;
+    memset(grown + *cap * elem, 0, (want - *cap) * elem);
+    *cap = want;
+    return grown;
+}
+
+/* --- One row of each kind: checked and copied into core memory. The same code serves the
+ * static tables and the rows defined at init (1.2); problems go to ld. --- */
+
+static void plugin_fill_tool(struct plugin_load *ld, const struct mcph_tool *row,
+                             struct plugin_tool *t)
+{
+    size_t before = ld->errs->count;
+    const struct plugin *pl = ld->pl;
+
+    plugin_check_name(ld, "tool", row->name);
+    for (size_t j = 0; row->name != NULL && j < pl->ntools; j++) {
+        if (pl->tools[j].name != NULL && strcmp(pl->tools[j].name, row->name) == 0)
+            plugin_fail(ld, "two tools are named '%s'; rename one", row->name);
+    }
+    if (row->call == NULL)
+        plugin_fail(ld, "tool '%s' has no call handler", row->name ? row->name : "(null)");
+    if (ld->errs->count > before)
+        return;
+    t->name = plugin_dup(ld, row->name);
+    t->title = plugin_dup(ld, row->title);
+    t->description = plugin_dup(ld, row->description);
+    t->input_schema = plugin_schema(ld, "input_schema", row->name, row->input_schema);
+    if (row->output_schema != NULL)
+        t->output_schema = plugin_schema(ld, "output_schema", row->name, row->output_schema);
+    t->hints[0] = row->read_only_hint;
+    t->hints[1] = row->destructive_hint;
+    t->hints[2] = row->idempotent_hint;
+    t->hints[3] = row->open_world_hint;
+    t->call = row->call;
+    t->icons = plugin_json(ld, "icons", row->name, row->icons, cJSON_Array);
+    t->meta = plugin_json(ld, "meta", row->name, row->meta, cJSON_Object);
+}
+
+static void plugin_release_tool(struct plugin_tool *t)
+{
+    free(t->name);
+    free(t->title);
+    free(t->description);
+    cJSON_Delete(t->input_schema);
+    cJSON_Delete(t->output_schema);
+    cJSON_Delete(t->icons);
+    cJSON_Delete(t->meta);
+}
+
+static int plugin_valid_uri(const char *uri)
+{
+    size_t scheme;
+
+    if (uri == NULL || strlen(uri) > LIMIT_URI)
+        return 0;
+    scheme = strspn(uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+    return scheme > 0 && uri[scheme] == ':';
+}
+
+static void plugin_fill_resource(struct plugin_load *ld, const struct mcph_resource *row,
+                                 struct plugin_resource *r)
+{
+    size_t before = ld->errs->count;
+    const struct plugin *pl = ld->pl;
+
+    if (!plugin_valid_uri(row->uri))
+        plugin_fail(ld,
+                    "resource uri '%.200s' is not an absolute URI (scheme:...) of at most %d "
+                    "bytes",
+                    row->uri ? row->uri : "(null)", LIMIT_URI);
+    for (size_t j = 0; row->uri != NULL && j < pl->nresources; j++) {
+        if (pl->resources[j].uri != NULL && strcmp(pl->resources[j].uri, row->uri) == 0)
+            plugin_fail(ld, "two resources have the uri '%s'; change one", row->uri);
+    }
+    if (row->name == NULL || row->read == NULL)
+        plugin_fail(ld, "resource '%s' needs a name and a read handler",
+                    row->uri ? row->uri : "(null)");
+    if (ld->errs->count > before)
+        return;
+    r->uri = plugin_dup(ld, row->uri);
+    r->name = plugin_dup(ld, row->name);
+    r->title = plugin_dup(ld, row->title);
+    r->description = plugin_dup(ld, row->description);
+    r->mime_type = plugin_dup(ld, row->mime_type);
+    r->size = row->size;
+    r->read = row->read;
+    r->annotations = plugin_json(ld, "annotations", row->uri, row->annotations, cJSON_Object);
+    r->icons = plugin_json(ld, "icons", row->uri, row->icons, cJSON_Array);
+    r->meta = plugin_json(ld, "meta", row->uri, row->meta, cJSON_Object);
+}
+
+static void plugin_release_resource(struct plugin_resource *r)
+{
+    free(r->uri);
+    free(r->name);
+    free(r->title);
+    free(r->description);
+    free(r->mime_type);
+    cJSON_Delete(r->annotations);
+    cJSON_Delete(r->icons);
+    cJSON_Delete(r->meta);
+}
+
+static void plugin_fill_template(struct plugin_load *ld, const struct mcph_resource_template *row,
+                                 struct plugin_template *t)
+{
+    size_t before = ld->errs->count;
+    const char *why = NULL;
+    const char *uri = row->uri_template ? row->uri_template : "(null)";
+
+    if (!plugin_valid_uri(row->uri_template) ||
+        uritemplate_check(row->uri_template, &why) != STATUS_OK)
+        plugin_fail(ld, "resource template '%.200s' is not valid: %s", uri,
+                    why ? why : "not an absolute URI (scheme:...)");
+    if (row->name == NULL || row->read == NULL)
+        plugin_fail(ld, "resource template '%s' needs a name and a read handler", uri);
+    if (ld->errs->count > before)
+        return;
+    t->uri_template = plugin_dup(ld, row->uri_template);
+    t->name = plugin_dup(ld, row->name);
+    t->title = plugin_dup(ld, row->title);
+    t->description = plugin_dup(ld, row->description);
+    t->mime_type = plugin_dup(ld, row->mime_type);
+    t->read = row->read;
+    t->annotations = plugin_json(ld, "annotations", uri, row->annotations, cJSON_Object);
+    t->icons = plugin_json(ld, "icons", uri, row->icons, cJSON_Array);
+    t->meta = plugin_json(ld, "meta", uri, row->meta, cJSON_Object);
+    t->complete = row->complete;
+}
+
+static void plugin_release_template(struct plugin_template *t)
+{
+    free(t->uri_template);
+    free(t->name);
+    free(t->title);
+    free(t->description);
+    free(t->mime_type);
+    cJSON_Delete(t->annotations);
+    cJSON_Delete(t->icons);
+    cJSON_Delete(t->meta);
+}
+
+static void plugin_fill_args(struct plugin_load *ld, const struct mcph_prompt *row,
+                             struct plugin_prompt *p)
+{
+    size_t stride = ld->pl->prompt_arg_size;
+    long n = plugin_count_rows(row->arguments, stride);
+    struct mcph_prompt_arg arg;
+
+    if (n < 0 || n > LIMIT_ARGS) {
+        plugin_fail(ld, "prompt '%s' has more than %d arguments or no end row {0}", row->name,
+                    LIMIT_ARGS);
+        return;
+    }
+    if (n == 0)
+        return;
+    p->args = calloc((size_t)n, sizeof(*p->args));
+    if (p->args == NULL) {
+        ld->errs->nomem = 1;
+        ld->failed = 1;
+        return;
+    }
+    for (size_t i = 0; plugin_row(row->arguments, stride, i, &arg, sizeof(arg)); i++) {
+        for (size_t j = 0; j < p->nargs; j++) {
+            if (p->args[j].name != NULL && arg.name != NULL &&
+                strcmp(p->args[j].name, arg.name) == 0)
+                plugin_fail(ld, "prompt '%s' has two arguments named '%s'", row->name, arg.name);
+        }
+        p->args[p->nargs].name = plugin_dup(ld, arg.name);
+        p->args[p->nargs].title = plugin_dup(ld, arg.title);
+        p->args[p->nargs].description = plugin_dup(ld, arg.description);
+        p->args[p->nargs].required = arg.required != 0;
+        p->nargs++;
+    }
+}
+
+static void plugin_fill_prompt(struct plugin_load *ld, const struct mcph_prompt *row,
+                               struct plugin_prompt *p)
+{
+    size_t before = ld->errs->count;
+    const struct plugin *pl = ld->pl;
+
+    plugin_check_name(ld, "prompt", row->name);
+    for (size_t j = 0; row->name != NULL && j < pl->nprompts; j++) {
+        if (pl->prompts[j].name != NULL && strcmp(pl->prompts[j].name, row->name) == 0)
+            plugin_fail(ld, "two prompts are named '%s'; rename one", row->name);
+    }
+    if (row->get == NULL)
+        plugin_fail(ld, "prompt '%s' has no get handler", row->name ? row->name : "(null)");
+    if (ld->errs->count > before)
+        return;
+    p->name = plugin_dup(ld, row->name);
+    p->title = plugin_dup(ld, row->title);
+    p->description = plugin_dup(ld, row->description);
+    p->get = row->get;
+    p->icons = plugin_json(ld, "icons", row->name, row->icons, cJSON_Array);
+    p->meta = plugin_json(ld, "meta", row->name, row->meta, cJSON_Object);
+    p->complete = row->complete;
+    plugin_fill_args(ld, row, p);
+}
+
+static void plugin_release_prompt(struct plugin_prompt *p)
+{
+    for (size_t j = 0; j < p->nargs; j++) {
+        free(p->args[j].name);
+        free(p->args[j].title);
+        free(p->args[j].description);
+    }
+    free(p->args);
+    cJSON_Delete(p->icons);
+    cJSON_Delete(p->meta);
+    free(p->name);
+    free(p->title);
+    free(p->description);
+}
+
+/* --- The static tables: every row is kept (a failed one too, so that it is freed with the
+ * instance); any problem fails the load. --- */
+
 static int plugin_copy_tools(struct plugin_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
@@ -382,42 +613,14 @@ static int plugin_copy_tools(struct plugin_load *ld, const struct mcph_plugin *d
     pl->tools = calloc((size_t)n, sizeof(*pl->tools));
     if (pl->tools == NULL)
         return STATUS_NOMEM;
+    pl->cap_tools = (size_t)n;
     for (size_t i = 0; plugin_row(d->tools, d->tool_size, i, &row, sizeof(row)); i++) {
-        struct plugin_tool *t = &pl->tools[pl->ntools++];
+        struct plugin_tool t = {0};
 
-        plugin_check_name(ld, "tool", row.name);
-        for (size_t j = 0; j + 1 < pl->ntools; j++) {
-            if (strcmp(pl->tools[j].name, row.name) == 0)
-                plugin_fail(ld, "two tools are named '%s' (rows %zu and %zu); rename one", row.name,
-                            j, i);
-        }
-        if (row.call == NULL)
-            plugin_fail(ld, "tool '%s' has no call handler", row.name);
-        t->name = plugin_dup(ld, row.name);
-        t->title = plugin_dup(ld, row.title);
-        t->description = plugin_dup(ld, row.description);
-        t->input_schema = plugin_schema(ld, "input_schema", row.name, row.input_schema);
-        if (row.output_schema != NULL)
-            t->output_schema = plugin_schema(ld, "output_schema", row.name, row.output_schema);
-        t->hints[0] = row.read_only_hint;
-        t->hints[1] = row.destructive_hint;
-        t->hints[2] = row.idempotent_hint;
-        t->hints[3] = row.open_world_hint;
-        t->call = row.call;
-        t->icons = plugin_json(ld, "icons", row.name, row.icons, cJSON_Array);
-        t->meta = plugin_json(ld, "meta", row.name, row.meta, cJSON_Object);
+        plugin_fill_tool(ld, &row, &t);
+        pl->tools[pl->ntools++] = t;
     }
     return STATUS_OK;
-}
-
-static int plugin_valid_uri(const char *uri)
-{
-    size_t scheme;
-
-    if (uri == NULL || strlen(uri) > LIMIT_URI)
-        return 0;
-    scheme = strspn(uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
-    return scheme > 0 && uri[scheme] == ':';
 }
 
 static int plugin_copy_resources(struct plugin_load *ld, const struct mcph_plugin *d)
@@ -431,27 +634,12 @@ static int plugin_copy_resources(struct plugin_load *ld, const struct mcph_plugi
     pl->resources = calloc((size_t)n, sizeof(*pl->resources));
     if (pl->resources == NULL)
         return STATUS_NOMEM;
+    pl->cap_resources = (size_t)n;
     for (size_t i = 0; plugin_row(d->resources, d->resource_size, i, &row, sizeof(row)); i++) {
-        struct plugin_resource *r = &pl->resources[pl->nresources++];
+        struct plugin_resource r = {0};
 
-        if (!plugin_valid_uri(row.uri))
-            plugin_fail(ld, "resource uri '%s' is not an absolute URI (scheme:...)", row.uri);
-        for (size_t j = 0; j + 1 < pl->nresources; j++) {
-            if (strcmp(pl->resources[j].uri, row.uri) == 0)
-                plugin_fail(ld, "two resources have the uri '%s'; change one", row.uri);
-        }
-        if (row.name == NULL || row.read == NULL)
-            plugin_fail(ld, "resource '%s' needs a name and a read handler", row.uri);
-        r->uri = plugin_dup(ld, row.uri);
-        r->name = plugin_dup(ld, row.name);
-        r->title = plugin_dup(ld, row.title);
-        r->description = plugin_dup(ld, row.description);
-        r->mime_type = plugin_dup(ld, row.mime_type);
-        r->size = row.size;
-        r->read = row.read;
-        r->annotations = plugin_json(ld, "annotations", row.uri, row.annotations, cJSON_Object);
-        r->icons = plugin_json(ld, "icons", row.uri, row.icons, cJSON_Array);
-        r->meta = plugin_json(ld, "meta", row.uri, row.meta, cJSON_Object);
+        plugin_fill_resource(ld, &row, &r);
+        pl->resources[pl->nresources++] = r;
     }
     return STATUS_OK;
 }
@@ -467,59 +655,13 @@ static int plugin_copy_templates(struct plugin_load *ld, const struct mcph_plugi
     pl->templates = calloc((size_t)n, sizeof(*pl->templates));
     if (pl->templates == NULL)
         return STATUS_NOMEM;
+    pl->cap_templates = (size_t)n;
     for (size_t i = 0; plugin_row(d->resource_templates, d->template_size, i, &row, sizeof(row));
          i++) {
-        struct plugin_template *t = &pl->templates[pl->ntemplates++];
-        const char *why = NULL;
+        struct plugin_template t = {0};
 
-        if (!plugin_valid_uri(row.uri_template) ||
-            uritemplate_check(row.uri_template, &why) != STATUS_OK)
-            plugin_fail(ld, "resource template '%s' is not valid: %s", row.uri_template,
-                        why ? why : "not an absolute URI (scheme:...)");
-        if (row.name == NULL || row.read == NULL)
-            plugin_fail(ld, "resource template '%s' needs a name and a read handler",
-                        row.uri_template);
-        t->uri_template = plugin_dup(ld, row.uri_template);
-        t->name = plugin_dup(ld, row.name);
-        t->title = plugin_dup(ld, row.title);
-        t->description = plugin_dup(ld, row.description);
-        t->mime_type = plugin_dup(ld, row.mime_type);
-        t->read = row.read;
-        t->annotations =
-            plugin_json(ld, "annotations", row.uri_template, row.annotations, cJSON_Object);
-        t->icons = plugin_json(ld, "icons", row.uri_template, row.icons, cJSON_Array);
-        t->meta = plugin_json(ld, "meta", row.uri_template, row.meta, cJSON_Object);
-        t->complete = row.complete;
-    }
-    return STATUS_OK;
-}
-
-static int plugin_copy_args(struct plugin_load *ld, const struct mcph_plugin *d,
-                            const struct mcph_prompt *row, struct plugin_prompt *p)
-{
-    long n = plugin_count_rows(row->arguments, d->prompt_arg_size);
-    struct mcph_prompt_arg arg;
-
-    if (n < 0 || n > LIMIT_ARGS) {
-        plugin_fail(ld, "prompt '%s' has more than %d arguments or no end row {0}", row->name,
-                    LIMIT_ARGS);
-        return STATUS_PLUGIN;
-    }
-    if (n == 0)
-        return STATUS_OK;
-    p->args = calloc((size_t)n, sizeof(*p->args));
-    if (p->args == NULL)
-        return STATUS_NOMEM;
-    for (size_t i = 0; plugin_row(row->arguments, d->prompt_arg_size, i, &arg, sizeof(arg)); i++) {
-        for (size_t j = 0; j < p->nargs; j++) {
-            if (strcmp(p->args[j].name, arg.name) == 0)
-                plugin_fail(ld, "prompt '%s' has two arguments named '%s'", row->name, arg.name);
-        }
-        p->args[p->nargs].name = plugin_dup(ld, arg.name);
-        p->args[p->nargs].title = plugin_dup(ld, arg.title);
-        p->args[p->nargs].description = plugin_dup(ld, arg.description);
-        p->args[p->nargs].required = arg.required != 0;
-        p->nargs++;
+        plugin_fill_template(ld, &row, &t);
+        pl->templates[pl->ntemplates++] = t;
     }
     return STATUS_OK;
 }
@@ -535,27 +677,14 @@ static int plugin_copy_prompts(struct plugin_load *ld, const struct mcph_plugin 
     pl->prompts = calloc((size_t)n, sizeof(*pl->prompts));
     if (pl->prompts == NULL)
         return STATUS_NOMEM;
+    pl->cap_prompts = (size_t)n;
     for (size_t i = 0; plugin_row(d->prompts, d->prompt_size, i, &row, sizeof(row)); i++) {
-        struct plugin_prompt *p = &pl->prompts[pl->nprompts++];
+        struct plugin_prompt p = {0};
 
-        plugin_check_name(ld, "prompt", row.name);
-        for (size_t j = 0; j + 1 < pl->nprompts; j++) {
-            if (strcmp(pl->prompts[j].name, row.name) == 0)
-                plugin_fail(ld, "two prompts are named '%s'; rename one", row.name);
-        }
-        if (row.get == NULL)
-            plugin_fail(ld, "prompt '%s' has no get handler", row.name);
-        p->name = plugin_dup(ld, row.name);
-        p->title = plugin_dup(ld, row.title);
-        p->description = plugin_dup(ld, row.description);
-        p->get = row.get;
-        p->icons = plugin_json(ld, "icons", row.name, row.icons, cJSON_Array);
-        p->meta = plugin_json(ld, "meta", row.name, row.meta, cJSON_Object);
-        p->complete = row.complete;
-        if (plugin_copy_args(ld, d, &row, p) == STATUS_NOMEM)
-            return STATUS_NOMEM;
+        plugin_fill_prompt(ld, &row, &p);
+        pl->prompts[pl->nprompts++] = p;
     }
-    return STATUS_OK;
+    return ld->errs->nomem ? STATUS_NOMEM : STATUS_OK;
 }
 
 static int plugin_copy_keys(struct plugin_load *ld, const struct mcph_plugin *d)
@@ -660,6 +789,241 @@ static int plugin_copy_config(struct plugin_load *ld)
     return STATUS_OK;
 }
 
+/* --- Config values read as paths (1.2): resolved once, against the INI file's folder. --- */
+
+static char *plugin_resolve(const char *dir, const char *value)
+{
+    char *out = NULL;
+
+    if (value[0] == '/' || value[0] == '\0' || dir == NULL || dir[0] == '\0')
+        return strdup(value);
+    if (asprintf(&out, "%s/%s", dir, value) < 0)
+        return NULL;
+    return out;
+}
+
+static int plugin_add_path(struct plugin_load *ld, const char *key, const char *value)
+{
+    struct plugin *pl = ld->pl;
+    struct plugin_path *p = &pl->paths[pl->npaths];
+
+    if (value == NULL)
+        return STATUS_OK;
+    for (size_t i = 0; i < pl->npaths; i++) {
+        if (strcmp(pl->paths[i].key, key) == 0)
+            return STATUS_OK; /* the INI's value came first and wins over the default */
+    }
+    p->key = strdup(key);
+    p->path = plugin_resolve(pl->ini_dir, value);
+    pl->npaths++;
+    return p->key != NULL && p->path != NULL ? STATUS_OK : STATUS_NOMEM;
+}
+
+static int plugin_copy_paths(struct plugin_load *ld)
+{
+    struct plugin *pl = ld->pl;
+    const char *slash = strrchr(ld->ini_file, '/');
+    int status = STATUS_OK;
+
+    pl->ini_dir = slash == NULL           ? strdup(".")
+                  : slash == ld->ini_file ? strdup("/")
+                                          : strndup(ld->ini_file, (size_t)(slash - ld->ini_file));
+    pl->paths = calloc(ld->cp->nkeys + pl->nkeys + 1, sizeof(*pl->paths));
+    if (pl->ini_dir == NULL || pl->paths == NULL)
+        return STATUS_NOMEM;
+    for (size_t i = 0; status == STATUS_OK && i < ld->cp->nkeys; i++)
+        status = plugin_add_path(ld, ld->cp->keys[i].key, ld->cp->keys[i].value);
+    for (size_t i = 0; status == STATUS_OK && i < pl->nkeys; i++)
+        status = plugin_add_path(ld, pl->keys[i].name, pl->keys[i].default_value);
+    return status;
+}
+
+const char *plugin_config_path(const struct plugin *pl, const char *key)
+{
+    if (key == NULL)
+        return NULL;
+    for (size_t i = 0; i < pl->npaths; i++) {
+        if (strcmp(pl->paths[i].key, key) == 0)
+            return pl->paths[i].path;
+    }
+    return NULL;
+}
+
+/* --- Rows defined at init (1.2). Each is checked on its own: a refused row is logged and
+ * left out, and the load goes on. --- */
+
+/* The plugin's row (of the size its descriptor records) as this header's struct. */
+static void plugin_row_copy(void *row, size_t size, const void *raw, size_t stride)
+{
+    memset(row, 0, size);
+    memcpy(row, raw, stride < size ? stride : size);
+}
+
+/* What a filled row's check came to: MCPH_OK, or why it is refused. */
+static int plugin_defined_status(const struct plugin_load *ld)
+{
+    if (ld->errs->nomem)
+        return MCPH_ERR_NOMEM;
+    return ld->errs->count > 0 ? MCPH_ERR_INVALID : MCPH_OK;
+}
+
+/* A zeroed slot after the last row of `kind` (a refused row's slot is reused), the table
+ * grown when full; the row counts only once kept. NULL when out of memory. */
+static void *plugin_slot(struct plugin *pl, int kind)
+{
+    void *t;
+
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        t = plugin_grow(pl->tools, &pl->cap_tools, pl->ntools, sizeof(*pl->tools));
+        pl->tools = t ? t : pl->tools;
+        return t ? memset(&pl->tools[pl->ntools], 0, sizeof(*pl->tools)) : NULL;
+    case PLUGIN_ROW_RESOURCE:
+        t = plugin_grow(pl->resources, &pl->cap_resources, pl->nresources, sizeof(*pl->resources));
+        pl->resources = t ? t : pl->resources;
+        return t ? memset(&pl->resources[pl->nresources], 0, sizeof(*pl->resources)) : NULL;
+    case PLUGIN_ROW_TEMPLATE:
+        t = plugin_grow(pl->templates, &pl->cap_templates, pl->ntemplates, sizeof(*pl->templates));
+        pl->templates = t ? t : pl->templates;
+        return t ? memset(&pl->templates[pl->ntemplates], 0, sizeof(*pl->templates)) : NULL;
+    default:
+        t = plugin_grow(pl->prompts, &pl->cap_prompts, pl->nprompts, sizeof(*pl->prompts));
+        pl->prompts = t ? t : pl->prompts;
+        return t ? memset(&pl->prompts[pl->nprompts], 0, sizeof(*pl->prompts)) : NULL;
+    }
+}
+
+/* The plugin's row (of the size its descriptor records) checked and copied into slot. */
+static void plugin_fill_row(struct plugin_load *ld, int kind, const void *raw, void *slot)
+{
+    const struct plugin *pl = ld->pl;
+    union {
+        struct mcph_tool tool;
+        struct mcph_resource resource;
+        struct mcph_resource_template template;
+        struct mcph_prompt prompt;
+    } row;
+
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        plugin_row_copy(&row.tool, sizeof(row.tool), raw, pl->tool_size);
+        plugin_fill_tool(ld, &row.tool, slot);
+        break;
+    case PLUGIN_ROW_RESOURCE:
+        plugin_row_copy(&row.resource, sizeof(row.resource), raw, pl->resource_size);
+        plugin_fill_resource(ld, &row.resource, slot);
+        break;
+    case PLUGIN_ROW_TEMPLATE:
+        plugin_row_copy(&row.template, sizeof(row.template), raw, pl->template_size);
+        plugin_fill_template(ld, &row.template, slot);
+        break;
+    default:
+        plugin_row_copy(&row.prompt, sizeof(row.prompt), raw, pl->prompt_size);
+        plugin_fill_prompt(ld, &row.prompt, slot);
+    }
+}
+
+/* Free what the fill copied of a refused row. */
+static void plugin_release_row(int kind, void *slot)
+{
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        plugin_release_tool(slot);
+        break;
+    case PLUGIN_ROW_RESOURCE:
+        plugin_release_resource(slot);
+        break;
+    case PLUGIN_ROW_TEMPLATE:
+        plugin_release_template(slot);
+        break;
+    default:
+        plugin_release_prompt(slot);
+    }
+}
+
+/* Count the row just filled in. */
+static void plugin_keep_row(struct plugin *pl, int kind)
+{
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        pl->ntools++;
+        break;
+    case PLUGIN_ROW_RESOURCE:
+        pl->nresources++;
+        break;
+    case PLUGIN_ROW_TEMPLATE:
+        pl->ntemplates++;
+        break;
+    default:
+        pl->nprompts++;
+    }
+}
+
+static size_t plugin_rows_of(const struct plugin *pl, int kind)
+{
+    switch (kind) {
+    case PLUGIN_ROW_TOOL:
+        return pl->ntools;
+    case PLUGIN_ROW_RESOURCE:
+        return pl->nresources;
+    case PLUGIN_ROW_TEMPLATE:
+        return pl->ntemplates;
+    default:
+        return pl->nprompts;
+    }
+}
+
+static int plugin_define_row(struct plugin_load *ld, int kind, const void *raw)
+{
+    void *slot = plugin_slot(ld->pl, kind);
+    int rc;
+
+    if (slot == NULL)
+        return MCPH_ERR_NOMEM;
+    plugin_fill_row(ld, kind, raw, slot);
+    rc = plugin_defined_status(ld);
+    if (rc == MCPH_OK)
+        plugin_keep_row(ld->pl, kind);
+    else
+        plugin_release_row(kind, slot);
+    return rc;
+}
+
+int plugin_define(struct plugin *pl, int kind, const void *row)
+{
+    static const char *const what[] = {
+        [PLUGIN_ROW_TOOL] = "tool",
+        [PLUGIN_ROW_RESOURCE] = "resource",
+        [PLUGIN_ROW_TEMPLATE] = "resource template",
+        [PLUGIN_ROW_PROMPT] = "prompt",
+    };
+    struct plugin_load ld;
+    struct diag errs;
+    int rc;
+
+    if (pl->loading == NULL)
+        return MCPH_ERR_STATE;
+    if (row == NULL || kind < PLUGIN_ROW_TOOL || kind > PLUGIN_ROW_PROMPT)
+        return MCPH_ERR_INVALID;
+    if (plugin_rows_of(pl, kind) >= LIMIT_ROWS) {
+        log_msg(pl->log, LOG_ERROR, NULL, "plugin '%s' (%s): more than %d %s rows; left out",
+                pl->id, pl->path, LIMIT_ROWS, what[kind]);
+        return MCPH_ERR_LIMIT;
+    }
+    diag_init(&errs);
+    ld = *pl->loading;
+    ld.errs = &errs;
+    ld.failed = 0;
+    rc = plugin_define_row(&ld, kind, row);
+    for (size_t i = 0; i < errs.count; i++)
+        log_msg(pl->log, LOG_ERROR, NULL, "%s (a %s defined by init; left out)", errs.msgs[i],
+                what[kind]);
+    diag_release(&errs);
+    if (rc == MCPH_OK)
+        pl->rebuild = 1;
+    return rc;
+}
+
 static int plugin_copy_tables(struct plugin_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
@@ -668,8 +1032,14 @@ static int plugin_copy_tables(struct plugin_load *ld, const struct mcph_plugin *
     pl->name = plugin_dup(ld, d->name ? d->name : ld->cp->id);
     pl->version = plugin_dup(ld, d->version);
     pl->flags = d->flags;
+    pl->rebuild = (d->flags & MCPH_PLUGIN_REBUILD_ON_RELOAD) != 0;
     pl->abi_minor = d->abi_minor;
     pl->shutdown = d->shutdown;
+    pl->tool_size = d->tool_size;
+    pl->resource_size = d->resource_size;
+    pl->template_size = d->template_size;
+    pl->prompt_size = d->prompt_size;
+    pl->prompt_arg_size = d->prompt_arg_size;
     status = plugin_copy_tools(ld, d);
     if (status == STATUS_OK)
         status = plugin_copy_resources(ld, d);
@@ -681,6 +1051,8 @@ static int plugin_copy_tables(struct plugin_load *ld, const struct mcph_plugin *
         status = plugin_copy_keys(ld, d);
     if (status == STATUS_OK)
         status = plugin_copy_config(ld);
+    if (status == STATUS_OK)
+        status = plugin_copy_paths(ld);
     if (ld->errs->nomem)
         status = STATUS_NOMEM;
     return status;
@@ -696,7 +1068,9 @@ static int plugin_run_init(struct plugin_load *ld, const struct mcph_plugin *d)
         pl->initialized = 1;
         return STATUS_OK;
     }
+    pl->loading = ld;
     rc = d->init(&pl->host.vt, &pl->state);
+    pl->loading = NULL;
     if (rc != MCPH_OK) {
         plugin_fail(ld, "init failed (status %d); see its messages above", rc);
         return STATUS_PLUGIN;
@@ -768,64 +1142,22 @@ int plugin_unref(struct plugin *pl)
 
 static void plugin_free_tables(struct plugin *pl)
 {
-    for (size_t i = 0; i < pl->ntools; i++) {
-        struct plugin_tool *t = &pl->tools[i];
-
-        free(t->name);
-        free(t->title);
-        free(t->description);
-        cJSON_Delete(t->input_schema);
-        cJSON_Delete(t->output_schema);
-        cJSON_Delete(t->icons);
-        cJSON_Delete(t->meta);
-    }
+    for (size_t i = 0; i < pl->ntools; i++)
+        plugin_release_tool(&pl->tools[i]);
     free(pl->tools);
-    for (size_t i = 0; i < pl->nresources; i++) {
-        struct plugin_resource *r = &pl->resources[i];
-
-        free(r->uri);
-        free(r->name);
-        free(r->title);
-        free(r->description);
-        free(r->mime_type);
-        cJSON_Delete(r->annotations);
-        cJSON_Delete(r->icons);
-        cJSON_Delete(r->meta);
-    }
+    for (size_t i = 0; i < pl->nresources; i++)
+        plugin_release_resource(&pl->resources[i]);
     free(pl->resources);
-    for (size_t i = 0; i < pl->ntemplates; i++) {
-        struct plugin_template *t = &pl->templates[i];
-
-        free(t->uri_template);
-        free(t->name);
-        free(t->title);
-        free(t->description);
-        free(t->mime_type);
-        cJSON_Delete(t->annotations);
-        cJSON_Delete(t->icons);
-        cJSON_Delete(t->meta);
-    }
+    for (size_t i = 0; i < pl->ntemplates; i++)
+        plugin_release_template(&pl->templates[i]);
     free(pl->templates);
+    for (size_t i = 0; i < pl->nprompts; i++)
+        plugin_release_prompt(&pl->prompts[i]);
+    free(pl->prompts);
 }
 
-static void plugin_free_prompts_keys(struct plugin *pl)
+static void plugin_free_keys(struct plugin *pl)
 {
-    for (size_t i = 0; i < pl->nprompts; i++) {
-        struct plugin_prompt *p = &pl->prompts[i];
-
-        for (size_t j = 0; j < p->nargs; j++) {
-            free(p->args[j].name);
-            free(p->args[j].title);
-            free(p->args[j].description);
-        }
-        free(p->args);
-        cJSON_Delete(p->icons);
-        cJSON_Delete(p->meta);
-        free(p->name);
-        free(p->title);
-        free(p->description);
-    }
-    free(pl->prompts);
     for (size_t i = 0; i < pl->nkeys; i++) {
         free(pl->keys[i].name);
         free(pl->keys[i].description);
@@ -837,6 +1169,11 @@ static void plugin_free_prompts_keys(struct plugin *pl)
         free(pl->config[i].value);
     }
     free(pl->config);
+    for (size_t i = 0; i < pl->npaths; i++) {
+        free(pl->paths[i].key);
+        free(pl->paths[i].path);
+    }
+    free(pl->paths);
 }
 
 /* dlclose, then release the memfd unless the library stayed mapped (a library marked
@@ -868,7 +1205,8 @@ void plugin_free(struct plugin *pl)
         pl->shutdown(pl->state);
     plugin_close(pl);
     plugin_free_tables(pl);
-    plugin_free_prompts_keys(pl);
+    plugin_free_keys(pl);
+    free(pl->ini_dir);
     free(pl->id);
     free(pl->path);
     free(pl->prefix);

@@ -65,18 +65,34 @@ struct plugin_prompt {
     mcph_handler_fn complete; /* NULL when the plugin completes nothing (1.1) */
 };
 
+/* A config value resolved against the INI file's folder (host->config_path). */
+struct plugin_path {
+    char *key;  /* owned */
+    char *path; /* owned */
+};
+
 struct plugin_key {
     char *name, *description, *default_value; /* owned */
     int required;
 };
 
 /* What every instance shares with the server: where logs go and where "my resource
- * changed" goes. Borrowed by each instance for its life. */
+ * changed" and "build me again" go. Borrowed by each instance for its life. */
 struct plugin_env {
     const struct log *log;
     /* Called (any thread) when the instance says uri changed; may be NULL. */
     void (*resource_updated)(void *ctx, const char *uri);
+    /* Called (any thread) after the instance set refresh_wanted; may be NULL. */
+    void (*refresh)(void *ctx);
     void *ctx;
+};
+
+/* The kinds of rows a plugin defines at init (1.2). */
+enum plugin_row_kind {
+    PLUGIN_ROW_TOOL = 1,
+    PLUGIN_ROW_RESOURCE,
+    PLUGIN_ROW_TEMPLATE,
+    PLUGIN_ROW_PROMPT,
 };
 
 struct plugin {
@@ -92,16 +108,27 @@ struct plugin {
     struct config_kv *config; /* owned: the INI's own keys of this instance */
     size_t nconfig;
 
+    /* The definitions: the static tables' rows, then those defined at init (1.2). Fixed once
+     * the instance is loaded; registries point into them. */
     struct plugin_tool *tools;
-    size_t ntools;
+    size_t ntools, cap_tools;
     struct plugin_resource *resources;
-    size_t nresources;
+    size_t nresources, cap_resources;
     struct plugin_template *templates;
-    size_t ntemplates;
+    size_t ntemplates, cap_templates;
     struct plugin_prompt *prompts;
-    size_t nprompts;
+    size_t nprompts, cap_prompts;
     struct plugin_key *keys;
     size_t nkeys;
+    /* The descriptor's row sizes, for rows defined at init. */
+    uint16_t tool_size, resource_size, template_size, prompt_size, prompt_arg_size;
+    struct plugin_load *loading; /* main thread: the load whose init runs now, else NULL */
+    int rebuild;                 /* rebuilt on every reload: it defined rows at init, or its
+                                  * descriptor asks for it (MCPH_PLUGIN_REBUILD_ON_RELOAD) */
+    char *ini_dir;               /* owned: the folder of the INI file it was loaded from */
+    struct plugin_path *paths;   /* owned: config values read as paths (host->config_path) */
+    size_t npaths;
+    atomic_int refresh_wanted; /* host->refresh() was called; cleared by the main thread */
 
     void *handle;                  /* dlopen handle, owned */
     int memfd;                     /* owned: the sealed copy handle was loaded from */
@@ -131,6 +158,19 @@ struct plugin {
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
                 const struct plugin_env *env, struct diag *errs)
     __attribute__((warn_unused_result));
+
+/*
+ * Add one row of `kind` that init defines (host->define_*): `row` is the plugin's struct
+ * (mcph_tool, ...) of the size its descriptor records, borrowed for the call. Checked and
+ * copied as a table row is. Returns an MCPH_* code: MCPH_OK; MCPH_ERR_INVALID (refused,
+ * logged naming the plugin); MCPH_ERR_LIMIT; MCPH_ERR_NOMEM; MCPH_ERR_STATE when init is not
+ * running. Main thread, during init.
+ */
+int plugin_define(struct plugin *pl, int kind, const void *row);
+
+/* The value of config key `key` read as a path (host->config_path), or NULL. Borrowed from
+ * pl. Any thread. */
+const char *plugin_config_path(const struct plugin *pl, const char *key);
 
 /* Take a reference. Any thread. */
 void plugin_ref(struct plugin *pl);

@@ -78,6 +78,8 @@ int reload_plan(struct reload_plan *plan, const struct config *cfg,
             step->action = RELOAD_REOPEN;
         else if (!reload_same_section(step->old, cp))
             step->action = RELOAD_REINIT;
+        else if (step->old->rebuild)
+            step->action = RELOAD_REBUILD;
         else
             step->action = RELOAD_KEEP;
     }
@@ -102,7 +104,10 @@ void reload_plan_release(struct reload_plan *plan)
 
 struct reload_run {
     struct server *srv;
-    struct config cfg; /* the new config; moved into srv on success */
+    struct config cfg;       /* the new config; moved into srv on success (reload only) */
+    const struct config *in; /* the config the new set is built from: &cfg, or srv->cfg for
+                              * a refresh */
+    int refresh;             /* a refresh: the config in service stays */
     struct reload_plan plan;
     struct plugin **next; /* the instances of the new set, INI order; one ref each */
     size_t nnext;
@@ -122,6 +127,7 @@ static const char *const reload_names[] = {
     [RELOAD_REINIT] = "re-init (section changed)",
     [RELOAD_REOPEN] = "reopen (file changed)",
     [RELOAD_ADD] = "add",
+    [RELOAD_REBUILD] = "rebuild (it defines what it serves)",
 };
 
 /* Load the new instance a step needs. A failed replacement keeps the old instance in
@@ -141,7 +147,7 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
         return STATUS_OK;
     }
     diag_init(&errs);
-    status = plugin_load(&pl, step->section, r->cfg.file, &srv->env, &errs);
+    status = plugin_load(&pl, step->section, r->in->file, &srv->env, &errs);
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_NOMEM)
@@ -224,7 +230,7 @@ static int reload_merge(struct reload_run *r, struct registry **out)
 
     diag_init(&errs);
     status = registry_build(out, r->next, r->nnext, &srv->log, &errs, &collisions);
-    if (status == STATUS_OK && registry_set_meta(*out, &r->cfg) != STATUS_OK) {
+    if (status == STATUS_OK && registry_set_meta(*out, r->in) != STATUS_OK) {
         registry_free(*out);
         *out = NULL;
         status = STATUS_NOMEM;
@@ -243,14 +249,14 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     return status;
 }
 
-/* Put the new set and config in service; notify the lists that changed. */
-static void reload_swap(struct reload_run *r, struct registry *next)
+/* Put the new config in service (a reload, not a refresh). */
+static void reload_swap_config(struct reload_run *r)
 {
     struct server *srv = r->srv;
-    struct registry *old = srv->reg;
-    unsigned lists = registry_diff(old, next);
     struct config cfg = srv->cfg;
 
+    if (r->refresh)
+        return;
     if (r->cfg.workers != cfg.workers)
         log_msg(&srv->log, LOG_WARNING, NULL,
                 "reload: workers = %d takes effect at the next "
@@ -258,11 +264,23 @@ static void reload_swap(struct reload_run *r, struct registry *next)
                 r->cfg.workers);
     srv->cfg = r->cfg;
     r->cfg = cfg; /* the old config is released with the run */
+    r->in = &srv->cfg;
     srv->log.level = srv->cfg.log_level;
+}
+
+/* Put the new set and config in service; notify the lists that changed. */
+static void reload_swap(struct reload_run *r, struct registry *next)
+{
+    struct server *srv = r->srv;
+    struct registry *old = srv->reg;
+    unsigned lists = registry_diff(old, next);
+
+    reload_swap_config(r);
     srv->reg = next;
     dispatch_lists_changed(srv, lists);
-    /* A new instance may serve new contents under the same URIs. */
-    for (size_t i = 0; i < r->nreplaced; i++)
+    /* A new instance may serve new contents under the same URIs (a plugin that asked for a
+     * refresh says itself which resources changed). */
+    for (size_t i = 0; !r->refresh && i < r->nreplaced; i++)
         dispatch_resources_reloaded(srv, r->replaced[i]);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
@@ -274,24 +292,74 @@ static void reload_swap(struct reload_run *r, struct registry *next)
             r->plan.ndropped, r->loaded, r->failed);
 }
 
+/* Load what the plan needs, merge, swap. Returns STATUS_OK or a negative status. */
+static int reload_execute(struct reload_run *r, int status)
+{
+    struct server *srv = r->srv;
+    struct registry *next = NULL;
+
+    for (size_t i = 0; status == STATUS_OK && i < r->plan.nsteps; i++)
+        status = reload_step_load(r, &r->plan.steps[i]);
+    for (size_t i = 0; status == STATUS_OK && i < r->plan.ndropped; i++)
+        log_msg(&srv->log, LOG_INFO, NULL, "reload: %s: drop", r->plan.dropped[i]->id);
+    if (status == STATUS_OK)
+        status = reload_merge(r, &next);
+    if (status == STATUS_OK)
+        reload_swap(r, next);
+    else if (status == STATUS_NOMEM)
+        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: out of memory");
+    return status;
+}
+
 int reload_run(struct server *srv)
 {
     struct reload_run r = {.srv = srv};
-    struct registry *next = NULL;
     int status;
 
     config_init(&r.cfg);
-    status = reload_prepare(&r);
-    for (size_t i = 0; status == STATUS_OK && i < r.plan.nsteps; i++)
-        status = reload_step_load(&r, &r.plan.steps[i]);
-    for (size_t i = 0; status == STATUS_OK && i < r.plan.ndropped; i++)
-        log_msg(&srv->log, LOG_INFO, NULL, "reload: %s: drop", r.plan.dropped[i]->id);
-    if (status == STATUS_OK)
-        status = reload_merge(&r, &next);
-    if (status == STATUS_OK)
-        reload_swap(&r, next);
-    else if (status == STATUS_NOMEM)
-        log_msg(&srv->log, LOG_ERROR, NULL, "reload refused: out of memory");
+    r.in = &r.cfg;
+    status = reload_execute(&r, reload_prepare(&r));
+    reload_release(&r);
+    return status;
+}
+
+/* The plan of a refresh: a rebuild of every instance that asked, a keep of the others. */
+static int reload_prepare_refresh(struct reload_run *r, size_t *wanted)
+{
+    const struct registry *reg = r->srv->reg;
+    struct reload_plan *plan = &r->plan;
+
+    plan->steps = calloc(reg->nplugins + 1, sizeof(*plan->steps));
+    plan->dropped = calloc(1, sizeof(*plan->dropped));
+    r->next = calloc(reg->nplugins + 1, sizeof(*r->next));
+    r->replaced = calloc(reg->nplugins + 1, sizeof(*r->replaced));
+    if (plan->steps == NULL || plan->dropped == NULL || r->next == NULL || r->replaced == NULL)
+        return STATUS_NOMEM;
+    for (size_t i = 0; i < reg->nplugins; i++) {
+        struct plugin *pl = reg->plugins[i];
+        struct reload_step *step = &plan->steps[plan->nsteps];
+
+        step->section = config_find_plugin(r->in, pl->id);
+        if (step->section == NULL)
+            return STATUS_PLUGIN; /* cannot happen: the set was built from this config */
+        step->old = pl;
+        step->action = atomic_exchange(&pl->refresh_wanted, 0) ? RELOAD_REBUILD : RELOAD_KEEP;
+        *wanted += step->action == RELOAD_REBUILD;
+        plan->nsteps++;
+    }
+    return STATUS_OK;
+}
+
+int reload_refresh(struct server *srv)
+{
+    struct reload_run r = {.srv = srv, .in = &srv->cfg, .refresh = 1};
+    size_t wanted = 0;
+    int status;
+
+    config_init(&r.cfg);
+    status = reload_prepare_refresh(&r, &wanted);
+    if (status == STATUS_OK && wanted > 0)
+        status = reload_execute(&r, status);
     reload_release(&r);
     return status;
 }

@@ -18,6 +18,8 @@ enum reload_action {
     RELOAD_REINIT,   /* the section changed: a new instance with the new config */
     RELOAD_REOPEN,   /* the .so changed on disk: a new instance of the new code */
     RELOAD_ADD,      /* a section with no instance in service */
+    RELOAD_REBUILD,  /* same file, same section, but what it serves comes from outside: a
+                      * new instance defines its rows again (plugin->rebuild) */
 };
 
 /* What to do with one enabled section of the new config. */
@@ -54,5 +56,11 @@ int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
  * service and are logged (and so reach a client that enabled logging). Main thread.
  * Returns STATUS_OK when a new set is in service (changed or not), else a negative status. */
 int reload_run(struct server *srv);
+
+/* Build again the instances in service that asked for it (host->refresh), with the config
+ * in service (the INI file is not read): load, merge, swap, notify, as reload_run. An
+ * instance that fails to build keeps serving. Main thread. Returns STATUS_OK when a new set
+ * is in service (or nothing asked), else a negative status. */
+int reload_refresh(struct server *srv);
 
 #endif

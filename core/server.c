@@ -3,10 +3,21 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+void server_wake(void *ctx)
+{
+    struct server *srv = ctx;
+    unsigned char byte = 0;
+
+    if (srv->wake_fd < 0)
+        return;
+    if (write(srv->wake_fd, &byte, 1) < 0) {
+        /* The pipe is full: the main loop wakes anyway. */
+    }
+}
+
 void server_release_registry(struct server *srv, struct registry *reg)
 {
     struct registry **grown;
-    unsigned char byte = 0;
 
     if (!registry_unref(reg))
         return;
@@ -25,9 +36,7 @@ void server_release_registry(struct server *srv, struct registry *reg)
     }
     srv->retired[srv->nretired++] = reg;
     pthread_mutex_unlock(&srv->retired_lock);
-    if (write(srv->wake_fd, &byte, 1) < 0) {
-        /* The pipe is full: the main loop wakes anyway. */
-    }
+    server_wake(srv);
 }
 
 void server_free_retired(struct server *srv)

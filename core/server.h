@@ -40,7 +40,8 @@ struct server {
     struct jsonrpc_reader in;  /* main thread */
     struct jsonrpc_writer out; /* any thread, through its lock */
     struct session session;    /* main thread */
-    int wake_fd;               /* write end of the self-pipe: wakes the main loop */
+    int wake_fd;               /* write end of the self-pipe: wakes the main loop; -1 when
+                                * there is none (--check) */
     struct plugin_env env;     /* handed to every plugin instance; set before loading */
     struct inflight inflight;  /* client requests in flight and mcph's own asks */
     pthread_key_t call_key;    /* on a worker: the call whose handler runs (call.c) */
@@ -57,6 +58,10 @@ struct server {
     size_t nretired;
     size_t retired_cap;
 };
+
+/* Wake the main loop (ctx is the struct server): it then frees retired registries and
+ * looks for instances that asked to be built again. Any thread. */
+void server_wake(void *ctx);
 
 /* Drop a reference to reg from any thread; the last one is handed to the main thread. */
 void server_release_registry(struct server *srv, struct registry *reg);

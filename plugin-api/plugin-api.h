@@ -125,6 +125,10 @@ enum mcph_plugin_flags {
     /* Handlers of one instance may run on several worker threads at once. Without it mcph
      * serialises every call into the instance. */
     MCPH_PLUGIN_THREAD_SAFE = 1u << 0,
+    /* Build a new instance on every reload even when its section and file did not change,
+     * because what it serves comes from outside (it defines rows at init from a folder, a
+     * database, ...). Implied for an instance that defined a row at init. Since 1.2. */
+    MCPH_PLUGIN_REBUILD_ON_RELOAD = 1u << 1,
 };
 
 struct mcph_host;
@@ -481,7 +485,8 @@ struct mcph_host {
      * An instance that defines anything this way is built again (a new instance: init
      * runs again and defines again) on every reload, SIGHUP or watch mode, so the lists it
      * serves follow what they come from; clients are sent list_changed only for the lists
-     * that really changed.
+     * that really changed. A plugin that may define nothing at one init (an empty folder)
+     * and something at the next sets MCPH_PLUGIN_REBUILD_ON_RELOAD to be rebuilt anyway.
      */
     int (*define_tool)(const struct mcph_host *host, const struct mcph_tool *tool);
     int (*define_resource)(const struct mcph_host *host, const struct mcph_resource *resource);

@@ -17,6 +17,12 @@
  *   - a resource that changes, with an update notification for subscribed clients (note);
  *   - annotations and _meta on a content item, annotations on a resource, icons and _meta
  *     on a tool.
+ * and, since ABI 1.2,
+ *   - tools defined at init from the config (one per line of the multi-line key
+ *     `shortcuts`), all served by one handler that asks host->call_name() which it serves;
+ *   - a resource defined at init for a file named by a path-valued key (`notes_file`, read
+ *     with host->config_path(), so relative to the INI file), whose listed size is made anew
+ *     when the instance is rebuilt: by a reload, or by the `rescan` tool (host->refresh()).
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
  * static const data, which mcph copies at load time, so nothing here has to outlive a call.
@@ -31,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "plugin-api.h"
@@ -57,6 +64,17 @@ struct example {
     const char *greeting;
     pthread_mutex_t lock; /* guards note */
     char *note;           /* owned; what set_note stored last, NULL before */
+    /* Since 1.2: the shortcut tools defined at init, and the notes file's path (borrowed
+     * from host->config_path(), valid until shutdown() returns), or NULL. */
+    struct example_shortcut *shortcuts; /* owned */
+    size_t nshortcuts;
+    const char *notes_file;
+};
+
+/* One line of `shortcuts`: "NAME: text". */
+struct example_shortcut {
+    char *name; /* owned */
+    char *text; /* owned */
 };
 
 /* A 2x2 RGB PNG (red, green / blue, white), small enough to embed as bytes. */
@@ -413,6 +431,47 @@ static int example_set_note(const struct mcph_host *host, void *state, struct mc
     return host->text(call, "noted");
 }
 
+/* --- Since 1.2: definitions made at init. --- */
+
+/* Every shortcut tool runs this handler; call_name() says which one was called (the name as
+ * defined, without the INI prefix). The table is only read after init, so no lock. */
+static int example_shortcut(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct example *ex = state;
+    const char *name = host->call_name(call);
+
+    for (size_t i = 0; name != NULL && i < ex->nshortcuts; i++) {
+        if (strcmp(ex->shortcuts[i].name, name) == 0)
+            return host->text(call, ex->shortcuts[i].text);
+    }
+    return host->error(call, MCPH_ERR, "no shortcut named %s", name ? name : "(none)");
+}
+
+/* The instance is built again with the same config: init defines its rows anew, so the notes
+ * file's size (and the shortcuts) are read again; clients hear list_changed for what changed. */
+static int example_rescan(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    (void)state;
+    host->refresh(host);
+    return host->text(call, "rescan requested");
+}
+
+/* Reads the file at read time: the size listed is from the last (re)build. */
+static int example_notes_file(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const struct example *ex = state;
+    char buf[65536];
+    FILE *f = fopen(ex->notes_file, "r");
+
+    if (f == NULL)
+        return host->error(call, MCPH_ERR_NOT_FOUND, "cannot open %s: %s", ex->notes_file,
+                           strerror(errno));
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return host->contents_text(call, NULL, "text/plain", buf);
+}
+
 /* --- Resources. --- */
 
 /* uri NULL: the contents belong to the URI being read. */
@@ -562,23 +621,118 @@ static int example_complete_greeting(const struct mcph_host *host, void *state,
 
 /* --- Lifecycle. --- */
 
+static void example_free_shortcuts(struct example *ex)
+{
+    for (size_t i = 0; i < ex->nshortcuts; i++) {
+        free(ex->shortcuts[i].name);
+        free(ex->shortcuts[i].text);
+    }
+    free(ex->shortcuts);
+}
+
+/* One "NAME: text" line becomes a tool. mcph checks the row like a table row; a bad name is
+ * refused (and logged by mcph), and the other shortcuts are still served. */
+static int example_define_shortcut(const struct mcph_host *host, struct example *ex,
+                                   const char *line)
+{
+    const char *colon = strchr(line, ':');
+    if (colon == NULL || colon == line) {
+        host->log(host, MCPH_LOG_WARNING, "shortcut \"%s\" is not NAME: text; skipped", line);
+        return MCPH_OK;
+    }
+    struct example_shortcut *sc = &ex->shortcuts[ex->nshortcuts];
+    sc->name = strndup(line, (size_t)(colon - line));
+    sc->text = strdup(colon + 1 + strspn(colon + 1, " "));
+    if (!sc->name || !sc->text) {
+        free(sc->name);
+        free(sc->text);
+        return MCPH_ERR_NOMEM;
+    }
+    ex->nshortcuts++;
+    /* The row may live on this stack: mcph copies it before define_tool returns. */
+    char description[160];
+    snprintf(description, sizeof(description), "Says \"%.120s\" (a shortcut from the config)",
+             sc->text);
+    struct mcph_tool tool = {
+        .name = sc->name,
+        .description = description,
+        .input_schema = "{\"type\":\"object\",\"additionalProperties\":false}",
+        .read_only_hint = MCPH_HINT_TRUE,
+        .call = example_shortcut,
+    };
+    int rc = host->define_tool(host, &tool);
+    return rc == MCPH_ERR_INVALID ? MCPH_OK : rc;
+}
+
+/* `shortcuts` is multi-line: mcph joins its lines with "\n". */
+static int example_define_shortcuts(const struct mcph_host *host, struct example *ex)
+{
+    const char *list = host->config(host, "shortcuts");
+    if (list == NULL)
+        return MCPH_OK;
+    char *copy = strdup(list);
+    size_t lines = 1;
+    for (const char *p = list; *p; p++)
+        lines += *p == '\n';
+    ex->shortcuts = calloc(lines, sizeof(*ex->shortcuts));
+    if (!copy || !ex->shortcuts) {
+        free(copy);
+        return MCPH_ERR_NOMEM;
+    }
+    int rc = MCPH_OK;
+    char *save = NULL;
+    for (char *l = strtok_r(copy, "\n", &save); l && rc == MCPH_OK; l = strtok_r(NULL, "\n", &save))
+        rc = example_define_shortcut(host, ex, l);
+    free(copy);
+    return rc;
+}
+
+/* The notes file, if configured, is a resource whose size is taken now. */
+static int example_define_notes(const struct mcph_host *host, struct example *ex)
+{
+    ex->notes_file = host->config_path(host, "notes_file");
+    if (ex->notes_file == NULL)
+        return MCPH_OK;
+    struct stat st;
+    struct mcph_resource res = {
+        .uri = "example://notes-file",
+        .name = "notes-file",
+        .title = "Notes file",
+        .description = ex->notes_file,
+        .mime_type = "text/plain",
+        .size = stat(ex->notes_file, &st) == 0 ? (uint64_t)st.st_size : 0,
+        .read = example_notes_file,
+    };
+    return host->define_resource(host, &res);
+}
+
 /* Reads the config once, on the main thread, so handlers never look it up. */
 static int example_init(const struct mcph_host *host, void **state)
 {
-    struct example *ex = malloc(sizeof(*ex));
+    struct example *ex = calloc(1, sizeof(*ex));
     if (!ex) {
         host->log(host, MCPH_LOG_ERROR, "cannot allocate the example state: out of memory");
         return MCPH_ERR_NOMEM;
     }
     /* Never NULL: the key has a default value. */
     ex->greeting = host->config(host, "greeting");
-    ex->note = NULL;
     if (pthread_mutex_init(&ex->lock, NULL) != 0) {
         host->log(host, MCPH_LOG_ERROR, "cannot create the example state's lock");
         free(ex);
         return MCPH_ERR;
     }
-    host->log(host, MCPH_LOG_DEBUG, "greeting is \"%s\"", ex->greeting);
+    int rc = example_define_shortcuts(host, ex);
+    if (rc == MCPH_OK)
+        rc = example_define_notes(host, ex);
+    if (rc != MCPH_OK) {
+        host->log(host, MCPH_LOG_ERROR, "cannot define the shortcuts or the notes file (%d)", rc);
+        example_free_shortcuts(ex);
+        pthread_mutex_destroy(&ex->lock);
+        free(ex);
+        return rc;
+    }
+    host->log(host, MCPH_LOG_DEBUG, "greeting is \"%s\", %zu shortcut(s)", ex->greeting,
+              ex->nshortcuts);
     *state = ex;
     return MCPH_OK;
 }
@@ -589,6 +743,7 @@ static void example_shutdown(void *state)
     struct example *ex = state;
 
     pthread_mutex_destroy(&ex->lock);
+    example_free_shortcuts(ex);
     free(ex->note);
     free(ex);
 }
@@ -744,6 +899,16 @@ static const struct mcph_tool example_tools[] = {
         .open_world_hint = MCPH_HINT_FALSE,
         .call = example_set_note,
     },
+    {
+        .name = "rescan",
+        .title = "Rescan",
+        .description = "Builds this plugin instance again with the same config, so the "
+                       "shortcuts and the notes file's size are read anew (ABI 1.2 refresh).",
+        .input_schema = example_no_args,
+        .idempotent_hint = MCPH_HINT_TRUE,
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_rescan,
+    },
     {0},
 };
 
@@ -809,6 +974,15 @@ static const struct mcph_config_key example_config_keys[] = {
         .description = "How greet and the greeting template say hello",
         .default_value = "Hello",
     },
+    {
+        .name = "shortcuts",
+        .description = "Tools that say a fixed text, one \"NAME: text\" a line (indent the "
+                       "lines after the first)",
+    },
+    {
+        .name = "notes_file",
+        .description = "A text file served as example://notes-file (relative to the INI file)",
+    },
     {0},
 };
 
@@ -816,7 +990,7 @@ static const struct mcph_config_key example_config_keys[] = {
 static const struct mcph_plugin example_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "example",
-    .version = "1.1.0",
+    .version = "1.2.0",
     .description = "A tour of the mcph plugin ABI",
     .flags = MCPH_PLUGIN_THREAD_SAFE,
     .tools = example_tools,

@@ -341,21 +341,32 @@ static void test_continuation(void)
 
 static void test_continuation_elsewhere(void)
 {
-    static const char ini[] = "[server]\n"   /* 1 */
-                              "name = a\n"   /* 2 */
-                              "  b\n"        /* 3 */
-                              "[plugin.q]\n" /* 4 */
-                              "k = 1\n"      /* 5 */
-                              "  2\n";       /* 6 */
+    static const char ini[] = "[server]\n"      /* 1 */
+                              "name = a\n"      /* 2 */
+                              "  b\n"           /* 3 */
+                              "[plugin.q]\n"    /* 4 */
+                              "prefix = p\n"    /* 5 */
+                              "  more\n"        /* 6 */
+                              "k = 1\n"         /* 7 */
+                              "  2\n"           /* 8 */
+                              "    3\n"         /* 9 */
+                              "j = one line\n"; /* 10 */
     struct config cfg;
     struct diag errs;
     char path[512];
 
     CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "cont.ini", ini), STATUS_CONFIG);
     CHECK(cfg_has_error(&errs, path, 3, "continues 'name'"));
-    CHECK(cfg_has_error(&errs, path, 6, "continues 'k'"));
+    CHECK(cfg_has_error(&errs, path, 6, "continues 'prefix'"));
     CHECK_INT_EQ(errs.count, 2);
     CHECK_STR_EQ(cfg.name, "a");
+    /* A plugin's own key is multi-line: its lines joined with "\n". */
+    CHECK_INT_EQ(cfg.nplugins, 1);
+    CHECK_INT_EQ(cfg.plugins[0].nkeys, 2);
+    CHECK_STR_EQ(cfg.plugins[0].keys[0].key, "k");
+    CHECK_STR_EQ(cfg.plugins[0].keys[0].value, "1\n2\n3");
+    CHECK_INT_EQ(cfg.plugins[0].keys[0].line, 7);
+    CHECK_STR_EQ(cfg.plugins[0].keys[1].value, "one line");
     cfg_done(&cfg, &errs, path);
 }
 

@@ -18,6 +18,15 @@
 #include <unistd.h>
 
 static char plg_dir[256];
+
+static int pl_dummy_handler(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    (void)host;
+    (void)state;
+    (void)call;
+    return MCPH_OK;
+}
+
 static struct log plg_log;
 static struct plugin_env plg_env = {.log = &plg_log};
 static int plg_log_read = -1; /* read end of the pipe plg_log writes to */
@@ -570,6 +579,84 @@ static void test_refs(void)
     diag_release(&errs);
 }
 
+/* Write the defines plugin's list file beside plugin.ini: `n` tools, then `tail`. */
+static int plg_write_list(int n, const char *tail)
+{
+    char path[600];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/items.txt", plg_dir);
+    f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    for (int i = 0; i < n; i++)
+        fprintf(f, "tool t%d\n", i);
+    fputs(tail, f);
+    return fclose(f);
+}
+
+/* ABI 1.2: rows defined at init land after the table rows; a refused one is logged and left
+ * out; the instance is marked for rebuilding; config_path resolves against the INI's folder;
+ * define outside init is MCPH_ERR_STATE. */
+static void test_defines(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[1024], logged[4096], want[600];
+    struct mcph_tool late = {.name = "late", .call = pl_dummy_handler};
+
+    diag_init(&errs);
+    if (!CHECK_INT_EQ(plg_write_list(2, "tool bad/name\nprompt p\nresource x://y\n"), 0))
+        return;
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.d]\npath = defines.so\nlist = items.txt\n", "d");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(pl->ntools, 6);
+        CHECK_STR_EQ(pl->tools[4].name, "t0");
+        CHECK_STR_EQ(pl->tools[5].name, "t1");
+        CHECK_INT_EQ(pl->nprompts, 1);
+        CHECK_INT_EQ(pl->nresources, 1);
+        CHECK_INT_EQ(pl->rebuild, 1);
+        snprintf(want, sizeof(want), "%s/items.txt", plg_dir);
+        CHECK_STR_EQ(plugin_config_path(pl, "list"), want);
+        CHECK(plugin_config_path(pl, "unset") == NULL);
+        CHECK_INT_EQ(plugin_define(pl, PLUGIN_ROW_TOOL, &late), MCPH_ERR_STATE);
+        CHECK_INT_EQ(plg_call_tool(pl, "statuses", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "tool t0: 0\ntool t1: 0\ntool bad/name: -2\nprompt p: 0\n"
+                           "resource x://y: 0\n");
+        fixture_drain(plg_log_read, logged, sizeof(logged));
+        CHECK(strstr(logged, "tool name 'bad/name' is not valid") != NULL);
+        CHECK(strstr(logged, "(a tool defined by init; left out)") != NULL);
+    }
+    plugin_free(pl);
+    CHECK_INT_EQ(errs.count, 0);
+    diag_release(&errs);
+}
+
+/* More rows than LIMIT_ROWS: the rest are refused with MCPH_ERR_LIMIT, the load goes on. */
+static void test_defines_limit(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char logged[8192];
+
+    diag_init(&errs);
+    if (!CHECK_INT_EQ(plg_write_list(LIMIT_ROWS + 2, ""), 0))
+        return;
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    r = plg_load(&pl, &errs, PLG_SERVER "[plugin.d]\npath = defines.so\nlist = items.txt\n", "d");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(pl->ntools, LIMIT_ROWS);
+        CHECK_STR_EQ(pl->tools[LIMIT_ROWS - 1].name, "t4091");
+        fixture_drain(plg_log_read, logged, sizeof(logged));
+        CHECK(strstr(logged, "more than 4096 tool rows; left out") != NULL);
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
 static void test_valid_name(void)
 {
     char name[LIMIT_NAME + 2];
@@ -615,6 +702,8 @@ static const struct check_test tests[] = {
     {"two_instances", test_two_instances},
     {"refs", test_refs},
     {"valid_name", test_valid_name},
+    {"defines", test_defines},
+    {"defines_limit", test_defines_limit},
     {0},
 };
 

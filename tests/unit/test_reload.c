@@ -128,6 +128,49 @@ static void test_every_action(void)
     config_release(&cfg);
 }
 
+/* An instance that defines its rows at init is rebuilt even when nothing of it changed;
+ * a changed section or file still says so. */
+static void test_rebuild(void)
+{
+    struct config cfg;
+    struct reload_plan plan;
+    char dir[256], path[300];
+    struct plugin *pl[3];
+    int changed[3] = {0, 0, 1};
+    const struct reload_step *s;
+
+    if (!CHECK(load_ini(&cfg, "[server]\nplugin_dir = .\n"
+                              "[plugin.dyn]\nlabel = a\n"
+                              "[plugin.dynconf]\nlabel = new\n"
+                              "[plugin.dynfile]\n") == STATUS_OK))
+        return;
+    check_tmp(dir, sizeof(dir), "reload");
+    snprintf(path, sizeof(path), "%s/dyn.so", dir);
+    pl[0] = fake_plugin("dyn", path, NULL, "label", "a");
+    snprintf(path, sizeof(path), "%s/dynconf.so", dir);
+    pl[1] = fake_plugin("dynconf", path, NULL, "label", "old");
+    snprintf(path, sizeof(path), "%s/dynfile.so", dir);
+    pl[2] = fake_plugin("dynfile", path, NULL, NULL, NULL);
+    for (int i = 0; i < 3; i++)
+        pl[i]->rebuild = 1;
+
+    struct reload_current cur = {.plugins = pl, .n = 3, .file_changed = changed};
+
+    if (CHECK(reload_plan(&plan, &cfg, &cur) == STATUS_OK)) {
+        s = step_of(&plan, "dyn");
+        CHECK(s != NULL && s->action == RELOAD_REBUILD && s->old == pl[0]);
+        s = step_of(&plan, "dynconf");
+        CHECK(s != NULL && s->action == RELOAD_REINIT);
+        s = step_of(&plan, "dynfile");
+        CHECK(s != NULL && s->action == RELOAD_REOPEN);
+        CHECK_INT_EQ(plan.ndropped, 0);
+        reload_plan_release(&plan);
+    }
+    for (int i = 0; i < 3; i++)
+        fake_free(pl[i]);
+    config_release(&cfg);
+}
+
 static void test_same_section(void)
 {
     struct config cfg;
@@ -173,6 +216,7 @@ static void test_nothing_running(void)
 
 static const struct check_test tests[] = {
     {"every_action", test_every_action},
+    {"rebuild", test_rebuild},
     {"same_section", test_same_section},
     {"nothing_running", test_nothing_running},
     {0},
