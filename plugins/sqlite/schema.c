@@ -268,7 +268,10 @@ static void sqschema_column(sqlite3_stmt *stmt, struct sqbuf *out)
     sqbuf_adds(out, "| ");
     sqschema_code(out, name ? name : "", 1);
     sqbuf_adds(out, " | ");
-    sqschema_code(out, type && type[0] ? type : "(none)", 1);
+    if (type != NULL && type[0] != '\0')
+        sqschema_code(out, type, 1);
+    else
+        sqbuf_adds(out, "(none)");
     sqbuf_adds(out, sqschema_hidden(sqlite3_column_int(stmt, 5)));
     sqbuf_adds(out, sqlite3_column_int(stmt, 2) ? " | yes | " : " | no | ");
     if (dflt != NULL)
@@ -520,10 +523,11 @@ static int sqschema_define_table(struct sq *sq, const struct sqtable *t)
     sqbuf_init(&title);
     sqbuf_init(&about);
     sqbuf_addf(&title, "%s %s", sqschema_title(t->kind), t->name);
-    sqbuf_addf(&about,
-               "The %s %s of %s: its columns (type, NOT NULL, default, primary key), foreign "
-               "keys, indexes, triggers, row count and CREATE statement.",
-               t->kind, t->name, sq->label);
+    sqbuf_addf(&about, "The %s %s of %s: %s", t->kind, t->name, sq->label,
+               strcmp(t->kind, "view") == 0
+                   ? "its columns, row count and CREATE statement."
+                   : "its columns (type, NOT NULL, default, primary key), foreign keys, "
+                     "indexes, triggers, row count and CREATE statement.");
     if (sqbuf_str(&title) && sqbuf_str(&about)) {
         struct mcph_resource row = {
             .uri = t->uri,

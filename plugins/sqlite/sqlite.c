@@ -103,7 +103,8 @@ static int sq_config_path(struct sq *sq, struct sqbuf *why)
         return MCPH_ERR_INVALID;
     }
     sqbuf_init(&p);
-    sqbuf_adds(&p, path[0] == '/' ? "" : "./");
+    if (path[0] != '/' && strncmp(path, "./", 2) != 0 && strncmp(path, "../", 3) != 0)
+        sqbuf_adds(&p, "./");
     sqbuf_adds(&p, path);
     sq->database = sqbuf_str(&p) ? strdup(sqbuf_str(&p)) : NULL;
     sqbuf_release(&p);
@@ -419,7 +420,9 @@ static const struct mcph_plugin sq_plugin = {
     .name = "sqlite",
     .version = "1.0.0",
     .description = "An SQLite database: read-only queries, optional writes, table schemas",
-    .flags = 0, /* one connection and one guard: mcph serialises the calls */
+    /* Not thread-safe: one connection and one guard, so mcph serialises the calls. Rebuilt on
+     * every reload, so the resources follow the tables. */
+    .flags = MCPH_PLUGIN_REBUILD_ON_RELOAD,
     .tools = sq_tools,
     .config_keys = sq_config_keys,
     .init = sq_init,
