@@ -111,19 +111,24 @@ static void sqrun_position(struct sqbuf *msg, const char *sql, size_t offset)
 }
 
 /* A hint for SQLite errors whose message alone does not say what to do. */
-static const char *sqrun_hint(int code)
+static void sqrun_hint(const struct sq *sq, int code, struct sqbuf *msg)
 {
     switch (code & 0xff) {
     case SQLITE_READONLY:
-        return " (the database is opened read-only)";
+        sqbuf_adds(msg, " (the database is opened read-only)");
+        break;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-        return " (another connection held a lock on the database for longer than timeout_ms; "
-               "try again)";
+        sqbuf_addf(msg,
+                   " (another connection held a lock on the database for longer than "
+                   "timeout_ms = %" PRId64 " ms; try again)",
+                   sq->guard.timeout_ms);
+        break;
     case SQLITE_TOOBIG:
-        return " (a string or blob may hold at most 16 MiB, and one statement 100 KiB)";
+        sqbuf_adds(msg, " (a string or blob may hold at most 16 MiB, and one statement 100 KiB)");
+        break;
     default:
-        return "";
+        break;
     }
 }
 
@@ -144,7 +149,8 @@ void sqrun_failure(const struct sq *sq, const char *sql, struct sqbuf *msg)
     } else if (g->stop == SQGUARD_CANCELLED) {
         sqbuf_adds(msg, "cancelled by the client");
     } else {
-        sqbuf_addf(msg, "SQL error: %s%s", sqlite3_errmsg(sq->db), sqrun_hint(code));
+        sqbuf_addf(msg, "SQL error: %s", sqlite3_errmsg(sq->db));
+        sqrun_hint(sq, code, msg);
         if (sql != NULL && offset >= 0 && (size_t)offset <= strlen(sql))
             sqrun_position(msg, sql, (size_t)offset);
     }
@@ -474,7 +480,8 @@ static int sqrun_finish(struct sq *sq, struct mcph_call *call, int status, struc
     int cancelled = sq->guard.stop == SQGUARD_CANCELLED;
 
     sqguard_end(&sq->guard);
-    sqschema_follow(sq);
+    if (status == MCPH_OK)
+        sqschema_follow(sq);
     if (status == SQ_ERR_TOOL && cancelled)
         return host->tool_error(call, "cancelled by the client");
     if (status == SQ_ERR_TOOL) {

@@ -451,7 +451,8 @@ static int sqschema_send(struct sq *sq, struct mcph_call *call, int status, stru
     else if (status == SQ_ERR_TOOL)
         sqrun_failure(sq, NULL, &msg);
     sqguard_end(&sq->guard);
-    sqschema_follow(sq);
+    if (status == MCPH_OK || status == MCPH_ERR_NOT_FOUND)
+        sqschema_follow(sq);
     if (status == MCPH_OK && sqbuf_str(out))
         rc = host->contents_text(call, NULL, "text/markdown", sqbuf_str(out));
     else if (status == MCPH_OK || !sqbuf_str(&msg))

@@ -25,8 +25,10 @@ int sqschema_list(struct sq *sq, struct sqbuf *why);
 int sqschema_define(struct sq *sq, struct sqbuf *why);
 /* Frees the list. */
 void sqschema_release(struct sq *sq);
-/* After a call: when the schema is no longer the one listed, asks mcph (once) to build the
- * instance again, so the resource list follows. The handler's thread. */
+/* After a call that could read the database: when the schema is no longer the one listed,
+ * asks mcph (once) to build the instance again, so the resource list follows. Not after a
+ * failure, which may be a lock that would only make the check wait too. The handler's
+ * thread. */
 void sqschema_follow(struct sq *sq);
 
 #endif

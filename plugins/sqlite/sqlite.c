@@ -173,10 +173,17 @@ static int sq_check_database(struct sq *sq, struct sqbuf *why)
 
     if (sqlite3_exec(sq->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, &err) == SQLITE_OK)
         return MCPH_OK;
-    sqbuf_addf(why, "cannot read %s: %s%s", sq->database, err ? err : sqlite3_errmsg(sq->db),
-               (sqlite3_errcode(sq->db) & 0xff) == SQLITE_NOTADB
-                   ? " (it is not an SQLite database); fix database ="
-                   : "");
+    int code = sqlite3_errcode(sq->db) & 0xff;
+
+    sqbuf_addf(why, "cannot read %s: %s", sq->database, err ? err : sqlite3_errmsg(sq->db));
+    if (code == SQLITE_NOTADB)
+        sqbuf_addf(why, "; fix database = %s so that it names an SQLite database",
+                   sq->host->config(sq->host, "database"));
+    else if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        sqbuf_addf(why,
+                   ": another connection held a lock on it for longer than timeout_ms = %zu; "
+                   "reload when it is free, or raise timeout_ms",
+                   sq->timeout_ms);
     sqlite3_free(err);
     return MCPH_ERR;
 }

@@ -15,7 +15,7 @@
 // must give a tool error that says what was refused and why, leave the data as it was, and
 // leave the server serving. Output: "ok NAME" / "FAIL NAME: why", then "N passed, N failed".
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -419,6 +419,41 @@ async function readOnlyHostile(s, shop) {
     await check(s, 'the database file is unchanged', async () => {
         expect(sha256(shop) === before, 'shop.db changed');
     });
+    await check(s, 'a locked database: busy timeout, then a clear error', async () => {
+        const holder = await lockDatabase(shop);
+        try {
+            const t0 = Date.now();
+            await refused(s, 'query', { sql: 'SELECT count(*) FROM items' },
+                /^SQL error: database is locked \(another connection held a lock on the database for longer than timeout_ms = 1500 ms; try again\)/);
+            const ms = Date.now() - t0;
+            expect(ms >= 1400 && ms < 5000, `took ${ms} ms`);
+        } finally {
+            await holder.release();
+        }
+        await stillServing(s);
+    });
+}
+
+// Holds an exclusive lock on db with the sqlite3 shell until release().
+async function lockDatabase(db) {
+    const child = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stdin.write("BEGIN EXCLUSIVE;\nSELECT 'locked';\n");
+    const locked = await waitFor(() => out.includes('locked'));
+    const exited = new Promise((r) => child.once('close', r));
+    const release = async () => {
+        child.stdin.end('ROLLBACK;\n');
+        let timer;
+        await Promise.race([exited, new Promise((r) => { timer = setTimeout(r, WAIT_MS); })]);
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+    };
+    if (!locked) {
+        await release();
+        throw new Error('the sqlite3 shell did not take the lock');
+    }
+    return { release };
 }
 
 async function reloadCheck(s, shop) {
@@ -432,6 +467,22 @@ async function reloadCheck(s, shop) {
         expect(uris.includes('sqlite://ro/added/schema'), `uris: ${short(uris, 400)}`);
         await stillServing(s);
         return 'listed after the reload';
+    });
+    await check(s, 'a dropped table: not found, and the list follows', async () => {
+        sqlite3(shop, 'DROP TABLE added;');
+        const seen = s.listChanged;
+        try {
+            await s.client.readResource({ uri: 'sqlite://ro/added/schema' }, { timeout: CALL_MS });
+            throw new Error('the read of a dropped table succeeded');
+        } catch (err) {
+            expect(err.code === -32002 && /the table added no longer exists in shop.db/.test(err.message),
+                errorText(err));
+        }
+        expect(await waitFor(() => s.listChanged > seen), 'no resources/list_changed after the drop');
+        const r = await s.client.listResources({}, { timeout: CALL_MS });
+        expect(!r.resources.some((x) => x.uri === 'sqlite://ro/added/schema'), 'added is still listed');
+        await stillServing(s);
+        return 'gone from the list without a reload';
     });
 }
 
