@@ -330,7 +330,12 @@ static void sq_free(struct sq *sq)
     if (sq == NULL)
         return;
     sqschema_release(sq);
-    sqlite3_close(sq->db);
+    if (sqlite3_close(sq->db) != SQLITE_OK) {
+        /* A statement left unfinalized would be a bug here; close once it is gone. */
+        sq->host->log(sq->host, MCPH_LOG_WARNING, "closing %s: %s", sq->database,
+                      sqlite3_errmsg(sq->db));
+        sqlite3_close_v2(sq->db);
+    }
     free((char *)sq->database);
     free(sq);
 }
