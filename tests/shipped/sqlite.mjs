@@ -187,12 +187,14 @@ async function close(s, name) {
 
 async function readOnlyBasics(s, shop) {
     await check(s, 'missing database refused at load, others serve', async () => {
-        const err = s.stderr;
+        const tools = await listTools(s);
         const missing = path.join(tmp, 'nope.db');
-        expect(err.includes(`the database file ${missing} does not exist`), `stderr: ${short(err, 600)}`);
+        const said = `the database file ${missing} does not exist`;
+        await waitFor(() => s.stderr.includes(said)); // stderr may arrive after the handshake
+        const err = s.stderr;
+        expect(err.includes(said), `stderr: ${short(err, 600)}`);
         expect(err.includes('a read-only instance never creates its database'), 'no fix in the message');
         expect(!fs.existsSync(missing), 'nope.db was created');
-        const tools = await listTools(s);
         const names = tools.map((t) => t.name).sort();
         expectEqual(names, ['query', 'tiny_query'], 'tools');
         return 'gone_query absent, query and tiny_query served';
@@ -235,7 +237,10 @@ async function readOnlyBasics(s, shop) {
             [[42, 1.5, 'héllo', null, { base64: 'AP8Q' }, '9007199254740993', 1, 0, null]], 'values');
         const text = textOf(r);
         expect(text.includes("x'00ff10'") && text.includes('NULL'), `text: ${text}`);
-        return 'null, integer, real, text, blob, big integer, booleans';
+        const bytes = await ok(s, 'query', { sql: "SELECT CAST(x'ff41' AS TEXT) AS bad, CAST(x'610062' AS TEXT) AS nul" });
+        expectEqual(bytes.structuredContent.rows, [['\ufffdA', 'a\ufffdb']], 'text that is not UTF-8');
+        expect(textOf(bytes).includes('\ufffdA  | a?b'), `text: ${textOf(bytes)}`);
+        return 'null, integer, real, text, blob, big integer, booleans, bad UTF-8, NUL';
     });
     await check(s, 'query: text table', async () => {
         const r = await ok(s, 'query', { sql: 'SELECT id, name FROM items WHERE id <= 3 ORDER BY id' });
