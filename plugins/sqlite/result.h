@@ -2,8 +2,8 @@
  * result.h: the rows of a statement, as the structured result ({columns, rows, row_count,
  * truncated}) and as a text table for people.
  *
- * Values: NULL is null; integers are JSON numbers, or strings of their digits beyond
- * +-2^53 (where a JSON number would lose digits in most clients); reals are numbers (the
+ * Values: NULL is null; integers are JSON numbers up to 15 digits, and strings of their
+ * digits beyond (where a JSON number could lose digits on the way); reals are numbers (the
  * infinities are the strings "Infinity" and "-Infinity"); text is a string (bytes that are
  * not UTF-8 become U+FFFD); a blob is an object {"base64": "..."}. In the text table a blob
  * is shown as a hex literal x'0a1b...', NULL as NULL, and every cell is cut to cell_width

@@ -238,11 +238,11 @@ static const char sq_query_about[] =
     "PRAGMA that reads, such as table_info) on the SQLite database, and returns its rows as a "
     "text table and as structured content {columns, rows, row_count, truncated}. Rows stop at "
     "`limit` or at the server's max_rows, with truncated: true. Values: NULL is null; integers "
-    "beyond +-2^53 are strings of digits; blobs are objects {\"base64\": \"...\"} (in the text "
-    "table, hex literals x'...'); text cells of the table are cut to a fixed width. One "
-    "statement per call; ATTACH, transactions, VACUUM and load_extension() are refused. The "
-    "resources sqlite://<instance>/tables and sqlite://<instance>/<table>/schema describe the "
-    "tables.";
+    "of more than 15 digits are strings of digits; blobs are objects {\"base64\": \"...\"} "
+    "(in the text table, hex literals x'...'); text cells of the table are cut to a fixed "
+    "width. One statement per call; ATTACH, transactions, VACUUM and load_extension() are "
+    "refused. The resources sqlite://<instance>/tables and sqlite://<instance>/<table>/schema "
+    "describe the tables.";
 
 static const struct mcph_tool sq_tools[] = {
     {
