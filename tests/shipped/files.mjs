@@ -371,7 +371,7 @@ async function checkHostileResources(s, uriRoot, name) {
         ['no double decoding', `${uriRoot}/%252e%252e%252fsecret`, -32002, /does not exist/],
         ['a URI outside the root', 'file:///etc/passwd', -32002, /./],
         ['a name of 300 bytes', `${uriRoot}/${'n'.repeat(300)}`, -32602, /a name of 300 bytes, over the limit of 255/],
-        ['a 5000-byte URI', `${uriRoot}/${'x'.repeat(5000)}`, -32002, /not found/i],
+        ['a 5000-byte URI', `${uriRoot}/${'x'.repeat(5000)}`, -32602, /longer than 4096 bytes/],
     ];
     for (const [what, uri, code, re] of cases) {
         await check(s, `${name}: resource refused: ${what}`, async () => {
