@@ -2,6 +2,7 @@
 
 #include "base64.h"
 #include "limits.h"
+#include "number.h"
 #include "log.h"
 #include "plugin.h"
 #include "revision.h"
@@ -138,14 +139,14 @@ static int host_arg_json(struct mcph_call *c, const char *name, const char **jso
 
     if (a == NULL)
         return MCPH_ERR_ABSENT;
-    return host_lend(c, cJSON_PrintUnformatted(a), json);
+    return host_lend(c, number_print(a), json);
 }
 
 static int host_args_json(struct mcph_call *c, const char **json)
 {
     if (c == NULL || json == NULL)
         return MCPH_ERR_INVALID;
-    return host_lend(c, cJSON_PrintUnformatted(c->args), json);
+    return host_lend(c, number_print(c->args), json);
 }
 
 static const char *host_uri(struct mcph_call *c)
@@ -633,7 +634,7 @@ static int host_ask(struct mcph_call *c, int what, cJSON *params, const char **r
     }
     rc = c->env->ask(c->env->ctx, what, params, &answer);
     if (answer != NULL) {
-        int lent = host_lend(c, cJSON_PrintUnformatted(answer), result_json);
+        int lent = host_lend(c, number_print(answer), result_json);
 
         cJSON_Delete(answer);
         if (lent != MCPH_OK)
@@ -818,13 +819,20 @@ void host_call_release(struct mcph_call *c)
 
 static cJSON *host_tool_result(struct mcph_call *c, cJSON *result)
 {
+    /* Checked against the outputSchema already: from here on its numbers only print. */
+    if (number_exact(c->structured) != STATUS_OK) {
+        cJSON_Delete(result);
+        return NULL;
+    }
     if (c->structured != NULL && !c->has_text) {
         /* The spec asks for the serialised JSON as text too, for clients that do not read
          * structuredContent. */
         char *text = cJSON_PrintUnformatted(c->structured);
 
-        if (text == NULL)
+        if (text == NULL) {
+            cJSON_Delete(result);
             return NULL;
+        }
         cJSON_AddItemToArray(c->items, host_text_item(text));
         free(text);
     }

@@ -26,5 +26,8 @@ sh printf 'second line\n' >> notes.txt
 silence 400
 > {"jsonrpc":"2.0","id":8,"method":"resources/list"}
 < {"jsonrpc":"2.0","id":8,"result":{"resources":[{"uri":"example://readme"},{"uri":"example://note"},{"uri":"example://notes-file","size":18}]}}
+# Numbers keep every digit on their way through mcph (cJSON alone would print 0.3).
+> {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"ex_add","arguments":{"a":0.1,"b":0.2}}}
+< {"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"0.30000000000000004"}],"structuredContent":{"sum":0.30000000000000004}}}
 close
 exit 0
