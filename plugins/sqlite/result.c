@@ -9,11 +9,10 @@
 
 #include "result.h"
 
-/* The largest magnitude sent as a JSON number. Past 2^53 clients that read numbers as
- * doubles lose digits, and mcph itself re-prints structured content with cJSON, whose
- * shortest form is exact to 15 significant digits only; so integers of 16 digits or more
- * go as strings of their digits. */
-#define SQRES_SAFE_INTEGER 999999999999999LL
+/* The largest magnitude sent as a JSON number: 2^53 - 1. Past it, clients that read numbers
+ * as doubles (JavaScript's, and mcph's own JSON library) lose digits, so larger integers go
+ * as strings of their digits. */
+#define SQRES_SAFE_INTEGER 9007199254740991LL
 /* The mark of a cut cell (U+2026), one character wide. */
 #define SQRES_ELLIPSIS "\xe2\x80\xa6"
 /* Bytes a cell adds to the table besides its text (the " | " between cells). */

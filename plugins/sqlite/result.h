@@ -2,12 +2,12 @@
  * result.h: the rows of a statement, as the structured result ({columns, rows, row_count,
  * truncated}) and as a text table for people.
  *
- * Values: NULL is null; integers are JSON numbers up to 15 digits, and strings of their
- * digits beyond (where a JSON number could lose digits on the way); reals are numbers (the
- * infinities are the strings "Infinity" and "-Infinity"); text is a string (bytes that are
- * not UTF-8 become U+FFFD); a blob is an object {"base64": "..."}. In the text table a blob
- * is shown as a hex literal x'0a1b...', NULL as NULL, and every cell is cut to cell_width
- * characters with a final "…".
+ * Values: NULL is null; integers are JSON numbers up to 2^53 - 1 in magnitude, and strings
+ * of their digits beyond (where a JSON number read as a double loses digits); reals are numbers
+ * (the infinities are the strings "Infinity" and "-Infinity"); text is a string (bytes that are not
+ * UTF-8 become U+FFFD); a blob is an object {"base64": "..."}. In the text table a blob is shown as
+ * a hex literal x'0a1b...', NULL as NULL, and every cell is cut to cell_width characters with a
+ * final "…".
  */
 #ifndef SQLITE_PLUGIN_RESULT_H
 #define SQLITE_PLUGIN_RESULT_H

@@ -238,7 +238,7 @@ static const char sq_query_about[] =
     "PRAGMA that reads, such as table_info) on the SQLite database, and returns its rows as a "
     "text table and as structured content {columns, rows, row_count, truncated}. Rows stop at "
     "`limit` or at the server's max_rows, with truncated: true. Values: NULL is null; integers "
-    "of more than 15 digits are strings of digits; blobs are objects {\"base64\": \"...\"} "
+    "beyond 2^53 - 1 in magnitude are strings of digits; blobs are objects {\"base64\": \"...\"} "
     "(in the text table, hex literals x'...'); text cells of the table are cut to a fixed "
     "width. One statement per call; ATTACH, transactions, VACUUM and load_extension() are "
     "refused. The resources sqlite://<instance>/tables and sqlite://<instance>/<table>/schema "

@@ -231,12 +231,12 @@ async function readOnlyBasics(s, shop) {
         const r = await ok(s, 'query', {
             sql: "SELECT 42 AS i, 1.5 AS r, 'héllo' AS t, NULL AS n, x'00ff10' AS b, " +
                 '9007199254740993 AS big, -1234567890123456 AS neg, 999999999999999 AS max, ' +
-                '?1 AS yes, ?2 AS no, ?3 AS nul',
+                '9007199254740991 AS edge, 0.1 + 0.2 AS sum, ?1 AS yes, ?2 AS no, ?3 AS nul',
             params: [true, false, null],
         });
         expectEqual(r.structuredContent.rows,
-            [[42, 1.5, 'héllo', null, { base64: 'AP8Q' }, '9007199254740993', '-1234567890123456',
-                999999999999999, 1, 0, null]], 'values');
+            [[42, 1.5, 'héllo', null, { base64: 'AP8Q' }, '9007199254740993', -1234567890123456,
+                999999999999999, 9007199254740991, 0.30000000000000004, 1, 0, null]], 'values');
         const text = textOf(r);
         expect(text.includes("x'00ff10'") && text.includes('NULL'), `text: ${text}`);
         const bytes = await ok(s, 'query', { sql: "SELECT CAST(x'ff41' AS TEXT) AS bad, CAST(x'610062' AS TEXT) AS nul" });
