@@ -64,15 +64,6 @@ static const char exec_output_schema[] =
 
 static const char *const exec_stream_names[2] = {"stdout", "stderr"};
 
-static const struct exec_cmd *exec_find(const struct exec *ex, const char *name)
-{
-    for (size_t i = 0; name != NULL && i < ex->ncmds; i++) {
-        if (strcmp(ex->cmds[i].name, name) == 0)
-            return &ex->cmds[i];
-    }
-    return NULL;
-}
-
 /* --- Arguments. Each check returns MCPH_OK or MCPH_ERR_INVALID with the reason in why. --- */
 
 /* A control character: C0 but tab and newline, DEL, or C1 (U+0080-U+009F, C2 80-9F). */
@@ -289,7 +280,8 @@ static int exec_report(const struct exec *ex, const struct exec_cmd *cmd, struct
 static int exec_call(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     const struct exec *ex = state;
-    const struct exec_cmd *cmd = exec_find(ex, host->call_name(call));
+    /* The row's data: the command it was defined for (ex->cmds is fixed after init). */
+    const struct exec_cmd *cmd = host->call_data(call);
     struct exec_result res = {0};
     char why[EXEC_WHY_LEN];
     char **argv;
@@ -401,6 +393,7 @@ static int exec_define(const struct exec *ex, const struct exec_cmd *cmd)
             .input_schema = schema.s,
             .output_schema = exec_output_schema,
             .call = exec_call,
+            .data = cmd,
         };
         rc = ex->host->define_tool(ex->host, &tool);
     }
@@ -426,12 +419,6 @@ static int exec_init(const struct mcph_host *host, void **state)
     struct exec *ex;
     int rc;
 
-    if (host->define_tool == NULL || host->call_name == NULL || host->config_path == NULL) {
-        host->log(host, MCPH_LOG_ERROR,
-                  "this mcph does not implement ABI 1.2 (define_tool, call_name, config_path); "
-                  "update mcph");
-        return MCPH_ERR_UNSUPPORTED;
-    }
     ex = calloc(1, sizeof(*ex));
     if (ex == NULL)
         return MCPH_ERR_NOMEM;
