@@ -403,11 +403,18 @@ static int config_new_plugin(struct config_parse *p, const char *id)
     return STATUS_OK;
 }
 
-/* Append a line to a multi-line value. */
-static void config_append_line(struct config_parse *p, char **field, const char *value)
+/* Append a line to the multi-line value of `key`. */
+static void config_append_line(struct config_parse *p, const char *key, char **field,
+                               const char *value)
 {
+    size_t len = *field ? strlen(*field) : 0;
     char *joined = NULL;
 
+    if (len + 1 + strlen(value) > LIMIT_INI_VALUE) {
+        config_error(p, "'%s' is longer than %d bytes with this line; shorten it", key,
+                     LIMIT_INI_VALUE);
+        return;
+    }
     if (asprintf(&joined, "%s\n%s", *field ? *field : "", value) < 0) {
         p->errs->nomem = 1;
         return;
@@ -439,7 +446,7 @@ static int config_continuation(struct config_parse *p, const char *section, cons
         p->section == NULL || strcmp(p->section, section) != 0)
         return 0;
     if (strcmp(section, "server") == 0 && strcmp(key, "instructions") == 0) {
-        config_append_line(p, &p->cfg->instructions, value);
+        config_append_line(p, key, &p->cfg->instructions, value);
         return 1;
     }
     kv = config_multiline_kv(p, section, key);
@@ -447,7 +454,7 @@ static int config_continuation(struct config_parse *p, const char *section, cons
         config_error(p, "indented line continues '%s', which takes one line; unindent it", key);
         return 1;
     }
-    config_append_line(p, &kv->value, value);
+    config_append_line(p, key, &kv->value, value);
     return 1;
 }
 

@@ -702,9 +702,8 @@ static void host_refresh(const struct mcph_host *vt)
 {
     struct plugin *pl = host_plugin(vt);
 
-    atomic_store(&pl->refresh_wanted, 1);
     if (pl->env != NULL && pl->env->refresh != NULL)
-        pl->env->refresh(pl->env->ctx);
+        pl->env->refresh(pl->env->ctx, pl->id);
 }
 
 static const char *host_call_name(struct mcph_call *c)

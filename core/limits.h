@@ -32,6 +32,8 @@
 #define LIMIT_URI MCPH_MAX_URI
 /* One line of the INI file (libinih's INI_MAX_LINE is 200, terminator included). */
 #define LIMIT_INI_LINE 199
+/* A value continued on indented lines, joined (the instructions, a plugin's own key). */
+#define LIMIT_INI_VALUE 65536
 /* List pages kept printed per served set (each revision and page counts once). */
 #define LIMIT_PAGE_CACHE 512
 /* Page size of list results: default and maximum. */
@@ -59,5 +61,7 @@
 #define LIMIT_WATCH_QUIET_MS 300
 /* A plugin's refresh requests: milliseconds without another one before the rebuild. */
 #define LIMIT_REFRESH_QUIET_MS 100
+/* ... and at the latest this long after the first, however often they come. */
+#define LIMIT_REFRESH_MAX_MS 1000
 
 #endif

@@ -244,10 +244,10 @@ static void main_arm_watch(struct server *srv, struct watch *w, int forced)
 }
 
 /* Plugins' refresh requests, coalesced: the rebuild starts LIMIT_REFRESH_QUIET_MS after the
- * last one. Main thread. */
+ * last one, and at the latest LIMIT_REFRESH_MAX_MS after the first. Main thread. */
 struct main_refresh {
     int pending;
-    struct timespec last; /* CLOCK_MONOTONIC */
+    struct timespec first, last; /* CLOCK_MONOTONIC */
 };
 
 static long main_ms_since(const struct timespec *t)
@@ -258,17 +258,24 @@ static long main_ms_since(const struct timespec *t)
     return (now.tv_sec - t->tv_sec) * 1000L + (now.tv_nsec - t->tv_nsec) / 1000000L;
 }
 
-/* Note the instances in service that asked to be built again (the flag is the request; the
- * wake-up byte may have been lost to a full pipe). */
-static void main_note_refresh(const struct server *srv, struct main_refresh *rf)
+/* A wake-up came: note a refresh request if one is waiting (each request wakes the loop). */
+static void main_note_refresh(struct server *srv, struct main_refresh *rf)
 {
-    for (size_t i = 0; i < srv->reg->nplugins; i++) {
-        if (atomic_load(&srv->reg->plugins[i]->refresh_wanted)) {
-            rf->pending = 1;
-            clock_gettime(CLOCK_MONOTONIC, &rf->last);
-            return;
-        }
-    }
+    if (!server_refresh_pending(srv))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &rf->last);
+    if (!rf->pending)
+        rf->first = rf->last;
+    rf->pending = 1;
+}
+
+static long main_refresh_left_ms(const struct main_refresh *rf)
+{
+    long quiet = LIMIT_REFRESH_QUIET_MS - main_ms_since(&rf->last);
+    long cap = LIMIT_REFRESH_MAX_MS - main_ms_since(&rf->first);
+    long left = quiet < cap ? quiet : cap;
+
+    return left > 0 ? left : 0;
 }
 
 /* Milliseconds poll may sleep: until the watch or the refresh is due, or -1. */
@@ -279,15 +286,13 @@ static int main_timeout_ms(const struct watch *w, const struct main_refresh *rf)
 
     if (!rf->pending)
         return t;
-    left = LIMIT_REFRESH_QUIET_MS - main_ms_since(&rf->last);
-    if (left < 0)
-        left = 0;
+    left = main_refresh_left_ms(rf);
     return t < 0 || left < t ? (int)left : t;
 }
 
 static int main_refresh_due(struct main_refresh *rf)
 {
-    if (!rf->pending || main_ms_since(&rf->last) < LIMIT_REFRESH_QUIET_MS)
+    if (!rf->pending || main_refresh_left_ms(rf) > 0)
         return 0;
     rf->pending = 0;
     return 1;
@@ -364,10 +369,10 @@ static int main_loop(struct server *srv, int watch_forced)
             fds[0].revents = fds[1].revents = fds[2].revents = 0;
         if (fds[2].revents & POLLIN)
             watch_read(&w);
-        if ((fds[1].revents & POLLIN) && main_on_wake(srv, &reload))
-            by_signal = 1;
         if (fds[1].revents & POLLIN)
             main_note_refresh(srv, &rf);
+        if ((fds[1].revents & POLLIN) && main_on_wake(srv, &reload))
+            by_signal = 1;
         else if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
             by_signal = 0;
         else if (atomic_load(&srv->out.failed))
@@ -409,7 +414,7 @@ static int main_serve(struct server *srv, int watch_forced)
         size_t n = inflight_cancel_all(&srv->inflight);
 
         log_msg(&srv->log, LOG_WARNING, NULL,
-                "%zu call(s) still running after %d ms; cancelled them, waiting %d ms more", n,
+                "%zu request(s) still in flight after %d ms; cancelled them, waiting %d ms more", n,
                 LIMIT_SHUTDOWN_GRACE_MS, LIMIT_SHUTDOWN_CANCEL_MS);
         if (!work_drain(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS)) {
             log_msg(&srv->log, LOG_WARNING, NULL,
@@ -437,14 +442,25 @@ static void main_open_output(struct server *srv, int out_fd)
 
 static void main_release(struct server *srv)
 {
+    size_t n;
+    char **ids;
+
+    /* Plugins first: their own threads may call the host (log, resource_updated, refresh)
+     * until their shutdown returns, and those calls use everything released after. */
     server_free_retired(srv);
+    registry_free(srv->reg);
+    srv->reg = NULL;
     free(srv->retired);
     pthread_mutex_destroy(&srv->retired_lock);
+    ids = server_take_refresh(srv, &n);
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+    pthread_mutex_destroy(&srv->refresh_lock);
     dispatch_subs_release(srv);
     pthread_mutex_destroy(&srv->subs_lock);
     inflight_release(&srv->inflight);
     pthread_key_delete(srv->call_key);
-    registry_free(srv->reg);
     if (srv->wake_fd >= 0) /* serving: main_open_output ran */
         jsonrpc_writer_release(&srv->out);
     dispatch_session_release(&srv->session);
@@ -467,12 +483,13 @@ int main(int argc, char **argv)
     log_init(&srv.log);
     config_init(&srv.cfg);
     pthread_mutex_init(&srv.retired_lock, NULL);
+    pthread_mutex_init(&srv.refresh_lock, NULL);
     pthread_mutex_init(&srv.subs_lock, NULL);
     inflight_init(&srv.inflight);
     pthread_key_create(&srv.call_key, NULL);
     srv.env.log = &srv.log;
     srv.env.resource_updated = dispatch_resource_updated;
-    srv.env.refresh = server_wake;
+    srv.env.refresh = server_request_refresh;
     srv.env.ctx = &srv;
     srv.wake_fd = -1;
     if (!args.check) {

@@ -799,6 +799,9 @@ static char *plugin_resolve(const char *dir, const char *value)
 {
     char *out = NULL;
 
+    /* "./x" joins as "dir/x", as mcph's own paths do. */
+    while (value[0] == '.' && value[1] == '/')
+        value += 2;
     if (value[0] == '/' || value[0] == '\0' || dir == NULL || dir[0] == '\0')
         return strdup(value);
     if (asprintf(&out, "%s/%s", dir, value) < 0)
@@ -1005,8 +1008,11 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
     struct diag errs;
     int rc;
 
-    if (pl->loading == NULL)
+    if (pl->loading == NULL || !pthread_equal(pl->loader, pthread_self()))
         return MCPH_ERR_STATE;
+    /* Defining at all makes the instance one that follows its source on reloads, even when
+     * every row it tried was refused (the source may be fixed by the next reload). */
+    pl->rebuild = 1;
     if (row == NULL || kind < PLUGIN_ROW_TOOL || kind > PLUGIN_ROW_PROMPT)
         return MCPH_ERR_INVALID;
     if (plugin_rows_of(pl, kind) >= LIMIT_ROWS) {
@@ -1023,8 +1029,6 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
         log_msg(pl->log, LOG_ERROR, NULL, "%s (a %s defined by init; left out)", errs.msgs[i],
                 what[kind]);
     diag_release(&errs);
-    if (rc == MCPH_OK)
-        pl->rebuild = 1;
     return rc;
 }
 
@@ -1073,6 +1077,7 @@ static int plugin_run_init(struct plugin_load *ld, const struct mcph_plugin *d)
         return STATUS_OK;
     }
     pl->loading = ld;
+    pl->loader = pthread_self();
     rc = d->init(&pl->host.vt, &pl->state);
     pl->loading = NULL;
     if (rc != MCPH_OK) {

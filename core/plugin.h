@@ -86,8 +86,10 @@ struct plugin_env {
     const struct log *log;
     /* Called (any thread) when the instance says uri changed; may be NULL. */
     void (*resource_updated)(void *ctx, const char *uri);
-    /* Called (any thread) after the instance set refresh_wanted; may be NULL. */
-    void (*refresh)(void *ctx);
+    /* Called (any thread) when instance `id` asks to be built again; may be NULL. The
+     * request belongs to the id, not the instance: an instance being replaced may ask for
+     * its successor. */
+    void (*refresh)(void *ctx, const char *id);
     void *ctx;
 };
 
@@ -132,7 +134,7 @@ struct plugin {
     char *ini_dir;               /* owned: the folder of the INI file it was loaded from */
     struct plugin_path *paths;   /* owned: config values read as paths (host->config_path) */
     size_t npaths;
-    atomic_int refresh_wanted; /* host->refresh() was called; cleared by the main thread */
+    pthread_t loader; /* the thread running init while loading is set */
 
     void *handle;                  /* dlopen handle, owned */
     int memfd;                     /* owned: the sealed copy handle was loaded from */

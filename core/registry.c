@@ -124,33 +124,43 @@ static const struct plugin *registry_tool_owner(const struct registry *reg, cons
     return NULL;
 }
 
+/* Whether exposed name `name` of `kind` may be served: not taken (owner NULL) and not too
+ * long with its prefix. A refusal is reported; a long name gets a warning. */
+static int registry_name_ok(struct registry_build *b, const char *kind, const char *name,
+                            const struct plugin *owner, const struct plugin *pl)
+{
+    if (owner != NULL) {
+        registry_refuse(b, kind, name, owner, pl);
+        return 0;
+    }
+    if (strlen(name) > LIMIT_NAME) {
+        diag_add(b->errs,
+                 "plugin '%s': %s '%s' is longer than %d characters with its prefix; left "
+                 "out. Use a shorter prefix",
+                 pl->id, kind, name, LIMIT_NAME);
+        return 0;
+    }
+    if (strlen(name) > LIMIT_NAME_ADVISED)
+        log_msg(b->log, LOG_WARNING, NULL,
+                "plugin '%s': %s name '%s' is longer than %d characters; some clients cut or "
+                "refuse such names",
+                pl->id, kind, name, LIMIT_NAME_ADVISED);
+    return 1;
+}
+
 static int registry_add_tools(struct registry_build *b, struct plugin *pl)
 {
     struct registry *reg = b->reg;
 
     for (size_t i = 0; i < pl->ntools; i++) {
         char *name = registry_exposed(pl, pl->tools[i].name);
-        const struct plugin *owner;
 
         if (name == NULL)
             return STATUS_NOMEM;
-        owner = registry_tool_owner(reg, name);
-        if (owner != NULL || strlen(name) > LIMIT_NAME) {
-            if (owner != NULL)
-                registry_refuse(b, "tool", name, owner, pl);
-            else
-                diag_add(b->errs,
-                         "plugin '%s': tool '%s' is longer than %d characters with "
-                         "its prefix; left out. Use a shorter prefix",
-                         pl->id, name, LIMIT_NAME);
+        if (!registry_name_ok(b, "tool", name, registry_tool_owner(reg, name), pl)) {
             free(name);
             continue;
         }
-        if (strlen(name) > LIMIT_NAME_ADVISED)
-            log_msg(b->log, LOG_WARNING, NULL,
-                    "plugin '%s': tool name '%s' is longer than %d "
-                    "characters; some clients cut or refuse such names",
-                    pl->id, name, LIMIT_NAME_ADVISED);
         reg->tools[reg->ntools++] = (struct registry_tool){name, pl, &pl->tools[i]};
     }
     return STATUS_OK;
@@ -170,8 +180,7 @@ static int registry_add_prompts(struct registry_build *b, struct plugin *pl)
             if (strcmp(reg->prompts[j].name, name) == 0)
                 owner = reg->prompts[j].plugin;
         }
-        if (owner != NULL) {
-            registry_refuse(b, "prompt", name, owner, pl);
+        if (!registry_name_ok(b, "prompt", name, owner, pl)) {
             free(name);
             continue;
         }

@@ -104,10 +104,11 @@ void reload_plan_release(struct reload_plan *plan)
 
 struct reload_run {
     struct server *srv;
-    struct config cfg;       /* the new config; moved into srv on success (reload only) */
-    const struct config *in; /* the config the new set is built from: &cfg, or srv->cfg for
-                              * a refresh */
-    int refresh;             /* a refresh: the config in service stays */
+    struct config cfg;           /* the new config; moved into srv on success (reload only) */
+    const struct config *in;     /* the config the new set is built from: &cfg, or srv->cfg for
+                                  * a refresh */
+    int refresh;                 /* a refresh: the config in service stays */
+    struct config_plugin *views; /* owned array (a refresh): each instance's own section */
     struct reload_plan plan;
     struct plugin **next; /* the instances of the new set, INI order; one ref each */
     size_t nnext;
@@ -155,7 +156,9 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
     if (status == STATUS_OK) {
         r->loaded++;
         r->next[r->nnext++] = pl;
-        if (step->old != NULL)
+        /* A rebuilt instance runs the same code with the same config; it says itself which
+         * of its resources changed. The others may serve new contents under old URIs. */
+        if (step->old != NULL && step->action != RELOAD_REBUILD)
             r->replaced[r->nreplaced++] = pl;
         return STATUS_OK;
     }
@@ -179,6 +182,7 @@ static void reload_release(struct reload_run *r)
     }
     free(r->next);
     free(r->replaced);
+    free(r->views);
     reload_plan_release(&r->plan);
     config_release(&r->cfg);
 }
@@ -278,9 +282,7 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     reload_swap_config(r);
     srv->reg = next;
     dispatch_lists_changed(srv, lists);
-    /* A new instance may serve new contents under the same URIs (a plugin that asked for a
-     * refresh says itself which resources changed). */
-    for (size_t i = 0; !r->refresh && i < r->nreplaced; i++)
+    for (size_t i = 0; i < r->nreplaced; i++)
         dispatch_resources_reloaded(srv, r->replaced[i]);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
@@ -323,29 +325,58 @@ int reload_run(struct server *srv)
     return status;
 }
 
-/* The plan of a refresh: a rebuild of every instance that asked, a keep of the others. */
-static int reload_prepare_refresh(struct reload_run *r, size_t *wanted)
+/* The section an instance was loaded from, as a view of its own copy (borrowed from pl): a
+ * refresh rebuilds it from that, whatever the INI file on disk says now. */
+static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
+{
+    memset(cp, 0, sizeof(*cp));
+    cp->id = pl->id;
+    cp->path = pl->path;
+    cp->enabled = 1;
+    cp->prefix = pl->prefix;
+    cp->cache_ttl_ms = pl->cache_ttl_ms;
+    cp->cache_public = pl->cache_public;
+    cp->keys = pl->config;
+    cp->nkeys = pl->nconfig;
+}
+
+static int reload_wanted(char *const *ids, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(ids[i], id) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The plan of a refresh: a rebuild of every instance whose id asked (a reopen if its file
+ * changed meanwhile), a keep of the others. *wanted counts the rebuilds. */
+static int reload_prepare_refresh(struct reload_run *r, char *const *ids, size_t nids,
+                                  size_t *wanted)
 {
     const struct registry *reg = r->srv->reg;
     struct reload_plan *plan = &r->plan;
 
     plan->steps = calloc(reg->nplugins + 1, sizeof(*plan->steps));
     plan->dropped = calloc(1, sizeof(*plan->dropped));
+    r->views = calloc(reg->nplugins + 1, sizeof(*r->views));
     r->next = calloc(reg->nplugins + 1, sizeof(*r->next));
     r->replaced = calloc(reg->nplugins + 1, sizeof(*r->replaced));
-    if (plan->steps == NULL || plan->dropped == NULL || r->next == NULL || r->replaced == NULL)
+    if (plan->steps == NULL || plan->dropped == NULL || r->views == NULL || r->next == NULL ||
+        r->replaced == NULL)
         return STATUS_NOMEM;
     for (size_t i = 0; i < reg->nplugins; i++) {
         struct plugin *pl = reg->plugins[i];
-        struct reload_step *step = &plan->steps[plan->nsteps];
+        struct reload_step *step = &plan->steps[plan->nsteps++];
 
-        step->section = config_find_plugin(r->in, pl->id);
-        if (step->section == NULL)
-            return STATUS_PLUGIN; /* cannot happen: the set was built from this config */
+        reload_section_of(pl, &r->views[i]);
+        step->section = &r->views[i];
         step->old = pl;
-        step->action = atomic_exchange(&pl->refresh_wanted, 0) ? RELOAD_REBUILD : RELOAD_KEEP;
-        *wanted += step->action == RELOAD_REBUILD;
-        plan->nsteps++;
+        step->action = RELOAD_KEEP;
+        if (reload_wanted(ids, nids, pl->id)) {
+            step->action = plugin_file_changed(pl) ? RELOAD_REOPEN : RELOAD_REBUILD;
+            (*wanted)++;
+        }
     }
     return STATUS_OK;
 }
@@ -353,13 +384,17 @@ static int reload_prepare_refresh(struct reload_run *r, size_t *wanted)
 int reload_refresh(struct server *srv)
 {
     struct reload_run r = {.srv = srv, .in = &srv->cfg, .refresh = 1};
-    size_t wanted = 0;
+    size_t nids = 0, wanted = 0;
+    char **ids = server_take_refresh(srv, &nids);
     int status;
 
     config_init(&r.cfg);
-    status = reload_prepare_refresh(&r, &wanted);
+    status = reload_prepare_refresh(&r, ids, nids, &wanted);
     if (status == STATUS_OK && wanted > 0)
         status = reload_execute(&r, status);
     reload_release(&r);
+    for (size_t i = 0; i < nids; i++)
+        free(ids[i]);
+    free(ids);
     return status;
 }

@@ -57,10 +57,12 @@ int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
  * Returns STATUS_OK when a new set is in service (changed or not), else a negative status. */
 int reload_run(struct server *srv);
 
-/* Build again the instances in service that asked for it (host->refresh), with the config
- * in service (the INI file is not read): load, merge, swap, notify, as reload_run. An
- * instance that fails to build keeps serving. Main thread. Returns STATUS_OK when a new set
- * is in service (or nothing asked), else a negative status. */
+/* Build again the instances in service whose ids asked for it (host->refresh, taken from
+ * srv), each from the section it was loaded with: the INI file is not read, so an edit not yet
+ * reloaded is not applied by a refresh. An instance whose file changed meanwhile is reopened
+ * (and its subscribers told), as a reload would. Load, merge, swap, notify as reload_run; one
+ * that fails to build keeps serving. Main thread. Returns STATUS_OK when a new set is in
+ * service (or nothing asked), else a negative status. */
 int reload_refresh(struct server *srv);
 
 #endif

@@ -1,6 +1,9 @@
 #include "server.h"
 
+#include "limits.h"
+
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 void server_wake(void *ctx)
@@ -13,6 +16,58 @@ void server_wake(void *ctx)
     if (write(srv->wake_fd, &byte, 1) < 0) {
         /* The pipe is full: the main loop wakes anyway. */
     }
+}
+
+/* Whether id was asked for already. Under refresh_lock. */
+static int server_refresh_has(const struct server *srv, const char *id)
+{
+    for (size_t i = 0; i < srv->nrefresh; i++) {
+        if (strcmp(srv->refresh_ids[i], id) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void server_request_refresh(void *ctx, const char *id)
+{
+    struct server *srv = ctx;
+    char **grown;
+
+    pthread_mutex_lock(&srv->refresh_lock);
+    /* Bounded: at most one entry per id, and ids are INI section names. */
+    if (!server_refresh_has(srv, id) && srv->nrefresh < 2 * LIMIT_PLUGINS) {
+        grown = realloc(srv->refresh_ids, (srv->nrefresh + 1) * sizeof(*grown));
+        if (grown != NULL) {
+            srv->refresh_ids = grown;
+            srv->refresh_ids[srv->nrefresh] = strdup(id);
+            srv->nrefresh += srv->refresh_ids[srv->nrefresh] != NULL;
+        }
+    }
+    pthread_mutex_unlock(&srv->refresh_lock);
+    server_wake(srv);
+}
+
+char **server_take_refresh(struct server *srv, size_t *n)
+{
+    char **ids;
+
+    pthread_mutex_lock(&srv->refresh_lock);
+    ids = srv->refresh_ids;
+    *n = srv->nrefresh;
+    srv->refresh_ids = NULL;
+    srv->nrefresh = 0;
+    pthread_mutex_unlock(&srv->refresh_lock);
+    return ids;
+}
+
+int server_refresh_pending(struct server *srv)
+{
+    int pending;
+
+    pthread_mutex_lock(&srv->refresh_lock);
+    pending = srv->nrefresh > 0;
+    pthread_mutex_unlock(&srv->refresh_lock);
+    return pending;
 }
 
 void server_release_registry(struct server *srv, struct registry *reg)

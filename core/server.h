@@ -52,6 +52,10 @@ struct server {
     struct listener *listeners; /* owned: open subscriptions/listen requests */
     size_t nlisteners;
 
+    pthread_mutex_t refresh_lock; /* guards refresh_ids, nrefresh */
+    char **refresh_ids;           /* owned: instance ids whose plugin asked to be rebuilt */
+    size_t nrefresh;
+
     pthread_mutex_t retired_lock; /* guards retired */
     struct registry **retired;    /* registries whose last reference a worker dropped:
                                    * freed by the main thread (plugin shutdown runs there) */
@@ -62,6 +66,17 @@ struct server {
 /* Wake the main loop (ctx is the struct server): it then frees retired registries and
  * looks for instances that asked to be built again. Any thread. */
 void server_wake(void *ctx);
+
+/* Note that instance `id` asks to be built again (host->refresh) and wake the main loop.
+ * ctx is the struct server. Any thread. */
+void server_request_refresh(void *ctx, const char *id);
+
+/* The ids asked for since the last call (an owned array of owned strings; *n of them, NULL
+ * when none). Main thread. */
+char **server_take_refresh(struct server *srv, size_t *n);
+
+/* Whether a refresh was asked for and not taken yet. Any thread. */
+int server_refresh_pending(struct server *srv);
 
 /* Drop a reference to reg from any thread; the last one is handed to the main thread. */
 void server_release_registry(struct server *srv, struct registry *reg);

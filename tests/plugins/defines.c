@@ -8,11 +8,13 @@
  *     template URI_TMPL    a resource template served by `whoami`
  *     prompt NAME ARG      a prompt with one required argument, served by `whoami`
  *
- * whoami answers with host->call_name() and host->call_data() (every kind but templates
- * carries data), so the transcripts see which definition a shared handler is serving. A row mcph
- * refuses (a bad name, a duplicate) is kept in a log of status codes that the tool `statuses`
- * returns. `refresh` calls host->refresh() from a worker; `late_define` tries to define outside
- * init (MCPH_ERR_STATE); `where` shows config_path() of `list` and of a key that is not set.
+ * The descriptor does not set MCPH_PLUGIN_REBUILD_ON_RELOAD: defining at init is what makes
+ * an instance rebuilt on every reload. whoami answers with host->call_name() and
+ * host->call_data() (every kind but templates carries data), so the transcripts see which
+ * definition a shared handler is serving. A row mcph refuses (a bad name, a duplicate) is
+ * kept in a log of status codes that the tool `statuses` returns. `refresh` calls
+ * host->refresh() from a worker; `late_define` tries to define outside init (MCPH_ERR_STATE);
+ * `where` shows config_path() of `list` and of a key that is not set.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +26,11 @@
 #include "plugin-api.h"
 
 #define DEFINES_LINE 512
+/* Appended to what tools say: a transcript builds a variant with another tag, to see which
+ * code runs after a reload. */
+#ifndef DEFINES_TAG
+#define DEFINES_TAG ""
+#endif
 #define DEFINES_LOG 4096
 
 struct defines {
@@ -50,7 +57,8 @@ static int defines_whoami(const struct mcph_host *host, void *state, struct mcph
                  data ? data : "no data");
         return host->text(call, text);
     }
-    snprintf(text, sizeof(text), "tool %s [%s]", name ? name : "(null)", data ? data : "no data");
+    snprintf(text, sizeof(text), "tool %s [%s]%s", name ? name : "(null)", data ? data : "no data",
+             DEFINES_TAG);
     return host->text(call, text);
 }
 
@@ -213,15 +221,10 @@ static const struct mcph_config_key defines_keys[] = {
 };
 
 static const struct mcph_plugin defines_plugin = {
-    MCPH_PLUGIN_HEADER,
-    .name = "defines",
-    .version = "1.0.0",
-    .description = "Rows defined at init from a list file (ABI 1.2)",
-    .flags = MCPH_PLUGIN_REBUILD_ON_RELOAD,
-    .tools = defines_tools,
-    .config_keys = defines_keys,
-    .init = defines_init,
-    .shutdown = defines_shutdown,
+    MCPH_PLUGIN_HEADER,     .name = "defines",
+    .version = "1.0.0",     .description = "Rows defined at init from a list file (ABI 1.2)",
+    .tools = defines_tools, .config_keys = defines_keys,
+    .init = defines_init,   .shutdown = defines_shutdown,
 };
 
 MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void)

@@ -641,6 +641,29 @@ defCase('check', async (t) => {
     for (const msg of colMsgs) t.check(r.stderr.includes(msg), `--check (collision) stderr lacks the reload's message ${JSON.stringify(msg)}; stderr: ${r.stderr}`);
 });
 
+// A plugin thread that keeps calling resource_updated and log while mcph shuts down: what
+// those calls use (subscriptions, locks, the log's sink) must outlive the plugin's shutdown.
+// Under TSan or ASan a wrong order makes mcph exit non-zero, which the case checks.
+defCase('plugin threads during shutdown', async (t) => {
+    const ws = workspace('shutdown-threads');
+    copyPlugin(ws, 'watcher');
+    fs.writeFileSync(path.join(ws, 'list.txt'), '');
+    const ini = writeIni(ws, iniText([section('watcher', { path: 'watcher.so', list: 'list.txt', update_ms: 1 })]));
+    for (let round = 0; round < 3; round++) {
+        // Not t.session(): this case stops its servers itself.
+        const s = new Session(MCPH, ini, { setLevel: 'debug' });
+        await s.start();
+        const r = await s.call('resources/subscribe', { uri: 'watcher://x' });
+        t.require(!r.error, `resources/subscribe: ${JSON.stringify(r.error)}`);
+        const m = s.mark();
+        const got = await s.waitNotes(m, (n) => n.filter((x) => x.method === 'notifications/resources/updated').length >= 20, 3000);
+        t.check(got, `round ${round}: fewer than 20 notifications/resources/updated in 3 s`);
+        const st = await s.stop(10000);
+        t.check(st && st.code === 0 && !st.signal, `round ${round}: exit after EOF ${JSON.stringify(st)}\n${s.stderrTail()}`);
+        for (const e of s.errors) t.check(false, `round ${round}: ${e}`);
+    }
+});
+
 // --- /proc helpers. ---
 
 function memfdNames(pid) {

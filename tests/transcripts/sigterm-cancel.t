@@ -10,6 +10,6 @@ sleep 200
 signal TERM
 stderr ~signal: shutting down
 silence 4500
-stderr ~1 call\(s\) still running after 5000 ms; cancelled them, waiting 2000 ms more
+stderr ~1 request\(s\) still in flight after 5000 ms; cancelled them, waiting 2000 ms more
 exit 0
 stderr !~exiting without unloading plugins

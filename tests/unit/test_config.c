@@ -370,6 +370,35 @@ static void test_continuation_elsewhere(void)
     cfg_done(&cfg, &errs, path);
 }
 
+/* A multi-line value stops at LIMIT_INI_VALUE bytes, said at the line that passes it. */
+static void test_continuation_limit(void)
+{
+    size_t lines = LIMIT_INI_VALUE / 100 + 2, len = 0;
+    char *ini = malloc(lines * 104 + 64);
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+    char where[32];
+
+    if (!CHECK(ini != NULL))
+        return;
+    len += (size_t)sprintf(ini, "[plugin.q]\nk = first\n");
+    for (size_t i = 0; i < lines; i++) {
+        memcpy(ini + len, "    ", 4);
+        memset(ini + len + 4, 'x', 99);
+        ini[len + 103] = '\n';
+        len += 104;
+    }
+    ini[len] = '\0';
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "long.ini", ini), STATUS_CONFIG);
+    /* "first" (5) then lines of 1 + 99 bytes: line 2 + 656 is the first past 65536. */
+    snprintf(where, sizeof(where), "'k' is longer than %d bytes", LIMIT_INI_VALUE);
+    CHECK(cfg_has_error(&errs, path, 2 + (int)((LIMIT_INI_VALUE - 5) / 100) + 1, where));
+    CHECK(cfg.nplugins == 1 && strlen(cfg.plugins[0].keys[0].value) <= LIMIT_INI_VALUE);
+    cfg_done(&cfg, &errs, path);
+    free(ini);
+}
+
 /* One INI with one error: the status, and a message "FILE:LINE: ..." containing `part`. */
 static const struct {
     const char *what;
@@ -621,6 +650,7 @@ static const struct check_test tests[] = {
     {"crlf", test_crlf},
     {"continuation", test_continuation},
     {"continuation_elsewhere", test_continuation_elsewhere},
+    {"continuation_limit", test_continuation_limit},
     {"errors", test_errors},
     {"errors_adjacent_duplicate_sections", test_errors_adjacent_duplicate_sections},
     {"errors_duplicate_enabled_prefix", test_errors_duplicate_enabled_prefix},

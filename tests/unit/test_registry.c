@@ -540,17 +540,25 @@ static void test_long_names(void)
     pl->tools[0].input_schema = cJSON_CreateObject();
     pl->tools[1].name = strdup("short"); /* 64 + 1 + 5 = 70 > 64: kept, with a warning */
     pl->tools[1].input_schema = cJSON_CreateObject();
+    /* Prompts follow the same rule. */
+    pl->prompts = calloc(2, sizeof(*pl->prompts));
+    pl->nprompts = 2;
+    pl->prompts[0].name = strdup(name);
+    pl->prompts[1].name = strdup("brief");
     diag_init(&errs);
     while (read(reg_log_read, logged, sizeof(logged)) > 0)
         ;
     if (CHECK_INT_EQ(registry_build(&reg, &pl, 1, &reg_log, &errs, &collisions), STATUS_OK)) {
         CHECK_INT_EQ(collisions, 0);
         CHECK_INT_EQ(reg->ntools, 1);
-        CHECK(FIXTURE_HAS(&errs, "plugin 'longish'", "longer than 128", "shorter prefix"));
+        CHECK_INT_EQ(reg->nprompts, 1);
+        CHECK(FIXTURE_HAS(&errs, "plugin 'longish': tool", "longer than 128", "shorter prefix"));
+        CHECK(FIXTURE_HAS(&errs, "plugin 'longish': prompt", "longer than 128", "shorter prefix"));
         n = read(reg_log_read, logged, sizeof(logged) - 1);
         logged[n > 0 ? n : 0] = '\0';
         CHECK_STR_HAS(logged, "mcph: warning: ");
         CHECK_STR_HAS(logged, "_short' is longer than 64");
+        CHECK_STR_HAS(logged, "prompt name 'pppp");
         registry_free(reg);
     }
     diag_release(&errs);
