@@ -518,12 +518,16 @@ struct mcph_host {
     /* The prompt's arguments table (ended by a row whose name is NULL) is copied too. */
     int (*define_prompt)(const struct mcph_host *host, const struct mcph_prompt *prompt);
 
-    /* Ask mcph to build this instance again, as a reload would (a new instance with the same
-     * config, whose init defines again; swapped in once it loaded; list_changed for the lists
-     * that changed). For a plugin that notices its source changed (inotify on a folder, say).
-     * Calls within 100 ms of each other make one rebuild; nothing happens when the rebuild
-     * fails (the instance in service stays, and the failure is logged). Any thread, between
-     * init() and shutdown() return; it only sets a flag and wakes the main thread. */
+    /* Ask mcph to build this instance again, as a reload would: a new instance from the
+     * section this one was loaded with (an INI edit not yet reloaded is not applied), whose
+     * init defines again, swapped in once it loaded, with list_changed for the lists that
+     * changed; if the .so changed on disk meanwhile, the new code is loaded (a reopen). For a
+     * plugin that notices its source changed (inotify on a folder, say). Requests belong to
+     * the instance id, so one made by an instance that is being replaced applies to its
+     * successor. The rebuild starts 100 ms after the last request, and at the latest 1 s
+     * after the first. A rebuild that fails keeps the instance in service (logged). Any
+     * thread, between init() and shutdown() return; it only records the request and wakes
+     * the main thread. */
     void (*refresh)(const struct mcph_host *host);
 
     /* The name of what is being served, as the plugin defined it (without the INI prefix):
