@@ -835,6 +835,13 @@ static void dispatch_subscribe(struct dispatch_req *req)
         return;
     }
     pthread_mutex_lock(&srv->subs_lock);
+    if (dispatch_sub_find(srv, uri) < 0 && srv->nsubs >= LIMIT_SUBSCRIPTIONS) {
+        pthread_mutex_unlock(&srv->subs_lock);
+        dispatch_error(req, JSONRPC_INVALID_PARAMS,
+                       "more than %d subscriptions; unsubscribe from some first",
+                       LIMIT_SUBSCRIPTIONS);
+        return;
+    }
     if (dispatch_sub_find(srv, uri) < 0) {
         char **grown = realloc(srv->subs, (srv->nsubs + 1) * sizeof(*grown));
 

@@ -55,6 +55,9 @@
 #define LIMIT_ASK_TIMEOUT_MS 60000
 /* The longest ttlMs a cache hint may give (a day). */
 #define LIMIT_CACHE_TTL_MAX_MS 86400000
+/* Resources one client subscribes to (resources/subscribe, or one listen request's
+ * resourceSubscriptions). */
+#define LIMIT_SUBSCRIPTIONS 4096
 /* subscriptions/listen requests open at once. */
 #define LIMIT_LISTENERS 1024
 /* Watch mode: milliseconds without a relevant file event before a reload starts. */

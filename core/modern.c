@@ -149,7 +149,8 @@ static long modern_find(const struct server *srv, const cJSON *id)
     return -1;
 }
 
-/* Read the filter into l; returns 0, or -1 when it is not a SubscriptionFilter. */
+/* Read the filter into l; returns 0, -1 when it is not a SubscriptionFilter, -2 when it
+ * lists more than LIMIT_SUBSCRIPTIONS resources. */
 static int modern_filter(struct listener *l, const cJSON *filter)
 {
     const cJSON *uris = cJSON_GetObjectItemCaseSensitive(filter, "resourceSubscriptions");
@@ -165,6 +166,8 @@ static int modern_filter(struct listener *l, const cJSON *filter)
         if (cJSON_IsTrue(flag))
             l->lists |= modern_lists[i].list;
     }
+    if (cJSON_GetArraySize(uris) > LIMIT_SUBSCRIPTIONS)
+        return -2;
     l->uris = calloc((size_t)cJSON_GetArraySize(uris) + 1, sizeof(*l->uris));
     if (l->uris == NULL)
         return -1;
@@ -247,11 +250,15 @@ cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
     struct listener l = {.id = cJSON_Duplicate(id, 1)};
     int status;
 
-    if (modern_filter(&l, cJSON_GetObjectItemCaseSensitive(params, "notifications")) != 0) {
+    _Static_assert(LIMIT_SUBSCRIPTIONS == 4096, "the message below names the limit");
+    status = modern_filter(&l, cJSON_GetObjectItemCaseSensitive(params, "notifications"));
+    if (status != 0) {
         modern_listener_release(&l);
         return jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
-                             "Invalid params: 'notifications' is "
-                             "required and must be a SubscriptionFilter",
+                             status == -2 ? "Invalid params: resourceSubscriptions lists more "
+                                            "than 4096 resources"
+                                          : "Invalid params: 'notifications' is "
+                                            "required and must be a SubscriptionFilter",
                              NULL);
     }
     status = modern_add_listener(srv, &l);

@@ -664,6 +664,28 @@ defCase('plugin threads during shutdown', async (t) => {
     }
 });
 
+// resources/subscribe: at most 4096 URIs a session (LIMIT_SUBSCRIPTIONS); one more is refused
+// as bad params, subscribing again to one already held is fine, and unsubscribing makes room.
+defCase('subscription limit', async (t) => {
+    const ws = workspace('subscription-limit');
+    copyPlugin(ws, 'basic');
+    const s = await t.session(writeIni(ws, iniText([section('basic', { path: 'basic.so' })])));
+    const uri = (i) => `basic://items/n${i}`;
+    const sends = [];
+    for (let i = 0; i < 4096; i++) sends.push(s.call('resources/subscribe', { uri: uri(i) }));
+    const results = await Promise.all(sends);
+    t.check(results.every((r) => !r.error), `a subscription under the limit was refused: ${JSON.stringify(results.find((r) => r.error))}`);
+    const over = await s.call('resources/subscribe', { uri: uri(4096) });
+    t.check(over.error?.code === -32602 && /more than 4096 subscriptions/.test(over.error.message),
+        `subscription 4097: ${JSON.stringify(over)}`);
+    const again = await s.call('resources/subscribe', { uri: uri(7) });
+    t.check(!again.error, `subscribing again to a held URI: ${JSON.stringify(again)}`);
+    const un = await s.call('resources/unsubscribe', { uri: uri(7) });
+    t.check(!un.error, `unsubscribe: ${JSON.stringify(un)}`);
+    const room = await s.call('resources/subscribe', { uri: uri(4096) });
+    t.check(!room.error, `after an unsubscribe: ${JSON.stringify(room)}`);
+});
+
 // --- /proc helpers. ---
 
 function memfdNames(pid) {
