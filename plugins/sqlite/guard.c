@@ -75,7 +75,6 @@ static const struct {
     {"application_id", SQGUARD_PRAGMA_READ | SQGUARD_PRAGMA_SET},
     {"schema_version", SQGUARD_PRAGMA_READ},
     {"data_version", SQGUARD_PRAGMA_READ},
-    {"database_list", SQGUARD_PRAGMA_READ},
     {"collation_list", SQGUARD_PRAGMA_READ},
     {"function_list", SQGUARD_PRAGMA_READ},
     {"module_list", SQGUARD_PRAGMA_READ},
@@ -164,6 +163,13 @@ static int sqguard_pragma(struct sqguard *g, const char *name, const char *value
 {
     unsigned flags = sqguard_pragma_flags(name);
 
+    /* It reads, but shows the server's path of the file, which is no business of clients. */
+    if (strcasecmp(name, "database_list") == 0)
+        return sqguard_deny(g,
+                            "PRAGMA database_list is not allowed: it would show where the "
+                            "database file is on the server; this server serves one database, "
+                            "main, whose tables the resource sqlite://%s/tables lists",
+                            g->host->instance);
     if (flags == 0)
         return sqguard_deny(g,
                             "PRAGMA %s is not allowed: only PRAGMAs that read the schema or a "

@@ -278,9 +278,9 @@ async function readOnlyBasics(s, shop) {
     await check(s, 'query: PRAGMA that reads', async () => {
         const r = await ok(s, 'query', { sql: 'SELECT name FROM pragma_table_info(?1) ORDER BY cid', params: ['items'] });
         expectEqual(r.structuredContent.rows, [['id'], ['name'], ['price'], ['data']], 'columns');
-        const db = await ok(s, 'query', { sql: 'PRAGMA database_list' });
-        expectEqual(db.structuredContent.rows.map((row) => row[1]), ['main'], 'databases');
-        return 'table_info, database_list';
+        const v = await ok(s, 'query', { sql: 'PRAGMA user_version' });
+        expectEqual(v.structuredContent.rows, [[0]], 'user_version');
+        return 'table_info, user_version';
     });
     await resourcesChecks(s, shop);
 }
@@ -371,8 +371,17 @@ async function readOnlyHostile(s, shop) {
         const other = path.join(tmp, 'other.db');
         await refused(s, 'query', { sql: 'ATTACH ?1 AS o', params: [other] }, /^refused: ATTACH is not allowed/);
         await refused(s, 'query', { sql: 'SELECT * FROM o.secret' }, /no such table: o.secret/);
-        const db = await ok(s, 'query', { sql: 'SELECT name FROM pragma_database_list' });
-        expectEqual(db.structuredContent.rows, [['main']], 'databases');
+        await stillServing(s);
+    });
+    await check(s, 'refused: the path of the database file', async () => {
+        const why = /^refused: PRAGMA database_list is not allowed: it would show where the database file is on the server; this server serves one database, main, whose tables the resource sqlite:\/\/ro\/tables lists$/;
+        for (const sql of ['PRAGMA database_list', 'PRAGMA main.database_list', 'SELECT file FROM pragma_database_list',
+            'SELECT * FROM main.pragma_database_list()', 'WITH d AS (SELECT * FROM pragma_database_list) SELECT file FROM d']) {
+            const text = await refused(s, 'query', { sql }, why);
+            expect(!text.includes(tmp), `the message shows the path: ${text}`);
+        }
+        await stillServing(s);
+        return '5 forms';
     });
     await check(s, 'refused: VACUUM INTO a new file', async () => {
         const out = path.join(tmp, 'copy.db');
