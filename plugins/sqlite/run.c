@@ -56,10 +56,25 @@ static int sqrun_keyword(const char *s, const char *kw)
            (unsigned char)s[n] < 0x80;
 }
 
+/* The byte-order mark U+FEFF in UTF-8, which editors put at the start of files. */
+#define SQRUN_BOM "\xef\xbb\xbf"
+
+/* Past whatever SQLite skips before the first statement: blanks, comments, empty statements
+ * (";") and byte-order marks. */
+static const char *sqrun_skip_lead(const char *s)
+{
+    for (;;) {
+        s = sqrun_skip_blank(s, 1);
+        if (strncmp(s, SQRUN_BOM, 3) != 0)
+            return s;
+        s += 3;
+    }
+}
+
 /* Non-zero when the statement is a VACUUM, EXPLAIN in front or not. */
 static int sqrun_is_vacuum(const char *sql)
 {
-    const char *s = sqrun_skip_blank(sql, 0);
+    const char *s = sqrun_skip_lead(sql);
 
     if (sqrun_keyword(s, "EXPLAIN")) {
         s = sqrun_skip_blank(s + 7, 0);
