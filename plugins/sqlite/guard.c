@@ -294,11 +294,8 @@ static int sqguard_past(const struct timespec *deadline)
     return now.tv_nsec >= deadline->tv_nsec;
 }
 
-/* Non-zero stops the statement (SQLITE_INTERRUPT). */
-static int sqguard_progress(void *arg)
+int sqguard_check(struct sqguard *g)
 {
-    struct sqguard *g = arg;
-
     if (!g->active)
         return 0;
     if (g->stop != SQGUARD_RUNNING)
@@ -308,6 +305,12 @@ static int sqguard_progress(void *arg)
     else if (sqguard_past(&g->deadline))
         g->stop = SQGUARD_TIMEOUT;
     return g->stop != SQGUARD_RUNNING;
+}
+
+/* The progress handler: non-zero stops the statement (SQLITE_INTERRUPT). */
+static int sqguard_progress(void *arg)
+{
+    return sqguard_check(arg);
 }
 
 static int sqguard_exec(sqlite3 *db, const char *sql, struct sqbuf *why)

@@ -61,6 +61,10 @@ int sqguard_harden(sqlite3 *db, struct sqguard *g, struct sqbuf *why);
 void sqguard_begin(struct sqguard *g, struct mcph_call *call, enum sqguard_mode mode);
 /* Ends the call: no deadline, no call to poll, mode back to SQGUARD_READ. */
 void sqguard_end(struct sqguard *g);
+/* The progress handler's check, for the plugin's own loops (between rows, before large
+ * values): non-zero when the call's statements must stop (g->stop says why: the time limit,
+ * or the client cancelled), and then at every later check of the call. */
+int sqguard_check(struct sqguard *g);
 /* Forgets the last refusal, before a new statement of the same call. A stop is not
  * forgotten: once the call's time is up, every later statement of the call stops at once. */
 void sqguard_clear(struct sqguard *g);

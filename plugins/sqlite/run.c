@@ -471,14 +471,22 @@ static int sqrun_args(const struct mcph_host *host, struct mcph_call *call, stru
     return MCPH_OK;
 }
 
+/* The result's stop: the guard's time limit and cancellation, between rows and values. */
+static int sqrun_stop(void *arg)
+{
+    return sqguard_check(arg);
+}
+
 /* The row limits of a call: its limit argument, capped by max_rows. */
-static struct sqres_limits sqrun_limits(const struct sq *sq, int64_t limit)
+static struct sqres_limits sqrun_limits(struct sq *sq, int64_t limit)
 {
     struct sqres_limits lim = {
         .rows = sq->max_rows,
         .rows_cut = SQRES_CUT_MAX_ROWS,
         .max_bytes = sq->max_bytes,
         .cell_width = sq->cell_width,
+        .stop = sqrun_stop,
+        .stop_arg = &sq->guard,
     };
 
     if (limit > 0 && (uint64_t)limit < sq->max_rows) {

@@ -30,6 +30,12 @@ const CALL_MS = 10000; // one request
 const WAIT_MS = 5000; // a notification, an exit
 const SUITE_MS = 60000; // the whole suite
 
+// Under AddressSanitizer, freed memory waits in a quarantine (256 MiB by default) that would
+// count as the server's peak memory in the memory checks; keep it small. Other builds ignore it.
+if (!/quarantine_size_mb/.test(process.env.ASAN_OPTIONS || '')) {
+    process.env.ASAN_OPTIONS = [process.env.ASAN_OPTIONS, 'quarantine_size_mb=1'].filter(Boolean).join(':');
+}
+
 const counts = { passed: 0, failed: 0 };
 function report(ok, name, why) {
     if (ok) counts.passed++;
@@ -466,6 +472,58 @@ async function readOnlyHostile(s, shop) {
     });
 }
 
+// --- Memory and size. -------------------------------------------------------------------------
+
+// The peak resident memory of a process, in MiB (VmHWM of /proc/PID/status).
+function peakMiB(pid) {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (!m) throw new Error(`no VmHWM in /proc/${pid}/status`);
+    return Number(m[1]) / 1024;
+}
+
+// n copies of a select-list term.
+const terms = (n, term) => Array.from({ length: n }, (_, i) => `${term} AS c${i + 1}`).join(', ');
+
+// The read-only server has max_bytes 1048576 (ro) and 1024 (tiny), timeout_ms 1500. Each
+// query must end well before the time limit, with a clear error or a truncated result, and
+// the server's peak memory must stay within 64 MiB of what it was before them.
+const HUGE = [
+    ['40 zeroblobs of 1 MB, max_bytes 1024', 'tiny_query', { sql: `SELECT ${terms(40, 'zeroblob(1000000)')}` },
+        /^\(0 rows shown, truncated: in the next row, column "c1" holds a blob of 1000000 bytes, larger than max_bytes = 1024 bytes, the most one result may hold; select part of it \(substr\(\), length\(\)\) instead\)$/m],
+    ['a 1 MB text, max_bytes 1024', 'tiny_query', { sql: "SELECT 1 AS n, printf('%.*c', 1000000, 'x') AS t" },
+        /^\(0 rows shown, truncated: in the next row, column "t" holds a text of 1000000 bytes, larger than max_bytes = 1024 bytes/m],
+];
+
+async function readOnlyMemory(s) {
+    const pid = s.transport.pid;
+    const start = peakMiB(pid);
+    for (const [name, tool, args, want] of HUGE) {
+        await check(s, `huge result: ${name}`, async () => {
+            const t0 = Date.now();
+            const r = await call(s, tool, args);
+            const ms = Date.now() - t0;
+            const text = textOf(r);
+            if (want === 'NULL') {
+                // SQLite's printf() gives NULL when its text would pass the length limit.
+                expect(!r.isError, `failed: ${short(text, 300)}`);
+                expectEqual(r.structuredContent.rows, [[null]], 'rows');
+            } else if (want.flags.includes('m')) {
+                expect(!r.isError, `failed: ${short(text, 300)}`);
+                expectEqual([r.structuredContent.row_count, r.structuredContent.truncated], [0, true], 'row_count, truncated');
+                expect(want.test(text), `text ${short(text, 400)} does not match ${want}`);
+            } else {
+                expect(r.isError === true, `not a tool error: ${short(text, 300)}`);
+                expect(want.test(text), `message ${short(text, 400)} does not match ${want}`);
+            }
+            expect(ms < 1200, `took ${ms} ms (timeout_ms is 1500)`);
+            const grown = peakMiB(pid) - start;
+            expect(grown < 64, `the server's peak memory grew by ${grown.toFixed(1)} MiB`);
+            await stillServing(s);
+            return `${ms} ms, peak +${grown.toFixed(1)} MiB`;
+        });
+    }
+}
+
 // Holds an exclusive lock on db with the sqlite3 shell until release().
 async function lockDatabase(db) {
     const child = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -535,6 +593,7 @@ async function readOnlySuite() {
     if (!connected) return;
     await readOnlyBasics(s, shop);
     await readOnlyHostile(s, shop);
+    await readOnlyMemory(s);
     await reloadCheck(s, shop);
     await close(s, 'read-only');
 }
