@@ -140,7 +140,25 @@ static void sqrun_hint(const struct sq *sq, int code, struct sqbuf *msg)
                    sq->guard.timeout_ms);
         break;
     case SQLITE_TOOBIG:
-        sqbuf_adds(msg, " (a string or blob may hold at most 16 MiB, and one statement 100 KiB)");
+        if (sq->guard.max_length > sq->max_bytes)
+            sqbuf_addf(msg,
+                       " (here one string, blob or row may hold at most %zu bytes: max_bytes = "
+                       "%zu, raised to 1 MiB for SQLite's own reads",
+                       sq->guard.max_length, sq->max_bytes);
+        else
+            sqbuf_addf(msg,
+                       " (here one string, blob or row may hold at most max_bytes = %zu bytes, "
+                       "the most one result may hold",
+                       sq->max_bytes);
+        sqbuf_adds(msg, ", and one statement's text at most 100 KiB; make the value or the "
+                        "statement smaller)");
+        break;
+    case SQLITE_NOMEM:
+        sqbuf_addf(msg,
+                   " (SQLite may use %lld MiB of memory in this server for all the databases it "
+                   "serves, and the statement needed more, or other calls held it at the time; "
+                   "select fewer or smaller values, and try again)",
+                   (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
         break;
     default:
         break;
@@ -163,6 +181,13 @@ void sqrun_failure(const struct sq *sq, const char *sql, struct sqbuf *msg)
                    g->timeout_ms);
     } else if (g->stop == SQGUARD_CANCELLED) {
         sqbuf_adds(msg, "cancelled by the client");
+    } else if (g->stop == SQGUARD_MEMORY) {
+        sqbuf_addf(msg,
+                   "stopped: the statement held more than %lld MiB of memory, this database's "
+                   "share, while SQLite's memory in this server (%lld MiB for all the databases "
+                   "it serves) was nearly used up; select fewer or smaller values",
+                   (long long)(g->pool_share / (1024 * 1024)),
+                   (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
     } else {
         sqbuf_addf(msg, "SQL error: %s", sqlite3_errmsg(sq->db));
         sqrun_hint(sq, code, msg);

@@ -484,12 +484,29 @@ function peakMiB(pid) {
 // n copies of a select-list term.
 const terms = (n, term) => Array.from({ length: n }, (_, i) => `${term} AS c${i + 1}`).join(', ');
 
-// The read-only server has max_bytes 1048576 (ro) and 1024 (tiny), timeout_ms 1500. Each
-// query must end well before the time limit, with a clear error or a truncated result, and
-// the server's peak memory must stay within 64 MiB of what it was before them.
+const COUNT_FOREVER = '(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)';
+
+// The read-only server has max_bytes 1048576 (ro) and 1024 (tiny), timeout_ms 1500; SQLite's
+// memory for the process is the two instances' shares, 20 MiB each. Each query must end well
+// before the time limit, with a clear error or a truncated result, and the server's peak
+// memory must stay within 64 MiB of what it was before them.
+const TOOBIG = /^SQL error: string or blob too big \(here one string, blob or row may hold at most max_bytes = 1048576 bytes, the most one result may hold, and one statement's text at most 100 KiB; make the value or the statement smaller\)$/;
+const NOMEM = /^SQL error: out of memory \(SQLite may use 40 MiB of memory in this server for all the databases it serves, and the statement needed more/;
 const HUGE = [
+    ['40 zeroblobs of 16 MB', 'query', { sql: `SELECT ${terms(40, 'zeroblob(16000000)')}` }, TOOBIG],
+    ['a 100 MB text from printf()', 'query', { sql: "SELECT printf('%.*c', 100000000, 'x') AS t" }, 'NULL'],
+    ['a 100 MB group_concat()', 'query', {
+        sql: "SELECT group_concat(printf('%.*c', 1000, 'x')) FROM (WITH RECURSIVE c(x) AS " +
+            '(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x FROM c)',
+    }, TOOBIG],
+    ['100 randomblobs of 1 MB', 'query', { sql: `SELECT ${terms(100, 'randomblob(1000000)')}` }, NOMEM],
+    ['60 printf() texts of 1 MB', 'query', { sql: `SELECT ${terms(60, "printf('%.*c', 1000000, 'x')")}` }, NOMEM],
+    ['36 MB held while it runs', 'query', { sql: `SELECT ${terms(36, 'randomblob(1000000)')}, ${COUNT_FOREVER} AS n` },
+        /^stopped: the statement held more than 20 MiB of memory, this database's share, while SQLite's memory in this server \(40 MiB for all the databases it serves\) was nearly used up; select fewer or smaller values$/],
     ['40 zeroblobs of 1 MB, max_bytes 1024', 'tiny_query', { sql: `SELECT ${terms(40, 'zeroblob(1000000)')}` },
         /^\(0 rows shown, truncated: in the next row, column "c1" holds a blob of 1000000 bytes, larger than max_bytes = 1024 bytes, the most one result may hold; select part of it \(substr\(\), length\(\)\) instead\)$/m],
+    ['a 2 MB zeroblob, max_bytes 1024', 'tiny_query', { sql: 'SELECT zeroblob(2000000)' },
+        /^SQL error: string or blob too big \(here one string, blob or row may hold at most 1048576 bytes: max_bytes = 1024, raised to 1 MiB for SQLite's own reads, and one statement's text at most 100 KiB/],
     ['a 1 MB text, max_bytes 1024', 'tiny_query', { sql: "SELECT 1 AS n, printf('%.*c', 1000000, 'x') AS t" },
         /^\(0 rows shown, truncated: in the next row, column "t" holds a text of 1000000 bytes, larger than max_bytes = 1024 bytes/m],
 ];
@@ -557,6 +574,19 @@ async function reloadCheck(s, shop) {
         expect(uris.includes('sqlite://ro/added/schema'), `uris: ${short(uris, 400)}`);
         await stillServing(s);
         return 'listed after the reload';
+    });
+    await check(s, 'SIGHUP: SQLite\'s memory is still the two instances\' shares', async () => {
+        // The rebuilt instances added their shares, and the old ones, once shut down, took
+        // theirs back: the limit is 40 MiB again, neither 0 nor 80.
+        const sql = `SELECT ${terms(100, 'randomblob(1000000)')}`;
+        const end = Date.now() + WAIT_MS;
+        let text = textOf(await call(s, 'query', { sql }));
+        while (!NOMEM.test(text) && Date.now() < end) {
+            await new Promise((r) => setTimeout(r, 100));
+            text = textOf(await call(s, 'query', { sql }));
+        }
+        expect(NOMEM.test(text), `message ${short(text, 300)} does not match ${NOMEM}`);
+        await stillServing(s);
     });
     await check(s, 'a dropped table: not found, and the list follows', async () => {
         sqlite3(shop, 'DROP TABLE added;');
