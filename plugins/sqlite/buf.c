@@ -164,6 +164,26 @@ static const char *sqbuf_json_escape(unsigned char c, char tmp[8])
     }
 }
 
+size_t sqbuf_json_length(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, out = 2;
+    char tmp[8];
+
+    while (i < n) {
+        size_t len = squtf8_len(u + i, n - i);
+        const char *esc = NULL;
+
+        if (len == 1)
+            esc = sqbuf_json_escape(u[i], tmp);
+        else if (len == 0)
+            esc = SQBUF_REPLACEMENT;
+        out += esc != NULL ? strlen(esc) : len;
+        i += esc != NULL ? 1 : len;
+    }
+    return out;
+}
+
 void sqbuf_json_string(struct sqbuf *b, const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;

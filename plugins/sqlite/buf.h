@@ -43,6 +43,9 @@ const char *sqbuf_str(struct sqbuf *b);
 /* Adds the n bytes at s as a quoted JSON string. Bytes that are not UTF-8, and U+0000,
  * become U+FFFD, so the output is always valid JSON text. */
 void sqbuf_json_string(struct sqbuf *b, const char *s, size_t n);
+/* The bytes sqbuf_json_string() adds for the n bytes at s, quotes included, found without
+ * building the string. */
+size_t sqbuf_json_length(const char *s, size_t n);
 /* Adds the n bytes at data in base64 (RFC 4648, padded). */
 void sqbuf_base64(struct sqbuf *b, const void *data, size_t n);
 /* Adds a finite double as the shortest decimal that reads back as the same value. */

@@ -16,13 +16,20 @@
 
 /* Virtual machine steps between two checks of the clock and of cancellation. */
 #define SQGUARD_PROGRESS_STEPS 1000
+/* The length limit never goes below this, whatever max_bytes: SQLite reads the schema and
+ * the rows of tables through it, and a small max_bytes must not make them unreadable. */
+#define SQGUARD_LENGTH_FLOOR (1024 * 1024)
+/* An instance's share of SQLite's process-wide heap limit: a base for page caches, sorting
+ * and the schema, and room for a few values of the longest length at once. */
+#define SQGUARD_SHARE_BASE (16 * 1024 * 1024)
+#define SQGUARD_SHARE_VALUES 4
 
-/* Per-connection limits (sqlite3_limit): what one statement from a client may use. */
+/* Per-connection limits (sqlite3_limit): what one statement from a client may use. The
+ * length limit (one string, blob or row) comes from max_bytes: see sqguard_harden(). */
 static const struct {
     int id;
     int value;
 } sqguard_limits[] = {
-    {SQLITE_LIMIT_LENGTH, 16 * 1024 * 1024},  /* one string or blob, and one row */
     {SQLITE_LIMIT_SQL_LENGTH, 100 * 1024},    /* one statement's text */
     {SQLITE_LIMIT_COLUMN, 2000},              /* columns of a table, result or index */
     {SQLITE_LIMIT_EXPR_DEPTH, 200},           /* nesting of an expression (parser stack) */
@@ -75,7 +82,6 @@ static const struct {
     {"application_id", SQGUARD_PRAGMA_READ | SQGUARD_PRAGMA_SET},
     {"schema_version", SQGUARD_PRAGMA_READ},
     {"data_version", SQGUARD_PRAGMA_READ},
-    {"database_list", SQGUARD_PRAGMA_READ},
     {"collation_list", SQGUARD_PRAGMA_READ},
     {"function_list", SQGUARD_PRAGMA_READ},
     {"module_list", SQGUARD_PRAGMA_READ},
@@ -164,6 +170,13 @@ static int sqguard_pragma(struct sqguard *g, const char *name, const char *value
 {
     unsigned flags = sqguard_pragma_flags(name);
 
+    /* It reads, but shows the server's path of the file, which is no business of clients. */
+    if (strcasecmp(name, "database_list") == 0)
+        return sqguard_deny(g,
+                            "PRAGMA database_list is not allowed: it would show where the "
+                            "database file is on the server; this server serves one database, "
+                            "main, whose tables the resource sqlite://%s/tables lists",
+                            g->host->instance);
     if (flags == 0)
         return sqguard_deny(g,
                             "PRAGMA %s is not allowed: only PRAGMAs that read the schema or a "
@@ -288,11 +301,21 @@ static int sqguard_past(const struct timespec *deadline)
     return now.tv_nsec >= deadline->tv_nsec;
 }
 
-/* Non-zero stops the statement (SQLITE_INTERRUPT). */
-static int sqguard_progress(void *arg)
+/* Non-zero when SQLite's heap is past the soft limit (the pool is nearly full) and has grown
+ * by more than this instance's share since the call began: the statement sits on memory
+ * that other instances are owed. SQLite counts memory for the whole process, so the growth
+ * may include other calls'; that only matters when the pool is nearly full, and then
+ * stopping the statement that holds more than its share is what frees the pool. */
+static int sqguard_hogging(const struct sqguard *g)
 {
-    struct sqguard *g = arg;
+    sqlite3_int64 limit = sqlite3_hard_heap_limit64(-1);
+    sqlite3_int64 used = sqlite3_memory_used();
 
+    return limit > 0 && used > limit - limit / 4 && used - g->mem_start > g->pool_share;
+}
+
+int sqguard_check(struct sqguard *g)
+{
     if (!g->active)
         return 0;
     if (g->stop != SQGUARD_RUNNING)
@@ -301,7 +324,58 @@ static int sqguard_progress(void *arg)
         g->stop = SQGUARD_CANCELLED;
     else if (sqguard_past(&g->deadline))
         g->stop = SQGUARD_TIMEOUT;
+    else if (sqguard_hogging(g))
+        g->stop = SQGUARD_MEMORY;
     return g->stop != SQGUARD_RUNNING;
+}
+
+/* The progress handler: non-zero stops the statement (SQLITE_INTERRUPT). */
+static int sqguard_progress(void *arg)
+{
+    return sqguard_check(arg);
+}
+
+/*
+ * SQLite's memory, process-wide.
+ *
+ * One statement can hold many values of up to the length limit at once: thousands of result
+ * columns, or constants that SQLite computes once before the first row. SQLite makes them
+ * in straight-line code, where the progress handler does not run, so neither the time limit
+ * nor max_bytes can stop it, and only SQLite's heap limit bounds it. That limit,
+ * sqlite3_hard_heap_limit64(), is process-wide: every instance of this plugin adds its share
+ * to it while it lives (the limit is lifted when the last one ends), under a mutex of
+ * SQLite's own (SQLITE_MUTEX_STATIC_APP1), so the plugin keeps no global of its own.
+ *
+ * Why that does not starve other instances badly: memory another instance holds (its page
+ * cache, its rows) is never taken from it; a statement that reaches the limit fails at once
+ * with SQLITE_NOMEM and frees what it held, so a concurrent call of another instance can only
+ * meet a failed allocation during the milliseconds a runaway statement takes to fill the
+ * pool, and it gets a clear out-of-memory error to retry. A statement may hold more than its
+ * instance's share only while the pool has room: past the soft limit (three quarters of the
+ * pool), the progress handler stops a statement that grew SQLite's heap by more than its
+ * share (sqguard_hogging()), so none can sit on the others' shares until its time limit.
+ * The soft limit also makes page caches reuse their pages instead of growing. Without a
+ * limit, one query could take the machine's memory and get the whole server killed.
+ */
+static void sqguard_pool_add(sqlite3_int64 delta)
+{
+    sqlite3_mutex *lock = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP1);
+    sqlite3_int64 limit;
+
+    sqlite3_mutex_enter(lock);
+    limit = sqlite3_hard_heap_limit64(-1) + delta;
+    limit = limit > 0 ? limit : 0;
+    sqlite3_hard_heap_limit64(limit);
+    sqlite3_soft_heap_limit64(limit - limit / 4);
+    sqlite3_mutex_leave(lock);
+}
+
+void sqguard_release(struct sqguard *g)
+{
+    if (g == NULL || !g->pool_joined)
+        return;
+    sqguard_pool_add(-g->pool_share);
+    g->pool_joined = 0;
 }
 
 static int sqguard_exec(sqlite3 *db, const char *sql, struct sqbuf *why)
@@ -331,6 +405,14 @@ int sqguard_harden(sqlite3 *db, struct sqguard *g, struct sqbuf *why)
     sqlite3_enable_load_extension(db, 0);
     for (size_t i = 0; i < sizeof(sqguard_limits) / sizeof(sqguard_limits[0]); i++)
         sqlite3_limit(db, sqguard_limits[i].id, sqguard_limits[i].value);
+    /* No single value larger than max_bytes can be returned, so none may be made (past a
+     * floor that keeps SQLite's own reads working). */
+    g->max_length = g->max_bytes > SQGUARD_LENGTH_FLOOR ? g->max_bytes : SQGUARD_LENGTH_FLOOR;
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH,
+                  g->max_length > INT32_MAX ? INT32_MAX : (int)g->max_length);
+    g->pool_share = SQGUARD_SHARE_BASE + SQGUARD_SHARE_VALUES * (sqlite3_int64)g->max_length;
+    sqguard_pool_add(g->pool_share);
+    g->pool_joined = 1;
     sqlite3_extended_result_codes(db, 1);
     sqlite3_busy_timeout(db, g->timeout_ms > INT32_MAX ? INT32_MAX : (int)g->timeout_ms);
     if (!g->writable && sqguard_exec(db, "PRAGMA query_only = ON", why) != MCPH_OK)
@@ -354,6 +436,7 @@ void sqguard_begin(struct sqguard *g, struct mcph_call *call, enum sqguard_mode 
     }
     g->call = call;
     g->mode = mode;
+    g->mem_start = sqlite3_memory_used();
     g->active = 1;
     g->stop = SQGUARD_RUNNING;
     sqguard_clear(g);

@@ -17,6 +17,21 @@
 #define SQRES_ELLIPSIS "\xe2\x80\xa6"
 /* Bytes a cell adds to the table besides its text (the " | " between cells). */
 #define SQRES_CELL_OVERHEAD 3
+/* Bytes the JSON of a text adds besides its own (the quotes and the comma before it). */
+#define SQRES_TEXT_JSON 3
+/* Bytes the JSON of a blob adds besides its base64: {"base64":""} and the comma before it. */
+#define SQRES_BLOB_JSON 14
+/* Values at least this large in the result check the call's time limit and cancellation
+ * first: encoding a few MiB takes milliseconds, and a row may hold many of them. */
+#define SQRES_LARGE_CELL (64 * 1024)
+
+/* How building a row ended (the negative enum mcph_status besides). */
+enum {
+    SQRES_ROW_OK = 0,           /* the row is whole */
+    SQRES_ROW_CUT = 1,          /* it does not fit in max_bytes: r->cut says why */
+    SQRES_ROW_STOP = 2,         /* the call's time is up, or the client cancelled it */
+    SQRES_ROW_SQLITE_NOMEM = 3, /* SQLite could not make a value (its heap limit) */
+};
 
 void sqres_init(struct sqres *r)
 {
@@ -130,70 +145,66 @@ static void sqres_cell_blob(struct sqbuf *out, const unsigned char *p, size_t n,
         sqbuf_adds(out, size);
 }
 
-static void sqres_json_value(sqlite3_stmt *stmt, int c, struct sqbuf *out)
+/* One value of the current row, fetched once. */
+struct sqres_value {
+    int type;               /* SQLITE_INTEGER, _FLOAT, _TEXT, _BLOB or _NULL */
+    const unsigned char *p; /* text or blob: borrowed from the statement until its next step */
+    size_t n;               /* text or blob: its bytes */
+    sqlite3_int64 i;
+    double d;
+};
+
+static void sqres_json_value(const struct sqres_value *v, struct sqbuf *out)
 {
-    switch (sqlite3_column_type(stmt, c)) {
+    switch (v->type) {
     case SQLITE_INTEGER: {
-        sqlite3_int64 v = sqlite3_column_int64(stmt, c);
-        int safe = v >= -SQRES_SAFE_INTEGER && v <= SQRES_SAFE_INTEGER;
-        sqbuf_addf(out, safe ? "%lld" : "\"%lld\"", (long long)v);
+        int safe = v->i >= -SQRES_SAFE_INTEGER && v->i <= SQRES_SAFE_INTEGER;
+        sqbuf_addf(out, safe ? "%lld" : "\"%lld\"", (long long)v->i);
         break;
     }
-    case SQLITE_FLOAT: {
-        double v = sqlite3_column_double(stmt, c);
-        if (isfinite(v))
-            sqbuf_number(out, v);
+    case SQLITE_FLOAT:
+        if (isfinite(v->d))
+            sqbuf_number(out, v->d);
         else
-            sqbuf_adds(out, v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+            sqbuf_adds(out, v->d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         break;
-    }
-    case SQLITE_TEXT: {
-        const unsigned char *s = sqlite3_column_text(stmt, c);
-        sqbuf_json_string(out, (const char *)s, (size_t)sqlite3_column_bytes(stmt, c));
+    case SQLITE_TEXT:
+        sqbuf_json_string(out, (const char *)v->p, v->n);
         break;
-    }
-    case SQLITE_BLOB: {
-        const void *p = sqlite3_column_blob(stmt, c);
+    case SQLITE_BLOB:
         sqbuf_adds(out, "{\"base64\":\"");
-        sqbuf_base64(out, p, (size_t)sqlite3_column_bytes(stmt, c));
+        sqbuf_base64(out, v->p, v->n);
         sqbuf_adds(out, "\"}");
         break;
-    }
     default:
         sqbuf_adds(out, "null");
         break;
     }
 }
 
-static void sqres_show_value(sqlite3_stmt *stmt, int c, size_t width, struct sqbuf *out)
+static void sqres_show_value(const struct sqres_value *v, size_t width, struct sqbuf *out)
 {
     struct sqres_cell cell = {.out = out, .width = width};
     char tmp[40];
 
-    switch (sqlite3_column_type(stmt, c)) {
+    switch (v->type) {
     case SQLITE_INTEGER:
-        snprintf(tmp, sizeof(tmp), "%lld", (long long)sqlite3_column_int64(stmt, c));
+        snprintf(tmp, sizeof(tmp), "%lld", (long long)v->i);
         sqres_cell_text(&cell, (const unsigned char *)tmp, strlen(tmp));
         break;
-    case SQLITE_FLOAT: {
-        double v = sqlite3_column_double(stmt, c);
-        if (isfinite(v))
-            snprintf(tmp, sizeof(tmp), "%.15g", v);
+    case SQLITE_FLOAT:
+        if (isfinite(v->d))
+            snprintf(tmp, sizeof(tmp), "%.15g", v->d);
         else
-            snprintf(tmp, sizeof(tmp), "%s", v > 0 ? "Infinity" : "-Infinity");
+            snprintf(tmp, sizeof(tmp), "%s", v->d > 0 ? "Infinity" : "-Infinity");
         sqres_cell_text(&cell, (const unsigned char *)tmp, strlen(tmp));
         break;
-    }
-    case SQLITE_TEXT: {
-        const unsigned char *s = sqlite3_column_text(stmt, c);
-        sqres_cell_text(&cell, s, (size_t)sqlite3_column_bytes(stmt, c));
+    case SQLITE_TEXT:
+        sqres_cell_text(&cell, v->p, v->n);
         break;
-    }
-    case SQLITE_BLOB: {
-        const unsigned char *p = sqlite3_column_blob(stmt, c);
-        sqres_cell_blob(out, p, (size_t)sqlite3_column_bytes(stmt, c), width);
+    case SQLITE_BLOB:
+        sqres_cell_blob(out, v->p, v->n, width);
         break;
-    }
     default:
         sqbuf_adds(out, "NULL");
         break;
@@ -250,92 +261,199 @@ static int sqres_reserve(struct sqres *r)
     return MCPH_OK;
 }
 
-/* The current row of stmt: its JSON (in json) and its cells (in cells, owned by the
- * caller). Returns the bytes it counts for, or 0 when out of memory. */
-static size_t sqres_row(struct sqres *r, sqlite3_stmt *stmt, struct sqbuf *json, char **cells)
-{
-    struct sqbuf show;
-    size_t bytes = 0;
+/* The row being built: its JSON, its table cells and their types, owned until kept. */
+struct sqres_row {
+    struct sqbuf json;
+    char **cells; /* ncol, each owned (NULL when not made) */
+    int *types;   /* ncol SQLite types */
+    size_t shown; /* bytes of the table cells so far, separators included */
+};
 
-    sqbuf_init(&show);
-    sqbuf_addc(json, '[');
-    for (int c = 0; c < r->ncol; c++) {
-        if (c > 0)
-            sqbuf_addc(json, ',');
-        sqres_json_value(stmt, c, json);
-        sqbuf_reset(&show);
-        sqres_show_value(stmt, c, r->lim.cell_width, &show);
-        cells[c] = sqbuf_str(&show) ? strdup(sqbuf_str(&show)) : NULL;
-        if (cells[c] == NULL)
-            break;
-        bytes += strlen(cells[c]) + SQRES_CELL_OVERHEAD;
-    }
-    sqbuf_addc(json, ']');
-    sqbuf_release(&show);
-    for (int c = 0; c < r->ncol; c++) {
-        if (cells[c] == NULL)
-            return 0;
-    }
-    if (sqbuf_str(json) == NULL)
-        return 0;
-    return bytes + json->len + 1;
+/* Bytes the row counts for so far. */
+static size_t sqres_row_bytes(const struct sqres_row *row)
+{
+    return row->json.len + 1 + row->shown;
 }
 
-/* Keeps the row built by sqres_row(). */
-static void sqres_keep(struct sqres *r, sqlite3_stmt *stmt, const struct sqbuf *json, char **cells,
-                       size_t bytes)
+/* The least that value c of the current row adds to the result, judged from its type and
+ * size alone. sqlite3_column_bytes() does not expand a zeroblob(N), so nothing large is
+ * made before the value is known to fit. Exact for a blob's base64; a text's JSON grows with
+ * its escapes, measured once the text is fetched. */
+static size_t sqres_least(sqlite3_stmt *stmt, int c, struct sqres_value *v)
+{
+    v->type = sqlite3_column_type(stmt, c);
+    v->n = 0;
+    if (v->type == SQLITE_TEXT || v->type == SQLITE_BLOB)
+        v->n = (size_t)sqlite3_column_bytes(stmt, c);
+    if (v->type == SQLITE_TEXT)
+        return v->n + SQRES_TEXT_JSON + SQRES_CELL_OVERHEAD;
+    if (v->type == SQLITE_BLOB)
+        return (v->n + 2) / 3 * 4 + SQRES_BLOB_JSON + SQRES_CELL_OVERHEAD;
+    return 1 + SQRES_CELL_OVERHEAD;
+}
+
+/* Records why the result stops at value c of the next row, which needs `need` bytes. */
+static int sqres_no_room(struct sqres *r, int c, const struct sqres_value *v, size_t need)
+{
+    r->cut = SQRES_CUT_MAX_BYTES;
+    r->cut_col = c;
+    r->cut_type = v->type;
+    r->cut_size = v->n;
+    r->cut_alone = r->names_json.len * 2 >= r->lim.max_bytes ||
+                   need > r->lim.max_bytes - r->names_json.len * 2;
+    return SQRES_ROW_CUT;
+}
+
+/* Fetches value c once the budget allows it: SQRES_ROW_OK, SQRES_ROW_CUT, SQRES_ROW_STOP, or
+ * SQRES_ROW_SQLITE_NOMEM (SQLite could not make the value: its heap limit). */
+static int sqres_fetch(struct sqres *r, sqlite3_stmt *stmt, int c, size_t used,
+                       struct sqres_value *v)
+{
+    size_t left = r->lim.max_bytes > used ? r->lim.max_bytes - used : 0;
+    size_t least = sqres_least(stmt, c, v);
+
+    if (least > left)
+        return sqres_no_room(r, c, v, least);
+    if (least >= SQRES_LARGE_CELL && r->lim.stop != NULL && r->lim.stop(r->lim.stop_arg))
+        return SQRES_ROW_STOP;
+    if (v->type == SQLITE_INTEGER)
+        v->i = sqlite3_column_int64(stmt, c);
+    else if (v->type == SQLITE_FLOAT)
+        v->d = sqlite3_column_double(stmt, c);
+    else if (v->type == SQLITE_TEXT)
+        v->p = sqlite3_column_text(stmt, c);
+    else if (v->type == SQLITE_BLOB)
+        v->p = sqlite3_column_blob(stmt, c);
+    if ((v->type == SQLITE_TEXT || v->type == SQLITE_BLOB) && v->p == NULL && v->n > 0)
+        return SQRES_ROW_SQLITE_NOMEM;
+    if (v->type == SQLITE_TEXT) {
+        size_t need = sqbuf_json_length((const char *)v->p, v->n) + 1 + SQRES_CELL_OVERHEAD;
+        if (need > left)
+            return sqres_no_room(r, c, v, need);
+    }
+    return SQRES_ROW_OK;
+}
+
+/* Adds value c of the current row to row: a SQRES_ROW_ outcome, or MCPH_ERR_NOMEM. */
+static int sqres_cell(struct sqres *r, sqlite3_stmt *stmt, int c, struct sqres_row *row)
+{
+    struct sqres_value v = {0};
+    struct sqbuf show;
+    int status = sqres_fetch(r, stmt, c, r->bytes + sqres_row_bytes(row), &v);
+
+    if (status != SQRES_ROW_OK)
+        return status;
+    if (c > 0)
+        sqbuf_addc(&row->json, ',');
+    sqres_json_value(&v, &row->json);
+    sqbuf_init(&show);
+    sqres_show_value(&v, r->lim.cell_width, &show);
+    row->cells[c] = sqbuf_str(&show) ? strdup(sqbuf_str(&show)) : NULL;
+    sqbuf_release(&show);
+    if (row->cells[c] == NULL || sqbuf_str(&row->json) == NULL)
+        return MCPH_ERR_NOMEM;
+    row->types[c] = v.type;
+    row->shown += strlen(row->cells[c]) + SQRES_CELL_OVERHEAD;
+    return SQRES_ROW_OK;
+}
+
+/* Builds the current row of stmt in row, value by value within max_bytes: a SQRES_ROW_
+ * outcome, or MCPH_ERR_NOMEM. */
+static int sqres_row(struct sqres *r, sqlite3_stmt *stmt, struct sqres_row *row)
+{
+    int status = SQRES_ROW_OK;
+
+    sqbuf_addc(&row->json, '[');
+    for (int c = 0; c < r->ncol && status == SQRES_ROW_OK; c++)
+        status = sqres_cell(r, stmt, c, row);
+    sqbuf_addc(&row->json, ']');
+    if (status == SQRES_ROW_OK && sqbuf_str(&row->json) == NULL)
+        return MCPH_ERR_NOMEM;
+    if (status == SQRES_ROW_OK && r->bytes + sqres_row_bytes(row) > r->lim.max_bytes) {
+        r->cut = SQRES_CUT_MAX_BYTES;
+        r->cut_col = -1;
+        r->cut_alone = 0;
+        return SQRES_ROW_CUT;
+    }
+    return status;
+}
+
+/* Keeps the row built by sqres_row(): its cells move to r. */
+static void sqres_keep(struct sqres *r, struct sqres_row *row)
 {
     if (r->nrows > 0)
         sqbuf_addc(&r->rows_json, ',');
-    sqbuf_add(&r->rows_json, json->data, json->len);
+    sqbuf_add(&r->rows_json, row->json.data, row->json.len);
     for (int c = 0; c < r->ncol; c++) {
-        int type = sqlite3_column_type(stmt, c);
-        size_t w = sqres_chars(cells[c]);
+        size_t w = sqres_chars(row->cells[c]);
+        int type = row->types[c];
 
-        r->cells[r->nrows * (size_t)r->ncol + (size_t)c] = cells[c];
+        r->cells[r->nrows * (size_t)r->ncol + (size_t)c] = row->cells[c];
+        row->cells[c] = NULL;
         if (w > r->width[c])
             r->width[c] = w;
         if (type != SQLITE_INTEGER && type != SQLITE_FLOAT && type != SQLITE_NULL)
             r->numeric[c] = 0;
     }
     r->nrows++;
-    r->bytes += bytes;
+    r->bytes += sqres_row_bytes(row);
 }
 
-static void sqres_free_cells(char **cells, int n)
+/* Empties row for the next one (freeing the cells it still owns). */
+static void sqres_row_reset(struct sqres_row *row, int ncol)
 {
-    for (int c = 0; c < n; c++)
-        free(cells[c]);
+    for (int c = 0; c < ncol; c++) {
+        free(row->cells[c]);
+        row->cells[c] = NULL;
+    }
+    sqbuf_reset(&row->json);
+    row->shown = 0;
 }
 
-/* Takes the current row: MCPH_OK (kept, or r->cut set when it does not fit) or
- * MCPH_ERR_NOMEM. */
-static int sqres_take(struct sqres *r, sqlite3_stmt *stmt, struct sqbuf *json, char **cells)
+/* Takes the current row: a SQRES_ROW_ outcome (SQRES_ROW_OK: kept), or MCPH_ERR_NOMEM. */
+static int sqres_take(struct sqres *r, sqlite3_stmt *stmt, struct sqres_row *row)
 {
-    size_t bytes;
+    int status;
 
-    memset(cells, 0, sizeof(*cells) * (size_t)r->ncol);
-    sqbuf_reset(json);
+    sqres_row_reset(row, r->ncol);
     if (sqres_reserve(r) != MCPH_OK)
         return MCPH_ERR_NOMEM;
-    bytes = sqres_row(r, stmt, json, cells);
-    if (bytes == 0) {
-        sqres_free_cells(cells, r->ncol);
-        return MCPH_ERR_NOMEM;
+    status = sqres_row(r, stmt, row);
+    if (status != SQRES_ROW_OK)
+        return status;
+    sqres_keep(r, row);
+    return sqbuf_str(&r->rows_json) ? SQRES_ROW_OK : MCPH_ERR_NOMEM;
+}
+
+/* Steps and takes rows until the end, a cut, a stop or a failure. */
+static int sqres_steps(struct sqres *r, sqlite3_stmt *stmt, struct sqres_row *row, int *step_rc)
+{
+    const struct sqres_limits *lim = &r->lim;
+    int status = SQRES_ROW_OK;
+
+    while (status == SQRES_ROW_OK && r->cut == SQRES_WHOLE) {
+        int rc =
+            lim->stop != NULL && lim->stop(lim->stop_arg) ? SQLITE_INTERRUPT : sqlite3_step(stmt);
+
+        if (rc != SQLITE_ROW) {
+            *step_rc = rc;
+            return MCPH_OK;
+        }
+        if (r->nrows >= lim->rows)
+            r->cut = lim->rows_cut;
+        else
+            status = sqres_take(r, stmt, row);
     }
-    if (r->bytes + bytes > r->lim.max_bytes) {
-        sqres_free_cells(cells, r->ncol);
-        r->cut = SQRES_CUT_MAX_BYTES;
-        return MCPH_OK;
-    }
-    sqres_keep(r, stmt, json, cells, bytes);
-    return sqbuf_str(&r->rows_json) ? MCPH_OK : MCPH_ERR_NOMEM;
+    if (status == SQRES_ROW_STOP)
+        *step_rc = SQLITE_INTERRUPT;
+    else if (status == SQRES_ROW_SQLITE_NOMEM)
+        *step_rc = SQLITE_NOMEM;
+    return status < 0 ? status : MCPH_OK;
 }
 
 int sqres_collect(struct sqres *r, sqlite3_stmt *stmt, const struct sqres_limits *lim, int *step_rc)
 {
-    struct sqbuf json;
-    char **cells;
+    struct sqres_row row = {0};
     int status;
 
     r->lim = *lim;
@@ -343,24 +461,18 @@ int sqres_collect(struct sqres *r, sqlite3_stmt *stmt, const struct sqres_limits
     status = sqres_columns(r, stmt);
     if (status != MCPH_OK)
         return status;
-    cells = calloc((size_t)r->ncol + 1, sizeof(*cells));
-    if (cells == NULL)
-        return MCPH_ERR_NOMEM;
-    sqbuf_init(&json);
-    while (status == MCPH_OK && r->cut == SQRES_WHOLE) {
-        int rc = sqlite3_step(stmt);
-
-        if (rc != SQLITE_ROW) {
-            *step_rc = rc;
-            break;
-        }
-        if (r->nrows >= lim->rows)
-            r->cut = lim->rows_cut;
-        else
-            status = sqres_take(r, stmt, &json, cells);
-    }
-    sqbuf_release(&json);
-    free(cells);
+    sqbuf_init(&row.json);
+    row.cells = calloc((size_t)r->ncol + 1, sizeof(*row.cells));
+    row.types = calloc((size_t)r->ncol + 1, sizeof(*row.types));
+    if (row.cells != NULL && row.types != NULL)
+        status = sqres_steps(r, stmt, &row, step_rc);
+    else
+        status = MCPH_ERR_NOMEM;
+    if (row.cells != NULL)
+        sqres_row_reset(&row, r->ncol);
+    sqbuf_release(&row.json);
+    free(row.cells);
+    free(row.types);
     return status;
 }
 
@@ -389,6 +501,17 @@ static void sqres_table_cell(const struct sqres *r, struct sqbuf *out, int c, co
         sqbuf_pad(out, ' ', pad);
 }
 
+/* The last line when one value by itself is too large for max_bytes. */
+static void sqres_footer_value(const struct sqres *r, struct sqbuf *out)
+{
+    sqbuf_addf(out,
+               "(%zu row%s shown, truncated: in the next row, column \"%s\" holds a %s of %zu "
+               "bytes, larger than max_bytes = %zu bytes, the most one result may hold; select "
+               "part of it (substr(), length()) instead)\n",
+               r->nrows, r->nrows == 1 ? "" : "s", r->names[r->cut_col],
+               r->cut_type == SQLITE_BLOB ? "blob" : "text", r->cut_size, r->lim.max_bytes);
+}
+
 static void sqres_footer(const struct sqres *r, struct sqbuf *out)
 {
     const char *s = r->nrows == 1 ? "" : "s";
@@ -411,11 +534,14 @@ static void sqres_footer(const struct sqres *r, struct sqbuf *out)
                    r->nrows, s, r->lim.rows);
         break;
     case SQRES_CUT_MAX_BYTES:
-        sqbuf_addf(out,
-                   "(%zu row%s shown, truncated: the next row would make the result larger "
-                   "than max_bytes = %zu bytes; select fewer or shorter columns (substr(), "
-                   "length()), or page with LIMIT and OFFSET)\n",
-                   r->nrows, s, r->lim.max_bytes);
+        if (r->cut_alone)
+            sqres_footer_value(r, out);
+        else
+            sqbuf_addf(out,
+                       "(%zu row%s shown, truncated: the next row would make the result larger "
+                       "than max_bytes = %zu bytes; select fewer or shorter columns (substr(), "
+                       "length()), or page with LIMIT and OFFSET)\n",
+                       r->nrows, s, r->lim.max_bytes);
         break;
     }
 }

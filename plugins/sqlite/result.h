@@ -31,6 +31,11 @@ struct sqres_limits {
     enum sqres_cut rows_cut; /* what `rows` comes from: SQRES_CUT_LIMIT or SQRES_CUT_MAX_ROWS */
     size_t max_bytes;        /* about the most bytes of JSON and table text together */
     size_t cell_width;       /* the widest cell of the text table, in characters (>= 8) */
+    /* Polled before each step and before each large value (encoding a few MiB takes a while):
+     * non-zero stops the result, as when the call's time is up or the client cancelled it.
+     * NULL: never polled. */
+    int (*stop)(void *arg);
+    void *stop_arg; /* borrowed: stop's argument */
 };
 
 struct sqres {
@@ -45,6 +50,12 @@ struct sqres {
     int *numeric;    /* owned: per column, every value so far is a number or NULL */
     size_t bytes;    /* counted against max_bytes */
     enum sqres_cut cut;
+    /* SQRES_CUT_MAX_BYTES: the column whose value did not fit (-1: the row as a whole), its
+     * SQLite type and size in bytes, and whether it alone is larger than max_bytes allows. */
+    int cut_col;
+    int cut_type;
+    size_t cut_size;
+    int cut_alone;
     struct sqres_limits lim;
 };
 
@@ -53,8 +64,13 @@ void sqres_release(struct sqres *r);
 
 /*
  * Steps stmt and keeps its rows within the limits. Returns MCPH_OK with *step_rc the
- * SQLite code that ended the stepping (SQLITE_DONE: the end, or a cut; anything else: the
- * statement failed, and the rows so far are not to be shown), or MCPH_ERR_NOMEM.
+ * SQLite code that ended the stepping (SQLITE_DONE: the end, or a cut; SQLITE_INTERRUPT:
+ * lim->stop said to stop; SQLITE_NOMEM: SQLite could not make a value; anything else: the
+ * statement failed; the rows so far are then not to be shown), or MCPH_ERR_NOMEM.
+ *
+ * max_bytes is kept before anything large is made: each value is sized first (a
+ * zeroblob(N) is not expanded for that) and the result is cut at the first one that would
+ * not fit, so no value much larger than max_bytes is ever fetched or encoded.
  */
 int sqres_collect(struct sqres *r, sqlite3_stmt *stmt, const struct sqres_limits *lim,
                   int *step_rc);

@@ -56,10 +56,25 @@ static int sqrun_keyword(const char *s, const char *kw)
            (unsigned char)s[n] < 0x80;
 }
 
+/* The byte-order mark U+FEFF in UTF-8, which editors put at the start of files. */
+#define SQRUN_BOM "\xef\xbb\xbf"
+
+/* Past whatever SQLite skips before the first statement: blanks, comments, empty statements
+ * (";") and byte-order marks. */
+static const char *sqrun_skip_lead(const char *s)
+{
+    for (;;) {
+        s = sqrun_skip_blank(s, 1);
+        if (strncmp(s, SQRUN_BOM, 3) != 0)
+            return s;
+        s += 3;
+    }
+}
+
 /* Non-zero when the statement is a VACUUM, EXPLAIN in front or not. */
 static int sqrun_is_vacuum(const char *sql)
 {
-    const char *s = sqrun_skip_blank(sql, 0);
+    const char *s = sqrun_skip_lead(sql);
 
     if (sqrun_keyword(s, "EXPLAIN")) {
         s = sqrun_skip_blank(s + 7, 0);
@@ -125,7 +140,25 @@ static void sqrun_hint(const struct sq *sq, int code, struct sqbuf *msg)
                    sq->guard.timeout_ms);
         break;
     case SQLITE_TOOBIG:
-        sqbuf_adds(msg, " (a string or blob may hold at most 16 MiB, and one statement 100 KiB)");
+        if (sq->guard.max_length > sq->max_bytes)
+            sqbuf_addf(msg,
+                       " (here one string, blob or row may hold at most %zu bytes: max_bytes = "
+                       "%zu, raised to 1 MiB for SQLite's own reads",
+                       sq->guard.max_length, sq->max_bytes);
+        else
+            sqbuf_addf(msg,
+                       " (here one string, blob or row may hold at most max_bytes = %zu bytes, "
+                       "the most one result may hold",
+                       sq->max_bytes);
+        sqbuf_adds(msg, ", and one statement's text at most 100 KiB; make the value or the "
+                        "statement smaller)");
+        break;
+    case SQLITE_NOMEM:
+        sqbuf_addf(msg,
+                   " (SQLite may use %lld MiB of memory in this server for all the databases it "
+                   "serves, and the statement needed more, or other calls held it at the time; "
+                   "select fewer or smaller values, and try again)",
+                   (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
         break;
     default:
         break;
@@ -148,6 +181,13 @@ void sqrun_failure(const struct sq *sq, const char *sql, struct sqbuf *msg)
                    g->timeout_ms);
     } else if (g->stop == SQGUARD_CANCELLED) {
         sqbuf_adds(msg, "cancelled by the client");
+    } else if (g->stop == SQGUARD_MEMORY) {
+        sqbuf_addf(msg,
+                   "stopped: the statement held more than %lld MiB of memory, this database's "
+                   "share, while SQLite's memory in this server (%lld MiB for all the databases "
+                   "it serves) was nearly used up; select fewer or smaller values",
+                   (long long)(g->pool_share / (1024 * 1024)),
+                   (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
     } else {
         sqbuf_addf(msg, "SQL error: %s", sqlite3_errmsg(sq->db));
         sqrun_hint(sq, code, msg);
@@ -456,14 +496,22 @@ static int sqrun_args(const struct mcph_host *host, struct mcph_call *call, stru
     return MCPH_OK;
 }
 
+/* The result's stop: the guard's time limit and cancellation, between rows and values. */
+static int sqrun_stop(void *arg)
+{
+    return sqguard_check(arg);
+}
+
 /* The row limits of a call: its limit argument, capped by max_rows. */
-static struct sqres_limits sqrun_limits(const struct sq *sq, int64_t limit)
+static struct sqres_limits sqrun_limits(struct sq *sq, int64_t limit)
 {
     struct sqres_limits lim = {
         .rows = sq->max_rows,
         .rows_cut = SQRES_CUT_MAX_ROWS,
         .max_bytes = sq->max_bytes,
         .cell_width = sq->cell_width,
+        .stop = sqrun_stop,
+        .stop_arg = &sq->guard,
     };
 
     if (limit > 0 && (uint64_t)limit < sq->max_rows) {

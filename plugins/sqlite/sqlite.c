@@ -133,6 +133,7 @@ static int sq_config(struct sq *sq, struct sqbuf *why)
     sq->guard.host = sq->host;
     sq->guard.writable = sq->writable;
     sq->guard.timeout_ms = (int64_t)sq->timeout_ms;
+    sq->guard.max_bytes = sq->max_bytes;
     return status;
 }
 
@@ -336,6 +337,7 @@ static void sq_free(struct sq *sq)
                       sqlite3_errmsg(sq->db));
         sqlite3_close_v2(sq->db);
     }
+    sqguard_release(&sq->guard);
     free((char *)sq->database);
     free(sq);
 }
@@ -411,7 +413,9 @@ static const struct mcph_config_key sq_config_keys[] = {
     },
     {
         .name = "max_bytes",
-        .description = "About the most bytes of one result, rows and text table together",
+        .description = "About the most bytes of one result, rows and text table together "
+                       "(1024 to 16777216); also the longest string, blob or row a statement "
+                       "may make (1 MiB at least)",
         .default_value = "1048576",
     },
     {

@@ -30,6 +30,12 @@ const CALL_MS = 10000; // one request
 const WAIT_MS = 5000; // a notification, an exit
 const SUITE_MS = 60000; // the whole suite
 
+// Under AddressSanitizer, freed memory waits in a quarantine (256 MiB by default) that would
+// count as the server's peak memory in the memory checks; keep it small. Other builds ignore it.
+if (!/quarantine_size_mb/.test(process.env.ASAN_OPTIONS || '')) {
+    process.env.ASAN_OPTIONS = [process.env.ASAN_OPTIONS, 'quarantine_size_mb=1'].filter(Boolean).join(':');
+}
+
 const counts = { passed: 0, failed: 0 };
 function report(ok, name, why) {
     if (ok) counts.passed++;
@@ -278,9 +284,9 @@ async function readOnlyBasics(s, shop) {
     await check(s, 'query: PRAGMA that reads', async () => {
         const r = await ok(s, 'query', { sql: 'SELECT name FROM pragma_table_info(?1) ORDER BY cid', params: ['items'] });
         expectEqual(r.structuredContent.rows, [['id'], ['name'], ['price'], ['data']], 'columns');
-        const db = await ok(s, 'query', { sql: 'PRAGMA database_list' });
-        expectEqual(db.structuredContent.rows.map((row) => row[1]), ['main'], 'databases');
-        return 'table_info, database_list';
+        const v = await ok(s, 'query', { sql: 'PRAGMA user_version' });
+        expectEqual(v.structuredContent.rows, [[0]], 'user_version');
+        return 'table_info, user_version';
     });
     await resourcesChecks(s, shop);
 }
@@ -371,14 +377,39 @@ async function readOnlyHostile(s, shop) {
         const other = path.join(tmp, 'other.db');
         await refused(s, 'query', { sql: 'ATTACH ?1 AS o', params: [other] }, /^refused: ATTACH is not allowed/);
         await refused(s, 'query', { sql: 'SELECT * FROM o.secret' }, /no such table: o.secret/);
-        const db = await ok(s, 'query', { sql: 'SELECT name FROM pragma_database_list' });
-        expectEqual(db.structuredContent.rows, [['main']], 'databases');
+        await stillServing(s);
+    });
+    await check(s, 'refused: the path of the database file', async () => {
+        const why = /^refused: PRAGMA database_list is not allowed: it would show where the database file is on the server; this server serves one database, main, whose tables the resource sqlite:\/\/ro\/tables lists$/;
+        for (const sql of ['PRAGMA database_list', 'PRAGMA main.database_list', 'SELECT file FROM pragma_database_list',
+            'SELECT * FROM main.pragma_database_list()', 'WITH d AS (SELECT * FROM pragma_database_list) SELECT file FROM d']) {
+            const text = await refused(s, 'query', { sql }, why);
+            expect(!text.includes(tmp), `the message shows the path: ${text}`);
+        }
+        await stillServing(s);
+        return '5 forms';
     });
     await check(s, 'refused: VACUUM INTO a new file', async () => {
         const out = path.join(tmp, 'copy.db');
-        await refused(s, 'query', { sql: `VACUUM INTO '${out}'` }, /^refused: VACUUM is not allowed: VACUUM INTO would write a new database file/);
+        // SQLite skips blanks, comments, empty statements and a byte-order mark before a
+        // statement, and so must the check.
+        for (const lead of ['', ';', ' ;\n; ', '\ufeff', '\ufeff;\ufeff ', '/* a */ ; -- b\n', 'EXPLAIN ', '\ufeffEXPLAIN ;']) {
+            const sql = `${lead}VACUUM INTO '${out}'`;
+            const r = await call(s, 'query', { sql });
+            const text = textOf(r);
+            if (lead === '\ufeffEXPLAIN ;') {
+                // ";" ends the EXPLAIN: a second statement, refused as such.
+                expect(r.isError && /^SQL error: near ";": syntax error/.test(text), `${JSON.stringify(sql)}: ${short(text, 200)}`);
+                continue;
+            }
+            expect(r.isError && /^refused: VACUUM is not allowed: VACUUM INTO would write a new database file/.test(text),
+                `${JSON.stringify(sql)}: ${short(text, 200)}`);
+        }
         expect(!fs.existsSync(out), 'copy.db was written');
+        const bom = await ok(s, 'query', { sql: '\ufeff;SELECT 1 AS one' });
+        expectEqual(bom.structuredContent.rows, [[1]], 'a statement after a byte-order mark');
         await stillServing(s);
+        return '7 ways to write it';
     });
     await check(s, 'injection through params stays data', async () => {
         const evil = "'; DROP TABLE items; --";
@@ -441,6 +472,75 @@ async function readOnlyHostile(s, shop) {
     });
 }
 
+// --- Memory and size. -------------------------------------------------------------------------
+
+// The peak resident memory of a process, in MiB (VmHWM of /proc/PID/status).
+function peakMiB(pid) {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (!m) throw new Error(`no VmHWM in /proc/${pid}/status`);
+    return Number(m[1]) / 1024;
+}
+
+// n copies of a select-list term.
+const terms = (n, term) => Array.from({ length: n }, (_, i) => `${term} AS c${i + 1}`).join(', ');
+
+const COUNT_FOREVER = '(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c)';
+
+// The read-only server has max_bytes 1048576 (ro) and 1024 (tiny), timeout_ms 1500; SQLite's
+// memory for the process is the two instances' shares, 20 MiB each. Each query must end well
+// before the time limit, with a clear error or a truncated result, and the server's peak
+// memory must stay within 64 MiB of what it was before them.
+const TOOBIG = /^SQL error: string or blob too big \(here one string, blob or row may hold at most max_bytes = 1048576 bytes, the most one result may hold, and one statement's text at most 100 KiB; make the value or the statement smaller\)$/;
+const NOMEM = /^SQL error: out of memory \(SQLite may use 40 MiB of memory in this server for all the databases it serves, and the statement needed more/;
+const HUGE = [
+    ['40 zeroblobs of 16 MB', 'query', { sql: `SELECT ${terms(40, 'zeroblob(16000000)')}` }, TOOBIG],
+    ['a 100 MB text from printf()', 'query', { sql: "SELECT printf('%.*c', 100000000, 'x') AS t" }, 'NULL'],
+    ['a 100 MB group_concat()', 'query', {
+        sql: "SELECT group_concat(printf('%.*c', 1000, 'x')) FROM (WITH RECURSIVE c(x) AS " +
+            '(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x FROM c)',
+    }, TOOBIG],
+    ['100 randomblobs of 1 MB', 'query', { sql: `SELECT ${terms(100, 'randomblob(1000000)')}` }, NOMEM],
+    ['60 printf() texts of 1 MB', 'query', { sql: `SELECT ${terms(60, "printf('%.*c', 1000000, 'x')")}` }, NOMEM],
+    ['36 MB held while it runs', 'query', { sql: `SELECT ${terms(36, 'randomblob(1000000)')}, ${COUNT_FOREVER} AS n` },
+        /^stopped: the statement held more than 20 MiB of memory, this database's share, while SQLite's memory in this server \(40 MiB for all the databases it serves\) was nearly used up; select fewer or smaller values$/],
+    ['40 zeroblobs of 1 MB, max_bytes 1024', 'tiny_query', { sql: `SELECT ${terms(40, 'zeroblob(1000000)')}` },
+        /^\(0 rows shown, truncated: in the next row, column "c1" holds a blob of 1000000 bytes, larger than max_bytes = 1024 bytes, the most one result may hold; select part of it \(substr\(\), length\(\)\) instead\)$/m],
+    ['a 2 MB zeroblob, max_bytes 1024', 'tiny_query', { sql: 'SELECT zeroblob(2000000)' },
+        /^SQL error: string or blob too big \(here one string, blob or row may hold at most 1048576 bytes: max_bytes = 1024, raised to 1 MiB for SQLite's own reads, and one statement's text at most 100 KiB/],
+    ['a 1 MB text, max_bytes 1024', 'tiny_query', { sql: "SELECT 1 AS n, printf('%.*c', 1000000, 'x') AS t" },
+        /^\(0 rows shown, truncated: in the next row, column "t" holds a text of 1000000 bytes, larger than max_bytes = 1024 bytes/m],
+];
+
+async function readOnlyMemory(s) {
+    const pid = s.transport.pid;
+    const start = peakMiB(pid);
+    for (const [name, tool, args, want] of HUGE) {
+        await check(s, `huge result: ${name}`, async () => {
+            const t0 = Date.now();
+            const r = await call(s, tool, args);
+            const ms = Date.now() - t0;
+            const text = textOf(r);
+            if (want === 'NULL') {
+                // SQLite's printf() gives NULL when its text would pass the length limit.
+                expect(!r.isError, `failed: ${short(text, 300)}`);
+                expectEqual(r.structuredContent.rows, [[null]], 'rows');
+            } else if (want.flags.includes('m')) {
+                expect(!r.isError, `failed: ${short(text, 300)}`);
+                expectEqual([r.structuredContent.row_count, r.structuredContent.truncated], [0, true], 'row_count, truncated');
+                expect(want.test(text), `text ${short(text, 400)} does not match ${want}`);
+            } else {
+                expect(r.isError === true, `not a tool error: ${short(text, 300)}`);
+                expect(want.test(text), `message ${short(text, 400)} does not match ${want}`);
+            }
+            expect(ms < 1200, `took ${ms} ms (timeout_ms is 1500)`);
+            const grown = peakMiB(pid) - start;
+            expect(grown < 64, `the server's peak memory grew by ${grown.toFixed(1)} MiB`);
+            await stillServing(s);
+            return `${ms} ms, peak +${grown.toFixed(1)} MiB`;
+        });
+    }
+}
+
 // Holds an exclusive lock on db with the sqlite3 shell until release().
 async function lockDatabase(db) {
     const child = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -474,6 +574,19 @@ async function reloadCheck(s, shop) {
         expect(uris.includes('sqlite://ro/added/schema'), `uris: ${short(uris, 400)}`);
         await stillServing(s);
         return 'listed after the reload';
+    });
+    await check(s, 'SIGHUP: SQLite\'s memory is still the two instances\' shares', async () => {
+        // The rebuilt instances added their shares, and the old ones, once shut down, took
+        // theirs back: the limit is 40 MiB again, neither 0 nor 80.
+        const sql = `SELECT ${terms(100, 'randomblob(1000000)')}`;
+        const end = Date.now() + WAIT_MS;
+        let text = textOf(await call(s, 'query', { sql }));
+        while (!NOMEM.test(text) && Date.now() < end) {
+            await new Promise((r) => setTimeout(r, 100));
+            text = textOf(await call(s, 'query', { sql }));
+        }
+        expect(NOMEM.test(text), `message ${short(text, 300)} does not match ${NOMEM}`);
+        await stillServing(s);
     });
     await check(s, 'a dropped table: not found, and the list follows', async () => {
         sqlite3(shop, 'DROP TABLE added;');
@@ -510,6 +623,7 @@ async function readOnlySuite() {
     if (!connected) return;
     await readOnlyBasics(s, shop);
     await readOnlyHostile(s, shop);
+    await readOnlyMemory(s);
     await reloadCheck(s, shop);
     await close(s, 'read-only');
 }
@@ -527,6 +641,9 @@ const HOSTILE_RW = [
     ['execute PRAGMA writable_schema', 'execute', { sql: 'PRAGMA writable_schema = 1' }, /^refused: PRAGMA writable_schema is not allowed/],
     ['execute write of sqlite_master', 'execute', { sql: "UPDATE sqlite_master SET sql = 'x'" }, /^SQL error: table sqlite_master may not be modified/],
     ['execute VACUUM', 'execute', { sql: 'VACUUM' }, /^refused: VACUUM is not allowed/],
+    ['execute ;VACUUM', 'execute', { sql: ';VACUUM' }, /^refused: VACUUM is not allowed/],
+    ['execute BOM VACUUM', 'execute', { sql: '\ufeffVACUUM' }, /^refused: VACUUM is not allowed/],
+    ['execute comment ; VACUUM INTO', 'execute', { sql: "/* x */ ;\n VACUUM INTO 'rw-copy.db'" }, /^refused: VACUUM is not allowed/],
     ['execute constraint', 'execute', { sql: 'INSERT INTO items (id, name) VALUES (1, ?1)', params: ['dup'] }, /^SQL error: UNIQUE constraint failed: items.id/],
     ['execute load_extension', 'execute', { sql: "UPDATE items SET name = load_extension('x')" }, /^refused: the function load_extension\(\) is not allowed/],
 ];
