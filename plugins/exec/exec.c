@@ -18,8 +18,10 @@
  * - NAME is the tool's name: 1-64 of A-Za-z0-9 _ . -. The description, in quotes, is
  *   optional and shown to the model with the command's template.
  * - The executable is an absolute path (no PATH lookup). init() checks that it is an
- *   executable regular file; a command whose executable is not is skipped, with a log line
- *   naming it and the fix, and the others are served.
+ *   executable regular file, and that neither it nor its folder (after symlinks) is
+ *   writable by group or others, as mcph requires of a plugin's .so; a command that fails a
+ *   check is skipped, with a log line naming the file and the fix (chmod go-w ...), and the
+ *   others are served.
  * - Words are separated by spaces. '...' quotes literally; in "..." a backslash escapes " and
  *   \; adjacent parts join into one word, as in a shell ("--label=a b" is one word).
  * - An unquoted word {name} is a placeholder: the call's string argument `name` (required),
@@ -451,7 +453,8 @@ static const struct mcph_config_key exec_config_keys[] = {
             "by exactly one argument from the string parameter `name`; {name?} is optional and "
             "dropped when absent. A value may start with '-' only after a literal -- in the "
             "template. No shell and no PATH lookup; a command whose executable is not an "
-            "executable file is skipped with a log line.",
+            "executable file, or is writable by group or others (it or its folder), is "
+            "skipped with a log line.",
         .required = 1,
     },
     {.name = "timeout_ms",

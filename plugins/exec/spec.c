@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,8 @@
 
 #include "exec.h"
 
-#define SPEC_ERR_LEN 320
+#define SPEC_ERR_LEN 1024
+#define SPEC_PATH_SHOWN "%.300s" /* paths in messages: enough to name any real one */
 
 /* Returns a malloc'd copy of s[0..n), or NULL when out of memory. */
 static char *spec_strndup(const char *s, size_t n)
@@ -456,20 +458,54 @@ static int spec_display(struct exec_cmd *cmd)
     return MCPH_OK;
 }
 
-/* Whether the executable can be run; why says what is wrong otherwise. */
-static int spec_runnable(const char *path, char *why, size_t n)
+/* Whether the file at real (a resolved path) and its folder are safe from other users:
+ * neither writable by group or others, as mcph requires of a plugin's .so. */
+static int spec_unshared(const char *path, const char *real, const struct stat *st, char *why,
+                         size_t n)
 {
+    char folder[PATH_MAX];
+    const char *slash = strrchr(real, '/');
+    struct stat dst;
+
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+        int link = strcmp(path, real) != 0;
+
+        snprintf(why, n,
+                 "%s%s" SPEC_PATH_SHOWN "%s is writable by group or others, so another user "
+                 "could change what runs; run chmod go-w " SPEC_PATH_SHOWN,
+                 path, link ? " (really " : "", link ? real : "", link ? ")" : "", real);
+        return 0;
+    }
+    snprintf(folder, sizeof(folder), "%.*s", slash == real ? 1 : (int)(slash - real), real);
+    if (stat(folder, &dst) != 0 || (dst.st_mode & (S_IWGRP | S_IWOTH))) {
+        snprintf(why, n,
+                 "the folder " SPEC_PATH_SHOWN " of %s is writable by group or others, so "
+                 "another user could swap the executable; run chmod go-w " SPEC_PATH_SHOWN,
+                 folder, path, folder);
+        return 0;
+    }
+    return 1;
+}
+
+/* What spec_runnable() found. */
+enum spec_exe { SPEC_EXE_OK, SPEC_EXE_MISSING, SPEC_EXE_UNSAFE };
+
+/* Whether the executable can be run and is safe from other users; why says what is wrong
+ * otherwise. */
+static enum spec_exe spec_runnable(const char *path, char *why, size_t n)
+{
+    char real[PATH_MAX];
     struct stat st;
 
-    if (stat(path, &st) != 0)
+    if (realpath(path, real) == NULL || stat(real, &st) != 0)
         snprintf(why, n, "%s: %s", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))
         snprintf(why, n, "%s is not a regular file", path);
-    else if (access(path, X_OK) != 0)
+    else if (access(real, X_OK) != 0)
         snprintf(why, n, "%s is not executable by this user (%s)", path, strerror(errno));
     else
-        return 1;
-    return 0;
+        return spec_unshared(path, real, &st, why, n) ? SPEC_EXE_OK : SPEC_EXE_UNSAFE;
+    return SPEC_EXE_MISSING;
 }
 
 static int spec_duplicate(const struct exec *ex, const char *name)
@@ -481,13 +517,14 @@ static int spec_duplicate(const struct exec *ex, const char *name)
     return 0;
 }
 
-/* Parses one line and, if its executable can run, keeps the command. */
+/* Parses one line and, if its executable can run and is safe, keeps the command. */
 static int spec_command(struct exec *ex, const char *line, int lineno)
 {
     const struct mcph_host *host = ex->host;
     struct exec_cmd cmd = {0};
     char err[SPEC_ERR_LEN];
     int rc = spec_line(&cmd, line, err, sizeof(err));
+    enum spec_exe exe;
 
     if (rc == MCPH_OK && spec_duplicate(ex, cmd.name)) {
         snprintf(err, sizeof(err), "the tool name '%s' is used twice", cmd.name);
@@ -496,11 +533,16 @@ static int spec_command(struct exec *ex, const char *line, int lineno)
     if (rc == MCPH_ERR_INVALID)
         host->log(host, MCPH_LOG_ERROR, "line %d of commands in [plugin.%s], \"%s\": %s", lineno,
                   host->instance, line, err);
-    if (rc == MCPH_OK && !spec_runnable(cmd.words[0].text, err, sizeof(err))) {
+    exe = rc == MCPH_OK ? spec_runnable(cmd.words[0].text, err, sizeof(err)) : SPEC_EXE_OK;
+    if (exe == SPEC_EXE_MISSING)
         host->log(host, MCPH_LOG_WARNING,
                   "command '%s' skipped: %s; install it or correct its path in commands of "
                   "[plugin.%s]",
                   cmd.name, err, host->instance);
+    else if (exe == SPEC_EXE_UNSAFE)
+        host->log(host, MCPH_LOG_ERROR, "command '%s' of [plugin.%s] refused: %s", cmd.name,
+                  host->instance, err);
+    if (exe != SPEC_EXE_OK) {
         spec_cmd_release(&cmd);
         return MCPH_OK;
     }

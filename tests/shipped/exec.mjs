@@ -94,6 +94,20 @@ function expectEq(actual, wanted, what) {
 const notExec = path.join(tmp, 'notexec.sh');
 fs.writeFileSync(notExec, '#!/bin/sh\necho never\n', { mode: 0o644 });
 fs.mkdirSync(path.join(tmp, 'sub'));
+// Executables another user could change: group-writable, in an open folder, through a link.
+const gwFile = path.join(tmp, 'gw-file.sh');
+fs.writeFileSync(gwFile, '#!/bin/sh\necho never\n');
+fs.chmodSync(gwFile, 0o775);
+fs.mkdirSync(path.join(tmp, 'open'));
+fs.chmodSync(path.join(tmp, 'open'), 0o777);
+const gwDirTool = path.join(tmp, 'open', 'tool.sh');
+fs.writeFileSync(gwDirTool, '#!/bin/sh\necho never\n');
+fs.chmodSync(gwDirTool, 0o755);
+const gwLink = path.join(tmp, 'gw-link');
+fs.symlinkSync(gwFile, gwLink);
+const okTool = path.join(tmp, 'ok-tool.sh');
+fs.writeFileSync(okTool, '#!/bin/sh\necho safe\n');
+fs.chmodSync(okTool, 0o755);
 const iniPath = path.join(tmp, 'exec.ini');
 
 const commands = [
@@ -119,9 +133,13 @@ const commands = [
     'missing: /nonexistent/bin/tool {x}',
     `noexec: ${notExec}`,
     'folder: /tmp',
+    `gw_file: ${gwFile}`,
+    `gw_dir: ${gwDirTool}`,
+    `gw_link: ${gwLink}`,
+    `ok_tool: ${okTool}`,
 ];
 const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 'errflood', 'fail',
-    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'sub_pwd'];
+    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'ok_tool', 'sub_pwd'];
 
 function writeIni(extra = []) {
     const lines = [
@@ -236,6 +254,15 @@ async function checkList() {
             "command 'folder' skipped: /tmp is not a regular file",
         ]) expect(err.includes(want), `stderr lacks "${want}": ${short(err, 600)}`);
         expect(/env in \[plugin\.exec\]: MCPH_EXEC_UNSET is not set/.test(err), 'unset env name logged');
+    });
+    await check('executables writable by group or others refused at load, with the fix', async () => {
+        const err = session.stderr;
+        for (const want of [
+            `command 'gw_file' of [plugin.exec] refused: ${gwFile} is writable by group or others, so another user could change what runs; run chmod go-w ${gwFile}`,
+            `command 'gw_dir' of [plugin.exec] refused: the folder ${path.dirname(gwDirTool)} of ${gwDirTool} is writable by group or others, so another user could swap the executable; run chmod go-w ${path.dirname(gwDirTool)}`,
+            `command 'gw_link' of [plugin.exec] refused: ${gwLink} (really ${gwFile}) is writable by group or others`,
+        ]) expect(err.includes(want), `stderr lacks "${want}": ${short(err, 900)}`);
+        expectEq((await call('ok_tool', {})).structuredContent?.stdout, 'safe\n', 'a safe script of the user runs');
     });
 }
 
