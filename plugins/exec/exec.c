@@ -28,9 +28,18 @@
  *   passed as exactly one argument, never split or expanded. {name?} is optional: dropped
  *   when the argument is absent. Any other unquoted word containing { or } is refused;
  *   quote it to pass braces literally.
- * - A value for a placeholder must not start with '-' (it could be read as an option),
- *   unless a literal -- comes before the placeholder in the template. Control characters
- *   other than tab and newline are refused, and so is a value longer than max_arg bytes.
+ * - A value for a placeholder must not start with '-', '+' or '@': many commands read
+ *   these as an option (-x, and +x for some, such as date or tail), or as a file of more
+ *   arguments (@file, as gcc and java do). A literal -- before the placeholder in the
+ *   template lifts this rule for it. The plugin cannot know which options take an argument,
+ *   so a -- that is really an option's argument (grep -e -- {x}) lifts it all the same:
+ *   write -- only where it ends the options. Control characters other than tab and newline
+ *   are refused, and so is a value longer than max_arg bytes.
+ * - Never put a placeholder where the command reads code or an expression of its own:
+ *   find's expression (a value "(" or "!" or "-delete" there is an operator), the program of
+ *   awk or sed, the script of sh -c (pass values to a script as "$1", after the script and
+ *   $0, as the examples do). A placeholder only keeps the value in one argument; what the
+ *   command makes of that argument is the template's business.
  * - A line starting with # or ; is a comment. inih also ends a line at " ;" (a semicolon
  *   after white space), so write `a; b` inside a script, not `a ; b`.
  *
@@ -46,6 +55,7 @@
 #include "exec.h"
 
 #define EXEC_WHY_LEN 512
+#define EXEC_OPTION_STARTS "-+@" /* first characters a command may read as an option */
 
 static const char exec_output_schema[] =
     "{\"type\":\"object\",\"properties\":{"
@@ -97,12 +107,13 @@ static int exec_check_value(const struct exec *ex, const struct exec_word *w, co
                  "the argument \"%s\" contains the control character U+%04X at byte %ld; only "
                  "tab and newline are allowed: remove it",
                  w->text, c == 0xc2 ? (unsigned char)v[at + 1] : c, at);
-    } else if (v[0] == '-' && !w->dash_ok) {
+    } else if (v[0] != '\0' && strchr(EXEC_OPTION_STARTS, v[0]) != NULL && !w->dash_ok) {
         snprintf(why, n,
-                 "the argument \"%s\" starts with '-', so the command could take it for an "
-                 "option; it is refused because the command has no \"--\" before {%s}: pass a "
-                 "value that does not start with '-'",
-                 w->text, w->text);
+                 "the argument \"%s\" starts with '%c', so the command could take it for an "
+                 "option (-x, +x) or a file of arguments (@file); it is refused because the "
+                 "command has no \"--\" before {%s}: pass a value that does not start with "
+                 "'-', '+' or '@' (for a file name, write ./%c...)",
+                 w->text, v[0], w->text, v[0]);
     } else {
         return MCPH_OK;
     }
@@ -343,7 +354,7 @@ static void exec_schema_property(const struct exec *ex, const struct exec_cmd *c
                  "one argument, passed as is. At most %zu bytes; no control characters but tab "
                  "and newline%s.\"}",
                  w->text, ex->max_arg, w->text, w->optional ? "?" : "", ex->max_arg,
-                 exec_dash_ok(cmd, w->text) ? "" : "; must not start with '-'");
+                 exec_dash_ok(cmd, w->text) ? "" : "; must not start with '-', '+' or '@'");
 }
 
 /* The input schema: one string property per placeholder, the required ones listed, nothing
@@ -451,8 +462,10 @@ static const struct mcph_config_key exec_config_keys[] = {
             "(1-64 of A-Za-z0-9_.-). Words are split on spaces; '...' and \"...\" quote (in "
             "\"...\" a backslash escapes \" and \\). An unquoted {name} is a placeholder filled "
             "by exactly one argument from the string parameter `name`; {name?} is optional and "
-            "dropped when absent. A value may start with '-' only after a literal -- in the "
-            "template. No shell and no PATH lookup; a command whose executable is not an "
+            "dropped when absent. A value may start with '-', '+' or '@' only after a literal -- "
+            "in the template (any --: the plugin cannot tell an option's argument), and must "
+            "not go where the command reads code or expressions (find's expression, an awk "
+            "program). No shell and no PATH lookup; a command whose executable is not an "
             "executable file, or is writable by group or others (it or its folder), is "
             "skipped with a log line.",
         .required = 1,

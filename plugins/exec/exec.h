@@ -41,7 +41,7 @@ struct exec_word {
     char *text;   /* owned: the literal argument, or the placeholder's name */
     int param;    /* 1: a placeholder, filled from the string argument named `text` */
     int optional; /* placeholder written {name?}: dropped from argv when the argument is absent */
-    int dash_ok;  /* placeholder after a literal "--": its value may start with '-' */
+    int dash_ok;  /* placeholder after a literal "--": its value may start with - + @ */
 };
 
 /* One configured command, served as one tool. */

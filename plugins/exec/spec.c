@@ -13,7 +13,8 @@
  * is the executable, an absolute path. A word written unquoted as {name} or {name?} is a
  * placeholder; any other unquoted word holding { or } is refused, so that a placeholder can
  * never hide inside a word (write '{}' to pass braces literally). A literal "--" lets the
- * placeholders after it take values that start with '-'.
+ * placeholders after it take values that start with '-', '+' or '@', whatever the "--" means
+ * to the command (it may be an option's argument, as in grep -e --: the plugin cannot know).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -232,7 +232,7 @@ async function checkList() {
         expectEq(echo.additionalProperties, false, 'echo additionalProperties');
         expectEq(echo.properties.text.type, 'string', 'text type');
         expectEq(echo.properties.text.maxLength, MAX_ARG, 'text maxLength');
-        expect(/must not start with '-'/.test(echo.properties.text.description), 'text description warns about -');
+        expect(/must not start with '-', '\+' or '@'/.test(echo.properties.text.description), 'text description warns about - + @');
         expect(!/must not start/.test(byName.wc.inputSchema.properties.file.description),
             'a placeholder after -- may start with -');
         expectEq(byName.show.inputSchema.required, ['first'], 'show required');
@@ -343,6 +343,18 @@ async function checkHostile() {
     await check('option injection (--output=/tmp/x) refused', () =>
         refused({ text: '--output=/tmp/x' }, 'echo', /echo refused: the argument "text" starts with '-'.*no "--" before \{text\}/));
     await check('-n refused (option injection)', () => refused({ text: '-n' }, 'echo', /starts with '-'/));
+    await check('@file refused (a file of arguments)', () =>
+        refused({ text: '@/etc/shadow' }, 'echo',
+            /echo refused: the argument "text" starts with '@', so the command could take it for an option \(-x, \+x\) or a file of arguments \(@file\); .*no "--" before \{text\}: pass a value that does not start with '-', '\+' or '@' \(for a file name, write \.\/@\.\.\.\)/));
+    await check('+option refused', () =>
+        refused({ text: 'a', more: '+%s' }, 'echo', /the argument "more" starts with '\+'/));
+    await check('@ and + are data after --', async () => {
+        const r = await call('wc', { file: '@args' });
+        expect(/wc: '?@args'?: No such file or directory/.test(r.structuredContent?.stderr), `wc @args: ${short(r)}`);
+        const p = await call('wc', { file: '+x' });
+        expect(/wc: '?\+x'?: No such file or directory/.test(p.structuredContent?.stderr), `wc +x: ${short(p)}`);
+    });
+    await check('@ or + inside a value is data', () => literal('a@b+c'));
     await check('after -- a leading - is data', async () => {
         const r = await call('wc', { file: '--output=/tmp/x' });
         expect(r.isError === true, 'wc of a missing file fails');
