@@ -10,8 +10,9 @@
  *   path = exec.so
  *   commands = date "The time in UTC": /bin/date -u +%Y-%m-%dT%H:%M:%SZ
  *       uname: /bin/uname -a
- *       count_lines "Count the lines of a file": /usr/bin/wc -l -- {file}
- *       grep: /bin/grep -n -e {pattern} -- {file} {file2?}
+ *       count_lines "Count the lines of a file": /usr/bin/wc -l -- {file:file}
+ *       grep: /bin/grep -n -e {pattern} -- {file:file} {file2?:file}
+ *       list: /bin/ls -l -- {dir?:dir}
  *
  * The grammar of `commands`, one command per line (continuation lines are indented):
  *   NAME ["DESCRIPTION"] : /ABSOLUTE/EXECUTABLE [WORD...]
@@ -27,7 +28,22 @@
  * - An unquoted word {name} is a placeholder: the call's string argument `name` (required),
  *   passed as exactly one argument, never split or expanded. {name?} is optional: dropped
  *   when the argument is absent. Any other unquoted word containing { or } is refused;
- *   quote it to pass braces literally.
+ *   quote it to pass braces literally. An untyped placeholder takes any text: never use one
+ *   for a file name the client chooses (wc -l -- {file} would count /etc/shadow's lines).
+ * - A typed placeholder takes a path beneath the command's folder (the cwd key):
+ *     {name:file}  a regular file         {name?:file}  the same, optional
+ *     {name:dir}   a folder ("." is cwd)  {name?:dir}
+ *     {name:path}  either                 {name?:path}
+ *   The value must be relative (not empty, not absolute), have no '..' component, and
+ *   resolve beneath cwd: openat2() with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS from a
+ *   descriptor of cwd, so a symlink may point elsewhere inside cwd but never out of it (nor
+ *   absolutely, nor through /proc magic links); what it names must be of the type (a FIFO,
+ *   socket or device is refused). The command gets the value as written and starts in that
+ *   same folder (fchdir to the descriptor). It opens the path again by name, so whoever can
+ *   change cwd's contents meanwhile could swap a component for a symlink leading out: point
+ *   cwd at a folder only trusted users can write to, and serve no command that creates
+ *   symlinks there. A hard link inside cwd counts as inside. Needs Linux 5.6 (openat2); a
+ *   command with a typed placeholder is skipped, with a log line, where it is missing.
  * - A value for a placeholder must not start with '-', '+' or '@': many commands read
  *   these as an option (-x, and +x for some, such as date or tail), or as a file of more
  *   arguments (@file, as gcc and java do). A literal -- before the placeholder in the
@@ -114,6 +130,8 @@ static int exec_check_value(const struct exec *ex, const struct exec_word *w, co
                  "command has no \"--\" before {%s}: pass a value that does not start with "
                  "'-', '+' or '@' (for a file name, write ./%c...)",
                  w->text, v[0], w->text, v[0]);
+    } else if (w->kind != EXEC_KIND_TEXT) {
+        return exec_path_check(ex, w, v, why, n);
     } else {
         return MCPH_OK;
     }
@@ -346,14 +364,27 @@ static int exec_first_use(const struct exec_cmd *cmd, size_t i)
     return 1;
 }
 
+/* What a path placeholder's value must name, for its schema. */
+static const char *const exec_kind_wants[] = {
+    [EXEC_KIND_TEXT] = "",
+    [EXEC_KIND_FILE] = " A path relative to the command's folder, naming a regular file inside "
+                       "it: not absolute, no '..', no symlink leading out.",
+    [EXEC_KIND_DIR] = " A path relative to the command's folder, naming a folder inside it (. is "
+                      "the folder itself): not absolute, no '..', no symlink leading out.",
+    [EXEC_KIND_PATH] = " A path relative to the command's folder, naming a regular file or a "
+                       "folder inside it: not absolute, no '..', no symlink leading out.",
+};
+
 static void exec_schema_property(const struct exec *ex, const struct exec_cmd *cmd,
                                  const struct exec_word *w, struct exec_sb *sb)
 {
     exec_sb_addf(sb,
-                 "\"%s\":{\"type\":\"string\",\"maxLength\":%zu,\"description\":\"Fills {%s%s}: "
-                 "one argument, passed as is. At most %zu bytes; no control characters but tab "
-                 "and newline%s.\"}",
-                 w->text, ex->max_arg, w->text, w->optional ? "?" : "", ex->max_arg,
+                 "\"%s\":{\"type\":\"string\",\"maxLength\":%zu,\"description\":\"Fills "
+                 "{%s%s%s%s}: one argument, passed as is.%s At most %zu bytes; no control "
+                 "characters but tab and newline%s.\"}",
+                 w->text, ex->max_arg, w->text, w->optional ? "?" : "",
+                 w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind),
+                 exec_kind_wants[w->kind], ex->max_arg,
                  exec_dash_ok(cmd, w->text) ? "" : "; must not start with '-', '+' or '@'");
 }
 
@@ -436,6 +467,7 @@ static int exec_init(const struct mcph_host *host, void **state)
     if (ex == NULL)
         return MCPH_ERR_NOMEM;
     ex->host = host;
+    ex->cwd_fd = -1;
     rc = exec_spec_read(ex);
     for (size_t i = 0; rc == MCPH_OK && i < ex->ncmds; i++) {
         rc = exec_define(ex, &ex->cmds[i]);
@@ -462,10 +494,15 @@ static const struct mcph_config_key exec_config_keys[] = {
             "(1-64 of A-Za-z0-9_.-). Words are split on spaces; '...' and \"...\" quote (in "
             "\"...\" a backslash escapes \" and \\). An unquoted {name} is a placeholder filled "
             "by exactly one argument from the string parameter `name`; {name?} is optional and "
-            "dropped when absent. A value may start with '-', '+' or '@' only after a literal -- "
-            "in the template (any --: the plugin cannot tell an option's argument), and must "
-            "not go where the command reads code or expressions (find's expression, an awk "
-            "program). No shell and no PATH lookup; a command whose executable is not an "
+            "dropped when absent. {name:file}, {name:dir} and {name:path} (optional: "
+            "{name?:file}, ...) take a relative path that must resolve beneath cwd (no "
+            "absolute path, no '..', no symlink leading out) to a regular file, a folder, or "
+            "either; the command gets it as written. Use them for every file name a client "
+            "chooses: an untyped {name} takes any text, /etc/shadow included. A value may "
+            "start with '-', '+' or '@' only after a literal -- in the template (any --: the "
+            "plugin cannot tell an option's argument), and must not go where the command "
+            "reads code or expressions (find's expression, an awk program). No shell and no PATH "
+            "lookup; a command whose executable is not an "
             "executable file, or is writable by group or others (it or its folder), is "
             "skipped with a log line.",
         .required = 1,
@@ -482,7 +519,9 @@ static const struct mcph_config_key exec_config_keys[] = {
      .description = "Longest value of one placeholder, in bytes (1-65536)",
      .default_value = "4096"},
     {.name = "cwd",
-     .description = "Folder the commands run in; relative to the INI file's folder",
+     .description = "Folder the commands run in, and beneath which path placeholders "
+                    "({name:file}, {name:dir}, {name:path}) must resolve; relative to the INI "
+                    "file's folder. Only trusted users should be able to write in it",
      .default_value = "."},
     {.name = "env",
      .description = "The environment besides PATH=/usr/bin:/bin, LANG=C.UTF-8 and HOME: "

@@ -69,21 +69,22 @@ void exec_result_release(struct exec_result *res)
 
 /* --- Spawning. Each returns 0 or an errno value. --- */
 
-static int run_actions(posix_spawn_file_actions_t *fa, int out, int err, const char *cwd)
+static int run_actions(posix_spawn_file_actions_t *fa, int out, int err, int cwd_fd)
 {
     int rc = posix_spawn_file_actions_init(fa);
 
     if (rc != 0)
         return rc;
-    rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+    /* The folder path placeholders were checked against, whatever its name means now. */
+    rc = posix_spawn_file_actions_addfchdir_np(fa, cwd_fd);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(fa, out, 1);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(fa, err, 2);
     if (rc == 0)
         rc = posix_spawn_file_actions_addclosefrom_np(fa, 3);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_addchdir_np(fa, cwd);
     if (rc != 0)
         posix_spawn_file_actions_destroy(fa);
     return rc;
@@ -126,7 +127,7 @@ static int run_start(struct run *r, char *const argv[], int out[2], int err[2])
 
     if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
         return errno;
-    rc = run_actions(&fa, out[1], err[1], r->ex->cwd);
+    rc = run_actions(&fa, out[1], err[1], r->ex->cwd_fd);
     if (rc != 0)
         return rc;
     rc = run_attr(&attr);

@@ -7,17 +7,22 @@
  *   name    = 1-64 of A-Za-z0-9 _ . -              (the tool name)
  *   description = a quoted word                     (optional, for the model)
  *   word    = one or more adjacent parts: plain characters, '...' or "..."
+ *   placeholder = "{" pname [ "?" ] [ ":" type ] "}"  (a whole word, unquoted)
+ *   pname   = 1-64 of A-Za-z0-9 _, not a digit first  (the argument's name)
+ *   type    = "file" | "dir" | "path"               (a path beneath cwd: see path.c)
  *
  * Words are separated by spaces or tabs. '...' keeps everything literally; inside "..." a
  * backslash escapes " and \ (elsewhere a backslash is an ordinary character). The first word
- * is the executable, an absolute path. A word written unquoted as {name} or {name?} is a
- * placeholder; any other unquoted word holding { or } is refused, so that a placeholder can
- * never hide inside a word (write '{}' to pass braces literally). A literal "--" lets the
- * placeholders after it take values that start with '-', '+' or '@', whatever the "--" means
- * to the command (it may be an option's argument, as in grep -e --: the plugin cannot know).
+ * is the executable, an absolute path. An unquoted word of the placeholder form is a
+ * placeholder ("?": optional; a type: see path.c); any other unquoted word holding { or } is
+ * refused, so that a placeholder can never hide inside a word (write '{}' to pass braces
+ * literally). A literal "--" lets the placeholders after it take values that start with '-',
+ * '+' or '@', whatever the "--" means to the command (it may be an option's argument, as in
+ * grep -e --: the plugin cannot know).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +106,8 @@ static int spec_cwd(struct exec *ex)
                   host->instance);
         return MCPH_ERR_INVALID;
     }
-    int found = stat(ex->cwd, &st) == 0;
+    ex->cwd_fd = open(ex->cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int found = ex->cwd_fd >= 0 && fstat(ex->cwd_fd, &st) == 0;
 
     if (!found || !S_ISDIR(st.st_mode)) {
         host->log(host, MCPH_LOG_ERROR,
@@ -110,6 +116,7 @@ static int spec_cwd(struct exec *ex)
                   ex->cwd, host->instance, found ? "not a folder" : strerror(errno));
         return MCPH_ERR_INVALID;
     }
+    ex->openat2 = exec_path_supported(ex);
     return MCPH_OK;
 }
 
@@ -253,15 +260,46 @@ static int spec_word(const char **pp, char *out, int *quoted, char *err, size_t 
     return MCPH_OK;
 }
 
-/* Whether an unquoted word is {name} or {name?}; sets *optional. */
-static int spec_placeholder(const char *w, size_t *name_len, int *optional)
+/* The kinds a placeholder may take after ':'. */
+static const struct spec_kind {
+    const char *name;
+    enum exec_kind kind;
+} spec_kinds[] = {
+    {.name = "file", .kind = EXEC_KIND_FILE},
+    {.name = "dir", .kind = EXEC_KIND_DIR},
+    {.name = "path", .kind = EXEC_KIND_PATH},
+    {0},
+};
+
+/* Whether s[0..n) names a kind; sets *kind. */
+static int spec_kind(const char *s, size_t n, enum exec_kind *kind)
+{
+    for (const struct spec_kind *k = spec_kinds; k->name != NULL; k++) {
+        if (strlen(k->name) == n && memcmp(k->name, s, n) == 0) {
+            *kind = k->kind;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether an unquoted word is {name}, {name?}, {name:KIND} or {name?:KIND}; sets the parts. */
+static int spec_placeholder(const char *w, size_t *name_len, int *optional, enum exec_kind *kind)
 {
     size_t n = strlen(w);
+    const char *end = w + n - 1, *colon;
 
-    if (n < 3 || w[0] != '{' || w[n - 1] != '}')
+    if (n < 3 || w[0] != '{' || *end != '}')
         return 0;
-    *optional = w[n - 2] == '?';
-    *name_len = n - 2 - (size_t)*optional;
+    colon = memchr(w, ':', n);
+    *kind = EXEC_KIND_TEXT;
+    if (colon != NULL) {
+        if (!spec_kind(colon + 1, (size_t)(end - colon - 1), kind))
+            return 0;
+        end = colon;
+    }
+    *optional = end[-1] == '?';
+    *name_len = (size_t)(end - w - 1) - (size_t)*optional;
     if (*name_len == 0 || *name_len > EXEC_PARAM_NAME_MAX || !spec_env_name_ok(w + 1, *name_len))
         return 0;
     return 1;
@@ -284,6 +322,7 @@ static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *d
     struct exec_word *word = &cmd->words[cmd->nwords];
     size_t name_len = 0;
     int optional = 0;
+    enum exec_kind kind = EXEC_KIND_TEXT;
 
     if (cmd->nwords == EXEC_WORDS_MAX) {
         snprintf(err, errlen, "more than %d words", EXEC_WORDS_MAX);
@@ -292,15 +331,17 @@ static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *d
     if (quoted || (strchr(w, '{') == NULL && strchr(w, '}') == NULL)) {
         word->text = strdup(w);
         *dashdash = *dashdash || (cmd->nwords > 0 && strcmp(w, "--") == 0);
-    } else if (spec_placeholder(w, &name_len, &optional)) {
+    } else if (spec_placeholder(w, &name_len, &optional, &kind)) {
         word->text = spec_strndup(w + 1, name_len);
         word->param = 1;
         word->optional = optional;
         word->dash_ok = *dashdash;
+        word->kind = kind;
     } else {
         snprintf(err, errlen,
-                 "'%s' is not a placeholder ({name} or {name?}, a whole word; a name is letters, "
-                 "digits and _); quote it ('...') to pass braces literally",
+                 "'%s' is not a placeholder ({name}, {name?}, or with a type {name:file}, "
+                 "{name:dir}, {name:path}, {name?:file}; a whole word; a name is letters, digits "
+                 "and _); quote it ('...') to pass braces literally",
                  w);
         return MCPH_ERR_INVALID;
     }
@@ -342,6 +383,10 @@ static int spec_check_words(struct exec_cmd *cmd, char *err, size_t errlen)
         if (first->optional != w->optional) {
             snprintf(err, errlen, "{%s} is written both optional ({%s?}) and required", w->text,
                      w->text);
+            return MCPH_ERR_INVALID;
+        }
+        if (first->kind != w->kind) {
+            snprintf(err, errlen, "{%s} is written with two different types", w->text);
             return MCPH_ERR_INVALID;
         }
     }
@@ -425,7 +470,8 @@ static char *spec_display_word(char *d, const struct exec_word *w)
     int plain = w->text[0] != '\0' && strpbrk(w->text, " \t'\"{}\\") == NULL;
 
     if (w->param)
-        return d + sprintf(d, "{%s%s}", w->text, w->optional ? "?" : "");
+        return d + sprintf(d, "{%s%s%s%s}", w->text, w->optional ? "?" : "",
+                           w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind));
     if (plain)
         return d + sprintf(d, "%s", w->text);
     *d++ = '"';
@@ -445,7 +491,7 @@ static int spec_display(struct exec_cmd *cmd)
     char *d;
 
     for (size_t i = 0; i < cmd->nwords; i++)
-        room += 2 * strlen(cmd->words[i].text) + 5;
+        room += 2 * strlen(cmd->words[i].text) + 10;
     cmd->display = malloc(room);
     if (cmd->display == NULL)
         return MCPH_ERR_NOMEM;
@@ -518,6 +564,16 @@ static int spec_duplicate(const struct exec *ex, const char *name)
     return 0;
 }
 
+/* Whether cmd has a path placeholder. */
+static int spec_has_path(const struct exec_cmd *cmd)
+{
+    for (size_t i = 0; i < cmd->nwords; i++) {
+        if (cmd->words[i].param && cmd->words[i].kind != EXEC_KIND_TEXT)
+            return 1;
+    }
+    return 0;
+}
+
 /* Parses one line and, if its executable can run and is safe, keeps the command. */
 static int spec_command(struct exec *ex, const char *line, int lineno)
 {
@@ -543,6 +599,14 @@ static int spec_command(struct exec *ex, const char *line, int lineno)
     else if (exe == SPEC_EXE_UNSAFE)
         host->log(host, MCPH_LOG_ERROR, "command '%s' of [plugin.%s] refused: %s", cmd.name,
                   host->instance, err);
+    if (exe == SPEC_EXE_OK && rc == MCPH_OK && !ex->openat2 && spec_has_path(&cmd)) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "command '%s' of [plugin.%s] skipped: its path placeholders need openat2() "
+                  "(Linux 5.6 or later, not blocked by a seccomp filter), which this system "
+                  "refused",
+                  cmd.name, host->instance);
+        exe = SPEC_EXE_UNSAFE;
+    }
     if (exe != SPEC_EXE_OK) {
         spec_cmd_release(&cmd);
         return MCPH_OK;
@@ -590,7 +654,10 @@ static int spec_commands(struct exec *ex)
 
 int exec_spec_read(struct exec *ex)
 {
-    int rc = spec_limits(ex);
+    int rc;
+
+    ex->cwd_fd = -1;
+    rc = spec_limits(ex);
 
     if (rc == MCPH_OK)
         rc = spec_cwd(ex);
@@ -618,4 +685,7 @@ void exec_spec_release(struct exec *ex)
     }
     ex->envp = NULL;
     ex->nenv = 0;
+    if (ex->cwd_fd >= 0)
+        close(ex->cwd_fd);
+    ex->cwd_fd = -1;
 }

@@ -105,6 +105,17 @@ fs.writeFileSync(gwDirTool, '#!/bin/sh\necho never\n');
 fs.chmodSync(gwDirTool, 0o755);
 const gwLink = path.join(tmp, 'gw-link');
 fs.symlinkSync(gwFile, gwLink);
+// A folder beneath cwd (the INI's folder, tmp) for path placeholders, with ways out of it.
+const data = path.join(tmp, 'data');
+fs.mkdirSync(data);
+fs.writeFileSync(path.join(data, 'notes.txt'), 'a\nb\nc\n');
+fs.symlinkSync('notes.txt', path.join(data, 'inlink')); // stays inside
+fs.symlinkSync('/etc/passwd', path.join(data, 'out-abs'));
+fs.symlinkSync(path.relative(data, '/etc/passwd'), path.join(data, 'out-rel'));
+fs.symlinkSync('/etc', path.join(data, 'outdir'));
+fs.symlinkSync('loop', path.join(data, 'loop'));
+const mkfifo = spawnSync('/usr/bin/mkfifo', [path.join(data, 'fifo')]);
+if (mkfifo.status !== 0) throw new Error(`mkfifo failed: ${mkfifo.stderr}`);
 const okTool = path.join(tmp, 'ok-tool.sh');
 fs.writeFileSync(okTool, '#!/bin/sh\necho safe\n');
 fs.chmodSync(okTool, 0o755);
@@ -137,9 +148,14 @@ const commands = [
     `gw_dir: ${gwDirTool}`,
     `gw_link: ${gwLink}`,
     `ok_tool: ${okTool}`,
+    'count: /usr/bin/wc -l -- {file:file}',
+    'count_nodash: /usr/bin/wc -l {file:file}',
+    'list: /bin/ls -1 -- {d?:dir}',
+    'kind: /usr/bin/stat -c %F -- {p:path}',
 ];
 const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 'errflood', 'fail',
-    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'ok_tool', 'sub_pwd'];
+    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'ok_tool',
+    'count', 'count_nodash', 'list', 'kind', 'sub_pwd'];
 
 function writeIni(extra = []) {
     const lines = [
@@ -321,6 +337,57 @@ async function checkCalls() {
     await check('output that is not UTF-8 arrives as U+FFFD', async () => {
         const r = await call('bytes', {});
         expectEq(r.structuredContent.stdout, '\uFFFDab\uFFFDc\n', 'stdout');
+    });
+}
+
+async function checkPaths() {
+    const DATA_LS = 'fifo\ninlink\nloop\nnotes.txt\nout-abs\nout-rel\noutdir\n';
+    await check('path placeholder: schema and template', async () => {
+        const { tools } = await session.client.listTools({}, { timeout: CALL_MS });
+        const count = tools.find((t) => t.name === 'count');
+        expect(count.description.includes('Runs: /usr/bin/wc -l -- {file:file}'), `description: ${short(count.description)}`);
+        expect(/^Fills \{file:file\}: one argument, passed as is\. A path relative to the command's folder, naming a regular file inside it: not absolute, no '\.\.', no symlink leading out\./
+            .test(count.inputSchema.properties.file.description), `file: ${short(count.inputSchema.properties.file.description)}`);
+        expectEq(tools.find((t) => t.name === 'list').inputSchema.required, undefined, 'list: {d?:dir} is optional');
+    });
+    await check('path placeholder: a relative file beneath cwd runs, passed as written', async () => {
+        const r = await call('count', { file: 'data/notes.txt' });
+        expectEq(r.structuredContent?.stdout, '3 data/notes.txt\n', 'wc');
+        expectEq((await call('count', { file: './data//notes.txt' })).structuredContent?.stdout,
+            '3 ./data//notes.txt\n', 'wc of ./data//notes.txt');
+    });
+    await check('path placeholder: a symlink that stays inside is followed', async () =>
+        expectEq((await call('count', { file: 'data/inlink' })).structuredContent?.stdout, '3 data/inlink\n', 'wc'));
+    await check('path placeholder: dir and path types', async () => {
+        expectEq((await call('list', { d: 'data' })).structuredContent?.stdout, DATA_LS, 'ls data');
+        expectEq((await call('list', { d: '.' })).structuredContent?.stdout.split('\n').includes('exec.ini'), true, 'ls .');
+        expect((await call('list', {})).structuredContent?.stdout.includes('exec.ini\n'), 'ls without the optional dir');
+        expectEq((await call('kind', { p: 'data' })).structuredContent?.stdout, 'directory\n', 'stat data');
+        expectEq((await call('kind', { p: 'data/notes.txt' })).structuredContent?.stdout, 'regular file\n', 'stat file');
+    });
+    const out = /the path in the argument "file" leads out of the command's folder \(an absolute symlink, or one that climbs out\)/;
+    for (const [name, file, pattern] of [
+        ['absolute path /etc/shadow', '/etc/shadow', /count refused: the argument "file" is an absolute path; \{file\} takes a path relative to the command's folder, without '\.\.' \(e\.g\. notes\/todo\.txt\)/],
+        ['.. climbing out', '../../../../../../etc/shadow', /the argument "file" has a '\.\.' component; \{file\} takes a path relative/],
+        ['.. that stays inside', 'data/../data/notes.txt', /the argument "file" has a '\.\.' component/],
+        ['a lone ..', '..', /has a '\.\.' component/],
+        ['empty', '', /the argument "file" is empty; \{file\} takes a path relative/],
+        ['absolute symlink out', 'data/out-abs', out],
+        ['relative symlink climbing out', 'data/out-rel', out],
+        ['symlinked folder out', 'data/outdir/shadow', out],
+        ['symlink loop', 'data/loop', /the path in the argument "file" goes through too many symlinks, or a \/proc-style magic link/],
+        ['missing file', 'data/none.txt', /the path in the argument "file" does not exist in the command's folder/],
+        ['a component that is a file', 'data/notes.txt/x', /the path in the argument "file" has a component that is not a folder/],
+        ['a FIFO', 'data/fifo', /count refused: the argument "file" names a FIFO \(named pipe\); \{file\} takes a regular file/],
+        ['a folder for a file', 'data', /the argument "file" names a folder; \{file\} takes a regular file/],
+    ]) await check(`path placeholder refuses ${name}`, () => refused({ file }, 'count', pattern));
+    await check('path placeholder: a file for a dir refused', () =>
+        refused({ d: 'data/notes.txt' }, 'list', /list refused: the argument "d" names a regular file; \{d\} takes a folder/));
+    await check('path placeholder: a FIFO for a path refused', () =>
+        refused({ p: 'data/fifo' }, 'kind', /the argument "p" names a FIFO \(named pipe\); \{p\} takes a regular file or a folder/));
+    await check('path placeholder without --: the option rule still applies', async () => {
+        await refused({ file: '-n' }, 'count_nodash', /the argument "file" starts with '-'/);
+        expectEq((await call('count_nodash', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 data/notes.txt\n', 'wc');
     });
 }
 
@@ -531,6 +598,9 @@ function checkConfigErrors() {
         ['bad tool name', 'commands = x/y: /bin/echo', /expected ':' after the tool name/],
         ['placeholder as executable', 'commands = x: {prog} a', /the first word must be the executable's absolute path, not \{prog\}/],
         ['required and optional', 'commands = x: /bin/echo {a} {a?}', /\{a\} is written both optional/],
+        ['unknown placeholder type', 'commands = x: /bin/echo {a:bogus}', /'\{a:bogus\}' is not a placeholder \(\{name\}, \{name\?\}, or with a type \{name:file\}, \{name:dir\}, \{name:path\}, \{name\?:file\}/],
+        ['placeholder type without a name', 'commands = x: /bin/echo {:file}', /'\{:file\}' is not a placeholder/],
+        ['two types for one placeholder', 'commands = x: /bin/echo {a:file} {a:dir}', /\{a\} is written with two different types/],
         ['duplicate name', 'commands = x: /bin/echo\n    x: /bin/true', /the tool name 'x' is used twice/],
         ['timeout out of range', 'timeout_ms = 0\ncommands = x: /bin/echo', /timeout_ms = '0' in \[plugin\.bad\]: give a whole number from 1 to 600000/],
         ['max_output not a number', 'max_output = lots\ncommands = x: /bin/echo', /max_output = 'lots'/],
@@ -578,6 +648,7 @@ async function main() {
     });
     await checkList();
     await checkCalls();
+    await checkPaths();
     await checkHostile();
     await checkLimits();
     await checkReload();
