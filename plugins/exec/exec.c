@@ -6,6 +6,21 @@
  * a minimal environment, a time limit, a cap on the output, progress reports, and
  * cancellation; see run.c for how it is run and stopped.
  *
+ * What a command starts stops with it, within these limits (spawn.c has the details):
+ * - The command dies with mcph (PR_SET_PDEATHSIG), even when mcph is killed with SIGKILL;
+ *   the kernel drops that for a set-user-ID or set-group-ID program, or one with file
+ *   capabilities. When it exits, the rest of its process group is killed.
+ * - With guard = no (the default), a process that leaves the group (setsid, a daemon)
+ *   outlives the call, and when mcph is killed with SIGKILL, whatever the command started
+ *   (but the command) outlives mcph.
+ * - guard = yes closes both, without privileges: each command runs under a guard process,
+ *   a child subreaper (PR_SET_CHILD_SUBREAPER) that dies with mcph too, and that kills every
+ *   descendant of the command when the command exits, is stopped, or mcph dies. It costs
+ *   one more process per call, and needs /proc/thread-self/children to find escaped ones.
+ *   Nothing but a cgroup (and root, or a delegated one) could hold a process that a
+ *   command hands over to another process outside its tree (through a socket to a service
+ *   that starts it, say); the plugin does not try.
+ *
  *   [plugin.exec]
  *   path = exec.so
  *   commands = date "The time in UTC": /bin/date -u +%Y-%m-%dT%H:%M:%SZ
@@ -523,6 +538,16 @@ static const struct mcph_config_key exec_config_keys[] = {
                     "({name:file}, {name:dir}, {name:path}) must resolve; relative to the INI "
                     "file's folder. Only trusted users should be able to write in it",
      .default_value = "."},
+    {.name = "guard",
+     .description =
+         "yes: run each command under a guard process (a copy of mcph made a child subreaper, "
+         "with PR_SET_PDEATHSIG) that kills everything the command started when it ends, is "
+         "stopped, or mcph dies, even by SIGKILL: processes that left its process group "
+         "(setsid, daemons) included. One more process per call. no: the command dies with "
+         "mcph and the rest of its process group when it ends, but a process that called "
+         "setsid outlives the call, and if mcph is killed with SIGKILL whatever the command "
+         "started outlives it",
+     .default_value = "no"},
     {.name = "env",
      .description = "The environment besides PATH=/usr/bin:/bin, LANG=C.UTF-8 and HOME: "
                     "words NAME (copied from mcph's environment when set there) or NAME=VALUE; "

@@ -3,7 +3,8 @@
  *
  *   exec.c  the descriptor, init/shutdown, one tool per command, the call handler, results
  *   spec.c  the `commands` grammar and the other config keys, read once by init()
- *   run.c   running one argv: posix_spawn, pipes, time limit, output cap, cancellation, reap
+ *   run.c   running one argv: pipes, time limit, output cap, cancellation, reap
+ *   spawn.c starting it: fork, PR_SET_PDEATHSIG, exec; or under a guard (guard = yes)
  *   text.c  a growing string, JSON string escaping, UTF-8 repair of a command's output
  *   path.c  the check of a path placeholder's value: beneath the command's folder
  *
@@ -13,8 +14,10 @@
 #ifndef MCPH_EXEC_H
 #define MCPH_EXEC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "plugin-api.h"
 
@@ -76,6 +79,7 @@ struct exec {
     size_t max_output; /* bytes per stream */
     size_t max_arg;    /* bytes per argument value */
     int openat2;       /* the kernel resolves with openat2 (path placeholders need it) */
+    int guard;         /* guard = yes: each command runs under a guard (see spawn.c) */
 };
 
 /* What running one argv gave. The buffers are owned, NUL-terminated, and hold the raw bytes
@@ -115,8 +119,8 @@ void exec_spec_release(struct exec *ex);
  * environment, folder and limits; polls host->cancelled(call) and reports host->progress()
  * on the way. Fills *res (zeroed by the caller; free it with exec_result_release()). Returns
  * MCPH_OK whenever *res says what happened (spawn failures included), MCPH_ERR_NOMEM
- * otherwise. The process and everything in its process group are gone and reaped when it
- * returns. The handler's thread.
+ * otherwise. The process and everything in its process group (with guard, everything it
+ * started) are gone and reaped when it returns. The handler's thread.
  */
 int exec_run(const struct exec *ex, char *const argv[], struct mcph_call *call,
              struct exec_result *res);
@@ -126,6 +130,36 @@ void exec_result_release(struct exec_result *res);
 
 /* Milliseconds of CLOCK_MONOTONIC. */
 int64_t exec_now_ms(void);
+
+/* --- spawn.c --- */
+
+/* What to start. Everything is borrowed for the exec_spawn() call. */
+struct exec_spawn {
+    char *const *argv; /* NULL-terminated; argv[0] the absolute path of the executable */
+    char *const *envp; /* the environment, NULL-terminated */
+    int cwd_fd;        /* the folder it starts in */
+    int out, err;      /* the write ends of its stdout and stderr pipes */
+    int guard;         /* start it under a guard */
+};
+
+/* The signals that ask a guard to send SIGTERM, or SIGKILL, to the command's group. */
+#define EXEC_GUARD_TERM SIGUSR1
+#define EXEC_GUARD_KILL SIGUSR2
+
+/*
+ * Starts sp: a child that leads a new process group and dies with mcph (PR_SET_PDEATHSIG),
+ * or a guard that starts one. Returns 0 once it runs: *pid is the process to follow and
+ * signal (the command; or the guard: ask it with EXEC_GUARD_TERM / EXEC_GUARD_KILL, and
+ * never signal its group), and with a guard *report is the read end of its report pipe
+ * (owned by the caller; read exec_spawn_status() from it once the guard exited). Otherwise
+ * the errno value of what failed (execve's included), with nothing left running. The
+ * handler's thread.
+ */
+int exec_spawn(const struct exec_spawn *sp, pid_t *pid, int *report);
+
+/* After the guard exited: the command's si_code (CLD_EXITED, CLD_KILLED, CLD_DUMPED) and
+ * si_status. Returns 1, or 0 when the guard did not report it. */
+int exec_spawn_status(int report, int *code, int *status);
 
 /* --- path.c --- */
 

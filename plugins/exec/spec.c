@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,6 +81,23 @@ static int spec_number(const struct mcph_host *host, const char *key, int64_t mi
     return MCPH_OK;
 }
 
+/* Reads a yes/no value as mcph does. */
+static int spec_bool(const struct mcph_host *host, const char *key, int *out)
+{
+    static const char *const words[] = {"no", "yes", "false", "true", "off", "on", "0", "1", NULL};
+    const char *v = host->config(host, key);
+
+    for (size_t i = 0; v != NULL && words[i] != NULL; i++) {
+        if (strcasecmp(v, words[i]) == 0) {
+            *out = (int)(i % 2);
+            return MCPH_OK;
+        }
+    }
+    host->log(host, MCPH_LOG_ERROR, "%s = '%s' in [plugin.%s]: use yes or no", key, v ? v : "",
+              host->instance);
+    return MCPH_ERR_INVALID;
+}
+
 static int spec_limits(struct exec *ex)
 {
     const struct mcph_host *host = ex->host;
@@ -87,7 +105,8 @@ static int spec_limits(struct exec *ex)
 
     if (spec_number(host, "timeout_ms", 1, EXEC_TIMEOUT_MAX_MS, &timeout) != MCPH_OK ||
         spec_number(host, "max_output", 1, EXEC_OUTPUT_MAX, &output) != MCPH_OK ||
-        spec_number(host, "max_arg", 1, EXEC_ARG_MAX, &arg) != MCPH_OK)
+        spec_number(host, "max_arg", 1, EXEC_ARG_MAX, &arg) != MCPH_OK ||
+        spec_bool(host, "guard", &ex->guard) != MCPH_OK)
         return MCPH_ERR_INVALID;
     ex->timeout_ms = timeout;
     ex->max_output = (size_t)output;

@@ -10,13 +10,18 @@
 // clear tool error (or the core's -32602) while the server keeps serving; the time limit and
 // cancellation killing the whole process group (grandchild included); progress; the output
 // cap; the environment, descriptors, stdin and folder of a child; config errors at load;
-// parallel calls; a reload. Every stdout line is validated against the 2025-06-18 schema.
+// parallel calls; a reload. Also: typed path placeholders ({f:file}, {d:dir}, {p:path})
+// against absolute paths, '..', symlinks leading out, a FIFO; '+' and '@' values; group- or
+// world-writable executables refused at load; execve failures; an instance with guard = yes
+// (a setsid escape killed with the call); and mcph killed with SIGKILL mid-call, without and
+// with the guard (the command, and with the guard its whole tree, die with it). Every stdout
+// line is validated against the 2025-06-18 schema.
 // Prints "ok NAME" / "FAIL NAME: why", then "N passed, N failed"; exits 1 on any failure.
 
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Session, errorText, short } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 
@@ -116,6 +121,10 @@ fs.symlinkSync('/etc', path.join(data, 'outdir'));
 fs.symlinkSync('loop', path.join(data, 'loop'));
 const mkfifo = spawnSync('/usr/bin/mkfifo', [path.join(data, 'fifo')]);
 if (mkfifo.status !== 0) throw new Error(`mkfifo failed: ${mkfifo.stderr}`);
+// Runs at load (an executable file), but execve fails: its interpreter does not exist.
+const badInterp = path.join(tmp, 'bad-interp.sh');
+fs.writeFileSync(badInterp, '#!/nonexistent/interpreter\n');
+fs.chmodSync(badInterp, 0o755);
 const okTool = path.join(tmp, 'ok-tool.sh');
 fs.writeFileSync(okTool, '#!/bin/sh\necho safe\n');
 fs.chmodSync(okTool, 0o755);
@@ -152,10 +161,24 @@ const commands = [
     'count_nodash: /usr/bin/wc -l {file:file}',
     'list: /bin/ls -1 -- {d?:dir}',
     'kind: /usr/bin/stat -c %F -- {p:path}',
+    `badinterp: ${badInterp}`,
+];
+// The same and more under a guard (guard = yes): [plugin.guarded], tools g_NAME.
+const guarded = [
+    'echo: /bin/echo {text}',
+    `mixed: /bin/sh -c 'echo out; echo err >&2; exit 3'`,
+    `selfkill: /bin/sh -c 'kill -9 $$'`,
+    `tree: /bin/sh -c 'trap "" TERM; /bin/sleep 30 & echo $$ $! > "$1"; wait' sh {pidfile}`,
+    `gentle: /bin/sh -c '/bin/sleep 30 & echo $$ $! > "$1"; wait' sh {pidfile}`,
+    `escape: /bin/sh -c '/usr/bin/setsid /bin/sleep 30 & echo $! > "$1"; /bin/sleep 0.3' sh {pidfile}`,
+    'flood: /usr/bin/yes',
+    'count: /usr/bin/wc -l -- {file:file}',
+    `badinterp: ${badInterp}`,
 ];
 const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 'errflood', 'fail',
     'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'ok_tool',
-    'count', 'count_nodash', 'list', 'kind', 'sub_pwd'];
+    'count', 'count_nodash', 'list', 'kind', 'badinterp', 'sub_pwd',
+    ...guarded.map((c) => `g_${c.split(':')[0]}`)];
 
 function writeIni(extra = []) {
     const lines = [
@@ -176,6 +199,15 @@ function writeIni(extra = []) {
         'prefix = sub',
         'cwd = sub',
         'commands = pwd: /bin/pwd',
+        '',
+        '[plugin.guarded]',
+        'path = exec.so',
+        'prefix = g',
+        'guard = yes',
+        `timeout_ms = ${TIMEOUT_MS}`,
+        `max_output = ${MAX_OUTPUT}`,
+        `commands = ${guarded[0]}`,
+        ...guarded.slice(1).map((c) => `    ${c}`),
         '',
     ];
     for (const l of lines) {
@@ -571,6 +603,102 @@ async function checkLimits() {
     });
 }
 
+// Commands that outlive their call or mcph: the guard (guard = yes), and PR_SET_PDEATHSIG.
+async function checkLifetime() {
+    await check('execve failure is a clear tool error (direct and under the guard)', async () => {
+        for (const tool of ['badinterp', 'g_badinterp']) {
+            const r = await call(tool, {});
+            expect(r.isError === true, `${tool}: ${short(r)}`);
+            expectEq(textOf(r), `${tool.replace('g_', '')} could not be started (${badInterp} in ${tmp}/.): No such file or directory`, `${tool} message`);
+        }
+        await stillServing();
+    });
+    await check('guard: output, exit status and signal as without it', async () => {
+        expectEq((await call('g_echo', { text: 'guarded' })).structuredContent?.stdout, 'guarded\n', 'g_echo');
+        const m = await call('g_mixed', {});
+        expectEq([m.isError, textOf(m)], [true, 'mixed exited with status 3\nout\n[stderr]\nerr\n'], 'g_mixed');
+        const k = await call('g_selfkill', {});
+        expectEq([k.isError, k.structuredContent?.signal, k.structuredContent?.exit_code], [true, 'SIGKILL', null], 'g_selfkill');
+        expectEq((await call('g_count', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 data/notes.txt\n', 'g_count');
+    });
+    await check('guard: a setsid escape dies with the call', async () => {
+        const pidfile = path.join(tmp, 'escape.pid');
+        const r = await call('g_escape', { pidfile });
+        expect(!r.isError, `g_escape: ${short(r)}`);
+        const [sleepPid] = readPids(pidfile);
+        const stat = alive(sleepPid) ? fs.readFileSync(`/proc/${sleepPid}/stat`, 'utf8') : '';
+        expect(!alive(sleepPid), `the setsid sleep ${sleepPid} outlived the call: ${stat}`);
+    });
+    await check('guard: time limit stops the group (TERM ignored: SIGKILL after the grace)', async () => {
+        const pidfile = path.join(tmp, 'g-tree.pid');
+        const r = await call('g_tree', { pidfile });
+        expectEq([r.isError, r.structuredContent?.timed_out, r.structuredContent?.signal], [true, true, 'SIGKILL'], 'g_tree');
+        expect(r.structuredContent.duration_ms >= TIMEOUT_MS + 400, `duration_ms ${r.structuredContent.duration_ms}`);
+        const [shPid, sleepPid] = readPids(pidfile);
+        expect(!alive(shPid) && !alive(sleepPid), `sh ${shPid} or sleep ${sleepPid} left`);
+    });
+    await check('guard: output cap stops it', async () => {
+        const r = await call('g_flood', {});
+        expectEq([r.isError, r.structuredContent?.stdout.length, r.structuredContent?.truncated], [true, MAX_OUTPUT, true], 'g_flood');
+    });
+    await check('guard: cancellation stops the group', async () => {
+        const pidfile = path.join(tmp, 'g-gentle.pid');
+        const ac = new AbortController();
+        const settled = call('g_gentle', { pidfile }, { signal: ac.signal }).then(() => null, (e) => e);
+        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
+        ac.abort('the test gives up');
+        await settled;
+        const [shPid, sleepPid] = readPids(pidfile);
+        await waitFor(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
+        await stillServing();
+    });
+}
+
+// Starts a separate mcph on an INI with one command `hold`, calls it, waits for the pids it
+// writes, kills mcph with SIGKILL, and returns those pids.
+async function holdAndKill(tag, section, script) {
+    const dir = path.join(tmp, tag);
+    fs.mkdirSync(dir);
+    const ini = path.join(dir, 'hold.ini');
+    const pidfile = path.join(dir, 'hold.pid');
+    fs.writeFileSync(ini, `[server]\nplugin_dir = ${pluginDir}\n\n[plugin.hold]\npath = exec.so\n${section}` +
+        `commands = hold: /bin/sh -c '${script}' sh {pidfile}\n`);
+    const proc = spawn(mcph, [ini], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (d) => {
+        stderr += d;
+    });
+    const exited = new Promise((r) => proc.on('exit', r));
+    try {
+        const send = (m) => proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+        send({ id: 1, method: 'initialize', params: { protocolVersion: REV, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+        send({ method: 'notifications/initialized' });
+        send({ id: 2, method: 'tools/call', params: { name: 'hold', arguments: { pidfile } } });
+        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 5000,
+            `the pidfile (mcph stderr: ${short(stderr, 300)})`);
+        const pids = readPids(pidfile);
+        expect(pids.every(alive), `not all of ${pids} run before mcph is killed`);
+        proc.kill('SIGKILL');
+        await exited;
+        return pids;
+    } finally {
+        proc.kill('SIGKILL');
+    }
+}
+
+async function checkMcphKilled() {
+    await check('mcph killed with SIGKILL: the running command dies too (PR_SET_PDEATHSIG)', async () => {
+        const [pid] = await holdAndKill('kill-direct', '', 'echo $$ > "$1"; exec /bin/sleep 30');
+        await waitFor(() => !alive(pid), 2000, `the command ${pid} to die with mcph`);
+    });
+    await check('mcph killed with SIGKILL, guard = yes: the command, its group and a setsid escape die', async () => {
+        const pids = await holdAndKill('kill-guard', 'guard = yes\n',
+            '/bin/sleep 30 & a=$!; /usr/bin/setsid /bin/sleep 30 & echo $$ $a $! > "$1"; wait');
+        expectEq(pids.length, 3, 'sh, its sleep, the setsid sleep');
+        await waitFor(() => pids.every((p) => !alive(p)), 2000, `${pids.filter(alive)} (of sh, sleep, setsid sleep ${pids}) to die with mcph`);
+    });
+}
+
 async function checkReload() {
     await check('reload (SIGHUP): init again, new command served, old ones intact', async () => {
         let changed = false;
@@ -604,6 +732,7 @@ function checkConfigErrors() {
         ['duplicate name', 'commands = x: /bin/echo\n    x: /bin/true', /the tool name 'x' is used twice/],
         ['timeout out of range', 'timeout_ms = 0\ncommands = x: /bin/echo', /timeout_ms = '0' in \[plugin\.bad\]: give a whole number from 1 to 600000/],
         ['max_output not a number', 'max_output = lots\ncommands = x: /bin/echo', /max_output = 'lots'/],
+        ['guard not a yes/no', 'guard = maybe\ncommands = x: /bin/echo', /guard = 'maybe' in \[plugin\.bad\]: use yes or no/],
         ['bad env word', 'env = 1X=2\ncommands = x: /bin/echo', /env in \[plugin\.bad\]: '1X=2' is not NAME or NAME=VALUE/],
         ['missing cwd', 'cwd = nowhere\ncommands = x: /bin/echo', /cwd = .*nowhere in \[plugin\.bad\]: No such file or directory/],
         ['no commands key', '', /\[plugin\.bad\] needs 'commands'/],
@@ -651,6 +780,7 @@ async function main() {
     await checkPaths();
     await checkHostile();
     await checkLimits();
+    await checkLifetime();
     await checkReload();
     await check('clean exit on close', async () => {
         const proc = t._process;
@@ -661,6 +791,7 @@ async function main() {
         expect(!/AddressSanitizer|runtime error/.test(session.stderr), `sanitizer: ${short(session.stderr, 500)}`);
     });
     checkConfigErrors();
+    await checkMcphKilled();
 }
 
 try {
