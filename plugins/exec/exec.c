@@ -6,29 +6,71 @@
  * a minimal environment, a time limit, a cap on the output, progress reports, and
  * cancellation; see run.c for how it is run and stopped.
  *
+ * What a command starts stops with it, within these limits (spawn.c has the details):
+ * - The command dies with mcph (PR_SET_PDEATHSIG), even when mcph is killed with SIGKILL;
+ *   the kernel drops that for a set-user-ID or set-group-ID program, or one with file
+ *   capabilities. When it exits, the rest of its process group is killed.
+ * - With guard = no (the default), a process that leaves the group (setsid, a daemon)
+ *   outlives the call, and when mcph is killed with SIGKILL, whatever the command started
+ *   (but the command) outlives mcph.
+ * - guard = yes closes both, without privileges: each command runs under a guard process,
+ *   a child subreaper (PR_SET_CHILD_SUBREAPER) that dies with mcph too, and that kills every
+ *   descendant of the command when the command exits, is stopped, or mcph dies. It costs
+ *   one more process per call, and needs /proc/thread-self/children to find escaped ones.
+ *   Nothing but a cgroup (and root, or a delegated one) could hold a process that a
+ *   command hands over to another process outside its tree (through a socket to a service
+ *   that starts it, say); the plugin does not try.
+ *
  *   [plugin.exec]
  *   path = exec.so
  *   commands = date "The time in UTC": /bin/date -u +%Y-%m-%dT%H:%M:%SZ
  *       uname: /bin/uname -a
- *       count_lines "Count the lines of a file": /usr/bin/wc -l -- {file}
- *       grep: /bin/grep -n -e {pattern} -- {file} {file2?}
+ *       count_lines "Count the lines of a file": /usr/bin/wc -l -- {file:file}
+ *       grep: /bin/grep -n -e {pattern} -- {file:file} {file2?:file}
+ *       list: /bin/ls -l -- {dir?:dir}
  *
  * The grammar of `commands`, one command per line (continuation lines are indented):
  *   NAME ["DESCRIPTION"] : /ABSOLUTE/EXECUTABLE [WORD...]
  * - NAME is the tool's name: 1-64 of A-Za-z0-9 _ . -. The description, in quotes, is
  *   optional and shown to the model with the command's template.
  * - The executable is an absolute path (no PATH lookup). init() checks that it is an
- *   executable regular file; a command whose executable is not is skipped, with a log line
- *   naming it and the fix, and the others are served.
+ *   executable regular file, and that neither it nor its folder (after symlinks) is
+ *   writable by group or others, as mcph requires of a plugin's .so; a command that fails a
+ *   check is skipped, with a log line naming the file and the fix (chmod go-w ...), and the
+ *   others are served.
  * - Words are separated by spaces. '...' quotes literally; in "..." a backslash escapes " and
  *   \; adjacent parts join into one word, as in a shell ("--label=a b" is one word).
  * - An unquoted word {name} is a placeholder: the call's string argument `name` (required),
  *   passed as exactly one argument, never split or expanded. {name?} is optional: dropped
  *   when the argument is absent. Any other unquoted word containing { or } is refused;
- *   quote it to pass braces literally.
- * - A value for a placeholder must not start with '-' (it could be read as an option),
- *   unless a literal -- comes before the placeholder in the template. Control characters
- *   other than tab and newline are refused, and so is a value longer than max_arg bytes.
+ *   quote it to pass braces literally. An untyped placeholder takes any text: never use one
+ *   for a file name the client chooses (wc -l -- {file} would count /etc/shadow's lines).
+ * - A typed placeholder takes a path beneath the command's folder (the cwd key):
+ *     {name:file}  a regular file         {name?:file}  the same, optional
+ *     {name:dir}   a folder ("." is cwd)  {name?:dir}
+ *     {name:path}  either                 {name?:path}
+ *   The value must be relative (not empty, not absolute), have no '..' component, and
+ *   resolve beneath cwd: openat2() with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS from a
+ *   descriptor of cwd, so a symlink may point elsewhere inside cwd but never out of it (nor
+ *   absolutely, nor through /proc magic links); what it names must be of the type (a FIFO,
+ *   socket or device is refused). The command gets the value as written and starts in that
+ *   same folder (fchdir to the descriptor). It opens the path again by name, so whoever can
+ *   change cwd's contents meanwhile could swap a component for a symlink leading out: point
+ *   cwd at a folder only trusted users can write to, and serve no command that creates
+ *   symlinks there. A hard link inside cwd counts as inside. Needs Linux 5.6 (openat2); a
+ *   command with a typed placeholder is skipped, with a log line, where it is missing.
+ * - A value for a placeholder must not start with '-', '+' or '@': many commands read
+ *   these as an option (-x, and +x for some, such as date or tail), or as a file of more
+ *   arguments (@file, as gcc and java do). A literal -- before the placeholder in the
+ *   template lifts this rule for it. The plugin cannot know which options take an argument,
+ *   so a -- that is really an option's argument (grep -e -- {x}) lifts it all the same:
+ *   write -- only where it ends the options. Control characters other than tab and newline
+ *   are refused, and so is a value longer than max_arg bytes.
+ * - Never put a placeholder where the command reads code or an expression of its own:
+ *   find's expression (a value "(" or "!" or "-delete" there is an operator), the program of
+ *   awk or sed, the script of sh -c (pass values to a script as "$1", after the script and
+ *   $0, as the examples do). A placeholder only keeps the value in one argument; what the
+ *   command makes of that argument is the template's business.
  * - A line starting with # or ; is a comment. inih also ends a line at " ;" (a semicolon
  *   after white space), so write `a; b` inside a script, not `a ; b`.
  *
@@ -44,6 +86,7 @@
 #include "exec.h"
 
 #define EXEC_WHY_LEN 512
+#define EXEC_OPTION_STARTS "-+@" /* first characters a command may read as an option */
 
 static const char exec_output_schema[] =
     "{\"type\":\"object\",\"properties\":{"
@@ -95,12 +138,15 @@ static int exec_check_value(const struct exec *ex, const struct exec_word *w, co
                  "the argument \"%s\" contains the control character U+%04X at byte %ld; only "
                  "tab and newline are allowed: remove it",
                  w->text, c == 0xc2 ? (unsigned char)v[at + 1] : c, at);
-    } else if (v[0] == '-' && !w->dash_ok) {
+    } else if (v[0] != '\0' && strchr(EXEC_OPTION_STARTS, v[0]) != NULL && !w->dash_ok) {
         snprintf(why, n,
-                 "the argument \"%s\" starts with '-', so the command could take it for an "
-                 "option; it is refused because the command has no \"--\" before {%s}: pass a "
-                 "value that does not start with '-'",
-                 w->text, w->text);
+                 "the argument \"%s\" starts with '%c', so the command could take it for an "
+                 "option (-x, +x) or a file of arguments (@file); it is refused because the "
+                 "command has no \"--\" before {%s}: pass a value that does not start with "
+                 "'-', '+' or '@' (for a file name, write ./%c...)",
+                 w->text, v[0], w->text, v[0]);
+    } else if (w->kind != EXEC_KIND_TEXT) {
+        return exec_path_check(ex, w, v, why, n);
     } else {
         return MCPH_OK;
     }
@@ -333,15 +379,28 @@ static int exec_first_use(const struct exec_cmd *cmd, size_t i)
     return 1;
 }
 
+/* What a path placeholder's value must name, for its schema. */
+static const char *const exec_kind_wants[] = {
+    [EXEC_KIND_TEXT] = "",
+    [EXEC_KIND_FILE] = " A path relative to the command's folder, naming a regular file inside "
+                       "it: not absolute, no '..', no symlink leading out.",
+    [EXEC_KIND_DIR] = " A path relative to the command's folder, naming a folder inside it (. is "
+                      "the folder itself): not absolute, no '..', no symlink leading out.",
+    [EXEC_KIND_PATH] = " A path relative to the command's folder, naming a regular file or a "
+                       "folder inside it: not absolute, no '..', no symlink leading out.",
+};
+
 static void exec_schema_property(const struct exec *ex, const struct exec_cmd *cmd,
                                  const struct exec_word *w, struct exec_sb *sb)
 {
     exec_sb_addf(sb,
-                 "\"%s\":{\"type\":\"string\",\"maxLength\":%zu,\"description\":\"Fills {%s%s}: "
-                 "one argument, passed as is. At most %zu bytes; no control characters but tab "
-                 "and newline%s.\"}",
-                 w->text, ex->max_arg, w->text, w->optional ? "?" : "", ex->max_arg,
-                 exec_dash_ok(cmd, w->text) ? "" : "; must not start with '-'");
+                 "\"%s\":{\"type\":\"string\",\"maxLength\":%zu,\"description\":\"Fills "
+                 "{%s%s%s%s}: one argument, passed as is.%s At most %zu bytes; no control "
+                 "characters but tab and newline%s.\"}",
+                 w->text, ex->max_arg, w->text, w->optional ? "?" : "",
+                 w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind),
+                 exec_kind_wants[w->kind], ex->max_arg,
+                 exec_dash_ok(cmd, w->text) ? "" : "; must not start with '-', '+' or '@'");
 }
 
 /* The input schema: one string property per placeholder, the required ones listed, nothing
@@ -423,6 +482,7 @@ static int exec_init(const struct mcph_host *host, void **state)
     if (ex == NULL)
         return MCPH_ERR_NOMEM;
     ex->host = host;
+    ex->cwd_fd = -1;
     rc = exec_spec_read(ex);
     for (size_t i = 0; rc == MCPH_OK && i < ex->ncmds; i++) {
         rc = exec_define(ex, &ex->cmds[i]);
@@ -449,9 +509,17 @@ static const struct mcph_config_key exec_config_keys[] = {
             "(1-64 of A-Za-z0-9_.-). Words are split on spaces; '...' and \"...\" quote (in "
             "\"...\" a backslash escapes \" and \\). An unquoted {name} is a placeholder filled "
             "by exactly one argument from the string parameter `name`; {name?} is optional and "
-            "dropped when absent. A value may start with '-' only after a literal -- in the "
-            "template. No shell and no PATH lookup; a command whose executable is not an "
-            "executable file is skipped with a log line.",
+            "dropped when absent. {name:file}, {name:dir} and {name:path} (optional: "
+            "{name?:file}, ...) take a relative path that must resolve beneath cwd (no "
+            "absolute path, no '..', no symlink leading out) to a regular file, a folder, or "
+            "either; the command gets it as written. Use them for every file name a client "
+            "chooses: an untyped {name} takes any text, /etc/shadow included. A value may "
+            "start with '-', '+' or '@' only after a literal -- in the template (any --: the "
+            "plugin cannot tell an option's argument), and must not go where the command "
+            "reads code or expressions (find's expression, an awk program). No shell and no PATH "
+            "lookup; a command whose executable is not an "
+            "executable file, or is writable by group or others (it or its folder), is "
+            "skipped with a log line.",
         .required = 1,
     },
     {.name = "timeout_ms",
@@ -466,8 +534,20 @@ static const struct mcph_config_key exec_config_keys[] = {
      .description = "Longest value of one placeholder, in bytes (1-65536)",
      .default_value = "4096"},
     {.name = "cwd",
-     .description = "Folder the commands run in; relative to the INI file's folder",
+     .description = "Folder the commands run in, and beneath which path placeholders "
+                    "({name:file}, {name:dir}, {name:path}) must resolve; relative to the INI "
+                    "file's folder. Only trusted users should be able to write in it",
      .default_value = "."},
+    {.name = "guard",
+     .description =
+         "yes: run each command under a guard process (a copy of mcph made a child subreaper, "
+         "with PR_SET_PDEATHSIG) that kills everything the command started when it ends, is "
+         "stopped, or mcph dies, even by SIGKILL: processes that left its process group "
+         "(setsid, daemons) included. One more process per call. no: the command dies with "
+         "mcph and the rest of its process group when it ends, but a process that called "
+         "setsid outlives the call, and if mcph is killed with SIGKILL whatever the command "
+         "started outlives it",
+     .default_value = "no"},
     {.name = "env",
      .description = "The environment besides PATH=/usr/bin:/bin, LANG=C.UTF-8 and HOME: "
                     "words NAME (copied from mcph's environment when set there) or NAME=VALUE; "

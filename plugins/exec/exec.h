@@ -3,8 +3,10 @@
  *
  *   exec.c  the descriptor, init/shutdown, one tool per command, the call handler, results
  *   spec.c  the `commands` grammar and the other config keys, read once by init()
- *   run.c   running one argv: posix_spawn, pipes, time limit, output cap, cancellation, reap
+ *   run.c   running one argv: pipes, time limit, output cap, cancellation, reap
+ *   spawn.c starting it: fork, PR_SET_PDEATHSIG, exec; or under a guard (guard = yes)
  *   text.c  a growing string, JSON string escaping, UTF-8 repair of a command's output
+ *   path.c  the check of a path placeholder's value: beneath the command's folder
  *
  * Nothing here is exported from the .so (it is built with -fvisibility=hidden); the entry
  * function in exec.c is the plugin's only public symbol.
@@ -12,8 +14,10 @@
 #ifndef MCPH_EXEC_H
 #define MCPH_EXEC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "plugin-api.h"
 
@@ -36,12 +40,18 @@
 #define EXEC_PROGRESS_MS 250             /* interval of progress notifications */
 #define EXEC_DRAIN_MS 250                /* after the process exited: longest wait for EOF */
 
+/* What a placeholder's value must be: any text, or (written {name:file}, {name:dir},
+ * {name:path}) a relative path that resolves beneath the command's folder to a regular file,
+ * a folder, or either. */
+enum exec_kind { EXEC_KIND_TEXT, EXEC_KIND_FILE, EXEC_KIND_DIR, EXEC_KIND_PATH };
+
 /* One word of a command's argv template. */
 struct exec_word {
-    char *text;   /* owned: the literal argument, or the placeholder's name */
-    int param;    /* 1: a placeholder, filled from the string argument named `text` */
-    int optional; /* placeholder written {name?}: dropped from argv when the argument is absent */
-    int dash_ok;  /* placeholder after a literal "--": its value may start with '-' */
+    char *text;          /* owned: the literal argument, or the placeholder's name */
+    int param;           /* 1: a placeholder, filled from the string argument named `text` */
+    int optional;        /* placeholder written {name?}: dropped when the argument is absent */
+    int dash_ok;         /* placeholder after a literal "--": its value may start with - + @ */
+    enum exec_kind kind; /* placeholder: what its value must be */
 };
 
 /* One configured command, served as one tool. */
@@ -63,9 +73,13 @@ struct exec {
     char **envp; /* owned: the child's environment, NULL-terminated */
     size_t nenv;
     const char *cwd; /* borrowed from host->config_path(), until shutdown() */
+    int cwd_fd;      /* owned: cwd opened O_PATH; children start there (fchdir) and path
+                        placeholders resolve beneath it. -1 until exec_spec_read() opens it */
     int64_t timeout_ms;
     size_t max_output; /* bytes per stream */
     size_t max_arg;    /* bytes per argument value */
+    int openat2;       /* the kernel resolves with openat2 (path placeholders need it) */
+    int guard;         /* guard = yes: each command runs under a guard (see spawn.c) */
 };
 
 /* What running one argv gave. The buffers are owned, NUL-terminated, and hold the raw bytes
@@ -86,7 +100,8 @@ struct exec_result {
 /* --- spec.c --- */
 
 /*
- * Reads every config key into ex (zeroed by the caller; ex->host set). Logs each problem
+ * Reads every config key into ex (zeroed by the caller; ex->host set; it sets ex->cwd_fd to
+ * -1 before anything else). Logs each problem
  * through host->log with what to change, skips commands whose executable is not an
  * executable regular file, and returns MCPH_OK, MCPH_ERR_INVALID (a key is malformed: the
  * instance must not be served) or MCPH_ERR_NOMEM. On failure ex holds what was read so far:
@@ -94,7 +109,7 @@ struct exec_result {
  */
 int exec_spec_read(struct exec *ex);
 
-/* Frees everything exec_spec_read() made. Accepts a zeroed struct. */
+/* Frees everything exec_spec_read() made; ex must have been through exec_spec_read(). */
 void exec_spec_release(struct exec *ex);
 
 /* --- run.c --- */
@@ -104,8 +119,8 @@ void exec_spec_release(struct exec *ex);
  * environment, folder and limits; polls host->cancelled(call) and reports host->progress()
  * on the way. Fills *res (zeroed by the caller; free it with exec_result_release()). Returns
  * MCPH_OK whenever *res says what happened (spawn failures included), MCPH_ERR_NOMEM
- * otherwise. The process and everything in its process group are gone and reaped when it
- * returns. The handler's thread.
+ * otherwise. The process and everything in its process group (with guard, everything it
+ * started) are gone and reaped when it returns. The handler's thread.
  */
 int exec_run(const struct exec *ex, char *const argv[], struct mcph_call *call,
              struct exec_result *res);
@@ -115,6 +130,55 @@ void exec_result_release(struct exec_result *res);
 
 /* Milliseconds of CLOCK_MONOTONIC. */
 int64_t exec_now_ms(void);
+
+/* --- spawn.c --- */
+
+/* What to start. Everything is borrowed for the exec_spawn() call. */
+struct exec_spawn {
+    char *const *argv; /* NULL-terminated; argv[0] the absolute path of the executable */
+    char *const *envp; /* the environment, NULL-terminated */
+    int cwd_fd;        /* the folder it starts in */
+    int out, err;      /* the write ends of its stdout and stderr pipes */
+    int guard;         /* start it under a guard */
+};
+
+/* The signals that ask a guard to send SIGTERM, or SIGKILL, to the command's group. */
+#define EXEC_GUARD_TERM SIGUSR1
+#define EXEC_GUARD_KILL SIGUSR2
+
+/*
+ * Starts sp: a child that leads a new process group and dies with mcph (PR_SET_PDEATHSIG),
+ * or a guard that starts one. Returns 0 once it runs: *pid is the process to follow and
+ * signal (the command; or the guard: ask it with EXEC_GUARD_TERM / EXEC_GUARD_KILL, and
+ * never signal its group), and with a guard *report is the read end of its report pipe
+ * (owned by the caller; read exec_spawn_status() from it once the guard exited). Otherwise
+ * the errno value of what failed (execve's included), with nothing left running. The
+ * handler's thread.
+ */
+int exec_spawn(const struct exec_spawn *sp, pid_t *pid, int *report);
+
+/* After the guard exited: the command's si_code (CLD_EXITED, CLD_KILLED, CLD_DUMPED) and
+ * si_status. Returns 1, or 0 when the guard did not report it. */
+int exec_spawn_status(int report, int *code, int *status);
+
+/* --- path.c --- */
+
+/* The name of a kind as written in a template ("file", "dir", "path"; "" for text). */
+const char *exec_kind_name(enum exec_kind kind);
+
+/*
+ * Checks the value v of the path placeholder w (w->kind is not EXEC_KIND_TEXT): a relative
+ * path without '..' components that resolves beneath ex->cwd_fd (openat2 RESOLVE_BENEATH |
+ * RESOLVE_NO_MAGICLINKS: no absolute symlink, no symlink leading out, no /proc magic link)
+ * to what w->kind asks for. Returns MCPH_OK, or MCPH_ERR_INVALID with the reason in why
+ * (n bytes). The handler's thread; v and w are borrowed for the call.
+ */
+int exec_path_check(const struct exec *ex, const struct exec_word *w, const char *v, char *why,
+                    size_t n);
+
+/* Whether the kernel resolves paths with openat2 (Linux 5.6 and later, not blocked by a
+ * seccomp filter). Main thread (init). */
+int exec_path_supported(const struct exec *ex);
 
 /* --- text.c --- */
 

@@ -1,25 +1,25 @@
 /*
  * run.c: running one argv for the exec plugin.
  *
- * posix_spawn, never a shell: stdin is /dev/null, stdout and stderr go to two pipes, every
- * other descriptor is closed, signal dispositions and the signal mask are reset (mcph ignores
- * SIGPIPE and its workers may block signals, and a child must not inherit either), the
- * environment is the one init() built, and the child leads a process group of its own, so
- * that stopping it stops whatever it started too.
+ * Never a shell. spawn.c starts the process (stdin /dev/null, stdout and stderr to two
+ * pipes, every other descriptor closed, signal dispositions and mask reset, the environment
+ * init() built, cwd, a process group of its own, and death with mcph), directly or under a
+ * guard.
  *
  * One loop then waits for output, for the process's exit (a pidfd when the kernel has them)
  * and for the time limit, at most EXEC_POLL_MS at a time so that a cancellation is noticed
  * quickly. To stop the process (time limit, cancellation, too much output) the group gets
  * SIGTERM, then SIGKILL EXEC_KILL_GRACE_MS later. Once the leader has exited, and before it
  * is reaped (so the group's id cannot have been reused), the rest of the group gets SIGKILL:
- * nothing a command starts outlives its call. A process that left the group (setsid) is out
- * of reach; its pipes are waited for at most EXEC_DRAIN_MS.
+ * nothing left in its group outlives the call. A process that left the group (setsid) is
+ * out of reach, unless guard = yes: the guard does all this for the command (mcph asks it
+ * with signals), then kills whatever else the command started. The pipes are then waited
+ * for at most EXEC_DRAIN_MS.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +37,9 @@ struct run {
     const struct exec *ex;   /* borrowed: the instance */
     struct mcph_call *call;  /* borrowed: the call being served */
     struct exec_result *res; /* borrowed: what is being filled */
-    pid_t pid;               /* the leader; also the group's id */
-    int pidfd;               /* readable once the leader exits; -1 without pidfds */
+    pid_t pid;               /* the leader, also the group's id; or, with guard, the guard */
+    int pidfd;               /* readable once it exits; -1 without pidfds */
+    int report;              /* with guard: the read end of the guard's report pipe, or -1 */
     int fd[2];               /* read ends of the stdout and stderr pipes; -1 once closed */
     size_t room[2];          /* bytes allocated at res->out[i] */
     int64_t start, deadline, kill_at, next_progress;
@@ -67,49 +68,7 @@ void exec_result_release(struct exec_result *res)
     res->out[0] = res->out[1] = NULL;
 }
 
-/* --- Spawning. Each returns 0 or an errno value. --- */
-
-static int run_actions(posix_spawn_file_actions_t *fa, int out, int err, const char *cwd)
-{
-    int rc = posix_spawn_file_actions_init(fa);
-
-    if (rc != 0)
-        return rc;
-    rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_adddup2(fa, out, 1);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_adddup2(fa, err, 2);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_addclosefrom_np(fa, 3);
-    if (rc == 0)
-        rc = posix_spawn_file_actions_addchdir_np(fa, cwd);
-    if (rc != 0)
-        posix_spawn_file_actions_destroy(fa);
-    return rc;
-}
-
-static int run_attr(posix_spawnattr_t *attr)
-{
-    sigset_t none, all;
-    int rc = posix_spawnattr_init(attr);
-
-    if (rc != 0)
-        return rc;
-    sigemptyset(&none);
-    sigfillset(&all);
-    rc = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                            POSIX_SPAWN_SETSIGDEF);
-    if (rc == 0)
-        rc = posix_spawnattr_setpgroup(attr, 0);
-    if (rc == 0)
-        rc = posix_spawnattr_setsigmask(attr, &none);
-    if (rc == 0)
-        rc = posix_spawnattr_setsigdefault(attr, &all);
-    if (rc != 0)
-        posix_spawnattr_destroy(attr);
-    return rc;
-}
+/* --- Spawning. --- */
 
 static void run_close(int *fd)
 {
@@ -118,31 +77,24 @@ static void run_close(int *fd)
     *fd = -1;
 }
 
-static int run_start(struct run *r, char *const argv[], int out[2], int err[2])
-{
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    int rc;
-
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
-        return errno;
-    rc = run_actions(&fa, out[1], err[1], r->ex->cwd);
-    if (rc != 0)
-        return rc;
-    rc = run_attr(&attr);
-    if (rc == 0) {
-        rc = posix_spawn(&r->pid, argv[0], &fa, &attr, argv, r->ex->envp);
-        posix_spawnattr_destroy(&attr);
-    }
-    posix_spawn_file_actions_destroy(&fa);
-    return rc;
-}
-
+/* Returns 0 or an errno value. */
 static int run_spawn(struct run *r, char *const argv[])
 {
     int out[2] = {-1, -1}, err[2] = {-1, -1};
-    int rc = run_start(r, argv, out, err);
+    int rc = 0;
 
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+        rc = errno;
+    if (rc == 0) {
+        struct exec_spawn sp = {.argv = argv,
+                                .envp = r->ex->envp,
+                                .cwd_fd = r->ex->cwd_fd,
+                                .out = out[1],
+                                .err = err[1],
+                                .guard = r->ex->guard};
+
+        rc = exec_spawn(&sp, &r->pid, &r->report);
+    }
     run_close(&out[1]);
     run_close(&err[1]);
     if (rc != 0) {
@@ -154,18 +106,28 @@ static int run_spawn(struct run *r, char *const argv[])
     r->fd[1] = err[0];
     fcntl(r->fd[0], F_SETFL, O_NONBLOCK);
     fcntl(r->fd[1], F_SETFL, O_NONBLOCK);
-    /* The leader is our unreaped child, so its pid cannot name another process here. */
+    /* The process is our unreaped child, so its pid cannot name another process here. */
     r->pidfd = pidfd_open(r->pid, 0);
     return 0;
 }
 
 /* --- Output. --- */
 
+/* SIGTERM or SIGKILL to the command's group: directly, or through the guard, which knows
+ * when the group's id stops being the command's. */
+static void run_signal(const struct run *r, int sig)
+{
+    if (r->ex->guard)
+        kill(r->pid, sig == SIGKILL ? EXEC_GUARD_KILL : EXEC_GUARD_TERM);
+    else
+        kill(-r->pid, sig);
+}
+
 static void run_stop(struct run *r)
 {
     if (r->stopping || r->exited)
         return;
-    kill(-r->pid, SIGTERM);
+    run_signal(r, SIGTERM);
     r->stopping = 1;
     r->kill_at = exec_now_ms() + EXEC_KILL_GRACE_MS;
 }
@@ -303,28 +265,40 @@ static void run_step(struct run *r)
         run_stop(r);
     }
     if (r->stopping && !r->killed && now >= r->kill_at) {
-        kill(-r->pid, SIGKILL);
+        run_signal(r, SIGKILL);
         r->killed = 1;
     }
     if (!r->stopping && now >= r->next_progress)
         run_progress(r, now);
 }
 
-/* The leader exited: clear its group, reap it, read what the pipes still hold. */
+/* The leader (or the guard, which cleared up already) exited: clear the leader's group,
+ * reap it, and take the command's status. */
+static void run_reap(struct run *r)
+{
+    int code = r->info.si_code, status = r->info.si_status;
+
+    if (r->lost)
+        return;
+    if (!r->ex->guard)
+        kill(-r->pid, SIGKILL); /* before the reap: the group's id is still ours */
+    while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (r->ex->guard && !exec_spawn_status(r->report, &code, &status))
+        return;
+    r->res->status_known = 1;
+    if (code == CLD_EXITED)
+        r->res->exit_code = status;
+    else
+        r->res->signal = status;
+}
+
+/* The process exited: reap it, read what the pipes still hold. */
 static void run_finish(struct run *r)
 {
     int64_t drain_until;
 
-    if (!r->lost) {
-        kill(-r->pid, SIGKILL);
-        while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        r->res->status_known = 1;
-        if (r->info.si_code == CLD_EXITED)
-            r->res->exit_code = r->info.si_status;
-        else
-            r->res->signal = r->info.si_status;
-    }
+    run_reap(r);
     drain_until = exec_now_ms() + EXEC_DRAIN_MS;
     for (int64_t now = exec_now_ms(); (r->fd[0] >= 0 || r->fd[1] >= 0) && now < drain_until;
          now = exec_now_ms())
@@ -332,12 +306,13 @@ static void run_finish(struct run *r)
     run_close(&r->fd[0]);
     run_close(&r->fd[1]);
     run_close(&r->pidfd);
+    run_close(&r->report);
 }
 
 int exec_run(const struct exec *ex, char *const argv[], struct mcph_call *call,
              struct exec_result *res)
 {
-    struct run r = {.ex = ex, .call = call, .res = res, .pidfd = -1, .fd = {-1, -1}};
+    struct run r = {.ex = ex, .call = call, .res = res, .pidfd = -1, .report = -1, .fd = {-1, -1}};
     size_t first = ex->max_output < RUN_FIRST_BUFFER ? ex->max_output + 1 : RUN_FIRST_BUFFER;
 
     for (int i = 0; i < 2; i++) {

@@ -7,25 +7,34 @@
  *   name    = 1-64 of A-Za-z0-9 _ . -              (the tool name)
  *   description = a quoted word                     (optional, for the model)
  *   word    = one or more adjacent parts: plain characters, '...' or "..."
+ *   placeholder = "{" pname [ "?" ] [ ":" type ] "}"  (a whole word, unquoted)
+ *   pname   = 1-64 of A-Za-z0-9 _, not a digit first  (the argument's name)
+ *   type    = "file" | "dir" | "path"               (a path beneath cwd: see path.c)
  *
  * Words are separated by spaces or tabs. '...' keeps everything literally; inside "..." a
  * backslash escapes " and \ (elsewhere a backslash is an ordinary character). The first word
- * is the executable, an absolute path. A word written unquoted as {name} or {name?} is a
- * placeholder; any other unquoted word holding { or } is refused, so that a placeholder can
- * never hide inside a word (write '{}' to pass braces literally). A literal "--" lets the
- * placeholders after it take values that start with '-'.
+ * is the executable, an absolute path. An unquoted word of the placeholder form is a
+ * placeholder ("?": optional; a type: see path.c); any other unquoted word holding { or } is
+ * refused, so that a placeholder can never hide inside a word (write '{}' to pass braces
+ * literally). A literal "--" lets the placeholders after it take values that start with '-',
+ * '+' or '@', whatever the "--" means to the command (it may be an option's argument, as in
+ * grep -e --: the plugin cannot know).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "exec.h"
 
-#define SPEC_ERR_LEN 320
+#define SPEC_ERR_LEN 1024
+#define SPEC_PATH_SHOWN "%.300s" /* paths in messages: enough to name any real one */
 
 /* Returns a malloc'd copy of s[0..n), or NULL when out of memory. */
 static char *spec_strndup(const char *s, size_t n)
@@ -72,6 +81,23 @@ static int spec_number(const struct mcph_host *host, const char *key, int64_t mi
     return MCPH_OK;
 }
 
+/* Reads a yes/no value as mcph does. */
+static int spec_bool(const struct mcph_host *host, const char *key, int *out)
+{
+    static const char *const words[] = {"no", "yes", "false", "true", "off", "on", "0", "1", NULL};
+    const char *v = host->config(host, key);
+
+    for (size_t i = 0; v != NULL && words[i] != NULL; i++) {
+        if (strcasecmp(v, words[i]) == 0) {
+            *out = (int)(i % 2);
+            return MCPH_OK;
+        }
+    }
+    host->log(host, MCPH_LOG_ERROR, "%s = '%s' in [plugin.%s]: use yes or no", key, v ? v : "",
+              host->instance);
+    return MCPH_ERR_INVALID;
+}
+
 static int spec_limits(struct exec *ex)
 {
     const struct mcph_host *host = ex->host;
@@ -79,7 +105,8 @@ static int spec_limits(struct exec *ex)
 
     if (spec_number(host, "timeout_ms", 1, EXEC_TIMEOUT_MAX_MS, &timeout) != MCPH_OK ||
         spec_number(host, "max_output", 1, EXEC_OUTPUT_MAX, &output) != MCPH_OK ||
-        spec_number(host, "max_arg", 1, EXEC_ARG_MAX, &arg) != MCPH_OK)
+        spec_number(host, "max_arg", 1, EXEC_ARG_MAX, &arg) != MCPH_OK ||
+        spec_bool(host, "guard", &ex->guard) != MCPH_OK)
         return MCPH_ERR_INVALID;
     ex->timeout_ms = timeout;
     ex->max_output = (size_t)output;
@@ -98,7 +125,8 @@ static int spec_cwd(struct exec *ex)
                   host->instance);
         return MCPH_ERR_INVALID;
     }
-    int found = stat(ex->cwd, &st) == 0;
+    ex->cwd_fd = open(ex->cwd, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int found = ex->cwd_fd >= 0 && fstat(ex->cwd_fd, &st) == 0;
 
     if (!found || !S_ISDIR(st.st_mode)) {
         host->log(host, MCPH_LOG_ERROR,
@@ -107,6 +135,7 @@ static int spec_cwd(struct exec *ex)
                   ex->cwd, host->instance, found ? "not a folder" : strerror(errno));
         return MCPH_ERR_INVALID;
     }
+    ex->openat2 = exec_path_supported(ex);
     return MCPH_OK;
 }
 
@@ -250,15 +279,46 @@ static int spec_word(const char **pp, char *out, int *quoted, char *err, size_t 
     return MCPH_OK;
 }
 
-/* Whether an unquoted word is {name} or {name?}; sets *optional. */
-static int spec_placeholder(const char *w, size_t *name_len, int *optional)
+/* The kinds a placeholder may take after ':'. */
+static const struct spec_kind {
+    const char *name;
+    enum exec_kind kind;
+} spec_kinds[] = {
+    {.name = "file", .kind = EXEC_KIND_FILE},
+    {.name = "dir", .kind = EXEC_KIND_DIR},
+    {.name = "path", .kind = EXEC_KIND_PATH},
+    {0},
+};
+
+/* Whether s[0..n) names a kind; sets *kind. */
+static int spec_kind(const char *s, size_t n, enum exec_kind *kind)
+{
+    for (const struct spec_kind *k = spec_kinds; k->name != NULL; k++) {
+        if (strlen(k->name) == n && memcmp(k->name, s, n) == 0) {
+            *kind = k->kind;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether an unquoted word is {name}, {name?}, {name:KIND} or {name?:KIND}; sets the parts. */
+static int spec_placeholder(const char *w, size_t *name_len, int *optional, enum exec_kind *kind)
 {
     size_t n = strlen(w);
+    const char *end = w + n - 1, *colon;
 
-    if (n < 3 || w[0] != '{' || w[n - 1] != '}')
+    if (n < 3 || w[0] != '{' || *end != '}')
         return 0;
-    *optional = w[n - 2] == '?';
-    *name_len = n - 2 - (size_t)*optional;
+    colon = memchr(w, ':', n);
+    *kind = EXEC_KIND_TEXT;
+    if (colon != NULL) {
+        if (!spec_kind(colon + 1, (size_t)(end - colon - 1), kind))
+            return 0;
+        end = colon;
+    }
+    *optional = end[-1] == '?';
+    *name_len = (size_t)(end - w - 1) - (size_t)*optional;
     if (*name_len == 0 || *name_len > EXEC_PARAM_NAME_MAX || !spec_env_name_ok(w + 1, *name_len))
         return 0;
     return 1;
@@ -281,6 +341,7 @@ static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *d
     struct exec_word *word = &cmd->words[cmd->nwords];
     size_t name_len = 0;
     int optional = 0;
+    enum exec_kind kind = EXEC_KIND_TEXT;
 
     if (cmd->nwords == EXEC_WORDS_MAX) {
         snprintf(err, errlen, "more than %d words", EXEC_WORDS_MAX);
@@ -289,15 +350,17 @@ static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *d
     if (quoted || (strchr(w, '{') == NULL && strchr(w, '}') == NULL)) {
         word->text = strdup(w);
         *dashdash = *dashdash || (cmd->nwords > 0 && strcmp(w, "--") == 0);
-    } else if (spec_placeholder(w, &name_len, &optional)) {
+    } else if (spec_placeholder(w, &name_len, &optional, &kind)) {
         word->text = spec_strndup(w + 1, name_len);
         word->param = 1;
         word->optional = optional;
         word->dash_ok = *dashdash;
+        word->kind = kind;
     } else {
         snprintf(err, errlen,
-                 "'%s' is not a placeholder ({name} or {name?}, a whole word; a name is letters, "
-                 "digits and _); quote it ('...') to pass braces literally",
+                 "'%s' is not a placeholder ({name}, {name?}, or with a type {name:file}, "
+                 "{name:dir}, {name:path}, {name?:file}; a whole word; a name is letters, digits "
+                 "and _); quote it ('...') to pass braces literally",
                  w);
         return MCPH_ERR_INVALID;
     }
@@ -339,6 +402,10 @@ static int spec_check_words(struct exec_cmd *cmd, char *err, size_t errlen)
         if (first->optional != w->optional) {
             snprintf(err, errlen, "{%s} is written both optional ({%s?}) and required", w->text,
                      w->text);
+            return MCPH_ERR_INVALID;
+        }
+        if (first->kind != w->kind) {
+            snprintf(err, errlen, "{%s} is written with two different types", w->text);
             return MCPH_ERR_INVALID;
         }
     }
@@ -422,7 +489,8 @@ static char *spec_display_word(char *d, const struct exec_word *w)
     int plain = w->text[0] != '\0' && strpbrk(w->text, " \t'\"{}\\") == NULL;
 
     if (w->param)
-        return d + sprintf(d, "{%s%s}", w->text, w->optional ? "?" : "");
+        return d + sprintf(d, "{%s%s%s%s}", w->text, w->optional ? "?" : "",
+                           w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind));
     if (plain)
         return d + sprintf(d, "%s", w->text);
     *d++ = '"';
@@ -442,7 +510,7 @@ static int spec_display(struct exec_cmd *cmd)
     char *d;
 
     for (size_t i = 0; i < cmd->nwords; i++)
-        room += 2 * strlen(cmd->words[i].text) + 5;
+        room += 2 * strlen(cmd->words[i].text) + 10;
     cmd->display = malloc(room);
     if (cmd->display == NULL)
         return MCPH_ERR_NOMEM;
@@ -456,20 +524,54 @@ static int spec_display(struct exec_cmd *cmd)
     return MCPH_OK;
 }
 
-/* Whether the executable can be run; why says what is wrong otherwise. */
-static int spec_runnable(const char *path, char *why, size_t n)
+/* Whether the file at real (a resolved path) and its folder are safe from other users:
+ * neither writable by group or others, as mcph requires of a plugin's .so. */
+static int spec_unshared(const char *path, const char *real, const struct stat *st, char *why,
+                         size_t n)
 {
+    char folder[PATH_MAX];
+    const char *slash = strrchr(real, '/');
+    struct stat dst;
+
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+        int link = strcmp(path, real) != 0;
+
+        snprintf(why, n,
+                 "%s%s" SPEC_PATH_SHOWN "%s is writable by group or others, so another user "
+                 "could change what runs; run chmod go-w " SPEC_PATH_SHOWN,
+                 path, link ? " (really " : "", link ? real : "", link ? ")" : "", real);
+        return 0;
+    }
+    snprintf(folder, sizeof(folder), "%.*s", slash == real ? 1 : (int)(slash - real), real);
+    if (stat(folder, &dst) != 0 || (dst.st_mode & (S_IWGRP | S_IWOTH))) {
+        snprintf(why, n,
+                 "the folder " SPEC_PATH_SHOWN " of %s is writable by group or others, so "
+                 "another user could swap the executable; run chmod go-w " SPEC_PATH_SHOWN,
+                 folder, path, folder);
+        return 0;
+    }
+    return 1;
+}
+
+/* What spec_runnable() found. */
+enum spec_exe { SPEC_EXE_OK, SPEC_EXE_MISSING, SPEC_EXE_UNSAFE };
+
+/* Whether the executable can be run and is safe from other users; why says what is wrong
+ * otherwise. */
+static enum spec_exe spec_runnable(const char *path, char *why, size_t n)
+{
+    char real[PATH_MAX];
     struct stat st;
 
-    if (stat(path, &st) != 0)
+    if (realpath(path, real) == NULL || stat(real, &st) != 0)
         snprintf(why, n, "%s: %s", path, strerror(errno));
     else if (!S_ISREG(st.st_mode))
         snprintf(why, n, "%s is not a regular file", path);
-    else if (access(path, X_OK) != 0)
+    else if (access(real, X_OK) != 0)
         snprintf(why, n, "%s is not executable by this user (%s)", path, strerror(errno));
     else
-        return 1;
-    return 0;
+        return spec_unshared(path, real, &st, why, n) ? SPEC_EXE_OK : SPEC_EXE_UNSAFE;
+    return SPEC_EXE_MISSING;
 }
 
 static int spec_duplicate(const struct exec *ex, const char *name)
@@ -481,13 +583,24 @@ static int spec_duplicate(const struct exec *ex, const char *name)
     return 0;
 }
 
-/* Parses one line and, if its executable can run, keeps the command. */
+/* Whether cmd has a path placeholder. */
+static int spec_has_path(const struct exec_cmd *cmd)
+{
+    for (size_t i = 0; i < cmd->nwords; i++) {
+        if (cmd->words[i].param && cmd->words[i].kind != EXEC_KIND_TEXT)
+            return 1;
+    }
+    return 0;
+}
+
+/* Parses one line and, if its executable can run and is safe, keeps the command. */
 static int spec_command(struct exec *ex, const char *line, int lineno)
 {
     const struct mcph_host *host = ex->host;
     struct exec_cmd cmd = {0};
     char err[SPEC_ERR_LEN];
     int rc = spec_line(&cmd, line, err, sizeof(err));
+    enum spec_exe exe;
 
     if (rc == MCPH_OK && spec_duplicate(ex, cmd.name)) {
         snprintf(err, sizeof(err), "the tool name '%s' is used twice", cmd.name);
@@ -496,11 +609,24 @@ static int spec_command(struct exec *ex, const char *line, int lineno)
     if (rc == MCPH_ERR_INVALID)
         host->log(host, MCPH_LOG_ERROR, "line %d of commands in [plugin.%s], \"%s\": %s", lineno,
                   host->instance, line, err);
-    if (rc == MCPH_OK && !spec_runnable(cmd.words[0].text, err, sizeof(err))) {
+    exe = rc == MCPH_OK ? spec_runnable(cmd.words[0].text, err, sizeof(err)) : SPEC_EXE_OK;
+    if (exe == SPEC_EXE_MISSING)
         host->log(host, MCPH_LOG_WARNING,
                   "command '%s' skipped: %s; install it or correct its path in commands of "
                   "[plugin.%s]",
                   cmd.name, err, host->instance);
+    else if (exe == SPEC_EXE_UNSAFE)
+        host->log(host, MCPH_LOG_ERROR, "command '%s' of [plugin.%s] refused: %s", cmd.name,
+                  host->instance, err);
+    if (exe == SPEC_EXE_OK && rc == MCPH_OK && !ex->openat2 && spec_has_path(&cmd)) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "command '%s' of [plugin.%s] skipped: its path placeholders need openat2() "
+                  "(Linux 5.6 or later, not blocked by a seccomp filter), which this system "
+                  "refused",
+                  cmd.name, host->instance);
+        exe = SPEC_EXE_UNSAFE;
+    }
+    if (exe != SPEC_EXE_OK) {
         spec_cmd_release(&cmd);
         return MCPH_OK;
     }
@@ -547,7 +673,10 @@ static int spec_commands(struct exec *ex)
 
 int exec_spec_read(struct exec *ex)
 {
-    int rc = spec_limits(ex);
+    int rc;
+
+    ex->cwd_fd = -1;
+    rc = spec_limits(ex);
 
     if (rc == MCPH_OK)
         rc = spec_cwd(ex);
@@ -575,4 +704,7 @@ void exec_spec_release(struct exec *ex)
     }
     ex->envp = NULL;
     ex->nenv = 0;
+    if (ex->cwd_fd >= 0)
+        close(ex->cwd_fd);
+    ex->cwd_fd = -1;
 }

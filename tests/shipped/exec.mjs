@@ -10,13 +10,18 @@
 // clear tool error (or the core's -32602) while the server keeps serving; the time limit and
 // cancellation killing the whole process group (grandchild included); progress; the output
 // cap; the environment, descriptors, stdin and folder of a child; config errors at load;
-// parallel calls; a reload. Every stdout line is validated against the 2025-06-18 schema.
+// parallel calls; a reload. Also: typed path placeholders ({f:file}, {d:dir}, {p:path})
+// against absolute paths, '..', symlinks leading out, a FIFO; '+' and '@' values; group- or
+// world-writable executables refused at load; execve failures; an instance with guard = yes
+// (a setsid escape killed with the call); and mcph killed with SIGKILL mid-call, without and
+// with the guard (the command, and with the guard its whole tree, die with it). Every stdout
+// line is validated against the 2025-06-18 schema.
 // Prints "ok NAME" / "FAIL NAME: why", then "N passed, N failed"; exits 1 on any failure.
 
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Session, errorText, short } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 
@@ -94,6 +99,35 @@ function expectEq(actual, wanted, what) {
 const notExec = path.join(tmp, 'notexec.sh');
 fs.writeFileSync(notExec, '#!/bin/sh\necho never\n', { mode: 0o644 });
 fs.mkdirSync(path.join(tmp, 'sub'));
+// Executables another user could change: group-writable, in an open folder, through a link.
+const gwFile = path.join(tmp, 'gw-file.sh');
+fs.writeFileSync(gwFile, '#!/bin/sh\necho never\n');
+fs.chmodSync(gwFile, 0o775);
+fs.mkdirSync(path.join(tmp, 'open'));
+fs.chmodSync(path.join(tmp, 'open'), 0o777);
+const gwDirTool = path.join(tmp, 'open', 'tool.sh');
+fs.writeFileSync(gwDirTool, '#!/bin/sh\necho never\n');
+fs.chmodSync(gwDirTool, 0o755);
+const gwLink = path.join(tmp, 'gw-link');
+fs.symlinkSync(gwFile, gwLink);
+// A folder beneath cwd (the INI's folder, tmp) for path placeholders, with ways out of it.
+const data = path.join(tmp, 'data');
+fs.mkdirSync(data);
+fs.writeFileSync(path.join(data, 'notes.txt'), 'a\nb\nc\n');
+fs.symlinkSync('notes.txt', path.join(data, 'inlink')); // stays inside
+fs.symlinkSync('/etc/passwd', path.join(data, 'out-abs'));
+fs.symlinkSync(path.relative(data, '/etc/passwd'), path.join(data, 'out-rel'));
+fs.symlinkSync('/etc', path.join(data, 'outdir'));
+fs.symlinkSync('loop', path.join(data, 'loop'));
+const mkfifo = spawnSync('/usr/bin/mkfifo', [path.join(data, 'fifo')]);
+if (mkfifo.status !== 0) throw new Error(`mkfifo failed: ${mkfifo.stderr}`);
+// Runs at load (an executable file), but execve fails: its interpreter does not exist.
+const badInterp = path.join(tmp, 'bad-interp.sh');
+fs.writeFileSync(badInterp, '#!/nonexistent/interpreter\n');
+fs.chmodSync(badInterp, 0o755);
+const okTool = path.join(tmp, 'ok-tool.sh');
+fs.writeFileSync(okTool, '#!/bin/sh\necho safe\n');
+fs.chmodSync(okTool, 0o755);
 const iniPath = path.join(tmp, 'exec.ini');
 
 const commands = [
@@ -119,9 +153,32 @@ const commands = [
     'missing: /nonexistent/bin/tool {x}',
     `noexec: ${notExec}`,
     'folder: /tmp',
+    `gw_file: ${gwFile}`,
+    `gw_dir: ${gwDirTool}`,
+    `gw_link: ${gwLink}`,
+    `ok_tool: ${okTool}`,
+    'count: /usr/bin/wc -l -- {file:file}',
+    'count_nodash: /usr/bin/wc -l {file:file}',
+    'list: /bin/ls -1 -- {d?:dir}',
+    'kind: /usr/bin/stat -c %F -- {p:path}',
+    `badinterp: ${badInterp}`,
+];
+// The same and more under a guard (guard = yes): [plugin.guarded], tools g_NAME.
+const guarded = [
+    'echo: /bin/echo {text}',
+    `mixed: /bin/sh -c 'echo out; echo err >&2; exit 3'`,
+    `selfkill: /bin/sh -c 'kill -9 $$'`,
+    `tree: /bin/sh -c 'trap "" TERM; /bin/sleep 30 & echo $$ $! > "$1"; wait' sh {pidfile}`,
+    `gentle: /bin/sh -c '/bin/sleep 30 & echo $$ $! > "$1"; wait' sh {pidfile}`,
+    `escape: /bin/sh -c '/usr/bin/setsid /bin/sleep 30 & echo $! > "$1"; /bin/sleep 0.3' sh {pidfile}`,
+    'flood: /usr/bin/yes',
+    'count: /usr/bin/wc -l -- {file:file}',
+    `badinterp: ${badInterp}`,
 ];
 const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 'errflood', 'fail',
-    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'sub_pwd'];
+    'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'ok_tool',
+    'count', 'count_nodash', 'list', 'kind', 'badinterp', 'sub_pwd',
+    ...guarded.map((c) => `g_${c.split(':')[0]}`)];
 
 function writeIni(extra = []) {
     const lines = [
@@ -142,6 +199,15 @@ function writeIni(extra = []) {
         'prefix = sub',
         'cwd = sub',
         'commands = pwd: /bin/pwd',
+        '',
+        '[plugin.guarded]',
+        'path = exec.so',
+        'prefix = g',
+        'guard = yes',
+        `timeout_ms = ${TIMEOUT_MS}`,
+        `max_output = ${MAX_OUTPUT}`,
+        `commands = ${guarded[0]}`,
+        ...guarded.slice(1).map((c) => `    ${c}`),
         '',
     ];
     for (const l of lines) {
@@ -214,7 +280,7 @@ async function checkList() {
         expectEq(echo.additionalProperties, false, 'echo additionalProperties');
         expectEq(echo.properties.text.type, 'string', 'text type');
         expectEq(echo.properties.text.maxLength, MAX_ARG, 'text maxLength');
-        expect(/must not start with '-'/.test(echo.properties.text.description), 'text description warns about -');
+        expect(/must not start with '-', '\+' or '@'/.test(echo.properties.text.description), 'text description warns about - + @');
         expect(!/must not start/.test(byName.wc.inputSchema.properties.file.description),
             'a placeholder after -- may start with -');
         expectEq(byName.show.inputSchema.required, ['first'], 'show required');
@@ -236,6 +302,15 @@ async function checkList() {
             "command 'folder' skipped: /tmp is not a regular file",
         ]) expect(err.includes(want), `stderr lacks "${want}": ${short(err, 600)}`);
         expect(/env in \[plugin\.exec\]: MCPH_EXEC_UNSET is not set/.test(err), 'unset env name logged');
+    });
+    await check('executables writable by group or others refused at load, with the fix', async () => {
+        const err = session.stderr;
+        for (const want of [
+            `command 'gw_file' of [plugin.exec] refused: ${gwFile} is writable by group or others, so another user could change what runs; run chmod go-w ${gwFile}`,
+            `command 'gw_dir' of [plugin.exec] refused: the folder ${path.dirname(gwDirTool)} of ${gwDirTool} is writable by group or others, so another user could swap the executable; run chmod go-w ${path.dirname(gwDirTool)}`,
+            `command 'gw_link' of [plugin.exec] refused: ${gwLink} (really ${gwFile}) is writable by group or others`,
+        ]) expect(err.includes(want), `stderr lacks "${want}": ${short(err, 900)}`);
+        expectEq((await call('ok_tool', {})).structuredContent?.stdout, 'safe\n', 'a safe script of the user runs');
     });
 }
 
@@ -297,6 +372,57 @@ async function checkCalls() {
     });
 }
 
+async function checkPaths() {
+    const DATA_LS = 'fifo\ninlink\nloop\nnotes.txt\nout-abs\nout-rel\noutdir\n';
+    await check('path placeholder: schema and template', async () => {
+        const { tools } = await session.client.listTools({}, { timeout: CALL_MS });
+        const count = tools.find((t) => t.name === 'count');
+        expect(count.description.includes('Runs: /usr/bin/wc -l -- {file:file}'), `description: ${short(count.description)}`);
+        expect(/^Fills \{file:file\}: one argument, passed as is\. A path relative to the command's folder, naming a regular file inside it: not absolute, no '\.\.', no symlink leading out\./
+            .test(count.inputSchema.properties.file.description), `file: ${short(count.inputSchema.properties.file.description)}`);
+        expectEq(tools.find((t) => t.name === 'list').inputSchema.required, undefined, 'list: {d?:dir} is optional');
+    });
+    await check('path placeholder: a relative file beneath cwd runs, passed as written', async () => {
+        const r = await call('count', { file: 'data/notes.txt' });
+        expectEq(r.structuredContent?.stdout, '3 data/notes.txt\n', 'wc');
+        expectEq((await call('count', { file: './data//notes.txt' })).structuredContent?.stdout,
+            '3 ./data//notes.txt\n', 'wc of ./data//notes.txt');
+    });
+    await check('path placeholder: a symlink that stays inside is followed', async () =>
+        expectEq((await call('count', { file: 'data/inlink' })).structuredContent?.stdout, '3 data/inlink\n', 'wc'));
+    await check('path placeholder: dir and path types', async () => {
+        expectEq((await call('list', { d: 'data' })).structuredContent?.stdout, DATA_LS, 'ls data');
+        expectEq((await call('list', { d: '.' })).structuredContent?.stdout.split('\n').includes('exec.ini'), true, 'ls .');
+        expect((await call('list', {})).structuredContent?.stdout.includes('exec.ini\n'), 'ls without the optional dir');
+        expectEq((await call('kind', { p: 'data' })).structuredContent?.stdout, 'directory\n', 'stat data');
+        expectEq((await call('kind', { p: 'data/notes.txt' })).structuredContent?.stdout, 'regular file\n', 'stat file');
+    });
+    const out = /the path in the argument "file" leads out of the command's folder \(an absolute symlink, or one that climbs out\)/;
+    for (const [name, file, pattern] of [
+        ['absolute path /etc/shadow', '/etc/shadow', /count refused: the argument "file" is an absolute path; \{file\} takes a path relative to the command's folder, without '\.\.' \(e\.g\. notes\/todo\.txt\)/],
+        ['.. climbing out', '../../../../../../etc/shadow', /the argument "file" has a '\.\.' component; \{file\} takes a path relative/],
+        ['.. that stays inside', 'data/../data/notes.txt', /the argument "file" has a '\.\.' component/],
+        ['a lone ..', '..', /has a '\.\.' component/],
+        ['empty', '', /the argument "file" is empty; \{file\} takes a path relative/],
+        ['absolute symlink out', 'data/out-abs', out],
+        ['relative symlink climbing out', 'data/out-rel', out],
+        ['symlinked folder out', 'data/outdir/shadow', out],
+        ['symlink loop', 'data/loop', /the path in the argument "file" goes through too many symlinks, or a \/proc-style magic link/],
+        ['missing file', 'data/none.txt', /the path in the argument "file" does not exist in the command's folder/],
+        ['a component that is a file', 'data/notes.txt/x', /the path in the argument "file" has a component that is not a folder/],
+        ['a FIFO', 'data/fifo', /count refused: the argument "file" names a FIFO \(named pipe\); \{file\} takes a regular file/],
+        ['a folder for a file', 'data', /the argument "file" names a folder; \{file\} takes a regular file/],
+    ]) await check(`path placeholder refuses ${name}`, () => refused({ file }, 'count', pattern));
+    await check('path placeholder: a file for a dir refused', () =>
+        refused({ d: 'data/notes.txt' }, 'list', /list refused: the argument "d" names a regular file; \{d\} takes a folder/));
+    await check('path placeholder: a FIFO for a path refused', () =>
+        refused({ p: 'data/fifo' }, 'kind', /the argument "p" names a FIFO \(named pipe\); \{p\} takes a regular file or a folder/));
+    await check('path placeholder without --: the option rule still applies', async () => {
+        await refused({ file: '-n' }, 'count_nodash', /the argument "file" starts with '-'/);
+        expectEq((await call('count_nodash', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 data/notes.txt\n', 'wc');
+    });
+}
+
 async function checkHostile() {
     const literal = async (text) => {
         const r = await call('echo', { text });
@@ -316,6 +442,18 @@ async function checkHostile() {
     await check('option injection (--output=/tmp/x) refused', () =>
         refused({ text: '--output=/tmp/x' }, 'echo', /echo refused: the argument "text" starts with '-'.*no "--" before \{text\}/));
     await check('-n refused (option injection)', () => refused({ text: '-n' }, 'echo', /starts with '-'/));
+    await check('@file refused (a file of arguments)', () =>
+        refused({ text: '@/etc/shadow' }, 'echo',
+            /echo refused: the argument "text" starts with '@', so the command could take it for an option \(-x, \+x\) or a file of arguments \(@file\); .*no "--" before \{text\}: pass a value that does not start with '-', '\+' or '@' \(for a file name, write \.\/@\.\.\.\)/));
+    await check('+option refused', () =>
+        refused({ text: 'a', more: '+%s' }, 'echo', /the argument "more" starts with '\+'/));
+    await check('@ and + are data after --', async () => {
+        const r = await call('wc', { file: '@args' });
+        expect(/wc: '?@args'?: No such file or directory/.test(r.structuredContent?.stderr), `wc @args: ${short(r)}`);
+        const p = await call('wc', { file: '+x' });
+        expect(/wc: '?\+x'?: No such file or directory/.test(p.structuredContent?.stderr), `wc +x: ${short(p)}`);
+    });
+    await check('@ or + inside a value is data', () => literal('a@b+c'));
     await check('after -- a leading - is data', async () => {
         const r = await call('wc', { file: '--output=/tmp/x' });
         expect(r.isError === true, 'wc of a missing file fails');
@@ -465,6 +603,102 @@ async function checkLimits() {
     });
 }
 
+// Commands that outlive their call or mcph: the guard (guard = yes), and PR_SET_PDEATHSIG.
+async function checkLifetime() {
+    await check('execve failure is a clear tool error (direct and under the guard)', async () => {
+        for (const tool of ['badinterp', 'g_badinterp']) {
+            const r = await call(tool, {});
+            expect(r.isError === true, `${tool}: ${short(r)}`);
+            expectEq(textOf(r), `${tool.replace('g_', '')} could not be started (${badInterp} in ${tmp}/.): No such file or directory`, `${tool} message`);
+        }
+        await stillServing();
+    });
+    await check('guard: output, exit status and signal as without it', async () => {
+        expectEq((await call('g_echo', { text: 'guarded' })).structuredContent?.stdout, 'guarded\n', 'g_echo');
+        const m = await call('g_mixed', {});
+        expectEq([m.isError, textOf(m)], [true, 'mixed exited with status 3\nout\n[stderr]\nerr\n'], 'g_mixed');
+        const k = await call('g_selfkill', {});
+        expectEq([k.isError, k.structuredContent?.signal, k.structuredContent?.exit_code], [true, 'SIGKILL', null], 'g_selfkill');
+        expectEq((await call('g_count', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 data/notes.txt\n', 'g_count');
+    });
+    await check('guard: a setsid escape dies with the call', async () => {
+        const pidfile = path.join(tmp, 'escape.pid');
+        const r = await call('g_escape', { pidfile });
+        expect(!r.isError, `g_escape: ${short(r)}`);
+        const [sleepPid] = readPids(pidfile);
+        const stat = alive(sleepPid) ? fs.readFileSync(`/proc/${sleepPid}/stat`, 'utf8') : '';
+        expect(!alive(sleepPid), `the setsid sleep ${sleepPid} outlived the call: ${stat}`);
+    });
+    await check('guard: time limit stops the group (TERM ignored: SIGKILL after the grace)', async () => {
+        const pidfile = path.join(tmp, 'g-tree.pid');
+        const r = await call('g_tree', { pidfile });
+        expectEq([r.isError, r.structuredContent?.timed_out, r.structuredContent?.signal], [true, true, 'SIGKILL'], 'g_tree');
+        expect(r.structuredContent.duration_ms >= TIMEOUT_MS + 400, `duration_ms ${r.structuredContent.duration_ms}`);
+        const [shPid, sleepPid] = readPids(pidfile);
+        expect(!alive(shPid) && !alive(sleepPid), `sh ${shPid} or sleep ${sleepPid} left`);
+    });
+    await check('guard: output cap stops it', async () => {
+        const r = await call('g_flood', {});
+        expectEq([r.isError, r.structuredContent?.stdout.length, r.structuredContent?.truncated], [true, MAX_OUTPUT, true], 'g_flood');
+    });
+    await check('guard: cancellation stops the group', async () => {
+        const pidfile = path.join(tmp, 'g-gentle.pid');
+        const ac = new AbortController();
+        const settled = call('g_gentle', { pidfile }, { signal: ac.signal }).then(() => null, (e) => e);
+        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
+        ac.abort('the test gives up');
+        await settled;
+        const [shPid, sleepPid] = readPids(pidfile);
+        await waitFor(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
+        await stillServing();
+    });
+}
+
+// Starts a separate mcph on an INI with one command `hold`, calls it, waits for the pids it
+// writes, kills mcph with SIGKILL, and returns those pids.
+async function holdAndKill(tag, section, script) {
+    const dir = path.join(tmp, tag);
+    fs.mkdirSync(dir);
+    const ini = path.join(dir, 'hold.ini');
+    const pidfile = path.join(dir, 'hold.pid');
+    fs.writeFileSync(ini, `[server]\nplugin_dir = ${pluginDir}\n\n[plugin.hold]\npath = exec.so\n${section}` +
+        `commands = hold: /bin/sh -c '${script}' sh {pidfile}\n`);
+    const proc = spawn(mcph, [ini], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (d) => {
+        stderr += d;
+    });
+    const exited = new Promise((r) => proc.on('exit', r));
+    try {
+        const send = (m) => proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+        send({ id: 1, method: 'initialize', params: { protocolVersion: REV, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+        send({ method: 'notifications/initialized' });
+        send({ id: 2, method: 'tools/call', params: { name: 'hold', arguments: { pidfile } } });
+        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 5000,
+            `the pidfile (mcph stderr: ${short(stderr, 300)})`);
+        const pids = readPids(pidfile);
+        expect(pids.every(alive), `not all of ${pids} run before mcph is killed`);
+        proc.kill('SIGKILL');
+        await exited;
+        return pids;
+    } finally {
+        proc.kill('SIGKILL');
+    }
+}
+
+async function checkMcphKilled() {
+    await check('mcph killed with SIGKILL: the running command dies too (PR_SET_PDEATHSIG)', async () => {
+        const [pid] = await holdAndKill('kill-direct', '', 'echo $$ > "$1"; exec /bin/sleep 30');
+        await waitFor(() => !alive(pid), 2000, `the command ${pid} to die with mcph`);
+    });
+    await check('mcph killed with SIGKILL, guard = yes: the command, its group and a setsid escape die', async () => {
+        const pids = await holdAndKill('kill-guard', 'guard = yes\n',
+            '/bin/sleep 30 & a=$!; /usr/bin/setsid /bin/sleep 30 & echo $$ $a $! > "$1"; wait');
+        expectEq(pids.length, 3, 'sh, its sleep, the setsid sleep');
+        await waitFor(() => pids.every((p) => !alive(p)), 2000, `${pids.filter(alive)} (of sh, sleep, setsid sleep ${pids}) to die with mcph`);
+    });
+}
+
 async function checkReload() {
     await check('reload (SIGHUP): init again, new command served, old ones intact', async () => {
         let changed = false;
@@ -492,9 +726,13 @@ function checkConfigErrors() {
         ['bad tool name', 'commands = x/y: /bin/echo', /expected ':' after the tool name/],
         ['placeholder as executable', 'commands = x: {prog} a', /the first word must be the executable's absolute path, not \{prog\}/],
         ['required and optional', 'commands = x: /bin/echo {a} {a?}', /\{a\} is written both optional/],
+        ['unknown placeholder type', 'commands = x: /bin/echo {a:bogus}', /'\{a:bogus\}' is not a placeholder \(\{name\}, \{name\?\}, or with a type \{name:file\}, \{name:dir\}, \{name:path\}, \{name\?:file\}/],
+        ['placeholder type without a name', 'commands = x: /bin/echo {:file}', /'\{:file\}' is not a placeholder/],
+        ['two types for one placeholder', 'commands = x: /bin/echo {a:file} {a:dir}', /\{a\} is written with two different types/],
         ['duplicate name', 'commands = x: /bin/echo\n    x: /bin/true', /the tool name 'x' is used twice/],
         ['timeout out of range', 'timeout_ms = 0\ncommands = x: /bin/echo', /timeout_ms = '0' in \[plugin\.bad\]: give a whole number from 1 to 600000/],
         ['max_output not a number', 'max_output = lots\ncommands = x: /bin/echo', /max_output = 'lots'/],
+        ['guard not a yes/no', 'guard = maybe\ncommands = x: /bin/echo', /guard = 'maybe' in \[plugin\.bad\]: use yes or no/],
         ['bad env word', 'env = 1X=2\ncommands = x: /bin/echo', /env in \[plugin\.bad\]: '1X=2' is not NAME or NAME=VALUE/],
         ['missing cwd', 'cwd = nowhere\ncommands = x: /bin/echo', /cwd = .*nowhere in \[plugin\.bad\]: No such file or directory/],
         ['no commands key', '', /\[plugin\.bad\] needs 'commands'/],
@@ -539,8 +777,10 @@ async function main() {
     });
     await checkList();
     await checkCalls();
+    await checkPaths();
     await checkHostile();
     await checkLimits();
+    await checkLifetime();
     await checkReload();
     await check('clean exit on close', async () => {
         const proc = t._process;
@@ -551,6 +791,7 @@ async function main() {
         expect(!/AddressSanitizer|runtime error/.test(session.stderr), `sanitizer: ${short(session.stderr, 500)}`);
     });
     checkConfigErrors();
+    await checkMcphKilled();
 }
 
 try {
