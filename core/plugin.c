@@ -799,9 +799,11 @@ static char *plugin_resolve(const char *dir, const char *value)
 {
     char *out = NULL;
 
-    /* "./x" joins as "dir/x", as mcph's own paths do. */
+    /* "./x" joins as "dir/x" and "." as "dir", as mcph's own paths do. */
     while (value[0] == '.' && value[1] == '/')
         value += 2;
+    if (strcmp(value, ".") == 0 && dir != NULL && dir[0] != '\0')
+        return strdup(dir);
     if (value[0] == '/' || value[0] == '\0' || dir == NULL || dir[0] == '\0')
         return strdup(value);
     if (asprintf(&out, "%s/%s", dir, value) < 0)

@@ -609,7 +609,7 @@ async function checkLifetime() {
         for (const tool of ['badinterp', 'g_badinterp']) {
             const r = await call(tool, {});
             expect(r.isError === true, `${tool}: ${short(r)}`);
-            expectEq(textOf(r), `${tool.replace('g_', '')} could not be started (${badInterp} in ${tmp}/.): No such file or directory`, `${tool} message`);
+            expectEq(textOf(r), `${tool.replace('g_', '')} could not be started (${badInterp} in ${tmp}): No such file or directory`, `${tool} message`);
         }
         await stillServing();
     });
