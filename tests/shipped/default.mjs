@@ -111,6 +111,30 @@ async function useTools(s, rev) {
     }
 }
 
+// What the default deployment must refuse: nothing outside conf/ and plugin-api/ is read,
+// nothing is written; each refusal is a tool error and the server goes on.
+const REFUSED = [
+    ['sh_count_lines', { file: '/etc/passwd' }, /absolute/],
+    ['sh_count_lines', { file: '../Makefile' }, /\.\./],
+    ['fs_read_file', { path: '../README.md' }, /\.\./],
+    ['fs_read_file', { path: '/etc/passwd' }, /absolute|refused/],
+    ['db_query', { sql: "ATTACH '/etc/passwd' AS x" }, /ATTACH|refused|not allowed/i],
+    ['db_query', { sql: 'DELETE FROM books' }, /read|refused|not allowed/i],
+];
+
+async function refuseHostile(s) {
+    const c = s.client;
+    for (const [name, args, re] of REFUSED) {
+        await check(s, `refused: ${name} ${JSON.stringify(args)}`, async () => {
+            const r = await c.callTool({ name, arguments: args }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+            if (!r.isError) return [`not refused: ${textOf(r).slice(0, 160)}`];
+            if (!re.test(textOf(r))) return [`message ${JSON.stringify(textOf(r).slice(0, 160))} does not match ${re}`];
+            await c.ping({ timeout: REQUEST_TIMEOUT_MS });
+            return textOf(r).slice(0, 80);
+        });
+    }
+}
+
 async function useResources(s) {
     const c = s.client;
     let resources = [];
@@ -191,6 +215,7 @@ async function runRevision(rev, validator) {
     });
     if (!ok) return;
     await useTools(s, rev);
+    await refuseHostile(s);
     await useResources(s);
     await useTemplates(s);
     await usePrompts(s);
