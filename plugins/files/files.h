@@ -162,9 +162,15 @@ enum files_links {
     FILES_LINKS_NONE,        /* refuse any link in the path (writes) */
 };
 
+/* What files_resolve returns (negated) when, with hidden = no, a symbolic link on the way
+ * leads to a hidden name: above every errno value. */
+#define FILES_EHIDDEN 4096
+
 /* Opens rel (from files_path_check) beneath the root with open(2) flags `oflags`
  * (O_CLOEXEC is added). Returns a descriptor owned by the caller, or -errno: EXDEV for an
- * escape, ELOOP for a loop, a magic link or (FILES_LINKS_NONE) any link. Any thread. */
+ * escape, ELOOP for a loop, a magic link or (FILES_LINKS_NONE) any link, and
+ * -FILES_EHIDDEN when hidden = no and a link leads to a name starting with '.' (the path
+ * really opened never has a hidden name in it). Any thread. */
 int files_resolve(const struct files *fs, const char *rel, int oflags, enum files_links links);
 
 /* Turns a -errno from files_resolve for the client's path `shown` into err; returns the

@@ -10,6 +10,11 @@
  * O_PATH | O_NOFOLLOW, reading symbolic links itself and refusing any absolute target and
  * any ".." that would climb above the root: the same rules as RESOLVE_BENEATH. It never
  * asks the kernel to follow a link, so /proc magic links cannot be followed either.
+ *
+ * With hidden = no, the client's path has no hidden name (files_path_check), but a link
+ * could lead to one (to_git -> .git). openat2 is then asked to follow no link at all, and a
+ * path with a link in it goes through the portable resolver, which sees each name a link
+ * leads to and refuses a hidden one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -144,7 +149,7 @@ static int files_resolve_openat2(const struct files *fs, const char *rel, int of
         .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
     };
 
-    if (links == FILES_LINKS_NONE)
+    if (links == FILES_LINKS_NONE || !fs->hidden)
         how.resolve |= RESOLVE_NO_SYMLINKS;
     for (int i = 0; i < FILES_OPENAT2_TRIES; i++) {
         long fd = syscall(SYS_openat2, fs->root_fd, rel[0] ? rel : ".", &how, sizeof(how));
@@ -297,6 +302,8 @@ static int files_port_step(struct files_port *st, char *name)
         name[0] = '\0';
         return rc < 0 ? rc : files_port_at_end(st);
     }
+    if (name[0] == '.' && !st->fs->hidden)
+        return -FILES_EHIDDEN; /* only a link's target can bring one: the path was checked */
     int fd = openat(st->cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -errno;
@@ -356,8 +363,13 @@ out:
 
 int files_resolve(const struct files *fs, const char *rel, int oflags, enum files_links links)
 {
-    if (fs->resolver == FILES_RESOLVE_OPENAT2)
-        return files_resolve_openat2(fs, rel, oflags, links);
+    if (fs->resolver == FILES_RESOLVE_OPENAT2) {
+        int fd = files_resolve_openat2(fs, rel, oflags, links);
+        /* hidden = no: a path with a link in it is resolved name by name, to see where the
+         * link leads. */
+        if (fd != -ELOOP || links == FILES_LINKS_NONE || fs->hidden)
+            return fd;
+    }
     return files_resolve_portable(fs, rel, oflags, links);
 }
 
@@ -385,6 +397,11 @@ int files_resolve_error(struct files_error *err, int neg_errno, const char *show
         return files_fail(err, MCPH_ERR_INVALID,
                           "\"%s\" is refused: too many symbolic links (a loop), or a link that "
                           "is never followed (/proc magic links)",
+                          shown);
+    case FILES_EHIDDEN:
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: a symbolic link on its way leads to a hidden name "
+                          "(one starting with '.'), and hidden files are not served (hidden = no)",
                           shown);
     case ENOTDIR:
         return files_fail(err, MCPH_ERR_INVALID,

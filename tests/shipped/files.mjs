@@ -147,6 +147,13 @@ function buildTree(top, name) {
     fs.writeFileSync(path.join(root, '.env'), SECRET);
     fs.mkdirSync(path.join(root, '.hidden'));
     fs.writeFileSync(path.join(root, '.hidden/secret.txt'), SECRET);
+    fs.mkdirSync(path.join(root, '.git'));
+    fs.writeFileSync(path.join(root, '.git/config'), SECRET);
+    // Links inside the root to hidden names: hidden = no refuses them too.
+    fs.symlinkSync('.hidden', path.join(root, 'to_hidden'));
+    fs.symlinkSync('.env', path.join(root, 'to_env'));
+    fs.symlinkSync('.git', path.join(root, 'to_git'));
+    fs.symlinkSync('../.hidden/secret.txt', path.join(root, 'nested/up_hidden'));
     // Links that stay inside.
     fs.symlinkSync('a.txt', path.join(root, 'inlink'));
     fs.symlinkSync('src', path.join(root, 'dir_link'));
@@ -366,6 +373,8 @@ async function checkHostileResources(s, uriRoot, name) {
         ['a FIFO', `${uriRoot}/fifo`, -32602, /fifo, not a regular file/],
         ['a folder', `${uriRoot}/src`, -32602, /is a folder/],
         ['a hidden file', `${uriRoot}/.env`, -32602, /hidden/],
+        ['a link to a hidden file', `${uriRoot}/to_env`, -32602, /leads to a hidden name.*hidden = no/],
+        ['a file through a link to a hidden folder', `${uriRoot}/to_hidden/secret.txt`, -32602, /leads to a hidden name/],
         ['a file over max_read_bytes', `${uriRoot}/big.txt`, -32602, new RegExp(`${Buffer.byteLength(FILES['big.txt'])} bytes, over the read limit of ${MAX_READ}`)],
         ['a missing file', `${uriRoot}/nope.txt`, -32002, /does not exist/],
         ['no double decoding', `${uriRoot}/%252e%252e%252fsecret`, -32002, /does not exist/],
@@ -423,7 +432,8 @@ async function checkListDirectory(s, name) {
             'dir_link:symlink', 'dir_out:symlink', 'fifo:fifo', 'hard.txt:file:20', 'img:directory',
             'inlink:symlink', 'latin1.txt:file:5', 'loop1:symlink', 'loop2:symlink', 'magic:symlink',
             'nested:directory', `notes:file:${size('notes')}`, 'raw.bin:file:4', 'rel_out:symlink',
-            'self:symlink', 'space name.txt:file:7', 'src:directory'];
+            'self:symlink', 'space name.txt:file:7', 'src:directory', 'to_env:symlink', 'to_git:symlink',
+            'to_hidden:symlink'];
         if (r.isError || JSON.stringify(got) !== JSON.stringify(want)) return [`entries ${short(got, 600)}`];
         if (!/^file +a\.txt {2}\(35 bytes\)$/m.test(textOf(r)) || !/^directory +src\/$/m.test(textOf(r))) return [`text ${short(textOf(r))}`];
         return `${e.length} entries, hidden ones left out`;
@@ -571,6 +581,14 @@ async function checkHostileTools(s, name) {
         ['read_file', { path: 'a\u0001b' }, /control character 0x01/],
         ['read_file', { path: '.env' }, /hidden name/],
         ['read_file', { path: '.hidden/secret.txt' }, /hidden name/],
+        ['read_file', { path: 'to_env' }, /"to_env" is refused: a symbolic link on its way leads to a hidden name.*hidden = no/],
+        ['read_file', { path: 'to_hidden/secret.txt' }, /leads to a hidden name/],
+        ['read_file', { path: 'to_git/config' }, /leads to a hidden name/],
+        ['read_file', { path: 'nested/up_hidden' }, /leads to a hidden name/],
+        ['read_file', { path: 'to_hidden/secret.txt', start_line: 1 }, /leads to a hidden name/],
+        ['list_directory', { path: 'to_git' }, /leads to a hidden name/],
+        ['find_files', { pattern: '*', path: 'to_hidden' }, /leads to a hidden name/],
+        ['search_files', { query: 'SECRET', path: 'to_hidden' }, /leads to a hidden name/],
         ['read_file', { path: 'src' }, /is a folder/],
         ['read_file', { path: 'nope.txt' }, /does not exist/],
         ['read_file', { path: '' }, /the path is empty/],
@@ -865,6 +883,7 @@ async function serverC(validator, top) {
     const real = path.join(top, 'croot-real');
     fs.mkdirSync(path.join(real, '.dot'), { recursive: true });
     fs.writeFileSync(path.join(real, '.dot/seen.txt'), 'seen\n');
+    fs.symlinkSync('.dot', path.join(real, 'to_dot'));
     fs.writeFileSync(path.join(real, 'b.txt'), 'b\n');
     const asRoot = process.getuid?.() === 0;
     fs.writeFileSync(path.join(real, 'locked.txt'), 'locked\n');
@@ -878,7 +897,9 @@ async function serverC(validator, top) {
         const want = [['.dot/seen.txt', `file://${encodePath(real)}/.dot/seen.txt`], ['b.txt', `file://${encodePath(real)}/b.txt`]];
         const got = items.map((r) => [r.name, r.uri]).filter(([n]) => n !== 'locked.txt');
         const r = await tool(s, 'read_file', { path: '.dot/seen.txt' });
-        return JSON.stringify(got) === JSON.stringify(want) && textOf(r) === 'seen\n' ? 'real path, dot-files served' : [`got ${short(got)}`];
+        const viaLink = await tool(s, 'read_file', { path: 'to_dot/seen.txt' });
+        return JSON.stringify(got) === JSON.stringify(want) && textOf(r) === 'seen\n' && textOf(viaLink) === 'seen\n'
+            ? 'real path, dot-files served, also through a link' : [`got ${short(got)}; ${short(r)}; ${short(viaLink)}`];
     });
     await check(s, 'C: an unreadable file is left out, and reading it says why', async () => {
         if (asRoot) return 'not checked: running as root, which reads anything';
