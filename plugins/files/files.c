@@ -183,10 +183,10 @@ static int files_define_visit(void *ctx, const char *rel, const char *from, int 
     }
     struct stat now;
     int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &now) != 0 || !S_ISREG(now.st_mode)) {
+    if (fd < 0 || fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || !files_links_ok(d->fs, &now)) {
         if (fd >= 0)
             close(fd);
-        d->skipped++; /* unreadable, or replaced since the walk saw it */
+        d->skipped++; /* unreadable, replaced since the walk saw it, or of several links */
         return 0;
     }
     const char *mime = files_type_of(fd, name);
@@ -234,7 +234,9 @@ static int files_define_resources(struct files *fs)
                       d.count, root, d.full ? "max_resources" : "the walk's own limits",
                       fs->uri_root);
     if (d.skipped > 0)
-        fs->host->log(fs->host, MCPH_LOG_DEBUG, "%zu files under %s were skipped (unreadable)",
+        fs->host->log(fs->host, MCPH_LOG_DEBUG,
+                      "%zu files under %s were skipped (unreadable, or of more than one hard "
+                      "link without hard_links = yes)",
                       d.skipped, root);
     return MCPH_OK;
 }
@@ -458,6 +460,8 @@ static int files_config_read(struct files *fs)
     if (rc == MCPH_OK)
         rc = files_config_bool(fs, "hidden", &fs->hidden);
     if (rc == MCPH_OK)
+        rc = files_config_bool(fs, "hard_links", &fs->hard_links);
+    if (rc == MCPH_OK)
         rc = files_config_bool(fs, "watch", &fs->watch);
     if (rc == MCPH_OK)
         rc = files_config_sizes(fs);
@@ -550,7 +554,8 @@ static const struct mcph_tool files_tools[] = {
                        "bytes as an embedded resource. start_line and end_line (1-based, "
                        "inclusive) read a part of a text file, also one larger than "
                        "max_read_bytes; the output stops at max_read_bytes and says where to "
-                       "continue.",
+                       "continue. A file of more than one hard link is refused unless the "
+                       "server allows those.",
         .input_schema = "{\"type\":\"object\",\"properties\":{"
                         "\"path\":{\"type\":\"string\",\"description\":\"The file, relative to "
                         "the root\"},"
@@ -590,8 +595,9 @@ static const struct mcph_tool files_tools[] = {
         .title = "Search in files",
         .description = "Searches the text files under `path` (default the root) for a fixed "
                        "string, optionally only those matching a glob, and returns each "
-                       "matching line as path:line: text. Binary files and files over "
-                       "max_read_bytes are skipped; at most max_results matches.",
+                       "matching line as path:line: text. Binary files, files over "
+                       "max_read_bytes and files of more than one hard link (unless the server "
+                       "allows those) are skipped; at most max_results matches.",
         .input_schema = "{\"type\":\"object\",\"properties\":{"
                         "\"query\":{\"type\":\"string\",\"description\":\"The text to look for "
                         "(a fixed string, one line)\"},"
@@ -662,7 +668,15 @@ static const struct mcph_config_key files_config_keys[] = {
     {
         .name = "hidden",
         .description = "yes: serve dot-files and dot-folders too (default no: they are not "
-                       "listed, and are refused by name)",
+                       "listed, and are refused by name and through symbolic links)",
+        .default_value = "no",
+    },
+    {
+        .name = "hard_links",
+        .description = "yes: also read files that have more than one hard link (default no: "
+                       "such a file is not listed as a resource, is skipped by search_files and "
+                       "refused by read_file, since its other name may be outside the root, "
+                       "where it was not meant to be shared). write_file never writes one",
         .default_value = "no",
     },
     {

@@ -82,6 +82,7 @@ struct files {
     enum files_resolver resolver;
     int writable;                    /* write_file and create_directory are served */
     int hidden;                      /* dot-files are served */
+    int hard_links;                  /* files of more than one hard link are read */
     int watch;                       /* the watcher runs */
     uint64_t max_read_bytes;         /* the largest file read (or written) whole */
     size_t max_resources;            /* files listed as resources */
@@ -179,7 +180,8 @@ int files_resolve_error(struct files_error *err, int neg_errno, const char *show
                         enum files_links links);
 
 /* Opens rel as a regular file for reading, never blocking (FIFOs, devices and sockets are
- * refused before they are opened for reading). *fd owned by the caller; *st its stat. */
+ * refused before they are opened for reading), and refuses a file of more than one hard link
+ * unless hard_links = yes. *fd owned by the caller; *st its stat. */
 int files_open_regular(const struct files *fs, const char *rel, int *fd, struct stat *st,
                        struct files_error *err);
 
@@ -193,6 +195,9 @@ int files_read_all(const struct files *fs, const char *rel, char **data, size_t 
 
 /* The name of a file type (st_mode) for messages and listings: "file", "directory", ... */
 const char *files_type_name(mode_t mode);
+
+/* 1 when a regular file of this stat may be read: one link, or hard_links = yes. */
+int files_links_ok(const struct files *fs, const struct stat *st);
 
 /* Reads fd to its end, or to cap bytes, into a new NUL-terminated buffer (*data, owned by
  * the caller); `hint` sizes the first allocation. MCPH_OK, MCPH_ERR (a read error) or

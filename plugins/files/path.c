@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -450,6 +451,11 @@ static const char *files_shown_rel(const char *rel)
     return rel[0] ? rel : ".";
 }
 
+int files_links_ok(const struct files *fs, const struct stat *st)
+{
+    return fs->hard_links || st->st_nlink <= 1;
+}
+
 int files_open_regular(const struct files *fs, const char *rel, int *fd, struct stat *st,
                        struct files_error *err)
 {
@@ -474,6 +480,12 @@ int files_open_regular(const struct files *fs, const char *rel, int *fd, struct 
                           "\"%s\" is refused: it is a %s, not a regular file; only regular files "
                           "are read",
                           shown, files_type_name(first.st_mode));
+    if (!files_links_ok(fs, &first))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it has %ju hard links, and files of more than one "
+                          "are not read (another name of the file may be outside the root); "
+                          "hard_links = yes allows it",
+                          shown, (uintmax_t)first.st_nlink);
 
     int rfd = files_resolve(fs, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, FILES_LINKS_BENEATH);
     if (rfd < 0)

@@ -568,7 +568,8 @@ static int files_search_text(struct files_search *s, const char *rel, const char
 
 /* Reads the file `name` in dirfd for searching. The walk reached dirfd without following
  * links, and the name is opened the same way. Returns MCPH_OK, MCPH_ERR_NOMEM, or
- * MCPH_ERR when it is to be skipped (gone, unreadable, not a regular file). */
+ * MCPH_ERR when it is to be skipped (gone, unreadable, not a regular file, of several hard
+ * links without hard_links = yes). */
 static int files_search_read(const struct files_search *s, int dirfd, const char *name, char **data,
                              size_t *len)
 {
@@ -578,7 +579,7 @@ static int files_search_read(const struct files_search *s, int dirfd, const char
     if (fd < 0)
         return MCPH_ERR;
     int rc = MCPH_ERR;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && files_links_ok(s->fs, &st))
         rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
     close(fd);
     return rc;
@@ -639,8 +640,8 @@ static int files_search_emit(struct files_search *s, struct mcph_call *call, con
                          FILES_SCAN_BYTES_MAX, FILES_WALK_MAX);
     if (s->skipped > 0)
         files_buf_printf(&s->text,
-                         "[%zu file%s skipped: binary, unreadable, or over "
-                         "max_read_bytes]\n",
+                         "[%zu file%s skipped: binary, unreadable, over max_read_bytes, or "
+                         "of more than one hard link]\n",
                          s->skipped, s->skipped == 1 ? "" : "s");
     files_buf_printf(&s->json, "],\"truncated\":%s,\"files_searched\":%zu,\"files_skipped\":%zu}",
                      truncated ? "true" : "false", s->searched, s->skipped);

@@ -136,6 +136,9 @@ const MIME = {
     'src/util.h': 'text/x-c',
 };
 const SORTED = Object.keys(FILES).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+// What is listed as resources: hard.txt has a second name outside the root, and files of more
+// than one link are not read unless hard_links = yes.
+const RESOURCES = SORTED.filter((rel) => rel !== 'hard.txt');
 
 function buildTree(top, name) {
     const root = path.join(top, name);
@@ -178,10 +181,10 @@ function buildTree(top, name) {
     return fs.realpathSync(root);
 }
 
-function writeIni(top, file, plugin, logLevel = 'warning') {
+function writeIni(top, file, plugin, logLevel = 'warning', server = {}) {
     const pluginDir = path.resolve(path.dirname(process.argv[2]), 'plugins');
-    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', `log_level = ${logLevel}`, '',
-        '[plugin.files]', 'path = files.so'];
+    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', `log_level = ${logLevel}`,
+        ...Object.entries(server).map(([k, v]) => `${k} = ${v}`), '', '[plugin.files]', 'path = files.so'];
     for (const [k, v] of Object.entries(plugin)) lines.push(`${k} = ${v}`);
     fs.writeFileSync(path.join(top, file), `${lines.join('\n')}\n`);
     return path.join(top, file);
@@ -290,7 +293,7 @@ async function checkResources(s, root, name) {
         const { items, pages } = await listAllResources(s);
         const problems = [];
         const names = items.map((r) => r.name);
-        if (JSON.stringify(names) !== JSON.stringify(SORTED)) problems.push(`names ${short(names, 400)}`);
+        if (JSON.stringify(names) !== JSON.stringify(RESOURCES)) problems.push(`names ${short(names, 400)}`);
         for (const r of items) {
             const data = FILES[r.name];
             if (!data) continue;
@@ -376,6 +379,7 @@ async function checkHostileResources(s, uriRoot, name) {
         ['a link to a hidden file', `${uriRoot}/to_env`, -32602, /leads to a hidden name.*hidden = no/],
         ['a file through a link to a hidden folder', `${uriRoot}/to_hidden/secret.txt`, -32602, /leads to a hidden name/],
         ['a file over max_read_bytes', `${uriRoot}/big.txt`, -32602, new RegExp(`${Buffer.byteLength(FILES['big.txt'])} bytes, over the read limit of ${MAX_READ}`)],
+        ['a file of 2 hard links', `${uriRoot}/hard.txt`, -32602, /"hard\.txt" is refused: it has 2 hard links.*hard_links = yes/],
         ['a missing file', `${uriRoot}/nope.txt`, -32002, /does not exist/],
         ['no double decoding', `${uriRoot}/%252e%252e%252fsecret`, -32002, /does not exist/],
         ['a URI outside the root', 'file:///etc/passwd', -32002, /./],
@@ -533,7 +537,7 @@ async function checkFindSearch(s, name) {
     await check(s, `${name}: search_files skips big and binary files`, async () => {
         const r = await tool(s, 'search_files', { query: 'line 0' });
         const sc = r.structuredContent;
-        return sc && sc.matches.length === 0 && sc.files_skipped === 4 && /4 files skipped/.test(textOf(r))
+        return sc && sc.matches.length === 0 && sc.files_skipped === 5 && /5 files skipped: binary, unreadable, over max_read_bytes, or of more than one hard link/.test(textOf(r))
             ? `skipped ${sc.files_skipped}` : [`result ${short(r)}`];
     });
 }
@@ -590,6 +594,8 @@ async function checkHostileTools(s, name) {
         ['find_files', { pattern: '*', path: 'to_hidden' }, /leads to a hidden name/],
         ['search_files', { query: 'SECRET', path: 'to_hidden' }, /leads to a hidden name/],
         ['read_file', { path: 'src' }, /is a folder/],
+        ['read_file', { path: 'hard.txt' }, /"hard\.txt" is refused: it has 2 hard links, and files of more than one are not read \(another name of the file may be outside the root\); hard_links = yes allows it/],
+        ['read_file', { path: 'hard.txt', start_line: 1 }, /2 hard links/],
         ['read_file', { path: 'nope.txt' }, /does not exist/],
         ['read_file', { path: '' }, /the path is empty/],
         ['list_directory', { path: '..' }, /"\.\." is not allowed/],
@@ -865,7 +871,7 @@ async function serverB(validator, top) {
     await check(s, 'B: max_resources lists the first 3, the template reads the rest', async () => {
         const { items } = await listAllResources(s);
         const c = (await read(s, `${uriRoot}/src/main.c`)).contents[0];
-        return JSON.stringify(items.map((r) => r.name)) === JSON.stringify(SORTED.slice(0, 3)) && c.text === FILES['src/main.c']
+        return JSON.stringify(items.map((r) => r.name)) === JSON.stringify(RESOURCES.slice(0, 3)) && c.text === FILES['src/main.c']
             ? `${items.map((r) => r.name)}` : [`listed ${short(items.map((r) => r.name))}, read ${short(c)}`];
     });
     await checkHostileResources(s, uriRoot, 'B (portable)');
@@ -911,12 +917,38 @@ async function serverC(validator, top) {
     await stopSession(s, 'C');
 }
 
+// D: hard_links = yes, one worker, the largest max_read_bytes: files of several links are
+// read, and searches over large files are fast and can be cancelled.
+async function serverD(validator, top) {
+    const root = path.join(top, 'droot');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(top, 'linked-outside.txt'), 'two names\n');
+    fs.linkSync(path.join(top, 'linked-outside.txt'), path.join(root, 'linked.txt'));
+    fs.writeFileSync(path.join(root, 'small.txt'), 'small\n');
+    const ini = writeIni(top, 'd.ini', { root: 'droot', hard_links: 'yes', watch: 'no', max_read_bytes: 16777216 },
+        'warning', { workers: 1 });
+    const s = await startSession(validator, ini, 'D');
+    if (!s) return;
+    const uriRoot = `file://${encodePath(fs.realpathSync(root))}`;
+    await check(s, 'D: hard_links = yes lists and reads a file of 2 links', async () => {
+        const { items } = await listAllResources(s);
+        const r = await tool(s, 'read_file', { path: 'linked.txt' });
+        const c = (await read(s, `${uriRoot}/linked.txt`)).contents[0];
+        const s2 = await tool(s, 'search_files', { query: 'two' });
+        return JSON.stringify(items.map((x) => x.name)) === '["linked.txt","small.txt"]' && textOf(r) === 'two names\n' &&
+            c.text === 'two names\n' && JSON.stringify(s2.structuredContent?.matches) === '[{"path":"linked.txt","line":1,"text":"two names"}]'
+            ? 'listed, read, searched' : [`listed ${short(items.map((x) => x.name))}; read ${short(r)}; ${short(c)}; ${short(s2)}`];
+    });
+    await stopSession(s, 'D');
+}
+
 async function checkConfigErrors(top) {
     const cases = [
         [{ root: 'no-such-folder' }, /root = '.*no-such-folder' cannot be served/],
         [{ root: 'root', max_resources: 5000 }, /max_resources = '5000' is not valid; use a whole number from 0 to 4096/],
         [{ root: 'root', writable: 'maybe' }, /writable = 'maybe' is not valid; use yes or no/],
         [{ root: 'root', resolver: 'magic' }, /resolver = 'magic' is not valid/],
+        [{ root: 'root', hard_links: 'sometimes' }, /hard_links = 'sometimes' is not valid; use yes or no/],
     ];
     for (const [i, [keys, re]] of cases.entries()) {
         await check(null, `config refused: ${JSON.stringify(keys)}`, async () => {
@@ -965,6 +997,7 @@ async function main() {
         await serverA(validator, top);
         await serverB(validator, top);
         await serverC(validator, top);
+        await serverD(validator, top);
         await checkConfigErrors(top);
         await checkLimitLogs(top);
         await check(null, 'the secret never left the server', async () => {
