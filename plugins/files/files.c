@@ -276,8 +276,10 @@ static const struct mcph_tool files_write_tools[] = {
         .name = "write_file",
         .title = "Write a file",
         .description = "Creates a file under the root, or replaces the contents of one, with "
-                       "the given text. Never follows symbolic links, and never writes a file "
-                       "that has other hard links. Parent folders are made only when "
+                       "the given text. Never follows symbolic links, never writes a file "
+                       "that has other hard links, and never writes a file that may be run (an "
+                       "execute, setuid or setgid bit: refused, not changed); the files it "
+                       "creates are never executable. Parent folders are made only when "
                        "create_parents is true.",
         .input_schema = "{\"type\":\"object\",\"properties\":{"
                         "\"path\":{\"type\":\"string\",\"description\":\"The file, relative to "

@@ -728,9 +728,31 @@ static int files_mkdirs(const struct files *fs, const char *rel, int *created,
     return rc;
 }
 
+/* The bits that make a file something that may be run, or run with another's rights. */
+#define FILES_RUN_BITS (S_IXUSR | S_IXGRP | S_IXOTH | S_ISUID | S_ISGID)
+
+/* Refuses a file that may be run: writing it would change what someone else runs, and mcph
+ * may keep setuid and setgid bits through a write (it does when it runs with CAP_FSETID).
+ * Refusing is safer than dropping the bits, which would still leave a script that others
+ * run by name changed. */
+static int files_write_mode(const struct stat *st, const char *shown, struct files_error *err)
+{
+    const char *what = (st->st_mode & S_ISUID)   ? "setuid"
+                       : (st->st_mode & S_ISGID) ? "setgid"
+                                                 : "executable";
+
+    if (!(st->st_mode & FILES_RUN_BITS))
+        return MCPH_OK;
+    return files_fail(err, MCPH_ERR_INVALID,
+                      "\"%s\" is refused: it is %s (mode 0%o), and a file with an execute, setuid "
+                      "or setgid bit is never written, so that nothing that may be run is "
+                      "changed; write another file, or have its mode changed outside mcph",
+                      shown, what, (unsigned)(st->st_mode & 07777));
+}
+
 /* Refuses to write over what is not a plain file of one link: a symbolic link (writes never
- * follow one), a FIFO or device, or a file with other hard links (one of them could be
- * outside the root). */
+ * follow one), a FIFO or device, a file with other hard links (one of them could be outside
+ * the root), or a file that may be run. */
 static int files_write_target(const struct stat *st, const char *shown, struct files_error *err)
 {
     if (S_ISLNK(st->st_mode))
@@ -747,7 +769,7 @@ static int files_write_target(const struct stat *st, const char *shown, struct f
                           "\"%s\" is refused: it has %ju hard links, and a file with more than "
                           "one is never written (another link could be outside the root)",
                           shown, (uintmax_t)st->st_nlink);
-    return MCPH_OK;
+    return files_write_mode(st, shown, err);
 }
 
 /* Writes all of data to fd from its start, after emptying it. */
@@ -778,6 +800,7 @@ static int files_write_open(int pfd, const char *base, const char *shown, int *f
     *created = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0;
     if (!*created && files_write_target(&st, shown, err) != MCPH_OK)
         return err->status;
+    /* A new file gets no execute, setuid or setgid bit: 0666, less the umask. */
     int wfd = openat(pfd, base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
                      0666);
     if (wfd < 0 && errno == ELOOP)

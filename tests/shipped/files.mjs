@@ -648,6 +648,13 @@ async function checkWrites(s, top, root, name) {
         return ok && r.structuredContent.created === true && again.structuredContent.created === false &&
             /already exists/.test(textOf(again)) ? `${textOf(r)}; ${textOf(again)}` : [`results ${short(r)} ${short(again)}`];
     });
+    await check(s, `${name}: a new file is made without execute, setuid or setgid bits`, async () => {
+        const r = await tool(s, 'write_file', { path: 'mode.txt', content: 'm\n' });
+        const mode = fs.statSync(path.join(root, 'mode.txt')).mode & 0o7777;
+        const want = 0o666 & ~process.umask();
+        return !r.isError && mode === want ? `mode 0${mode.toString(8)}` : [`mode 0${mode.toString(8)}, expected 0${want.toString(8)}: ${short(r)}`];
+    });
+    await checkModes(s, root, name);
     const secretBefore = fs.readFileSync(path.join(top, 'secret'), 'utf8');
     const hardBefore = fs.readFileSync(path.join(root, 'hard.txt'), 'utf8');
     const refused = [
@@ -684,6 +691,31 @@ async function checkWrites(s, top, root, name) {
         if (fs.readFileSync(path.join(root, 'a.txt'), 'utf8') !== FILES['a.txt']) problems.push('wrote through inlink');
         return problems.length ? problems : 'secret, hard link and links untouched';
     });
+}
+
+// Files that may be run (an execute bit) or that run with another's rights (setuid, setgid)
+// are never written: their contents and modes stay as they were.
+async function checkModes(s, root, name) {
+    const cases = [
+        ['run.sh', 0o755, /"run\.sh" is refused: it is executable \(mode 0755\), and a file with an execute, setuid or setgid bit is never written/],
+        ['other-x.txt', 0o641, /"other-x\.txt" is refused: it is executable \(mode 0641\)/],
+        ['suid.txt', 0o4644, /"suid\.txt" is refused: it is setuid \(mode 04644\)/],
+        ['sgid.txt', 0o2644, /"sgid\.txt" is refused: it is setgid \(mode 02644\)/],
+    ];
+    for (const [rel, mode, re] of cases) {
+        const file = path.join(root, rel);
+        fs.writeFileSync(file, '#!/bin/sh\necho kept\n');
+        fs.chmodSync(file, mode);
+        const set = fs.statSync(file).mode & 0o7777;
+        await check(s, `${name}: write_file refused: ${rel} of mode 0${mode.toString(8)}`, async () => {
+            if (set !== mode) return `not checked: the file system keeps mode 0${set.toString(8)}`;
+            const r = await toolRefused(s, 'write_file', { path: rel, content: 'echo changed\n' }, re);
+            const after = fs.statSync(file).mode & 0o7777;
+            const data = fs.readFileSync(file, 'utf8');
+            if (after !== mode || data !== '#!/bin/sh\necho kept\n') return [`now mode 0${after.toString(8)}, contents ${short(data)}`];
+            return r;
+        });
+    }
 }
 
 // --- Checks: races. -------------------------------------------------------------------------
