@@ -4,7 +4,6 @@
  * error that says what was refused and why, so the model can correct its call. Results are
  * capped (max_results entries, max_read_bytes bytes) and say so when cut.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -498,33 +497,80 @@ int files_tool_find_files(const struct mcph_host *host, void *state, struct mcph
 
 /* --- search_files. --- */
 
+/* Bytes of a file searched between two looks at whether the call was cancelled. */
+#define FILES_SEARCH_SLICE (4u * 1024u * 1024u)
+
 struct files_search {
     const struct files *fs;
-    const char *query;
+    struct mcph_call *call; /* borrowed for the handler */
+    const char *query;      /* borrowed: the argument */
     size_t query_len;
+    char *folded; /* owned: the query with ASCII letters lowered (ignore_case), else NULL */
     const char *glob;
     int ignore_case;
+    char *fold_buf; /* owned: the folded text of the file being searched (ignore_case) */
+    size_t fold_cap;
     struct files_buf text, json;
     size_t count;
     size_t searched, skipped;
     uint64_t scanned;
-    int capped, budget;
+    int capped, budget, cancelled;
 };
 
-/* Where the query occurs in line[0..n), or NULL. ignore_case folds ASCII letters only. */
-static const char *files_search_find(const struct files_search *s, const char *line, size_t n)
+/* Copies n bytes with the ASCII letters lowered (bytes of UTF-8 sequences are >= 0x80 and
+ * stay as they are). */
+static void files_fold(char *out, const char *in, size_t n)
 {
-    if (!s->ignore_case)
-        return memmem(line, n, s->query, s->query_len);
-    for (size_t i = 0; i + s->query_len <= n; i++) {
-        size_t k = 0;
-        while (k < s->query_len &&
-               tolower((unsigned char)line[i + k]) == tolower((unsigned char)s->query[k]))
-            k++;
-        if (k == s->query_len)
-            return line + i;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)in[i];
+        out[i] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
-    return NULL;
+}
+
+/* The text the query is looked for in: the file's own, or (ignore_case) a folded copy, made
+ * once per file so that the search stays one linear memmem. */
+static int files_search_hay(struct files_search *s, const char *data, size_t len, const char **hay)
+{
+    if (!s->ignore_case) {
+        *hay = data;
+        return MCPH_OK;
+    }
+    if (len > s->fold_cap) {
+        char *grown = realloc(s->fold_buf, len);
+        if (!grown)
+            return MCPH_ERR_NOMEM;
+        s->fold_buf = grown;
+        s->fold_cap = len;
+    }
+    files_fold(s->fold_buf, data, len);
+    *hay = s->fold_buf;
+    return MCPH_OK;
+}
+
+/* Counts the '\n' in [p, end); *line moves to where the line after the last one starts. */
+static uint64_t files_count_lines(const char *p, const char *end, const char **line)
+{
+    uint64_t n = 0;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        n++;
+        p = nl + 1;
+        *line = p;
+    }
+    return n;
+}
+
+/* The end of the slice that starts at p: FILES_SEARCH_SLICE bytes on, then to the end of
+ * that line (the query holds no '\n', so no match spans two slices). */
+static const char *files_slice_end(const char *p, const char *end)
+{
+    if ((size_t)(end - p) <= FILES_SEARCH_SLICE)
+        return end;
+    const char *nl = memchr(p + FILES_SEARCH_SLICE, '\n', (size_t)(end - p - FILES_SEARCH_SLICE));
+    return nl ? nl + 1 : end;
 }
 
 /* Adds one match: "path:line: text", the text cut to FILES_LINE_SHOWN_MAX bytes. */
@@ -545,23 +591,51 @@ static void files_search_add(struct files_search *s, const char *rel, uint64_t l
     s->count++;
 }
 
-/* Searches one file's text; returns 1 once max_results matches were found. */
-static int files_search_text(struct files_search *s, const char *rel, const char *data, size_t len)
+/* One matching line (n bytes at line, its '\n' excluded): added, or the search stops at
+ * max_results (returns 1). */
+static int files_search_match(struct files_search *s, const char *rel, uint64_t line_no,
+                              const char *line, size_t n)
 {
+    if (n > 0 && line[n - 1] == '\r')
+        n--;
+    if (s->count == s->fs->max_results) {
+        s->capped = 1;
+        return 1;
+    }
+    files_search_add(s, rel, line_no, line, n);
+    return 0;
+}
+
+/* Searches one file's text: data, and hay where the query is looked for (data itself, or
+ * data folded), both len bytes. One memmem per slice or per match: linear in len, whatever
+ * the query. Returns 1 once max_results matches were found or the call was cancelled. */
+static int files_search_text(struct files_search *s, const char *rel, const char *data,
+                             const char *hay, size_t len)
+{
+    const char *needle = s->folded ? s->folded : s->query;
+    const char *p = hay, *end = hay + len, *line = hay;
     uint64_t line_no = 1;
 
-    for (const char *p = data, *end = data + len; p < end; line_no++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        size_t shown = n > 0 && p[n - 1] == '\r' ? n - 1 : n;
-        if (files_search_find(s, p, shown)) {
-            if (s->count == s->fs->max_results) {
-                s->capped = 1;
+    while (p < end) {
+        const char *stop = files_slice_end(p, end);
+        const char *at = memmem(p, (size_t)(stop - p), needle, s->query_len);
+        if (!at) {
+            line_no += files_count_lines(p, stop, &line);
+            p = stop;
+            if (s->fs->host->cancelled(s->call)) {
+                s->cancelled = 1;
                 return 1;
             }
-            files_search_add(s, rel, line_no, p, shown);
+            continue;
         }
-        p += n + 1;
+        line_no += files_count_lines(p, at, &line);
+        const char *eol = memchr(at, '\n', (size_t)(end - at));
+        const char *line_end = eol ? eol : end;
+        if (files_search_match(s, rel, line_no, data + (line - hay), (size_t)(line_end - line)))
+            return 1;
+        p = eol ? eol + 1 : end;
+        line = p;
+        line_no++;
     }
     return 0;
 }
@@ -590,8 +664,13 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
 {
     struct files_search *s = ctx;
     char *data;
+    const char *hay;
     size_t len;
 
+    if (s->fs->host->cancelled(s->call)) {
+        s->cancelled = 1;
+        return 1;
+    }
     if (s->glob && !files_glob_match(s->glob, from))
         return 0;
     if ((uint64_t)st->st_size > s->fs->max_read_bytes) {
@@ -610,11 +689,14 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
         return 0;
     }
     s->scanned += len;
-    if (files_utf8_text(data, len)) {
-        s->searched++;
-        rc = files_search_text(s, rel, data, len);
-    } else {
+    if (!files_utf8_text(data, len)) {
         s->skipped++; /* binary */
+    } else {
+        rc = files_search_hay(s, data, len, &hay);
+        if (rc == MCPH_OK) {
+            s->searched++;
+            rc = files_search_text(s, rel, data, hay, len);
+        }
     }
     free(data);
     return rc;
@@ -648,12 +730,40 @@ static int files_search_emit(struct files_search *s, struct mcph_call *call, con
     return files_emit(s->fs->host, call, &s->text, &s->json);
 }
 
+/* Walks rel and answers: the matches, or the tool error that stopped the search. */
+static int files_search_run(struct files_search *s, struct files_walk *w, const char *rel)
+{
+    const struct mcph_host *host = s->fs->host;
+    struct files_error err;
+    int rc;
+
+    if (s->ignore_case) {
+        s->folded = malloc(s->query_len + 1);
+        if (!s->folded)
+            return MCPH_ERR_NOMEM;
+        files_fold(s->folded, s->query, s->query_len + 1);
+    }
+    files_buf_init(&s->text);
+    files_buf_init(&s->json);
+    files_buf_puts(&s->json, "{\"matches\":[");
+    rc = files_walk_run(w, rel, &err);
+    if (rc == MCPH_OK && (s->cancelled || w->cancelled)) {
+        files_buf_release(&s->text);
+        files_buf_release(&s->json);
+        return host->tool_error(s->call, "the search was cancelled");
+    }
+    if (rc == MCPH_OK)
+        return files_search_emit(s, s->call, rel, w);
+    files_buf_release(&s->text);
+    files_buf_release(&s->json);
+    return rc == MCPH_ERR_NOMEM ? rc : host->tool_error(s->call, "%s", err.text);
+}
+
 int files_tool_search_files(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     const struct files *fs = state;
     struct files_search s = {.fs = fs};
     struct files_walk w = {.fs = fs, .call = call, .visit = files_search_visit, .ctx = &s};
-    struct files_error err;
     int result;
     char *rel;
 
@@ -662,19 +772,12 @@ int files_tool_search_files(const struct mcph_host *host, void *state, struct mc
         files_arg_bool(host, call, "ignore_case", &s.ignore_case, &result) != MCPH_OK)
         return result;
     s.query_len = strlen(s.query);
+    s.call = call;
     if (files_arg_path(fs, call, "path", ".", &rel, &result) != MCPH_OK)
         return result;
-    files_buf_init(&s.text);
-    files_buf_init(&s.json);
-    files_buf_puts(&s.json, "{\"matches\":[");
-    int rc = files_walk_run(&w, rel, &err);
-    if (rc == MCPH_OK) {
-        rc = files_search_emit(&s, call, rel, &w);
-    } else {
-        files_buf_release(&s.text);
-        files_buf_release(&s.json);
-        rc = rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
-    }
+    int rc = files_search_run(&s, &w, rel);
+    free(s.folded);
+    free(s.fold_buf);
     free(rel);
     return rc;
 }

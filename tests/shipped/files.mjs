@@ -971,7 +971,65 @@ async function serverD(validator, top) {
             c.text === 'two names\n' && JSON.stringify(s2.structuredContent?.matches) === '[{"path":"linked.txt","line":1,"text":"two names"}]'
             ? 'listed, read, searched' : [`listed ${short(items.map((x) => x.name))}; read ${short(r)}; ${short(c)}; ${short(s2)}`];
     });
+    await checkSearchSpeed(s, root, 'D');
+    await checkSearchCancel(s, root, 'D');
     await stopSession(s, 'D');
+}
+
+// Lines of 8191 'A's: a long query that almost matches everywhere ('a' x 1022 + 'b', ignoring
+// case) is the worst case of a naive scan, about a thousand comparisons per byte.
+const A_LINE = `${'A'.repeat(8191)}\n`;
+const MIB_OF_A = A_LINE.repeat(128);
+const NEAR_MISS = `${'a'.repeat(1022)}b`;
+const SEARCH_FAST_MS = 1000;
+
+async function checkSearchSpeed(s, root, name) {
+    fs.mkdirSync(path.join(root, 'speed'));
+    for (let i = 0; i < 8; i++) {
+        const lines = MIB_OF_A.split('\n');
+        if (i === 7) lines[99] = `${'A'.repeat(7000)}${'A'.repeat(1022)}B${'A'.repeat(168)}`;
+        fs.writeFileSync(path.join(root, `speed/f${i}.txt`), lines.join('\n'));
+    }
+    await check(s, `${name}: search_files ignore_case, a 1023-byte query over 8 x 1 MiB, is linear`, async () => {
+        const started = Date.now();
+        const r = await tool(s, 'search_files', { query: NEAR_MISS, path: 'speed', ignore_case: true });
+        const took = Date.now() - started;
+        const want = [{ path: 'speed/f7.txt', line: 100, text: `${'A'.repeat(240)}...` }];
+        const sc = r.structuredContent;
+        if (r.isError || JSON.stringify(sc?.matches) !== JSON.stringify(want) || sc.files_searched !== 8) return [`result ${short(r)}`];
+        const exact = await tool(s, 'search_files', { query: NEAR_MISS, path: 'speed' });
+        if (exact.structuredContent?.matches.length !== 0) return [`case-sensitive search found ${short(exact)}`];
+        return took < SEARCH_FAST_MS ? `${took} ms, the one match found` : [`took ${took} ms (over ${SEARCH_FAST_MS})`];
+    });
+}
+
+// A search over the whole scan budget (16 names of one 16 MiB file: hard_links = yes), then
+// the same search cancelled: the one worker is free again at once, not when it would have
+// ended.
+async function checkSearchCancel(s, root, name) {
+    fs.mkdirSync(path.join(root, 'slow'));
+    fs.writeFileSync(path.join(root, 'slow/s00.txt'), MIB_OF_A.repeat(16));
+    for (let i = 1; i <= 16; i++) fs.linkSync(path.join(root, 'slow/s00.txt'), path.join(root, `slow/s${String(i).padStart(2, '0')}.txt`));
+    const args = { query: NEAR_MISS, path: 'slow', ignore_case: true };
+    await check(s, `${name}: a cancelled search_files stops at once`, async () => {
+        let started = Date.now();
+        const full = await tool(s, 'search_files', args);
+        const whole = Date.now() - started;
+        if (full.isError || full.structuredContent?.files_searched !== 16 || full.structuredContent.truncated !== true) return [`uncancelled: ${short(full)}`];
+        const ac = new AbortController();
+        const call = s.client.callTool({ name: 'search_files', arguments: args }, undefined, { timeout: TIMEOUT_MS, signal: ac.signal })
+            .then(() => 'answered', (err) => (/no longer needed/.test(String(err?.message ?? err)) ? 'aborted' : `failed: ${err?.message}`));
+        await sleep(40);
+        ac.abort('no longer needed');
+        started = Date.now();
+        const next = await tool(s, 'read_file', { path: 'small.txt' });
+        const waited = Date.now() - started;
+        const outcome = await call;
+        if (outcome !== 'aborted') return [`the cancelled call ${outcome}`];
+        if (textOf(next) !== 'small\n') return [`the next call: ${short(next)}`];
+        return waited < 300 && waited < whole / 2 ? `the next call waited ${waited} ms; the whole search takes ${whole} ms`
+            : [`the next call waited ${waited} ms; the whole search takes ${whole} ms`];
+    });
 }
 
 async function checkConfigErrors(top) {
