@@ -233,6 +233,8 @@ static int files_define_resources(struct files *fs)
                       "others through the template %s/{+path}",
                       d.count, root, d.full ? "max_resources" : "the walk's own limits",
                       fs->uri_root);
+    fs->host->log(fs->host, MCPH_LOG_DEBUG, "listed %zu files under %s as resources", d.count,
+                  root);
     if (d.skipped > 0)
         fs->host->log(fs->host, MCPH_LOG_DEBUG,
                       "%zu files under %s were skipped (unreadable, or of more than one hard "
@@ -501,10 +503,12 @@ static int files_init(const struct mcph_host *host, void **state)
         rc = files_define_tools(fs);
     if (rc == MCPH_OK)
         rc = files_define_template(fs);
-    if (rc == MCPH_OK)
-        rc = files_define_resources(fs);
+    /* Watch first, then walk: a change made while the walk runs is seen (and asks for a
+     * rebuild), where one made between a walk and a later watch would be lost. */
     if (rc == MCPH_OK && fs->watch)
         rc = files_watch_start(fs, &fs->watch_state);
+    if (rc == MCPH_OK)
+        rc = files_define_resources(fs);
     if (rc != MCPH_OK) {
         if (rc == MCPH_ERR_NOMEM)
             host->log(host, MCPH_LOG_ERROR, "out of memory while starting");

@@ -159,6 +159,9 @@ static int files_watch_setup(struct files_watch *w)
     if (rc != MCPH_OK)
         w->fs->host->log(w->fs->host, MCPH_LOG_ERROR, "cannot set up the watcher: %s",
                          rc == MCPH_ERR_NOMEM ? "out of memory" : err.text);
+    else
+        w->fs->host->log(w->fs->host, MCPH_LOG_DEBUG, "watching %zu folders under %s", w->ndirs,
+                         w->fs->root[0] ? w->fs->root : "/");
     return rc;
 }
 

@@ -1071,6 +1071,20 @@ async function checkLimitLogs(top) {
     }
 }
 
+// init watches the folders before it walks them for the resource list, so that no change
+// falls between the walk and the watch (the log at debug says what it did, in order).
+async function checkStartOrder(top) {
+    await check(null, 'init: the watches are set before the walk that lists the resources', async () => {
+        const ini = writeIni(top, 'order.ini', { root: 'root' }, 'debug');
+        const r = spawnSync(process.argv[2], ['--check', ini], { encoding: 'utf8', timeout: TIMEOUT_MS });
+        const lines = `${r.stdout}${r.stderr}`.split('\n');
+        const watching = lines.findIndex((l) => /plugin files: watching \d+ folders under /.test(l));
+        const listed = lines.findIndex((l) => /plugin files: listed \d+ files under .* as resources/.test(l));
+        if (r.status !== 0 || watching < 0 || listed < 0) return [`status ${r.status}; lines ${watching} ${listed}: ${short(lines.filter((l) => /files/.test(l)).join(' | '), 400)}`];
+        return watching < listed ? `${short(lines[watching], 80)}, then ${short(lines[listed], 80)}` : [`listed (line ${listed}) before watching (line ${watching})`];
+    });
+}
+
 async function main() {
     if (!process.argv[2]) {
         console.error('usage: node tests/shipped/files.mjs build/mcph');
@@ -1090,6 +1104,7 @@ async function main() {
         await serverD(validator, top);
         await checkConfigErrors(top);
         await checkLimitLogs(top);
+        await checkStartOrder(top);
         await check(null, 'the secret never left the server', async () => {
             const leaks = outputs.filter((o) => o.includes(SECRET) || o.includes('TOP SECRET'));
             return leaks.length ? [`leaked in ${short(leaks[0])}`] : `${outputs.length} results looked at`;
