@@ -264,7 +264,9 @@ int files_tool_create_directory(const struct mcph_host *host, void *state, struc
 /* --- watch.c --- */
 
 /* Starts watching the folders under the root (at most fs->max_watches) on a thread of the
- * plugin's own. *out is owned by the caller and freed with files_watch_stop. Main thread. */
+ * plugin's own. *out is owned by the caller and freed with files_watch_stop; it is left NULL
+ * (MCPH_OK, logged) when /proc is missing, since no folder can then be watched safely. Main
+ * thread. */
 int files_watch_start(const struct files *fs, struct files_watch **out);
 /* Stops the thread, waits for it and frees everything. Accepts NULL. Main thread. */
 void files_watch_stop(struct files_watch *w);

@@ -1085,6 +1085,48 @@ async function checkStartOrder(top) {
     });
 }
 
+// Without /proc a folder cannot be watched through its descriptor, and a watch by path could
+// land outside the root: nothing is watched, and the log says so. mcph itself needs /proc (it
+// loads plugins through /proc/self/fd), so the case is made by a preloaded inotify_add_watch
+// that fails for /proc paths as if /proc were missing, and reports any watch by path.
+const NO_PROC_SHIM = `#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+int inotify_add_watch(int fd, const char *path, unsigned int mask)
+{
+    int (*real)(int, const char *, unsigned int);
+    if (strncmp(path, "/proc/", 6) == 0) {
+        errno = ENOENT;
+        return -1;
+    }
+    fprintf(stderr, "shim: a watch by path: %s\\n", path);
+    *(void **)&real = dlsym(RTLD_NEXT, "inotify_add_watch");
+    return real(fd, path, mask);
+}
+`;
+
+async function checkNoProc(top) {
+    await check(null, 'without /proc nothing is watched, and the log says why', async () => {
+        const src = path.join(top, 'noproc.c');
+        const so = path.join(top, 'noproc.so');
+        fs.writeFileSync(src, NO_PROC_SHIM);
+        const cc = spawnSync('cc', ['-shared', '-fPIC', '-o', so, src, '-ldl'], { encoding: 'utf8', timeout: TIMEOUT_MS });
+        if (cc.status !== 0) return `not checked: no C compiler to build the shim (${short(`${cc.error || cc.stderr}`, 80)})`;
+        const ini = writeIni(top, 'noproc.ini', { root: 'root' }, 'debug');
+        const env = { ...process.env, LD_PRELOAD: so, ASAN_OPTIONS: `${process.env.ASAN_OPTIONS || ''}:verify_asan_link_order=0` };
+        const r = spawnSync(process.argv[2], ['--check', ini], { encoding: 'utf8', timeout: TIMEOUT_MS, env });
+        const out = `${r.stdout}${r.stderr}`;
+        const byPath = out.split('\n').filter((l) => l.startsWith('shim: '));
+        const warned = out.split('\n').find((l) => /watch = yes, but \/proc is not mounted.*changes under .* are not seen; mount \/proc, or set watch = no/.test(l));
+        if (r.status !== 0) return [`status ${r.status}: ${short(out)}`];
+        if (byPath.length) return [`watched by path: ${short(byPath.join(' | '))}`];
+        if (!warned || !/listed \d+ files under/.test(out)) return [`no warning, or no resources: ${short(out.split('\n').filter((l) => /files:/.test(l)).join(' | '), 400)}`];
+        return short(warned, 160);
+    });
+}
+
 async function main() {
     if (!process.argv[2]) {
         console.error('usage: node tests/shipped/files.mjs build/mcph');
@@ -1105,6 +1147,7 @@ async function main() {
         await checkConfigErrors(top);
         await checkLimitLogs(top);
         await checkStartOrder(top);
+        await checkNoProc(top);
         await check(null, 'the secret never left the server', async () => {
             const leaks = outputs.filter((o) => o.includes(SECRET) || o.includes('TOP SECRET'));
             return leaks.length ? [`leaked in ${short(leaks[0])}`] : `${outputs.length} results looked at`;
