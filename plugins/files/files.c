@@ -182,10 +182,8 @@ static int files_define_visit(void *ctx, const char *rel, const char *from, int 
         return 1;
     }
     struct stat now;
-    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || !files_links_ok(d->fs, &now)) {
-        if (fd >= 0)
-            close(fd);
+    int fd = files_open_at(d->fs, dirfd, name, &now);
+    if (fd < 0) {
         d->skipped++; /* unreadable, replaced since the walk saw it, or of several links */
         return 0;
     }

@@ -185,6 +185,20 @@ int files_resolve_error(struct files_error *err, int neg_errno, const char *show
 int files_open_regular(const struct files *fs, const char *rel, int *fd, struct stat *st,
                        struct files_error *err);
 
+/* Opens the very file that the O_PATH descriptor pfd refers to, through /proc/self/fd, with
+ * oflags (O_NONBLOCK, O_NOCTTY and O_CLOEXEC added): nothing swapped in under its name since
+ * pfd was checked (a FIFO, a device) is ever opened. Returns a descriptor owned by the
+ * caller, or -errno; -ENOENT means /proc is missing, and the caller opens by name instead,
+ * never blocking (O_NONBLOCK) nor taking a terminal (O_NOCTTY), and checks what it got with
+ * fstat before any read or write. Any thread. */
+int files_reopen(int pfd, int oflags);
+
+/* Opens `name` in the folder dirfd for reading, never following a link, when it is a
+ * regular file that may be read (files_links_ok), as files_reopen does. Returns a
+ * descriptor owned by the caller and its stat in *st, or -errno (-EINVAL: not a file that
+ * may be read; -EAGAIN: it changed while it was being opened). Any thread. */
+int files_open_at(const struct files *fs, int dirfd, const char *name, struct stat *st);
+
 /* Opens rel as a folder for reading its entries (O_RDONLY | O_DIRECTORY). */
 int files_open_dir(const struct files *fs, const char *rel, int *fd, struct files_error *err);
 

@@ -649,12 +649,10 @@ static int files_search_read(const struct files_search *s, int dirfd, const char
 {
     struct stat st;
 
-    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    int fd = files_open_at(s->fs, dirfd, name, &st);
     if (fd < 0)
         return MCPH_ERR;
-    int rc = MCPH_ERR;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && files_links_ok(s->fs, &st))
-        rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
+    int rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
     close(fd);
     return rc;
 }
@@ -892,28 +890,96 @@ static int files_write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* Opens base in the folder pfd for writing, creating it if needed, with every check made on
- * what was really opened. */
+/* Looks at a name that keeps changing (made, or removed, between two looks) this many times
+ * before giving up. */
+#define FILES_WRITE_TRIES 4
+
+/* Makes base in pfd, new: O_EXCL makes it a regular file of ours, never one put there
+ * meanwhile, and 0666 (less the umask) gives it no execute, setuid or setgid bit. */
+static int files_write_create(int pfd, const char *base, const char *shown, int *fd,
+                              struct files_error *err)
+{
+    char buf[128];
+
+    *fd =
+        openat(pfd, base,
+               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    if (*fd >= 0)
+        return MCPH_OK;
+    if (errno == EEXIST)
+        return MCPH_ERR_AGAIN; /* made meanwhile: look again */
+    return files_fail(err, MCPH_ERR, "\"%s\" cannot be created: %s", shown,
+                      files_strerror(errno, buf, sizeof(buf)));
+}
+
+/* Opens for writing the existing file open as tfd (O_PATH, the name base in pfd, no link
+ * followed), once checked: through /proc the very file checked; else by name, never
+ * blocking nor taking a terminal, and checked again by the caller before it writes. */
+static int files_write_existing(int pfd, int tfd, const char *base, const char *shown, int *fd,
+                                struct files_error *err)
+{
+    struct stat st;
+    char buf[128];
+
+    if (fstat(tfd, &st) != 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be checked: %s", shown,
+                          files_strerror(errno, buf, sizeof(buf)));
+    if (files_write_target(&st, shown, err) != MCPH_OK)
+        return err->status;
+    *fd = files_reopen(tfd, O_WRONLY);
+    if (*fd == -ENOENT) { /* no /proc */
+        *fd = openat(pfd, base, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (*fd < 0 && errno == ENOENT)
+            return MCPH_ERR_AGAIN; /* removed meanwhile */
+        if (*fd < 0 && errno == ELOOP)
+            return files_fail(err, MCPH_ERR_INVALID,
+                              "\"%s\" is refused: it is a symbolic link, and writes never "
+                              "follow symbolic links",
+                              shown);
+        *fd = *fd < 0 ? -errno : *fd;
+    }
+    if (*fd < 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
+                          files_strerror(-*fd, buf, sizeof(buf)));
+    return MCPH_OK;
+}
+
+/* One look at base in pfd: made new, or the file there opened once checked. Returns MCPH_OK
+ * with *fd set, MCPH_ERR_AGAIN when the name changed meanwhile, or a refusal (err set). */
+static int files_write_try(int pfd, const char *base, const char *shown, int *fd, int *created,
+                           struct files_error *err)
+{
+    char buf[128];
+
+    int tfd = openat(pfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    *created = tfd < 0 && errno == ENOENT;
+    if (*created)
+        return files_write_create(pfd, base, shown, fd, err);
+    if (tfd < 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
+                          files_strerror(errno, buf, sizeof(buf)));
+    int rc = files_write_existing(pfd, tfd, base, shown, fd, err);
+    close(tfd);
+    return rc;
+}
+
+/* Opens base in the folder pfd for writing, creating it if needed. What is written is what
+ * was checked: a FIFO or device swapped in under the name is never opened (with /proc), or
+ * never written (without), and the file opened is checked once more. */
 static int files_write_open(int pfd, const char *base, const char *shown, int *fd, int *created,
                             struct files_error *err)
 {
     struct stat st;
     char buf[128];
+    int wfd = -1, rc = MCPH_ERR_AGAIN;
 
-    *created = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0;
-    if (!*created && files_write_target(&st, shown, err) != MCPH_OK)
-        return err->status;
-    /* A new file gets no execute, setuid or setgid bit: 0666, less the umask. */
-    int wfd = openat(pfd, base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-                     0666);
-    if (wfd < 0 && errno == ELOOP)
+    for (int i = 0; i < FILES_WRITE_TRIES && rc == MCPH_ERR_AGAIN; i++)
+        rc = files_write_try(pfd, base, shown, &wfd, created, err);
+    if (rc == MCPH_ERR_AGAIN)
         return files_fail(err, MCPH_ERR_INVALID,
-                          "\"%s\" is refused: it is a symbolic link, and writes never follow "
-                          "symbolic links",
-                          shown);
-    if (wfd < 0)
-        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
-                          files_strerror(errno, buf, sizeof(buf)));
+                          "\"%s\" kept changing while it was being opened; try again", shown);
+    if (rc != MCPH_OK)
+        return rc;
     if (fstat(wfd, &st) != 0) {
         int saved = errno;
         close(wfd);

@@ -788,6 +788,51 @@ async function checkWriteRace(s, top, root, name) {
     }));
 }
 
+// "dev_race" flips between a regular file and a character device (/dev/zero's numbers):
+// every read gives the file's text or a refusal, never the device's bytes, and no write
+// reaches the device (it would fail to truncate it). Needs mknod (root).
+async function checkDeviceRace(s, root, name, writable) {
+    const made = spawnSync('mknod', [path.join(root, 'dev_probe'), 'c', '1', '5'], { encoding: 'utf8' });
+    fs.rmSync(path.join(root, 'dev_probe'), { force: true });
+    fs.writeFileSync(path.join(root, 'dev_race'), 'regular\n');
+    const script = `cd '${root}' && while :; do printf 'regular\\n' > dev_r.tmp; mv -f dev_r.tmp dev_race; ` +
+        'mknod dev_z.tmp c 1 5 && mv -f dev_z.tmp dev_race; done';
+    const uri = `file://${encodePath(root)}/dev_race`;
+    const calls = [
+        () => tool(s, 'read_file', { path: 'dev_race' }).then((r) => ['read', r]),
+        () => tool(s, 'read_file', { path: 'dev_race', start_line: 1 }).then((r) => ['lines', r]),
+        () => tool(s, 'search_files', { query: 'regular', glob: 'dev_race' }).then((r) => ['search', r]),
+        () => read(s, uri).then((r) => ['resource', r], (err) => ['resource', { error: err.message }]),
+        ...(writable ? [() => tool(s, 'write_file', { path: 'dev_race', content: 'regular\n' }).then((r) => ['write', r])] : []),
+    ];
+    const refusedRead = /char_device, not a regular file|changed while it was being opened|does not exist/;
+    // write_file empties the file before it writes: a read in between sees nothing.
+    const texts = writable ? ['regular\n', ''] : ['regular\n'];
+    const empty = writable ? /^"dev_race" has 0 lines; start_line 1 is past its end$/ : /^$/;
+    const refusedWrite = /char_device, and only regular files are written|kept changing|does not exist/;
+    await check(s, `${name}: calls racing a file swapped for a device`, () => {
+        if (made.status !== 0) return 'not checked: mknod is not allowed here';
+        return racing(script, async () => {
+            const tally = {};
+            const problems = [];
+            for (let i = 0; i < 200; i += 20) {
+                const batch = Array.from({ length: 20 }, (_, k) => calls[(i + k) % calls.length]());
+                for (const [kind, r] of await Promise.all(batch)) {
+                    let ok;
+                    if (kind === 'resource') ok = texts.includes(r.contents?.[0]?.text) || refusedRead.test(r.error || '');
+                    else if (kind === 'search') ok = !r.isError && ['[]', '[{"path":"dev_race","line":1,"text":"regular"}]'].includes(JSON.stringify(r.structuredContent?.matches));
+                    else if (kind === 'write') ok = (!r.isError && r.structuredContent?.bytes === 8) || (r.isError && refusedWrite.test(textOf(r)));
+                    else ok = (!r.isError && texts.includes(textOf(r))) || (r.isError && (refusedRead.test(textOf(r)) || empty.test(textOf(r))));
+                    const key = `${kind} ${r.isError || r.error ? 'refused' : 'done'}`;
+                    tally[key] = (tally[key] || 0) + 1;
+                    if (!ok) problems.push(`${kind}: ${short(r)}`);
+                }
+            }
+            return problems.length ? problems : JSON.stringify(tally);
+        });
+    });
+}
+
 // --- Checks: subscriptions and list changes. ------------------------------------------------
 
 async function checkWatch(s, root, uriRoot, name) {
@@ -889,6 +934,7 @@ async function serverA(validator, top) {
     await checkWatch(s, root, uriRoot, 'A');
     await checkReload(s, 'A');
     await checkReadRace(s, top, root, 'A');
+    await checkDeviceRace(s, root, 'A', false);
     await stopSession(s, 'A');
 }
 
@@ -914,6 +960,7 @@ async function serverB(validator, top) {
     await checkWrites(s, top, root, 'B');
     await checkReadRace(s, top, root, 'B (portable)');
     await checkWriteRace(s, top, root, 'B (portable)');
+    await checkDeviceRace(s, root, 'B (portable)', true);
     await stopSession(s, 'B');
 }
 
