@@ -527,23 +527,33 @@ static void files_fold(char *out, const char *in, size_t n)
     }
 }
 
-/* The text the query is looked for in: the file's own, or (ignore_case) a folded copy, made
- * once per file so that the search stays one linear memmem. */
-static int files_search_hay(struct files_search *s, const char *data, size_t len, const char **hay)
+/* Checks that data is text, and makes what the query is looked for in (*hay): data itself,
+ * or (ignore_case) a copy folded once, so that the search stays one linear memmem. Goes a
+ * slice at a time, and stops early when the call was cancelled (s->cancelled set). *text is
+ * 0 for a file that is not UTF-8 text. */
+static int files_search_prepare(struct files_search *s, const char *data, size_t len,
+                                const char **hay, int *text)
 {
-    if (!s->ignore_case) {
-        *hay = data;
-        return MCPH_OK;
-    }
-    if (len > s->fold_cap) {
+    if (s->ignore_case && len > s->fold_cap) {
         char *grown = realloc(s->fold_buf, len);
         if (!grown)
             return MCPH_ERR_NOMEM;
         s->fold_buf = grown;
         s->fold_cap = len;
     }
-    files_fold(s->fold_buf, data, len);
-    *hay = s->fold_buf;
+    *text = 1;
+    for (size_t off = 0; off < len && *text && !s->cancelled;) {
+        /* Slices end on a character, so that each is checked whole. */
+        size_t n = len - off > FILES_SEARCH_SLICE ? files_utf8_cut(data + off, FILES_SEARCH_SLICE)
+                                                  : len - off;
+        n = n ? n : len - off;
+        *text = files_utf8_text(data + off, n);
+        if (s->ignore_case)
+            files_fold(s->fold_buf + off, data + off, n);
+        off += n;
+        s->cancelled = s->fs->host->cancelled(s->call);
+    }
+    *hay = s->ignore_case && len > 0 ? s->fold_buf : data;
     return MCPH_OK;
 }
 
@@ -687,14 +697,15 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
         return 0;
     }
     s->scanned += len;
-    if (!files_utf8_text(data, len)) {
+    int text;
+    rc = files_search_prepare(s, data, len, &hay, &text);
+    if (rc == MCPH_OK && s->cancelled) {
+        rc = 1;
+    } else if (rc == MCPH_OK && !text) {
         s->skipped++; /* binary */
-    } else {
-        rc = files_search_hay(s, data, len, &hay);
-        if (rc == MCPH_OK) {
-            s->searched++;
-            rc = files_search_text(s, rel, data, hay, len);
-        }
+    } else if (rc == MCPH_OK) {
+        s->searched++;
+        rc = files_search_text(s, rel, data, hay, len);
     }
     free(data);
     return rc;
