@@ -686,7 +686,9 @@ static const struct mcph_config_key files_config_keys[] = {
     {
         .name = "resolver",
         .description = "How paths are confined: auto (openat2 where the kernel has it, else "
-                       "a portable walk), openat2, or portable (default auto)",
+                       "a portable walk), openat2, or portable (default auto). With hidden = "
+                       "no, a path with a symbolic link in it always takes the portable walk, "
+                       "which sees where the link leads",
         .default_value = "auto",
     },
     {0},

@@ -4,13 +4,17 @@
 //   node tests/shipped/files.mjs build/mcph
 //
 // Builds a tree in a temp folder (text, markdown, JSON, a PNG, a large file, nested folders,
-// links inside->inside and inside->outside, a link loop, a FIFO, a hard link to a file outside,
-// a secret outside the root), then runs three servers on it:
+// links inside->inside, inside->outside and to hidden names, a link loop, a FIFO, a hard link
+// to a file outside, a secret outside the root), then runs four servers on it:
 //   A  read-only, openat2 resolver, watching, small pages: resources, the template, every
-//      read tool, hostile input, subscriptions and list changes;
+//      read tool, hostile input, races (links, a device swapped in), subscriptions and list
+//      changes;
 //   B  writable, portable resolver, max_resources 3: the same hostile input, writes, and
-//      writes refused through links, hard links and out of the root;
-//   C  a root given through a symbolic link, hidden = yes, watch = no: the real path in URIs.
+//      writes refused through links, hard links, out of the root and on executable files;
+//   C  a root given through a symbolic link, hidden = yes, watch = no: the real path in URIs;
+//   D  hard_links = yes, one worker, 16 MiB reads: searches that are linear and cancellable.
+// Then --check runs: config errors, limits and the start-up order in the log, and no watch
+// without /proc.
 // Every message mcph sends is checked against the revision's schema. Prints "ok NAME" or
 // "FAIL NAME: why" per check and "N passed, N failed" last; exits non-zero on a failure.
 
