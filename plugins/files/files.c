@@ -182,11 +182,9 @@ static int files_define_visit(void *ctx, const char *rel, const char *from, int 
         return 1;
     }
     struct stat now;
-    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &now) != 0 || !S_ISREG(now.st_mode)) {
-        if (fd >= 0)
-            close(fd);
-        d->skipped++; /* unreadable, or replaced since the walk saw it */
+    int fd = files_open_at(d->fs, dirfd, name, &now);
+    if (fd < 0) {
+        d->skipped++; /* unreadable, replaced since the walk saw it, or of several links */
         return 0;
     }
     const char *mime = files_type_of(fd, name);
@@ -233,8 +231,12 @@ static int files_define_resources(struct files *fs)
                       "others through the template %s/{+path}",
                       d.count, root, d.full ? "max_resources" : "the walk's own limits",
                       fs->uri_root);
+    fs->host->log(fs->host, MCPH_LOG_DEBUG, "listed %zu files under %s as resources", d.count,
+                  root);
     if (d.skipped > 0)
-        fs->host->log(fs->host, MCPH_LOG_DEBUG, "%zu files under %s were skipped (unreadable)",
+        fs->host->log(fs->host, MCPH_LOG_DEBUG,
+                      "%zu files under %s were skipped (unreadable, or of more than one hard "
+                      "link without hard_links = yes)",
                       d.skipped, root);
     return MCPH_OK;
 }
@@ -274,8 +276,10 @@ static const struct mcph_tool files_write_tools[] = {
         .name = "write_file",
         .title = "Write a file",
         .description = "Creates a file under the root, or replaces the contents of one, with "
-                       "the given text. Never follows symbolic links, and never writes a file "
-                       "that has other hard links. Parent folders are made only when "
+                       "the given text. Never follows symbolic links, never writes a file "
+                       "that has other hard links, and never writes a file that may be run (an "
+                       "execute, setuid or setgid bit: refused, not changed); the files it "
+                       "creates are never executable. Parent folders are made only when "
                        "create_parents is true.",
         .input_schema = "{\"type\":\"object\",\"properties\":{"
                         "\"path\":{\"type\":\"string\",\"description\":\"The file, relative to "
@@ -458,6 +462,8 @@ static int files_config_read(struct files *fs)
     if (rc == MCPH_OK)
         rc = files_config_bool(fs, "hidden", &fs->hidden);
     if (rc == MCPH_OK)
+        rc = files_config_bool(fs, "hard_links", &fs->hard_links);
+    if (rc == MCPH_OK)
         rc = files_config_bool(fs, "watch", &fs->watch);
     if (rc == MCPH_OK)
         rc = files_config_sizes(fs);
@@ -495,10 +501,12 @@ static int files_init(const struct mcph_host *host, void **state)
         rc = files_define_tools(fs);
     if (rc == MCPH_OK)
         rc = files_define_template(fs);
-    if (rc == MCPH_OK)
-        rc = files_define_resources(fs);
+    /* Watch first, then walk: a change made while the walk runs is seen (and asks for a
+     * rebuild), where one made between a walk and a later watch would be lost. */
     if (rc == MCPH_OK && fs->watch)
         rc = files_watch_start(fs, &fs->watch_state);
+    if (rc == MCPH_OK)
+        rc = files_define_resources(fs);
     if (rc != MCPH_OK) {
         if (rc == MCPH_ERR_NOMEM)
             host->log(host, MCPH_LOG_ERROR, "out of memory while starting");
@@ -550,7 +558,8 @@ static const struct mcph_tool files_tools[] = {
                        "bytes as an embedded resource. start_line and end_line (1-based, "
                        "inclusive) read a part of a text file, also one larger than "
                        "max_read_bytes; the output stops at max_read_bytes and says where to "
-                       "continue.",
+                       "continue. A file of more than one hard link is refused unless the "
+                       "server allows those.",
         .input_schema = "{\"type\":\"object\",\"properties\":{"
                         "\"path\":{\"type\":\"string\",\"description\":\"The file, relative to "
                         "the root\"},"
@@ -590,8 +599,9 @@ static const struct mcph_tool files_tools[] = {
         .title = "Search in files",
         .description = "Searches the text files under `path` (default the root) for a fixed "
                        "string, optionally only those matching a glob, and returns each "
-                       "matching line as path:line: text. Binary files and files over "
-                       "max_read_bytes are skipped; at most max_results matches.",
+                       "matching line as path:line: text. Binary files, files over "
+                       "max_read_bytes and files of more than one hard link (unless the server "
+                       "allows those) are skipped; at most max_results matches.",
         .input_schema = "{\"type\":\"object\",\"properties\":{"
                         "\"query\":{\"type\":\"string\",\"description\":\"The text to look for "
                         "(a fixed string, one line)\"},"
@@ -662,13 +672,23 @@ static const struct mcph_config_key files_config_keys[] = {
     {
         .name = "hidden",
         .description = "yes: serve dot-files and dot-folders too (default no: they are not "
-                       "listed, and are refused by name)",
+                       "listed, and are refused by name and through symbolic links)",
+        .default_value = "no",
+    },
+    {
+        .name = "hard_links",
+        .description = "yes: also read files that have more than one hard link (default no: "
+                       "such a file is not listed as a resource, is skipped by search_files and "
+                       "refused by read_file, since its other name may be outside the root, "
+                       "where it was not meant to be shared). write_file never writes one",
         .default_value = "no",
     },
     {
         .name = "resolver",
         .description = "How paths are confined: auto (openat2 where the kernel has it, else "
-                       "a portable walk), openat2, or portable (default auto)",
+                       "a portable walk), openat2, or portable (default auto). With hidden = "
+                       "no, a path with a symbolic link in it always takes the portable walk, "
+                       "which sees where the link leads",
         .default_value = "auto",
     },
     {0},

@@ -82,6 +82,7 @@ struct files {
     enum files_resolver resolver;
     int writable;                    /* write_file and create_directory are served */
     int hidden;                      /* dot-files are served */
+    int hard_links;                  /* files of more than one hard link are read */
     int watch;                       /* the watcher runs */
     uint64_t max_read_bytes;         /* the largest file read (or written) whole */
     size_t max_resources;            /* files listed as resources */
@@ -162,9 +163,15 @@ enum files_links {
     FILES_LINKS_NONE,        /* refuse any link in the path (writes) */
 };
 
+/* What files_resolve returns (negated) when, with hidden = no, a symbolic link on the way
+ * leads to a hidden name: above every errno value. */
+#define FILES_EHIDDEN 4096
+
 /* Opens rel (from files_path_check) beneath the root with open(2) flags `oflags`
  * (O_CLOEXEC is added). Returns a descriptor owned by the caller, or -errno: EXDEV for an
- * escape, ELOOP for a loop, a magic link or (FILES_LINKS_NONE) any link. Any thread. */
+ * escape, ELOOP for a loop, a magic link or (FILES_LINKS_NONE) any link, and
+ * -FILES_EHIDDEN when hidden = no and a link leads to a name starting with '.' (the path
+ * really opened never has a hidden name in it). Any thread. */
 int files_resolve(const struct files *fs, const char *rel, int oflags, enum files_links links);
 
 /* Turns a -errno from files_resolve for the client's path `shown` into err; returns the
@@ -173,9 +180,24 @@ int files_resolve_error(struct files_error *err, int neg_errno, const char *show
                         enum files_links links);
 
 /* Opens rel as a regular file for reading, never blocking (FIFOs, devices and sockets are
- * refused before they are opened for reading). *fd owned by the caller; *st its stat. */
+ * refused before they are opened for reading), and refuses a file of more than one hard link
+ * unless hard_links = yes. *fd owned by the caller; *st its stat. */
 int files_open_regular(const struct files *fs, const char *rel, int *fd, struct stat *st,
                        struct files_error *err);
+
+/* Opens the very file that the O_PATH descriptor pfd refers to, through /proc/self/fd, with
+ * oflags (O_NONBLOCK, O_NOCTTY and O_CLOEXEC added): nothing swapped in under its name since
+ * pfd was checked (a FIFO, a device) is ever opened. Returns a descriptor owned by the
+ * caller, or -errno; -ENOENT means /proc is missing, and the caller opens by name instead,
+ * never blocking (O_NONBLOCK) nor taking a terminal (O_NOCTTY), and checks what it got with
+ * fstat before any read or write. Any thread. */
+int files_reopen(int pfd, int oflags);
+
+/* Opens `name` in the folder dirfd for reading, never following a link, when it is a
+ * regular file that may be read (files_links_ok), as files_reopen does. Returns a
+ * descriptor owned by the caller and its stat in *st, or -errno (-EINVAL: not a file that
+ * may be read; -EAGAIN: it changed while it was being opened). Any thread. */
+int files_open_at(const struct files *fs, int dirfd, const char *name, struct stat *st);
 
 /* Opens rel as a folder for reading its entries (O_RDONLY | O_DIRECTORY). */
 int files_open_dir(const struct files *fs, const char *rel, int *fd, struct files_error *err);
@@ -187,6 +209,9 @@ int files_read_all(const struct files *fs, const char *rel, char **data, size_t 
 
 /* The name of a file type (st_mode) for messages and listings: "file", "directory", ... */
 const char *files_type_name(mode_t mode);
+
+/* 1 when a regular file of this stat may be read: one link, or hard_links = yes. */
+int files_links_ok(const struct files *fs, const struct stat *st);
 
 /* Reads fd to its end, or to cap bytes, into a new NUL-terminated buffer (*data, owned by
  * the caller); `hint` sizes the first allocation. MCPH_OK, MCPH_ERR (a read error) or
@@ -253,7 +278,9 @@ int files_tool_create_directory(const struct mcph_host *host, void *state, struc
 /* --- watch.c --- */
 
 /* Starts watching the folders under the root (at most fs->max_watches) on a thread of the
- * plugin's own. *out is owned by the caller and freed with files_watch_stop. Main thread. */
+ * plugin's own. *out is owned by the caller and freed with files_watch_stop; it is left NULL
+ * (MCPH_OK, logged) when /proc is missing, since no folder can then be watched safely. Main
+ * thread. */
 int files_watch_start(const struct files *fs, struct files_watch **out);
 /* Stops the thread, waits for it and frees everything. Accepts NULL. Main thread. */
 void files_watch_stop(struct files_watch *w);

@@ -10,9 +10,15 @@
  * O_PATH | O_NOFOLLOW, reading symbolic links itself and refusing any absolute target and
  * any ".." that would climb above the root: the same rules as RESOLVE_BENEATH. It never
  * asks the kernel to follow a link, so /proc magic links cannot be followed either.
+ *
+ * With hidden = no, the client's path has no hidden name (files_path_check), but a link
+ * could lead to one (to_git -> .git). openat2 is then asked to follow no link at all, and a
+ * path with a link in it goes through the portable resolver, which sees each name a link
+ * leads to and refuses a hidden one.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,7 +150,7 @@ static int files_resolve_openat2(const struct files *fs, const char *rel, int of
         .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
     };
 
-    if (links == FILES_LINKS_NONE)
+    if (links == FILES_LINKS_NONE || !fs->hidden)
         how.resolve |= RESOLVE_NO_SYMLINKS;
     for (int i = 0; i < FILES_OPENAT2_TRIES; i++) {
         long fd = syscall(SYS_openat2, fs->root_fd, rel[0] ? rel : ".", &how, sizeof(how));
@@ -297,6 +303,8 @@ static int files_port_step(struct files_port *st, char *name)
         name[0] = '\0';
         return rc < 0 ? rc : files_port_at_end(st);
     }
+    if (name[0] == '.' && !st->fs->hidden)
+        return -FILES_EHIDDEN; /* only a link's target can bring one: the path was checked */
     int fd = openat(st->cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -errno;
@@ -356,8 +364,13 @@ out:
 
 int files_resolve(const struct files *fs, const char *rel, int oflags, enum files_links links)
 {
-    if (fs->resolver == FILES_RESOLVE_OPENAT2)
-        return files_resolve_openat2(fs, rel, oflags, links);
+    if (fs->resolver == FILES_RESOLVE_OPENAT2) {
+        int fd = files_resolve_openat2(fs, rel, oflags, links);
+        /* hidden = no: a path with a link in it is resolved name by name, to see where the
+         * link leads. */
+        if (fd != -ELOOP || links == FILES_LINKS_NONE || fs->hidden)
+            return fd;
+    }
     return files_resolve_portable(fs, rel, oflags, links);
 }
 
@@ -385,6 +398,11 @@ int files_resolve_error(struct files_error *err, int neg_errno, const char *show
         return files_fail(err, MCPH_ERR_INVALID,
                           "\"%s\" is refused: too many symbolic links (a loop), or a link that "
                           "is never followed (/proc magic links)",
+                          shown);
+    case FILES_EHIDDEN:
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: a symbolic link on its way leads to a hidden name "
+                          "(one starting with '.'), and hidden files are not served (hidden = no)",
                           shown);
     case ENOTDIR:
         return files_fail(err, MCPH_ERR_INVALID,
@@ -433,6 +451,86 @@ static const char *files_shown_rel(const char *rel)
     return rel[0] ? rel : ".";
 }
 
+int files_links_ok(const struct files *fs, const struct stat *st)
+{
+    return fs->hard_links || st->st_nlink <= 1;
+}
+
+int files_reopen(int pfd, int oflags)
+{
+    char proc[64];
+
+    snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+    int fd = open(proc, oflags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+/* Keeps fd (opened for what `first` described) only if it is that same regular file, and
+ * closes it otherwise. Returns fd, or -EAGAIN (or fd itself when it is an -errno). */
+static int files_same_file(int fd, const struct stat *first, struct stat *st)
+{
+    if (fd < 0)
+        return fd;
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || st->st_dev != first->st_dev ||
+        st->st_ino != first->st_ino) {
+        close(fd);
+        return -EAGAIN;
+    }
+    return fd;
+}
+
+/* Opens for reading the file open as pfd (O_PATH) in dirfd/name, already checked as first:
+ * through /proc, else by name again. Returns a descriptor or -errno. */
+static int files_reopen_read(int pfd, int dirfd, const char *name)
+{
+    int fd = files_reopen(pfd, O_RDONLY);
+
+    if (fd != -ENOENT)
+        return fd;
+    fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+int files_open_at(const struct files *fs, int dirfd, const char *name, struct stat *st)
+{
+    struct stat first;
+    int fd = -EINVAL;
+
+    int pfd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (pfd < 0)
+        return -errno;
+    if (fstat(pfd, &first) != 0)
+        fd = -errno;
+    else if (S_ISREG(first.st_mode) && files_links_ok(fs, &first))
+        fd = files_same_file(files_reopen_read(pfd, dirfd, name), &first, st);
+    close(pfd);
+    return fd;
+}
+
+/* Checks that the file open as pfd (O_PATH) is one that is read: a regular file, of one
+ * link unless hard_links = yes. *first is its stat. */
+static int files_regular_check(const struct files *fs, int pfd, struct stat *first,
+                               const char *shown, struct files_error *err)
+{
+    if (fstat(pfd, first) != 0)
+        return files_resolve_error(err, -errno, shown, FILES_LINKS_BENEATH);
+    if (S_ISDIR(first->st_mode))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is a folder, not a file; list it with list_directory", shown);
+    if (!S_ISREG(first->st_mode))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it is a %s, not a regular file; only regular files "
+                          "are read",
+                          shown, files_type_name(first->st_mode));
+    if (!files_links_ok(fs, first))
+        return files_fail(err, MCPH_ERR_INVALID,
+                          "\"%s\" is refused: it has %ju hard links, and files of more than one "
+                          "are not read (another name of the file may be outside the root); "
+                          "hard_links = yes allows it",
+                          shown, (uintmax_t)first->st_nlink);
+    return MCPH_OK;
+}
+
 int files_open_regular(const struct files *fs, const char *rel, int *fd, struct stat *st,
                        struct files_error *err)
 {
@@ -441,32 +539,24 @@ int files_open_regular(const struct files *fs, const char *rel, int *fd, struct 
 
     files_show(files_shown_rel(rel), shown, sizeof(shown));
     /* Look before opening for reading: opening a device may have effects, and a FIFO
-     * without a writer would block without O_NONBLOCK. */
+     * without a writer would block without O_NONBLOCK. What was looked at is then
+     * reopened itself (files_reopen). */
     int pfd = files_resolve(fs, rel, O_PATH, FILES_LINKS_BENEATH);
     if (pfd < 0)
         return files_resolve_error(err, pfd, shown, FILES_LINKS_BENEATH);
-    int rc = fstat(pfd, &first);
+    int rc = files_regular_check(fs, pfd, &first, shown, err);
+    int rfd = rc == MCPH_OK ? files_reopen(pfd, O_RDONLY) : -EINVAL;
     close(pfd);
-    if (rc != 0)
-        return files_resolve_error(err, -errno, shown, FILES_LINKS_BENEATH);
-    if (S_ISDIR(first.st_mode))
-        return files_fail(err, MCPH_ERR_INVALID,
-                          "\"%s\" is a folder, not a file; list it with list_directory", shown);
-    if (!S_ISREG(first.st_mode))
-        return files_fail(err, MCPH_ERR_INVALID,
-                          "\"%s\" is refused: it is a %s, not a regular file; only regular files "
-                          "are read",
-                          shown, files_type_name(first.st_mode));
-
-    int rfd = files_resolve(fs, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, FILES_LINKS_BENEATH);
+    if (rc != MCPH_OK)
+        return rc;
+    if (rfd == -ENOENT) /* no /proc: by name again, then compared */
+        rfd = files_resolve(fs, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, FILES_LINKS_BENEATH);
     if (rfd < 0)
         return files_resolve_error(err, rfd, shown, FILES_LINKS_BENEATH);
-    if (fstat(rfd, st) != 0 || !S_ISREG(st->st_mode) || st->st_dev != first.st_dev ||
-        st->st_ino != first.st_ino) {
-        close(rfd);
+    rfd = files_same_file(rfd, &first, st);
+    if (rfd < 0)
         return files_fail(err, MCPH_ERR_INVALID,
                           "\"%s\" changed while it was being opened; try again", shown);
-    }
     *fd = rfd;
     return MCPH_OK;
 }

@@ -4,7 +4,6 @@
  * error that says what was refused and why, so the model can correct its call. Results are
  * capped (max_results entries, max_read_bytes bytes) and say so when cut.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -498,33 +497,90 @@ int files_tool_find_files(const struct mcph_host *host, void *state, struct mcph
 
 /* --- search_files. --- */
 
+/* Bytes of a file searched between two looks at whether the call was cancelled. */
+#define FILES_SEARCH_SLICE (4u * 1024u * 1024u)
+
 struct files_search {
     const struct files *fs;
-    const char *query;
+    struct mcph_call *call; /* borrowed for the handler */
+    const char *query;      /* borrowed: the argument */
     size_t query_len;
+    char *folded; /* owned: the query with ASCII letters lowered (ignore_case), else NULL */
     const char *glob;
     int ignore_case;
+    char *fold_buf; /* owned: the folded text of the file being searched (ignore_case) */
+    size_t fold_cap;
     struct files_buf text, json;
     size_t count;
     size_t searched, skipped;
     uint64_t scanned;
-    int capped, budget;
+    int capped, budget, cancelled;
 };
 
-/* Where the query occurs in line[0..n), or NULL. ignore_case folds ASCII letters only. */
-static const char *files_search_find(const struct files_search *s, const char *line, size_t n)
+/* Copies n bytes with the ASCII letters lowered (bytes of UTF-8 sequences are >= 0x80 and
+ * stay as they are). */
+static void files_fold(char *out, const char *in, size_t n)
 {
-    if (!s->ignore_case)
-        return memmem(line, n, s->query, s->query_len);
-    for (size_t i = 0; i + s->query_len <= n; i++) {
-        size_t k = 0;
-        while (k < s->query_len &&
-               tolower((unsigned char)line[i + k]) == tolower((unsigned char)s->query[k]))
-            k++;
-        if (k == s->query_len)
-            return line + i;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)in[i];
+        out[i] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
     }
-    return NULL;
+}
+
+/* Checks that data is text, and makes what the query is looked for in (*hay): data itself,
+ * or (ignore_case) a copy folded once, so that the search stays one linear memmem. Goes a
+ * slice at a time, and stops early when the call was cancelled (s->cancelled set). *text is
+ * 0 for a file that is not UTF-8 text. */
+static int files_search_prepare(struct files_search *s, const char *data, size_t len,
+                                const char **hay, int *text)
+{
+    if (s->ignore_case && len > s->fold_cap) {
+        char *grown = realloc(s->fold_buf, len);
+        if (!grown)
+            return MCPH_ERR_NOMEM;
+        s->fold_buf = grown;
+        s->fold_cap = len;
+    }
+    *text = 1;
+    for (size_t off = 0; off < len && *text && !s->cancelled;) {
+        /* Slices end on a character, so that each is checked whole. */
+        size_t n = len - off > FILES_SEARCH_SLICE ? files_utf8_cut(data + off, FILES_SEARCH_SLICE)
+                                                  : len - off;
+        n = n ? n : len - off;
+        *text = files_utf8_text(data + off, n);
+        if (s->ignore_case)
+            files_fold(s->fold_buf + off, data + off, n);
+        off += n;
+        s->cancelled = s->fs->host->cancelled(s->call);
+    }
+    *hay = s->ignore_case && len > 0 ? s->fold_buf : data;
+    return MCPH_OK;
+}
+
+/* Counts the '\n' in [p, end); *line moves to where the line after the last one starts. */
+static uint64_t files_count_lines(const char *p, const char *end, const char **line)
+{
+    uint64_t n = 0;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break;
+        n++;
+        p = nl + 1;
+        *line = p;
+    }
+    return n;
+}
+
+/* The end of the slice that starts at p: FILES_SEARCH_SLICE bytes on, then to the end of
+ * that line (the query holds no '\n', so no match spans two slices). */
+static const char *files_slice_end(const char *p, const char *end)
+{
+    if ((size_t)(end - p) <= FILES_SEARCH_SLICE)
+        return end;
+    const char *nl = memchr(p + FILES_SEARCH_SLICE, '\n', (size_t)(end - p - FILES_SEARCH_SLICE));
+    return nl ? nl + 1 : end;
 }
 
 /* Adds one match: "path:line: text", the text cut to FILES_LINE_SHOWN_MAX bytes. */
@@ -545,41 +601,68 @@ static void files_search_add(struct files_search *s, const char *rel, uint64_t l
     s->count++;
 }
 
-/* Searches one file's text; returns 1 once max_results matches were found. */
-static int files_search_text(struct files_search *s, const char *rel, const char *data, size_t len)
+/* One matching line (n bytes at line, its '\n' excluded): added, or the search stops at
+ * max_results (returns 1). */
+static int files_search_match(struct files_search *s, const char *rel, uint64_t line_no,
+                              const char *line, size_t n)
 {
+    if (n > 0 && line[n - 1] == '\r')
+        n--;
+    if (s->count == s->fs->max_results) {
+        s->capped = 1;
+        return 1;
+    }
+    files_search_add(s, rel, line_no, line, n);
+    return 0;
+}
+
+/* Searches one file's text: data, and hay where the query is looked for (data itself, or
+ * data folded), both len bytes. One memmem per slice or per match: linear in len, whatever
+ * the query. Returns 1 once max_results matches were found or the call was cancelled. */
+static int files_search_text(struct files_search *s, const char *rel, const char *data,
+                             const char *hay, size_t len)
+{
+    const char *needle = s->folded ? s->folded : s->query;
+    const char *p = hay, *end = hay + len, *line = hay;
     uint64_t line_no = 1;
 
-    for (const char *p = data, *end = data + len; p < end; line_no++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        size_t shown = n > 0 && p[n - 1] == '\r' ? n - 1 : n;
-        if (files_search_find(s, p, shown)) {
-            if (s->count == s->fs->max_results) {
-                s->capped = 1;
+    while (p < end) {
+        const char *stop = files_slice_end(p, end);
+        const char *at = memmem(p, (size_t)(stop - p), needle, s->query_len);
+        if (!at) {
+            line_no += files_count_lines(p, stop, &line);
+            p = stop;
+            if (s->fs->host->cancelled(s->call)) {
+                s->cancelled = 1;
                 return 1;
             }
-            files_search_add(s, rel, line_no, p, shown);
+            continue;
         }
-        p += n + 1;
+        line_no += files_count_lines(p, at, &line);
+        const char *eol = memchr(at, '\n', (size_t)(end - at));
+        const char *line_end = eol ? eol : end;
+        if (files_search_match(s, rel, line_no, data + (line - hay), (size_t)(line_end - line)))
+            return 1;
+        p = eol ? eol + 1 : end;
+        line = p;
+        line_no++;
     }
     return 0;
 }
 
 /* Reads the file `name` in dirfd for searching. The walk reached dirfd without following
  * links, and the name is opened the same way. Returns MCPH_OK, MCPH_ERR_NOMEM, or
- * MCPH_ERR when it is to be skipped (gone, unreadable, not a regular file). */
+ * MCPH_ERR when it is to be skipped (gone, unreadable, not a regular file, of several hard
+ * links without hard_links = yes). */
 static int files_search_read(const struct files_search *s, int dirfd, const char *name, char **data,
                              size_t *len)
 {
     struct stat st;
 
-    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    int fd = files_open_at(s->fs, dirfd, name, &st);
     if (fd < 0)
         return MCPH_ERR;
-    int rc = MCPH_ERR;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
+    int rc = files_read_fd(fd, (size_t)st.st_size, (size_t)s->fs->max_read_bytes, data, len);
     close(fd);
     return rc;
 }
@@ -589,8 +672,13 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
 {
     struct files_search *s = ctx;
     char *data;
+    const char *hay;
     size_t len;
 
+    if (s->fs->host->cancelled(s->call)) {
+        s->cancelled = 1;
+        return 1;
+    }
     if (s->glob && !files_glob_match(s->glob, from))
         return 0;
     if ((uint64_t)st->st_size > s->fs->max_read_bytes) {
@@ -609,11 +697,15 @@ static int files_search_visit(void *ctx, const char *rel, const char *from, int 
         return 0;
     }
     s->scanned += len;
-    if (files_utf8_text(data, len)) {
-        s->searched++;
-        rc = files_search_text(s, rel, data, len);
-    } else {
+    int text;
+    rc = files_search_prepare(s, data, len, &hay, &text);
+    if (rc == MCPH_OK && s->cancelled) {
+        rc = 1;
+    } else if (rc == MCPH_OK && !text) {
         s->skipped++; /* binary */
+    } else if (rc == MCPH_OK) {
+        s->searched++;
+        rc = files_search_text(s, rel, data, hay, len);
     }
     free(data);
     return rc;
@@ -639,12 +731,41 @@ static int files_search_emit(struct files_search *s, struct mcph_call *call, con
                          FILES_SCAN_BYTES_MAX, FILES_WALK_MAX);
     if (s->skipped > 0)
         files_buf_printf(&s->text,
-                         "[%zu file%s skipped: binary, unreadable, or over "
-                         "max_read_bytes]\n",
+                         "[%zu file%s skipped: binary, unreadable, over max_read_bytes, or "
+                         "of more than one hard link]\n",
                          s->skipped, s->skipped == 1 ? "" : "s");
     files_buf_printf(&s->json, "],\"truncated\":%s,\"files_searched\":%zu,\"files_skipped\":%zu}",
                      truncated ? "true" : "false", s->searched, s->skipped);
     return files_emit(s->fs->host, call, &s->text, &s->json);
+}
+
+/* Walks rel and answers: the matches, or the tool error that stopped the search. */
+static int files_search_run(struct files_search *s, struct files_walk *w, const char *rel)
+{
+    const struct mcph_host *host = s->fs->host;
+    struct files_error err;
+    int rc;
+
+    if (s->ignore_case) {
+        s->folded = malloc(s->query_len + 1);
+        if (!s->folded)
+            return MCPH_ERR_NOMEM;
+        files_fold(s->folded, s->query, s->query_len + 1);
+    }
+    files_buf_init(&s->text);
+    files_buf_init(&s->json);
+    files_buf_puts(&s->json, "{\"matches\":[");
+    rc = files_walk_run(w, rel, &err);
+    if (rc == MCPH_OK && (s->cancelled || w->cancelled)) {
+        files_buf_release(&s->text);
+        files_buf_release(&s->json);
+        return host->tool_error(s->call, "the search was cancelled");
+    }
+    if (rc == MCPH_OK)
+        return files_search_emit(s, s->call, rel, w);
+    files_buf_release(&s->text);
+    files_buf_release(&s->json);
+    return rc == MCPH_ERR_NOMEM ? rc : host->tool_error(s->call, "%s", err.text);
 }
 
 int files_tool_search_files(const struct mcph_host *host, void *state, struct mcph_call *call)
@@ -652,7 +773,6 @@ int files_tool_search_files(const struct mcph_host *host, void *state, struct mc
     const struct files *fs = state;
     struct files_search s = {.fs = fs};
     struct files_walk w = {.fs = fs, .call = call, .visit = files_search_visit, .ctx = &s};
-    struct files_error err;
     int result;
     char *rel;
 
@@ -661,19 +781,12 @@ int files_tool_search_files(const struct mcph_host *host, void *state, struct mc
         files_arg_bool(host, call, "ignore_case", &s.ignore_case, &result) != MCPH_OK)
         return result;
     s.query_len = strlen(s.query);
+    s.call = call;
     if (files_arg_path(fs, call, "path", ".", &rel, &result) != MCPH_OK)
         return result;
-    files_buf_init(&s.text);
-    files_buf_init(&s.json);
-    files_buf_puts(&s.json, "{\"matches\":[");
-    int rc = files_walk_run(&w, rel, &err);
-    if (rc == MCPH_OK) {
-        rc = files_search_emit(&s, call, rel, &w);
-    } else {
-        files_buf_release(&s.text);
-        files_buf_release(&s.json);
-        rc = rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
-    }
+    int rc = files_search_run(&s, &w, rel);
+    free(s.folded);
+    free(s.fold_buf);
     free(rel);
     return rc;
 }
@@ -727,9 +840,31 @@ static int files_mkdirs(const struct files *fs, const char *rel, int *created,
     return rc;
 }
 
+/* The bits that make a file something that may be run, or run with another's rights. */
+#define FILES_RUN_BITS (S_IXUSR | S_IXGRP | S_IXOTH | S_ISUID | S_ISGID)
+
+/* Refuses a file that may be run: writing it would change what someone else runs, and mcph
+ * may keep setuid and setgid bits through a write (it does when it runs with CAP_FSETID).
+ * Refusing is safer than dropping the bits, which would still leave a script that others
+ * run by name changed. */
+static int files_write_mode(const struct stat *st, const char *shown, struct files_error *err)
+{
+    const char *what = (st->st_mode & S_ISUID)   ? "setuid"
+                       : (st->st_mode & S_ISGID) ? "setgid"
+                                                 : "executable";
+
+    if (!(st->st_mode & FILES_RUN_BITS))
+        return MCPH_OK;
+    return files_fail(err, MCPH_ERR_INVALID,
+                      "\"%s\" is refused: it is %s (mode 0%o), and a file with an execute, setuid "
+                      "or setgid bit is never written, so that nothing that may be run is "
+                      "changed; write another file, or have its mode changed outside mcph",
+                      shown, what, (unsigned)(st->st_mode & 07777));
+}
+
 /* Refuses to write over what is not a plain file of one link: a symbolic link (writes never
- * follow one), a FIFO or device, or a file with other hard links (one of them could be
- * outside the root). */
+ * follow one), a FIFO or device, a file with other hard links (one of them could be outside
+ * the root), or a file that may be run. */
 static int files_write_target(const struct stat *st, const char *shown, struct files_error *err)
 {
     if (S_ISLNK(st->st_mode))
@@ -746,7 +881,7 @@ static int files_write_target(const struct stat *st, const char *shown, struct f
                           "\"%s\" is refused: it has %ju hard links, and a file with more than "
                           "one is never written (another link could be outside the root)",
                           shown, (uintmax_t)st->st_nlink);
-    return MCPH_OK;
+    return files_write_mode(st, shown, err);
 }
 
 /* Writes all of data to fd from its start, after emptying it. */
@@ -766,27 +901,96 @@ static int files_write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* Opens base in the folder pfd for writing, creating it if needed, with every check made on
- * what was really opened. */
+/* Looks at a name that keeps changing (made, or removed, between two looks) this many times
+ * before giving up. */
+#define FILES_WRITE_TRIES 4
+
+/* Makes base in pfd, new: O_EXCL makes it a regular file of ours, never one put there
+ * meanwhile, and 0666 (less the umask) gives it no execute, setuid or setgid bit. */
+static int files_write_create(int pfd, const char *base, const char *shown, int *fd,
+                              struct files_error *err)
+{
+    char buf[128];
+
+    *fd =
+        openat(pfd, base,
+               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    if (*fd >= 0)
+        return MCPH_OK;
+    if (errno == EEXIST)
+        return MCPH_ERR_AGAIN; /* made meanwhile: look again */
+    return files_fail(err, MCPH_ERR, "\"%s\" cannot be created: %s", shown,
+                      files_strerror(errno, buf, sizeof(buf)));
+}
+
+/* Opens for writing the existing file open as tfd (O_PATH, the name base in pfd, no link
+ * followed), once checked: through /proc the very file checked; else by name, never
+ * blocking nor taking a terminal, and checked again by the caller before it writes. */
+static int files_write_existing(int pfd, int tfd, const char *base, const char *shown, int *fd,
+                                struct files_error *err)
+{
+    struct stat st;
+    char buf[128];
+
+    if (fstat(tfd, &st) != 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be checked: %s", shown,
+                          files_strerror(errno, buf, sizeof(buf)));
+    if (files_write_target(&st, shown, err) != MCPH_OK)
+        return err->status;
+    *fd = files_reopen(tfd, O_WRONLY);
+    if (*fd == -ENOENT) { /* no /proc */
+        *fd = openat(pfd, base, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (*fd < 0 && errno == ENOENT)
+            return MCPH_ERR_AGAIN; /* removed meanwhile */
+        if (*fd < 0 && errno == ELOOP)
+            return files_fail(err, MCPH_ERR_INVALID,
+                              "\"%s\" is refused: it is a symbolic link, and writes never "
+                              "follow symbolic links",
+                              shown);
+        *fd = *fd < 0 ? -errno : *fd;
+    }
+    if (*fd < 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
+                          files_strerror(-*fd, buf, sizeof(buf)));
+    return MCPH_OK;
+}
+
+/* One look at base in pfd: made new, or the file there opened once checked. Returns MCPH_OK
+ * with *fd set, MCPH_ERR_AGAIN when the name changed meanwhile, or a refusal (err set). */
+static int files_write_try(int pfd, const char *base, const char *shown, int *fd, int *created,
+                           struct files_error *err)
+{
+    char buf[128];
+
+    int tfd = openat(pfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    *created = tfd < 0 && errno == ENOENT;
+    if (*created)
+        return files_write_create(pfd, base, shown, fd, err);
+    if (tfd < 0)
+        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
+                          files_strerror(errno, buf, sizeof(buf)));
+    int rc = files_write_existing(pfd, tfd, base, shown, fd, err);
+    close(tfd);
+    return rc;
+}
+
+/* Opens base in the folder pfd for writing, creating it if needed. What is written is what
+ * was checked: a FIFO or device swapped in under the name is never opened (with /proc), or
+ * never written (without), and the file opened is checked once more. */
 static int files_write_open(int pfd, const char *base, const char *shown, int *fd, int *created,
                             struct files_error *err)
 {
     struct stat st;
     char buf[128];
+    int wfd = -1, rc = MCPH_ERR_AGAIN;
 
-    *created = fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0;
-    if (!*created && files_write_target(&st, shown, err) != MCPH_OK)
-        return err->status;
-    int wfd = openat(pfd, base, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-                     0666);
-    if (wfd < 0 && errno == ELOOP)
+    for (int i = 0; i < FILES_WRITE_TRIES && rc == MCPH_ERR_AGAIN; i++)
+        rc = files_write_try(pfd, base, shown, &wfd, created, err);
+    if (rc == MCPH_ERR_AGAIN)
         return files_fail(err, MCPH_ERR_INVALID,
-                          "\"%s\" is refused: it is a symbolic link, and writes never follow "
-                          "symbolic links",
-                          shown);
-    if (wfd < 0)
-        return files_fail(err, MCPH_ERR, "\"%s\" cannot be opened for writing: %s", shown,
-                          files_strerror(errno, buf, sizeof(buf)));
+                          "\"%s\" kept changing while it was being opened; try again", shown);
+    if (rc != MCPH_OK)
+        return rc;
     if (fstat(wfd, &st) != 0) {
         int saved = errno;
         close(wfd);

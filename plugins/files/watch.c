@@ -7,7 +7,9 @@
  * an eventfd and joins it: nothing is left running.
  *
  * Folders are watched through a descriptor opened beneath the root (/proc/self/fd/N), so a
- * watch can never land outside the root, whatever is renamed meanwhile. At most
+ * watch can never land outside the root, whatever is renamed meanwhile. Without /proc there
+ * is no such way (inotify takes only a path, and a path can be swapped for a link out of the
+ * root at any of its names), so nothing is watched then, and the log says so. At most
  * max_watches folders are watched; changes deeper in a larger tree are not seen (logged).
  */
 #include <errno.h>
@@ -51,6 +53,7 @@ struct files_watch {
     size_t ndirs;
     size_t cap;
     int full_logged;
+    int no_proc; /* /proc/self/fd is missing: nothing can be watched safely */
     /* The thread's: the burst being gathered. */
     char **pending; /* owned URIs */
     size_t npending;
@@ -98,8 +101,8 @@ static int files_watch_remember(struct files_watch *w, int wd, const char *rel)
     return MCPH_OK;
 }
 
-/* Watches the folder open as fd (an O_PATH descriptor beneath the root). Without /proc the
- * folder is named by its path instead, and a symbolic link at its last name is refused. */
+/* Watches the folder open as fd (an O_PATH descriptor beneath the root), through
+ * /proc/self/fd: the watch is on that very folder. Sets no_proc when /proc is missing. */
 static int files_watch_fd(struct files_watch *w, int fd, const char *rel)
 {
     char proc[64];
@@ -107,12 +110,8 @@ static int files_watch_fd(struct files_watch *w, int fd, const char *rel)
     snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
     int wd = inotify_add_watch(w->ifd, proc, FILES_WATCH_MASK);
     if (wd < 0 && errno == ENOENT) {
-        char *path = malloc(strlen(w->fs->root) + strlen(rel) + 3);
-        if (!path)
-            return MCPH_ERR_NOMEM;
-        sprintf(path, "%s/%s", w->fs->root, rel);
-        wd = inotify_add_watch(w->ifd, path, FILES_WATCH_MASK | IN_DONT_FOLLOW);
-        free(path);
+        w->no_proc = 1; /* the descriptor is open: only /proc can be missing */
+        return MCPH_OK;
     }
     if (wd < 0) {
         char buf[128];
@@ -131,6 +130,8 @@ static int files_watch_visit(void *ctx, const char *rel, const char *from, int d
     const struct files *fs = w->fs;
 
     (void)from;
+    if (w->no_proc)
+        return 1;
     if (!S_ISDIR(st->st_mode))
         return 0;
     if (w->ndirs >= fs->max_watches) {
@@ -159,6 +160,15 @@ static int files_watch_setup(struct files_watch *w)
     if (rc != MCPH_OK)
         w->fs->host->log(w->fs->host, MCPH_LOG_ERROR, "cannot set up the watcher: %s",
                          rc == MCPH_ERR_NOMEM ? "out of memory" : err.text);
+    else if (w->no_proc)
+        w->fs->host->log(w->fs->host, MCPH_LOG_WARNING,
+                         "watch = yes, but /proc is not mounted, and a folder is watched only "
+                         "through /proc/self/fd (a watch by path could land outside the root): "
+                         "changes under %s are not seen; mount /proc, or set watch = no",
+                         w->fs->root[0] ? w->fs->root : "/");
+    else
+        w->fs->host->log(w->fs->host, MCPH_LOG_DEBUG, "watching %zu folders under %s", w->ndirs,
+                         w->fs->root[0] ? w->fs->root : "/");
     return rc;
 }
 
@@ -342,6 +352,10 @@ int files_watch_start(const struct files *fs, struct files_watch **out)
         return MCPH_ERR;
     }
     rc = files_watch_setup(w);
+    if (rc == MCPH_OK && w->no_proc) {
+        files_watch_free(w); /* served without a watcher (logged) */
+        return MCPH_OK;
+    }
     if (rc == MCPH_OK && pthread_create(&w->thread, NULL, files_watch_main, w) != 0) {
         fs->host->log(fs->host, MCPH_LOG_ERROR, "cannot start the watcher thread");
         rc = MCPH_ERR;

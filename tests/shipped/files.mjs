@@ -4,13 +4,17 @@
 //   node tests/shipped/files.mjs build/mcph
 //
 // Builds a tree in a temp folder (text, markdown, JSON, a PNG, a large file, nested folders,
-// links inside->inside and inside->outside, a link loop, a FIFO, a hard link to a file outside,
-// a secret outside the root), then runs three servers on it:
+// links inside->inside, inside->outside and to hidden names, a link loop, a FIFO, a hard link
+// to a file outside, a secret outside the root), then runs four servers on it:
 //   A  read-only, openat2 resolver, watching, small pages: resources, the template, every
-//      read tool, hostile input, subscriptions and list changes;
+//      read tool, hostile input, races (links, a device swapped in), subscriptions and list
+//      changes;
 //   B  writable, portable resolver, max_resources 3: the same hostile input, writes, and
-//      writes refused through links, hard links and out of the root;
-//   C  a root given through a symbolic link, hidden = yes, watch = no: the real path in URIs.
+//      writes refused through links, hard links, out of the root and on executable files;
+//   C  a root given through a symbolic link, hidden = yes, watch = no: the real path in URIs;
+//   D  hard_links = yes, one worker, 16 MiB reads: searches that are linear and cancellable.
+// Then --check runs: config errors, limits and the start-up order in the log, and no watch
+// without /proc.
 // Every message mcph sends is checked against the revision's schema. Prints "ok NAME" or
 // "FAIL NAME: why" per check and "N passed, N failed" last; exits non-zero on a failure.
 
@@ -136,6 +140,9 @@ const MIME = {
     'src/util.h': 'text/x-c',
 };
 const SORTED = Object.keys(FILES).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+// What is listed as resources: hard.txt has a second name outside the root, and files of more
+// than one link are not read unless hard_links = yes.
+const RESOURCES = SORTED.filter((rel) => rel !== 'hard.txt');
 
 function buildTree(top, name) {
     const root = path.join(top, name);
@@ -147,6 +154,13 @@ function buildTree(top, name) {
     fs.writeFileSync(path.join(root, '.env'), SECRET);
     fs.mkdirSync(path.join(root, '.hidden'));
     fs.writeFileSync(path.join(root, '.hidden/secret.txt'), SECRET);
+    fs.mkdirSync(path.join(root, '.git'));
+    fs.writeFileSync(path.join(root, '.git/config'), SECRET);
+    // Links inside the root to hidden names: hidden = no refuses them too.
+    fs.symlinkSync('.hidden', path.join(root, 'to_hidden'));
+    fs.symlinkSync('.env', path.join(root, 'to_env'));
+    fs.symlinkSync('.git', path.join(root, 'to_git'));
+    fs.symlinkSync('../.hidden/secret.txt', path.join(root, 'nested/up_hidden'));
     // Links that stay inside.
     fs.symlinkSync('a.txt', path.join(root, 'inlink'));
     fs.symlinkSync('src', path.join(root, 'dir_link'));
@@ -171,10 +185,10 @@ function buildTree(top, name) {
     return fs.realpathSync(root);
 }
 
-function writeIni(top, file, plugin, logLevel = 'warning') {
+function writeIni(top, file, plugin, logLevel = 'warning', server = {}) {
     const pluginDir = path.resolve(path.dirname(process.argv[2]), 'plugins');
-    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', `log_level = ${logLevel}`, '',
-        '[plugin.files]', 'path = files.so'];
+    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', `log_level = ${logLevel}`,
+        ...Object.entries(server).map(([k, v]) => `${k} = ${v}`), '', '[plugin.files]', 'path = files.so'];
     for (const [k, v] of Object.entries(plugin)) lines.push(`${k} = ${v}`);
     fs.writeFileSync(path.join(top, file), `${lines.join('\n')}\n`);
     return path.join(top, file);
@@ -283,7 +297,7 @@ async function checkResources(s, root, name) {
         const { items, pages } = await listAllResources(s);
         const problems = [];
         const names = items.map((r) => r.name);
-        if (JSON.stringify(names) !== JSON.stringify(SORTED)) problems.push(`names ${short(names, 400)}`);
+        if (JSON.stringify(names) !== JSON.stringify(RESOURCES)) problems.push(`names ${short(names, 400)}`);
         for (const r of items) {
             const data = FILES[r.name];
             if (!data) continue;
@@ -366,7 +380,10 @@ async function checkHostileResources(s, uriRoot, name) {
         ['a FIFO', `${uriRoot}/fifo`, -32602, /fifo, not a regular file/],
         ['a folder', `${uriRoot}/src`, -32602, /is a folder/],
         ['a hidden file', `${uriRoot}/.env`, -32602, /hidden/],
+        ['a link to a hidden file', `${uriRoot}/to_env`, -32602, /leads to a hidden name.*hidden = no/],
+        ['a file through a link to a hidden folder', `${uriRoot}/to_hidden/secret.txt`, -32602, /leads to a hidden name/],
         ['a file over max_read_bytes', `${uriRoot}/big.txt`, -32602, new RegExp(`${Buffer.byteLength(FILES['big.txt'])} bytes, over the read limit of ${MAX_READ}`)],
+        ['a file of 2 hard links', `${uriRoot}/hard.txt`, -32602, /"hard\.txt" is refused: it has 2 hard links.*hard_links = yes/],
         ['a missing file', `${uriRoot}/nope.txt`, -32002, /does not exist/],
         ['no double decoding', `${uriRoot}/%252e%252e%252fsecret`, -32002, /does not exist/],
         ['a URI outside the root', 'file:///etc/passwd', -32002, /./],
@@ -423,7 +440,8 @@ async function checkListDirectory(s, name) {
             'dir_link:symlink', 'dir_out:symlink', 'fifo:fifo', 'hard.txt:file:20', 'img:directory',
             'inlink:symlink', 'latin1.txt:file:5', 'loop1:symlink', 'loop2:symlink', 'magic:symlink',
             'nested:directory', `notes:file:${size('notes')}`, 'raw.bin:file:4', 'rel_out:symlink',
-            'self:symlink', 'space name.txt:file:7', 'src:directory'];
+            'self:symlink', 'space name.txt:file:7', 'src:directory', 'to_env:symlink', 'to_git:symlink',
+            'to_hidden:symlink'];
         if (r.isError || JSON.stringify(got) !== JSON.stringify(want)) return [`entries ${short(got, 600)}`];
         if (!/^file +a\.txt {2}\(35 bytes\)$/m.test(textOf(r)) || !/^directory +src\/$/m.test(textOf(r))) return [`text ${short(textOf(r))}`];
         return `${e.length} entries, hidden ones left out`;
@@ -523,7 +541,7 @@ async function checkFindSearch(s, name) {
     await check(s, `${name}: search_files skips big and binary files`, async () => {
         const r = await tool(s, 'search_files', { query: 'line 0' });
         const sc = r.structuredContent;
-        return sc && sc.matches.length === 0 && sc.files_skipped === 4 && /4 files skipped/.test(textOf(r))
+        return sc && sc.matches.length === 0 && sc.files_skipped === 5 && /5 files skipped: binary, unreadable, over max_read_bytes, or of more than one hard link/.test(textOf(r))
             ? `skipped ${sc.files_skipped}` : [`result ${short(r)}`];
     });
 }
@@ -571,7 +589,17 @@ async function checkHostileTools(s, name) {
         ['read_file', { path: 'a\u0001b' }, /control character 0x01/],
         ['read_file', { path: '.env' }, /hidden name/],
         ['read_file', { path: '.hidden/secret.txt' }, /hidden name/],
+        ['read_file', { path: 'to_env' }, /"to_env" is refused: a symbolic link on its way leads to a hidden name.*hidden = no/],
+        ['read_file', { path: 'to_hidden/secret.txt' }, /leads to a hidden name/],
+        ['read_file', { path: 'to_git/config' }, /leads to a hidden name/],
+        ['read_file', { path: 'nested/up_hidden' }, /leads to a hidden name/],
+        ['read_file', { path: 'to_hidden/secret.txt', start_line: 1 }, /leads to a hidden name/],
+        ['list_directory', { path: 'to_git' }, /leads to a hidden name/],
+        ['find_files', { pattern: '*', path: 'to_hidden' }, /leads to a hidden name/],
+        ['search_files', { query: 'SECRET', path: 'to_hidden' }, /leads to a hidden name/],
         ['read_file', { path: 'src' }, /is a folder/],
+        ['read_file', { path: 'hard.txt' }, /"hard\.txt" is refused: it has 2 hard links, and files of more than one are not read \(another name of the file may be outside the root\); hard_links = yes allows it/],
+        ['read_file', { path: 'hard.txt', start_line: 1 }, /2 hard links/],
         ['read_file', { path: 'nope.txt' }, /does not exist/],
         ['read_file', { path: '' }, /the path is empty/],
         ['list_directory', { path: '..' }, /"\.\." is not allowed/],
@@ -624,6 +652,13 @@ async function checkWrites(s, top, root, name) {
         return ok && r.structuredContent.created === true && again.structuredContent.created === false &&
             /already exists/.test(textOf(again)) ? `${textOf(r)}; ${textOf(again)}` : [`results ${short(r)} ${short(again)}`];
     });
+    await check(s, `${name}: a new file is made without execute, setuid or setgid bits`, async () => {
+        const r = await tool(s, 'write_file', { path: 'mode.txt', content: 'm\n' });
+        const mode = fs.statSync(path.join(root, 'mode.txt')).mode & 0o7777;
+        const want = 0o666 & ~process.umask();
+        return !r.isError && mode === want ? `mode 0${mode.toString(8)}` : [`mode 0${mode.toString(8)}, expected 0${want.toString(8)}: ${short(r)}`];
+    });
+    await checkModes(s, root, name);
     const secretBefore = fs.readFileSync(path.join(top, 'secret'), 'utf8');
     const hardBefore = fs.readFileSync(path.join(root, 'hard.txt'), 'utf8');
     const refused = [
@@ -660,6 +695,31 @@ async function checkWrites(s, top, root, name) {
         if (fs.readFileSync(path.join(root, 'a.txt'), 'utf8') !== FILES['a.txt']) problems.push('wrote through inlink');
         return problems.length ? problems : 'secret, hard link and links untouched';
     });
+}
+
+// Files that may be run (an execute bit) or that run with another's rights (setuid, setgid)
+// are never written: their contents and modes stay as they were.
+async function checkModes(s, root, name) {
+    const cases = [
+        ['run.sh', 0o755, /"run\.sh" is refused: it is executable \(mode 0755\), and a file with an execute, setuid or setgid bit is never written/],
+        ['other-x.txt', 0o641, /"other-x\.txt" is refused: it is executable \(mode 0641\)/],
+        ['suid.txt', 0o4644, /"suid\.txt" is refused: it is setuid \(mode 04644\)/],
+        ['sgid.txt', 0o2644, /"sgid\.txt" is refused: it is setgid \(mode 02644\)/],
+    ];
+    for (const [rel, mode, re] of cases) {
+        const file = path.join(root, rel);
+        fs.writeFileSync(file, '#!/bin/sh\necho kept\n');
+        fs.chmodSync(file, mode);
+        const set = fs.statSync(file).mode & 0o7777;
+        await check(s, `${name}: write_file refused: ${rel} of mode 0${mode.toString(8)}`, async () => {
+            if (set !== mode) return `not checked: the file system keeps mode 0${set.toString(8)}`;
+            const r = await toolRefused(s, 'write_file', { path: rel, content: 'echo changed\n' }, re);
+            const after = fs.statSync(file).mode & 0o7777;
+            const data = fs.readFileSync(file, 'utf8');
+            if (after !== mode || data !== '#!/bin/sh\necho kept\n') return [`now mode 0${after.toString(8)}, contents ${short(data)}`];
+            return r;
+        });
+    }
 }
 
 // --- Checks: races. -------------------------------------------------------------------------
@@ -730,6 +790,51 @@ async function checkWriteRace(s, top, root, name) {
         if (leaked.length) problems.push(`written outside: ${leaked.slice(0, 3)}`);
         return problems.length ? problems : `${tally.written} written inside, ${tally.refused} refused, none outside`;
     }));
+}
+
+// "dev_race" flips between a regular file and a character device (/dev/zero's numbers):
+// every read gives the file's text or a refusal, never the device's bytes, and no write
+// reaches the device (it would fail to truncate it). Needs mknod (root).
+async function checkDeviceRace(s, root, name, writable) {
+    const made = spawnSync('mknod', [path.join(root, 'dev_probe'), 'c', '1', '5'], { encoding: 'utf8' });
+    fs.rmSync(path.join(root, 'dev_probe'), { force: true });
+    fs.writeFileSync(path.join(root, 'dev_race'), 'regular\n');
+    const script = `cd '${root}' && while :; do printf 'regular\\n' > dev_r.tmp; mv -f dev_r.tmp dev_race; ` +
+        'mknod dev_z.tmp c 1 5 && mv -f dev_z.tmp dev_race; done';
+    const uri = `file://${encodePath(root)}/dev_race`;
+    const calls = [
+        () => tool(s, 'read_file', { path: 'dev_race' }).then((r) => ['read', r]),
+        () => tool(s, 'read_file', { path: 'dev_race', start_line: 1 }).then((r) => ['lines', r]),
+        () => tool(s, 'search_files', { query: 'regular', glob: 'dev_race' }).then((r) => ['search', r]),
+        () => read(s, uri).then((r) => ['resource', r], (err) => ['resource', { error: err.message }]),
+        ...(writable ? [() => tool(s, 'write_file', { path: 'dev_race', content: 'regular\n' }).then((r) => ['write', r])] : []),
+    ];
+    const refusedRead = /char_device, not a regular file|changed while it was being opened|does not exist/;
+    // write_file empties the file before it writes: a read in between sees nothing.
+    const texts = writable ? ['regular\n', ''] : ['regular\n'];
+    const empty = writable ? /^"dev_race" has 0 lines; start_line 1 is past its end$/ : /^$/;
+    const refusedWrite = /char_device, and only regular files are written|kept changing|does not exist/;
+    await check(s, `${name}: calls racing a file swapped for a device`, () => {
+        if (made.status !== 0) return 'not checked: mknod is not allowed here';
+        return racing(script, async () => {
+            const tally = {};
+            const problems = [];
+            for (let i = 0; i < 200; i += 20) {
+                const batch = Array.from({ length: 20 }, (_, k) => calls[(i + k) % calls.length]());
+                for (const [kind, r] of await Promise.all(batch)) {
+                    let ok;
+                    if (kind === 'resource') ok = texts.includes(r.contents?.[0]?.text) || refusedRead.test(r.error || '');
+                    else if (kind === 'search') ok = !r.isError && ['[]', '[{"path":"dev_race","line":1,"text":"regular"}]'].includes(JSON.stringify(r.structuredContent?.matches));
+                    else if (kind === 'write') ok = (!r.isError && r.structuredContent?.bytes === 8) || (r.isError && refusedWrite.test(textOf(r)));
+                    else ok = (!r.isError && texts.includes(textOf(r))) || (r.isError && (refusedRead.test(textOf(r)) || empty.test(textOf(r))));
+                    const key = `${kind} ${r.isError || r.error ? 'refused' : 'done'}`;
+                    tally[key] = (tally[key] || 0) + 1;
+                    if (!ok) problems.push(`${kind}: ${short(r)}`);
+                }
+            }
+            return problems.length ? problems : JSON.stringify(tally);
+        });
+    });
 }
 
 // --- Checks: subscriptions and list changes. ------------------------------------------------
@@ -833,6 +938,7 @@ async function serverA(validator, top) {
     await checkWatch(s, root, uriRoot, 'A');
     await checkReload(s, 'A');
     await checkReadRace(s, top, root, 'A');
+    await checkDeviceRace(s, root, 'A', false);
     await stopSession(s, 'A');
 }
 
@@ -847,7 +953,7 @@ async function serverB(validator, top) {
     await check(s, 'B: max_resources lists the first 3, the template reads the rest', async () => {
         const { items } = await listAllResources(s);
         const c = (await read(s, `${uriRoot}/src/main.c`)).contents[0];
-        return JSON.stringify(items.map((r) => r.name)) === JSON.stringify(SORTED.slice(0, 3)) && c.text === FILES['src/main.c']
+        return JSON.stringify(items.map((r) => r.name)) === JSON.stringify(RESOURCES.slice(0, 3)) && c.text === FILES['src/main.c']
             ? `${items.map((r) => r.name)}` : [`listed ${short(items.map((r) => r.name))}, read ${short(c)}`];
     });
     await checkHostileResources(s, uriRoot, 'B (portable)');
@@ -858,6 +964,7 @@ async function serverB(validator, top) {
     await checkWrites(s, top, root, 'B');
     await checkReadRace(s, top, root, 'B (portable)');
     await checkWriteRace(s, top, root, 'B (portable)');
+    await checkDeviceRace(s, root, 'B (portable)', true);
     await stopSession(s, 'B');
 }
 
@@ -865,6 +972,7 @@ async function serverC(validator, top) {
     const real = path.join(top, 'croot-real');
     fs.mkdirSync(path.join(real, '.dot'), { recursive: true });
     fs.writeFileSync(path.join(real, '.dot/seen.txt'), 'seen\n');
+    fs.symlinkSync('.dot', path.join(real, 'to_dot'));
     fs.writeFileSync(path.join(real, 'b.txt'), 'b\n');
     const asRoot = process.getuid?.() === 0;
     fs.writeFileSync(path.join(real, 'locked.txt'), 'locked\n');
@@ -878,7 +986,9 @@ async function serverC(validator, top) {
         const want = [['.dot/seen.txt', `file://${encodePath(real)}/.dot/seen.txt`], ['b.txt', `file://${encodePath(real)}/b.txt`]];
         const got = items.map((r) => [r.name, r.uri]).filter(([n]) => n !== 'locked.txt');
         const r = await tool(s, 'read_file', { path: '.dot/seen.txt' });
-        return JSON.stringify(got) === JSON.stringify(want) && textOf(r) === 'seen\n' ? 'real path, dot-files served' : [`got ${short(got)}`];
+        const viaLink = await tool(s, 'read_file', { path: 'to_dot/seen.txt' });
+        return JSON.stringify(got) === JSON.stringify(want) && textOf(r) === 'seen\n' && textOf(viaLink) === 'seen\n'
+            ? 'real path, dot-files served, also through a link' : [`got ${short(got)}; ${short(r)}; ${short(viaLink)}`];
     });
     await check(s, 'C: an unreadable file is left out, and reading it says why', async () => {
         if (asRoot) return 'not checked: running as root, which reads anything';
@@ -890,12 +1000,96 @@ async function serverC(validator, top) {
     await stopSession(s, 'C');
 }
 
+// D: hard_links = yes, one worker, the largest max_read_bytes: files of several links are
+// read, and searches over large files are fast and can be cancelled.
+async function serverD(validator, top) {
+    const root = path.join(top, 'droot');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(top, 'linked-outside.txt'), 'two names\n');
+    fs.linkSync(path.join(top, 'linked-outside.txt'), path.join(root, 'linked.txt'));
+    fs.writeFileSync(path.join(root, 'small.txt'), 'small\n');
+    const ini = writeIni(top, 'd.ini', { root: 'droot', hard_links: 'yes', watch: 'no', max_read_bytes: 16777216 },
+        'warning', { workers: 1 });
+    const s = await startSession(validator, ini, 'D');
+    if (!s) return;
+    const uriRoot = `file://${encodePath(fs.realpathSync(root))}`;
+    await check(s, 'D: hard_links = yes lists and reads a file of 2 links', async () => {
+        const { items } = await listAllResources(s);
+        const r = await tool(s, 'read_file', { path: 'linked.txt' });
+        const c = (await read(s, `${uriRoot}/linked.txt`)).contents[0];
+        const s2 = await tool(s, 'search_files', { query: 'two' });
+        return JSON.stringify(items.map((x) => x.name)) === '["linked.txt","small.txt"]' && textOf(r) === 'two names\n' &&
+            c.text === 'two names\n' && JSON.stringify(s2.structuredContent?.matches) === '[{"path":"linked.txt","line":1,"text":"two names"}]'
+            ? 'listed, read, searched' : [`listed ${short(items.map((x) => x.name))}; read ${short(r)}; ${short(c)}; ${short(s2)}`];
+    });
+    await checkSearchSpeed(s, root, 'D');
+    await checkSearchCancel(s, root, 'D');
+    await stopSession(s, 'D');
+}
+
+// Lines of 8191 'A's: a long query that almost matches everywhere ('a' x 1022 + 'b', ignoring
+// case) is the worst case of a naive scan, about a thousand comparisons per byte.
+const A_LINE = `${'A'.repeat(8191)}\n`;
+const MIB_OF_A = A_LINE.repeat(128);
+const NEAR_MISS = `${'a'.repeat(1022)}b`;
+const SEARCH_FAST_MS = 1000;
+
+async function checkSearchSpeed(s, root, name) {
+    fs.mkdirSync(path.join(root, 'speed'));
+    for (let i = 0; i < 8; i++) {
+        const lines = MIB_OF_A.split('\n');
+        if (i === 7) lines[99] = `${'A'.repeat(7000)}${'A'.repeat(1022)}B${'A'.repeat(168)}`;
+        fs.writeFileSync(path.join(root, `speed/f${i}.txt`), lines.join('\n'));
+    }
+    await check(s, `${name}: search_files ignore_case, a 1023-byte query over 8 x 1 MiB, is linear`, async () => {
+        const started = Date.now();
+        const r = await tool(s, 'search_files', { query: NEAR_MISS, path: 'speed', ignore_case: true });
+        const took = Date.now() - started;
+        const want = [{ path: 'speed/f7.txt', line: 100, text: `${'A'.repeat(240)}...` }];
+        const sc = r.structuredContent;
+        if (r.isError || JSON.stringify(sc?.matches) !== JSON.stringify(want) || sc.files_searched !== 8) return [`result ${short(r)}`];
+        const exact = await tool(s, 'search_files', { query: NEAR_MISS, path: 'speed' });
+        if (exact.structuredContent?.matches.length !== 0) return [`case-sensitive search found ${short(exact)}`];
+        return took < SEARCH_FAST_MS ? `${took} ms, the one match found` : [`took ${took} ms (over ${SEARCH_FAST_MS})`];
+    });
+}
+
+// A search over the whole scan budget (16 names of one 16 MiB file: hard_links = yes), then
+// the same search cancelled: the one worker is free again at once, not when it would have
+// ended.
+async function checkSearchCancel(s, root, name) {
+    fs.mkdirSync(path.join(root, 'slow'));
+    fs.writeFileSync(path.join(root, 'slow/s00.txt'), MIB_OF_A.repeat(16));
+    for (let i = 1; i <= 16; i++) fs.linkSync(path.join(root, 'slow/s00.txt'), path.join(root, `slow/s${String(i).padStart(2, '0')}.txt`));
+    const args = { query: NEAR_MISS, path: 'slow', ignore_case: true };
+    await check(s, `${name}: a cancelled search_files stops at once`, async () => {
+        let started = Date.now();
+        const full = await tool(s, 'search_files', args);
+        const whole = Date.now() - started;
+        if (full.isError || full.structuredContent?.files_searched !== 16 || full.structuredContent.truncated !== true) return [`uncancelled: ${short(full)}`];
+        const ac = new AbortController();
+        const call = s.client.callTool({ name: 'search_files', arguments: args }, undefined, { timeout: TIMEOUT_MS, signal: ac.signal })
+            .then(() => 'answered', (err) => (/no longer needed/.test(String(err?.message ?? err)) ? 'aborted' : `failed: ${err?.message}`));
+        await sleep(40);
+        ac.abort('no longer needed');
+        started = Date.now();
+        const next = await tool(s, 'read_file', { path: 'small.txt' });
+        const waited = Date.now() - started;
+        const outcome = await call;
+        if (outcome !== 'aborted') return [`the cancelled call ${outcome}`];
+        if (textOf(next) !== 'small\n') return [`the next call: ${short(next)}`];
+        return waited < 300 && waited < whole / 2 ? `the next call waited ${waited} ms; the whole search takes ${whole} ms`
+            : [`the next call waited ${waited} ms; the whole search takes ${whole} ms`];
+    });
+}
+
 async function checkConfigErrors(top) {
     const cases = [
         [{ root: 'no-such-folder' }, /root = '.*no-such-folder' cannot be served/],
         [{ root: 'root', max_resources: 5000 }, /max_resources = '5000' is not valid; use a whole number from 0 to 4096/],
         [{ root: 'root', writable: 'maybe' }, /writable = 'maybe' is not valid; use yes or no/],
         [{ root: 'root', resolver: 'magic' }, /resolver = 'magic' is not valid/],
+        [{ root: 'root', hard_links: 'sometimes' }, /hard_links = 'sometimes' is not valid; use yes or no/],
     ];
     for (const [i, [keys, re]] of cases.entries()) {
         await check(null, `config refused: ${JSON.stringify(keys)}`, async () => {
@@ -928,6 +1122,62 @@ async function checkLimitLogs(top) {
     }
 }
 
+// init watches the folders before it walks them for the resource list, so that no change
+// falls between the walk and the watch (the log at debug says what it did, in order).
+async function checkStartOrder(top) {
+    await check(null, 'init: the watches are set before the walk that lists the resources', async () => {
+        const ini = writeIni(top, 'order.ini', { root: 'root' }, 'debug');
+        const r = spawnSync(process.argv[2], ['--check', ini], { encoding: 'utf8', timeout: TIMEOUT_MS });
+        const lines = `${r.stdout}${r.stderr}`.split('\n');
+        const watching = lines.findIndex((l) => /plugin files: watching \d+ folders under /.test(l));
+        const listed = lines.findIndex((l) => /plugin files: listed \d+ files under .* as resources/.test(l));
+        if (r.status !== 0 || watching < 0 || listed < 0) return [`status ${r.status}; lines ${watching} ${listed}: ${short(lines.filter((l) => /files/.test(l)).join(' | '), 400)}`];
+        return watching < listed ? `${short(lines[watching], 80)}, then ${short(lines[listed], 80)}` : [`listed (line ${listed}) before watching (line ${watching})`];
+    });
+}
+
+// Without /proc a folder cannot be watched through its descriptor, and a watch by path could
+// land outside the root: nothing is watched, and the log says so. mcph itself needs /proc (it
+// loads plugins through /proc/self/fd), so the case is made by a preloaded inotify_add_watch
+// that fails for /proc paths as if /proc were missing, and reports any watch by path.
+const NO_PROC_SHIM = `#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+int inotify_add_watch(int fd, const char *path, unsigned int mask)
+{
+    int (*real)(int, const char *, unsigned int);
+    if (strncmp(path, "/proc/", 6) == 0) {
+        errno = ENOENT;
+        return -1;
+    }
+    fprintf(stderr, "shim: a watch by path: %s\\n", path);
+    *(void **)&real = dlsym(RTLD_NEXT, "inotify_add_watch");
+    return real(fd, path, mask);
+}
+`;
+
+async function checkNoProc(top) {
+    await check(null, 'without /proc nothing is watched, and the log says why', async () => {
+        const src = path.join(top, 'noproc.c');
+        const so = path.join(top, 'noproc.so');
+        fs.writeFileSync(src, NO_PROC_SHIM);
+        const cc = spawnSync('cc', ['-shared', '-fPIC', '-o', so, src, '-ldl'], { encoding: 'utf8', timeout: TIMEOUT_MS });
+        if (cc.status !== 0) return `not checked: no C compiler to build the shim (${short(`${cc.error || cc.stderr}`, 80)})`;
+        const ini = writeIni(top, 'noproc.ini', { root: 'root' }, 'debug');
+        const env = { ...process.env, LD_PRELOAD: so, ASAN_OPTIONS: `${process.env.ASAN_OPTIONS || ''}:verify_asan_link_order=0` };
+        const r = spawnSync(process.argv[2], ['--check', ini], { encoding: 'utf8', timeout: TIMEOUT_MS, env });
+        const out = `${r.stdout}${r.stderr}`;
+        const byPath = out.split('\n').filter((l) => l.startsWith('shim: '));
+        const warned = out.split('\n').find((l) => /watch = yes, but \/proc is not mounted.*changes under .* are not seen; mount \/proc, or set watch = no/.test(l));
+        if (r.status !== 0) return [`status ${r.status}: ${short(out)}`];
+        if (byPath.length) return [`watched by path: ${short(byPath.join(' | '))}`];
+        if (!warned || !/listed \d+ files under/.test(out)) return [`no warning, or no resources: ${short(out.split('\n').filter((l) => /files:/.test(l)).join(' | '), 400)}`];
+        return short(warned, 160);
+    });
+}
+
 async function main() {
     if (!process.argv[2]) {
         console.error('usage: node tests/shipped/files.mjs build/mcph');
@@ -944,8 +1194,11 @@ async function main() {
         await serverA(validator, top);
         await serverB(validator, top);
         await serverC(validator, top);
+        await serverD(validator, top);
         await checkConfigErrors(top);
         await checkLimitLogs(top);
+        await checkStartOrder(top);
+        await checkNoProc(top);
         await check(null, 'the secret never left the server', async () => {
             const leaks = outputs.filter((o) => o.includes(SECRET) || o.includes('TOP SECRET'));
             return leaks.length ? [`leaked in ${short(leaks[0])}`] : `${outputs.length} results looked at`;
