@@ -36,6 +36,12 @@ if (!/quarantine_size_mb/.test(process.env.ASAN_OPTIONS || '')) {
     process.env.ASAN_OPTIONS = [process.env.ASAN_OPTIONS, 'quarantine_size_mb=1'].filter(Boolean).join(':');
 }
 
+// Under ThreadSanitizer everything runs several times slower and its runtime keeps freed
+// memory resident, so the time bounds of the memory checks stretch and their peak-memory
+// bound is not asserted (ASan, with the small quarantine above, keeps both).
+const TSAN = fs.readFileSync(process.argv[2] || 'build/mcph').includes('__tsan_init');
+const SLOW = TSAN ? 8 : 1;
+
 const counts = { passed: 0, failed: 0 };
 function report(ok, name, why) {
     if (ok) counts.passed++;
@@ -532,9 +538,9 @@ async function readOnlyMemory(s) {
                 expect(r.isError === true, `not a tool error: ${short(text, 300)}`);
                 expect(want.test(text), `message ${short(text, 400)} does not match ${want}`);
             }
-            expect(ms < 1200, `took ${ms} ms (timeout_ms is 1500)`);
+            expect(ms < 1200 * SLOW, `took ${ms} ms (timeout_ms is 1500)`);
             const grown = peakMiB(pid) - start;
-            expect(grown < 64, `the server's peak memory grew by ${grown.toFixed(1)} MiB`);
+            if (!TSAN) expect(grown < 64, `the server's peak memory grew by ${grown.toFixed(1)} MiB`);
             await stillServing(s);
             return `${ms} ms, peak +${grown.toFixed(1)} MiB`;
         });
