@@ -74,8 +74,7 @@ static int config_parse_int(const char *value, int min, int max, int *out)
     return STATUS_OK;
 }
 
-/* `rel` resolved against folder `base` (unless absolute). Owned by the caller. */
-static char *config_join(const char *base, const char *rel)
+char *config_join(const char *base, const char *rel)
 {
     char *out = NULL;
 
@@ -620,17 +619,21 @@ void config_release(struct config *cfg)
     config_init(cfg);
 }
 
-static int config_set_paths(struct config *cfg, const char *path)
+char *config_dirname(const char *path)
 {
     const char *slash = strrchr(path, '/');
 
-    cfg->file = strdup(path);
     if (slash == NULL)
-        cfg->dir = strdup(".");
-    else if (slash == path)
-        cfg->dir = strdup("/");
-    else
-        cfg->dir = strndup(path, (size_t)(slash - path));
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+static int config_set_paths(struct config *cfg, const char *path)
+{
+    cfg->file = strdup(path);
+    cfg->dir = config_dirname(path);
     cfg->name = strdup("mcph");
     cfg->plugin_dir = cfg->dir ? strdup(cfg->dir) : NULL;
     if (cfg->file == NULL || cfg->dir == NULL || cfg->name == NULL || cfg->plugin_dir == NULL)

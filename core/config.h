@@ -66,6 +66,15 @@ void config_release(struct config *cfg);
 int config_load(struct config *cfg, const char *path, struct diag *errs)
     __attribute__((warn_unused_result));
 
+/* The folder of file `path` ("." for a bare name). Owned by the caller; NULL when out of
+ * memory. */
+char *config_dirname(const char *path);
+
+/* `rel` resolved against folder `base` (unless absolute; "./x" joins as "base/x" and "." as
+ * "base"), as every relative path of the INI is. Owned by the caller; NULL when out of
+ * memory. */
+char *config_join(const char *base, const char *rel);
+
 /* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
 

@@ -822,7 +822,7 @@ static void dispatch_subscribe(struct dispatch_req *req)
 {
     struct server *srv = req->srv;
     const char *uri = dispatch_param_string(req, "uri");
-    int known;
+    int known, held;
 
     if (uri == NULL) {
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
@@ -835,14 +835,15 @@ static void dispatch_subscribe(struct dispatch_req *req)
         return;
     }
     pthread_mutex_lock(&srv->subs_lock);
-    if (dispatch_sub_find(srv, uri) < 0 && srv->nsubs >= LIMIT_SUBSCRIPTIONS) {
+    held = dispatch_sub_find(srv, uri) >= 0;
+    if (!held && srv->nsubs >= LIMIT_SUBSCRIPTIONS) {
         pthread_mutex_unlock(&srv->subs_lock);
         dispatch_error(req, JSONRPC_INVALID_PARAMS,
                        "more than %d subscriptions; unsubscribe from some first",
                        LIMIT_SUBSCRIPTIONS);
         return;
     }
-    if (dispatch_sub_find(srv, uri) < 0) {
+    if (!held) {
         char **grown = realloc(srv->subs, (srv->nsubs + 1) * sizeof(*grown));
 
         if (grown != NULL) {

@@ -795,22 +795,6 @@ static int plugin_copy_config(struct plugin_load *ld)
 
 /* --- Config values read as paths (1.2): resolved once, against the INI file's folder. --- */
 
-static char *plugin_resolve(const char *dir, const char *value)
-{
-    char *out = NULL;
-
-    /* "./x" joins as "dir/x" and "." as "dir", as mcph's own paths do. */
-    while (value[0] == '.' && value[1] == '/')
-        value += 2;
-    if (strcmp(value, ".") == 0 && dir != NULL && dir[0] != '\0')
-        return strdup(dir);
-    if (value[0] == '/' || value[0] == '\0' || dir == NULL || dir[0] == '\0')
-        return strdup(value);
-    if (asprintf(&out, "%s/%s", dir, value) < 0)
-        return NULL;
-    return out;
-}
-
 static int plugin_add_path(struct plugin_load *ld, const char *key, const char *value)
 {
     struct plugin *pl = ld->pl;
@@ -823,7 +807,8 @@ static int plugin_add_path(struct plugin_load *ld, const char *key, const char *
             return STATUS_OK; /* the INI's value came first and wins over the default */
     }
     p->key = strdup(key);
-    p->path = plugin_resolve(pl->ini_dir, value);
+    /* An empty value stays empty: the key names no path. */
+    p->path = value[0] == '\0' ? strdup("") : config_join(pl->ini_dir, value);
     pl->npaths++;
     return p->key != NULL && p->path != NULL ? STATUS_OK : STATUS_NOMEM;
 }
@@ -831,12 +816,9 @@ static int plugin_add_path(struct plugin_load *ld, const char *key, const char *
 static int plugin_copy_paths(struct plugin_load *ld)
 {
     struct plugin *pl = ld->pl;
-    const char *slash = strrchr(ld->ini_file, '/');
     int status = STATUS_OK;
 
-    pl->ini_dir = slash == NULL           ? strdup(".")
-                  : slash == ld->ini_file ? strdup("/")
-                                          : strndup(ld->ini_file, (size_t)(slash - ld->ini_file));
+    pl->ini_dir = config_dirname(ld->ini_file);
     pl->paths = calloc(ld->cp->nkeys + pl->nkeys + 1, sizeof(*pl->paths));
     if (pl->ini_dir == NULL || pl->paths == NULL)
         return STATUS_NOMEM;
@@ -950,35 +932,18 @@ static void plugin_release_row(int kind, void *slot)
     }
 }
 
-/* Count the row just filled in. */
-static void plugin_keep_row(struct plugin *pl, int kind)
+/* The count of rows of `kind`: read it to check the limit, add one to keep a row filled in. */
+static size_t *plugin_count_of(struct plugin *pl, int kind)
 {
     switch (kind) {
     case PLUGIN_ROW_TOOL:
-        pl->ntools++;
-        break;
+        return &pl->ntools;
     case PLUGIN_ROW_RESOURCE:
-        pl->nresources++;
-        break;
+        return &pl->nresources;
     case PLUGIN_ROW_TEMPLATE:
-        pl->ntemplates++;
-        break;
+        return &pl->ntemplates;
     default:
-        pl->nprompts++;
-    }
-}
-
-static size_t plugin_rows_of(const struct plugin *pl, int kind)
-{
-    switch (kind) {
-    case PLUGIN_ROW_TOOL:
-        return pl->ntools;
-    case PLUGIN_ROW_RESOURCE:
-        return pl->nresources;
-    case PLUGIN_ROW_TEMPLATE:
-        return pl->ntemplates;
-    default:
-        return pl->nprompts;
+        return &pl->nprompts;
     }
 }
 
@@ -992,7 +957,7 @@ static int plugin_define_row(struct plugin_load *ld, int kind, const void *raw)
     plugin_fill_row(ld, kind, raw, slot);
     rc = plugin_defined_status(ld);
     if (rc == MCPH_OK)
-        plugin_keep_row(ld->pl, kind);
+        (*plugin_count_of(ld->pl, kind))++;
     else
         plugin_release_row(kind, slot);
     return rc;
@@ -1017,7 +982,7 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
     pl->rebuild = 1;
     if (row == NULL || kind < PLUGIN_ROW_TOOL || kind > PLUGIN_ROW_PROMPT)
         return MCPH_ERR_INVALID;
-    if (plugin_rows_of(pl, kind) >= LIMIT_ROWS) {
+    if (*plugin_count_of(pl, kind) >= LIMIT_ROWS) {
         log_msg(pl->log, LOG_ERROR, NULL, "plugin '%s' (%s): more than %d %s rows; left out",
                 pl->id, pl->path, LIMIT_ROWS, what[kind]);
         return MCPH_ERR_LIMIT;
