@@ -1,11 +1,9 @@
 #include "call.h"
 
-#include "dispatch.h"
 #include "inflight.h"
-#include "base64.h"
 #include "log.h"
 #include "modern.h"
-
+#include "out.h"
 #include "registry.h"
 #include "revision.h"
 #include "schema.h"
@@ -16,19 +14,15 @@
 #include <string.h>
 
 struct call_job {
-    struct work_job work; /* first: the pool hands this back */
-    struct call_origin o; /* msg owned */
-    struct call_target t; /* owned_args owned */
-    struct registry *reg; /* one reference: keeps plugin and definitions alive */
-    struct inflight_call *flight;
-    cJSON *progress_token; /* owned copy of _meta.progressToken, or NULL */
+    struct work_job work;        /* first: the pool hands this back */
+    struct call_origin o;        /* msg owned */
+    struct call_target t;        /* owned_args owned */
+    struct registry *reg;        /* one reference: keeps plugin and definitions alive */
+    struct inflight_call flight; /* registered in srv->inflight while the job lives */
+    cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
-    int ask_timeout_ms; /* copied: the config may be swapped by a reload meanwhile */
-    /* MRTR (2026-07-28): the client answers questions by retrying the request. */
-    const cJSON *input_responses; /* borrowed from msg: this round's answers, or NULL */
-    cJSON *answers;               /* owned: every answer so far (requestState and this round) */
-    cJSON *input_requests;        /* owned: questions this run could not have answered */
-    int nasks;                    /* questions asked by this run of the handler */
+    int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
+    struct modern_mrtr mrtr; /* 2026-07-28: the questions and the retry's answers */
 };
 
 static const char *const call_ask_methods[] = {
@@ -45,7 +39,7 @@ static void call_progress(void *ctx, double progress, double total, const char *
     cJSON *params;
 
     /* Nothing more for a cancelled request, progress included. */
-    if (job->progress_token == NULL || atomic_load(&job->flight->cancelled))
+    if (job->progress_token == NULL || atomic_load(&job->flight.cancelled))
         return;
     params = cJSON_CreateObject();
     if (params == NULL)
@@ -57,14 +51,14 @@ static void call_progress(void *ctx, double progress, double total, const char *
     /* ProgressNotification.message came with 2025-03-26. */
     if (message != NULL && revision_has(job->o.rev, REVF_AUDIO))
         cJSON_AddStringToObject(params, "message", message);
-    dispatch_deliver(job->o.srv, NULL, 0, jsonrpc_notification("notifications/progress", params));
+    out_notify(&job->o.srv->out, "notifications/progress", params);
 }
 
 static int call_cancelled(void *ctx)
 {
     struct call_job *job = ctx;
 
-    return atomic_load(&job->flight->cancelled);
+    return atomic_load(&job->flight.cancelled);
 }
 
 static unsigned call_needs(int what)
@@ -81,71 +75,27 @@ static void call_ask_abandon(struct call_job *job, const char *ask_id, const cha
 
     cJSON_AddStringToObject(params, "requestId", ask_id);
     cJSON_AddStringToObject(params, "reason", reason);
-    dispatch_deliver(job->o.srv, NULL, 0, jsonrpc_notification("notifications/cancelled", params));
+    out_notify(&job->o.srv->out, "notifications/cancelled", params);
 }
 
-/* 2026-07-28: no request to the client. The n-th question of a run is keyed "ask-n"; its
- * answer comes in a retry of the request (inputResponses, or earlier rounds' answers carried
- * in requestState). Without one, the question is recorded for an InputRequiredResult. */
-static int call_ask_modern(struct call_job *job, int what, cJSON *params, cJSON **answer)
+/* A legacy session: a request to the client, and a wait for its response. */
+static int call_ask_legacy(struct call_job *job, int what, cJSON *params, cJSON **answer)
 {
-    char key[32];
-    const cJSON *given;
-    cJSON *request;
-
-    /* Only these three requests may answer input_required. */
-    if (job->t.kind == HOST_CALL_COMPLETE) {
-        cJSON_Delete(params);
-        return MCPH_ERR_UNSUPPORTED;
-    }
-    snprintf(key, sizeof(key), "ask-%d", ++job->nasks);
-    given = cJSON_GetObjectItemCaseSensitive(job->answers, key);
-    if (cJSON_IsObject(given)) {
-        cJSON_Delete(params);
-        *answer = cJSON_Duplicate(given, 1);
-        return *answer != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
-    }
-    request = cJSON_CreateObject();
-    if (request == NULL ||
-        (job->input_requests == NULL && (job->input_requests = cJSON_CreateObject()) == NULL)) {
-        cJSON_Delete(request);
-        cJSON_Delete(params);
-        return MCPH_ERR_NOMEM;
-    }
-    cJSON_AddStringToObject(request, "method", call_ask_methods[what]);
-    if (params != NULL)
-        cJSON_AddItemToObject(request, "params", params);
-    cJSON_AddItemToObject(job->input_requests, key, request);
-    return MCPH_ERR_AGAIN;
-}
-
-static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
-{
-    struct call_job *job = ctx;
     struct server *srv = job->o.srv;
-    cJSON *req = NULL, *reply = NULL, *err;
+    cJSON *req, *reply = NULL, *err;
     char ask_id[32];
     int status;
 
-    if (!(job->o.can & call_needs(what))) {
-        cJSON_Delete(params);
-        return MCPH_ERR_UNSUPPORTED;
-    }
-    /* A cancelled call asks nothing more. */
-    if (atomic_load(&job->flight->cancelled)) {
-        cJSON_Delete(params);
-        return MCPH_ERR_CANCELLED;
-    }
-    if (job->o.modern)
-        return call_ask_modern(job, what, params, answer);
     /* Registered before it is sent, so the answer cannot overtake the wait. */
-    inflight_ask_begin(&srv->inflight, job->flight, ask_id);
+    inflight_ask_begin(&srv->inflight, &job->flight, ask_id);
     req = jsonrpc_notification(call_ask_methods[what], params);
     if (req == NULL)
         return MCPH_ERR_NOMEM;
     cJSON_AddStringToObject(req, "id", ask_id);
-    dispatch_deliver(srv, NULL, 0, req);
-    status = inflight_ask_wait(&srv->inflight, job->flight, job->ask_timeout_ms, &reply);
+    /* The answer comes through the reader: if this thread is it, another reads on. */
+    work_blocking(&srv->work);
+    out_send(&srv->out, req);
+    status = inflight_ask_wait(&srv->inflight, &job->flight, job->ask_timeout_ms, &reply);
     if (status == STATUS_EOF) {
         /* Input has ended, so no answer can come; stdout may still be read. */
         call_ask_abandon(job, ask_id, "end of input");
@@ -161,6 +111,25 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     if (err != NULL)
         return MCPH_ERR_CLIENT;
     return cJSON_IsObject(*answer) ? MCPH_OK : MCPH_ERR_CLIENT;
+}
+
+static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
+{
+    struct call_job *job = ctx;
+
+    /* Only tools, reads and gets may answer input_required under 2026-07-28. */
+    if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == HOST_CALL_COMPLETE)) {
+        cJSON_Delete(params);
+        return MCPH_ERR_UNSUPPORTED;
+    }
+    /* A cancelled call asks nothing more. */
+    if (atomic_load(&job->flight.cancelled)) {
+        cJSON_Delete(params);
+        return MCPH_ERR_CANCELLED;
+    }
+    if (job->o.modern)
+        return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+    return call_ask_legacy(job, what, params, answer);
 }
 
 /* --- Answers. --- */
@@ -198,7 +167,7 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
         return NULL;
     if (c->structured == NULL)
         snprintf(why, sizeof(why), "it declares an outputSchema but gave no structured result");
-    else if (schema_validate(job->t.output_schema, c->structured, why, sizeof(why)) == 0)
+    else if (schema_match(job->t.output_schema, c->structured, why, sizeof(why)) == STATUS_OK)
         return NULL;
     snprintf(text, sizeof(text), "Tool '%s' (plugin '%s') broke its own outputSchema: %s",
              job->t.name, job->t.plugin->id, why);
@@ -206,114 +175,45 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
     return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text, NULL);
 }
 
-/* requestState: the answers so far, bound to the request they belong to (method and target).
- * It only carries what the client itself answered, so a client that alters it can only
- * change its own answers; a state for another request is ignored (the questions come again).
- */
-static char *call_state_encode(const struct call_job *job)
-{
-    cJSON *state = cJSON_CreateObject();
-    char *text, *b64;
+/* What the handler's run gives: a result to wrap in the envelope, or a whole error message. */
+struct call_answer {
+    cJSON *result; /* owned, or NULL */
+    cJSON *error;  /* owned, or NULL */
+};
 
-    cJSON_AddStringToObject(
-        state, "m", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(job->o.msg, "method")));
-    cJSON_AddStringToObject(state, "n", job->t.name);
-    cJSON_AddItemToObject(state, "a",
-                          job->answers ? cJSON_Duplicate(job->answers, 1) : cJSON_CreateObject());
-    text = cJSON_PrintUnformatted(state);
-    cJSON_Delete(state);
-    if (text == NULL)
-        return NULL;
-    b64 = base64_encode(text, strlen(text));
-    free(text);
-    return b64;
-}
-
-/* The answers of requestState (if it is one of ours for this request) and of inputResponses,
- * merged into job->answers. */
-static void call_state_decode(struct call_job *job)
-{
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
-    const char *b64 =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestState"));
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(job->o.msg, "method");
-    const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
-    size_t len = 0;
-    unsigned char *text = b64 ? base64_decode(b64, &len) : NULL;
-    cJSON *state = text ? cJSON_ParseWithLength((const char *)text, len) : NULL;
-    const char *target = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
-    const cJSON *e;
-
-    job->answers = cJSON_CreateObject();
-    if (cJSON_IsString(method) &&
-        cJSON_Compare(cJSON_GetObjectItemCaseSensitive(state, "m"), method, 1) && target != NULL &&
-        strcmp(target, job->t.name) == 0) {
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(state, "a"))
-        {
-            cJSON_AddItemToObject(job->answers, e->string, cJSON_Duplicate(e, 1));
-        }
-    }
-    if (!cJSON_IsObject(given))
-        given = NULL;
-    cJSON_ArrayForEach(e, given)
-    {
-        cJSON_DeleteItemFromObjectCaseSensitive(job->answers, e->string);
-        cJSON_AddItemToObject(job->answers, e->string, cJSON_Duplicate(e, 1));
-    }
-    cJSON_Delete(state);
-    free(text);
-}
-
-/* The handler asked what only a retry can answer: InputRequiredResult. */
-static cJSON *call_input_required(struct call_job *job)
-{
-    cJSON *result = cJSON_CreateObject();
-    char *state = call_state_encode(job);
-
-    cJSON_AddStringToObject(result, "resultType", "input_required");
-    cJSON_AddItemToObject(result, "inputRequests", job->input_requests);
-    job->input_requests = NULL;
-    if (state != NULL)
-        cJSON_AddStringToObject(result, "requestState", state);
-    free(state);
-    return result;
-}
-
-static cJSON *call_run_handler(struct call_job *job)
+static struct call_answer call_run_handler(struct call_job *job)
 {
     struct plugin *pl = job->t.plugin;
     const cJSON *args = job->t.args ? job->t.args : job->t.owned_args;
+    struct call_answer a = {0};
     struct mcph_call c;
-    cJSON *reply;
     int rc;
 
-    if (host_call_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK)
-        return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
+    if (host_call_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
+        return a;
+    }
     c.mime_type = job->t.mime_type;
     c.name = job->t.own_name;
     c.data = job->t.own_data;
     c.env = &job->env;
     if (job->o.modern)
-        call_state_decode(job);
+        modern_mrtr_begin(&job->mrtr, job->o.msg, job->t.name);
     pthread_setspecific(job->o.srv->call_key, job);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
     pthread_setspecific(job->o.srv->call_key, NULL);
-    if (job->input_requests != NULL) {
-        cJSON *result = call_input_required(job);
-
-        modern_result(result, job->reg, NULL, 0);
-        reply = jsonrpc_result(job->o.id, result);
+    if (job->o.modern &&
+        (a.result = modern_mrtr_result(&job->mrtr, job->reg, job->o.msg, job->t.name)) != NULL) {
+        /* The handler asked what only a retry can answer. */
     } else if (rc != MCPH_OK) {
-        reply = call_plugin_error(job, rc, c.error);
-    } else if ((reply = call_check_output(job, &c)) == NULL) {
-        cJSON *result = host_call_result(&c);
-
+        a.error = call_plugin_error(job, rc, c.error);
+    } else if ((a.error = call_check_output(job, &c)) == NULL) {
+        a.result = host_call_result(&c);
         if (job->o.modern)
-            modern_result(result, job->reg, pl, job->t.kind == HOST_CALL_RESOURCE);
-        reply = jsonrpc_result(job->o.id, result);
+            modern_result(a.result, job->reg, pl, job->t.kind == HOST_CALL_RESOURCE);
     }
     host_call_release(&c);
-    return reply;
+    return a;
 }
 
 static void call_job_free(struct call_job *job)
@@ -321,8 +221,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->o.msg);
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
-    cJSON_Delete(job->answers);
-    cJSON_Delete(job->input_requests);
+    modern_mrtr_release(&job->mrtr);
     server_release_registry(job->o.srv, job->reg);
     free(job);
 }
@@ -330,19 +229,21 @@ static void call_job_free(struct call_job *job)
 static void call_job_run(struct work_job *work)
 {
     struct call_job *job = (struct call_job *)work;
-    cJSON *reply = NULL;
+    struct out *out = &job->o.srv->out;
+    struct call_answer a = {0};
 
     /* A request cancelled while queued never reaches the plugin. */
-    if (!atomic_load(&job->flight->cancelled))
-        reply = call_run_handler(job);
+    if (!atomic_load(&job->flight.cancelled))
+        a = call_run_handler(job);
     /* No answer at all for a cancelled request. */
-    if (inflight_remove(&job->o.srv->inflight, job->flight)) {
-        cJSON_Delete(reply);
-        reply = NULL;
-        if (job->o.batch != NULL)
-            dispatch_deliver(job->o.srv, job->o.batch, job->o.slot, NULL);
+    if (inflight_remove(&job->o.srv->inflight, &job->flight)) {
+        cJSON_Delete(a.result);
+        cJSON_Delete(a.error);
+        out_reply(out, job->o.batch, job->o.slot, NULL);
+    } else if (a.result != NULL) {
+        out_result(out, job->o.batch, job->o.slot, job->o.id, a.result);
     } else {
-        dispatch_deliver(job->o.srv, job->o.batch, job->o.slot, reply);
+        out_reply(out, job->o.batch, job->o.slot, a.error);
     }
 }
 
@@ -356,9 +257,9 @@ static void call_job_drop(struct work_job *work)
 {
     struct call_job *job = (struct call_job *)work;
 
-    inflight_remove(&job->o.srv->inflight, job->flight);
+    inflight_remove(&job->o.srv->inflight, &job->flight);
     if (job->o.batch != NULL)
-        dispatch_deliver(job->o.srv, job->o.batch, job->o.slot, NULL);
+        out_reply(&job->o.srv->out, job->o.batch, job->o.slot, NULL);
     call_job_free(job);
 }
 
@@ -379,7 +280,7 @@ int call_log_level(struct server *srv, int *level)
 
     if (job == NULL || !job->o.modern)
         return 0;
-    *level = atomic_load(&job->flight->cancelled) ? LOG_OFF : job->o.log_level;
+    *level = atomic_load(&job->flight.cancelled) ? LOG_OFF : job->o.log_level;
     return 1;
 }
 
@@ -391,19 +292,16 @@ void call_submit(struct call_origin *o, struct call_target *t)
     int status = job != NULL ? inflight_add(&srv->inflight, o->id, &job->flight) : STATUS_NOMEM;
 
     if (status != STATUS_OK) {
-        /* The error echoes the id, which lives in the message: build it, then free both. */
-        cJSON *err = status == STATUS_EXISTS
-                         ? jsonrpc_error(o->id, JSONRPC_INVALID_REQUEST,
-                                         "Invalid Request: a request with this id is still in "
-                                         "flight",
-                                         NULL)
-                         : NULL;
-
+        /* The error echoes the id, which lives in the message: send it, then free both. */
+        if (status == STATUS_EXISTS)
+            out_error(&srv->out, o->batch, o->slot, o->id, JSONRPC_INVALID_REQUEST,
+                      "Invalid Request: a request with this id is still in flight", NULL);
+        else
+            out_reply(&srv->out, o->batch, o->slot, NULL);
         free(job);
         cJSON_Delete(t->owned_args);
         cJSON_Delete(o->msg);
         o->msg = NULL;
-        dispatch_deliver(srv, o->batch, o->slot, err);
         return;
     }
     job->o = *o;
@@ -417,7 +315,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
     job->work.run = call_job_run;
     job->work.done = call_job_done;
     job->work.drop = call_job_drop;
-    job->work.excl = (t->plugin->flags & MCPH_PLUGIN_THREAD_SAFE) ? NULL : t->plugin;
+    job->work.lane = &t->plugin->lane;
     o->msg = NULL;
     t->owned_args = NULL;
     work_submit(&srv->work, &job->work);

@@ -14,7 +14,8 @@
 #include <cJSON.h>
 #include <stddef.h>
 
-struct dispatch_batch;
+struct out_batch;
+struct schema;
 
 /* What the client can be asked, from its declared capabilities. */
 enum call_can {
@@ -28,25 +29,25 @@ struct call_target {
     int kind;              /* enum host_call_kind */
     struct plugin *plugin; /* borrowed from the registry in service */
     mcph_handler_fn fn;
-    const cJSON *args;          /* borrowed from the request; NULL to use owned_args */
-    cJSON *owned_args;          /* owned (taken by call_submit): variables, or {} */
-    const char *uri;            /* borrowed from the request: the URI read, or NULL */
-    const char *mime_type;      /* borrowed from the definition, or NULL */
-    const char *name;           /* borrowed: the exposed name, for messages */
-    const char *own_name;       /* borrowed from the definition: its own name (tool, prompt,
-                                 * resource URI or URI template), for host->call_name */
-    const void *own_data;       /* the definition's data pointer, for host->call_data */
-    const cJSON *output_schema; /* borrowed from a tool's definition, or NULL */
+    const cJSON *args;                  /* borrowed from the request; NULL to use owned_args */
+    cJSON *owned_args;                  /* owned (taken by call_submit): variables, or {} */
+    const char *uri;                    /* borrowed from the request: the URI read, or NULL */
+    const char *mime_type;              /* borrowed from the definition, or NULL */
+    const char *name;                   /* borrowed: the exposed name, for messages */
+    const char *own_name;               /* borrowed from the definition: its own name (tool, prompt,
+                                         * resource URI or URI template), for host->call_name */
+    const void *own_data;               /* the definition's data pointer, for host->call_data */
+    const struct schema *output_schema; /* borrowed from a tool's definition, or NULL */
 };
 
 /* Who asked, and how the answer goes back. */
 struct call_origin {
     struct server *srv;
-    cJSON *msg;                   /* the request; taken by call_submit */
-    const cJSON *id;              /* borrowed from msg */
-    int rev;                      /* enum revision the request is served under */
-    unsigned can;                 /* enum call_can */
-    struct dispatch_batch *batch; /* or NULL */
+    cJSON *msg;              /* the request; taken by call_submit */
+    const cJSON *id;         /* borrowed from msg */
+    int rev;                 /* enum revision the request is served under */
+    unsigned can;            /* enum call_can */
+    struct out_batch *batch; /* or NULL */
     size_t slot;
     int modern;    /* a 2026-07-28 request: modern results, MRTR, its own log level */
     int log_level; /* modern: the level its _meta asked for, LOG_OFF for none */
@@ -58,8 +59,10 @@ struct call_origin {
  * or 1 with *level set. Any thread. */
 int call_log_level(struct server *srv, int *level);
 
-/* Queue the call on the worker pool; the answer is sent from there (or, for a request whose
- * id is already in flight, an error at once). Takes o->msg and t->owned_args. Main thread. */
+/* Queue the call on its plugin's lane; the reader runs it once the messages buffered are
+ * dispatched, or a pool thread does, and answers from there (a request whose id is already in
+ * flight gets an error at once). Takes o->msg and t->owned_args. The dispatching thread,
+ * under the state lock. */
 void call_submit(struct call_origin *o, struct call_target *t);
 
 #endif

@@ -317,8 +317,8 @@ static int config_plugin_once(struct config_parse *p, struct config_plugin *pl, 
 /* Keys of a [plugin.NAME] section that belong to mcph, not to the plugin. */
 static int config_own_key(const char *key)
 {
-    static const char *const own[] = {"path",         "enabled",     "prefix",
-                                      "cache_ttl_ms", "cache_scope", NULL};
+    static const char *const own[] = {"path",        "enabled",        "prefix", "cache_ttl_ms",
+                                      "cache_scope", "max_concurrent", NULL};
 
     for (size_t i = 0; own[i] != NULL; i++) {
         if (strcmp(key, own[i]) == 0)
@@ -327,8 +327,8 @@ static int config_own_key(const char *key)
     return 0;
 }
 
-/* path, enabled, prefix and the cache keys belong to mcph; every other key is the plugin's
- * own. */
+/* path, enabled, prefix, the cache keys and max_concurrent belong to mcph; every other key
+ * is the plugin's own. */
 static void config_plugin_key(struct config_parse *p, const char *key, const char *value)
 {
     struct config_plugin *pl = config_current_plugin(p);
@@ -362,6 +362,11 @@ static void config_plugin_key(struct config_parse *p, const char *key, const cha
         if (config_parse_scope(value, &pl->cache_public) != STATUS_OK)
             config_error(p, "[plugin.%s] cache_scope = '%s' is not valid; use public or private",
                          pl->id, value);
+    } else if (config_plugin_once(p, pl, key, &pl->max_concurrent_line, "max_concurrent")) {
+        if (config_parse_int(value, 1, LIMIT_WORKERS_MAX, &pl->max_concurrent) != STATUS_OK)
+            config_error(
+                p, "[plugin.%s] max_concurrent = '%s' is not valid; use a number from 1 to %d",
+                pl->id, value, LIMIT_WORKERS_MAX);
     } else if (!config_own_key(key)) {
         config_add_kv(p, pl, key, value);
     }

@@ -31,6 +31,8 @@ struct config_plugin {
     int cache_ttl_line;
     int cache_public; /* cache_scope = public (1) or private (0), -1 when not set */
     int cache_scope_line;
+    int max_concurrent; /* calls of the instance at once; 0 when not set ([server] workers) */
+    int max_concurrent_line;
     struct config_kv *keys; /* owned: the plugin's own keys, in file order */
     size_t nkeys;
 };
@@ -42,7 +44,7 @@ struct config {
     char *title;        /* owned or NULL: serverInfo.title */
     char *instructions; /* owned or NULL: initialize instructions */
     char *plugin_dir;   /* owned: resolved folder of plugin paths (default: dir) */
-    int workers;        /* worker threads */
+    int workers;        /* calls one plugin instance may run at once, by default */
     int log_level;      /* enum log_level */
     int strict;         /* a plugin that fails at startup is fatal */
     int page_size;      /* list page size */

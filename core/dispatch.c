@@ -2,29 +2,19 @@
 
 #include "base64.h"
 #include "call.h"
-#include "modern.h"
-
-#include "schema.h"
-
 #include "host.h"
 #include "limits.h"
+#include "modern.h"
+#include "out.h"
 #include "revision.h"
+#include "schema.h"
+#include "session.h"
 #include "status.h"
-#include "version.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A JSON-RPC batch (2025-03-26) being answered: replies fill slots, from the main thread
- * and workers; the last one sends them all as one array. */
-struct dispatch_batch {
-    struct server *srv;
-    pthread_mutex_t lock; /* guards pending and slots */
-    size_t pending;       /* replies still to come, +1 while the batch is being read */
-    char **slots;         /* owned: each element's reply text, or NULL (notification) */
-    size_t n;
-};
 
 /* One message being handled. */
 struct dispatch_req {
@@ -34,7 +24,7 @@ struct dispatch_req {
     const cJSON *params; /* borrowed from msg; an object or NULL */
     const char *method;
     int rev; /* enum revision the request is served under */
-    struct dispatch_batch *batch;
+    struct out_batch *batch;
     size_t slot;
     int modern;                 /* served per request under 2026-07-28 */
     struct modern_envelope env; /* its _meta, when modern */
@@ -58,44 +48,11 @@ struct dispatch_method {
 
 /* --- Replies. --- */
 
-static void dispatch_batch_done(struct dispatch_batch *b, size_t slot, char *text);
-
-void dispatch_deliver_text(struct server *srv, struct dispatch_batch *b, size_t slot, char *text)
-{
-    if (b != NULL) {
-        dispatch_batch_done(b, slot, text);
-        return;
-    }
-    if (text != NULL)
-        jsonrpc_write(&srv->out, text, strlen(text));
-    free(text);
-}
-
-void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg)
-{
-    char *text;
-
-    if (msg == NULL) {
-        if (b != NULL)
-            dispatch_batch_done(b, slot, NULL);
-        return;
-    }
-    text = cJSON_PrintUnformatted(msg);
-    cJSON_Delete(msg);
-    if (b != NULL) {
-        dispatch_batch_done(b, slot, text);
-        return;
-    }
-    if (text != NULL)
-        jsonrpc_write(&srv->out, text, strlen(text));
-    free(text);
-}
-
 static void dispatch_reply(struct dispatch_req *req, cJSON *result)
 {
     if (req->modern)
         modern_result(result, req->srv->reg, NULL, req->cacheable);
-    dispatch_deliver(req->srv, req->batch, req->slot, jsonrpc_result(req->id, result));
+    out_result(&req->srv->out, req->batch, req->slot, req->id, result);
 }
 
 static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, ...)
@@ -109,158 +66,43 @@ static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
-    dispatch_deliver(req->srv, req->batch, req->slot, jsonrpc_error(req->id, code, message, NULL));
+    out_error(&req->srv->out, req->batch, req->slot, req->id, code, message, NULL);
+}
+
+/* A whole message (an error made elsewhere; owned) as the answer. */
+static void dispatch_answer(struct dispatch_req *req, cJSON *msg)
+{
+    out_reply(&req->srv->out, req->batch, req->slot, msg);
 }
 
 /* The message gets no reply (a notification). */
 static void dispatch_no_reply(struct dispatch_req *req)
 {
     if (req->batch != NULL)
-        dispatch_batch_done(req->batch, req->slot, NULL);
+        out_reply(&req->srv->out, req->batch, req->slot, NULL);
 }
 
-/* --- Batches. --- */
-
-static void dispatch_batch_flush(struct dispatch_batch *b)
-{
-    size_t len = 2;
-    char *text, *p;
-
-    for (size_t i = 0; i < b->n; i++)
-        len += b->slots[i] ? strlen(b->slots[i]) + 1 : 0;
-    text = malloc(len + 1);
-    if (text != NULL) {
-        p = text;
-        *p++ = '[';
-        for (size_t i = 0; i < b->n; i++) {
-            if (b->slots[i] == NULL)
-                continue;
-            if (p > text + 1)
-                *p++ = ',';
-            p = stpcpy(p, b->slots[i]);
-        }
-        *p++ = ']';
-        /* Only notifications: JSON-RPC sends nothing at all. */
-        if (p - text > 2)
-            jsonrpc_write(&b->srv->out, text, (size_t)(p - text));
-        free(text);
-    }
-    for (size_t i = 0; i < b->n; i++)
-        free(b->slots[i]);
-    free(b->slots);
-    pthread_mutex_destroy(&b->lock);
-    free(b);
-}
-
-static void dispatch_batch_done(struct dispatch_batch *b, size_t slot, char *text)
-{
-    size_t left;
-
-    pthread_mutex_lock(&b->lock);
-    if (slot < b->n)
-        b->slots[slot] = text;
-    else
-        free(text);
-    left = --b->pending;
-    pthread_mutex_unlock(&b->lock);
-    if (left == 0)
-        dispatch_batch_flush(b);
-}
-
-/* --- Session methods. --- */
-
-/* A list capability with listChanged: mcph really sends it after a reload. */
-static int dispatch_add_list_cap(cJSON *caps, const char *name)
-{
-    cJSON *cap = cJSON_AddObjectToObject(caps, name);
-
-    return cap != NULL && cJSON_AddBoolToObject(cap, "listChanged", 1) != NULL ? 0 : -1;
-}
-
-/*
- * Tools, resources and prompts are advertised whatever is loaded now: a reload may bring
- * any of them, and a client that was told a list does not exist would never ask for it.
- */
-/* Whether any prompt or resource template of reg can complete its arguments. */
-static int dispatch_completes(const struct registry *reg)
-{
-    for (size_t i = 0; i < reg->nprompts; i++) {
-        if (reg->prompts[i].def->complete != NULL)
-            return 1;
-    }
-    for (size_t i = 0; i < reg->ntemplates; i++) {
-        if (reg->templates[i].def->complete != NULL)
-            return 1;
-    }
-    return 0;
-}
-
-static cJSON *dispatch_capabilities(const struct server *srv, int rev)
-{
-    cJSON *caps = cJSON_CreateObject();
-
-    if (caps == NULL || cJSON_AddObjectToObject(caps, "logging") == NULL ||
-        dispatch_add_list_cap(caps, "tools") != 0 ||
-        dispatch_add_list_cap(caps, "resources") != 0 ||
-        dispatch_add_list_cap(caps, "prompts") != 0 ||
-        cJSON_AddBoolToObject(cJSON_GetObjectItemCaseSensitive(caps, "resources"), "subscribe",
-                              1) == NULL ||
-        (revision_has(rev, REVF_COMPLETIONS) && dispatch_completes(srv->reg) &&
-         cJSON_AddObjectToObject(caps, "completions") == NULL)) {
-        cJSON_Delete(caps);
-        return NULL;
-    }
-    return caps;
-}
+/* --- Session methods (legacy). --- */
 
 static void dispatch_initialize(struct dispatch_req *req)
 {
-    struct session *s = &req->srv->session;
-    const cJSON *version = cJSON_GetObjectItemCaseSensitive(req->params, "protocolVersion");
-    cJSON *result;
-    int rev;
+    struct server *srv = req->srv;
+    struct session_error err;
+    cJSON *result = NULL;
+    int status = session_initialize(&srv->session, req->params, srv->reg, srv->cfg.instructions,
+                                    &result, &err);
 
-    if (!cJSON_IsString(version)) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS,
-                       "initialize needs params.protocolVersion, "
-                       "a string such as \"%s\"",
-                       revision_get(REV_LATEST_LEGACY)->name);
-        return;
-    }
-    if (s->rev != REV_NONE) {
-        dispatch_error(req, JSONRPC_INVALID_REQUEST,
-                       "initialize was already done on this "
-                       "connection (protocol %s)",
-                       revision_get(s->rev)->name);
-        return;
-    }
-    /* An unknown version is answered with the newest one mcph speaks, never echoed. */
-    rev = revision_parse(version->valuestring);
-    /* 2026-07-28 has no initialize: asking for it here gets the newest legacy revision. */
-    if (rev == REV_NONE || revision_has(rev, REVF_MODERN))
-        rev = REV_LATEST_LEGACY;
-    result = cJSON_CreateObject();
-    if (result == NULL ||
-        cJSON_AddStringToObject(result, "protocolVersion", revision_get(rev)->name) == NULL) {
-        cJSON_Delete(result);
-        dispatch_deliver(req->srv, req->batch, req->slot, NULL);
-        return;
-    }
-    cJSON_AddItemToObject(result, "capabilities", dispatch_capabilities(req->srv, rev));
-    cJSON_AddItemToObject(result, "serverInfo", registry_server_info(req->srv->reg, rev));
-    if (req->srv->cfg.instructions != NULL)
-        cJSON_AddStringToObject(result, "instructions", req->srv->cfg.instructions);
-    s->rev = rev;
-    s->client_caps =
-        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "capabilities"), 1);
-    s->client_info =
-        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "clientInfo"), 1);
-    dispatch_reply(req, result);
+    if (status == STATUS_OK)
+        dispatch_reply(req, result);
+    else if (status == STATUS_NOMEM)
+        dispatch_no_reply(req);
+    else
+        out_error(&srv->out, req->batch, req->slot, req->id, err.code, err.message, NULL);
 }
 
 static void dispatch_initialized(struct dispatch_req *req)
 {
-    req->srv->session.initialized = 1;
+    session_initialized(&req->srv->session);
 }
 
 static void dispatch_ping(struct dispatch_req *req)
@@ -270,20 +112,14 @@ static void dispatch_ping(struct dispatch_req *req)
 
 static void dispatch_set_level(struct dispatch_req *req)
 {
-    const char *name = NULL;
-    const cJSON *level = cJSON_GetObjectItemCaseSensitive(req->params, "level");
-    int value;
+    struct session_error err;
+    int level;
 
-    if (cJSON_IsString(level))
-        name = level->valuestring;
-    /* Only the spec's names: "warn" is an INI nicety, not a protocol value. */
-    if (name == NULL || strcmp(name, "warn") == 0 || log_level_parse(name, &value) != 0) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS,
-                       "logging/setLevel needs params.level, one "
-                       "of debug, info, notice, warning, error, critical, alert, emergency");
+    if (session_level(req->params, &level, &err) != STATUS_OK) {
+        out_error(&req->srv->out, req->batch, req->slot, req->id, err.code, err.message, NULL);
         return;
     }
-    atomic_store(&req->srv->log.sink_level, value);
+    atomic_store(&req->srv->log.sink_level, level);
     dispatch_reply(req, cJSON_CreateObject());
 }
 
@@ -308,12 +144,11 @@ void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
         cJSON_Delete(params);
         return;
     }
-    dispatch_deliver(srv, NULL, 0, jsonrpc_notification("notifications/message", params));
+    out_notify(&srv->out, "notifications/message", params);
 }
 
 void dispatch_lists_changed(struct server *srv, unsigned lists)
 {
-
     /* Listeners get what they asked for, tagged; the legacy session gets the unsolicited
      * notifications of its era once it is initialized. */
     modern_lists_changed(srv, lists);
@@ -321,7 +156,7 @@ void dispatch_lists_changed(struct server *srv, unsigned lists)
         return;
     for (unsigned list = REGISTRY_TOOLS; list <= REGISTRY_PROMPTS; list <<= 1) {
         if (lists & list)
-            dispatch_deliver(srv, NULL, 0, jsonrpc_notification(registry_list_method(list), NULL));
+            out_notify(&srv->out, registry_list_method(list), NULL);
     }
 }
 
@@ -467,23 +302,18 @@ static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_l
         char *text = dispatch_print_page(req, list, offset, count);
 
         if (text == NULL) {
-            dispatch_deliver(req->srv, req->batch, req->slot, NULL);
+            dispatch_no_reply(req);
             return;
         }
         if (!registry_page_put(reg, list->tag, req->rev, offset, req->srv->cfg.page_size, text)) {
             /* The cache is full: answer from the text, then let it go. */
-            dispatch_deliver_text(req->srv, req->batch, req->slot,
-                                  jsonrpc_result_text(req->id, text));
+            out_result_text(&req->srv->out, req->batch, req->slot, req->id, text);
             free(text);
             return;
         }
         page = text;
     }
-    /* In a batch the reply joins the others; alone, it goes out without being copied. */
-    if (req->batch != NULL)
-        dispatch_deliver_text(req->srv, req->batch, req->slot, jsonrpc_result_text(req->id, page));
-    else
-        jsonrpc_write_result(&req->srv->out, req->id, page);
+    out_result_text(&req->srv->out, req->batch, req->slot, req->id, page);
 }
 
 static void dispatch_tools_list(struct dispatch_req *req)
@@ -559,7 +389,7 @@ static int dispatch_check_tool_args(struct dispatch_req *req, const struct regis
     char why[512], text[700];
     cJSON *result, *content;
 
-    if (schema_validate(t->def->input_schema, args, why, sizeof(why)) == STATUS_OK)
+    if (schema_match(t->def->input_check, args, why, sizeof(why)) == STATUS_OK)
         return STATUS_OK;
     snprintf(text, sizeof(text), "Invalid arguments for tool '%s': %s", t->name, why);
     result = cJSON_CreateObject();
@@ -605,14 +435,13 @@ static void dispatch_tools_call(struct dispatch_req *req)
     target.name = t->name;
     target.own_name = t->def->name;
     target.own_data = t->def->data;
-    target.output_schema = t->def->output_schema;
+    target.output_schema = t->def->output_check;
     dispatch_call(req, &target);
 }
 
 static void dispatch_not_found(struct dispatch_req *req, const char *uri)
 {
-    dispatch_deliver(req->srv, req->batch, req->slot,
-                     modern_not_found(req->id, uri, "Resource not found", req->modern));
+    dispatch_answer(req, modern_not_found(req->id, uri, "Resource not found", req->modern));
 }
 
 static void dispatch_resources_read(struct dispatch_req *req)
@@ -890,7 +719,7 @@ void dispatch_resource_updated(void *ctx, const char *uri)
         return;
     params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "uri", uri);
-    dispatch_deliver(srv, NULL, 0, jsonrpc_notification("notifications/resources/updated", params));
+    out_notify(&srv->out, "notifications/resources/updated", params);
 }
 
 /* Whether uri is served by instance pl in reg (a resource of its, or one of its templates). */
@@ -968,10 +797,9 @@ static void dispatch_cancelled(struct dispatch_req *req)
 
 static void dispatch_discover(struct dispatch_req *req)
 {
-    cJSON *caps = dispatch_capabilities(req->srv, req->rev);
+    cJSON *caps = session_capabilities(req->srv->reg, req->rev);
 
-    dispatch_deliver(req->srv, req->batch, req->slot,
-                     jsonrpc_result(req->id, modern_discover(req->srv, caps)));
+    out_result(&req->srv->out, req->batch, req->slot, req->id, modern_discover(req->srv, caps));
 }
 
 static void dispatch_listen(struct dispatch_req *req)
@@ -980,7 +808,7 @@ static void dispatch_listen(struct dispatch_req *req)
     cJSON *err = modern_listen(req->srv, req->id, req->params);
 
     if (err != NULL)
-        dispatch_deliver(req->srv, req->batch, req->slot, err);
+        dispatch_answer(req, err);
 }
 
 static const struct dispatch_method dispatch_methods[] = {
@@ -1093,7 +921,7 @@ static void dispatch_route_modern(struct dispatch_req *req)
     }
     err = modern_check(req->id, req->params, &req->env);
     if (err != NULL) {
-        dispatch_deliver(req->srv, req->batch, req->slot, err);
+        dispatch_answer(req, err);
         return;
     }
     req->modern = 1;
@@ -1150,7 +978,7 @@ static void dispatch_envelope(struct dispatch_req *req)
 
 /* Handle one message; takes ownership of msg. In a batch, exactly one reply (or no-reply)
  * reaches slot. */
-static void dispatch_message(struct server *srv, cJSON *msg, struct dispatch_batch *b, size_t slot)
+static void dispatch_message(struct server *srv, cJSON *msg, struct out_batch *b, size_t slot)
 {
     struct dispatch_req req = {.srv = srv, .msg = msg, .batch = b, .slot = slot};
 
@@ -1166,7 +994,7 @@ static void dispatch_batch_message(struct server *srv, cJSON *root)
 {
     int n = cJSON_GetArraySize(root);
     struct dispatch_req req = {.srv = srv};
-    struct dispatch_batch *b;
+    struct out_batch *b;
     cJSON *el;
 
     if (n == 0 || n > LIMIT_BATCH || !revision_has(srv->session.rev, REVF_BATCH)) {
@@ -1184,21 +1012,27 @@ static void dispatch_batch_message(struct server *srv, cJSON *root)
         cJSON_Delete(root);
         return;
     }
-    b = calloc(1, sizeof(*b));
-    if (b == NULL || (b->slots = calloc((size_t)n, sizeof(*b->slots))) == NULL) {
-        free(b);
+    b = out_batch_new(&srv->out, (size_t)n);
+    if (b == NULL) {
         cJSON_Delete(root);
-        dispatch_deliver(srv, NULL, 0, NULL);
         return;
     }
-    b->srv = srv;
-    b->n = (size_t)n;
-    b->pending = (size_t)n + 1;
-    pthread_mutex_init(&b->lock, NULL);
     for (size_t i = 0; (el = cJSON_DetachItemFromArray(root, 0)) != NULL; i++)
         dispatch_message(srv, el, b, i);
     cJSON_Delete(root);
-    dispatch_batch_done(b, b->n, NULL);
+    out_batch_close(b);
+}
+
+/* The message parsed, under the state lock: what it reads of the state and what it changes
+ * is one step between reloads. */
+static void dispatch_root(struct server *srv, cJSON *root)
+{
+    pthread_mutex_lock(&srv->lock);
+    if (cJSON_IsArray(root))
+        dispatch_batch_message(srv, root);
+    else
+        dispatch_message(srv, root, NULL, 0);
+    pthread_mutex_unlock(&srv->lock);
 }
 
 void dispatch_line(struct server *srv, const char *line, size_t len)
@@ -1233,10 +1067,7 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
         cJSON_Delete(root);
         return;
     }
-    if (cJSON_IsArray(root))
-        dispatch_batch_message(srv, root);
-    else
-        dispatch_message(srv, root, NULL, 0);
+    dispatch_root(srv, root);
 }
 
 void dispatch_oversized(struct server *srv)
@@ -1247,11 +1078,4 @@ void dispatch_oversized(struct server *srv)
                    "Invalid Request: message longer than %u "
                    "bytes",
                    LIMIT_MESSAGE_BYTES);
-}
-
-void dispatch_session_release(struct session *s)
-{
-    cJSON_Delete(s->client_caps);
-    cJSON_Delete(s->client_info);
-    memset(s, 0, sizeof(*s));
 }

@@ -11,10 +11,11 @@
 
 #include <stddef.h>
 
-/* Handle one line (NUL-terminated, len bytes, borrowed for the call). Main thread. */
+/* Handle one line (NUL-terminated, len bytes, borrowed for the call): parsed, then handled
+ * under the server's state lock. The thread holding the reader role. */
 void dispatch_line(struct server *srv, const char *line, size_t len);
 
-/* Answer a line that was longer than LIMIT_MESSAGE_BYTES. Main thread. */
+/* Answer a line that was longer than LIMIT_MESSAGE_BYTES. The reader. */
 void dispatch_oversized(struct server *srv);
 
 /* The log sink (struct log's sink; ctx is the server): sends notifications/message to a
@@ -27,16 +28,9 @@ void dispatch_log_sink(void *ctx, int level, const char *who, const char *text);
 int dispatch_log_wants(void *ctx, int level);
 
 /* Tell the client which lists (enum registry_list bits) changed: one list_changed
- * notification each, and none before the session is initialized. Main thread. */
+ * notification each, and none before the session is initialized. Main thread, under the
+ * state lock. */
 void dispatch_lists_changed(struct server *srv, unsigned lists);
-
-/* Send msg (owned), or store it in batch b's slot when b is not NULL. msg NULL sends
- * nothing (in a batch: the slot stays empty). Any thread. */
-struct dispatch_batch;
-void dispatch_deliver(struct server *srv, struct dispatch_batch *b, size_t slot, cJSON *msg);
-
-/* The same for a message already printed (text taken; NULL sends nothing). Any thread. */
-void dispatch_deliver_text(struct server *srv, struct dispatch_batch *b, size_t slot, char *text);
 
 /* plugin_env's resource_updated (ctx is the server): notifications/resources/updated to a
  * session subscribed to uri. Any thread. */
@@ -48,8 +42,5 @@ void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl);
 
 /* Forget the subscriptions (at exit). */
 void dispatch_subs_release(struct server *srv);
-
-/* Forget the session (main thread, at exit). */
-void dispatch_session_release(struct session *s);
 
 #endif

@@ -1,5 +1,6 @@
 #include "inflight.h"
 
+#include "jsonrpc.h"
 #include "status.h"
 
 #include <errno.h>
@@ -22,20 +23,36 @@ void inflight_release(struct inflight *t)
     pthread_mutex_destroy(&t->lock);
 }
 
-/* A key that tells ids apart: "s" + a string id, "n" + an integer id (1 and "1" differ).
- * Made directly: cJSON's number printer costs more than the rest of a call's bookkeeping. */
-static char *inflight_key(const cJSON *id)
+/* A key that tells ids apart: "s" + a string id, "n" + an integer id (1 and "1" differ),
+ * into buf (32 bytes) when it fits, else allocated. Made directly: cJSON's number printer
+ * costs more than the rest of a call's bookkeeping. NULL when out of memory or not an id. */
+static char *inflight_key(const cJSON *id, char *buf)
 {
-    char *key = NULL;
-    int n;
+    size_t len;
+    char *key;
 
-    if (cJSON_IsString(id))
-        n = asprintf(&key, "s%s", id->valuestring);
-    else if (cJSON_IsNumber(id))
-        n = asprintf(&key, "n%lld", (long long)id->valuedouble);
-    else
+    if (cJSON_IsNumber(id)) {
+        if (!jsonrpc_valid_id(id))
+            return NULL;
+        buf[0] = 'n';
+        jsonrpc_int_text(id, buf + 1);
+        return buf;
+    }
+    if (!cJSON_IsString(id))
         return NULL;
-    return n < 0 ? NULL : key;
+    len = strlen(id->valuestring);
+    key = len + 2 <= 32 ? buf : malloc(len + 2);
+    if (key != NULL) {
+        key[0] = 's';
+        memcpy(key + 1, id->valuestring, len + 1);
+    }
+    return key;
+}
+
+static void inflight_key_free(char *key, const char *buf)
+{
+    if (key != buf)
+        free(key);
 }
 
 static struct inflight_call **inflight_bucket(struct inflight *t, const char *key)
@@ -56,41 +73,33 @@ static struct inflight_call *inflight_find(struct inflight *t, const char *key)
     return NULL;
 }
 
-int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call **out)
+int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call *call)
 {
-    struct inflight_call *call = calloc(1, sizeof(*call));
     int status = STATUS_OK;
 
-    if (call == NULL || (call->key = inflight_key(id)) == NULL) {
-        free(call);
+    memset(call, 0, sizeof(*call));
+    call->key = inflight_key(id, call->key_buf);
+    if (call->key == NULL)
         return STATUS_NOMEM;
-    }
     atomic_init(&call->cancelled, 0);
-    pthread_cond_init(&call->answered, NULL);
     pthread_mutex_lock(&t->lock);
     if (inflight_find(t, call->key) != NULL) {
         status = STATUS_EXISTS;
     } else {
         struct inflight_call **bucket = inflight_bucket(t, call->key);
 
+        pthread_cond_init(&call->answered, NULL);
         call->next = *bucket;
         *bucket = call;
     }
     pthread_mutex_unlock(&t->lock);
-    if (status != STATUS_OK) {
-        pthread_cond_destroy(&call->answered);
-        free(call->key);
-        free(call);
-        return status;
-    }
-    *out = call;
-    return STATUS_OK;
+    if (status != STATUS_OK)
+        inflight_key_free(call->key, call->key_buf);
+    return status;
 }
 
 int inflight_remove(struct inflight *t, struct inflight_call *call)
 {
-    int cancelled;
-
     pthread_mutex_lock(&t->lock);
     for (struct inflight_call **p = inflight_bucket(t, call->key); *p != NULL; p = &(*p)->next) {
         if (*p == call) {
@@ -99,17 +108,18 @@ int inflight_remove(struct inflight *t, struct inflight_call *call)
         }
     }
     pthread_mutex_unlock(&t->lock);
-    cancelled = atomic_load(&call->cancelled);
     cJSON_Delete(call->answer);
+    call->answer = NULL;
     pthread_cond_destroy(&call->answered);
-    free(call->key);
-    free(call);
-    return cancelled;
+    inflight_key_free(call->key, call->key_buf);
+    call->key = NULL;
+    return atomic_load(&call->cancelled);
 }
 
 int inflight_cancel(struct inflight *t, const cJSON *id)
 {
-    char *key = inflight_key(id);
+    char buf[32];
+    char *key = inflight_key(id, buf);
     struct inflight_call *call;
 
     if (key == NULL)
@@ -121,7 +131,7 @@ int inflight_cancel(struct inflight *t, const cJSON *id)
         pthread_cond_broadcast(&call->answered);
     }
     pthread_mutex_unlock(&t->lock);
-    free(key);
+    inflight_key_free(key, buf);
     return call != NULL ? STATUS_OK : STATUS_NOT_FOUND;
 }
 

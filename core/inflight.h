@@ -12,9 +12,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-/* One client request in flight. */
+/* One client request in flight. The caller provides the memory (a call embeds it); the
+ * table links it while registered. */
 struct inflight_call {
-    char *key;                  /* owned: the request id as canonical JSON text */
+    char *key; /* the request id as a key: key_buf, or owned when longer */
+    char key_buf[32];
     atomic_int cancelled;       /* notifications/cancelled arrived for it */
     struct inflight_call *next; /* guarded by inflight.lock */
     /* The one request to the client this call waits for; all guarded by inflight.lock. */
@@ -38,14 +40,15 @@ void inflight_init(struct inflight *t);
 /* Release the table; every call must have been removed. */
 void inflight_release(struct inflight *t);
 
-/* Register a request by its id (borrowed). Main thread. Returns STATUS_OK with *out (owned
- * by the table until inflight_remove), STATUS_EXISTS when a request with that id is still in
- * flight, or STATUS_NOMEM. */
-int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call **out)
+/* Register request `call` (memory of the caller's, set up here) by its id (borrowed). The
+ * dispatching thread. Returns STATUS_OK (call is in the table until inflight_remove),
+ * STATUS_EXISTS when a request with that id is still in flight, or STATUS_NOMEM; call needs
+ * no release unless registered. */
+int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call *call)
     __attribute__((warn_unused_result));
 
-/* Unregister and free a call (the worker, when the handler returned). Returns whether it was
- * cancelled. */
+/* Unregister a call and release what it holds (its memory stays the caller's). Returns
+ * whether it was cancelled. Any thread. */
 int inflight_remove(struct inflight *t, struct inflight_call *call);
 
 /* Mark the request with this id cancelled and wake it if it waits for the client. Main
@@ -64,7 +67,7 @@ int inflight_ask_wait(struct inflight *t, struct inflight_call *call, int timeou
                       cJSON **answer);
 
 /* End of input: every wait for an answer ends now (STATUS_EOF), and later ones at once.
- * Main thread. */
+ * The dispatching thread. */
 void inflight_close(struct inflight *t);
 
 /* Shutting down: mark every request in flight cancelled (no answer will be sent for them)
@@ -73,7 +76,7 @@ void inflight_close(struct inflight *t);
 size_t inflight_cancel_all(struct inflight *t);
 
 /* Hand the client's response msg (owned; taken on STATUS_OK) to the call waiting for id.
- * Main thread. STATUS_NOT_FOUND when nobody waits for it (late, or not ours). */
+ * The dispatching thread. STATUS_NOT_FOUND when nobody waits for it (late, or not ours). */
 int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg);
 
 #endif

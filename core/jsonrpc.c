@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #define JSONRPC_READ_CHUNK 65536
@@ -60,9 +59,9 @@ int jsonrpc_reader_fill(struct jsonrpc_reader *r)
         return STATUS_EOF;
     if (jsonrpc_reader_room(r) != STATUS_OK)
         return STATUS_NOMEM;
-    do {
-        n = read(r->fd, r->buf + r->len, JSONRPC_READ_CHUNK);
-    } while (n < 0 && errno == EINTR);
+    n = read(r->fd, r->buf + r->len, JSONRPC_READ_CHUNK);
+    if (n < 0 && errno == EINTR)
+        return STATUS_AGAIN;
     if (n < 0)
         return errno == EAGAIN ? STATUS_OK : STATUS_IO;
     if (n == 0) {
@@ -112,123 +111,45 @@ int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len)
     return STATUS_OK;
 }
 
-void jsonrpc_writer_init(struct jsonrpc_writer *w, int fd)
+char *jsonrpc_int_text(const cJSON *id, char *buf)
 {
-    w->fd = fd;
-    atomic_init(&w->failed, 0);
-    pthread_mutex_init(&w->lock, NULL);
-}
+    long long v = (long long)id->valuedouble;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char digits[JSONRPC_INT_TEXT];
+    size_t n = 0, at = 0;
 
-void jsonrpc_writer_release(struct jsonrpc_writer *w)
-{
-    if (w != NULL)
-        pthread_mutex_destroy(&w->lock);
-}
-
-/* Write every part, in order, whatever writev takes at a time. */
-static int jsonrpc_writev_all(int fd, struct iovec *v, int cnt)
-{
-
-    while (cnt > 0) {
-        ssize_t n = writev(fd, v, cnt);
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return STATUS_IO;
-        while (cnt > 0 && (size_t)n >= v->iov_len) {
-            n -= (ssize_t)v->iov_len;
-            v++;
-            cnt--;
-        }
-        if (cnt > 0) {
-            v->iov_base = (char *)v->iov_base + n;
-            v->iov_len -= (size_t)n;
-        }
-    }
-    return STATUS_OK;
-}
-
-/* One message from its parts, then the newline, under the lock. */
-static int jsonrpc_write_parts(struct jsonrpc_writer *w, struct iovec *iov, int cnt)
-{
-    int status = STATUS_IO;
-
-    pthread_mutex_lock(&w->lock);
-    if (!atomic_load(&w->failed)) {
-        status = jsonrpc_writev_all(w->fd, iov, cnt);
-        if (status != STATUS_OK)
-            atomic_store(&w->failed, 1);
-    }
-    pthread_mutex_unlock(&w->lock);
-    return status;
-}
-
-int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len)
-{
-    struct iovec iov[2] = {{(void *)text, len}, {(void *)"\n", 1}};
-
-    return jsonrpc_write_parts(w, iov, 2);
-}
-
-int jsonrpc_write_result(struct jsonrpc_writer *w, const cJSON *id, const char *result)
-{
-    char *idtext = jsonrpc_id_text(id);
-    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
-    static const char mid[] = ",\"result\":";
-    struct iovec iov[6] = {
-        {(void *)head, sizeof(head) - 1},
-        {idtext, idtext ? strlen(idtext) : 0},
-        {(void *)mid, sizeof(mid) - 1},
-        {(void *)result, strlen(result)},
-        {(void *)"}\n", 2},
-    };
-    int status;
-
-    if (idtext == NULL)
-        return STATUS_NOMEM;
-    /* The result text (a large cached page) goes out as it is, never copied. */
-    status = jsonrpc_write_parts(w, iov, 5);
-    free(idtext);
-    return status;
-}
-
-int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg)
-{
-    char *text = cJSON_PrintUnformatted(msg);
-    int status;
-
-    if (text == NULL)
-        return STATUS_NOMEM;
-    status = jsonrpc_write(w, text, strlen(text));
-    free(text);
-    return status;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    if (v < 0)
+        buf[at++] = '-';
+    while (n > 0)
+        buf[at++] = digits[--n];
+    buf[at] = '\0';
+    return buf;
 }
 
 /* A copy of a request id; an integer as raw text, so printing it costs a copy. */
 static cJSON *jsonrpc_id_copy(const cJSON *id)
 {
-    char buf[32];
+    char buf[JSONRPC_INT_TEXT];
 
     if (id == NULL)
         return cJSON_CreateNull();
     if (!cJSON_IsNumber(id) || !jsonrpc_valid_id(id))
         return cJSON_Duplicate(id, 1);
-    snprintf(buf, sizeof(buf), "%lld", (long long)id->valuedouble);
-    return cJSON_CreateRaw(buf);
+    return cJSON_CreateRaw(jsonrpc_int_text(id, buf));
 }
 
 char *jsonrpc_id_text(const cJSON *id)
 {
-    char *text = NULL;
+    char buf[JSONRPC_INT_TEXT];
 
     if (id == NULL)
         return strdup("null");
-    if (cJSON_IsNumber(id) && jsonrpc_valid_id(id)) {
-        if (asprintf(&text, "%lld", (long long)id->valuedouble) < 0)
-            return NULL;
-        return text;
-    }
+    if (cJSON_IsNumber(id) && jsonrpc_valid_id(id))
+        return strdup(jsonrpc_int_text(id, buf));
     return cJSON_PrintUnformatted(id);
 }
 
@@ -303,28 +224,39 @@ cJSON *jsonrpc_notification(const char *method, cJSON *params)
     return msg;
 }
 
+/* The bytes jsonrpc_scan stops at; every other byte is skipped in a tight loop. */
+enum jsonrpc_byte { JSONRPC_QUOTE = 1, JSONRPC_ESCAPE, JSONRPC_OPEN, JSONRPC_CLOSE };
+
+static const unsigned char jsonrpc_bytes[256] = {
+    ['"'] = JSONRPC_QUOTE, ['\\'] = JSONRPC_ESCAPE, ['['] = JSONRPC_OPEN,
+    ['{'] = JSONRPC_OPEN,  [']'] = JSONRPC_CLOSE,   ['}'] = JSONRPC_CLOSE,
+};
+
 void jsonrpc_scan(const char *text, size_t len, int limit, int *depth_out, int *has_nul)
 {
+    const unsigned char *s = (const unsigned char *)text;
     int depth = 0, max = 0, in_string = 0;
 
     *has_nul = 0;
     for (size_t i = 0; i < len && max <= limit; i++) {
-        char c = text[i];
+        unsigned char kind = jsonrpc_bytes[s[i]];
 
+        if (kind == 0)
+            continue;
         if (in_string) {
-            if (c == '\\') {
-                if (i + 5 < len && text[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
+            if (kind == JSONRPC_ESCAPE) {
+                if (i + 5 < len && s[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
                     *has_nul = 1;
                 i++;
-            } else if (c == '"') {
+            } else if (kind == JSONRPC_QUOTE) {
                 in_string = 0;
             }
-        } else if (c == '"') {
+        } else if (kind == JSONRPC_QUOTE) {
             in_string = 1;
-        } else if (c == '[' || c == '{') {
+        } else if (kind == JSONRPC_OPEN) {
             if (++depth > max)
                 max = depth;
-        } else if (c == ']' || c == '}') {
+        } else if (kind == JSONRPC_CLOSE) {
             depth--;
         }
     }

@@ -1,14 +1,11 @@
 /*
- * jsonrpc.h: JSON-RPC 2.0 over newline-delimited stdio. The reader frames lines (with a
- * size cap); the writer sends each message whole, as one line, under one lock, so workers
- * and the protocol thread can answer concurrently without interleaving.
+ * jsonrpc.h: JSON-RPC 2.0 over newline-delimited stdio: the reader frames lines (with a size
+ * cap), and the messages' envelopes are built here. Writing is out.h's.
  */
 #ifndef MCPH_JSONRPC_H
 #define MCPH_JSONRPC_H
 
 #include <cJSON.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 /* Standard JSON-RPC codes and the MCP ones mcph uses. */
@@ -36,8 +33,8 @@ struct jsonrpc_reader {
 void jsonrpc_reader_init(struct jsonrpc_reader *r, int fd, size_t max);
 void jsonrpc_reader_release(struct jsonrpc_reader *r);
 
-/* Read what is available (one read()). Returns STATUS_OK, STATUS_EOF at end of input, or
- * STATUS_IO. */
+/* Read what is available (one read(), which waits for input). Returns STATUS_OK, STATUS_EOF
+ * at end of input, STATUS_AGAIN when a signal interrupted the wait, or STATUS_IO. */
 int jsonrpc_reader_fill(struct jsonrpc_reader *r) __attribute__((warn_unused_result));
 
 /*
@@ -47,26 +44,6 @@ int jsonrpc_reader_fill(struct jsonrpc_reader *r) __attribute__((warn_unused_res
  * At EOF a last line without newline is returned too.
  */
 int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len);
-
-struct jsonrpc_writer {
-    int fd;
-    pthread_mutex_t lock; /* guards writes to fd */
-    atomic_int failed;    /* the peer is gone (EPIPE or another write error); any thread */
-};
-
-void jsonrpc_writer_init(struct jsonrpc_writer *w, int fd);
-void jsonrpc_writer_release(struct jsonrpc_writer *w);
-
-/* Send text (a JSON message, no newline) as one line. Any thread. Returns STATUS_OK or
- * STATUS_IO (the peer is gone; later writes are dropped). */
-int jsonrpc_write(struct jsonrpc_writer *w, const char *text, size_t len);
-
-/* Send {"jsonrpc":"2.0","id":ID,"result":RESULT} from the result's JSON text (borrowed),
- * without copying it into one buffer. Any thread. */
-int jsonrpc_write_result(struct jsonrpc_writer *w, const cJSON *id, const char *result);
-
-/* Serialise and send msg (borrowed). */
-int jsonrpc_send(struct jsonrpc_writer *w, const cJSON *msg);
 
 /* {"jsonrpc":"2.0","id":ID,"result":RESULT}; takes ownership of result; id is copied (NULL
  * for null; an integer id as a raw-text node, which prints the same). New object or NULL when
@@ -99,6 +76,14 @@ int jsonrpc_depth(const char *text, size_t len, int limit);
 /* Whether the JSON text has a \u0000 escape inside a string: C strings (cJSON's and the
  * plugin ABI's) end there, so such a message cannot be passed on without losing data. */
 int jsonrpc_has_nul(const char *text, size_t len);
+
+/* Room for the text of an integer request id (a sign, 16 digits, the NUL, to spare). */
+#define JSONRPC_INT_TEXT 24
+
+/* The decimal text of the integer request id (a number for which jsonrpc_valid_id holds) in
+ * buf (JSONRPC_INT_TEXT bytes); returns buf. Written directly: snprintf costs more than the
+ * rest of an id's bookkeeping. */
+char *jsonrpc_int_text(const cJSON *id, char *buf);
 
 /* Whether id is a valid MCP request id: a string or an integer number. */
 int jsonrpc_valid_id(const cJSON *id);

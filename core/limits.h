@@ -39,9 +39,24 @@
 /* Page size of list results: default and maximum. */
 #define LIMIT_PAGE_DEFAULT 100
 #define LIMIT_PAGE_MAX 1000
-/* Worker threads. */
+/* Calls one plugin instance may run at once ([server] workers, a section's max_concurrent). */
 #define LIMIT_WORKERS_DEFAULT 4
 #define LIMIT_WORKERS_MAX 64
+/* Threads of the pool in all (reading, watching and running calls of every plugin); they
+ * start when a runnable call waits and end after LIMIT_WORK_IDLE_MS without work. */
+#define LIMIT_THREADS 128
+#define LIMIT_WORK_IDLE_MS 10000
+/* The pool's watcher ticks this often while calls run: a reader inside one call for a whole
+ * tick hands reading to another thread, and queued calls nobody started get a thread. */
+#define LIMIT_WORK_TICK_US 1000
+/* Ticks without a call before the watcher stops ticking until the next call. */
+#define LIMIT_WORK_QUIET_TICKS 100
+/* Output queued and not yet written before a writer waits for the client to read. */
+#define LIMIT_OUT_PENDING_BYTES (8u * 1024u * 1024u)
+/* The largest write buffer kept for the next write (a larger one is freed after use). */
+#define LIMIT_OUT_KEEP_BYTES (256u * 1024u)
+/* A message this long is written from where it is rather than copied into the queue. */
+#define LIMIT_OUT_DIRECT_BYTES (64u * 1024u)
 /* One log line on stderr, in bytes; longer messages are cut and marked. */
 #define LIMIT_LOG_LINE 4096
 /* Milliseconds that SIGTERM/SIGINT wait for calls in flight before exiting anyway. */

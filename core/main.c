@@ -11,7 +11,7 @@
 #include "limits.h"
 #include "log.h"
 #include "modern.h"
-
+#include "pipe.h"
 #include "plugin.h"
 #include "registry.h"
 #include "reload.h"
@@ -162,6 +162,8 @@ static int main_startup(struct server *srv, const struct main_args *args)
         status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, &collisions);
     if (status == STATUS_OK)
         status = registry_set_meta(srv->reg, &srv->cfg);
+    if (status == STATUS_OK)
+        server_set_shares(srv, srv->reg, &srv->cfg);
     main_log_diag(&srv->log, LOG_ERROR, &errs);
     diag_release(&errs);
     /* The registry holds its own references now. */
@@ -320,32 +322,20 @@ static int main_on_wake(struct server *srv, int *reload)
     return stop;
 }
 
-/* Read and dispatch what stdin has. Returns 1 at end of input. */
-static int main_on_input(struct server *srv)
+/* Whether the reader saw the end of input, or the client went away. */
+static int main_client_gone(struct server *srv)
 {
-    char *line;
-    size_t len;
-    int status = jsonrpc_reader_fill(&srv->in);
-
-    if (status == STATUS_IO || status == STATUS_NOMEM) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "reading stdin: %s", status_str(status));
+    if (atomic_load(&srv->input_ended))
         return 1;
-    }
-    for (;;) {
-        int rc = jsonrpc_reader_next(&srv->in, &line, &len);
-
-        if (rc == STATUS_AGAIN)
-            break;
-        if (rc == STATUS_LIMIT)
-            dispatch_oversized(srv);
-        else if (rc == STATUS_OK)
-            dispatch_line(srv, line, len);
-    }
-    return status == STATUS_EOF;
+    if (!atomic_load(&srv->out.failed))
+        return 0;
+    log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
+    return 1;
 }
 
-/* Serve until end of input, a stop signal, or the client going away. Returns 1 when
- * stopped by a signal. */
+/* Serve until end of input, a stop signal, or the client going away: the pool reads and
+ * answers; this thread handles signals, watch mode, refresh requests and reloads. Returns 1
+ * when stopped by a signal. */
 static int main_loop(struct server *srv, int watch_forced)
 {
     struct main_refresh rf = {0};
@@ -355,27 +345,24 @@ static int main_loop(struct server *srv, int watch_forced)
     watch_init(&w);
     main_arm_watch(srv, &w, watch_forced);
     while (by_signal < 0) {
-        struct pollfd fds[3] = {
-            {.fd = 0, .events = POLLIN},
+        struct pollfd fds[2] = {
             {.fd = main_wake_pipe[0], .events = POLLIN},
             {.fd = w.fd, .events = POLLIN},
         };
         int reload = 0;
-        int n = poll(fds, 3, main_timeout_ms(&w, &rf));
+        int n = poll(fds, 2, main_timeout_ms(&w, &rf));
 
         if (n < 0 && errno != EINTR)
             by_signal = 0;
         if (n <= 0)
-            fds[0].revents = fds[1].revents = fds[2].revents = 0;
-        if (fds[2].revents & POLLIN)
-            watch_read(&w);
+            fds[0].revents = fds[1].revents = 0;
         if (fds[1].revents & POLLIN)
+            watch_read(&w);
+        if (fds[0].revents & POLLIN)
             main_note_refresh(srv, &rf);
-        if ((fds[1].revents & POLLIN) && main_on_wake(srv, &reload))
+        if ((fds[0].revents & POLLIN) && main_on_wake(srv, &reload))
             by_signal = 1;
-        else if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && main_on_input(srv))
-            by_signal = 0;
-        else if (atomic_load(&srv->out.failed))
+        else if (main_client_gone(srv))
             by_signal = 0;
         if (by_signal < 0 && (reload || watch_due(&w))) {
             reload_run(srv);
@@ -384,19 +371,19 @@ static int main_loop(struct server *srv, int watch_forced)
             reload_refresh(srv);
         }
     }
-    if (by_signal == 0 && atomic_load(&srv->out.failed))
-        log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
     watch_release(&w);
     return by_signal;
 }
 
 static int main_serve(struct server *srv, int watch_forced)
 {
+    struct work_source src;
     int by_signal;
 
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
-    if (work_start(&srv->work, (size_t)srv->cfg.workers) != STATUS_OK) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start worker threads");
+    pipe_source(srv, &src);
+    if (work_start(&srv->work, &src, LIMIT_THREADS) != STATUS_OK) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start threads");
         return EXIT_RUNTIME;
     }
     log_msg(&srv->log, LOG_INFO, NULL,
@@ -405,7 +392,9 @@ static int main_serve(struct server *srv, int watch_forced)
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
             srv->reg->nplugins, srv->cfg.file);
     by_signal = main_loop(srv, watch_forced);
-    /* No answer to a plugin's question can come any more; open listen requests end. */
+    /* Nothing more is read; no answer to a plugin's question can come any more; open listen
+     * requests end. */
+    work_stop_input(&srv->work);
     inflight_close(&srv->inflight);
     modern_listeners_close(srv);
     /* End of input: finish every call in flight. A signal: give them a grace period, then
@@ -423,6 +412,7 @@ static int main_serve(struct server *srv, int watch_forced)
         }
     }
     work_stop(&srv->work);
+    out_flush(&srv->out);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
      * may still log until then, so the writer stays until they are gone (main_release). */
     atomic_store(&srv->log.sink_level, LOG_OFF);
@@ -434,7 +424,9 @@ static int main_serve(struct server *srv, int watch_forced)
  * init may start threads that log. Nothing reaches the client before it asks for logging. */
 static void main_open_output(struct server *srv, int out_fd)
 {
-    jsonrpc_writer_init(&srv->out, out_fd);
+    out_init(&srv->out, out_fd);
+    srv->out.on_fail = server_wake;
+    srv->out.fail_ctx = srv;
     srv->log.sink = dispatch_log_sink;
     srv->log.sink_wants = dispatch_log_wants;
     srv->log.sink_ctx = srv;
@@ -462,9 +454,10 @@ static void main_release(struct server *srv)
     inflight_release(&srv->inflight);
     pthread_key_delete(srv->call_key);
     if (srv->wake_fd >= 0) /* serving: main_open_output ran */
-        jsonrpc_writer_release(&srv->out);
-    dispatch_session_release(&srv->session);
+        out_release(&srv->out);
+    session_release(&srv->session);
     config_release(&srv->cfg);
+    pthread_mutex_destroy(&srv->lock);
 }
 
 int main(int argc, char **argv)
@@ -480,6 +473,8 @@ int main(int argc, char **argv)
      * the same moment, so sharing costs little and keeps the footprint flat. */
     mallopt(M_ARENA_MAX, 1);
     memset(&srv, 0, sizeof(srv));
+    pthread_mutex_init(&srv.lock, NULL);
+    session_init(&srv.session);
     log_init(&srv.log);
     config_init(&srv.cfg);
     pthread_mutex_init(&srv.retired_lock, NULL);

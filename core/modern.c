@@ -1,9 +1,10 @@
 #include "modern.h"
 
-#include "dispatch.h"
+#include "base64.h"
 #include "jsonrpc.h"
 #include "limits.h"
 #include "log.h"
+#include "out.h"
 #include "revision.h"
 #include "status.h"
 
@@ -218,8 +219,7 @@ static void modern_acknowledge(struct server *srv, const struct listener *l)
         for (size_t i = 0; i < l->nuris; i++)
             cJSON_AddItemToArray(uris, cJSON_CreateString(l->uris[i]));
     }
-    dispatch_deliver(srv, NULL, 0,
-                     jsonrpc_notification("notifications/subscriptions/acknowledged", params));
+    out_notify(&srv->out, "notifications/subscriptions/acknowledged", params);
 }
 
 static int modern_add_listener(struct server *srv, struct listener *l)
@@ -302,9 +302,8 @@ void modern_lists_changed(struct server *srv, unsigned lists)
 
         for (size_t k = 0; modern_lists[k].key != NULL; k++) {
             if (lists & l->lists & modern_lists[k].list)
-                dispatch_deliver(srv, NULL, 0,
-                                 jsonrpc_notification(registry_list_method(modern_lists[k].list),
-                                                      modern_tagged(l->id)));
+                out_notify(&srv->out, registry_list_method(modern_lists[k].list),
+                           modern_tagged(l->id));
         }
     }
     pthread_mutex_unlock(&srv->subs_lock);
@@ -323,8 +322,7 @@ void modern_resource_updated(struct server *srv, const char *uri)
                 continue;
             params = modern_tagged(l->id);
             cJSON_AddStringToObject(params, "uri", uri);
-            dispatch_deliver(srv, NULL, 0,
-                             jsonrpc_notification("notifications/resources/updated", params));
+            out_notify(&srv->out, "notifications/resources/updated", params);
             break;
         }
     }
@@ -341,11 +339,135 @@ void modern_listeners_close(struct server *srv)
 
         cJSON_AddItemToObject(meta, MODERN_KEY_SUB, cJSON_Duplicate(l->id, 1));
         modern_result(result, srv->reg, NULL, 0);
-        dispatch_deliver(srv, NULL, 0, jsonrpc_result(l->id, result));
+        out_send(&srv->out, jsonrpc_result(l->id, result));
         modern_listener_release(l);
     }
     free(srv->listeners);
     srv->listeners = NULL;
     srv->nlisteners = 0;
     pthread_mutex_unlock(&srv->subs_lock);
+}
+
+/* --- Questions to the client: input requests and the retry that answers them. --- */
+
+/* Copy the members of `from` (an object of answers, or NULL) into answers, later ones
+ * replacing earlier ones of the same key. */
+static void modern_mrtr_merge(cJSON *answers, const cJSON *from)
+{
+    const cJSON *e;
+
+    if (answers == NULL)
+        return;
+    cJSON_ArrayForEach(e, from)
+    {
+        cJSON *copy = cJSON_Duplicate(e, 1);
+
+        cJSON_DeleteItemFromObjectCaseSensitive(answers, e->string);
+        if (copy != NULL && !cJSON_AddItemToObject(answers, e->string, copy))
+            cJSON_Delete(copy);
+    }
+}
+
+void modern_mrtr_begin(struct modern_mrtr *m, const cJSON *msg, const char *target)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const char *b64 =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestState"));
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
+    size_t len = 0;
+    unsigned char *text = b64 ? base64_decode(b64, &len) : NULL;
+    cJSON *state = text ? cJSON_ParseWithLength((const char *)text, len) : NULL;
+    const char *bound = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
+    const cJSON *earlier = cJSON_GetObjectItemCaseSensitive(state, "a");
+
+    memset(m, 0, sizeof(*m));
+    m->answers = cJSON_CreateObject();
+    /* A state made for another request (method and target) is ignored: the questions come
+     * again. Only objects of answers count: anything else in "a" is not one of ours. */
+    if (!cJSON_IsString(method) ||
+        !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(state, "m"), method, 1) || bound == NULL ||
+        strcmp(bound, target) != 0 || !cJSON_IsObject(earlier))
+        earlier = NULL;
+    modern_mrtr_merge(m->answers, earlier);
+    modern_mrtr_merge(m->answers, cJSON_IsObject(given) ? given : NULL);
+    cJSON_Delete(state);
+    free(text);
+}
+
+int modern_mrtr_ask(struct modern_mrtr *m, const char *method, cJSON *params, cJSON **answer)
+{
+    char key[32];
+    const cJSON *given;
+    cJSON *request;
+
+    /* The n-th question of a run is keyed "ask-n", the same n in every retry. */
+    snprintf(key, sizeof(key), "ask-%d", ++m->nasks);
+    given = cJSON_GetObjectItemCaseSensitive(m->answers, key);
+    if (cJSON_IsObject(given)) {
+        cJSON_Delete(params);
+        *answer = cJSON_Duplicate(given, 1);
+        return *answer != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
+    }
+    request = cJSON_CreateObject();
+    if (request == NULL || (m->requests == NULL && (m->requests = cJSON_CreateObject()) == NULL)) {
+        cJSON_Delete(request);
+        cJSON_Delete(params);
+        return MCPH_ERR_NOMEM;
+    }
+    cJSON_AddStringToObject(request, "method", method);
+    if (params != NULL)
+        cJSON_AddItemToObject(request, "params", params);
+    cJSON_AddItemToObject(m->requests, key, request);
+    return MCPH_ERR_AGAIN;
+}
+
+/* requestState: the answers so far, bound to the request they belong to (method and target).
+ * It only carries what the client itself answered, so a client that alters it can only
+ * change its own answers; a state for another request is ignored. */
+static char *modern_mrtr_state(const struct modern_mrtr *m, const cJSON *msg, const char *target)
+{
+    cJSON *state = cJSON_CreateObject();
+    char *text, *b64;
+
+    cJSON_AddStringToObject(state, "m",
+                            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method")));
+    cJSON_AddStringToObject(state, "n", target);
+    cJSON_AddItemToObject(state, "a", cJSON_Duplicate(m->answers, 1));
+    text = cJSON_PrintUnformatted(state);
+    cJSON_Delete(state);
+    if (text == NULL)
+        return NULL;
+    b64 = base64_encode(text, strlen(text));
+    free(text);
+    return b64;
+}
+
+cJSON *modern_mrtr_result(struct modern_mrtr *m, const struct registry *reg, const cJSON *msg,
+                          const char *target)
+{
+    cJSON *result;
+    char *state;
+
+    if (m->requests == NULL)
+        return NULL;
+    result = cJSON_CreateObject();
+    state = modern_mrtr_state(m, msg, target);
+    cJSON_AddStringToObject(result, "resultType", "input_required");
+    cJSON_AddItemToObject(result, "inputRequests", m->requests);
+    m->requests = NULL;
+    if (state != NULL)
+        cJSON_AddStringToObject(result, "requestState", state);
+    free(state);
+    modern_result(result, reg, NULL, 0);
+    return result;
+}
+
+void modern_mrtr_release(struct modern_mrtr *m)
+{
+    if (m == NULL)
+        return;
+    cJSON_Delete(m->answers);
+    cJSON_Delete(m->requests);
+    memset(m, 0, sizeof(*m));
 }

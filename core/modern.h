@@ -10,6 +10,8 @@
 #include "registry.h"
 #include "server.h"
 
+#include "../plugin-api/plugin-api.h"
+
 #include <cJSON.h>
 
 #define MODERN_KEY_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -68,5 +70,34 @@ void modern_resource_updated(struct server *srv, const char *uri);
 
 /* End every open listen request gracefully (a result tagged with its id), at shutdown. */
 void modern_listeners_close(struct server *srv);
+
+/*
+ * Questions to the client under 2026-07-28 (MRTR): there is no request from server to
+ * client. The handler's n-th question is keyed "ask-n"; its answer comes in a retry of the
+ * request (inputResponses, or an earlier round's answers carried in requestState). A question
+ * with no answer yet is recorded, and the request answers with an InputRequiredResult listing
+ * them; the client asks the user and retries. One request's handler, one thread.
+ */
+struct modern_mrtr {
+    cJSON *answers;  /* owned: every answer so far (requestState and this round's) */
+    cJSON *requests; /* owned: questions asked with no answer yet, or NULL */
+    int nasks;       /* questions asked by this run of the handler */
+};
+
+/* Read the answers a retry carries: requestState if it is ours for this request (msg's
+ * method and `target`, the exposed name or URI), then inputResponses. msg borrowed. */
+void modern_mrtr_begin(struct modern_mrtr *m, const cJSON *msg, const char *target);
+
+/* The handler asks `method` (sampling/createMessage, ...) with params (owned). Returns MCPH_OK
+ * with *answer (owned by the caller) when the retry carries it, MCPH_ERR_AGAIN when recorded
+ * for an InputRequiredResult, or MCPH_ERR_NOMEM. */
+int modern_mrtr_ask(struct modern_mrtr *m, const char *method, cJSON *params, cJSON **answer);
+
+/* The InputRequiredResult (a new object, with requestState and the modern decoration) when a
+ * question went unanswered, else NULL. */
+cJSON *modern_mrtr_result(struct modern_mrtr *m, const struct registry *reg, const cJSON *msg,
+                          const char *target);
+
+void modern_mrtr_release(struct modern_mrtr *m);
 
 #endif

@@ -335,6 +335,16 @@ static cJSON *plugin_schema(struct plugin_load *ld, const char *what, const char
     return schema;
 }
 
+/* The compiled form of a schema checked already (NULL gives NULL). */
+static struct schema *plugin_compile(struct plugin_load *ld, const cJSON *schema)
+{
+    struct schema *compiled = NULL;
+
+    if (schema != NULL && schema_compile(schema, &compiled) != STATUS_OK)
+        ld->errs->nomem = 1;
+    return compiled;
+}
+
 /* An optional JSON member of a row (1.1): NULL text gives NULL; otherwise it must parse to
  * the given type (cJSON_Object or cJSON_Array). */
 static cJSON *plugin_json(struct plugin_load *ld, const char *what, const char *name,
@@ -412,6 +422,9 @@ static void plugin_fill_tool(struct plugin_load *ld, const struct mcph_tool *row
     t->input_schema = plugin_schema(ld, "input_schema", row->name, row->input_schema);
     if (row->output_schema != NULL)
         t->output_schema = plugin_schema(ld, "output_schema", row->name, row->output_schema);
+    /* Arguments are checked on every call: against a compiled form, made once. */
+    t->input_check = plugin_compile(ld, t->input_schema);
+    t->output_check = plugin_compile(ld, t->output_schema);
     t->hints[0] = row->read_only_hint;
     t->hints[1] = row->destructive_hint;
     t->hints[2] = row->idempotent_hint;
@@ -427,6 +440,8 @@ static void plugin_release_tool(struct plugin_tool *t)
     free(t->name);
     free(t->title);
     free(t->description);
+    schema_free(t->input_check);
+    schema_free(t->output_check);
     cJSON_Delete(t->input_schema);
     cJSON_Delete(t->output_schema);
     cJSON_Delete(t->icons);
@@ -706,7 +721,8 @@ static int plugin_copy_keys(struct plugin_load *ld, const struct mcph_plugin *d)
         struct plugin_key *k = &pl->keys[pl->nkeys++];
 
         if (strcmp(row.name, "path") == 0 || strcmp(row.name, "enabled") == 0 ||
-            strcmp(row.name, "prefix") == 0 || strncmp(row.name, "cache_", 6) == 0)
+            strcmp(row.name, "prefix") == 0 || strncmp(row.name, "cache_", 6) == 0 ||
+            strcmp(row.name, "max_concurrent") == 0)
             plugin_fail(ld, "config key '%s' is mcph's own; rename it", row.name);
         k->name = plugin_dup(ld, row.name);
         k->description = plugin_dup(ld, row.description);
@@ -753,7 +769,7 @@ static int plugin_check_config(struct plugin_load *ld)
             continue;
         diag_add(ld->errs,
                  "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s "
-                 "(and path, enabled, prefix, cache_ttl_ms, cache_scope)",
+                 "(and path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent)",
                  ld->ini_file, cp->keys[i].line, cp->id, cp->keys[i].key, pl->name, known);
         bad = 1;
     }
@@ -1093,6 +1109,8 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
     pl->prefix = cp->prefix ? strdup(cp->prefix) : NULL;
     pl->cache_ttl_ms = cp->cache_ttl_ms;
     pl->cache_public = cp->cache_public;
+    /* One call at a time until it is put in service with its share (server_set_shares). */
+    work_lane_init(&pl->lane, 1);
     if (pl->id == NULL || pl->path == NULL || (cp->prefix && pl->prefix == NULL)) {
         plugin_free(pl);
         return STATUS_NOMEM;

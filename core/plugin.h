@@ -10,6 +10,8 @@
 #include "config.h"
 #include "diag.h"
 #include "log.h"
+#include "schema.h"
+#include "work.h"
 
 #include <cJSON.h>
 #include <pthread.h>
@@ -26,12 +28,14 @@ struct plugin_host {
 };
 
 struct plugin_tool {
-    char *name;             /* owned: the plugin's own name (unprefixed) */
-    char *title;            /* owned or NULL */
-    char *description;      /* owned or NULL */
-    cJSON *input_schema;    /* owned: an object schema */
-    cJSON *output_schema;   /* owned or NULL */
-    unsigned char hints[4]; /* enum mcph_hint: readOnly, destructive, idempotent, openWorld */
+    char *name;                  /* owned: the plugin's own name (unprefixed) */
+    char *title;                 /* owned or NULL */
+    char *description;           /* owned or NULL */
+    cJSON *input_schema;         /* owned: an object schema */
+    cJSON *output_schema;        /* owned or NULL */
+    struct schema *input_check;  /* owned: input_schema compiled */
+    struct schema *output_check; /* owned or NULL: output_schema compiled */
+    unsigned char hints[4];      /* enum mcph_hint: readOnly, destructive, idempotent, openWorld */
     mcph_handler_fn call;
     cJSON *icons;     /* owned or NULL: an array (1.1) */
     cJSON *meta;      /* owned or NULL: an object (1.1) */
@@ -151,8 +155,8 @@ struct plugin {
     struct timespec mtime;
     off_t size;
 
-    int busy;        /* a handler is running; guarded by the work pool's lock */
-    atomic_int refs; /* registries and calls holding the instance */
+    struct work_lane lane; /* its queued calls and its share of threads */
+    atomic_int refs;       /* registries and calls holding the instance */
 };
 
 /*

@@ -261,29 +261,28 @@ static void reload_swap_config(struct reload_run *r)
 
     if (r->refresh)
         return;
-    if (r->cfg.workers != cfg.workers)
-        log_msg(&srv->log, LOG_WARNING, NULL,
-                "reload: workers = %d takes effect at the next "
-                "start",
-                r->cfg.workers);
     srv->cfg = r->cfg;
     r->cfg = cfg; /* the old config is released with the run */
     r->in = &srv->cfg;
     atomic_store(&srv->log.level, srv->cfg.log_level);
 }
 
-/* Put the new set and config in service; notify the lists that changed. */
+/* Put the new set and config in service; notify the lists that changed. Between two
+ * messages: the reader dispatches under the same lock. */
 static void reload_swap(struct reload_run *r, struct registry *next)
 {
     struct server *srv = r->srv;
     struct registry *old = srv->reg;
     unsigned lists = registry_diff(old, next);
 
+    pthread_mutex_lock(&srv->lock);
     reload_swap_config(r);
     srv->reg = next;
+    server_set_shares(srv, next, &srv->cfg);
     dispatch_lists_changed(srv, lists);
     for (size_t i = 0; i < r->nreplaced; i++)
         dispatch_resources_reloaded(srv, r->replaced[i]);
+    pthread_mutex_unlock(&srv->lock);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
     server_free_retired(srv);

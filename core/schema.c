@@ -13,60 +13,6 @@
 /* $ref chains and nesting deeper than this are refused rather than followed. */
 #define SCHEMA_MAX_DEPTH 64
 
-struct schema_ctx {
-    const cJSON *root;
-    char path[512]; /* JSON pointer of the value being checked */
-    size_t pathlen;
-    char *err;
-    size_t errlen;
-    int depth;
-    int quiet;  /* inside anyOf/oneOf/not: failures are expected, not reported */
-    int broken; /* the schema itself cannot be followed (too deep, a $ref cycle) */
-};
-
-static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
-{
-    char what[256];
-    va_list ap;
-
-    if (c->quiet)
-        return STATUS_INVALID;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    snprintf(c->err, c->errlen, "%s: %s", c->pathlen ? c->path : "(root)", what);
-    return STATUS_INVALID;
-}
-
-static const char *schema_type_of(const cJSON *v)
-{
-    if (cJSON_IsObject(v))
-        return "object";
-    if (cJSON_IsArray(v))
-        return "array";
-    if (cJSON_IsString(v))
-        return "string";
-    if (cJSON_IsBool(v))
-        return "boolean";
-    if (cJSON_IsNull(v))
-        return "null";
-    /* Any finite whole number is an integer to JSON Schema, whatever its magnitude. */
-    return isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble) ? "integer"
-                                                                               : "number";
-}
-
-static int schema_is_type(const cJSON *v, const char *type)
-{
-    const char *actual = schema_type_of(v);
-
-    if (strcmp(type, actual) == 0)
-        return 1;
-    return strcmp(type, "number") == 0 && strcmp(actual, "integer") == 0;
-}
-
 /* The schema a "#..." pointer names inside the root, or NULL. */
 static const cJSON *schema_resolve(const cJSON *root, const char *ref)
 {
@@ -99,10 +45,487 @@ static const cJSON *schema_resolve(const cJSON *root, const char *ref)
     return *ref == '\0' ? node : NULL;
 }
 
-static int schema_check_value(struct schema_ctx *c, const cJSON *schema, const cJSON *v);
+/*
+ * The compiled form. Every schema object becomes a node whose keywords are read once: the
+ * numbers and lists a check needs are at hand, patterns are compiled regular expressions,
+ * properties a table, and $ref a pointer to the node it names (cycles included). Values a check
+ * compares with (const, enum, the numbers) stay borrowed from the source schema, which must
+ * outlive the compiled one.
+ */
+enum schema_kind {
+    SCHEMA_ANY = 0, /* not an object: nothing to check */
+    SCHEMA_TRUE,
+    SCHEMA_FALSE,
+    SCHEMA_OBJECT,
+};
+
+enum schema_types {
+    SCHEMA_T_OBJECT = 1u << 0,
+    SCHEMA_T_ARRAY = 1u << 1,
+    SCHEMA_T_STRING = 1u << 2,
+    SCHEMA_T_BOOLEAN = 1u << 3,
+    SCHEMA_T_NULL = 1u << 4,
+    SCHEMA_T_INTEGER = 1u << 5,
+    SCHEMA_T_NUMBER = 1u << 6,
+};
+
+struct schema_node;
+
+struct schema_list {
+    struct schema_node **at; /* owned array of nodes owned by the schema */
+    size_t n;
+    int present; /* the keyword is there (anyOf/oneOf: as an array) */
+};
+
+struct schema_prop {
+    const char *name; /* borrowed from the source */
+    struct schema_node *node;
+};
+
+struct schema_pattern_prop {
+    regex_t re;
+    int ok; /* re compiled */
+    struct schema_node *node;
+};
+
+struct schema_node {
+    int kind; /* enum schema_kind */
+    struct schema_node *next_alloc;
+    const struct schema_node *ref; /* $ref resolved, or NULL */
+    const char *ref_unresolved;    /* a $ref that names nothing: every value fails */
+    const char *type_name;         /* type as one string, or NULL */
+    unsigned types;                /* enum schema_types of type (string or list) */
+    int type_list;                 /* type is a list */
+    const cJSON *konst, *enum_list;
+    const cJSON *minimum, *maximum, *xmin, *xmax, *multiple_of;
+    const cJSON *min_length, *max_length;
+    regex_t pattern;
+    const char *pattern_text; /* pattern compiled into `pattern`, or NULL */
+    const cJSON *min_items, *max_items;
+    int unique;
+    struct schema_list prefix; /* prefixItems, or draft-07 items as an array */
+    struct schema_node *items; /* the items past the prefix, or NULL */
+    const char **required;     /* owned array of borrowed names */
+    size_t nrequired;
+    const cJSON *min_props, *max_props;
+    struct schema_prop *props; /* owned */
+    size_t nprops;
+    struct schema_pattern_prop *pprops; /* owned */
+    size_t npprops;
+    struct schema_node *additional; /* additionalProperties as a schema, or NULL */
+    int additional_false;           /* additionalProperties: false */
+    int check_additional;           /* additionalProperties is there */
+    struct schema_list all_of, any_of, one_of;
+    struct schema_node * not ;
+};
+
+/* A $ref target compiled once: cycles come back to the same node. */
+struct schema_memo {
+    const cJSON *source;
+    struct schema_node *node;
+};
+
+struct schema {
+    const cJSON *root;
+    struct schema_node *top;
+    struct schema_node *nodes; /* every node, for freeing */
+    struct schema_memo *memo;  /* owned */
+    size_t nmemo, memo_cap;
+    int nomem;
+};
+
+static struct schema_node *schema_compile_node(struct schema *s, const cJSON *src);
+static struct schema_node *schema_compile_target(struct schema *s, const cJSON *src);
+
+static struct schema_node *schema_new_node(struct schema *s)
+{
+    struct schema_node *n = calloc(1, sizeof(*n));
+
+    if (n == NULL) {
+        s->nomem = 1;
+        return NULL;
+    }
+    n->next_alloc = s->nodes;
+    s->nodes = n;
+    return n;
+}
+
+static unsigned schema_type_bit(const char *name)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } names[] = {
+        {"object", SCHEMA_T_OBJECT},
+        {"array", SCHEMA_T_ARRAY},
+        {"string", SCHEMA_T_STRING},
+        {"boolean", SCHEMA_T_BOOLEAN},
+        {"null", SCHEMA_T_NULL},
+        {"integer", SCHEMA_T_INTEGER},
+        {"number", SCHEMA_T_NUMBER | SCHEMA_T_INTEGER},
+        {0},
+    };
+
+    for (size_t i = 0; names[i].name != NULL; i++) {
+        if (strcmp(names[i].name, name) == 0)
+            return names[i].bit;
+    }
+    return 0;
+}
+
+static const cJSON *schema_num(const cJSON *schema, const char *key)
+{
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(schema, key);
+
+    return cJSON_IsNumber(n) ? n : NULL;
+}
+
+/* Each child of src (whatever it is: the walker iterated children) as a node. */
+static void schema_compile_list(struct schema *s, const cJSON *src, struct schema_list *list)
+{
+    const cJSON *e;
+    size_t i = 0;
+
+    list->present = cJSON_IsArray(src);
+    if (src == NULL || src->child == NULL)
+        return;
+    list->at = calloc((size_t)cJSON_GetArraySize(src), sizeof(*list->at));
+    if (list->at == NULL) {
+        s->nomem = 1;
+        return;
+    }
+    cJSON_ArrayForEach(e, src)
+    {
+        list->at[i++] = schema_compile_node(s, e);
+    }
+    list->n = i;
+}
+
+static void schema_compile_types(struct schema_node *n, const cJSON *type)
+{
+    const cJSON *t;
+
+    if (cJSON_IsString(type)) {
+        n->type_name = type->valuestring;
+        n->types = schema_type_bit(type->valuestring);
+        return;
+    }
+    if (!cJSON_IsArray(type))
+        return;
+    n->type_list = 1;
+    cJSON_ArrayForEach(t, type)
+    {
+        if (cJSON_IsString(t))
+            n->types |= schema_type_bit(t->valuestring);
+    }
+}
+
+static void schema_compile_string(struct schema_node *n, const cJSON *src)
+{
+    const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(src, "pattern");
+
+    n->min_length = schema_num(src, "minLength");
+    n->max_length = schema_num(src, "maxLength");
+    /* A pattern that does not compile checks nothing (schema_check refuses it at load). */
+    if (cJSON_IsString(pattern) &&
+        regcomp(&n->pattern, pattern->valuestring, REG_EXTENDED | REG_NOSUB) == 0)
+        n->pattern_text = pattern->valuestring;
+}
+
+static void schema_compile_array(struct schema *s, struct schema_node *n, const cJSON *src)
+{
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(src, "items");
+    const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(src, "prefixItems");
+
+    n->min_items = schema_num(src, "minItems");
+    n->max_items = schema_num(src, "maxItems");
+    n->unique = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(src, "uniqueItems"));
+    /* draft-07 tuple form: items is an array of schemas. */
+    if (cJSON_IsArray(items)) {
+        prefix = items;
+        items = cJSON_GetObjectItemCaseSensitive(src, "additionalItems");
+    }
+    if (cJSON_IsArray(prefix))
+        schema_compile_list(s, prefix, &n->prefix);
+    if (items != NULL)
+        n->items = schema_compile_node(s, items);
+}
+
+static void schema_compile_required(struct schema *s, struct schema_node *n, const cJSON *src)
+{
+    const cJSON *required = cJSON_GetObjectItemCaseSensitive(src, "required");
+    const cJSON *r;
+
+    if (required == NULL || required->child == NULL)
+        return;
+    n->required = calloc((size_t)cJSON_GetArraySize(required), sizeof(*n->required));
+    if (n->required == NULL) {
+        s->nomem = 1;
+        return;
+    }
+    cJSON_ArrayForEach(r, required)
+    {
+        if (cJSON_IsString(r))
+            n->required[n->nrequired++] = r->valuestring;
+    }
+}
+
+static void schema_compile_props(struct schema *s, struct schema_node *n, const cJSON *src)
+{
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(src, "properties");
+    const cJSON *patterns = cJSON_GetObjectItemCaseSensitive(src, "patternProperties");
+    const cJSON *p;
+
+    if (cJSON_IsObject(props) && props->child != NULL) {
+        n->props = calloc((size_t)cJSON_GetArraySize(props), sizeof(*n->props));
+        if (n->props == NULL)
+            s->nomem = 1;
+        for (p = props->child; n->props != NULL && p != NULL; p = p->next) {
+            n->props[n->nprops].name = p->string;
+            n->props[n->nprops++].node = schema_compile_node(s, p);
+        }
+    }
+    if (patterns != NULL && patterns->child != NULL) {
+        n->pprops = calloc((size_t)cJSON_GetArraySize(patterns), sizeof(*n->pprops));
+        if (n->pprops == NULL)
+            s->nomem = 1;
+        for (p = patterns->child; n->pprops != NULL && p != NULL; p = p->next) {
+            struct schema_pattern_prop *pp = &n->pprops[n->npprops++];
+
+            pp->ok =
+                p->string != NULL && regcomp(&pp->re, p->string, REG_EXTENDED | REG_NOSUB) == 0;
+            pp->node = schema_compile_node(s, p);
+        }
+    }
+}
+
+static void schema_compile_object(struct schema *s, struct schema_node *n, const cJSON *src)
+{
+    const cJSON *extra = cJSON_GetObjectItemCaseSensitive(src, "additionalProperties");
+
+    schema_compile_required(s, n, src);
+    n->min_props = schema_num(src, "minProperties");
+    n->max_props = schema_num(src, "maxProperties");
+    schema_compile_props(s, n, src);
+    n->check_additional = extra != NULL;
+    n->additional_false = cJSON_IsFalse(extra);
+    if (cJSON_IsObject(extra))
+        n->additional = schema_compile_node(s, extra);
+}
+
+static void schema_compile_keywords(struct schema *s, struct schema_node *n, const cJSON *src)
+{
+    const cJSON *not = cJSON_GetObjectItemCaseSensitive(src, "not");
+
+    schema_compile_types(n, cJSON_GetObjectItemCaseSensitive(src, "type"));
+    n->konst = cJSON_GetObjectItemCaseSensitive(src, "const");
+    n->enum_list = cJSON_GetObjectItemCaseSensitive(src, "enum");
+    if (!cJSON_IsArray(n->enum_list))
+        n->enum_list = NULL;
+    n->minimum = schema_num(src, "minimum");
+    n->maximum = schema_num(src, "maximum");
+    n->xmin = cJSON_GetObjectItemCaseSensitive(src, "exclusiveMinimum");
+    n->xmax = cJSON_GetObjectItemCaseSensitive(src, "exclusiveMaximum");
+    n->multiple_of = schema_num(src, "multipleOf");
+    schema_compile_string(n, src);
+    schema_compile_array(s, n, src);
+    schema_compile_object(s, n, src);
+    schema_compile_list(s, cJSON_GetObjectItemCaseSensitive(src, "allOf"), &n->all_of);
+    schema_compile_list(s, cJSON_GetObjectItemCaseSensitive(src, "anyOf"), &n->any_of);
+    schema_compile_list(s, cJSON_GetObjectItemCaseSensitive(src, "oneOf"), &n->one_of);
+    if (not != NULL)
+        n->not = schema_compile_node(s, not );
+}
+
+static struct schema_node *schema_memo_find(const struct schema *s, const cJSON *src)
+{
+    for (size_t i = 0; i < s->nmemo; i++) {
+        if (s->memo[i].source == src)
+            return s->memo[i].node;
+    }
+    return NULL;
+}
+
+static void schema_memo_add(struct schema *s, const cJSON *src, struct schema_node *n)
+{
+    if (s->nmemo == s->memo_cap) {
+        size_t cap = s->memo_cap ? s->memo_cap * 2 : 8;
+        struct schema_memo *grown = realloc(s->memo, cap * sizeof(*grown));
+
+        if (grown == NULL) {
+            s->nomem = 1;
+            return;
+        }
+        s->memo = grown;
+        s->memo_cap = cap;
+    }
+    s->memo[s->nmemo].source = src;
+    s->memo[s->nmemo++].node = n;
+}
+
+/* What a node is, from its source (a boolean, an object, or anything else). */
+static void schema_fill(struct schema *s, struct schema_node *n, const cJSON *src)
+{
+    const cJSON *ref;
+
+    if (cJSON_IsBool(src)) {
+        n->kind = cJSON_IsTrue(src) ? SCHEMA_TRUE : SCHEMA_FALSE;
+        return;
+    }
+    if (!cJSON_IsObject(src))
+        return;
+    n->kind = SCHEMA_OBJECT;
+    ref = cJSON_GetObjectItemCaseSensitive(src, "$ref");
+    if (cJSON_IsString(ref)) {
+        const cJSON *target = schema_resolve(s->root, ref->valuestring);
+
+        if (target == NULL)
+            n->ref_unresolved = ref->valuestring;
+        else
+            n->ref = schema_compile_target(s, target);
+    }
+    schema_compile_keywords(s, n, src);
+}
+
+/* The node of a $ref target (or the root): compiled once, and known before its own children
+ * are, so a reference back to it (a cycle) finds it. */
+static struct schema_node *schema_compile_target(struct schema *s, const cJSON *src)
+{
+    struct schema_node *n = schema_memo_find(s, src);
+
+    if (n != NULL || s->nomem)
+        return n;
+    n = schema_new_node(s);
+    if (n == NULL)
+        return NULL;
+    schema_memo_add(s, src, n);
+    schema_fill(s, n, src);
+    return n;
+}
+
+static struct schema_node *schema_compile_node(struct schema *s, const cJSON *src)
+{
+    struct schema_node *n = schema_new_node(s);
+
+    if (n != NULL)
+        schema_fill(s, n, src);
+    return n;
+}
+
+static void schema_node_free(struct schema_node *n)
+{
+    free(n->prefix.at);
+    free(n->all_of.at);
+    free(n->any_of.at);
+    free(n->one_of.at);
+    free(n->required);
+    free(n->props);
+    for (size_t i = 0; i < n->npprops; i++) {
+        if (n->pprops[i].ok)
+            regfree(&n->pprops[i].re);
+    }
+    free(n->pprops);
+    if (n->pattern_text != NULL)
+        regfree(&n->pattern);
+    free(n);
+}
+
+void schema_free(struct schema *s)
+{
+    if (s == NULL)
+        return;
+    while (s->nodes != NULL) {
+        struct schema_node *next = s->nodes->next_alloc;
+
+        schema_node_free(s->nodes);
+        s->nodes = next;
+    }
+    free(s->memo);
+    free(s);
+}
+
+int schema_compile(const cJSON *root, struct schema **out)
+{
+    struct schema *s = calloc(1, sizeof(*s));
+
+    *out = NULL;
+    if (s == NULL)
+        return STATUS_NOMEM;
+    s->root = root;
+    s->top = schema_compile_target(s, root);
+    /* The memo only serves the compile. */
+    free(s->memo);
+    s->memo = NULL;
+    s->nmemo = s->memo_cap = 0;
+    if (s->nomem || s->top == NULL) {
+        schema_free(s);
+        return STATUS_NOMEM;
+    }
+    *out = s;
+    return STATUS_OK;
+}
+
+/* --- Matching a value. --- */
+
+struct schema_ctx {
+    char path[512]; /* JSON pointer of the value being checked */
+    size_t pathlen;
+    char *err;
+    size_t errlen;
+    int depth;
+    int quiet;  /* inside anyOf/oneOf/not: failures are expected, not reported */
+    int broken; /* the schema itself cannot be followed (too deep, a $ref cycle) */
+};
+
+static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+
+    if (c->quiet)
+        return STATUS_INVALID;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    snprintf(c->err, c->errlen, "%s: %s", c->pathlen ? c->path : "(root)", what);
+    return STATUS_INVALID;
+}
+
+static unsigned schema_type_of(const cJSON *v, const char **name)
+{
+    static const struct {
+        int (*is)(const cJSON *);
+        unsigned bit;
+        const char *name;
+    } kinds[] = {
+        {cJSON_IsObject, SCHEMA_T_OBJECT, "object"}, {cJSON_IsArray, SCHEMA_T_ARRAY, "array"},
+        {cJSON_IsString, SCHEMA_T_STRING, "string"}, {cJSON_IsBool, SCHEMA_T_BOOLEAN, "boolean"},
+        {cJSON_IsNull, SCHEMA_T_NULL, "null"},       {0},
+    };
+
+    for (size_t i = 0; kinds[i].is != NULL; i++) {
+        if (kinds[i].is(v)) {
+            *name = kinds[i].name;
+            return kinds[i].bit;
+        }
+    }
+    /* Any finite whole number is an integer to JSON Schema, whatever its magnitude. */
+    if (isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble)) {
+        *name = "integer";
+        return SCHEMA_T_INTEGER;
+    }
+    *name = "number";
+    return SCHEMA_T_NUMBER;
+}
+
+static int schema_match_node(struct schema_ctx *c, const struct schema_node *n, const cJSON *v);
 
 /* Check v against sub with `seg` appended to the path. */
-static int schema_at(struct schema_ctx *c, const cJSON *sub, const cJSON *v, const char *seg)
+static int schema_at(struct schema_ctx *c, const struct schema_node *sub, const cJSON *v,
+                     const char *seg)
 {
     size_t saved = c->pathlen;
     int status;
@@ -120,42 +543,36 @@ static int schema_at(struct schema_ctx *c, const cJSON *sub, const cJSON *v, con
         }
         c->path[c->pathlen] = '\0';
     }
-    status = schema_check_value(c, sub, v);
+    status = schema_match_node(c, sub, v);
     c->pathlen = saved;
     c->path[saved] = '\0';
     return status;
 }
 
-static int schema_types(struct schema_ctx *c, const cJSON *type, const cJSON *v)
+static int schema_types(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
-    const cJSON *t;
+    const char *actual;
+    unsigned bit;
 
-    if (cJSON_IsString(type)) {
-        if (schema_is_type(v, type->valuestring))
-            return STATUS_OK;
-        return schema_fail(c, "expected %s, got %s", type->valuestring, schema_type_of(v));
-    }
-    if (!cJSON_IsArray(type))
+    if (n->type_name == NULL && !n->type_list)
         return STATUS_OK;
-    cJSON_ArrayForEach(t, type)
-    {
-        if (cJSON_IsString(t) && schema_is_type(v, t->valuestring))
-            return STATUS_OK;
-    }
-    return schema_fail(c, "%s is not one of the allowed types", schema_type_of(v));
+    bit = schema_type_of(v, &actual);
+    if (n->types & bit)
+        return STATUS_OK;
+    if (n->type_list)
+        return schema_fail(c, "%s is not one of the allowed types", actual);
+    return schema_fail(c, "expected %s, got %s", n->type_name, actual);
 }
 
-static int schema_enum(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+static int schema_enum(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(schema, "enum");
-    const cJSON *konst = cJSON_GetObjectItemCaseSensitive(schema, "const");
     const cJSON *e;
 
-    if (konst != NULL && !cJSON_Compare(konst, v, 1))
+    if (n->konst != NULL && !cJSON_Compare(n->konst, v, 1))
         return schema_fail(c, "must be the constant value");
-    if (!cJSON_IsArray(list))
+    if (n->enum_list == NULL)
         return STATUS_OK;
-    cJSON_ArrayForEach(e, list)
+    cJSON_ArrayForEach(e, n->enum_list)
     {
         if (cJSON_Compare(e, v, 1))
             return STATUS_OK;
@@ -163,20 +580,10 @@ static int schema_enum(struct schema_ctx *c, const cJSON *schema, const cJSON *v
     return schema_fail(c, "must be one of the enum values");
 }
 
-static const cJSON *schema_num(const cJSON *schema, const char *key)
-{
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(schema, key);
-
-    return cJSON_IsNumber(n) ? n : NULL;
-}
-
-static int schema_number(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+static int schema_number(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
     double x = v->valuedouble;
-    const cJSON *min = schema_num(schema, "minimum"), *max = schema_num(schema, "maximum");
-    const cJSON *xmin = cJSON_GetObjectItemCaseSensitive(schema, "exclusiveMinimum");
-    const cJSON *xmax = cJSON_GetObjectItemCaseSensitive(schema, "exclusiveMaximum");
-    const cJSON *mult = schema_num(schema, "multipleOf");
+    const cJSON *min = n->minimum, *max = n->maximum, *xmin = n->xmin, *xmax = n->xmax;
 
     /* draft-04: exclusiveMinimum/Maximum are booleans that make minimum/maximum strict. */
     if (min != NULL && (cJSON_IsTrue(xmin) ? x <= min->valuedouble : x < min->valuedouble))
@@ -187,8 +594,8 @@ static int schema_number(struct schema_ctx *c, const cJSON *schema, const cJSON 
         return schema_fail(c, "must be > %g", xmin->valuedouble);
     if (cJSON_IsNumber(xmax) && x >= xmax->valuedouble)
         return schema_fail(c, "must be < %g", xmax->valuedouble);
-    if (mult != NULL && mult->valuedouble > 0) {
-        double m = mult->valuedouble;
+    if (n->multiple_of != NULL && n->multiple_of->valuedouble > 0) {
+        double m = n->multiple_of->valuedouble;
         double rem = fabs(fmod(x, m));
         /* x and m are binary approximations of decimals: allow the rounding error of x's
          * magnitude, and a sliver of m. */
@@ -209,53 +616,33 @@ static size_t schema_codepoints(const char *s)
     return n;
 }
 
-static int schema_pattern_match(const char *pattern, const char *s, int *matched)
+static int schema_string(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
-    regex_t re;
+    size_t len;
 
-    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
-        return STATUS_INVALID;
-    *matched = regexec(&re, s, 0, NULL, 0) == 0;
-    regfree(&re);
+    if (n->min_length == NULL && n->max_length == NULL && n->pattern_text == NULL)
+        return STATUS_OK;
+    len = schema_codepoints(v->valuestring);
+    if (n->min_length != NULL && (double)len < n->min_length->valuedouble)
+        return schema_fail(c, "must be at least %g characters long", n->min_length->valuedouble);
+    if (n->max_length != NULL && (double)len > n->max_length->valuedouble)
+        return schema_fail(c, "must be at most %g characters long", n->max_length->valuedouble);
+    if (n->pattern_text != NULL && regexec(&n->pattern, v->valuestring, 0, NULL, 0) != 0)
+        return schema_fail(c, "must match the pattern %s", n->pattern_text);
     return STATUS_OK;
 }
 
-static int schema_string(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+static int schema_items(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
-    size_t len = schema_codepoints(v->valuestring);
-    const cJSON *min = schema_num(schema, "minLength"), *max = schema_num(schema, "maxLength");
-    const cJSON *pattern = cJSON_GetObjectItemCaseSensitive(schema, "pattern");
-    int matched = 1;
-
-    if (min != NULL && (double)len < min->valuedouble)
-        return schema_fail(c, "must be at least %g characters long", min->valuedouble);
-    if (max != NULL && (double)len > max->valuedouble)
-        return schema_fail(c, "must be at most %g characters long", max->valuedouble);
-    if (cJSON_IsString(pattern) &&
-        schema_pattern_match(pattern->valuestring, v->valuestring, &matched) == STATUS_OK &&
-        !matched)
-        return schema_fail(c, "must match the pattern %s", pattern->valuestring);
-    return STATUS_OK;
-}
-
-static int schema_items(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
-{
-    const cJSON *items = cJSON_GetObjectItemCaseSensitive(schema, "items");
-    const cJSON *prefix = cJSON_GetObjectItemCaseSensitive(schema, "prefixItems");
-    int nprefix = 0, i = 0;
+    int i = 0;
     const cJSON *e;
     char seg[24];
 
-    /* draft-07 tuple form: items is an array of schemas. */
-    if (cJSON_IsArray(items)) {
-        prefix = items;
-        items = cJSON_GetObjectItemCaseSensitive(schema, "additionalItems");
-    }
-    if (cJSON_IsArray(prefix))
-        nprefix = cJSON_GetArraySize(prefix);
+    if (n->prefix.n == 0 && n->items == NULL)
+        return STATUS_OK;
     cJSON_ArrayForEach(e, v)
     {
-        const cJSON *sub = i < nprefix ? cJSON_GetArrayItem(prefix, i) : items;
+        const struct schema_node *sub = (size_t)i < n->prefix.n ? n->prefix.at[i] : n->items;
 
         snprintf(seg, sizeof(seg), "%d", i++);
         if (sub != NULL && schema_at(c, sub, e, seg) != STATUS_OK)
@@ -264,16 +651,15 @@ static int schema_items(struct schema_ctx *c, const cJSON *schema, const cJSON *
     return STATUS_OK;
 }
 
-static int schema_array(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+static int schema_array(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
-    int n = cJSON_GetArraySize(v);
-    const cJSON *min = schema_num(schema, "minItems"), *max = schema_num(schema, "maxItems");
+    int size = cJSON_GetArraySize(v);
 
-    if (min != NULL && n < min->valuedouble)
-        return schema_fail(c, "must have at least %g items", min->valuedouble);
-    if (max != NULL && n > max->valuedouble)
-        return schema_fail(c, "must have at most %g items", max->valuedouble);
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(schema, "uniqueItems"))) {
+    if (n->min_items != NULL && size < n->min_items->valuedouble)
+        return schema_fail(c, "must have at least %g items", n->min_items->valuedouble);
+    if (n->max_items != NULL && size > n->max_items->valuedouble)
+        return schema_fail(c, "must have at most %g items", n->max_items->valuedouble);
+    if (n->unique) {
         for (const cJSON *a = v->child; a != NULL; a = a->next) {
             for (const cJSON *b = a->next; b != NULL; b = b->next) {
                 if (cJSON_Compare(a, b, 1))
@@ -281,121 +667,102 @@ static int schema_array(struct schema_ctx *c, const cJSON *schema, const cJSON *
             }
         }
     }
-    return schema_items(c, schema, v);
+    return schema_items(c, n, v);
 }
 
-/* additionalProperties applies to members that neither properties nor patternProperties
- * name. */
-static int schema_is_additional(const cJSON *schema, const char *key)
+static const struct schema_node *schema_prop(const struct schema_node *n, const char *key)
 {
-    const cJSON *props = cJSON_GetObjectItemCaseSensitive(schema, "properties");
-    const cJSON *patterns = cJSON_GetObjectItemCaseSensitive(schema, "patternProperties");
-    const cJSON *p;
-    int matched = 0;
-
-    if (cJSON_GetObjectItemCaseSensitive(props, key) != NULL)
-        return 0;
-    cJSON_ArrayForEach(p, patterns)
-    {
-        if (schema_pattern_match(p->string, key, &matched) == STATUS_OK && matched)
-            return 0;
+    for (size_t i = 0; i < n->nprops; i++) {
+        if (strcmp(n->props[i].name, key) == 0)
+            return n->props[i].node;
     }
-    return 1;
+    return NULL;
 }
 
-static int schema_members(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+/* One member: its property's schema, the patterns it matches, else additionalProperties. */
+static int schema_member(struct schema_ctx *c, const struct schema_node *n, const cJSON *m)
 {
-    const cJSON *props = cJSON_GetObjectItemCaseSensitive(schema, "properties");
-    const cJSON *patterns = cJSON_GetObjectItemCaseSensitive(schema, "patternProperties");
-    const cJSON *extra = cJSON_GetObjectItemCaseSensitive(schema, "additionalProperties");
-    const cJSON *m, *p;
-    int matched;
+    const struct schema_node *sub = schema_prop(n, m->string);
+    int patterned = 0;
 
+    if (sub != NULL && schema_at(c, sub, m, m->string) != STATUS_OK)
+        return STATUS_INVALID;
+    for (size_t i = 0; i < n->npprops; i++) {
+        if (!n->pprops[i].ok || regexec(&n->pprops[i].re, m->string, 0, NULL, 0) != 0)
+            continue;
+        patterned = 1;
+        if (schema_at(c, n->pprops[i].node, m, m->string) != STATUS_OK)
+            return STATUS_INVALID;
+    }
+    if (!n->check_additional || sub != NULL || patterned)
+        return STATUS_OK;
+    if (n->additional_false)
+        return schema_fail(c, "unexpected property '%s'", m->string);
+    if (n->additional != NULL && schema_at(c, n->additional, m, m->string) != STATUS_OK)
+        return STATUS_INVALID;
+    return STATUS_OK;
+}
+
+static int schema_object(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
+{
+    const cJSON *m;
+    int size;
+
+    for (size_t i = 0; i < n->nrequired; i++) {
+        if (cJSON_GetObjectItemCaseSensitive(v, n->required[i]) == NULL)
+            return schema_fail(c, "missing required property '%s'", n->required[i]);
+    }
+    if (n->min_props != NULL || n->max_props != NULL) {
+        size = cJSON_GetArraySize(v);
+        if (n->min_props != NULL && size < n->min_props->valuedouble)
+            return schema_fail(c, "must have at least %g properties", n->min_props->valuedouble);
+        if (n->max_props != NULL && size > n->max_props->valuedouble)
+            return schema_fail(c, "must have at most %g properties", n->max_props->valuedouble);
+    }
+    if (n->nprops == 0 && n->npprops == 0 && !n->check_additional)
+        return STATUS_OK;
     cJSON_ArrayForEach(m, v)
     {
-        const cJSON *sub = cJSON_GetObjectItemCaseSensitive(props, m->string);
-
-        if (sub != NULL && schema_at(c, sub, m, m->string) != STATUS_OK)
-            return STATUS_INVALID;
-        cJSON_ArrayForEach(p, patterns)
-        {
-            if (schema_pattern_match(p->string, m->string, &matched) == STATUS_OK && matched &&
-                schema_at(c, p, m, m->string) != STATUS_OK)
-                return STATUS_INVALID;
-        }
-        if (extra == NULL || !schema_is_additional(schema, m->string))
-            continue;
-        if (cJSON_IsFalse(extra))
-            return schema_fail(c, "unexpected property '%s'", m->string);
-        if (cJSON_IsObject(extra) && schema_at(c, extra, m, m->string) != STATUS_OK)
+        if (schema_member(c, n, m) != STATUS_OK)
             return STATUS_INVALID;
     }
     return STATUS_OK;
 }
 
-static int schema_object(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
-{
-    const cJSON *required = cJSON_GetObjectItemCaseSensitive(schema, "required");
-    const cJSON *min = schema_num(schema, "minProperties");
-    const cJSON *max = schema_num(schema, "maxProperties");
-    int n = cJSON_GetArraySize(v);
-    const cJSON *r;
-
-    cJSON_ArrayForEach(r, required)
-    {
-        if (cJSON_IsString(r) && cJSON_GetObjectItemCaseSensitive(v, r->valuestring) == NULL)
-            return schema_fail(c, "missing required property '%s'", r->valuestring);
-    }
-    if (min != NULL && n < min->valuedouble)
-        return schema_fail(c, "must have at least %g properties", min->valuedouble);
-    if (max != NULL && n > max->valuedouble)
-        return schema_fail(c, "must have at most %g properties", max->valuedouble);
-    return schema_members(c, schema, v);
-}
-
 /* How many schemas of the list v matches (quietly). */
-static int schema_count_matches(struct schema_ctx *c, const cJSON *list, const cJSON *v)
+static int schema_count_matches(struct schema_ctx *c, const struct schema_list *list,
+                                const cJSON *v)
 {
     int quiet = c->quiet, n = 0;
-    const cJSON *s;
 
     c->quiet = 1;
-    cJSON_ArrayForEach(s, list)
-    {
-        n += schema_check_value(c, s, v) == STATUS_OK;
-    }
+    for (size_t i = 0; i < list->n; i++)
+        n += schema_match_node(c, list->at[i], v) == STATUS_OK;
     c->quiet = quiet;
     return n;
 }
 
-static int schema_combinators(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+static int schema_combinators(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
-    const cJSON *all = cJSON_GetObjectItemCaseSensitive(schema, "allOf");
-    const cJSON *any = cJSON_GetObjectItemCaseSensitive(schema, "anyOf");
-    const cJSON *one = cJSON_GetObjectItemCaseSensitive(schema, "oneOf");
-    const cJSON *not = cJSON_GetObjectItemCaseSensitive(schema, "not");
-    const cJSON *s;
-
-    cJSON_ArrayForEach(s, all)
-    {
-        if (schema_check_value(c, s, v) != STATUS_OK)
+    for (size_t i = 0; i < n->all_of.n; i++) {
+        if (schema_match_node(c, n->all_of.at[i], v) != STATUS_OK)
             return STATUS_INVALID;
     }
-    if (cJSON_IsArray(any) && schema_count_matches(c, any, v) == 0 && !c->broken)
+    if (n->any_of.present && schema_count_matches(c, &n->any_of, v) == 0 && !c->broken)
         return schema_fail(c, "matches none of the anyOf schemas");
-    if (cJSON_IsArray(one)) {
-        int n = schema_count_matches(c, one, v);
+    if (n->one_of.present) {
+        int k = schema_count_matches(c, &n->one_of, v);
 
         if (c->broken)
             return STATUS_INVALID;
-        if (n != 1)
-            return schema_fail(c, "matches %d of the oneOf schemas, not exactly one", n);
+        if (k != 1)
+            return schema_fail(c, "matches %d of the oneOf schemas, not exactly one", k);
     }
-    if (not != NULL) {
+    if (n->not != NULL) {
         int quiet = c->quiet, ok;
 
         c->quiet = 1;
-        ok = schema_check_value(c, not, v) == STATUS_OK;
+        ok = schema_match_node(c, n->not, v) == STATUS_OK;
         c->quiet = quiet;
         if (c->broken)
             return STATUS_INVALID;
@@ -405,78 +772,104 @@ static int schema_combinators(struct schema_ctx *c, const cJSON *schema, const c
     return STATUS_OK;
 }
 
-static int schema_by_type(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+static int schema_by_type(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
 {
     if (cJSON_IsNumber(v))
-        return schema_number(c, schema, v);
+        return schema_number(c, n, v);
     if (cJSON_IsString(v))
-        return schema_string(c, schema, v);
+        return schema_string(c, n, v);
     if (cJSON_IsArray(v))
-        return schema_array(c, schema, v);
+        return schema_array(c, n, v);
     if (cJSON_IsObject(v))
-        return schema_object(c, schema, v);
+        return schema_object(c, n, v);
     return STATUS_OK;
 }
 
-static int schema_check_value(struct schema_ctx *c, const cJSON *schema, const cJSON *v)
+/* Not a mismatch but a schema that cannot be followed: never silenced, and never turned
+ * into a match by not/anyOf/oneOf. */
+static int schema_too_deep(struct schema_ctx *c)
 {
-    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(schema, "$ref");
+    int quiet = c->quiet;
+
+    c->quiet = 0;
+    schema_fail(c, "schema nests or refers deeper than %d levels", SCHEMA_MAX_DEPTH);
+    c->quiet = quiet;
+    c->broken = 1;
+    return STATUS_INVALID;
+}
+
+static int schema_match_node(struct schema_ctx *c, const struct schema_node *n, const cJSON *v)
+{
     int status = STATUS_OK;
 
-    if (cJSON_IsBool(schema))
-        return cJSON_IsTrue(schema) ? STATUS_OK : schema_fail(c, "no value is allowed here");
-    if (!cJSON_IsObject(schema))
+    if (n->kind == SCHEMA_TRUE || n->kind == SCHEMA_ANY)
         return STATUS_OK;
+    if (n->kind == SCHEMA_FALSE)
+        return schema_fail(c, "no value is allowed here");
     if (c->broken)
         return STATUS_INVALID;
     if (++c->depth > SCHEMA_MAX_DEPTH) {
-        int quiet = c->quiet;
-
         c->depth--;
-        /* Not a mismatch but a schema that cannot be followed: never silenced, and never
-         * turned into a match by not/anyOf/oneOf. */
-        c->quiet = 0;
-        schema_fail(c, "schema nests or refers deeper than %d levels", SCHEMA_MAX_DEPTH);
-        c->quiet = quiet;
-        c->broken = 1;
-        return STATUS_INVALID;
+        return schema_too_deep(c);
     }
-    if (cJSON_IsString(ref)) {
-        const cJSON *target = schema_resolve(c->root, ref->valuestring);
-
-        status = target ? schema_check_value(c, target, v)
-                        : schema_fail(c, "cannot resolve $ref %s", ref->valuestring);
-    }
+    if (n->ref != NULL)
+        status = schema_match_node(c, n->ref, v);
+    else if (n->ref_unresolved != NULL)
+        status = schema_fail(c, "cannot resolve $ref %s", n->ref_unresolved);
     if (status == STATUS_OK)
-        status = schema_types(c, cJSON_GetObjectItemCaseSensitive(schema, "type"), v);
+        status = schema_types(c, n, v);
     if (status == STATUS_OK)
-        status = schema_enum(c, schema, v);
+        status = schema_enum(c, n, v);
     if (status == STATUS_OK)
-        status = schema_by_type(c, schema, v);
+        status = schema_by_type(c, n, v);
     if (status == STATUS_OK)
-        status = schema_combinators(c, schema, v);
+        status = schema_combinators(c, n, v);
     c->depth--;
     return status;
 }
 
-int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen)
+int schema_match(const struct schema *s, const cJSON *value, char *err, size_t errlen)
 {
-    struct schema_ctx c = {.root = schema, .err = err, .errlen = errlen};
+    struct schema_ctx c = {.err = err, .errlen = errlen};
 
     if (errlen > 0)
         err[0] = '\0';
-    return schema_check_value(&c, schema, value);
+    return schema_match_node(&c, s->top, value);
+}
+
+int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen)
+{
+    struct schema *s;
+    int status = schema_compile(schema, &s);
+
+    if (status != STATUS_OK) {
+        snprintf(err, errlen, "(root): out of memory compiling the schema");
+        return status;
+    }
+    status = schema_match(s, value, err, errlen);
+    schema_free(s);
+    return status;
+}
+
+/* Whether pattern is a valid regular expression. */
+static int schema_pattern_ok(const char *pattern)
+{
+    regex_t re;
+
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return 0;
+    regfree(&re);
+    return 1;
 }
 
 /* The member names of patternProperties are regular expressions too. */
 static int schema_check_names(const cJSON *patterns, char *err, size_t errlen)
 {
     const cJSON *p;
-    int matched;
 
     cJSON_ArrayForEach(p, patterns)
     {
-        if (schema_pattern_match(p->string, "", &matched) != STATUS_OK) {
+        if (!schema_pattern_ok(p->string)) {
             snprintf(err, errlen, "patternProperties name %s is not a valid regular expression",
                      p->string);
             return STATUS_INVALID;
@@ -489,7 +882,6 @@ static int schema_check_names(const cJSON *patterns, char *err, size_t errlen)
 static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t errlen, int depth)
 {
     const cJSON *child;
-    int matched;
 
     if (depth > SCHEMA_MAX_DEPTH) {
         snprintf(err, errlen, "nested deeper than %d levels", SCHEMA_MAX_DEPTH);
@@ -507,7 +899,7 @@ static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t e
             schema_check_names(child, err, errlen) != STATUS_OK)
             return STATUS_INVALID;
         if (key != NULL && strcmp(key, "pattern") == 0 && cJSON_IsString(child) &&
-            schema_pattern_match(child->valuestring, "", &matched) != STATUS_OK) {
+            !schema_pattern_ok(child->valuestring)) {
             snprintf(err, errlen, "pattern %s is not a valid regular expression",
                      child->valuestring);
             return STATUS_INVALID;

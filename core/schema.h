@@ -18,11 +18,24 @@
 #include <cJSON.h>
 #include <stddef.h>
 
+/* A schema compiled for matching: keywords read once, patterns compiled, $ref resolved. */
+struct schema;
+
+/* Compile `root` (borrowed: it must outlive the compiled schema, which points into it) into
+ * *out (owned by the caller). Returns STATUS_OK or STATUS_NOMEM. A schema mcph serves is
+ * compiled once, when its plugin instance is loaded. */
+int schema_compile(const cJSON *root, struct schema **out) __attribute__((warn_unused_result));
+
+void schema_free(struct schema *s);
+
 /*
- * Validate value against schema (the root of the schema, for $ref). Returns STATUS_OK, or
- * STATUS_INVALID with "PATH: what is wrong" in err (PATH a JSON pointer into value, "(root)"
- * for the value itself). Any thread.
+ * Match value against a compiled schema. Returns STATUS_OK, or STATUS_INVALID with
+ * "PATH: what is wrong" in err (PATH a JSON pointer into value, "(root)" for the value
+ * itself). Any thread, several at once.
  */
+int schema_match(const struct schema *s, const cJSON *value, char *err, size_t errlen);
+
+/* Compile, match and free: the same answer for a schema used once. */
 int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen);
 
 /* Check the schema itself as far as validation depends on it: every pattern compiles and

@@ -109,3 +109,17 @@ void server_free_retired(struct server *srv)
         registry_free(list[i]);
     free(list);
 }
+
+void server_set_shares(struct server *srv, struct registry *reg, const struct config *cfg)
+{
+    for (size_t i = 0; i < reg->nplugins; i++) {
+        struct plugin *pl = reg->plugins[i];
+        const struct config_plugin *cp = config_find_plugin(cfg, pl->id);
+        size_t share = cp != NULL && cp->max_concurrent > 0 ? (size_t)cp->max_concurrent
+                                                            : (size_t)cfg->workers;
+
+        if (!(pl->flags & MCPH_PLUGIN_THREAD_SAFE))
+            share = 1;
+        work_lane_resize(&srv->work, &pl->lane, share);
+    }
+}

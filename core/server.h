@@ -1,20 +1,38 @@
 /*
  * server.h: the one struct every core module that serves requests is handed. Owned by
  * main(); its fields say which thread may touch them.
+ *
+ * The path of a request through core/:
+ *   work.c      the threads: one holds the reader role and serves the input; the watcher
+ *               hands reading on when the reader is stuck in a call; plugins' lanes
+ *   pipe.c      the stdio transport: reads lines for the reader, flushes its answers
+ *   jsonrpc.c   framing (one line, one message) and JSON-RPC envelopes
+ *   dispatch.c  parse, envelope checks, era routing, the method table, lists, call targets
+ *   session.c   the legacy era: initialize, initialized, logging/setLevel, capabilities
+ *   modern.c    the 2026-07-28 era: _meta, result decoration, discover, listen, MRTR
+ *   schema.c    tool arguments and structured results against compiled JSON Schemas
+ *   call.c      a call into a plugin: in flight, run on a lane, answered
+ *   inflight.c  requests in flight (cancellation) and mcph's questions to the client
+ *   host.c      the services vtable plugins call, and the result a call collects
+ *   out.c       every message sent: replies gathered per flush, notifications at once
+ * Around it: main.c (startup, signals, shutdown), config.c, plugin.c (load and check),
+ * registry.c (the merged set), reload.c (build then swap), watch.c, log.c.
  */
 #ifndef MCPH_SERVER_H
 #define MCPH_SERVER_H
 
 #include "config.h"
 #include "inflight.h"
-
 #include "jsonrpc.h"
 #include "log.h"
+#include "out.h"
 #include "registry.h"
+#include "session.h"
 #include "work.h"
 
 #include <cJSON.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 /* An open subscriptions/listen request (2026-07-28): which notifications it asked for. */
 struct listener {
@@ -24,27 +42,25 @@ struct listener {
     size_t nuris;
 };
 
-/* The legacy (initialize handshake) session of the pipe. Main thread only. */
-struct session {
-    int rev;            /* enum revision negotiated by initialize; REV_NONE before */
-    int initialized;    /* notifications/initialized arrived */
-    cJSON *client_caps; /* owned: the client's capabilities, or NULL */
-    cJSON *client_info; /* owned: clientInfo, or NULL */
-};
-
 struct server {
-    struct config cfg;         /* main thread; read-only while workers run */
-    struct log log;            /* read-only once serving */
-    struct registry *reg;      /* main thread: the set being served (one reference) */
-    struct work work;          /* the worker pool */
-    struct jsonrpc_reader in;  /* main thread */
-    struct jsonrpc_writer out; /* any thread, through its lock */
-    struct session session;    /* main thread */
-    int wake_fd;               /* write end of the self-pipe: wakes the main loop; -1 when
-                                * there is none (--check) */
-    struct plugin_env env;     /* handed to every plugin instance; set before loading */
-    struct inflight inflight;  /* client requests in flight and mcph's own asks */
-    pthread_key_t call_key;    /* on a worker: the call whose handler runs (call.c) */
+    /* The protocol state: cfg, reg and session are read and changed by the thread that
+     * dispatches a message (the reader) and swapped by reload (the main thread), both while
+     * holding it. A call takes what it needs from them while it is dispatched. */
+    pthread_mutex_t lock;
+    struct config cfg;        /* under lock; only the main thread replaces it */
+    struct log log;           /* read-only once serving */
+    struct registry *reg;     /* under lock: the set being served (one reference); only the
+                               * main thread replaces it */
+    struct session session;   /* under lock: the legacy session of the pipe */
+    struct work work;         /* the threads: the reader, the watcher, calls */
+    struct jsonrpc_reader in; /* the thread holding the reader role */
+    struct out out;           /* any thread */
+    atomic_int input_ended;   /* the reader saw the end of input (the main loop stops) */
+    int wake_fd;              /* write end of the self-pipe: wakes the main loop; -1 when
+                               * there is none (--check) */
+    struct plugin_env env;    /* handed to every plugin instance; set before loading */
+    struct inflight inflight; /* client requests in flight and mcph's own asks */
+    pthread_key_t call_key;   /* on a worker: the call whose handler runs (call.c) */
 
     pthread_mutex_t subs_lock; /* guards subs and listeners */
     char **subs;               /* owned: URIs the legacy session subscribed to */
@@ -83,5 +99,11 @@ void server_release_registry(struct server *srv, struct registry *reg);
 
 /* Free the registries handed over by workers. Main thread. */
 void server_free_retired(struct server *srv);
+
+/* Give every instance of reg its share of threads from cfg: its section's max_concurrent,
+ * else [server] workers; one at a time when it is not declared thread-safe. A change applies
+ * to an instance kept across a reload too, without re-initialising it. Main thread, before
+ * reg is served (at startup) or while swapping it in (the pool's lock is taken). */
+void server_set_shares(struct server *srv, struct registry *reg, const struct config *cfg);
 
 #endif

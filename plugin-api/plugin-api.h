@@ -6,7 +6,7 @@
  * resources, resource templates and prompts in static tables, the config keys it accepts,
  * its flags, and optional init/shutdown functions. mcph copies what it needs from the
  * descriptor at load time, serves the merged set over MCP, and calls the plugin's handlers
- * on worker threads. Services (logging, config, arguments, results) reach the plugin through
+ * on its pool threads. Services (logging, config, arguments, results) reach the plugin through
  * the host vtable, struct mcph_host, so a plugin never links against mcph.
  *
  * Rules every plugin follows:
@@ -29,10 +29,11 @@
  * its own and whose minor is not newer than its own; a member the plugin's minor does not
  * have reads as zero. Anything other than appending is a major bump.
  *
- * Threads. "Main thread" is mcph's protocol thread: init() and shutdown() run there, never
- * concurrently with a handler of the same instance. Handlers run on a worker thread; unless
- * the descriptor sets MCPH_PLUGIN_THREAD_SAFE, mcph calls one instance's handlers one at a
- * time. Each host member below says which threads may call it.
+ * Threads. "Main thread" is mcph's control thread (signals, reloads): init() and shutdown()
+ * run there, never concurrently with a handler of the same instance. Handlers run on one of
+ * mcph's pool threads, most often the very thread that read the request; which one is not
+ * fixed from call to call. Unless the descriptor sets MCPH_PLUGIN_THREAD_SAFE, mcph calls one
+ * instance's handlers one at a time. Each host member below says which threads may call it.
  *
  * Changelog (newest first):
  *   1.2  Definitions made at init (define_tool, define_resource, define_template,
@@ -133,8 +134,9 @@ enum mcph_role {
 
 /* Descriptor flags. */
 enum mcph_plugin_flags {
-    /* Handlers of one instance may run on several worker threads at once. Without it mcph
-     * serialises every call into the instance. */
+    /* Handlers of one instance may run on several threads at once (up to the section's
+     * max_concurrent, else [server] workers). Without it mcph serialises every call into the
+     * instance. */
     MCPH_PLUGIN_THREAD_SAFE = 1u << 0,
     /* Build a new instance on every reload even when its section and file did not change,
      * because what it serves comes from outside (it defines rows at init from a folder, a
@@ -152,7 +154,7 @@ struct mcph_call;
  *   host   borrowed for the instance's lifetime (the same pointer init() received).
  *   state  what init() stored (NULL when the plugin has no init).
  *   call   borrowed until the handler returns; read arguments and add results through host.
- * Runs on a worker thread. Returns MCPH_OK or a negative enum mcph_status (see above).
+ * Runs on a pool thread. Returns MCPH_OK or a negative enum mcph_status (see above).
  */
 typedef int (*mcph_handler_fn)(const struct mcph_host *host, void *state, struct mcph_call *call);
 

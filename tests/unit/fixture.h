@@ -5,7 +5,11 @@
 #ifndef MCPH_TEST_FIXTURE_H
 #define MCPH_TEST_FIXTURE_H
 
+#include "config.h"
 #include "diag.h"
+#include "log.h"
+#include "registry.h"
+#include "status.h"
 
 #include <cJSON.h>
 #include <stdio.h>
@@ -61,6 +65,30 @@ static inline void fixture_drain(int fd, char *buf, size_t size)
     while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
         len += (size_t)n;
     buf[len] = '\0';
+}
+
+/* An empty served set (no plugins) whose server is named `name`: enough for what answers
+ * only need serverInfo from. Free it with registry_free. NULL when out of memory. */
+static inline struct registry *fixture_registry(const char *name)
+{
+    static struct log lg;
+    struct registry *reg = NULL;
+    struct config cfg;
+    struct diag errs;
+
+    log_init(&lg);
+    config_init(&cfg);
+    diag_init(&errs);
+    free(cfg.name);
+    cfg.name = strdup(name);
+    if (cfg.name == NULL || registry_build(&reg, NULL, 0, &lg, &errs, NULL) != STATUS_OK ||
+        registry_set_meta(reg, &cfg) != STATUS_OK) {
+        registry_free(reg);
+        reg = NULL;
+    }
+    config_release(&cfg);
+    diag_release(&errs);
+    return reg;
 }
 
 #endif

@@ -1,4 +1,5 @@
-/* test_jsonrpc.c: line framing over a pipe, the writer, message shapes, depth and ids. */
+/* test_jsonrpc.c: line framing over a pipe, an interrupted read, message shapes, depth and
+ * ids. */
 #include "jsonrpc.h"
 
 #include "check.h"
@@ -6,8 +7,10 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A reader over a fresh pipe; fds[1] is the end the test writes. */
@@ -231,168 +234,59 @@ static void test_reader_big_line(void)
     free(piece);
 }
 
-/* Everything a pipe holds until EOF, read by a thread so writers never block. */
-struct rpc_sink {
-    int fd;
-    char *buf;
-    size_t len, cap;
+/* A wait for input that a signal interrupts returns STATUS_AGAIN (the pool then decides
+ * whether to stop reading), not an error and not a silent retry. */
+static void rpc_on_signal(int sig)
+{
+    (void)sig;
+}
+
+struct rpc_blocked {
+    struct jsonrpc_reader *r;
+    atomic_int status;
 };
 
-static void *rpc_sink_main(void *arg)
+static void *rpc_fill_main(void *arg)
 {
-    struct rpc_sink *s = arg;
-    ssize_t n;
+    struct rpc_blocked *b = arg;
 
-    for (;;) {
-        if (s->cap - s->len < 65536) {
-            char *grown = realloc(s->buf, s->cap + 1048576);
-
-            if (grown == NULL)
-                break;
-            s->buf = grown;
-            s->cap += 1048576;
-        }
-        n = read(s->fd, s->buf + s->len, s->cap - s->len - 1);
-        if (n <= 0)
-            break;
-        s->len += (size_t)n;
-    }
-    if (s->buf != NULL)
-        s->buf[s->len] = '\0';
+    atomic_store(&b->status, jsonrpc_reader_fill(b->r));
     return NULL;
 }
 
-static void test_writer_one_line(void)
+static void test_reader_interrupted(void)
 {
-    struct jsonrpc_writer w;
-    cJSON *msg = cJSON_CreateObject();
-    struct rpc_sink sink = {0};
+    struct rpc_pipe p;
+    struct rpc_blocked b = {.status = -999};
+    struct sigaction sa = {.sa_handler = rpc_on_signal};
+    struct timespec pause = {.tv_nsec = 50000000L};
     pthread_t t;
-    int fds[2];
 
-    if (!CHECK(pipe(fds) == 0))
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, NULL);
+    if (!CHECK(rpc_open(&p, 1024) == 0))
         return;
-    sink.fd = fds[0];
-    pthread_create(&t, NULL, rpc_sink_main, &sink);
-    jsonrpc_writer_init(&w, fds[1]);
-    CHECK_INT_EQ(jsonrpc_write(&w, "{}", 2), STATUS_OK);
-    cJSON_AddStringToObject(msg, "text", "two\nlines");
-    cJSON_AddNumberToObject(msg, "n", 3);
-    CHECK_INT_EQ(jsonrpc_send(&w, msg), STATUS_OK);
-    /* Only len bytes of the text are sent. */
-    CHECK_INT_EQ(jsonrpc_write(&w, "[1]trailing", 3), STATUS_OK);
-    close(fds[1]);
+    b.r = &p.r;
+    if (!CHECK(pthread_create(&t, NULL, rpc_fill_main, &b) == 0)) {
+        rpc_close(&p);
+        return;
+    }
+    /* It waits: nothing was written. Signal it until it returns (once may come too early). */
+    for (int i = 0; i < 100 && atomic_load(&b.status) == -999; i++) {
+        nanosleep(&pause, NULL);
+        pthread_kill(t, SIGUSR1);
+    }
     pthread_join(t, NULL);
-    CHECK_STR_EQ(sink.buf, "{}\n{\"text\":\"two\\nlines\",\"n\":3}\n[1]\n");
-    jsonrpc_writer_release(&w);
-    cJSON_Delete(msg);
-    close(fds[0]);
-    free(sink.buf);
-}
+    CHECK_INT_EQ(atomic_load(&b.status), STATUS_AGAIN);
+    /* The reader is intact: a line written now is read. */
+    CHECK_INT_EQ(rpc_feed(&p, "{\"a\":1}\n"), STATUS_OK);
+    {
+        char buf[64];
 
-struct rpc_writer_job {
-    struct jsonrpc_writer *w;
-    int id;
-    int ok;
-};
-
-enum { RPC_THREADS = 4, RPC_MESSAGES = 300, RPC_PAD = 3000 };
-
-/* Messages of RPC_PAD bytes (more than PIPE_BUF), so an unlocked writer would interleave. */
-static void *rpc_writer_main(void *arg)
-{
-    struct rpc_writer_job *job = arg;
-    char *text = malloc(RPC_PAD + 64);
-
-    job->ok = text != NULL;
-    for (int i = 0; i < RPC_MESSAGES && text != NULL; i++) {
-        int n = snprintf(text, RPC_PAD + 64, "{\"t\":%d,\"i\":%d,\"pad\":\"", job->id, i);
-
-        memset(text + n, 'a' + job->id, RPC_PAD);
-        strcpy(text + n + RPC_PAD, "\"}");
-        job->ok &= jsonrpc_write(job->w, text, strlen(text)) == STATUS_OK;
+        CHECK_INT_EQ(rpc_next(&p, buf, sizeof(buf)), STATUS_OK);
+        CHECK_STR_EQ(buf, "{\"a\":1}");
     }
-    free(text);
-    return NULL;
-}
-
-/* Whether line is one whole message of rpc_writer_main; counts it in seen. */
-static int rpc_check_line(const char *line, int seen[RPC_THREADS][RPC_MESSAGES])
-{
-    cJSON *msg = cJSON_Parse(line);
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
-    const cJSON *i = cJSON_GetObjectItemCaseSensitive(msg, "i");
-    const cJSON *pad = cJSON_GetObjectItemCaseSensitive(msg, "pad");
-    int ok = cJSON_IsNumber(t) && cJSON_IsNumber(i) && cJSON_IsString(pad) && t->valueint >= 0 &&
-             t->valueint < RPC_THREADS && i->valueint >= 0 && i->valueint < RPC_MESSAGES &&
-             strlen(pad->valuestring) == RPC_PAD &&
-             strspn(pad->valuestring, (char[]){(char)('a' + t->valueint), 0}) == RPC_PAD;
-
-    if (ok)
-        seen[t->valueint][i->valueint]++;
-    cJSON_Delete(msg);
-    return ok;
-}
-
-static void test_writer_concurrent(void)
-{
-    static int seen[RPC_THREADS][RPC_MESSAGES];
-    struct rpc_writer_job jobs[RPC_THREADS];
-    struct jsonrpc_writer w;
-    struct rpc_sink sink = {0};
-    pthread_t reader, writers[RPC_THREADS];
-    int fds[2], lines = 0, good = 1, all_ok = 1;
-
-    if (!CHECK(pipe(fds) == 0))
-        return;
-    sink.fd = fds[0];
-    pthread_create(&reader, NULL, rpc_sink_main, &sink);
-    jsonrpc_writer_init(&w, fds[1]);
-    for (int i = 0; i < RPC_THREADS; i++) {
-        jobs[i] = (struct rpc_writer_job){.w = &w, .id = i};
-        pthread_create(&writers[i], NULL, rpc_writer_main, &jobs[i]);
-    }
-    for (int i = 0; i < RPC_THREADS; i++) {
-        pthread_join(writers[i], NULL);
-        all_ok &= jobs[i].ok;
-    }
-    close(fds[1]);
-    pthread_join(reader, NULL);
-    CHECK(all_ok);
-    if (!CHECK(sink.buf != NULL))
-        return;
-    for (char *line = sink.buf, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
-        *nl = '\0';
-        good &= rpc_check_line(line, seen);
-        lines++;
-    }
-    CHECK(good);
-    CHECK_INT_EQ(lines, RPC_THREADS * RPC_MESSAGES);
-    for (int t = 0; t < RPC_THREADS; t++) {
-        for (int i = 0; i < RPC_MESSAGES; i++)
-            good &= seen[t][i] == 1;
-    }
-    CHECK(good);
-    jsonrpc_writer_release(&w);
-    close(fds[0]);
-    free(sink.buf);
-}
-
-/* The peer closed the pipe: STATUS_IO, and later writes are dropped. */
-static void test_writer_peer_gone(void)
-{
-    struct jsonrpc_writer w;
-    int fds[2];
-
-    if (!CHECK(pipe(fds) == 0))
-        return;
-    close(fds[0]);
-    jsonrpc_writer_init(&w, fds[1]);
-    CHECK_INT_EQ(jsonrpc_write(&w, "{}", 2), STATUS_IO);
-    CHECK_INT_EQ(w.failed, 1);
-    CHECK_INT_EQ(jsonrpc_write(&w, "{}", 2), STATUS_IO);
-    jsonrpc_writer_release(&w);
-    close(fds[1]);
+    rpc_close(&p);
 }
 
 /* msg equals the JSON text want (members in any order). */
@@ -533,6 +427,23 @@ static void test_valid_id(void)
     CHECK_INT_EQ(jsonrpc_valid_id(NULL), 0);
 }
 
+/* Integer ids print as JSON prints them, from 0 to +-(2^53 - 1). */
+static void test_int_text(void)
+{
+    static const char *const ids[] = {
+        "0", "7", "-1", "10", "-90", "1234567890", "9007199254740991", "-9007199254740991", NULL,
+    };
+
+    for (size_t i = 0; ids[i] != NULL; i++) {
+        cJSON *id = cJSON_Parse(ids[i]);
+        char buf[JSONRPC_INT_TEXT];
+
+        if (CHECK(id != NULL))
+            CHECK_STR_EQ(jsonrpc_int_text(id, buf), ids[i]);
+        cJSON_Delete(id);
+    }
+}
+
 static const struct check_test tests[] = {
     {"reader_split_lines", test_reader_split_lines},
     {"reader_crlf_and_blank", test_reader_crlf_and_blank},
@@ -542,20 +453,17 @@ static const struct check_test tests[] = {
     {"reader_overlong_in_pieces", test_reader_overlong_in_pieces},
     {"reader_overlong_whole", test_reader_overlong_whole},
     {"reader_big_line", test_reader_big_line},
-    {"writer_one_line", test_writer_one_line},
-    {"writer_concurrent", test_writer_concurrent},
-    {"writer_peer_gone", test_writer_peer_gone},
+    {"reader_interrupted", test_reader_interrupted},
     {"result_shape", test_result_shape},
     {"error_shape", test_error_shape},
     {"notification_shape", test_notification_shape},
     {"depth", test_depth},
     {"valid_id", test_valid_id},
+    {"int_text", test_int_text},
     {0},
 };
 
 int main(void)
 {
-    /* A closed pipe must give an error, not kill the test. */
-    signal(SIGPIPE, SIG_IGN);
     return check_main("test_jsonrpc", tests);
 }

@@ -1,0 +1,95 @@
+/*
+ * out.h: the output side. Every message mcph sends goes through here: replies, JSON-RPC
+ * batches, notifications and mcph's own requests to the client, each written whole as one
+ * line.
+ *
+ * Replies are gathered: out_reply() and its kin only queue the line, and the thread that
+ * answered flushes when it has nothing more to answer at once (the pool's flush points, see
+ * work.h), so replies that are ready together leave in one write(). Notifications and
+ * requests to the client (out_notify, out_request) are flushed at once. A flush while
+ * another thread is writing leaves its lines to that writer, which writes until nothing is
+ * queued: no thread waits for another's write unless the queue is over its cap (the client
+ * is not reading).
+ */
+#ifndef MCPH_OUT_H
+#define MCPH_OUT_H
+
+#include "strbuf.h"
+
+#include <cJSON.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+struct out {
+    int fd;
+    pthread_mutex_t lock;       /* guards pending, wbuf, writing and queued */
+    pthread_cond_t drained;     /* a write finished (back-pressure waits for it) */
+    struct strbuf pending;      /* whole lines queued, not yet written */
+    struct strbuf wbuf;         /* the lines being written (taken from pending) */
+    int writing;                /* a thread is writing; it also writes what is queued meanwhile */
+    unsigned long queued;       /* lines queued so far (the pool's watcher checks for staleness) */
+    unsigned long written;      /* lines written or dropped so far */
+    atomic_int failed;          /* the peer is gone (EPIPE or another write error); any thread */
+    void (*on_fail)(void *ctx); /* NULL, or called once when the peer is found gone */
+    void *fail_ctx;
+};
+
+/* A JSON-RPC batch (2025-03-26) being answered: replies fill slots from any thread; the last
+ * one queues them all as one array. */
+struct out_batch;
+
+void out_init(struct out *o, int fd);
+void out_release(struct out *o);
+
+/* Queue one message (JSON text, no newline; borrowed). Any thread. Returns STATUS_OK,
+ * STATUS_IO when the peer is gone (the line is dropped) or STATUS_NOMEM. */
+int out_put(struct out *o, const char *text, size_t len);
+
+/* Write everything queued, unless another thread is writing (it then writes it too). Any
+ * thread. */
+void out_flush(struct out *o);
+
+/* Whether lines queued `since` (a value of o->queued read earlier) are still waiting: the
+ * watcher flushes lines a busy thread left behind. Any thread. */
+int out_stale(struct out *o, unsigned long *since);
+
+/* --- Replies: queued (or put in batch b's slot when b is not NULL). Any thread. --- */
+
+/* msg (owned) printed; NULL sends nothing (in a batch: the slot stays empty). */
+void out_reply(struct out *o, struct out_batch *b, size_t slot, cJSON *msg);
+
+/* The same for a message already printed (text taken; NULL sends nothing). */
+void out_reply_text(struct out *o, struct out_batch *b, size_t slot, char *text);
+
+/* {"jsonrpc":"2.0","id":ID,"result":RESULT} from result (owned), printed straight into the
+ * queue around the id's text; NULL result (out of memory) sends nothing. */
+void out_result(struct out *o, struct out_batch *b, size_t slot, const cJSON *id, cJSON *result);
+
+/* The same from the result's JSON text (borrowed: a cached list page). */
+void out_result_text(struct out *o, struct out_batch *b, size_t slot, const cJSON *id,
+                     const char *result);
+
+/* A JSON-RPC error reply; data (owned) may be NULL. */
+void out_error(struct out *o, struct out_batch *b, size_t slot, const cJSON *id, int code,
+               const char *message, cJSON *data);
+
+/* --- Messages mcph starts: queued and flushed at once. Any thread. --- */
+
+/* A notification {"jsonrpc":"2.0","method":M[,"params":P]}; params (owned) may be NULL. */
+void out_notify(struct out *o, const char *method, cJSON *params);
+
+/* A whole message mcph sends on its own (a request to the client, a listen request's final
+ * result); msg owned. */
+void out_send(struct out *o, cJSON *msg);
+
+/* --- Batches. --- */
+
+/* A batch of n messages, answered through o. NULL when out of memory. */
+struct out_batch *out_batch_new(struct out *o, size_t n);
+
+/* Every message of the batch has been handed on (each answers its slot, now or later): the
+ * batch goes out once the last slot is answered. */
+void out_batch_close(struct out_batch *b);
+
+#endif

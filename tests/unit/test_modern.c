@@ -1,0 +1,167 @@
+/* test_modern.c: the 2026-07-28 questions and answers (MRTR): a question without an answer
+ * is recorded and the request answers input_required with a requestState; the retry carrying
+ * that state and the answers gives the handler its answer; a state bound to another request,
+ * or one whose answers are not an object, is ignored (and leaks nothing). */
+#include "modern.h"
+
+#include "base64.h"
+#include "check.h"
+#include "fixture.h"
+#include "status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A tools/call request for `tool`, with extra params members as JSON text (may be ""). */
+static cJSON *modern_request(const char *tool, const char *extra)
+{
+    char text[2048];
+
+    snprintf(
+        text, sizeof(text),
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\"%s%s}}",
+        tool, extra[0] ? "," : "", extra);
+    return cJSON_Parse(text);
+}
+
+/* requestState made by hand: base64 of the JSON text state. */
+static char *modern_state(const char *state)
+{
+    return base64_encode(state, strlen(state));
+}
+
+static void test_round_trip(void)
+{
+    struct modern_mrtr m;
+    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    const char *state;
+    char extra[1024];
+
+    struct registry *reg = fixture_registry("s");
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    modern_mrtr_begin(&m, msg, "ask");
+    CHECK_INT_EQ(
+        modern_mrtr_ask(&m, "elicitation/create", cJSON_Parse("{\"message\":\"ok?\"}"), &answer),
+        MCPH_ERR_AGAIN);
+    CHECK(answer == NULL);
+    result = modern_mrtr_result(&m, reg, msg, "ask");
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(result, "resultType")), "input_required");
+    CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
+                          "{\"ask-1\":{\"method\":\"elicitation/create\","
+                          "\"params\":{\"message\":\"ok?\"}}}"));
+    state = cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState"));
+    CHECK(state != NULL);
+    modern_mrtr_release(&m);
+    /* The retry: the state and the answer. The same question now has its answer. */
+    snprintf(extra, sizeof(extra),
+             "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
+             state ? state : "");
+    retry = modern_request("ask", extra);
+    modern_mrtr_begin(&m, retry, "ask");
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
+    CHECK(modern_mrtr_result(&m, reg, retry, "ask") == NULL);
+    cJSON_Delete(answer);
+    modern_mrtr_release(&m);
+    cJSON_Delete(result);
+    cJSON_Delete(retry);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
+/* Answers carried in a state made for another tool, or for another method, do not count. */
+static void test_state_of_another_request(void)
+{
+    static const char *const states[] = {
+        "{\"m\":\"tools/call\",\"n\":\"other\",\"a\":{\"ask-1\":{\"x\":1}}}",
+        "{\"m\":\"prompts/get\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}",
+        "{\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}",
+        NULL,
+    };
+
+    for (size_t i = 0; states[i] != NULL; i++) {
+        char *b64 = modern_state(states[i]);
+        char extra[512];
+        struct modern_mrtr m;
+        cJSON *msg, *answer = NULL;
+
+        snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", b64 ? b64 : "");
+        msg = modern_request("ask", extra);
+        modern_mrtr_begin(&m, msg, "ask");
+        CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+        modern_mrtr_release(&m);
+        cJSON_Delete(msg);
+        free(b64);
+    }
+}
+
+/* A state whose answers are an array (or anything but an object) is not one of mcph's: it is
+ * ignored whole, and none of its elements is kept (or lost: LeakSanitizer watches). */
+static void test_state_answers_not_an_object(void)
+{
+    static const char *const states[] = {
+        "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":[1,2,3]}",
+        "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":\"ask-1\"}",
+        "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":null}",
+        "[1,2,3]",
+        NULL,
+    };
+
+    for (size_t i = 0; states[i] != NULL; i++) {
+        char *b64 = modern_state(states[i]);
+        char extra[512];
+        struct modern_mrtr m;
+        cJSON *msg, *answer = NULL;
+
+        snprintf(extra, sizeof(extra), "\"requestState\":\"%s\",\"inputResponses\":[{\"a\":1}]",
+                 b64 ? b64 : "");
+        msg = modern_request("ask", extra);
+        modern_mrtr_begin(&m, msg, "ask");
+        CHECK(fixture_json_is(m.answers, "{}"));
+        CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+        modern_mrtr_release(&m);
+        cJSON_Delete(msg);
+        free(b64);
+    }
+}
+
+/* Later answers replace earlier ones of the same key; the state carries them all on. */
+static void test_answers_merge(void)
+{
+    char *b64 = modern_state("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
+                             "\"ask-2\":{\"v\":2}}}");
+    char extra[512];
+    struct modern_mrtr m;
+    cJSON *msg, *answer = NULL;
+
+    snprintf(extra, sizeof(extra),
+             "\"requestState\":\"%s\",\"inputResponses\":{\"ask-2\":{\"v\":22}}", b64 ? b64 : "");
+    msg = modern_request("ask", extra);
+    modern_mrtr_begin(&m, msg, "ask");
+    CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-2\":{\"v\":22}}"));
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"v\":1}"));
+    cJSON_Delete(answer);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"v\":22}"));
+    cJSON_Delete(answer);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    modern_mrtr_release(&m);
+    cJSON_Delete(msg);
+    free(b64);
+}
+
+static const struct check_test tests[] = {
+    {"round_trip", test_round_trip},
+    {"state_of_another_request", test_state_of_another_request},
+    {"state_answers_not_an_object", test_state_answers_not_an_object},
+    {"answers_merge", test_answers_merge},
+    {0},
+};
+
+int main(void)
+{
+    return check_main("test_modern", tests);
+}
