@@ -6,6 +6,7 @@
  *   tools/call   of "echo": {"content":[{"type":"text","text":<the text argument>}]}
  *   tools/list   the 1,000 tools of tools.h, printed once (on the first tools/list, so that
  *                start-up stays the floor too) and reused
+ *   ping         {"jsonrpc":"2.0","id":ID,"result":{}}
  *   notifications (no id): ignored; anything else: -32601
  *
  * No threads, no validation beyond what the reply needs, no limits: this is a measuring
@@ -135,6 +136,8 @@ static void bare_request(cJSON *root, cJSON *id, const char *method, char **list
         bare_list(id, list);
     else if (strcmp(method, "initialize") == 0)
         bare_send_raw(id, "result", BARE_INIT_RESULT);
+    else if (strcmp(method, "ping") == 0)
+        bare_send_raw(id, "result", "{}");
     else
         bare_error(id, -32601, "Method not found");
 }
