@@ -12,7 +12,13 @@
 
 void inflight_init(struct inflight *t)
 {
-    pthread_mutex_init(&t->lock, NULL);
+    pthread_mutexattr_t attr;
+
+    /* Held for a few instructions by the reader and a helper at once: spin before sleeping. */
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&t->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
     memset(t->buckets, 0, sizeof(t->buckets));
     t->closed = 0;
     t->next_ask = 1;

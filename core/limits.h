@@ -49,6 +49,12 @@
 /* The pool's watcher ticks this often while calls run: a reader inside one call for a whole
  * tick hands reading to another thread, and queued calls nobody started get a thread. */
 #define LIMIT_WORK_TICK_US 1000
+/* The reader wakes a helper for the calls it queued when they add up to this much work
+ * (nanoseconds, from how long each plugin's calls took so far), counting only plugins whose
+ * calls take at least LIMIT_WORK_HELPER_MIN_NS: shorter ones cost less than what two threads
+ * lose contending over the allocator and the queue. */
+#define LIMIT_WORK_HELPER_NS 200000u
+#define LIMIT_WORK_HELPER_MIN_NS 20000u
 /* Ticks without a call before the watcher stops ticking until the next call. */
 #define LIMIT_WORK_QUIET_TICKS 100
 /* Output queued and not yet written before a writer waits for the client to read. */

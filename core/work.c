@@ -108,6 +108,7 @@ static struct work_job *work_take(struct work *w)
         l->tail = NULL;
     job->next = NULL;
     l->running++;
+    l->queued--;
     w->queued--;
     w->running++;
     w->taken++;
@@ -136,6 +137,42 @@ static size_t work_runnable(const struct work *w, size_t enough)
         l = l->ring_next;
     } while (l != w->ring);
     return n;
+}
+
+/* Whether a helper would pay for itself: the queued jobs of lanes where the reader and a
+ * helper could both run one now, and whose jobs take long enough for two threads to gain
+ * (under LIMIT_WORK_HELPER_MIN_NS a job costs less than two threads contending over it),
+ * add up to LIMIT_WORK_HELPER_NS of work. A lane with no job measured yet does not count. */
+static int work_worth_a_helper(const struct work *w)
+{
+    const struct work_lane *l = w->ring;
+    uint64_t ns = 0;
+
+    if (l == NULL)
+        return 0;
+    do {
+        if (l->running + 2 <= work_lane_max(l) && l->avg_ns >= LIMIT_WORK_HELPER_MIN_NS)
+            ns += l->queued * l->avg_ns;
+        l = l->ring_next;
+    } while (l != w->ring && ns < LIMIT_WORK_HELPER_NS);
+    return ns >= LIMIT_WORK_HELPER_NS;
+}
+
+static uint64_t work_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Run a job and note how long it took (the lane's moving average). */
+static uint64_t work_run_timed(struct work_job *job)
+{
+    uint64_t t0 = work_now_ns();
+
+    job->run(job);
+    return work_now_ns() - t0;
 }
 
 /* --- Threads. --- */
@@ -224,14 +261,15 @@ static void work_arm(struct work *w)
     pthread_mutex_unlock(&w->lock);
 }
 
-/* The job is over: its lane has room again; then it may free itself. */
-static void work_finish(struct work *w, struct work_job *job)
+/* The job is over, after ns: its lane has room again; then it may free itself. */
+static void work_finish(struct work *w, struct work_job *job, uint64_t ns)
 {
     struct work_lane *l = job->lane != NULL ? job->lane : &w->own;
 
     pthread_mutex_lock(&w->lock);
     l->running--;
     w->running--;
+    l->avg_ns = l->avg_ns == 0 ? ns : (l->avg_ns * 7 + ns) / 8;
     if (w->queued + w->running == 0)
         pthread_cond_broadcast(&w->idle);
     pthread_mutex_unlock(&w->lock);
@@ -251,14 +289,15 @@ static int work_run_inline(struct work *w, struct work_job *job)
 {
     uint_fast64_t out = atomic_load(&w->rstate);
     uint_fast64_t in = out + 1;
+    uint64_t ns;
     int kept;
 
     atomic_store(&w->rstate, in);
     if (!atomic_load(&w->armed))
         work_arm(w);
-    job->run(job);
+    ns = work_run_timed(job);
     kept = atomic_compare_exchange_strong(&w->rstate, &in, out + 2);
-    work_finish(w, job);
+    work_finish(w, job, ns);
     return kept;
 }
 
@@ -285,8 +324,9 @@ static int work_serve_buffered(struct work *w)
     if (w->src.dispatch != NULL)
         w->src.dispatch(w->src.ctx);
     pthread_mutex_lock(&w->lock);
-    /* Pipelined calls: one helper for the batch, so both cores work. */
-    if (w->nhelpers + w->nwoken == 0 && work_runnable(w, 2) >= 2)
+    /* Pipelined calls: a batch worth it gets one helper, so both cores work. Otherwise the
+     * reader runs them all at once (a helper would cost more than it saves). */
+    if (w->nhelpers + w->nwoken == 0 && work_worth_a_helper(w))
         work_wake_one(w);
     while ((job = work_take(w)) != NULL) {
         pthread_mutex_unlock(&w->lock);
@@ -404,7 +444,9 @@ static void work_watch(struct work_thread *t)
 {
     struct work *w = t->w;
     uint_fast64_t last = atomic_load(&w->rstate);
+    uint64_t last_ns = work_now_ns();
     unsigned long taken = w->taken, since = 0;
+    size_t queued = w->queued;
     int quiet = 0;
     struct timespec deadline;
 
@@ -415,7 +457,9 @@ static void work_watch(struct work_thread *t)
         if (!vacant && !atomic_load(&w->armed)) {
             pthread_cond_wait(&w->watch, &w->lock);
             last = atomic_load(&w->rstate);
+            last_ns = work_now_ns();
             taken = w->taken;
+            queued = w->queued;
             quiet = 0;
             continue;
         }
@@ -425,8 +469,11 @@ static void work_watch(struct work_thread *t)
             vacant = w->reader == NULL && !work_input_closed(w) && w->src.read != NULL;
         }
         now = atomic_load(&w->rstate);
-        /* A reader inside the same call as a tick ago (or a role left free) is taken over. */
-        if (!w->stopping && (vacant || (now == last && work_steal(w, t, now)))) {
+        /* A reader inside the same call as a whole tick ago (or a role left free) is taken
+         * over; a wait that ended early (a signal, a spurious wake-up) is not a tick. */
+        if (!w->stopping &&
+            (vacant || (now == last && work_now_ns() - last_ns >= LIMIT_WORK_TICK_US * 1000u &&
+                        work_steal(w, t, now)))) {
             w->reader = t;
             w->watcher = NULL;
             work_need_watcher(w);
@@ -436,9 +483,14 @@ static void work_watch(struct work_thread *t)
             return;
         }
         busy = now != last || w->taken != taken || w->running > 0 || w->queued > 0;
-        if (w->queued > 0 && w->taken == taken)
+        /* Jobs queued a tick ago, none taken since: every running thread is busy. */
+        if (queued > 0 && w->queued > 0 && w->taken == taken)
             work_unstall(w);
-        last = now;
+        queued = w->queued;
+        if (now != last) {
+            last = now;
+            last_ns = work_now_ns();
+        }
         taken = w->taken;
         if (w->src.stale != NULL) {
             pthread_mutex_unlock(&w->lock);
@@ -483,8 +535,7 @@ static void work_help(struct work *w, struct work_job *job)
         if (!atomic_load(&w->armed))
             work_arm_locked(w);
         pthread_mutex_unlock(&w->lock);
-        job->run(job);
-        work_finish(w, job);
+        work_finish(w, job, work_run_timed(job));
         pthread_mutex_lock(&w->lock);
     } while (!w->stopping && (job = work_take(w)) != NULL);
     w->nhelpers--;
@@ -511,8 +562,8 @@ static void *work_main(void *arg)
             pthread_mutex_unlock(&w->lock);
             work_read(t);
             pthread_mutex_lock(&w->lock);
-        } else if (w->watcher == NULL && !w->stopping && atomic_load(&w->armed)) {
-            /* Calls run: watching them comes before helping. */
+        } else if (w->watcher == NULL && !w->stopping) {
+            /* Watching comes before helping: the reader's calls are its own to run. */
             w->watcher = t;
             work_watch(t);
             if (w->watcher == t)
@@ -521,11 +572,6 @@ static void *work_main(void *arg)
             work_help(w, job);
         } else if (w->stopping) {
             break;
-        } else if (w->watcher == NULL) {
-            w->watcher = t;
-            work_watch(t);
-            if (w->watcher == t)
-                w->watcher = NULL;
         } else if (!work_idle(w)) {
             break;
         }
@@ -587,6 +633,7 @@ void work_submit(struct work *w, struct work_job *job)
     else
         l->head = job;
     l->tail = job;
+    l->queued++;
     w->queued++;
     work_ring_add(w, l);
     /* The reader runs what it queued, or hands it on, once the buffered messages are
@@ -656,6 +703,7 @@ static struct work_job *work_unqueue(struct work *w)
         *tail = l->head;
         tail = &l->tail->next;
         l->head = l->tail = NULL;
+        l->queued = 0;
         work_ring_remove(w, l);
     }
     w->queued = 0;

@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct work_job;
 struct work_thread;
@@ -41,8 +42,10 @@ typedef void (*work_fn)(struct work_job *job);
 struct work_lane {
     struct work_job *head; /* queued, oldest first */
     struct work_job *tail;
+    size_t queued;               /* jobs queued */
     size_t running;              /* jobs of the lane running now */
     size_t max;                  /* at most this many at once; 0 counts as 1 */
+    uint64_t avg_ns;             /* how long its jobs take, a moving average; 0: unknown */
     struct work_lane *ring_prev; /* in the ring of lanes with queued jobs, or NULL */
     struct work_lane *ring_next;
 };
