@@ -129,13 +129,11 @@ static size_t work_runnable(const struct work *w, size_t enough)
         return 0;
     do {
         size_t max = work_lane_max(l);
+        size_t room = l->running < max ? max - l->running : 0;
 
-        for (const struct work_job *j = l->head; j != NULL && l->running + n < max; j = j->next) {
-            if (++n >= enough)
-                return n;
-        }
+        n += l->queued < room ? l->queued : room;
         l = l->ring_next;
-    } while (l != w->ring);
+    } while (l != w->ring && n < enough);
     return n;
 }
 
@@ -330,8 +328,13 @@ static int work_serve_buffered(struct work *w)
         work_wake_one(w);
     while ((job = work_take(w)) != NULL) {
         pthread_mutex_unlock(&w->lock);
-        if (!work_run_inline(w, job))
+        if (!work_run_inline(w, job)) {
+            /* The new reader flushes what came before; this call's answer is this thread's
+             * to send. */
+            if (w->src.flush != NULL)
+                w->src.flush(w->src.ctx);
             return 0;
+        }
         pthread_mutex_lock(&w->lock);
     }
     pthread_mutex_unlock(&w->lock);
@@ -482,7 +485,9 @@ static void work_watch(struct work_thread *t)
             pthread_mutex_lock(&w->lock);
             return;
         }
-        busy = now != last || w->taken != taken || w->running > 0 || w->queued > 0;
+        /* Ticks serve a reader inside a call, queued jobs, and replies a new call may leave
+         * behind; a long call on another thread alone does not need them. */
+        busy = now != last || (now & 1) || w->taken != taken || w->queued > 0;
         /* Jobs queued a tick ago, none taken since: every running thread is busy. */
         if (queued > 0 && w->queued > 0 && w->taken == taken)
             work_unstall(w);
