@@ -4,6 +4,8 @@
  *
  *   initialize   a fixed, minimal InitializeResult (protocol 2025-06-18, tools capability)
  *   tools/call   of "echo": {"content":[{"type":"text","text":<the text argument>}]}
+ *                of "spin" {us: 1-100000}: the CPU kept busy for us microseconds (a loop
+ *                reading CLOCK_MONOTONIC, as bench.c's spin), then "spun US" as one text item
  *   tools/list   the 1,000 tools of tools.h, printed once (on the first tools/list, so that
  *                start-up stays the floor too) and reused
  *   ping         {"jsonrpc":"2.0","id":ID,"result":{}}
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BARE_INIT_RESULT                                                                           \
     "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},"                         \
@@ -83,8 +86,33 @@ static void bare_error(const cJSON *id, int code, const char *message)
     bare_send_raw(id, "error", json);
 }
 
-/* tools/call of echo. Moves the text item of root into the reply. */
-static void bare_echo(cJSON *root, cJSON *id)
+/* tools/call of spin: the clock read until us microseconds have passed (bounded in count
+ * too, and stopped if the clock fails), then the reply. */
+static void bare_spin(const cJSON *args, const cJSON *id)
+{
+    const cJSON *us = cJSON_GetObjectItemCaseSensitive(args, "us");
+    struct timespec t0, now;
+    char json[96];
+    long long ns;
+
+    if (!cJSON_IsNumber(us) || us->valuedouble < 1 || us->valuedouble > 100000 ||
+        us->valuedouble != (double)us->valueint) {
+        bare_error(id, -32602, "Unknown tool or bad arguments");
+        return;
+    }
+    ns = (long long)us->valueint * 1000;
+    for (long long reads = clock_gettime(CLOCK_MONOTONIC, &t0) == 0 ? 0 : ns; reads < ns; reads++) {
+        if (clock_gettime(CLOCK_MONOTONIC, &now) != 0 ||
+            (now.tv_sec - t0.tv_sec) * 1000000000LL + (now.tv_nsec - t0.tv_nsec) >= ns)
+            break;
+    }
+    snprintf(json, sizeof(json), "{\"content\":[{\"type\":\"text\",\"text\":\"spun %d\"}]}",
+             us->valueint);
+    bare_send_raw(id, "result", json);
+}
+
+/* tools/call of echo (moves the text item of root into the reply) or of spin. */
+static void bare_call(cJSON *root, cJSON *id)
 {
     cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
     cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
@@ -92,7 +120,10 @@ static void bare_echo(cJSON *root, cJSON *id)
     cJSON *text = cJSON_GetObjectItemCaseSensitive(args, "text");
 
     if (!cJSON_IsString(name) || strcmp(name->valuestring, "echo") != 0 || !cJSON_IsString(text)) {
-        bare_error(id, -32602, "Unknown tool or bad arguments");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, "spin") == 0)
+            bare_spin(args, id);
+        else
+            bare_error(id, -32602, "Unknown tool or bad arguments");
         return;
     }
     cJSON *reply = cJSON_CreateObject();
@@ -131,7 +162,7 @@ static void bare_list(cJSON *id, char **list)
 static void bare_request(cJSON *root, cJSON *id, const char *method, char **list)
 {
     if (strcmp(method, "tools/call") == 0)
-        bare_echo(root, id);
+        bare_call(root, id);
     else if (strcmp(method, "tools/list") == 0)
         bare_list(id, list);
     else if (strcmp(method, "initialize") == 0)

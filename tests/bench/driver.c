@@ -5,10 +5,12 @@
  * the SDK server, then the verdict on each of mcph's targets.
  *
  * usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI --list-conf INI
- *               --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
+ *               --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
  *   --mcph       the mcph binary (build/mcph)
  *   --conf       the default deployment (conf/mcph.ini; its example plugin has echo {text})
  *   --list-conf  the INI serving the 1,000 bench tools on one page (tests/bench/bench-list.ini)
+ *   --spin-conf  the INI serving bench.so, whose spin {us} is CPU-bound, with 4 workers
+ *                (tests/bench/bench-spin.ini)
  *   --dir        build/tests/bench: bare, bench.so, bench-a.so, bench-b.so; the driver writes
  *                the SIGHUP workspaces, the servers' stderr (logs/) and callgrind/ there
  *   --sdk        tests/bench/sdk-echo.mjs, run with NODE (default node)
@@ -40,6 +42,14 @@
  *   (p50, p99), within 4.5 s of the slow calls; then the slow calls are cancelled
  *   (notifications/cancelled) and the server is finished as elsewhere (stdin closed, a bounded
  *   wait, killed and logged past it). The bare loop has no slow tool: its pings are the floor.
+ * - CPU-bound tool (mcph and bare; not the SDK server): a fresh server with the spin tool
+ *   (mcph: --spin-conf, the thread-safe bench.so with 4 workers; bare: the same busy loop on
+ *   its one thread). spin {us: 100} reads CLOCK_MONOTONIC in a loop for 100 us: CPU work, not
+ *   a sleep. 200 untimed calls with 64 in flight, then the timed series of spin_calls with 64
+ *   in flight (the first reply checked in full, every reply checked to be a result and not an
+ *   error): calls per second, and the server's CPU time over the series divided by the calls,
+ *   as for the echo series. mcph can run the calls on both cores at once, the bare loop
+ *   cannot; the driver (the client) shares those cores.
  * - RSS: VmRSS and VmHWM of /proc/PID/status. RSS growth compares the least of the 5 samples
  *   of the last quarter of the pipelined calls with the least of the second quarter: a leak
  *   raises that floor, a transient (calls in flight, heap not yet trimmed) does not.
@@ -136,6 +146,10 @@ static const char *bench_status_str(int status)
 #define BENCH_SLOW_WINDOW_S 4.5
 /* Seconds mcph gets to exit once its slow calls are cancelled; then it is killed (logged). */
 #define BENCH_SLOW_EXIT_S 2.0
+/* The CPU-bound tool: microseconds of each spin call (JSON text), and the untimed calls
+ * before its timed series. */
+#define BENCH_SPIN_US "100"
+#define BENCH_SPIN_WARMUP 200
 /* Where the id of tracepoint raw_syscalls:sys_enter is (tracefs, or debugfs before it). */
 #define BENCH_SYS_ENTER_ID "/events/raw_syscalls/sys_enter/id"
 
@@ -152,6 +166,7 @@ struct bench_counts {
     int rss_calls;  /* pipelined echo calls (64 in flight) before RSS is read */
     int deep_calls; /* pipelined echo calls with 1024 in flight; also with 64, counted */
     int big_calls;  /* 1 MiB echoes */
+    int spin_calls; /* timed pipelined spin calls (64 in flight), after BENCH_SPIN_WARMUP */
     int list_calls; /* timed tools/list calls */
     int pings;      /* timed pings while mcph's workers run slow calls */
     int reloads;    /* SIGHUP reloads timed, per workspace */
@@ -172,6 +187,7 @@ static const struct bench_counts bench_full = {
     .rss_calls = 200000,
     .deep_calls = 100000,
     .big_calls = 50,
+    .spin_calls = 20000,
     .list_calls = 300,
     .pings = 1000,
     .reloads = 20,
@@ -191,6 +207,7 @@ static const struct bench_counts bench_quick = {
     .rss_calls = 20000,
     .deep_calls = 10000,
     .big_calls = 10,
+    .spin_calls = 4000,
     .list_calls = 50,
     .pings = 1000,
     .reloads = 5,
@@ -226,6 +243,8 @@ enum bench_better { LOWER, HIGHER };
     X(FIG_SYS64, "server system calls per call, 64 in flight", "count", 2, LOWER)                  \
     X(FIG_TPUT1024, "throughput, 1024 in flight", "call/s", 0, HIGHER)                             \
     X(FIG_CPU1024, "server CPU per call, 1024 in flight", "us", 2, LOWER)                          \
+    X(FIG_TPUT_SPIN, "throughput of a 100 us CPU-bound tool, 64 in flight", "call/s", 0, HIGHER)   \
+    X(FIG_CPU_SPIN, "server CPU per call of that tool, 64 in flight", "us", 2, LOWER)              \
     X(FIG_BIG, "1 MiB echo (MiB of text per second)", "MiB/s", 1, HIGHER)                          \
     X(FIG_RSS_INIT, "RSS after initialize", "MiB", 2, LOWER)                                       \
     X(FIG_RSS_CALLS, "RSS after the pipelined calls", "MiB", 2, LOWER)                             \
@@ -284,6 +303,8 @@ static const struct bench_target bench_targets[] = {
     {FIG_FREE_P50, RULE_BARE_MAX, 1.5, "echo round trip p50 <= 1.5x bare (unpinned)"},
     {FIG_TPUT64, RULE_BARE_MIN, 1.0, "throughput with 64 in flight >= bare's"},
     {FIG_TPUT1024, RULE_BARE_MIN, 1.0, "throughput with 1024 in flight >= bare's"},
+    {FIG_TPUT_SPIN, RULE_BARE_MIN, 1.5,
+     "100 us CPU-bound tool, 64 in flight: throughput >= 1.5x bare (both cores)"},
     {FIG_SYS64, RULE_AT_MOST, 1.5, "system calls per call with 64 in flight <= 1.5"},
     {FIG_PIN_CSW, RULE_AT_MOST, 1.2, "context switches per sequential call <= 1.2 (same CPU)"},
     {FIG_FREE_CSW, RULE_AT_MOST, 1.2, "context switches per sequential call <= 1.2 (unpinned)"},
@@ -311,6 +332,7 @@ struct bench {
     const char *valgrind;                            /* borrowed from argv, or NULL */
     const char *echo_cmd[SRV_COUNT][BENCH_MAX_ARGV]; /* NULL-ended; strings from argv */
     const char *list_cmd[SRV_COUNT][BENCH_MAX_ARGV];
+    const char *spin_cmd[SRV_COUNT][BENCH_MAX_ARGV]; /* none for the SDK server */
     int enabled[SRV_COUNT];
     int cpu;                          /* the one CPU of the pinned runs */
     cpu_set_t all;                    /* the driver's affinity at start: the unpinned runs */
@@ -839,8 +861,9 @@ static const char bench_initialize[] =
 static const char bench_initialized[] =
     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
 
-/* CALL_SLOW: the example plugin's count, 5 s (mcph's default deployment only). */
-enum bench_kind { CALL_ECHO, CALL_LIST, CALL_PING, CALL_SLOW };
+/* CALL_SLOW: the example plugin's count, 5 s (mcph's default deployment only). CALL_SPIN:
+ * spin {us: BENCH_SPIN_US} (bench-spin.ini and the bare loop). */
+enum bench_kind { CALL_ECHO, CALL_LIST, CALL_PING, CALL_SLOW, CALL_SPIN };
 
 static int bench_queue_request(struct bench_proc *p, enum bench_kind kind, unsigned long long id)
 {
@@ -852,6 +875,11 @@ static int bench_queue_request(struct bench_proc *p, enum bench_kind kind, unsig
                      kind == CALL_LIST ? "tools/list" : "ping");
     else if (kind == CALL_SLOW)
         n = snprintf(req, sizeof(req), "{\"jsonrpc\":\"2.0\",\"id\":%llu," BENCH_SLOW_CALL "}\n",
+                     id);
+    else if (kind == CALL_SPIN)
+        n = snprintf(req, sizeof(req),
+                     "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
+                     "\"name\":\"spin\",\"arguments\":{\"us\":" BENCH_SPIN_US "}}}\n",
                      id);
     else
         n = snprintf(req, sizeof(req),
@@ -904,6 +932,16 @@ static int bench_check_echo(const char *line, size_t len, const char *text, size
     return ok ? BENCH_OK : BENCH_ERR_REPLY;
 }
 
+/* The first reply of a series of echo or spin calls: the echoed text, or "spun US". */
+static int bench_check_call(enum bench_kind kind, const char *line, size_t len)
+{
+    static const char spun[] = "spun " BENCH_SPIN_US;
+
+    if (kind == CALL_SPIN)
+        return bench_check_echo(line, len, spun, sizeof(spun) - 1);
+    return bench_check_echo(line, len, BENCH_TEXT, strlen(BENCH_TEXT));
+}
+
 /* The tools/list reply lists `count` tools on one page. */
 static int bench_check_list(const char *line, size_t len, int count)
 {
@@ -932,8 +970,8 @@ static int bench_call(struct bench_proc *p, enum bench_kind kind, int check, dou
     *rtt = bench_now() - t0;
     if (status == BENCH_OK && check && kind == CALL_LIST)
         status = bench_check_list(line, len, BENCH_LIST_TOOLS);
-    else if (status == BENCH_OK && check && kind == CALL_ECHO)
-        status = bench_check_echo(line, len, BENCH_TEXT, strlen(BENCH_TEXT));
+    else if (status == BENCH_OK && check && (kind == CALL_ECHO || kind == CALL_SPIN))
+        status = bench_check_call(kind, line, len);
     else if (status == BENCH_OK && check && kind == CALL_PING &&
              memmem(line, len, "\"result\":{}", 11) == NULL)
         status = BENCH_ERR_REPLY;
@@ -1147,9 +1185,10 @@ struct bench_flow {
     double rss[BENCH_RSS_SAMPLES];
 };
 
-/* Replies that arrived: counted and checked; RSS is sampled BENCH_RSS_SAMPLES times. */
-static int bench_flow_replies(struct bench_proc *p, unsigned long long first, long total,
-                              struct bench_flow *flow)
+/* Replies to calls of kind that arrived: counted and checked (each is a result, the first is
+ * checked in full); RSS is sampled BENCH_RSS_SAMPLES times. */
+static int bench_flow_replies(struct bench_proc *p, enum bench_kind kind, unsigned long long first,
+                              long total, struct bench_flow *flow)
 {
     const char *line;
     size_t len;
@@ -1164,7 +1203,7 @@ static int bench_flow_replies(struct bench_proc *p, unsigned long long first, lo
             continue;
         if ((unsigned long long)id < first || (unsigned long long)id >= first + (size_t)total)
             return BENCH_ERR_REPLY;
-        if (flow->done == 0 && bench_check_echo(line, len, BENCH_TEXT, strlen(BENCH_TEXT)) != 0)
+        if (flow->done == 0 && bench_check_call(kind, line, len) != BENCH_OK)
             return BENCH_ERR_REPLY;
         flow->done++;
         if (total >= BENCH_RSS_SAMPLES && flow->done % (total / BENCH_RSS_SAMPLES) == 0 &&
@@ -1175,9 +1214,10 @@ static int bench_flow_replies(struct bench_proc *p, unsigned long long first, lo
     return BENCH_OK;
 }
 
-/* `total` echo calls with up to `window` in flight, until done or deadline. */
-static int bench_flow(struct bench_proc *p, int window, long total, double deadline,
-                      struct bench_flow *flow)
+/* `total` calls of kind (CALL_ECHO or CALL_SPIN) with up to `window` in flight, until done or
+ * deadline. */
+static int bench_flow(struct bench_proc *p, enum bench_kind kind, int window, long total,
+                      double deadline, struct bench_flow *flow)
 {
     unsigned long long first = p->id;
     double t0 = bench_now(), cpu0 = bench_cpu(p->pid);
@@ -1190,13 +1230,13 @@ static int bench_flow(struct bench_proc *p, int window, long total, double deadl
         flow->rss[k] = NAN;
     while (flow->done < total && status == BENCH_OK) {
         while (sent < total && sent - flow->done < window && status == BENCH_OK) {
-            status = bench_queue_request(p, CALL_ECHO, p->id++);
+            status = bench_queue_request(p, kind, p->id++);
             sent++;
         }
         if (status == BENCH_OK)
             status = bench_pump(p, deadline);
         if (status == BENCH_OK)
-            status = bench_flow_replies(p, first, total, flow);
+            status = bench_flow_replies(p, kind, first, total, flow);
     }
     flow->seconds = bench_now() - t0;
     flow->cpu = bench_cpu(p->pid) - cpu0;
@@ -1283,7 +1323,7 @@ static void bench_steady(struct bench *b, int srv)
     if (status != BENCH_OK)
         goto out;
     b->val[FIG_RSS_INIT][srv] = bench_vm_kib(p.pid, "VmRSS:") / 1024.0;
-    status = bench_flow(&p, 64, b->n->rss_calls, bench_now() + b->n->budget_s, &flow);
+    status = bench_flow(&p, CALL_ECHO, 64, b->n->rss_calls, bench_now() + b->n->budget_s, &flow);
     if (status == BENCH_OK) {
         bench_store_flow(b, srv, FIG_TPUT64, &flow);
         b->val[FIG_CSW64][srv] = flow.ctxsw / (double)flow.done;
@@ -1291,7 +1331,8 @@ static void bench_steady(struct bench *b, int srv)
         b->val[FIG_RSS_CALLS][srv] = flow.rss[BENCH_RSS_SAMPLES - 1] / 1024.0;
         b->val[FIG_RSS_GROWTH][srv] = bench_rss_floor(&flow, 3) - bench_rss_floor(&flow, 1);
         b->val[FIG_HWM_CALLS][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
-        status = bench_flow(&p, 1024, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
+        status =
+            bench_flow(&p, CALL_ECHO, 1024, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
     }
     if (status == BENCH_OK) {
         bench_store_flow(b, srv, FIG_TPUT1024, &flow);
@@ -1307,6 +1348,33 @@ static void bench_steady(struct bench *b, int srv)
 out:
     if (status != BENCH_OK)
         bench_log(bench_server_names[srv], "pipelined and 1 MiB calls", status);
+}
+
+/* The CPU-bound tool, pipelined (mcph and bare; not the SDK server): a fresh server serving
+ * spin, BENCH_SPIN_WARMUP untimed calls of spin {us: BENCH_SPIN_US} with 64 in flight, then
+ * n->spin_calls timed with 64 in flight: throughput and server CPU per call. */
+static void bench_spin(struct bench *b, int srv)
+{
+    double stop = bench_now() + b->n->budget_s, gone;
+    struct bench_flow flow;
+    struct bench_proc p;
+    int status;
+
+    if (srv == SRV_SDK)
+        return;
+    status = bench_start(b, srv, b->spin_cmd[srv], 0, &p);
+    if (status == BENCH_OK)
+        status = bench_flow(&p, CALL_SPIN, 64, BENCH_SPIN_WARMUP, stop, &flow);
+    if (status == BENCH_OK)
+        status = bench_flow(&p, CALL_SPIN, 64, b->n->spin_calls, stop, &flow);
+    if (status == BENCH_OK) {
+        bench_store_flow(b, srv, FIG_TPUT_SPIN, &flow);
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    } else if (p.pid > 0) {
+        bench_kill(&p);
+    }
+    if (status != BENCH_OK)
+        bench_log(bench_server_names[srv], "pipelined CPU-bound calls", status);
 }
 
 /* tools/list of the 1,000 tools, sequential: p50, server CPU per list, reply size. */
@@ -1365,7 +1433,8 @@ static void bench_counted(struct bench *b, int srv)
         status = bench_series(&p, CALL_ECHO, b->n->seq_calls, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
         b->val[FIG_SYS_SEQ][srv] = cost.sys;
-        status = bench_flow(&p, 64, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
+        status =
+            bench_flow(&p, CALL_ECHO, 64, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
     }
     if (status == BENCH_OK) {
         b->val[FIG_SYS64][srv] = flow.sys / (double)flow.done;
@@ -1750,14 +1819,15 @@ static void bench_report(const struct bench *b)
     fprintf(stdout,
             "counts: %d starts, %d rounds of %d sequential calls (after %d), %d pipelined "
             "calls (64 in "
-            "flight; mcph reached %ld), %d (1024 in flight), %d x 1 MiB, %d tools/list, "
+            "flight; mcph reached %ld), %d (1024 in flight), %d spin {us: " BENCH_SPIN_US "} "
+            "(64 in flight, after %d), %d x 1 MiB, %d tools/list, "
             "%d reloads, callgrind %d vs %d echo calls and %d vs %d lists (bare %d vs %d), "
             "%d pings (mcph: behind %d slow calls); system calls: %s\n",
             b->n->starts, b->n->rounds, b->n->seq_calls, b->n->warmup, b->n->rss_calls,
-            b->rss_done[SRV_MCPH], b->n->deep_calls, b->n->big_calls, b->n->list_calls,
-            b->n->reloads, b->n->cg_echo[0], b->n->cg_echo[1], b->n->cg_list[SRV_MCPH][0],
-            b->n->cg_list[SRV_MCPH][1], b->n->cg_list[SRV_BARE][0], b->n->cg_list[SRV_BARE][1],
-            b->n->pings, BENCH_SLOW_CALLS,
+            b->rss_done[SRV_MCPH], b->n->deep_calls, b->n->spin_calls, BENCH_SPIN_WARMUP,
+            b->n->big_calls, b->n->list_calls, b->n->reloads, b->n->cg_echo[0], b->n->cg_echo[1],
+            b->n->cg_list[SRV_MCPH][0], b->n->cg_list[SRV_MCPH][1], b->n->cg_list[SRV_BARE][0],
+            b->n->cg_list[SRV_BARE][1], b->n->pings, BENCH_SLOW_CALLS,
             b->sys_enter >= 0 ? "perf_event_open, raw_syscalls:sys_enter, counted servers of "
                                 "their own (1 sequential series, then 64 in flight)"
                               : "not counted (see stderr)");
@@ -1775,7 +1845,7 @@ static void bench_report(const struct bench *b)
  * --------------------------------------------------------------------------------------- */
 
 struct bench_args {
-    const char *mcph, *conf, *list_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
+    const char *mcph, *conf, *list_conf, *spin_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
     char bare_path[BENCH_PATH];
     int quick;
 };
@@ -1797,6 +1867,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
             slot = &a->conf;
         else if (strcmp(argv[i], "--list-conf") == 0)
             slot = &a->list_conf;
+        else if (strcmp(argv[i], "--spin-conf") == 0)
+            slot = &a->spin_conf;
         else if (strcmp(argv[i], "--dir") == 0)
             slot = &a->dir;
         else if (strcmp(argv[i], "--sdk") == 0)
@@ -1814,7 +1886,7 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
         if (slot != NULL)
             *slot = argv[i];
     }
-    if (!a->mcph || !a->conf || !a->list_conf || !a->dir || !a->sdk)
+    if (!a->mcph || !a->conf || !a->list_conf || !a->spin_conf || !a->dir || !a->sdk)
         return BENCH_ERR_USAGE;
     a->bare = a->bare_path;
     return bench_path(a->bare_path, sizeof(a->bare_path), "%s/bare", a->dir);
@@ -1823,6 +1895,7 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
 static void bench_setup(struct bench *b, const struct bench_args *a)
 {
     const char *mcph[] = {a->mcph, a->conf, NULL}, *mcph_list[] = {a->mcph, a->list_conf, NULL};
+    const char *mcph_spin[] = {a->mcph, a->spin_conf, NULL};
     const char *bare[] = {a->bare, NULL};
     const char *sdk[] = {a->node, a->sdk, NULL}, *sdk_list[] = {a->node, a->sdk, "--list", NULL};
 
@@ -1835,6 +1908,8 @@ static void bench_setup(struct bench *b, const struct bench_args *a)
     memcpy(b->list_cmd[SRV_MCPH], mcph_list, sizeof(mcph_list));
     memcpy(b->echo_cmd[SRV_BARE], bare, sizeof(bare));
     memcpy(b->list_cmd[SRV_BARE], bare, sizeof(bare));
+    memcpy(b->spin_cmd[SRV_MCPH], mcph_spin, sizeof(mcph_spin));
+    memcpy(b->spin_cmd[SRV_BARE], bare, sizeof(bare));
     memcpy(b->echo_cmd[SRV_SDK], sdk, sizeof(sdk));
     memcpy(b->list_cmd[SRV_SDK], sdk_list, sizeof(sdk_list));
     for (int s = 0; s < SRV_COUNT; s++)
@@ -1891,6 +1966,7 @@ static void bench_run(struct bench *b)
     fprintf(stderr, "bench: sequential calls, unpinned, %d rounds\n", b->n->rounds);
     bench_rounds(b, 0);
     bench_phase(b, "pipelined calls, RSS, 1 MiB echoes", bench_steady);
+    bench_phase(b, "pipelined CPU-bound calls (mcph and bare)", bench_spin);
     bench_phase(b, "tools/list of 1,000 tools", bench_list);
     if (b->sys_enter >= 0)
         bench_phase(b, "system calls (a counted server)", bench_counted);
@@ -1913,7 +1989,7 @@ int main(int argc, char **argv)
     memset(&args, 0, sizeof(args));
     if (b == NULL || bench_parse(argc, argv, &args) != BENCH_OK) {
         fprintf(stderr, "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
-                        "--list-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
+                        "--list-conf INI --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
                         "[--valgrind VALGRIND]\n");
         free(b);
         return 2;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh: `make bench`. Builds the bench programs into build/tests/bench/, then runs the
-# driver against mcph (the default deployment, conf/mcph.ini), the bare cJSON loop and the
-# official TypeScript SDK server, and prints one table with the target verdicts.
+# driver against mcph (the default deployment, conf/mcph.ini; bench-list.ini and
+# bench-spin.ini for the tools/list and CPU-bound rows), the bare cJSON loop and the official
+# TypeScript SDK server, and prints one table with the target verdicts.
 #
 #   tests/bench/run.sh [MCPH]        MCPH defaults to build/mcph (built by `make`)
 #   QUICK=1 tests/bench/run.sh       fewer repetitions: under a minute
@@ -64,5 +65,6 @@ echo "bench: node $(node --version), @modelcontextprotocol/sdk" \
 VALGRIND=$(command -v valgrind || true)
 # The driver reads QUICK from the environment (set, and not 0: the short run).
 "$OUT/driver" --mcph "$MCPH" --conf conf/mcph.ini --list-conf tests/bench/bench-list.ini \
-    --dir "$OUT" --sdk tests/bench/sdk-echo.mjs ${VALGRIND:+--valgrind "$VALGRIND"}
+    --spin-conf tests/bench/bench-spin.ini --dir "$OUT" --sdk tests/bench/sdk-echo.mjs \
+    ${VALGRIND:+--valgrind "$VALGRIND"}
 echo "bench: done in $(($(date +%s) - START)) s; the servers' stderr is in $OUT/logs/" >&2
