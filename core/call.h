@@ -1,7 +1,7 @@
 /*
  * call.h: a request that runs plugin code (tools/call, resources/read, prompts/get,
  * completion/complete), from the moment the dispatcher has found its target to its answer:
- * registered in flight (for cancellation), queued to the worker pool, run with progress,
+ * registered in flight (for cancellation), queued on its plugin's lane, run with progress,
  * cancellation and questions to the client available to the handler, its result checked
  * (a tool's structured result against its outputSchema) and sent, unless it was cancelled.
  */

@@ -1,8 +1,9 @@
 /*
  * dispatch.h: one input line to its answer. Parses, checks the JSON-RPC envelope, applies
- * the session rules of the negotiated revision, and routes through the method table: list
- * and session methods are answered on the main thread from the registry; calls into
- * plugins go to the worker pool and are answered from there.
+ * the session rules of the negotiated revision, and routes through the method table, all
+ * under the server's state lock on the thread holding the reader role: list and session
+ * methods are answered there from the registry; calls into plugins are queued on their
+ * plugin's lane and answered by the thread that runs them (most often this one, at once).
  */
 #ifndef MCPH_DISPATCH_H
 #define MCPH_DISPATCH_H

@@ -43,7 +43,7 @@ struct host_env {
 /* At most this many completion values go in one answer. */
 #define HOST_COMPLETION_MAX 100
 
-/* One request being served by a handler. Lives on the worker's stack; one thread. */
+/* One request being served by a handler. Lives on the stack of the thread running it. */
 struct mcph_call {
     int kind;              /* enum host_call_kind */
     int rev;               /* enum revision of the client */

@@ -1,7 +1,7 @@
 /*
- * inflight.h: the client requests being served by workers, and the requests mcph itself
- * sends the client on their behalf (sampling, elicitation, roots). The protocol thread
- * marks cancellations and hands the client's answers over; a worker waiting for an answer
+ * inflight.h: the client requests queued or running in plugins, and the requests mcph itself
+ * sends the client on their behalf (sampling, elicitation, roots). The dispatching thread
+ * marks cancellations and hands the client's answers over; a call waiting for an answer
  * wakes on it, on cancellation or on its time-out.
  */
 #ifndef MCPH_INFLIGHT_H
@@ -56,7 +56,7 @@ int inflight_remove(struct inflight *t, struct inflight_call *call);
 int inflight_cancel(struct inflight *t, const cJSON *id);
 
 /* Start waiting for an answer: the id to send the client is written to ask_id (size 32).
- * The worker of `call`. */
+ * The thread running `call`. */
 void inflight_ask_begin(struct inflight *t, struct inflight_call *call, char *ask_id);
 
 /* Wait for the answer to the request begun with inflight_ask_begin, at most timeout_ms.

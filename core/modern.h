@@ -47,22 +47,22 @@ cJSON *modern_check(const cJSON *id, const cJSON *params, struct modern_envelope
 void modern_result(cJSON *result, const struct registry *reg, const struct plugin *pl,
                    int cacheable);
 
-/* The server/discover result (new object). caps is taken. Main thread. */
+/* The server/discover result (new object). caps is taken. The dispatching thread. */
 cJSON *modern_discover(const struct server *srv, cJSON *caps);
 
 /*
  * Open a subscriptions/listen request: remember which notifications it asked for and send
  * notifications/subscriptions/acknowledged with the subset mcph honours. The request gets
  * no response while it stays open. Returns NULL, or the JSON-RPC error to send instead
- * (new object). Main thread.
+ * (new object). The dispatching thread.
  */
 cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params);
 
 /* Close the listen request with this id (the client cancelled it): nothing more is sent
- * for it. Returns 1 when there was one. Main thread. */
+ * for it. Returns 1 when there was one. The dispatching thread. */
 int modern_unlisten(struct server *srv, const cJSON *id);
 
-/* Tagged list_changed to each listener that asked for the list. Main thread. */
+/* Tagged list_changed to each listener that asked for the list. Main thread (reload). */
 void modern_lists_changed(struct server *srv, unsigned lists);
 
 /* Tagged resources/updated to each listener that asked for uri. Any thread. */

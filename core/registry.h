@@ -53,7 +53,7 @@ enum registry_list {
 };
 
 /* What a served set says about the server: copied from the config it was built with, so a
- * worker answering from this set never reads a config a reload may be replacing. */
+ * call answering from this set never reads a config a reload may be replacing. */
 struct registry_meta {
     char *name;  /* owned: serverInfo.name */
     char *title; /* owned or NULL: serverInfo.title */
@@ -74,7 +74,7 @@ struct registry {
     atomic_int refs;
     struct registry_meta meta;
     /* Printed list pages: a set never changes, so a page printed once is the answer for
-     * good. Main thread only (lists are answered there). */
+     * good. Under the server's state lock (lists are answered by the dispatching thread). */
     struct registry_page *pages;
     size_t npages;
     struct plugin **plugins; /* owned array; one reference each */
@@ -110,12 +110,12 @@ int registry_set_meta(struct registry *reg, const struct config *cfg)
 /* serverInfo (Implementation) of revision rev; a new object owned by the caller. */
 cJSON *registry_server_info(const struct registry *reg, int rev);
 
-/* The cached text of a list page, or NULL. Main thread. Borrowed from reg. */
+/* The cached text of a list page, or NULL. Under the server's state lock. Borrowed from reg. */
 const char *registry_page_get(const struct registry *reg, char tag, int rev, size_t offset,
                               int page_size);
 
 /* Keep the text of a list page. Returns 1 when kept (reg owns text from then on), 0 when
- * the cache is full or out of memory (the caller still owns text). Main thread. */
+ * the cache is full or out of memory (the caller still owns text). Under the state lock. */
 int registry_page_put(struct registry *reg, char tag, int rev, size_t offset, int page_size,
                       char *text);
 

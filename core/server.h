@@ -60,7 +60,7 @@ struct server {
                                * there is none (--check) */
     struct plugin_env env;    /* handed to every plugin instance; set before loading */
     struct inflight inflight; /* client requests in flight and mcph's own asks */
-    pthread_key_t call_key;   /* on a worker: the call whose handler runs (call.c) */
+    pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
 
     pthread_mutex_t subs_lock; /* guards subs and listeners */
     char **subs;               /* owned: URIs the legacy session subscribed to */
@@ -73,7 +73,7 @@ struct server {
     size_t nrefresh;
 
     pthread_mutex_t retired_lock; /* guards retired */
-    struct registry **retired;    /* registries whose last reference a worker dropped:
+    struct registry **retired;    /* registries whose last reference a call dropped:
                                    * freed by the main thread (plugin shutdown runs there) */
     size_t nretired;
     size_t retired_cap;

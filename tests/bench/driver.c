@@ -37,9 +37,10 @@
  *   Without tracefs or perf_event_open() (ENOENT, EACCES, EINVAL, ...) those rows print "-"
  *   and the driver says why, once.
  * - Ping under load (mcph, and bare as the floor): a fresh server; mcph first gets 8
- *   tools/call of the example plugin's count {to: 20, delay_ms: 250} (5 s each: more than
- *   its 4 workers can run at once), then, 100 ms later, 1,000 sequential pings are timed
- *   (p50, p99), within 4.5 s of the slow calls; then the slow calls are cancelled
+ *   tools/call of the example plugin's count {to: 20, delay_ms: 250} (5 s each; four fill
+ *   the plugin's share, [server] workers = 4, and four wait), then, 100 ms later, 1,000
+ *   sequential pings are timed (p50, p99), within 4.5 s of the slow calls; then the slow
+ *   calls are cancelled
  *   (notifications/cancelled) and the server is finished as elsewhere (stdin closed, a bounded
  *   wait, killed and logged past it). The bare loop has no slow tool: its pings are the floor.
  * - CPU-bound tool (mcph and bare; not the SDK server): a fresh server with the spin tool
