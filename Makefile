@@ -73,7 +73,7 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
-        test-conformance check-format clean node-deps plugin
+        test-edges test-conformance check-format clean node-deps plugin
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
 $(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
@@ -141,7 +141,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	cd tests && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: test-unit test-harness test-transcripts test-interop test-plugins test-reload \
+test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
       test-conformance check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
@@ -175,6 +175,11 @@ test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
 # pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules).
 test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS)
 	tests/conformance/run.sh $(MCPH)
+
+# The pool at its edges: a client that stops reading, end of input then SIGTERM, the thread
+# limit.
+test-edges: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/edges/edges.mjs $(MCPH)
 
 # SIGHUP and watch-mode reloads end to end, make plugin then a reload, then 200 reloads under
 # load.

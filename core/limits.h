@@ -70,6 +70,11 @@
 /* Then every call still running is cancelled (handlers that poll cancelled() stop, and a
  * plugin's child processes with them) and gets this long before mcph exits anyway. */
 #define LIMIT_SHUTDOWN_CANCEL_MS 2000
+/* How long shutdown waits for the reader to leave its role before going on without it (a
+ * client that stopped reading can hold it in a write). */
+#define LIMIT_SHUTDOWN_READER_MS 200
+/* Shutdown waits for calls in slices of this long, looking for a stop signal between them. */
+#define LIMIT_SHUTDOWN_SLICE_MS 50
 
 /* Milliseconds a plugin's question to the client (sampling, elicitation, roots) waits for
  * the answer by default ([server] ask_timeout_ms). */

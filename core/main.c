@@ -375,6 +375,58 @@ static int main_loop(struct server *srv, int watch_forced)
     return by_signal;
 }
 
+/* Whether a stop signal (SIGTERM, SIGINT) came since the last look. */
+static int main_stop_signalled(struct server *srv)
+{
+    int reload = 0;
+
+    return main_on_wake(srv, &reload);
+}
+
+/* The grace period is over (after `waited` ms): every call in flight is cancelled. */
+static void main_cancel_all(struct server *srv, long waited)
+{
+    size_t n = inflight_cancel_all(&srv->inflight);
+
+    if (n == 0)
+        log_msg(&srv->log, LOG_WARNING, NULL,
+                "replies held up by a client that does not read, %ld ms; waiting %d ms more",
+                waited, LIMIT_SHUTDOWN_CANCEL_MS);
+    else
+        log_msg(&srv->log, LOG_WARNING, NULL,
+                "%zu request(s) still in flight after %ld ms; cancelled them, waiting %d ms more",
+                n, waited, LIMIT_SHUTDOWN_CANCEL_MS);
+}
+
+/* The calls in flight end. After the end of input they take as long as they need, unless a
+ * stop signal comes meanwhile. After a stop signal they get LIMIT_SHUTDOWN_GRACE_MS, then are
+ * cancelled (a handler that polls cancelled() stops) and get LIMIT_SHUTDOWN_CANCEL_MS more; a
+ * further stop signal skips the rest of the current wait. Returns 1 when nothing is left
+ * running, 0 when the time is up. */
+static int main_finish_calls(struct server *srv, int by_signal)
+{
+    enum { WAIT, GRACE, CANCEL } phase = by_signal ? GRACE : WAIT;
+    struct timespec start;
+
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (!work_drain(&srv->work, LIMIT_SHUTDOWN_SLICE_MS)) {
+        long limit = phase == GRACE ? LIMIT_SHUTDOWN_GRACE_MS : LIMIT_SHUTDOWN_CANCEL_MS;
+        int signalled = main_stop_signalled(srv);
+
+        if (phase == WAIT && !signalled)
+            continue;
+        if (phase != WAIT && !signalled && main_ms_since(&start) < limit)
+            continue;
+        if (phase == CANCEL)
+            return 0;
+        if (phase == GRACE)
+            main_cancel_all(srv, signalled ? main_ms_since(&start) : LIMIT_SHUTDOWN_GRACE_MS);
+        phase = phase == WAIT ? GRACE : CANCEL;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+    }
+    return 1;
+}
+
 static int main_serve(struct server *srv, int watch_forced)
 {
     struct work_source src;
@@ -392,26 +444,16 @@ static int main_serve(struct server *srv, int watch_forced)
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
             srv->reg->nplugins, srv->cfg.file);
     by_signal = main_loop(srv, watch_forced);
-    /* Nothing more is read; no answer to a plugin's question can come any more; open listen
-     * requests end. */
-    work_stop_input(&srv->work);
+    /* Nothing more is read (a reader a client holds up in a write is not waited for); no
+     * answer to a plugin's question can come any more; open listen requests end. */
+    work_stop_input(&srv->work, LIMIT_SHUTDOWN_READER_MS);
     inflight_close(&srv->inflight);
     modern_listeners_close(srv);
-    /* End of input: finish every call in flight. A signal: give them a grace period, then
-     * cancel them (a handler that polls cancelled() stops) and give them a little more. */
-    if (!work_drain(&srv->work, by_signal ? LIMIT_SHUTDOWN_GRACE_MS : -1)) {
-        size_t n = inflight_cancel_all(&srv->inflight);
-
+    if (!main_finish_calls(srv, by_signal) || !work_stop(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS)) {
         log_msg(&srv->log, LOG_WARNING, NULL,
-                "%zu request(s) still in flight after %d ms; cancelled them, waiting %d ms more", n,
-                LIMIT_SHUTDOWN_GRACE_MS, LIMIT_SHUTDOWN_CANCEL_MS);
-        if (!work_drain(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS)) {
-            log_msg(&srv->log, LOG_WARNING, NULL,
-                    "calls still running; exiting without unloading plugins");
-            _exit(EXIT_OK);
-        }
+                "calls or replies still held up; exiting without unloading plugins");
+        _exit(EXIT_OK);
     }
-    work_stop(&srv->work);
     out_flush(&srv->out);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
      * may still log until then, so the writer stays until they are gone (main_release). */

@@ -95,7 +95,9 @@ static struct work_job *work_take(struct work *w)
     struct work_lane *l = w->ring;
     struct work_job *job;
 
-    if (l == NULL)
+    /* Two threads stay out of calls whatever the lanes allow: the reader and the watcher,
+     * so ping, cancellations and the client's answers are read even at LIMIT_THREADS. */
+    if (l == NULL || w->running + 2 >= w->max_threads)
         return NULL;
     while (l->running >= work_lane_max(l)) {
         l = l->ring_next;
@@ -268,12 +270,29 @@ static void work_finish(struct work *w, struct work_job *job, uint64_t ns)
     l->running--;
     w->running--;
     l->avg_ns = l->avg_ns == 0 ? ns : (l->avg_ns * 7 + ns) / 8;
-    if (w->queued + w->running == 0)
+    if (w->queued + w->running + w->flushing == 0)
         pthread_cond_broadcast(&w->idle);
     pthread_mutex_unlock(&w->lock);
     /* Only now may the job let go of what keeps its lane alive. */
     if (job->done != NULL)
         job->done(job);
+}
+
+/* Write the replies queued (src.flush), counted as work: a flush a client holds up by not
+ * reading keeps the pool from being idle, so shutdown's bounded waits see it. */
+static void work_flush(struct work *w)
+{
+    if (w->src.flush == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->flushing++;
+    pthread_mutex_unlock(&w->lock);
+    w->src.flush(w->src.ctx);
+    pthread_mutex_lock(&w->lock);
+    w->flushing--;
+    if (w->queued + w->running + w->flushing == 0)
+        pthread_cond_broadcast(&w->idle);
+    pthread_mutex_unlock(&w->lock);
 }
 
 /* --- The reader role. --- */
@@ -331,15 +350,13 @@ static int work_serve_buffered(struct work *w)
         if (!work_run_inline(w, job)) {
             /* The new reader flushes what came before; this call's answer is this thread's
              * to send. */
-            if (w->src.flush != NULL)
-                w->src.flush(w->src.ctx);
+            work_flush(w);
             return 0;
         }
         pthread_mutex_lock(&w->lock);
     }
     pthread_mutex_unlock(&w->lock);
-    if (w->src.flush != NULL)
-        w->src.flush(w->src.ctx);
+    work_flush(w);
     return 1;
 }
 
@@ -498,9 +515,12 @@ static void work_watch(struct work_thread *t)
         }
         taken = w->taken;
         if (w->src.stale != NULL) {
+            int stale;
+
             pthread_mutex_unlock(&w->lock);
-            if (w->src.stale(w->src.ctx, &since))
-                w->src.flush(w->src.ctx);
+            stale = w->src.stale(w->src.ctx, &since);
+            if (stale)
+                work_flush(w);
             pthread_mutex_lock(&w->lock);
         }
         quiet = busy ? 0 : quiet + 1;
@@ -544,11 +564,9 @@ static void work_help(struct work *w, struct work_job *job)
         pthread_mutex_lock(&w->lock);
     } while (!w->stopping && (job = work_take(w)) != NULL);
     w->nhelpers--;
-    if (w->src.flush != NULL) {
-        pthread_mutex_unlock(&w->lock);
-        w->src.flush(w->src.ctx);
-        pthread_mutex_lock(&w->lock);
-    }
+    pthread_mutex_unlock(&w->lock);
+    work_flush(w);
+    pthread_mutex_lock(&w->lock);
 }
 
 static void *work_main(void *arg)
@@ -599,7 +617,7 @@ int work_start(struct work *w, const struct work_source *src, size_t max_threads
 
     memset(w, 0, sizeof(*w));
     w->src = *src;
-    w->max_threads = max_threads < 2 ? 2 : max_threads;
+    w->max_threads = max_threads < 3 ? 3 : max_threads;
     work_lane_init(&w->own, SIZE_MAX);
     atomic_init(&w->rstate, 0);
     atomic_init(&w->armed, 0);
@@ -664,37 +682,51 @@ int work_drain(struct work *w, int timeout_ms)
         }
     }
     pthread_mutex_lock(&w->lock);
-    while (w->queued + w->running > 0) {
+    while (w->queued + w->running + w->flushing > 0) {
         if (timeout_ms < 0)
             pthread_cond_wait(&w->idle, &w->lock);
         else if (pthread_cond_timedwait(&w->idle, &w->lock, &deadline) == ETIMEDOUT)
             break;
     }
-    idle = w->queued + w->running == 0;
+    idle = w->queued + w->running + w->flushing == 0;
     pthread_mutex_unlock(&w->lock);
     return idle;
 }
 
-void work_stop_input(struct work *w)
+int work_stop_input(struct work *w, int timeout_ms)
 {
-    struct timespec deadline;
+    struct timespec deadline, tick;
+    int left;
 
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
     pthread_mutex_lock(&w->lock);
     w->input_done = 1;
     /* A reader inside a call leaves after it; one waiting for input is interrupted (again
-     * every millisecond, in case the signal came just before it started waiting). */
+     * every millisecond, in case the signal came just before it started waiting); one held
+     * up writing to a client that does not read may never leave: the wait is bounded. */
     while (w->reader != NULL && !(atomic_load(&w->rstate) & 1)) {
         if (atomic_load(&w->reader->reading))
             pthread_kill(w->reader->tid, work_signal());
-        clock_gettime(CLOCK_MONOTONIC, &deadline);
-        deadline.tv_nsec += 1000000L;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec++;
-            deadline.tv_nsec -= 1000000000L;
+        clock_gettime(CLOCK_MONOTONIC, &tick);
+        if (tick.tv_sec > deadline.tv_sec ||
+            (tick.tv_sec == deadline.tv_sec && tick.tv_nsec >= deadline.tv_nsec))
+            break;
+        tick.tv_nsec += 1000000L;
+        if (tick.tv_nsec >= 1000000000L) {
+            tick.tv_sec++;
+            tick.tv_nsec -= 1000000000L;
         }
-        pthread_cond_timedwait(&w->idle, &w->lock, &deadline);
+        pthread_cond_timedwait(&w->idle, &w->lock, &tick);
     }
+    left = w->reader == NULL || (atomic_load(&w->rstate) & 1);
     pthread_mutex_unlock(&w->lock);
+    return left;
 }
 
 /* Unlink every queued job. w->lock held. */
@@ -715,11 +747,13 @@ static struct work_job *work_unqueue(struct work *w)
     return all;
 }
 
-void work_stop(struct work *w)
+int work_stop(struct work *w, int timeout_ms)
 {
     struct work_job *dropped;
+    struct timespec deadline;
+    int stopped = 1;
 
-    work_stop_input(w);
+    work_stop_input(w, timeout_ms < 0 ? 1000 : timeout_ms);
     pthread_mutex_lock(&w->lock);
     w->stopping = 1;
     dropped = work_unqueue(w);
@@ -732,9 +766,25 @@ void work_stop(struct work *w)
         dropped->drop(dropped);
         dropped = next;
     }
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
     pthread_mutex_lock(&w->lock);
-    while (w->nthreads > 0)
-        pthread_cond_wait(&w->idle, &w->lock);
+    while (w->nthreads > 0 && stopped) {
+        if (timeout_ms < 0)
+            pthread_cond_wait(&w->idle, &w->lock);
+        else if (pthread_cond_timedwait(&w->idle, &w->lock, &deadline) == ETIMEDOUT)
+            stopped = w->nthreads == 0;
+    }
+    if (!stopped) {
+        /* A thread is held up (a client that does not read): the pool stays as it is. */
+        pthread_mutex_unlock(&w->lock);
+        return 0;
+    }
     work_reap(w);
     pthread_mutex_unlock(&w->lock);
     pthread_key_delete(w->self);
@@ -742,4 +792,5 @@ void work_stop(struct work *w)
     pthread_cond_destroy(&w->watch);
     pthread_cond_destroy(&w->idle);
     pthread_mutex_destroy(&w->lock);
+    return 1;
 }

@@ -92,6 +92,7 @@ struct work {
     size_t nidle;                /* threads waiting on wake */
     size_t nhelpers;             /* threads running jobs off the reader role */
     size_t nwoken;               /* threads woken or started for a job or a role, not yet at it */
+    size_t flushing;             /* threads writing replies (counted by work_drain) */
     struct work_thread *reader;  /* the thread holding the reader role, or NULL */
     struct work_thread *watcher; /* the thread watching, or NULL */
     struct work_thread *threads; /* every thread not yet joined */
@@ -103,7 +104,7 @@ struct work {
     pthread_key_t self; /* on a pool thread: its struct work_thread */
 };
 
-/* Start the pool: `max_threads` threads at most (at least 2), two of them now; one takes the
+/* Start the pool: `max_threads` threads at most (at least 3), two of them now; one takes the
  * reader role at once when src has a read function. The threads keep the caller's signal
  * mask; the pool installs a do-nothing handler for its own interrupt (SIGRTMIN + 1, sent only
  * to a reader waiting for input when reading stops). Returns STATUS_OK or
@@ -122,17 +123,22 @@ void work_blocking(struct work *w);
 /* Whether the calling thread is one of the pool's threads. */
 int work_on_pool(struct work *w);
 
-/* Wait until no job is queued or running, at most timeout_ms (<0: forever). Returns 1 when
- * idle, 0 on time-out. */
+/* Wait until no job is queued or running and no thread is writing replies, at most
+ * timeout_ms (<0: forever). Returns 1 when idle, 0 on time-out. */
 int work_drain(struct work *w, int timeout_ms);
 
-/* Stop reading: the reader leaves its role (interrupted if it waits for input) and nobody
- * takes it again; jobs queued and running go on. Any thread but the reader. */
-void work_stop_input(struct work *w);
+/* Stop reading: nobody takes the reader role again, and the reader leaves it (interrupted if
+ * it waits for input; one inside a call leaves after it); jobs queued and running go on.
+ * Waits at most timeout_ms for a reader that is neither, which a client that stopped reading
+ * may hold up in a write. Returns 1 when the reader left or is inside a call, else 0. Any
+ * thread but the reader. */
+int work_stop_input(struct work *w, int timeout_ms);
 
 /* Stop and join the threads; jobs still queued are not run: each gets its drop(). Then
- * release everything. Not from a pool thread. */
-void work_stop(struct work *w);
+ * release everything. Waits at most timeout_ms (<0: forever) for the threads; returns 1 when
+ * they all ended, 0 when one is still held up (the pool is then left as it is: exit without
+ * releasing it). Not from a pool thread. */
+int work_stop(struct work *w, int timeout_ms);
 
 /* A lane with room for `max` jobs at once (0 or 1: one at a time). */
 void work_lane_init(struct work_lane *lane, size_t max);

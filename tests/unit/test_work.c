@@ -76,7 +76,7 @@ static void test_jobs_run(void)
     }
     CHECK_INT_EQ(work_drain(&w, -1), 1);
     CHECK_INT_EQ(atomic_load(&ran), 200);
-    work_stop(&w);
+    work_stop(&w, -1);
     CHECK_INT_EQ(atomic_load(&dropped), 0);
     CHECK_INT_EQ(w.nthreads, 0);
 }
@@ -121,7 +121,7 @@ static void test_drain_waits(void)
     CHECK_INT_EQ(work_drain(&w, -1), 1);
     CHECK_INT_EQ(atomic_load(&b.finished), 1);
     CHECK_INT_EQ(work_drain(&w, 0), 1);
-    work_stop(&w);
+    work_stop(&w, -1);
 }
 
 /* --- Lanes. --- */
@@ -182,7 +182,7 @@ static void test_lane_bounds(void)
     CHECK_INT_EQ(atomic_load(&s1.max_active), 1);
     CHECK_INT_EQ(atomic_load(&s3.max_active), 3);
     CHECK_INT_EQ(one.running + three.running, 0);
-    work_stop(&w);
+    work_stop(&w, -1);
 }
 
 /* A lane full of slow jobs with more queued behind them does not hold up another lane's job:
@@ -217,7 +217,7 @@ static void test_lane_full_others_go_on(void)
     for (int i = 0; i < SLOW; i++)
         atomic_store(&slow[i].release, 1);
     CHECK_INT_EQ(work_drain(&w, -1), 1);
-    work_stop(&w);
+    work_stop(&w, -1);
 }
 
 /* work_stop: what is still queued is dropped, never run; the running job finishes. */
@@ -244,7 +244,7 @@ static void test_stop_drops_queued(void)
     atomic_store(&b.release, 1);
     /* Dropping happens before the blocker can finish and let the others run... or after some
      * ran: either way each job is run or dropped, exactly once. */
-    work_stop(&w);
+    work_stop(&w, -1);
     CHECK_INT_EQ(atomic_load(&b.finished), 1);
     CHECK_INT_EQ(atomic_load(&dropped) + atomic_load(&ran), 5);
 }
@@ -284,7 +284,7 @@ static void test_done_after_lane(void)
     CHECK_INT_EQ(work_drain(&w, -1), 1);
     CHECK(work_wait_for(&d.running_at_done, 0, 5000));
     CHECK_INT_EQ(atomic_load(&d.running_at_done), 0);
-    work_stop(&w);
+    work_stop(&w, -1);
 }
 
 /* --- A reader over a pipe. Each line is a command:
@@ -461,7 +461,7 @@ static void feed_stop(struct feed *f, struct work *w, int wfd)
     close(wfd);
     CHECK(work_wait_for(&f->ended, 1, 5000));
     work_drain(w, -1);
-    work_stop(w);
+    work_stop(w, -1);
     close(f->fd);
 }
 
@@ -586,12 +586,12 @@ static void test_stop_input_interrupts(void)
         return;
     work_sleep_ms(20);
     t0 = work_now_ms();
-    work_stop_input(&w);
+    work_stop_input(&w, 1000);
     CHECK(work_now_ms() - t0 < 1000);
     CHECK(w.reader == NULL);
     /* Not the end of input: ended is for EOF. */
     CHECK_INT_EQ(atomic_load(&f.ended), 0);
-    work_stop(&w);
+    work_stop(&w, -1);
     close(wfd);
     close(f.fd);
 }

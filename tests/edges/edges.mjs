@@ -1,0 +1,152 @@
+// tests/edges/edges.mjs: the pool at its edges, through the real binary.
+//
+//   node tests/edges/edges.mjs build/mcph
+//
+// - A client that stops reading stdout: mcph blocks writing its answers; SIGTERM still ends it,
+//   within the grace period, the cancel period and a little more (about 7 s), exit status 0.
+// - The end of input while a call runs, then SIGTERM: the signal is heard (mcph used to wait
+//   for the call whatever came), and a second SIGTERM skips what is left of the grace period.
+// - The thread limit: two thread-safe plugins whose shares add up to more than LIMIT_THREADS
+//   (128) fill them with slow calls; ping is still answered at once, and every call is
+//   answered in the end.
+// Every wait is bounded; each check prints "ok NAME" or "FAIL NAME: why", then a count.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { spawnProc, describeExit } from '../lib/proc.mjs';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const BIN = path.resolve(process.argv[2] || 'build/mcph');
+const PLUGINS = path.join(ROOT, 'build/tests/plugins');
+const WORK = path.join(ROOT, 'build/tests/edges');
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, why = '') {
+    if (ok) {
+        passed++;
+        console.log(`ok   ${name}`);
+    } else {
+        failed++;
+        console.log(`FAIL ${name}${why ? `: ${why}` : ''}`);
+    }
+    return ok;
+}
+
+function ini(name, text) {
+    fs.mkdirSync(WORK, { recursive: true });
+    const file = path.join(WORK, name);
+    fs.writeFileSync(file, `[server]\nname = edges\nplugin_dir = ${PLUGINS}\n${text}`);
+    return file;
+}
+
+async function start(conf) {
+    const p = spawnProc([BIN, conf]);
+    p.send({
+        jsonrpc: '2.0', id: 0, method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'edges', version: '1' } },
+    });
+    const m = await p.next(5000);
+    if (m.id !== 0 || !m.result) throw new Error(`initialize: ${JSON.stringify(m)}`);
+    p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return p;
+}
+
+// The answer to id among the messages, waiting up to ms.
+async function answer(p, id, ms) {
+    const deadline = performance.now() + ms;
+    for (;;) {
+        const i = p.events.findIndex((e) => e.type === 'message' && e.msg.id === id);
+        if (i >= 0) return p.events.splice(i, 1)[0].msg;
+        const left = deadline - performance.now();
+        if (left <= 0 || p.drained) return null;
+        await p.waitFor(() => p.events.some((e) => e.msg && e.msg.id === id) || p.drained, left);
+    }
+}
+
+const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+async function clientStopsReading() {
+    const conf = ini('basic.ini', '[plugin.basic]\npath = basic.so\n');
+    const p = await start(conf);
+    // From here on nothing is read: the pipe and the reading side's buffer fill, then mcph's
+    // writes block.
+    p.child.stdout.pause();
+    const text = 'x'.repeat(60000);
+    for (let i = 1; i <= 8; i++) p.send(call(i, 'echo', { text }));
+    await sleep(500);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    const res = await p.wait(12000);
+    const s = (performance.now() - t0) / 1000;
+    check('a client that stops reading: SIGTERM ends mcph', !res.timedOut && res.code === 0,
+        `${describeExit(res)} after ${s.toFixed(1)} s`);
+    check('... within 9 s', s < 9, `${s.toFixed(1)} s`);
+    check('... and says why', /held up|still in flight/.test(p.stderr), p.stderr.split('\n').slice(-3).join(' | '));
+}
+
+async function eofThenSignal() {
+    const conf = ini('features.ini', '[plugin.basic]\npath = basic.so\n[plugin.features]\npath = features.so\n');
+    // An uncancellable 30 s call: the signal must cut it short.
+    let p = await start(conf);
+    p.send(call(1, 'sleep', { ms: 30000 }));
+    await sleep(300);
+    p.close();
+    await sleep(300);
+    let t0 = performance.now();
+    p.kill('SIGTERM');
+    let res = await p.wait(12000);
+    let s = (performance.now() - t0) / 1000;
+    check('end of input, then SIGTERM: mcph ends', !res.timedOut && res.code === 0, describeExit(res));
+    check('... within the grace and cancel periods (under 9 s), not the call\'s 30 s', s < 9, `${s.toFixed(1)} s`);
+    // A cancellable call: a second SIGTERM cancels it at once.
+    p = await start(conf);
+    p.send(call(1, 'wait_cancel', { ms: 30000 }));
+    await sleep(300);
+    p.close();
+    p.kill('SIGTERM');
+    await sleep(300);
+    t0 = performance.now();
+    p.kill('SIGTERM');
+    res = await p.wait(12000);
+    s = (performance.now() - t0) / 1000;
+    check('a second SIGTERM skips the rest of the grace period', !res.timedOut && res.code === 0 && s < 2,
+        `${describeExit(res)} after ${s.toFixed(1)} s`);
+}
+
+async function threadLimit() {
+    const conf = ini('cap.ini', 'workers = 64\n[plugin.a]\npath = threadsafe.so\nprefix = a\n' +
+        '[plugin.b]\npath = threadsafe.so\nprefix = b\n');
+    const p = await start(conf);
+    const n = 140;
+    for (let i = 0; i < n; i++) p.send(call(100 + i, i % 2 ? 'a_overlap_mt' : 'b_overlap_mt', { ms: 1500 }));
+    await sleep(400);
+    const threads = fs.readdirSync(`/proc/${p.child.pid}/task`).length;
+    check('the slow calls take the threads up to the limit', threads >= 100 && threads <= 130, `${threads} threads`);
+    const t0 = performance.now();
+    p.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
+    const pong = await answer(p, 'ping', 1000);
+    const ms = performance.now() - t0;
+    check('at the thread limit, ping is answered at once', pong !== null && ms < 200, `${pong ? ms.toFixed(0) + ' ms' : 'no answer in 1 s'}`);
+    let all = 0;
+    for (let i = 0; i < n; i++) {
+        const m = await answer(p, 100 + i, 8000);
+        if (m && m.result) all++;
+    }
+    check('... and every slow call is answered', all === n, `${all} of ${n}`);
+    p.close();
+    const res = await p.wait(8000);
+    check('... and mcph exits at the end of input', res.code === 0, describeExit(res));
+}
+
+for (const t of [clientStopsReading, eofThenSignal, threadLimit]) {
+    try {
+        await t();
+    } catch (err) {
+        check(t.name, false, err.message);
+    }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
