@@ -120,9 +120,6 @@ void work_submit(struct work *w, struct work_job *job);
  * reader role inside a call, the role goes to another thread now, which reads the answer. */
 void work_blocking(struct work *w);
 
-/* Whether the calling thread is one of the pool's threads. */
-int work_on_pool(struct work *w);
-
 /* Wait until no job is queued or running and no thread is writing replies, at most
  * timeout_ms (<0: forever). Returns 1 when idle, 0 on time-out. */
 int work_drain(struct work *w, int timeout_ms);
