@@ -4,6 +4,7 @@
 #   make run             build, then serve conf/mcph.ini on stdio
 #   make test            build, then run every test layer (installs what the tests need)
 #   make SANITIZE=address,undefined test    the same under ASan/UBSan
+#   make fuzz            run every libFuzzer harness for FUZZ_SECONDS (default 60) each
 #   make check-format    clang-format check of core/, plugins/, plugin-api/, tests/
 #   make clean
 
@@ -73,7 +74,7 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
-        test-edges test-conformance check-format clean node-deps plugin
+        test-edges test-hostile test-conformance check-format clean node-deps plugin fuzz
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
 $(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
@@ -142,7 +143,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-conformance check-format
+      test-hostile test-conformance check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -180,6 +181,17 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS)
 # limit.
 test-edges: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/edges/edges.mjs $(MCPH)
+
+# Hostile input through the real binary: malformed and abusive messages, a client that stops
+# reading or never finishes the handshake, end of input with calls running.
+test-hostile: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/hostile/hostile.mjs $(MCPH)
+
+# libFuzzer harnesses (tests/fuzz/), built with clang, ASan and UBSan into build/fuzz/; each
+# runs FUZZ_SECONDS and any crash, leak, time-out or out-of-memory fails.
+FUZZ_SECONDS ?= 60
+fuzz: $(PLUGINS) $(TEST_PLUGINS)
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # SIGHUP and watch-mode reloads end to end, make plugin then a reload, then 200 reloads under
 # load.

@@ -220,8 +220,7 @@ static const struct dispatch_list dispatch_lists[] = {
     {0},
 };
 
-/* Cursors are opaque to clients: base64 of "mcph:<tag>:<offset>". */
-static char *dispatch_cursor(char tag, size_t offset)
+char *dispatch_cursor(char tag, size_t offset)
 {
     char plain[64];
 
@@ -229,8 +228,7 @@ static char *dispatch_cursor(char tag, size_t offset)
     return base64_encode(plain, strlen(plain));
 }
 
-/* The offset a cursor stands for; STATUS_INVALID for one mcph did not make for this list. */
-static int dispatch_cursor_offset(const char *cursor, char tag, size_t count, size_t *offset)
+int dispatch_cursor_offset(const char *cursor, char tag, size_t count, size_t *offset)
 {
     size_t len = 0;
     unsigned char *plain = base64_decode(cursor, &len);

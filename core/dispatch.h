@@ -41,6 +41,14 @@ void dispatch_resource_updated(void *ctx, const char *uri);
  * Main thread, after the swap. */
 void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl);
 
+/* A list cursor (opaque to clients: base64 of "mcph:<tag>:<offset>"), owned; NULL when out
+ * of memory. */
+char *dispatch_cursor(char tag, size_t offset);
+
+/* The offset a client's cursor stands for in a list of `count` items tagged `tag`:
+ * STATUS_OK, or STATUS_INVALID for one mcph did not make for this list. */
+int dispatch_cursor_offset(const char *cursor, char tag, size_t count, size_t *offset);
+
 /* Forget the subscriptions (at exit). */
 void dispatch_subs_release(struct server *srv);
 

@@ -5,15 +5,10 @@
  * problem; 1 runtime failure (I/O, out of memory); 2 usage; 3 the INI file is wrong;
  * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
  */
-#include "config.h"
-#include "diag.h"
-#include "dispatch.h"
 #include "limits.h"
 #include "log.h"
 #include "modern.h"
 #include "pipe.h"
-#include "plugin.h"
-#include "registry.h"
 #include "reload.h"
 #include "server.h"
 #include "status.h"
@@ -101,77 +96,14 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
     return STATUS_OK;
 }
 
-static void main_log_diag(const struct log *lg, int level, struct diag *d)
-{
-    for (size_t i = 0; i < d->count; i++)
-        log_msg(lg, level, NULL, "%s", d->msgs[i]);
-    if (d->nomem)
-        log_msg(lg, LOG_ERROR, NULL, "out of memory while collecting messages");
-}
-
-/* Load every enabled plugin of the config, in order; failures are reported and skipped.
- * *failures counts them. Returns STATUS_OK or STATUS_NOMEM. */
-static int main_load_plugins(struct server *srv, struct plugin ***out, size_t *n, size_t *failures)
-{
-    const struct config *cfg = &srv->cfg;
-    struct plugin **plugins = calloc(cfg->nplugins + 1, sizeof(*plugins));
-
-    if (plugins == NULL)
-        return STATUS_NOMEM;
-    *n = 0;
-    for (size_t i = 0; i < cfg->nplugins; i++) {
-        struct diag errs;
-        int status;
-
-        if (!cfg->plugins[i].enabled)
-            continue;
-        diag_init(&errs);
-        status = plugin_load(&plugins[*n], &cfg->plugins[i], cfg->file, &srv->env, &errs);
-        main_log_diag(&srv->log, LOG_ERROR, &errs);
-        diag_release(&errs);
-        if (status == STATUS_NOMEM) {
-            *out = plugins;
-            return status;
-        }
-        if (status == STATUS_OK)
-            (*n)++;
-        else
-            (*failures)++;
-    }
-    *out = plugins;
-    return STATUS_OK;
-}
-
 /* Config, plugins, registry. Returns an exit code (EXIT_OK to serve). */
 static int main_startup(struct server *srv, const struct main_args *args)
 {
-    struct plugin **plugins = NULL;
-    size_t n = 0, failures = 0, collisions = 0;
-    struct diag errs;
-    int status;
+    size_t failures = 0, collisions = 0;
+    int status = server_load(srv, args->config, &failures, &collisions);
 
-    diag_init(&errs);
-    status = config_load(&srv->cfg, args->config, &errs);
-    main_log_diag(&srv->log, LOG_ERROR, &errs);
-    diag_release(&errs);
-    if (status != STATUS_OK)
-        return status == STATUS_NOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
-    atomic_store(&srv->log.level, srv->cfg.log_level);
-    status = main_load_plugins(srv, &plugins, &n, &failures);
-    if (status == STATUS_OK)
-        status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, &collisions);
-    if (status == STATUS_OK)
-        status = registry_set_meta(srv->reg, &srv->cfg);
-    if (status == STATUS_OK)
-        server_set_shares(srv, srv->reg, &srv->cfg);
-    main_log_diag(&srv->log, LOG_ERROR, &errs);
-    diag_release(&errs);
-    /* The registry holds its own references now. */
-    for (size_t i = 0; i < n; i++) {
-        if (plugin_unref(plugins[i]))
-            plugin_free(plugins[i]);
-    }
-    free(plugins);
+    if (status == STATUS_INVALID)
+        return EXIT_CONFIG;
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
     if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
@@ -456,50 +388,10 @@ static int main_serve(struct server *srv, int watch_forced)
     }
     out_flush(&srv->out);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
-     * may still log until then, so the writer stays until they are gone (main_release). */
+     * may still log until then, so the writer stays until they are gone (server_release). */
     atomic_store(&srv->log.sink_level, LOG_OFF);
     jsonrpc_reader_release(&srv->in);
     return EXIT_OK;
-}
-
-/* The writer to the client and the log's sink into it, before any plugin loads: a plugin's
- * init may start threads that log. Nothing reaches the client before it asks for logging. */
-static void main_open_output(struct server *srv, int out_fd)
-{
-    out_init(&srv->out, out_fd);
-    srv->out.on_fail = server_wake;
-    srv->out.fail_ctx = srv;
-    srv->log.sink = dispatch_log_sink;
-    srv->log.sink_wants = dispatch_log_wants;
-    srv->log.sink_ctx = srv;
-}
-
-static void main_release(struct server *srv)
-{
-    size_t n;
-    char **ids;
-
-    /* Plugins first: their own threads may call the host (log, resource_updated, refresh)
-     * until their shutdown returns, and those calls use everything released after. */
-    server_free_retired(srv);
-    registry_free(srv->reg);
-    srv->reg = NULL;
-    free(srv->retired);
-    pthread_mutex_destroy(&srv->retired_lock);
-    ids = server_take_refresh(srv, &n);
-    for (size_t i = 0; i < n; i++)
-        free(ids[i]);
-    free(ids);
-    pthread_mutex_destroy(&srv->refresh_lock);
-    dispatch_subs_release(srv);
-    pthread_mutex_destroy(&srv->subs_lock);
-    inflight_release(&srv->inflight);
-    pthread_key_delete(srv->call_key);
-    if (srv->wake_fd >= 0) /* serving: main_open_output ran */
-        out_release(&srv->out);
-    session_release(&srv->session);
-    config_release(&srv->cfg);
-    pthread_mutex_destroy(&srv->lock);
 }
 
 int main(int argc, char **argv)
@@ -514,21 +406,7 @@ int main(int argc, char **argv)
      * memory (a 1 MiB message leaves megabytes behind in each). Workers rarely allocate at
      * the same moment, so sharing costs little and keeps the footprint flat. */
     mallopt(M_ARENA_MAX, 1);
-    memset(&srv, 0, sizeof(srv));
-    pthread_mutex_init(&srv.lock, NULL);
-    session_init(&srv.session);
-    log_init(&srv.log);
-    config_init(&srv.cfg);
-    pthread_mutex_init(&srv.retired_lock, NULL);
-    pthread_mutex_init(&srv.refresh_lock, NULL);
-    pthread_mutex_init(&srv.subs_lock, NULL);
-    inflight_init(&srv.inflight);
-    pthread_key_create(&srv.call_key, NULL);
-    srv.env.log = &srv.log;
-    srv.env.resource_updated = dispatch_resource_updated;
-    srv.env.refresh = server_request_refresh;
-    srv.env.ctx = &srv;
-    srv.wake_fd = -1;
+    server_init(&srv);
     if (!args.check) {
         out_fd = main_claim_stdout();
         if (out_fd < 0 || main_signals() != STATUS_OK) {
@@ -536,13 +414,13 @@ int main(int argc, char **argv)
             return EXIT_RUNTIME;
         }
         srv.wake_fd = main_wake_pipe[1];
-        main_open_output(&srv, out_fd);
+        server_open_output(&srv, out_fd);
     }
     code = main_startup(&srv, &args);
     if (args.check && srv.reg != NULL)
         main_print_table(srv.reg);
     if (code == EXIT_OK && !args.check)
         code = main_serve(&srv, args.watch);
-    main_release(&srv);
+    server_release(&srv);
     return code;
 }

@@ -1,6 +1,10 @@
 #include "server.h"
 
+#include "diag.h"
+#include "dispatch.h"
 #include "limits.h"
+#include "plugin.h"
+#include "status.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +126,136 @@ void server_set_shares(struct server *srv, struct registry *reg, const struct co
             share = 1;
         work_lane_resize(&srv->work, &pl->lane, share);
     }
+}
+
+void server_init(struct server *srv)
+{
+    memset(srv, 0, sizeof(*srv));
+    pthread_mutex_init(&srv->lock, NULL);
+    session_init(&srv->session);
+    log_init(&srv->log);
+    config_init(&srv->cfg);
+    pthread_mutex_init(&srv->retired_lock, NULL);
+    pthread_mutex_init(&srv->refresh_lock, NULL);
+    pthread_mutex_init(&srv->subs_lock, NULL);
+    inflight_init(&srv->inflight);
+    pthread_key_create(&srv->call_key, NULL);
+    srv->env.log = &srv->log;
+    srv->env.resource_updated = dispatch_resource_updated;
+    srv->env.refresh = server_request_refresh;
+    srv->env.ctx = srv;
+    srv->wake_fd = -1;
+}
+
+void server_open_output(struct server *srv, int out_fd)
+{
+    out_init(&srv->out, out_fd);
+    srv->out.on_fail = server_wake;
+    srv->out.fail_ctx = srv;
+    srv->log.sink = dispatch_log_sink;
+    srv->log.sink_wants = dispatch_log_wants;
+    srv->log.sink_ctx = srv;
+    srv->output_open = 1;
+}
+
+static void server_log_diag(const struct log *lg, struct diag *d)
+{
+    for (size_t i = 0; i < d->count; i++)
+        log_msg(lg, LOG_ERROR, NULL, "%s", d->msgs[i]);
+    if (d->nomem)
+        log_msg(lg, LOG_ERROR, NULL, "out of memory while collecting messages");
+}
+
+/* Load every enabled plugin of the config, in order; failures are reported and skipped.
+ * *failures counts them. Returns STATUS_OK or STATUS_NOMEM. */
+static int server_load_plugins(struct server *srv, struct plugin ***out, size_t *n,
+                               size_t *failures)
+{
+    const struct config *cfg = &srv->cfg;
+    struct plugin **plugins = calloc(cfg->nplugins + 1, sizeof(*plugins));
+
+    if (plugins == NULL)
+        return STATUS_NOMEM;
+    *n = 0;
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        struct diag errs;
+        int status;
+
+        if (!cfg->plugins[i].enabled)
+            continue;
+        diag_init(&errs);
+        status = plugin_load(&plugins[*n], &cfg->plugins[i], cfg->file, &srv->env, &errs);
+        server_log_diag(&srv->log, &errs);
+        diag_release(&errs);
+        if (status == STATUS_NOMEM) {
+            *out = plugins;
+            return status;
+        }
+        if (status == STATUS_OK)
+            (*n)++;
+        else
+            (*failures)++;
+    }
+    *out = plugins;
+    return STATUS_OK;
+}
+
+int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions)
+{
+    struct plugin **plugins = NULL;
+    size_t n = 0;
+    struct diag errs;
+    int status;
+
+    diag_init(&errs);
+    status = config_load(&srv->cfg, path, &errs);
+    server_log_diag(&srv->log, &errs);
+    diag_release(&errs);
+    if (status != STATUS_OK)
+        return status == STATUS_NOMEM ? STATUS_NOMEM : STATUS_INVALID;
+    atomic_store(&srv->log.level, srv->cfg.log_level);
+    status = server_load_plugins(srv, &plugins, &n, failures);
+    if (status == STATUS_OK)
+        status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, collisions);
+    if (status == STATUS_OK)
+        status = registry_set_meta(srv->reg, &srv->cfg);
+    if (status == STATUS_OK)
+        server_set_shares(srv, srv->reg, &srv->cfg);
+    server_log_diag(&srv->log, &errs);
+    diag_release(&errs);
+    /* The registry holds its own references now. */
+    for (size_t i = 0; i < n; i++) {
+        if (plugin_unref(plugins[i]))
+            plugin_free(plugins[i]);
+    }
+    free(plugins);
+    return status == STATUS_INVALID ? STATUS_NOMEM : status;
+}
+
+void server_release(struct server *srv)
+{
+    size_t n;
+    char **ids;
+
+    /* Plugins first: their own threads may call the host (log, resource_updated, refresh)
+     * until their shutdown returns, and those calls use everything released after. */
+    server_free_retired(srv);
+    registry_free(srv->reg);
+    srv->reg = NULL;
+    free(srv->retired);
+    pthread_mutex_destroy(&srv->retired_lock);
+    ids = server_take_refresh(srv, &n);
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+    pthread_mutex_destroy(&srv->refresh_lock);
+    dispatch_subs_release(srv);
+    pthread_mutex_destroy(&srv->subs_lock);
+    inflight_release(&srv->inflight);
+    pthread_key_delete(srv->call_key);
+    if (srv->output_open)
+        out_release(&srv->out);
+    session_release(&srv->session);
+    config_release(&srv->cfg);
+    pthread_mutex_destroy(&srv->lock);
 }

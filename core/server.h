@@ -56,6 +56,7 @@ struct server {
     struct jsonrpc_reader in; /* the thread holding the reader role */
     struct out out;           /* any thread */
     atomic_int input_ended;   /* the reader saw the end of input (the main loop stops) */
+    int output_open;          /* server_open_output ran */
     int wake_fd;              /* write end of the self-pipe: wakes the main loop; -1 when
                                * there is none (--check) */
     struct plugin_env env;    /* handed to every plugin instance; set before loading */
@@ -78,6 +79,23 @@ struct server {
     size_t nretired;
     size_t retired_cap;
 };
+
+/* Set up an empty server: no config, no plugins, no output yet. */
+void server_init(struct server *srv);
+
+/* The writer to the client on out_fd and the log's sink into it. Before any plugin loads: a
+ * plugin's init may start threads that log. Nothing reaches the client before it asks for
+ * logging. */
+void server_open_output(struct server *srv, int out_fd);
+
+/* Read the INI file at path and load every enabled plugin into the served set (srv->reg).
+ * Problems are logged; *failures counts plugins that did not load, *collisions rows left out.
+ * Returns STATUS_OK, STATUS_INVALID when the INI file is wrong, or STATUS_NOMEM. */
+int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions);
+
+/* Unload the plugins and release everything server_init and server_load set up. Main
+ * thread, after the pool stopped. */
+void server_release(struct server *srv);
 
 /* Wake the main loop (ctx is the struct server): it then frees retired registries and
  * looks for instances that asked to be built again. Any thread. */
