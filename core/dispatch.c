@@ -1036,14 +1036,24 @@ static void dispatch_root(struct server *srv, cJSON *root)
 void dispatch_line(struct server *srv, const char *line, size_t len)
 {
     struct dispatch_req req = {.srv = srv};
+    struct jsonrpc_scan scan;
     const char *end = NULL;
-    int depth, has_nul;
     cJSON *root;
 
     if (strspn(line, " \t\r") == len)
         return;
-    jsonrpc_scan(line, len, LIMIT_JSON_DEPTH, &depth, &has_nul);
-    if (depth > LIMIT_JSON_DEPTH) {
+    jsonrpc_scan(line, len, LIMIT_JSON_DEPTH, &scan);
+    if (scan.problem == JSONRPC_TEXT_UTF8) {
+        dispatch_error(&req, JSONRPC_PARSE_ERROR, "Parse error: not UTF-8 (at byte %zu)", scan.at);
+        return;
+    }
+    if (scan.problem == JSONRPC_TEXT_CONTROL) {
+        dispatch_error(&req, JSONRPC_PARSE_ERROR,
+                       "Parse error: control character 0x%02x not escaped (at byte %zu)",
+                       (unsigned)(unsigned char)line[scan.at], scan.at);
+        return;
+    }
+    if (scan.depth > LIMIT_JSON_DEPTH) {
         dispatch_error(&req, JSONRPC_INVALID_REQUEST,
                        "Invalid Request: nested deeper than "
                        "%d levels",
@@ -1056,7 +1066,7 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
                        end && end >= line ? (size_t)(end - line) : (size_t)0);
         return;
     }
-    if (has_nul) {
+    if (scan.problem == JSONRPC_TEXT_NUL_ESCAPE) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
 
         req.id = jsonrpc_valid_id(id) ? id : NULL;

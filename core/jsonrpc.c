@@ -1,9 +1,9 @@
 #include "jsonrpc.h"
 
 #include "status.h"
+#include "utf8.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,59 +225,99 @@ cJSON *jsonrpc_notification(const char *method, cJSON *params)
 }
 
 /* The bytes jsonrpc_scan stops at; every other byte is skipped in a tight loop. */
-enum jsonrpc_byte { JSONRPC_QUOTE = 1, JSONRPC_ESCAPE, JSONRPC_OPEN, JSONRPC_CLOSE };
-
-static const unsigned char jsonrpc_bytes[256] = {
-    ['"'] = JSONRPC_QUOTE, ['\\'] = JSONRPC_ESCAPE, ['['] = JSONRPC_OPEN,
-    ['{'] = JSONRPC_OPEN,  [']'] = JSONRPC_CLOSE,   ['}'] = JSONRPC_CLOSE,
+enum jsonrpc_byte {
+    JSONRPC_QUOTE = 1,
+    JSONRPC_ESCAPE,
+    JSONRPC_OPEN,
+    JSONRPC_CLOSE,
+    JSONRPC_CONTROL, /* below 0x20 */
+    JSONRPC_SPACE, /* tab, line feed, carriage return: control bytes JSON allows outside strings */
+    JSONRPC_HIGH,  /* 0x80 and above: the start of a multi-byte sequence, or not UTF-8 */
 };
 
-void jsonrpc_scan(const char *text, size_t len, int limit, int *depth_out, int *has_nul)
+#define JSONRPC_H16(b)                                                                             \
+    [b] = JSONRPC_HIGH, [b + 1] = JSONRPC_HIGH, [b + 2] = JSONRPC_HIGH, [b + 3] = JSONRPC_HIGH,    \
+    [b + 4] = JSONRPC_HIGH, [b + 5] = JSONRPC_HIGH, [b + 6] = JSONRPC_HIGH,                        \
+    [b + 7] = JSONRPC_HIGH, [b + 8] = JSONRPC_HIGH, [b + 9] = JSONRPC_HIGH,                        \
+    [b + 10] = JSONRPC_HIGH, [b + 11] = JSONRPC_HIGH, [b + 12] = JSONRPC_HIGH,                     \
+    [b + 13] = JSONRPC_HIGH, [b + 14] = JSONRPC_HIGH, [b + 15] = JSONRPC_HIGH
+
+static const unsigned char jsonrpc_bytes[256] = {
+    [0x00] = JSONRPC_CONTROL, [0x01] = JSONRPC_CONTROL, [0x02] = JSONRPC_CONTROL,
+    [0x03] = JSONRPC_CONTROL, [0x04] = JSONRPC_CONTROL, [0x05] = JSONRPC_CONTROL,
+    [0x06] = JSONRPC_CONTROL, [0x07] = JSONRPC_CONTROL, [0x08] = JSONRPC_CONTROL,
+    [0x09] = JSONRPC_SPACE,   [0x0a] = JSONRPC_SPACE,   [0x0b] = JSONRPC_CONTROL,
+    [0x0c] = JSONRPC_CONTROL, [0x0d] = JSONRPC_SPACE,   [0x0e] = JSONRPC_CONTROL,
+    [0x0f] = JSONRPC_CONTROL, [0x10] = JSONRPC_CONTROL, [0x11] = JSONRPC_CONTROL,
+    [0x12] = JSONRPC_CONTROL, [0x13] = JSONRPC_CONTROL, [0x14] = JSONRPC_CONTROL,
+    [0x15] = JSONRPC_CONTROL, [0x16] = JSONRPC_CONTROL, [0x17] = JSONRPC_CONTROL,
+    [0x18] = JSONRPC_CONTROL, [0x19] = JSONRPC_CONTROL, [0x1a] = JSONRPC_CONTROL,
+    [0x1b] = JSONRPC_CONTROL, [0x1c] = JSONRPC_CONTROL, [0x1d] = JSONRPC_CONTROL,
+    [0x1e] = JSONRPC_CONTROL, [0x1f] = JSONRPC_CONTROL, ['"'] = JSONRPC_QUOTE,
+    ['\\'] = JSONRPC_ESCAPE,  ['['] = JSONRPC_OPEN,     ['{'] = JSONRPC_OPEN,
+    [']'] = JSONRPC_CLOSE,    ['}'] = JSONRPC_CLOSE,    JSONRPC_H16(0x80),
+    JSONRPC_H16(0x90),        JSONRPC_H16(0xA0),        JSONRPC_H16(0xB0),
+    JSONRPC_H16(0xC0),        JSONRPC_H16(0xD0),        JSONRPC_H16(0xE0),
+    JSONRPC_H16(0xF0),
+};
+
+/* Note the first problem of the text (at byte i); the scan stops. */
+static int jsonrpc_problem(struct jsonrpc_scan *out, enum jsonrpc_text problem, size_t i)
+{
+    out->problem = problem;
+    out->at = i;
+    return 1;
+}
+
+void jsonrpc_scan(const char *text, size_t len, int limit, struct jsonrpc_scan *out)
 {
     const unsigned char *s = (const unsigned char *)text;
-    int depth = 0, max = 0, in_string = 0;
+    int depth = 0, max = 0, in_string = 0, stop = 0;
 
-    *has_nul = 0;
-    for (size_t i = 0; i < len && max <= limit; i++) {
+    out->problem = JSONRPC_TEXT_OK;
+    out->at = 0;
+    for (size_t i = 0; i < len && max <= limit && !stop; i++) {
         unsigned char kind = jsonrpc_bytes[s[i]];
+        size_t n;
 
-        if (kind == 0)
-            continue;
-        if (in_string) {
-            if (kind == JSONRPC_ESCAPE) {
-                if (i + 5 < len && s[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
-                    *has_nul = 1;
-                i++;
-            } else if (kind == JSONRPC_QUOTE) {
-                in_string = 0;
-            }
-        } else if (kind == JSONRPC_QUOTE) {
-            in_string = 1;
-        } else if (kind == JSONRPC_OPEN) {
-            if (++depth > max)
+        switch (kind) {
+        case 0:
+            break;
+        case JSONRPC_HIGH:
+            n = utf8_sequence(s + i, len - i);
+            if (n == 0)
+                stop = jsonrpc_problem(out, JSONRPC_TEXT_UTF8, i);
+            else
+                i += n - 1;
+            break;
+        case JSONRPC_SPACE:
+        case JSONRPC_CONTROL:
+            if (in_string || kind == JSONRPC_CONTROL)
+                stop = jsonrpc_problem(out, JSONRPC_TEXT_CONTROL, i);
+            break;
+        case JSONRPC_QUOTE:
+            in_string = !in_string;
+            break;
+        case JSONRPC_ESCAPE:
+            if (!in_string)
+                break;
+            if (i + 5 < len && s[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0 &&
+                out->problem == JSONRPC_TEXT_OK)
+                out->problem = JSONRPC_TEXT_NUL_ESCAPE;
+            /* The escaped byte is not looked at (a raw control byte there is cJSON's to
+             * refuse, as an invalid escape). */
+            i++;
+            break;
+        case JSONRPC_OPEN:
+            if (!in_string && ++depth > max)
                 max = depth;
-        } else if (kind == JSONRPC_CLOSE) {
-            depth--;
+            break;
+        case JSONRPC_CLOSE:
+            depth -= !in_string;
+            break;
         }
     }
-    *depth_out = max;
-}
-
-int jsonrpc_depth(const char *text, size_t len, int limit)
-{
-    int depth, has_nul;
-
-    jsonrpc_scan(text, len, limit, &depth, &has_nul);
-    return depth;
-}
-
-int jsonrpc_has_nul(const char *text, size_t len)
-{
-    int depth, has_nul;
-
-    /* No depth limit: the whole text is scanned. */
-    jsonrpc_scan(text, len, INT_MAX, &depth, &has_nul);
-    return has_nul;
+    out->depth = max;
 }
 
 int jsonrpc_valid_id(const cJSON *id)

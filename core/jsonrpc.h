@@ -66,16 +66,25 @@ char *jsonrpc_id_text(const cJSON *id);
  * by the caller, or NULL when out of memory. */
 char *jsonrpc_result_text(const cJSON *id, const char *result);
 
-/* One pass over the JSON text: its nesting depth (stopping early past limit) and whether a
- * string in it has a \u0000 escape (see jsonrpc_has_nul). */
-void jsonrpc_scan(const char *text, size_t len, int limit, int *depth, int *has_nul);
+/* What one pass over a message's text finds, short of parsing it. */
+enum jsonrpc_text {
+    JSONRPC_TEXT_OK,
+    JSONRPC_TEXT_NUL_ESCAPE, /* a string has a \u0000 escape: C strings (cJSON's and the plugin
+                              * ABI's) end there, so it cannot be passed on whole */
+    JSONRPC_TEXT_CONTROL,    /* a raw byte below 0x20 inside a string, or a raw NUL or other
+                              * control byte outside one (JSON allows neither) */
+    JSONRPC_TEXT_UTF8,       /* bytes that are not well-formed UTF-8 */
+};
 
-/* Nesting depth of the JSON text (brackets outside strings), stopping early past limit. */
-int jsonrpc_depth(const char *text, size_t len, int limit);
+struct jsonrpc_scan {
+    int depth;                 /* nesting depth, or a depth past the limit when it stopped */
+    enum jsonrpc_text problem; /* the first one found */
+    size_t at;                 /* where, for JSONRPC_TEXT_CONTROL and JSONRPC_TEXT_UTF8 */
+};
 
-/* Whether the JSON text has a \u0000 escape inside a string: C strings (cJSON's and the
- * plugin ABI's) end there, so such a message cannot be passed on without losing data. */
-int jsonrpc_has_nul(const char *text, size_t len);
+/* One pass over the JSON text: its nesting depth (stopping early past limit) and the first
+ * problem of its bytes. */
+void jsonrpc_scan(const char *text, size_t len, int limit, struct jsonrpc_scan *out);
 
 /* Room for the text of an integer request id (a sign, 16 digits, the NUL, to spare). */
 #define JSONRPC_INT_TEXT 24

@@ -3,6 +3,7 @@
 #include "jsonrpc.h"
 #include "limits.h"
 #include "status.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -165,8 +166,8 @@ static int out_put_direct(struct out *o, const char *const *parts, const size_t 
     return atomic_load(&o->failed) ? STATUS_IO : STATUS_OK;
 }
 
-/* Queue the pieces of one line (at most 6). */
-static int out_put_parts(struct out *o, const char *const *parts, const size_t *lens, int n)
+/* Queue the pieces of one line (at most 6), as they are. */
+static int out_put_valid(struct out *o, const char *const *parts, const size_t *lens, int n)
 {
     int status = STATUS_OK;
     size_t mark, total = 0;
@@ -197,6 +198,38 @@ static int out_put_parts(struct out *o, const char *const *parts, const size_t *
         o->pending.buf[mark] = '\0';
     }
     pthread_mutex_unlock(&o->lock);
+    return status;
+}
+
+/* Queue the pieces of one line (at most 6). Every line written is UTF-8: bytes that are not
+ * part of a well-formed sequence (a plugin's text, a path quoted in a message) become U+FFFD.
+ * They can only be inside JSON strings, where cJSON copies bytes of 0x80 and above as they
+ * are, so the line stays the same JSON otherwise. */
+static int out_put_parts(struct out *o, const char *const *parts, const size_t *lens, int n)
+{
+    const char *fixed_parts[6];
+    size_t fixed_lens[6];
+    char *repaired[6] = {NULL};
+    int status = STATUS_OK, bad = 0;
+
+    for (int i = 0; i < n; i++)
+        bad |= utf8_valid(parts[i], lens[i]) != lens[i];
+    if (!bad)
+        return out_put_valid(o, parts, lens, n);
+    for (int i = 0; i < n && status == STATUS_OK; i++) {
+        fixed_parts[i] = parts[i];
+        fixed_lens[i] = lens[i];
+        if (utf8_valid(parts[i], lens[i]) == lens[i])
+            continue;
+        repaired[i] = utf8_repair(parts[i], lens[i], &fixed_lens[i]);
+        fixed_parts[i] = repaired[i];
+        if (repaired[i] == NULL)
+            status = STATUS_NOMEM;
+    }
+    if (status == STATUS_OK)
+        status = out_put_valid(o, fixed_parts, fixed_lens, n);
+    for (int i = 0; i < n; i++)
+        free(repaired[i]);
     return status;
 }
 

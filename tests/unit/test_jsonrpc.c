@@ -376,9 +376,65 @@ static void test_notification_shape(void)
     cJSON_Delete(msg);
 }
 
+static int rpc_depth_n(const char *text, size_t len, int limit)
+{
+    struct jsonrpc_scan scan;
+
+    jsonrpc_scan(text, len, limit, &scan);
+    return scan.depth;
+}
+
 static int rpc_depth(const char *text, int limit)
 {
-    return jsonrpc_depth(text, strlen(text), limit);
+    return rpc_depth_n(text, strlen(text), limit);
+}
+
+/* The first problem jsonrpc_scan finds in text (len bytes), and where. */
+static enum jsonrpc_text rpc_problem(const char *text, size_t len, size_t *at)
+{
+    struct jsonrpc_scan scan;
+
+    jsonrpc_scan(text, len, 64, &scan);
+    *at = scan.at;
+    return scan.problem;
+}
+
+static void test_scan_problems(void)
+{
+    static const struct {
+        const char *text;
+        size_t len;
+        enum jsonrpc_text problem;
+        size_t at;
+    } cases[] = {
+        {"{\"a\":\"x\"}", 9, JSONRPC_TEXT_OK, 0},
+        /* Whitespace JSON allows between tokens, and every UTF-8 form. */
+        {"{\t\"a\"\r:\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}", 19, JSONRPC_TEXT_OK, 0},
+        {"{\"a\":\"\\u0000\"}", 14, JSONRPC_TEXT_NUL_ESCAPE, 0},
+        /* A raw NUL or control byte inside a string, a raw tab inside one, one outside. */
+        {"{\"a\":\"x\0/../y\"}", 15, JSONRPC_TEXT_CONTROL, 7},
+        {"{\"a\":\"\x01\"}", 9, JSONRPC_TEXT_CONTROL, 6},
+        {"{\"a\":\"\t\"}", 9, JSONRPC_TEXT_CONTROL, 6},
+        {"{\x01\"a\":1}", 8, JSONRPC_TEXT_CONTROL, 1},
+        /* Not UTF-8: a stray byte, an overlong form, a surrogate, a cut sequence, past
+         * U+10FFFF. */
+        {"{\"a\":\"\xff\"}", 9, JSONRPC_TEXT_UTF8, 6},
+        {"{\"a\":\"\xc0\xae\"}", 10, JSONRPC_TEXT_UTF8, 6},
+        {"{\"a\":\"\xed\xa0\x80\"}", 11, JSONRPC_TEXT_UTF8, 6},
+        {"{\"a\":\"\xe2\x82\"}", 10, JSONRPC_TEXT_UTF8, 6},
+        {"{\"a\":\"\xf4\x90\x80\x80\"}", 12, JSONRPC_TEXT_UTF8, 6},
+        /* A bad byte after \u0000 is still found: it makes the text no JSON at all. */
+        {"{\"a\":\"\\u0000\xff\"}", 15, JSONRPC_TEXT_UTF8, 12},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t at = 0;
+        enum jsonrpc_text got = rpc_problem(cases[i].text, cases[i].len, &at);
+
+        if (!CHECK_INT_EQ(got, cases[i].problem) ||
+            (got >= JSONRPC_TEXT_CONTROL && !CHECK_INT_EQ(at, cases[i].at)))
+            fprintf(stderr, "    case %zu\n", i);
+    }
 }
 
 static void test_depth(void)
@@ -394,7 +450,7 @@ static void test_depth(void)
     CHECK_INT_EQ(rpc_depth("{\"a\":\"\\\"[[[\"}", 64), 1);
     CHECK_INT_EQ(rpc_depth("{\"a\":\"\\\\\",\"b\":[]}", 64), 2);
     /* Only len bytes are looked at. */
-    CHECK_INT_EQ(jsonrpc_depth("[[[[", 2, 64), 2);
+    CHECK_INT_EQ(rpc_depth_n("[[[[", 2, 64), 2);
     /* Past the limit it stops early, with a depth above the limit. */
     CHECK(rpc_depth("[[[[[[[[[[[[[[[[[[[[", 3) > 3);
     CHECK(rpc_depth("[[[[[[[[[[[[[[[[[[[[", 3) <= 20);
@@ -458,6 +514,7 @@ static const struct check_test tests[] = {
     {"error_shape", test_error_shape},
     {"notification_shape", test_notification_shape},
     {"depth", test_depth},
+    {"scan_problems", test_scan_problems},
     {"valid_id", test_valid_id},
     {"int_text", test_int_text},
     {0},
