@@ -17,7 +17,7 @@ struct call_job {
     struct work_job work;        /* first: the pool hands this back */
     struct call_origin o;        /* msg owned */
     struct call_target t;        /* owned_args owned */
-    struct registry *reg;        /* one reference: keeps plugin and definitions alive */
+    char *name;                  /* owned: t.name, which the registry owns, copied */
     struct inflight_call flight; /* registered in srv->inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
@@ -186,6 +186,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct plugin *pl = job->t.plugin;
     const cJSON *args = job->t.args ? job->t.args : job->t.owned_args;
     struct call_answer a = {0};
+    struct registry *reg;
     struct mcph_call c;
     int rc;
 
@@ -202,16 +203,19 @@ static struct call_answer call_run_handler(struct call_job *job)
     pthread_setspecific(job->o.srv->call_key, job);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
     pthread_setspecific(job->o.srv->call_key, NULL);
+    /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
+    reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;
     if (job->o.modern &&
-        (a.result = modern_mrtr_result(&job->mrtr, job->reg, job->o.msg, job->t.name)) != NULL) {
+        (a.result = modern_mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
         /* The handler asked what only a retry can answer. */
     } else if (rc != MCPH_OK) {
         a.error = call_plugin_error(job, rc, c.error);
     } else if ((a.error = call_check_output(job, &c)) == NULL) {
         a.result = host_call_result(&c);
         if (job->o.modern)
-            modern_result(a.result, job->reg, pl, job->t.kind == HOST_CALL_RESOURCE);
+            modern_result(a.result, reg, pl, job->t.kind == HOST_CALL_RESOURCE);
     }
+    server_release_registry(job->o.srv, reg);
     host_call_release(&c);
     return a;
 }
@@ -222,7 +226,8 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
     modern_mrtr_release(&job->mrtr);
-    server_release_registry(job->o.srv, job->reg);
+    server_release_plugin(job->o.srv, job->t.plugin);
+    free(job->name);
     free(job);
 }
 
@@ -289,8 +294,14 @@ void call_submit(struct call_origin *o, struct call_target *t)
     struct server *srv = o->srv;
     struct call_job *job = calloc(1, sizeof(*job));
     const cJSON *token = call_progress_token(o->msg);
-    int status = job != NULL ? inflight_add(&srv->inflight, o->id, &job->flight) : STATUS_NOMEM;
+    int status = STATUS_NOMEM;
 
+    if (job != NULL && (job->name = strdup(t->name ? t->name : "")) != NULL) {
+        job->flight.method =
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->msg, "method"));
+        job->flight.target = job->name;
+        status = inflight_add(&srv->inflight, o->id, &job->flight);
+    }
     if (status != STATUS_OK) {
         /* The error echoes the id, which lives in the message: send it, then free both. */
         if (status == STATUS_EXISTS)
@@ -298,6 +309,8 @@ void call_submit(struct call_origin *o, struct call_target *t)
                       "Invalid Request: a request with this id is still in flight", NULL);
         else
             out_reply(&srv->out, o->batch, o->slot, NULL);
+        if (job != NULL)
+            free(job->name);
         free(job);
         cJSON_Delete(t->owned_args);
         cJSON_Delete(o->msg);
@@ -306,10 +319,12 @@ void call_submit(struct call_origin *o, struct call_target *t)
     }
     job->o = *o;
     job->t = *t;
+    job->t.name = job->name;
     job->progress_token = token ? cJSON_Duplicate(token, 1) : NULL;
     job->ask_timeout_ms = srv->cfg.ask_timeout_ms;
-    job->reg = srv->reg;
-    registry_ref(srv->reg);
+    /* The instance, not the whole set served: a queued call must not keep every plugin of an
+     * older set loaded across reloads. */
+    plugin_ref(t->plugin);
     job->env = (struct host_env){
         .ctx = job, .progress = call_progress, .cancelled = call_cancelled, .ask = call_ask};
     job->work.run = call_job_run;

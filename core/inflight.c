@@ -82,8 +82,11 @@ static struct inflight_call *inflight_find(struct inflight *t, const char *key)
 int inflight_add(struct inflight *t, const cJSON *id, struct inflight_call *call)
 {
     int status = STATUS_OK;
+    const char *method = call->method, *target = call->target;
 
     memset(call, 0, sizeof(*call));
+    call->method = method;
+    call->target = target;
     call->key = inflight_key(id, call->key_buf);
     if (call->key == NULL)
         return STATUS_NOMEM;
@@ -218,6 +221,38 @@ size_t inflight_cancel_all(struct inflight *t)
         }
     }
     pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
+/* A request's id as JSON shows it, from its key. */
+static void inflight_describe_one(struct strbuf *sb, const struct inflight_call *c)
+{
+    if (c->key[0] == 'n')
+        strbuf_addstr(sb, c->key + 1);
+    else
+        strbuf_addf(sb, "\"%s\"", c->key + 1);
+    strbuf_addf(sb, " (%s%s%s)", c->method ? c->method : "?", c->target ? " " : "",
+                c->target ? c->target : "");
+}
+
+size_t inflight_describe(struct inflight *t, struct strbuf *sb, size_t max)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&t->lock);
+    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+        for (struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next) {
+            if (n < max) {
+                if (n > 0)
+                    strbuf_addstr(sb, ", ");
+                inflight_describe_one(sb, c);
+            }
+            n++;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (n > max)
+        strbuf_addf(sb, " and %zu more", n - max);
     return n;
 }
 

@@ -7,6 +7,8 @@
 #ifndef MCPH_INFLIGHT_H
 #define MCPH_INFLIGHT_H
 
+#include "strbuf.h"
+
 #include <cJSON.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,6 +20,8 @@ struct inflight_call {
     char *key; /* the request id as a key: key_buf, or owned when longer */
     char key_buf[32];
     atomic_int cancelled;       /* notifications/cancelled arrived for it */
+    const char *method;         /* borrowed, for log lines: its method and target (set by */
+    const char *target;         /* the caller before inflight_add, which keeps them) */
     struct inflight_call *next; /* guarded by inflight.lock */
     /* The one request to the client this call waits for; all guarded by inflight.lock. */
     char ask_id[32];         /* our request id ("mcph-N"), "" when not waiting */
@@ -74,6 +78,11 @@ void inflight_close(struct inflight *t);
  * and wake those waiting for the client, so handlers that poll cancelled() stop. Main
  * thread. Returns how many were marked. */
 size_t inflight_cancel_all(struct inflight *t);
+
+/* Say which requests are in flight, for a log line: `2 (tools/call count), "x" (...)`, at most
+ * `max` of them and then how many more, appended to sb. Returns how many there are. Any
+ * thread. */
+size_t inflight_describe(struct inflight *t, struct strbuf *sb, size_t max);
 
 /* Hand the client's response msg (owned; taken on STATUS_OK) to the call waiting for id.
  * The dispatching thread. STATUS_NOT_FOUND when nobody waits for it (late, or not ours). */

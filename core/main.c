@@ -12,6 +12,7 @@
 #include "reload.h"
 #include "server.h"
 #include "status.h"
+#include "strbuf.h"
 #include "version.h"
 #include "watch.h"
 
@@ -315,45 +316,60 @@ static int main_stop_signalled(struct server *srv)
     return main_on_wake(srv, &reload);
 }
 
-/* The grace period is over (after `waited` ms): every call in flight is cancelled. */
-static void main_cancel_all(struct server *srv, long waited)
+/* Log the requests still in flight after `what`, and how many: at most 20 named. */
+static size_t main_log_inflight(struct server *srv, const char *what)
 {
-    size_t n = inflight_cancel_all(&srv->inflight);
+    struct strbuf sb = STRBUF_INIT;
+    size_t n = inflight_describe(&srv->inflight, &sb, 20);
 
-    if (n == 0)
-        log_msg(&srv->log, LOG_WARNING, NULL,
-                "replies held up by a client that does not read, %ld ms; waiting %d ms more",
-                waited, LIMIT_SHUTDOWN_CANCEL_MS);
-    else
-        log_msg(&srv->log, LOG_WARNING, NULL,
-                "%zu request(s) still in flight after %ld ms; cancelled them, waiting %d ms more",
-                n, waited, LIMIT_SHUTDOWN_CANCEL_MS);
+    if (n > 0)
+        log_msg(&srv->log, LOG_WARNING, NULL, "%s %zu request(s): %s", what, n,
+                sb.buf ? sb.buf : "");
+    strbuf_release(&sb);
+    return n;
 }
 
-/* The calls in flight end. After the end of input they take as long as they need, unless a
- * stop signal comes meanwhile. After a stop signal they get LIMIT_SHUTDOWN_GRACE_MS, then are
- * cancelled (a handler that polls cancelled() stops) and get LIMIT_SHUTDOWN_CANCEL_MS more; a
- * further stop signal skips the rest of the current wait. Returns 1 when nothing is left
- * running, 0 when the time is up. */
+/* Every call in flight is cancelled now (a handler that polls cancelled() stops; no answer
+ * is sent for any of them). `why` says when, for the log. */
+static void main_cancel_all(struct server *srv, const char *why)
+{
+    char what[128];
+
+    snprintf(what, sizeof(what), "%s; cancelled", why);
+    main_log_inflight(srv, what);
+    inflight_cancel_all(&srv->inflight);
+}
+
+/* The calls in flight end. After the end of input nobody can read their answers: they are
+ * cancelled at once and get LIMIT_SHUTDOWN_GRACE_MS. After a stop signal they get
+ * LIMIT_SHUTDOWN_GRACE_MS, then are cancelled and get LIMIT_SHUTDOWN_CANCEL_MS more. A further
+ * stop signal skips the rest of the current wait. Returns 1 when nothing is left running, 0
+ * when the time is up (the calls still running are logged as abandoned). */
 static int main_finish_calls(struct server *srv, int by_signal)
 {
-    enum { WAIT, GRACE, CANCEL } phase = by_signal ? GRACE : WAIT;
+    int phase = 0, nphases = by_signal ? 2 : 1;
     struct timespec start;
 
+    if (!by_signal)
+        main_cancel_all(srv, "end of input");
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (!work_drain(&srv->work, LIMIT_SHUTDOWN_SLICE_MS)) {
-        long limit = phase == GRACE ? LIMIT_SHUTDOWN_GRACE_MS : LIMIT_SHUTDOWN_CANCEL_MS;
-        int signalled = main_stop_signalled(srv);
+        long limit = phase == 0 ? LIMIT_SHUTDOWN_GRACE_MS : LIMIT_SHUTDOWN_CANCEL_MS;
+        long waited = main_ms_since(&start);
 
-        if (phase == WAIT && !signalled)
+        if (!main_stop_signalled(srv) && waited < limit)
             continue;
-        if (phase != WAIT && !signalled && main_ms_since(&start) < limit)
-            continue;
-        if (phase == CANCEL)
+        if (++phase == nphases) {
+            if (main_log_inflight(srv, "shutting down; abandoned") == 0)
+                log_msg(&srv->log, LOG_WARNING, NULL,
+                        "shutting down; replies held up by a client that does not read");
             return 0;
-        if (phase == GRACE)
-            main_cancel_all(srv, signalled ? main_ms_since(&start) : LIMIT_SHUTDOWN_GRACE_MS);
-        phase = phase == WAIT ? GRACE : CANCEL;
+        }
+        if (main_log_inflight(srv, "shutting down; after the grace period, cancelled") == 0)
+            log_msg(&srv->log, LOG_WARNING, NULL,
+                    "shutting down; replies held up by a client that does not read, %ld ms",
+                    waited);
+        inflight_cancel_all(&srv->inflight);
         clock_gettime(CLOCK_MONOTONIC, &start);
     }
     return 1;
@@ -366,15 +382,16 @@ static int main_serve(struct server *srv, int watch_forced)
 
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
     pipe_source(srv, &src);
-    if (work_start(&srv->work, &src, LIMIT_THREADS) != STATUS_OK) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start threads");
-        return EXIT_RUNTIME;
-    }
+    /* Before the first message is read: this line is for stderr only. */
     log_msg(&srv->log, LOG_INFO, NULL,
             "serving %zu tools, %zu resources, %zu templates, "
             "%zu prompts from %zu plugins (%s)",
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
             srv->reg->nplugins, srv->cfg.file);
+    if (work_start(&srv->work, &src, LIMIT_THREADS) != STATUS_OK) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start threads");
+        return EXIT_RUNTIME;
+    }
     by_signal = main_loop(srv, watch_forced);
     /* Nothing more is read (a reader a client holds up in a write is not waited for); no
      * answer to a plugin's question can come any more; open listen requests end. */

@@ -74,12 +74,11 @@ int server_refresh_pending(struct server *srv)
     return pending;
 }
 
-void server_release_registry(struct server *srv, struct registry *reg)
+/* Hand what a call dropped the last reference to over to the main thread. */
+static void server_retire(struct server *srv, struct registry *reg, struct plugin *pl)
 {
-    struct registry **grown;
+    struct server_retired *grown;
 
-    if (!registry_unref(reg))
-        return;
     pthread_mutex_lock(&srv->retired_lock);
     if (srv->nretired == srv->retired_cap) {
         size_t cap = srv->retired_cap ? srv->retired_cap * 2 : 4;
@@ -93,14 +92,37 @@ void server_release_registry(struct server *srv, struct registry *reg)
         srv->retired = grown;
         srv->retired_cap = cap;
     }
-    srv->retired[srv->nretired++] = reg;
+    srv->retired[srv->nretired++] = (struct server_retired){.reg = reg, .pl = pl};
     pthread_mutex_unlock(&srv->retired_lock);
     server_wake(srv);
 }
 
+void server_release_registry(struct server *srv, struct registry *reg)
+{
+    if (reg != NULL && registry_unref(reg))
+        server_retire(srv, reg, NULL);
+}
+
+struct registry *server_hold_registry(struct server *srv)
+{
+    struct registry *reg;
+
+    pthread_mutex_lock(&srv->lock);
+    reg = srv->reg;
+    registry_ref(reg);
+    pthread_mutex_unlock(&srv->lock);
+    return reg;
+}
+
+void server_release_plugin(struct server *srv, struct plugin *pl)
+{
+    if (pl != NULL && plugin_unref(pl))
+        server_retire(srv, NULL, pl);
+}
+
 void server_free_retired(struct server *srv)
 {
-    struct registry **list;
+    struct server_retired *list;
     size_t n;
 
     pthread_mutex_lock(&srv->retired_lock);
@@ -109,8 +131,11 @@ void server_free_retired(struct server *srv)
     srv->retired = NULL;
     srv->nretired = srv->retired_cap = 0;
     pthread_mutex_unlock(&srv->retired_lock);
-    for (size_t i = 0; i < n; i++)
-        registry_free(list[i]);
+    for (size_t i = 0; i < n; i++) {
+        registry_free(list[i].reg);
+        if (list[i].pl != NULL)
+            plugin_free(list[i].pl);
+    }
     free(list);
 }
 

@@ -42,6 +42,12 @@ struct listener {
     size_t nuris;
 };
 
+/* A registry or a plugin instance (one of them) waiting for the main thread to free it. */
+struct server_retired {
+    struct registry *reg;
+    struct plugin *pl;
+};
+
 struct server {
     /* The protocol state: cfg, reg and session are read and changed by the thread that
      * dispatches a message (the reader) and swapped by reload (the main thread), both while
@@ -73,9 +79,9 @@ struct server {
     char **refresh_ids;           /* owned: instance ids whose plugin asked to be rebuilt */
     size_t nrefresh;
 
-    pthread_mutex_t retired_lock; /* guards retired */
-    struct registry **retired;    /* registries whose last reference a call dropped:
-                                   * freed by the main thread (plugin shutdown runs there) */
+    pthread_mutex_t retired_lock;   /* guards retired */
+    struct server_retired *retired; /* what a call dropped the last reference to: freed by
+                                     * the main thread (plugin shutdown runs there) */
     size_t nretired;
     size_t retired_cap;
 };
@@ -115,7 +121,15 @@ int server_refresh_pending(struct server *srv);
 /* Drop a reference to reg from any thread; the last one is handed to the main thread. */
 void server_release_registry(struct server *srv, struct registry *reg);
 
-/* Free the registries handed over by workers. Main thread. */
+/* A reference to the set being served now: release it with server_release_registry. Any
+ * thread not holding the state lock. */
+struct registry *server_hold_registry(struct server *srv);
+
+/* Drop a reference to a plugin instance from any thread; the last one is handed to the main
+ * thread. */
+void server_release_plugin(struct server *srv, struct plugin *pl);
+
+/* Free the registries and instances handed over by workers. Main thread. */
 void server_free_retired(struct server *srv);
 
 /* Give every instance of reg its share of threads from cfg: its section's max_concurrent,

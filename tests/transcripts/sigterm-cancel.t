@@ -10,6 +10,6 @@ sleep 200
 signal TERM
 stderr ~signal: shutting down
 silence 4500
-stderr ~1 request\(s\) still in flight after 5000 ms; cancelled them, waiting 2000 ms more
+stderr ~shutting down; after the grace period, cancelled 1 request\(s\): 2 \(tools/call wait_cancel\)
 exit 0
 stderr !~exiting without unloading plugins
