@@ -25,7 +25,7 @@
  *   path = exec.so
  *   commands = date "The time in UTC": /bin/date -u +%Y-%m-%dT%H:%M:%SZ
  *       uname: /bin/uname -a
- *       count_lines "Count the lines of a file": /usr/bin/wc -l -- {file:file}
+ *       count_lines "Count the lines of a file": /usr/bin/wc -l <{file:file}
  *       grep: /bin/grep -n -e {pattern} -- {file:file} {file2?:file}
  *       list: /bin/ls -l -- {dir?:dir}
  *
@@ -53,12 +53,19 @@
  *   resolve beneath cwd: openat2() with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS from a
  *   descriptor of cwd, so a symlink may point elsewhere inside cwd but never out of it (nor
  *   absolutely, nor through /proc magic links); what it names must be of the type (a FIFO,
- *   socket or device is refused). The command gets the value as written and starts in that
- *   same folder (fchdir to the descriptor). It opens the path again by name, so whoever can
- *   change cwd's contents meanwhile could swap a component for a symlink leading out: point
- *   cwd at a folder only trusted users can write to, and serve no command that creates
- *   symlinks there. A hard link inside cwd counts as inside. Needs Linux 5.6 (openat2); a
- *   command with a typed placeholder is skipped, with a log line, where it is missing.
+ *   socket or device is refused). The plugin opens it once, checks what it opened, and
+ *   hands that descriptor to the command, whose argument is /dev/fd/N (a folder:
+ *   /dev/fd/N/) instead of the value: the command opens exactly what was checked, even if
+ *   someone swaps a component of the path for a symlink leading out meanwhile. It shows
+ *   /dev/fd/N in its output, though, and a command that needs the real name (to pick a
+ *   language from the suffix, or to write beside the file) cannot get it from a typed
+ *   placeholder (path.c has the details). What lies inside a folder given this way the
+ *   command opens by name. A hard link inside cwd counts as inside. At most
+ *   EXEC_PATHS_MAX (16) typed placeholder words a command. Needs Linux 5.6 (openat2) and
+ *   /proc; a command with a typed placeholder is skipped, with a log line, without them.
+ * - <{name:file} (or <{name?:file}) is no argument: the file, checked and opened the same
+ *   way, is the command's stdin (/dev/null when an optional one is absent), and the command
+ *   never sees a name: wc -l <{file:file} prints only the count. One such word a command.
  * - A value for a placeholder must not start with '-', '+' or '@': many commands read
  *   these as an option (-x, and +x for some, such as date or tail), or as a file of more
  *   arguments (@file, as gcc and java do). A literal -- before the placeholder in the
@@ -145,8 +152,6 @@ static int exec_check_value(const struct exec *ex, const struct exec_word *w, co
                  "command has no \"--\" before {%s}: pass a value that does not start with "
                  "'-', '+' or '@' (for a file name, write ./%c...)",
                  w->text, v[0], w->text, v[0]);
-    } else if (w->kind != EXEC_KIND_TEXT) {
-        return exec_path_check(ex, w, v, why, n);
     } else {
         return MCPH_OK;
     }
@@ -175,9 +180,10 @@ static int exec_arg(const struct exec *ex, const struct exec_word *w, struct mcp
     return MCPH_ERR_INVALID;
 }
 
-/* Fills argv (room for every word and a NULL) from the template and the call's arguments. */
+/* Fills argv (room for every word and a NULL) from the template and the call's arguments;
+ * path placeholders are opened into files, and argv names their descriptors. */
 static int exec_argv(const struct exec *ex, const struct exec_cmd *cmd, struct mcph_call *call,
-                     char **argv, char *why, size_t n)
+                     char **argv, struct exec_files *files, char *why, size_t n)
 {
     size_t argc = 0, total = 0;
 
@@ -187,6 +193,8 @@ static int exec_argv(const struct exec *ex, const struct exec_cmd *cmd, struct m
 
         if (w->param) {
             int rc = exec_arg(ex, w, call, &v, why, n);
+            if (rc == MCPH_OK && v != NULL && w->kind != EXEC_KIND_TEXT)
+                rc = exec_path_open(ex, w, v, files, &v, why, n);
             if (rc != MCPH_OK)
                 return rc;
             if (v == NULL)
@@ -329,6 +337,7 @@ static int exec_call(const struct mcph_host *host, void *state, struct mcph_call
     /* The row's data: the command it was defined for (ex->cmds is fixed after init). */
     const struct exec_cmd *cmd = host->call_data(call);
     struct exec_result res = {0};
+    struct exec_files files;
     char why[EXEC_WHY_LEN];
     char **argv;
     int rc;
@@ -339,11 +348,12 @@ static int exec_call(const struct mcph_host *host, void *state, struct mcph_call
     argv = calloc(cmd->nwords + 1, sizeof(*argv));
     if (argv == NULL)
         return MCPH_ERR_NOMEM;
-    rc = exec_argv(ex, cmd, call, argv, why, sizeof(why));
+    exec_files_init(&files);
+    rc = exec_argv(ex, cmd, call, argv, &files, why, sizeof(why));
     if (rc == MCPH_ERR_INVALID) {
         rc = host->tool_error(call, "%s refused: %s", cmd->name, why);
     } else if (rc == MCPH_OK) {
-        rc = exec_run(ex, argv, call, &res);
+        rc = exec_run(ex, argv, &files, call, &res);
         if (rc == MCPH_OK && res.cancelled)
             rc = host->tool_error(call, "%s was cancelled and stopped", cmd->name);
         else if (rc == MCPH_OK && res.spawn_errno != 0)
@@ -353,6 +363,7 @@ static int exec_call(const struct mcph_host *host, void *state, struct mcph_call
             rc = exec_report(ex, cmd, call, &res);
     }
     exec_result_release(&res);
+    exec_files_release(&files);
     free(argv);
     return rc;
 }
@@ -390,16 +401,30 @@ static const char *const exec_kind_wants[] = {
                        "folder inside it: not absolute, no '..', no symlink leading out.",
 };
 
+/* What the command gets for a placeholder word, for its schema. */
+static const char *exec_word_gets(const struct exec_word *w)
+{
+    if (w->to_stdin)
+        return "the command's stdin.";
+    if (w->kind == EXEC_KIND_TEXT)
+        return "one argument, passed as is.";
+    return "one argument.";
+}
+
 static void exec_schema_property(const struct exec *ex, const struct exec_cmd *cmd,
                                  const struct exec_word *w, struct exec_sb *sb)
 {
     exec_sb_addf(sb,
                  "\"%s\":{\"type\":\"string\",\"maxLength\":%zu,\"description\":\"Fills "
-                 "{%s%s%s%s}: one argument, passed as is.%s At most %zu bytes; no control "
-                 "characters but tab and newline%s.\"}",
-                 w->text, ex->max_arg, w->text, w->optional ? "?" : "",
-                 w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind),
-                 exec_kind_wants[w->kind], ex->max_arg,
+                 "%s{%s%s%s%s}: %s%s%s At most %zu bytes; no control characters but tab and "
+                 "newline%s.\"}",
+                 w->text, ex->max_arg, w->to_stdin ? "<" : "", w->text, w->optional ? "?" : "",
+                 w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind), exec_word_gets(w),
+                 exec_kind_wants[w->kind],
+                 w->kind == EXEC_KIND_TEXT || w->to_stdin
+                     ? ""
+                     : " The command gets it opened, as /dev/fd/N, and names it so in its output.",
+                 ex->max_arg,
                  exec_dash_ok(cmd, w->text) ? "" : "; must not start with '-', '+' or '@'");
 }
 
@@ -512,7 +537,9 @@ static const struct mcph_config_key exec_config_keys[] = {
             "dropped when absent. {name:file}, {name:dir} and {name:path} (optional: "
             "{name?:file}, ...) take a relative path that must resolve beneath cwd (no "
             "absolute path, no '..', no symlink leading out) to a regular file, a folder, or "
-            "either; the command gets it as written. Use them for every file name a client "
+            "either, opened once: the command gets /dev/fd/N (a folder: /dev/fd/N/), not the "
+            "path, so nobody can swap what it opens; <{name:file} makes the file its stdin "
+            "instead. Use them for every file name a client "
             "chooses: an untyped {name} takes any text, /etc/shadow included. A value may "
             "start with '-', '+' or '@' only after a literal -- in the template (any --: the "
             "plugin cannot tell an option's argument), and must not go where the command "

@@ -6,7 +6,7 @@
  *   run.c   running one argv: pipes, time limit, output cap, cancellation, reap
  *   spawn.c starting it: fork, PR_SET_PDEATHSIG, exec; or under a guard (guard = yes)
  *   text.c  a growing string, JSON string escaping, UTF-8 repair of a command's output
- *   path.c  the check of a path placeholder's value: beneath the command's folder
+ *   path.c  a path placeholder's value: checked beneath the command's folder, and opened once
  *
  * Nothing here is exported from the .so (it is built with -fvisibility=hidden); the entry
  * function in exec.c is the plugin's only public symbol.
@@ -26,6 +26,8 @@
 #define EXEC_PARAM_NAME_MAX 64        /* placeholder name: 1-64 of A-Za-z0-9 _, not a digit first */
 #define EXEC_WORDS_MAX 64             /* words of one command, executable included */
 #define EXEC_PARAMS_MAX 32            /* distinct placeholders of one command */
+#define EXEC_PATHS_MAX 16             /* path placeholder words of one command (descriptors) */
+#define EXEC_FD_NAME_LEN 32           /* room for "/proc/self/fd/NN/", a descriptor's name */
 #define EXEC_COMMANDS_MAX 256         /* commands of one instance */
 #define EXEC_ENV_MAX 64               /* variables of the child's environment */
 #define EXEC_TIMEOUT_DEFAULT_MS 10000 /* timeout_ms when unset */
@@ -52,6 +54,7 @@ struct exec_word {
     int optional;        /* placeholder written {name?}: dropped when the argument is absent */
     int dash_ok;         /* placeholder after a literal "--": its value may start with - + @ */
     enum exec_kind kind; /* placeholder: what its value must be */
+    int to_stdin;        /* written <{name:file}: the file is the command's stdin, not a word */
 };
 
 /* One configured command, served as one tool. */
@@ -78,8 +81,10 @@ struct exec {
     int64_t timeout_ms;
     size_t max_output; /* bytes per stream */
     size_t max_arg;    /* bytes per argument value */
-    int openat2;       /* the kernel resolves with openat2 (path placeholders need it) */
+    int openat2;       /* openat2 and /proc/self/fd work (path placeholders need both) */
     int guard;         /* guard = yes: each command runs under a guard (see spawn.c) */
+    /* static: "/dev/fd" when it is the link to /proc/self/fd, else "/proc/self/fd" */
+    const char *fd_dir;
 };
 
 /* What running one argv gave. The buffers are owned, NUL-terminated, and hold the raw bytes
@@ -114,16 +119,33 @@ void exec_spec_release(struct exec *ex);
 
 /* --- run.c --- */
 
+/* The descriptors of one call's path placeholders, opened and checked before the command
+ * starts; the command gets fd[i] as descriptor 3 + i, and in as its stdin. */
+struct exec_files {
+    int fd[EXEC_PATHS_MAX]; /* owned: O_PATH, close-on-exec; -1 once closed */
+    size_t n;
+    int in; /* owned: the file of a <{name:file} opened for reading, or -1 (/dev/null) */
+    char name[EXEC_PATHS_MAX][EXEC_FD_NAME_LEN]; /* what argv says: "/dev/fd/3", "/dev/fd/4/" */
+};
+
+/* Sets files up empty. */
+void exec_files_init(struct exec_files *files);
+
+/* Closes the descriptors still open; accepts an initialised struct, any number of times. */
+void exec_files_release(struct exec_files *files);
+
 /*
  * Runs argv (argv[0] an absolute path; NULL-terminated; borrowed for the call) with ex's
- * environment, folder and limits; polls host->cancelled(call) and reports host->progress()
+ * environment, folder and limits, and the descriptors of files (borrowed; exec_run() closes
+ * them as soon as the command started, or failed to, so that the handler does not hold them
+ * while it runs); polls host->cancelled(call) and reports host->progress()
  * on the way. Fills *res (zeroed by the caller; free it with exec_result_release()). Returns
  * MCPH_OK whenever *res says what happened (spawn failures included), MCPH_ERR_NOMEM
  * otherwise. The process and everything in its process group (with guard, everything it
  * started) are gone and reaped when it returns. The handler's thread.
  */
-int exec_run(const struct exec *ex, char *const argv[], struct mcph_call *call,
-             struct exec_result *res);
+int exec_run(const struct exec *ex, char *const argv[], struct exec_files *files,
+             struct mcph_call *call, struct exec_result *res);
 
 /* Frees the buffers of res. Accepts a zeroed struct. */
 void exec_result_release(struct exec_result *res);
@@ -139,7 +161,11 @@ struct exec_spawn {
     char *const *envp; /* the environment, NULL-terminated */
     int cwd_fd;        /* the folder it starts in */
     int out, err;      /* the write ends of its stdout and stderr pipes */
-    int guard;         /* start it under a guard */
+    int in;            /* its stdin, or -1 for /dev/null */
+    const int *fds;    /* the descriptors it gets as 3, 4, ... (nfds of them, at most
+                          EXEC_PATHS_MAX); nothing else but 0-2 reaches it */
+    size_t nfds;
+    int guard; /* start it under a guard */
 };
 
 /* The signals that ask a guard to send SIGTERM, or SIGKILL, to the command's group. */
@@ -167,18 +193,23 @@ int exec_spawn_status(int report, int *code, int *status);
 const char *exec_kind_name(enum exec_kind kind);
 
 /*
- * Checks the value v of the path placeholder w (w->kind is not EXEC_KIND_TEXT): a relative
- * path without '..' components that resolves beneath ex->cwd_fd (openat2 RESOLVE_BENEATH |
- * RESOLVE_NO_MAGICLINKS: no absolute symlink, no symlink leading out, no /proc magic link)
- * to what w->kind asks for. Returns MCPH_OK, or MCPH_ERR_INVALID with the reason in why
- * (n bytes). The handler's thread; v and w are borrowed for the call.
+ * Opens the value v of the path placeholder w (w->kind is not EXEC_KIND_TEXT) once, and
+ * checks what it opened: a relative path without '..' components that resolves beneath
+ * ex->cwd_fd (openat2 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: no absolute symlink, no
+ * symlink leading out, no /proc magic link) to what w->kind asks for. The descriptor goes
+ * into files: as files->in for a stdin word (opened for reading), else as the next fd, and
+ * *arg is then the name the command gets in place of v (files->name[i]: the descriptor
+ * under ex->fd_dir, with a trailing '/' for a folder); NULL for a stdin word. Returns
+ * MCPH_OK, or MCPH_ERR_INVALID with the reason in why (n bytes). The handler's thread; v
+ * and w are borrowed for the call, *arg for as long as files.
  */
-int exec_path_check(const struct exec *ex, const struct exec_word *w, const char *v, char *why,
-                    size_t n);
+int exec_path_open(const struct exec *ex, const struct exec_word *w, const char *v,
+                   struct exec_files *files, const char **arg, char *why, size_t n);
 
-/* Whether the kernel resolves paths with openat2 (Linux 5.6 and later, not blocked by a
- * seccomp filter). Main thread (init). */
-int exec_path_supported(const struct exec *ex);
+/* Whether path placeholders can work here: the kernel resolves paths with openat2 (Linux
+ * 5.6 and later, not blocked by a seccomp filter), and /proc/self/fd is there to hand the
+ * descriptors on. Sets ex->fd_dir. Main thread (init). */
+int exec_path_supported(struct exec *ex);
 
 /* --- text.c --- */
 

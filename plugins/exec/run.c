@@ -1,8 +1,9 @@
 /*
  * run.c: running one argv for the exec plugin.
  *
- * Never a shell. spawn.c starts the process (stdin /dev/null, stdout and stderr to two
- * pipes, every other descriptor closed, signal dispositions and mask reset, the environment
+ * Never a shell. spawn.c starts the process (stdin /dev/null or a checked file, stdout and
+ * stderr to two pipes, the checked descriptors of path placeholders at 3, 4, ..., every
+ * other descriptor closed, signal dispositions and mask reset, the environment
  * init() built, cwd, a process group of its own, and death with mcph), directly or under a
  * guard.
  *
@@ -77,8 +78,9 @@ static void run_close(int *fd)
     *fd = -1;
 }
 
-/* Returns 0 or an errno value. */
-static int run_spawn(struct run *r, char *const argv[])
+/* Returns 0 or an errno value. The descriptors of files are closed once the child has its
+ * copies (or failed): the handler need not hold them while the command runs. */
+static int run_spawn(struct run *r, char *const argv[], struct exec_files *files)
 {
     int out[2] = {-1, -1}, err[2] = {-1, -1};
     int rc = 0;
@@ -91,10 +93,14 @@ static int run_spawn(struct run *r, char *const argv[])
                                 .cwd_fd = r->ex->cwd_fd,
                                 .out = out[1],
                                 .err = err[1],
+                                .in = files->in,
+                                .fds = files->fd,
+                                .nfds = files->n,
                                 .guard = r->ex->guard};
 
         rc = exec_spawn(&sp, &r->pid, &r->report);
     }
+    exec_files_release(files);
     run_close(&out[1]);
     run_close(&err[1]);
     if (rc != 0) {
@@ -309,21 +315,23 @@ static void run_finish(struct run *r)
     run_close(&r->report);
 }
 
-int exec_run(const struct exec *ex, char *const argv[], struct mcph_call *call,
-             struct exec_result *res)
+int exec_run(const struct exec *ex, char *const argv[], struct exec_files *files,
+             struct mcph_call *call, struct exec_result *res)
 {
     struct run r = {.ex = ex, .call = call, .res = res, .pidfd = -1, .report = -1, .fd = {-1, -1}};
     size_t first = ex->max_output < RUN_FIRST_BUFFER ? ex->max_output + 1 : RUN_FIRST_BUFFER;
 
     for (int i = 0; i < 2; i++) {
         res->out[i] = malloc(first);
-        if (res->out[i] == NULL)
+        if (res->out[i] == NULL) {
+            exec_files_release(files);
             return MCPH_ERR_NOMEM;
+        }
         res->out[i][0] = '\0';
         r.room[i] = first;
     }
     r.start = exec_now_ms();
-    res->spawn_errno = run_spawn(&r, argv);
+    res->spawn_errno = run_spawn(&r, argv, files);
     if (res->spawn_errno == 0) {
         r.deadline = r.start + ex->timeout_ms;
         r.next_progress = r.start + EXEC_PROGRESS_MS;

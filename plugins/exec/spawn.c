@@ -7,7 +7,9 @@
  * the child ends; that is the handler's thread, which waits for the command, so in effect
  * when mcph dies. The kernel clears it when the command runs a set-user-ID or set-group-ID
  * program, or one with file capabilities. Otherwise the child does what posix_spawn did:
- * stdin from /dev/null, stdout and stderr to the pipes, every other descriptor closed,
+ * stdin from /dev/null (or the checked file of a <{name:file}), stdout and stderr to the
+ * pipes, the checked descriptors of path placeholders at 3, 4, ... (their argv names them
+ * so: see path.c), every other descriptor closed,
  * every signal disposition reset and none blocked, a process group of its own, and cwd
  * through the descriptor the path placeholders were checked against. An execve() failure
  * comes back through a close-on-exec pipe, so it is known before exec_spawn() returns.
@@ -48,10 +50,21 @@
 #define SPAWN_SWEEP_TICK_NS 10000000 /* ... waiting up to 10 ms between two: 1 s in all */
 #define SPAWN_REAP_MAX 1024          /* guard: zombies reaped per wake-up while it watches */
 #define SPAWN_CHILDREN_BUF 4096      /* bytes of /proc/thread-self/children read per round */
-#define SPAWN_LOW_FD 10              /* the guard moves its descriptors above this first */
 
-/* The guard's descriptors, once it arranged them. */
-enum { SPAWN_FD_REPORT = 3, SPAWN_FD_OUT, SPAWN_FD_ERR, SPAWN_FD_CWD, SPAWN_FD_FIRST_FREE };
+/* The guard's descriptors, once it arranged them: the command's path descriptors follow
+ * from SPAWN_FD_FILES. */
+enum { SPAWN_FD_REPORT = 3, SPAWN_FD_OUT, SPAWN_FD_ERR, SPAWN_FD_CWD, SPAWN_FD_IN, SPAWN_FD_FILES };
+#define SPAWN_GUARD_FDS (SPAWN_FD_FILES - SPAWN_FD_REPORT + EXEC_PATHS_MAX)
+#define SPAWN_LOW_FD (SPAWN_FD_FILES + EXEC_PATHS_MAX) /* the guard lifts them here first */
+
+/* Where the descriptors a command needs are, in the process that forks it. */
+struct spawn_fds {
+    int out, err, cwd; /* its stdout and stderr, and the folder it starts in */
+    int errw;          /* close-on-exec: an execve failure is written there */
+    int in;            /* its stdin, or -1 for /dev/null */
+    const int *files;  /* given to it as 3, 4, ...; nfiles <= EXEC_PATHS_MAX */
+    size_t nfiles;
+};
 
 /* One message from the guard to mcph: a single write of a few bytes, so atomic. */
 enum spawn_what { SPAWN_STARTED = 1, SPAWN_FAILED, SPAWN_EXITED };
@@ -69,20 +82,40 @@ static void spawn_write(int fd, const void *p, size_t n)
     (void)done;
 }
 
-/* Moves *fd to 3 or above, so that the dup2() onto 0-2 cannot clobber it. */
-static void spawn_lift(int *fd)
+/* In the child: puts stdin, stdout and stderr on 0-2 and f->files on 3, 4, ..., and closes
+ * every other descriptor but errw, which must be at 3 + nfiles or above. Everything is
+ * first copied above errw's floor, so that no dup2() below clobbers a descriptor still to
+ * be placed. Returns 0, or -1 and errno. Async-signal-safe calls only. */
+static int spawn_arrange(const struct spawn_fds *f, int errw)
 {
-    if (*fd >= 0 && *fd < 3)
-        *fd = fcntl(*fd, F_DUPFD, 3);
+    int base = 3 + (int)f->nfiles;
+    int out = fcntl(f->out, F_DUPFD, base), err = fcntl(f->err, F_DUPFD, base);
+    int in = f->in >= 0 ? fcntl(f->in, F_DUPFD, base) : open("/dev/null", O_RDONLY);
+    int files[EXEC_PATHS_MAX];
+
+    for (size_t i = 0; i < f->nfiles; i++) {
+        files[i] = fcntl(f->files[i], F_DUPFD, base);
+        if (files[i] < 0)
+            return -1;
+    }
+    if (out < 0 || err < 0 || in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+        return -1;
+    for (size_t i = 0; i < f->nfiles; i++) { /* dup2 clears close-on-exec: they stay */
+        if (dup2(files[i], 3 + (int)i) < 0)
+            return -1;
+    }
+    if (errw > base)
+        close_range((unsigned)base, (unsigned)errw - 1, 0);
+    close_range((unsigned)errw + 1, ~0U, 0);
+    return 0;
 }
 
 /* In the child, never returns: becomes the command. Async-signal-safe calls only. */
-static void spawn_exec(const struct exec_spawn *sp, int out, int err, int cwd_fd, int errw,
-                       pid_t parent)
+static void spawn_exec(const struct exec_spawn *sp, const struct spawn_fds *f, pid_t parent)
 {
     struct sigaction dfl = {.sa_handler = SIG_DFL};
+    int errw = f->errw, lifted, e;
     sigset_t none;
-    int null, e;
 
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
         goto fail;
@@ -90,18 +123,13 @@ static void spawn_exec(const struct exec_spawn *sp, int out, int err, int cwd_fd
         _exit(127);
     for (int sig = 1; sig < NSIG; sig++) /* KILL, STOP and libc's own say EINVAL: fine */
         sigaction(sig, &dfl, NULL);
-    spawn_lift(&out);
-    spawn_lift(&err);
-    spawn_lift(&cwd_fd);
-    spawn_lift(&errw);
-    if (setpgid(0, 0) != 0 || fchdir(cwd_fd) != 0)
+    errno = EMFILE;
+    lifted = f->nfiles <= EXEC_PATHS_MAX ? fcntl(errw, F_DUPFD_CLOEXEC, 3 + (int)f->nfiles) : -1;
+    if (lifted < 0)
         goto fail;
-    null = open("/dev/null", O_RDONLY);
-    if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+    errw = lifted;
+    if (setpgid(0, 0) != 0 || fchdir(f->cwd) != 0 || spawn_arrange(f, errw) != 0)
         goto fail;
-    if (errw > 3)
-        close_range(3, (unsigned)errw - 1, 0);
-    close_range((unsigned)errw + 1, ~0U, 0);
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     execve(sp->argv[0], sp->argv, sp->envp);
@@ -209,24 +237,33 @@ static void spawn_watch(pid_t cmd)
     spawn_sweep();
 }
 
-/* Puts the guard's descriptors at SPAWN_FD_*, /dev/null on 0 and 1 (mcph's protocol), and
+/* Puts the guard's descriptors at SPAWN_FD_* (SPAWN_FD_IN stays closed without one; the
+ * path descriptors from SPAWN_FD_FILES on), /dev/null on 0 and 1 (mcph's protocol), and
  * closes the rest (those of other calls among them). 2 stays mcph's log, where a sanitizer
  * would report. Returns 0 or -1. */
 static int spawn_guard_fds(const struct exec_spawn *sp, int report)
 {
-    int fds[] = {report, sp->out, sp->err, sp->cwd_fd};
-    int null;
+    int fds[SPAWN_GUARD_FDS] = {report, sp->out, sp->err, sp->cwd_fd, sp->in};
+    int n = SPAWN_FD_FILES - SPAWN_FD_REPORT + (int)sp->nfds, null;
 
-    for (int i = 0; i < 4; i++) { /* above the targets first: no dup2 clobbers another */
-        fds[i] = fcntl(fds[i], F_DUPFD, SPAWN_LOW_FD);
-        if (fds[i] < 0)
+    if (sp->nfds > EXEC_PATHS_MAX) {
+        errno = EMFILE;
+        return -1;
+    }
+    for (size_t i = 0; i < sp->nfds; i++)
+        fds[SPAWN_FD_FILES - SPAWN_FD_REPORT + i] = sp->fds[i];
+    for (int i = 0; i < n; i++) { /* above the targets first: no dup2 clobbers another */
+        fds[i] = fds[i] >= 0 ? fcntl(fds[i], F_DUPFD, SPAWN_LOW_FD) : -1;
+        if (fds[i] < 0 && i != SPAWN_FD_IN - SPAWN_FD_REPORT)
             return -1;
     }
-    for (int i = 0; i < 4; i++) {
-        if (dup2(fds[i], SPAWN_FD_REPORT + i) < 0)
+    for (int i = 0; i < n; i++) {
+        if (fds[i] >= 0 && dup2(fds[i], SPAWN_FD_REPORT + i) < 0)
             return -1;
     }
-    close_range(SPAWN_FD_FIRST_FREE, ~0U, 0);
+    if (sp->in < 0)
+        close(SPAWN_FD_IN); /* whatever of mcph's was there */
+    close_range((unsigned)(SPAWN_FD_REPORT + n), ~0U, 0);
     null = open("/dev/null", O_RDWR);
     if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
         return -1;
@@ -241,7 +278,13 @@ static void spawn_guard(const struct exec_spawn *sp, int report, pid_t parent)
     struct sigaction dfl = {.sa_handler = SIG_DFL};
     struct spawn_report rep = {.what = SPAWN_FAILED};
     pid_t self = getpid(), cmd;
-    int errp[2];
+    int errp[2], files[EXEC_PATHS_MAX];
+    struct spawn_fds fds = {.out = SPAWN_FD_OUT,
+                            .err = SPAWN_FD_ERR,
+                            .cwd = SPAWN_FD_CWD,
+                            .in = sp->in >= 0 ? SPAWN_FD_IN : -1,
+                            .files = files,
+                            .nfiles = sp->nfds};
     ssize_t n;
 
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
@@ -253,14 +296,21 @@ static void spawn_guard(const struct exec_spawn *sp, int report, pid_t parent)
         spawn_write(report, &rep, sizeof(rep));
         _exit(1);
     }
+    for (size_t i = 0; i < sp->nfds; i++)
+        files[i] = SPAWN_FD_FILES + (int)i;
+    fds.errw = errp[1];
     cmd = _Fork(); /* no atfork handlers: they are not async-signal-safe */
     if (cmd == 0)
-        spawn_exec(sp, SPAWN_FD_OUT, SPAWN_FD_ERR, SPAWN_FD_CWD, errp[1], self);
+        spawn_exec(sp, &fds, self);
     rep.code = errno;
     close(errp[1]);
     close(SPAWN_FD_OUT);
     close(SPAWN_FD_ERR);
     close(SPAWN_FD_CWD);
+    if (sp->in >= 0)
+        close(SPAWN_FD_IN);
+    for (size_t i = 0; i < sp->nfds; i++)
+        close(files[i]);
     if (cmd < 0) {
         spawn_write(SPAWN_FD_REPORT, &rep, sizeof(rep));
         _exit(1);
@@ -323,7 +373,15 @@ int exec_spawn(const struct exec_spawn *sp, pid_t *pid, int *report)
     if (child == 0 && sp->guard)
         spawn_guard(sp, p[1], parent);
     else if (child == 0)
-        spawn_exec(sp, sp->out, sp->err, sp->cwd_fd, p[1], parent);
+        spawn_exec(sp,
+                   &(struct spawn_fds){.out = sp->out,
+                                       .err = sp->err,
+                                       .cwd = sp->cwd_fd,
+                                       .errw = p[1],
+                                       .in = sp->in,
+                                       .files = sp->fds,
+                                       .nfiles = sp->nfds},
+                   parent);
     err = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     close(p[1]);

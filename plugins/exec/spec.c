@@ -8,13 +8,15 @@
  *   description = a quoted word                     (optional, for the model)
  *   word    = one or more adjacent parts: plain characters, '...' or "..."
  *   placeholder = "{" pname [ "?" ] [ ":" type ] "}"  (a whole word, unquoted)
+ *   stdin   = "<{" pname [ "?" ] ":file}"           (a whole word, unquoted; one at most)
  *   pname   = 1-64 of A-Za-z0-9 _, not a digit first  (the argument's name)
  *   type    = "file" | "dir" | "path"               (a path beneath cwd: see path.c)
  *
  * Words are separated by spaces or tabs. '...' keeps everything literally; inside "..." a
  * backslash escapes " and \ (elsewhere a backslash is an ordinary character). The first word
  * is the executable, an absolute path. An unquoted word of the placeholder form is a
- * placeholder ("?": optional; a type: see path.c); any other unquoted word holding { or } is
+ * placeholder ("?": optional; a type: see path.c), and "<" before a {name:file} placeholder makes
+ * the file the command's stdin instead of an argument; any other unquoted word holding { or } is
  * refused, so that a placeholder can never hide inside a word (write '{}' to pass braces
  * literally). A literal "--" lets the placeholders after it take values that start with '-',
  * '+' or '@', whatever the "--" means to the command (it may be an option's argument, as in
@@ -340,7 +342,8 @@ static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *d
 {
     struct exec_word *word = &cmd->words[cmd->nwords];
     size_t name_len = 0;
-    int optional = 0;
+    int optional = 0, to_stdin = !quoted && w[0] == '<' && w[1] == '{';
+    const char *ph = w + to_stdin; /* the placeholder, after a '<' */
     enum exec_kind kind = EXEC_KIND_TEXT;
 
     if (cmd->nwords == EXEC_WORDS_MAX) {
@@ -350,23 +353,57 @@ static int spec_add_word(struct exec_cmd *cmd, const char *w, int quoted, int *d
     if (quoted || (strchr(w, '{') == NULL && strchr(w, '}') == NULL)) {
         word->text = strdup(w);
         *dashdash = *dashdash || (cmd->nwords > 0 && strcmp(w, "--") == 0);
-    } else if (spec_placeholder(w, &name_len, &optional, &kind)) {
-        word->text = spec_strndup(w + 1, name_len);
+    } else if (spec_placeholder(ph, &name_len, &optional, &kind)) {
+        word->text = spec_strndup(ph + 1, name_len);
         word->param = 1;
         word->optional = optional;
-        word->dash_ok = *dashdash;
+        word->dash_ok = *dashdash || to_stdin; /* stdin: the value never reaches argv */
         word->kind = kind;
+        word->to_stdin = to_stdin;
     } else {
         snprintf(err, errlen,
                  "'%s' is not a placeholder ({name}, {name?}, or with a type {name:file}, "
-                 "{name:dir}, {name:path}, {name?:file}; a whole word; a name is letters, digits "
-                 "and _); quote it ('...') to pass braces literally",
+                 "{name:dir}, {name:path}, {name?:file}, or <{name:file} for stdin; a whole "
+                 "word; a name is letters, digits and _); quote it ('...') to pass braces "
+                 "literally",
                  w);
         return MCPH_ERR_INVALID;
     }
     if (word->text == NULL)
         return MCPH_ERR_NOMEM;
     cmd->nwords++;
+    return MCPH_OK;
+}
+
+/* Checks the path placeholder words: each is a descriptor handed to the command, and stdin
+ * is one file. */
+static int spec_check_paths(const struct exec_cmd *cmd, char *err, size_t errlen)
+{
+    size_t paths = 0, stdins = 0;
+
+    for (size_t i = 1; i < cmd->nwords; i++) {
+        const struct exec_word *w = &cmd->words[i];
+
+        if (w->to_stdin && w->kind != EXEC_KIND_FILE) {
+            snprintf(err, errlen, "<{%s%s%s%s} must name a file: write <{%s%s:file}", w->text,
+                     w->optional ? "?" : "", w->kind != EXEC_KIND_TEXT ? ":" : "",
+                     exec_kind_name(w->kind), w->text, w->optional ? "?" : "");
+            return MCPH_ERR_INVALID;
+        }
+        stdins += (size_t)w->to_stdin;
+        paths += (size_t)(w->param && w->kind != EXEC_KIND_TEXT && !w->to_stdin);
+    }
+    if (stdins > 1) {
+        snprintf(err, errlen, "more than one <{name:file} word: a command has one stdin");
+        return MCPH_ERR_INVALID;
+    }
+    if (paths > EXEC_PATHS_MAX) {
+        snprintf(err, errlen,
+                 "more than %d path placeholder words ({name:file}, {name:dir}, {name:path}): "
+                 "each is a descriptor handed to the command",
+                 EXEC_PATHS_MAX);
+        return MCPH_ERR_INVALID;
+    }
     return MCPH_OK;
 }
 
@@ -409,7 +446,7 @@ static int spec_check_words(struct exec_cmd *cmd, char *err, size_t errlen)
             return MCPH_ERR_INVALID;
         }
     }
-    return MCPH_OK;
+    return spec_check_paths(cmd, err, errlen);
 }
 
 /* Reads the tool name and the optional description; leaves *pp after the ':'. */
@@ -489,8 +526,9 @@ static char *spec_display_word(char *d, const struct exec_word *w)
     int plain = w->text[0] != '\0' && strpbrk(w->text, " \t'\"{}\\") == NULL;
 
     if (w->param)
-        return d + sprintf(d, "{%s%s%s%s}", w->text, w->optional ? "?" : "",
-                           w->kind != EXEC_KIND_TEXT ? ":" : "", exec_kind_name(w->kind));
+        return d + sprintf(d, "%s{%s%s%s%s}", w->to_stdin ? "<" : "", w->text,
+                           w->optional ? "?" : "", w->kind != EXEC_KIND_TEXT ? ":" : "",
+                           exec_kind_name(w->kind));
     if (plain)
         return d + sprintf(d, "%s", w->text);
     *d++ = '"';
@@ -621,8 +659,8 @@ static int spec_command(struct exec *ex, const char *line, int lineno)
     if (exe == SPEC_EXE_OK && rc == MCPH_OK && !ex->openat2 && spec_has_path(&cmd)) {
         host->log(host, MCPH_LOG_ERROR,
                   "command '%s' of [plugin.%s] skipped: its path placeholders need openat2() "
-                  "(Linux 5.6 or later, not blocked by a seccomp filter), which this system "
-                  "refused",
+                  "(Linux 5.6 or later, not blocked by a seccomp filter) and /proc/self/fd, "
+                  "which this system lacks",
                   cmd.name, host->instance);
         exe = SPEC_EXE_UNSAFE;
     }

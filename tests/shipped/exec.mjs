@@ -54,6 +54,7 @@ function cleanup() {
         }
     }
     fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
 }
 
 const watchdog = setTimeout(() => {
@@ -129,6 +130,15 @@ const okTool = path.join(tmp, 'ok-tool.sh');
 fs.writeFileSync(okTool, '#!/bin/sh\necho safe\n');
 fs.chmodSync(okTool, 0o755);
 const iniPath = path.join(tmp, 'exec.ini');
+// The race of a path placeholder: race/x.txt beneath cwd, and outside cwd a folder of the same
+// shape whose file holds a marker; a loop swaps race/ for a symlink to that folder and back.
+const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'mcph-exec-outside-'));
+const RACE_MARKER = `OUTSIDE-MARKER-${process.pid}-${Date.now()}`;
+fs.writeFileSync(path.join(outside, 'x.txt'), `${RACE_MARKER}\n`);
+fs.writeFileSync(path.join(outside, RACE_MARKER), ''); // what ls of the outside folder shows
+fs.mkdirSync(path.join(tmp, 'race'));
+fs.writeFileSync(path.join(tmp, 'race', 'x.txt'), 'inside\n');
+fs.symlinkSync(outside, path.join(tmp, 'race.link'));
 
 const commands = [
     'echo "Echo the words back": /bin/echo {text} {more?}',
@@ -162,6 +172,11 @@ const commands = [
     'list: /bin/ls -1 -- {d?:dir}',
     'kind: /usr/bin/stat -c %F -- {p:path}',
     `badinterp: ${badInterp}`,
+    'race: /bin/cat -- {f:file}',
+    'race_ls: /bin/ls -1 -- {d:dir}',
+    'count_in: /usr/bin/wc -l <{file:file}',
+    'count_in_opt: /usr/bin/wc -l <{file?:file}',
+    `pathfds: /bin/sh -c 'echo "$@"; ls /proc/$$/fd; readlink /proc/$$/fd/3 /proc/$$/fd/4; cat "$1"' sh {a:file} {b:dir}`,
 ];
 // The same and more under a guard (guard = yes): [plugin.guarded], tools g_NAME.
 const guarded = [
@@ -174,10 +189,13 @@ const guarded = [
     'flood: /usr/bin/yes',
     'count: /usr/bin/wc -l -- {file:file}',
     `badinterp: ${badInterp}`,
+    `pathfds: /bin/sh -c 'echo "$@"; ls /proc/$$/fd; readlink /proc/$$/fd/3 /proc/$$/fd/4; cat "$1"' sh {a:file} {b:dir}`,
+    'count_in: /usr/bin/wc -l <{file:file}',
 ];
 const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 'errflood', 'fail',
     'mixed', 'selfkill', 'env', 'fds', 'pwd', 'many', 'bytes', 'quoted', 'twice', 'ok_tool',
-    'count', 'count_nodash', 'list', 'kind', 'badinterp', 'sub_pwd',
+    'count', 'count_nodash', 'list', 'kind', 'badinterp', 'race', 'race_ls', 'count_in',
+    'count_in_opt', 'pathfds', 'sub_pwd',
     ...guarded.map((c) => `g_${c.split(':')[0]}`)];
 
 function writeIni(extra = []) {
@@ -378,24 +396,27 @@ async function checkPaths() {
         const { tools } = await session.client.listTools({}, { timeout: CALL_MS });
         const count = tools.find((t) => t.name === 'count');
         expect(count.description.includes('Runs: /usr/bin/wc -l -- {file:file}'), `description: ${short(count.description)}`);
-        expect(/^Fills \{file:file\}: one argument, passed as is\. A path relative to the command's folder, naming a regular file inside it: not absolute, no '\.\.', no symlink leading out\./
+        expect(/^Fills \{file:file\}: one argument\. A path relative to the command's folder, naming a regular file inside it: not absolute, no '\.\.', no symlink leading out\. The command gets it opened, as \/dev\/fd\/N, and names it so in its output\./
             .test(count.inputSchema.properties.file.description), `file: ${short(count.inputSchema.properties.file.description)}`);
         expectEq(tools.find((t) => t.name === 'list').inputSchema.required, undefined, 'list: {d?:dir} is optional');
     });
-    await check('path placeholder: a relative file beneath cwd runs, passed as written', async () => {
+    // The command gets the checked file as /dev/fd/3, not the path (see the race check).
+    await check('path placeholder: a relative file beneath cwd runs, passed as a descriptor', async () => {
         const r = await call('count', { file: 'data/notes.txt' });
-        expectEq(r.structuredContent?.stdout, '3 data/notes.txt\n', 'wc');
+        expectEq(r.structuredContent?.stdout, '3 /dev/fd/3\n', 'wc');
         expectEq((await call('count', { file: './data//notes.txt' })).structuredContent?.stdout,
-            '3 ./data//notes.txt\n', 'wc of ./data//notes.txt');
+            '3 /dev/fd/3\n', 'wc of ./data//notes.txt');
     });
     await check('path placeholder: a symlink that stays inside is followed', async () =>
-        expectEq((await call('count', { file: 'data/inlink' })).structuredContent?.stdout, '3 data/inlink\n', 'wc'));
+        expectEq((await call('count', { file: 'data/inlink' })).structuredContent?.stdout, '3 /dev/fd/3\n', 'wc'));
     await check('path placeholder: dir and path types', async () => {
         expectEq((await call('list', { d: 'data' })).structuredContent?.stdout, DATA_LS, 'ls data');
         expectEq((await call('list', { d: '.' })).structuredContent?.stdout.split('\n').includes('exec.ini'), true, 'ls .');
         expect((await call('list', {})).structuredContent?.stdout.includes('exec.ini\n'), 'ls without the optional dir');
         expectEq((await call('kind', { p: 'data' })).structuredContent?.stdout, 'directory\n', 'stat data');
-        expectEq((await call('kind', { p: 'data/notes.txt' })).structuredContent?.stdout, 'regular file\n', 'stat file');
+        // stat does not follow a symlink it is given: a file is seen as /dev/fd/N itself (a
+        // folder comes as /dev/fd/N/, which it follows). The documented cost of the descriptor.
+        expectEq((await call('kind', { p: 'data/notes.txt' })).structuredContent?.stdout, 'symbolic link\n', 'stat file');
     });
     const out = /the path in the argument "file" leads out of the command's folder \(an absolute symlink, or one that climbs out\)/;
     for (const [name, file, pattern] of [
@@ -419,7 +440,107 @@ async function checkPaths() {
         refused({ p: 'data/fifo' }, 'kind', /the argument "p" names a FIFO \(named pipe\); \{p\} takes a regular file or a folder/));
     await check('path placeholder without --: the option rule still applies', async () => {
         await refused({ file: '-n' }, 'count_nodash', /the argument "file" starts with '-'/);
-        expectEq((await call('count_nodash', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 data/notes.txt\n', 'wc');
+        expectEq((await call('count_nodash', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 /dev/fd/3\n', 'wc');
+    });
+}
+
+// The time-of-check/time-of-use race of a path placeholder: while a loop in another process
+// swaps race/ (beneath cwd) for a symlink to a folder outside cwd and back, calls of
+// `cat -- {f:file}` with f = race/x.txt, and of `ls -1 -- {d:dir}` with d = race, must never
+// show the outside file or folder. Bounded: at most RACE_CALLS calls or RACE_MS, whichever
+// comes first. Before the plugin handed over the checked descriptor, about 6% of the calls
+// printed the outside file.
+const RACE_CALLS = 2000;
+const RACE_MS = 2000;
+const RACE_WORKERS = 4;
+
+function startSwapper() {
+    const [dir, real, link] = ['race', 'race.real', 'race.link'].map((n) => path.join(tmp, n));
+    const script = `const fs = require('fs');
+        const [dir, real, link] = ${JSON.stringify([dir, real, link])};
+        const until = Date.now() + ${RACE_MS + 5000};
+        process.on('SIGTERM', () => process.exit(0));
+        for (let n = 0; Date.now() < until; n++) {
+            fs.renameSync(dir, real); fs.renameSync(link, dir);
+            fs.renameSync(dir, link); fs.renameSync(real, dir);
+            if (n === 0) process.stdout.write('swapping\\n');
+        }`;
+    const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (d) => {
+        stderr += d;
+    });
+    const started = new Promise((resolve) => proc.stdout.once('data', resolve));
+    const exited = new Promise((resolve) => proc.on('exit', (code, sig) => resolve({ code, sig })));
+    return { proc, started, exited, stderr: () => stderr };
+}
+
+async function checkRace() {
+    await check(`path placeholder race: a folder swapped for a symlink out never serves the outside file (${RACE_CALLS} calls or ${RACE_MS} ms)`, async () => {
+        const swapper = startSwapper();
+        const tally = { calls: 0, inside: 0, outside: 0, refused: 0, other: [] };
+        try {
+            await Promise.race([swapper.started, sleep(5000)]);
+            const end = Date.now() + RACE_MS;
+            const worker = async () => {
+                while (tally.calls < RACE_CALLS && Date.now() < end) {
+                    const ls = tally.calls++ % 2 === 1;
+                    const r = await (ls ? call('race_ls', { d: 'race' }) : call('race', { f: 'race/x.txt' }));
+                    const out = `${textOf(r)}\n${r.structuredContent?.stdout ?? ''}`;
+                    if (out.includes(RACE_MARKER)) tally.outside++;
+                    else if (!r.isError && r.structuredContent?.stdout === (ls ? 'x.txt\n' : 'inside\n')) tally.inside++;
+                    else if (r.isError) tally.refused++;
+                    else tally.other.push(short(r));
+                }
+            };
+            await Promise.all(Array.from({ length: RACE_WORKERS }, worker));
+        } finally {
+            swapper.proc.kill('SIGTERM');
+        }
+        const { code, sig } = await swapper.exited;
+        const summary = `${tally.outside}/${tally.calls} calls served the outside file ` +
+            `(${(100 * tally.outside / Math.max(tally.calls, 1)).toFixed(1)}%), ${tally.inside} the inside one, ` +
+            `${tally.refused} refused`;
+        console.log(`# race: ${summary}`);
+        expect(code === 0 || sig === 'SIGTERM', `the swapper failed (${code}, ${sig}): ${short(swapper.stderr(), 300)}`);
+        expectEq(tally.other, [], 'unexpected results');
+        expect(tally.outside === 0, summary);
+        expect(tally.inside > 0, `no call was served at all: ${summary}`);
+        await stillServing();
+    });
+}
+
+// The descriptors of path placeholders: only they reach the command, at 3, 4, ...; the
+// parent closes its own once the command started; <{name:file} is stdin.
+async function checkPathFds() {
+    const real = fs.realpathSync(data);
+    const wanted = `/dev/fd/3 /dev/fd/4/\n0\n1\n2\n3\n4\n${real}/notes.txt\n${real}\na\nb\nc\n`;
+    await check('path placeholders: the command gets /dev/fd/3 and /dev/fd/4/, and no other descriptor', async () => {
+        expectEq((await call('pathfds', { a: 'data/notes.txt', b: 'data' })).structuredContent?.stdout, wanted, 'direct');
+        expectEq((await call('g_pathfds', { a: 'data/notes.txt', b: 'data' })).structuredContent?.stdout, wanted, 'guard');
+    });
+    await check('<{file:file}: the checked file is stdin, no name in the output', async () => {
+        expectEq((await call('count_in', { file: 'data/notes.txt' })).structuredContent?.stdout, '3\n', 'wc <');
+        expectEq((await call('g_count_in', { file: 'data/inlink' })).structuredContent?.stdout, '3\n', 'guard');
+        expectEq((await call('count_in_opt', {})).structuredContent?.stdout, '0\n', 'absent: /dev/null');
+        await refused({ file: 'data/out-abs' }, 'count_in', /count_in refused: the path in the argument "file" leads out/);
+        await refused({ file: 'data' }, 'count_in', /the argument "file" names a folder; \{file\} takes a regular file/);
+        const { tools } = await session.client.listTools({}, { timeout: CALL_MS });
+        const t = tools.find((x) => x.name === 'count_in');
+        expect(t.description.includes('Runs: /usr/bin/wc -l <{file:file}'), `description: ${short(t.description)}`);
+        expect(/^Fills <\{file:file\}: the command's stdin\. A path relative/.test(t.inputSchema.properties.file.description),
+            `schema: ${short(t.inputSchema.properties.file.description)}`);
+    });
+    await check('path placeholders: mcph keeps no descriptor of a call', async () => {
+        const pid = session.transport._process.pid;
+        const fds = () => fs.readdirSync(`/proc/${pid}/fd`).length;
+        const before = fds();
+        for (let i = 0; i < 20; i++) {
+            await call('pathfds', { a: 'data/notes.txt', b: 'data' });
+            await call('g_count_in', { file: 'data/notes.txt' });
+            await call('pathfds', { a: 'data/notes.txt', b: 'data/outdir' }); // refused after a's open
+        }
+        expectEq(fds(), before, `descriptors of mcph (${pid}) before and after 60 calls`);
     });
 }
 
@@ -619,7 +740,7 @@ async function checkLifetime() {
         expectEq([m.isError, textOf(m)], [true, 'mixed exited with status 3\nout\n[stderr]\nerr\n'], 'g_mixed');
         const k = await call('g_selfkill', {});
         expectEq([k.isError, k.structuredContent?.signal, k.structuredContent?.exit_code], [true, 'SIGKILL', null], 'g_selfkill');
-        expectEq((await call('g_count', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 data/notes.txt\n', 'g_count');
+        expectEq((await call('g_count', { file: 'data/notes.txt' })).structuredContent?.stdout, '3 /dev/fd/3\n', 'g_count');
     });
     await check('guard: a setsid escape dies with the call', async () => {
         const pidfile = path.join(tmp, 'escape.pid');
@@ -729,6 +850,11 @@ function checkConfigErrors() {
         ['unknown placeholder type', 'commands = x: /bin/echo {a:bogus}', /'\{a:bogus\}' is not a placeholder \(\{name\}, \{name\?\}, or with a type \{name:file\}, \{name:dir\}, \{name:path\}, \{name\?:file\}/],
         ['placeholder type without a name', 'commands = x: /bin/echo {:file}', /'\{:file\}' is not a placeholder/],
         ['two types for one placeholder', 'commands = x: /bin/echo {a:file} {a:dir}', /\{a\} is written with two different types/],
+        ['stdin of an untyped placeholder', 'commands = x: /bin/cat <{a}', /<\{a\} must name a file: write <\{a:file\}/],
+        ['stdin of a folder', 'commands = x: /bin/cat <{a?:dir}', /<\{a\?:dir\} must name a file: write <\{a\?:file\}/],
+        ['two stdin words', 'commands = x: /bin/cat <{a:file} <{b:file}', /more than one <\{name:file\} word: a command has one stdin/],
+        ['17 path placeholders', `commands = x: /bin/cat -- ${Array.from({ length: 17 }, (_, i) => `{${String.fromCharCode(97 + i)}:file}`).join(' ')}`,
+            /more than 16 path placeholder words \(\{name:file\}, \{name:dir\}, \{name:path\}\): each is a descriptor handed to the command/],
         ['duplicate name', 'commands = x: /bin/echo\n    x: /bin/true', /the tool name 'x' is used twice/],
         ['timeout out of range', 'timeout_ms = 0\ncommands = x: /bin/echo', /timeout_ms = '0' in \[plugin\.bad\]: give a whole number from 1 to 600000/],
         ['max_output not a number', 'max_output = lots\ncommands = x: /bin/echo', /max_output = 'lots'/],
@@ -778,6 +904,8 @@ async function main() {
     await checkList();
     await checkCalls();
     await checkPaths();
+    await checkPathFds();
+    await checkRace();
     await checkHostile();
     await checkLimits();
     await checkLifetime();
