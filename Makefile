@@ -201,7 +201,7 @@ test-reload: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/reload/soak.mjs $(MCPH)
 
 FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
-                                tests/plugins/*.c tests/conformance/*.c tests/bench/*.c)
+                                tests/plugins/*.c tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
 	    $(SUDO) apt-get install -y -qq clang-format; }

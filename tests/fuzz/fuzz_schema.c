@@ -1,0 +1,89 @@
+/*
+ * fuzz_schema.c: the JSON Schema validator. The input is a schema and an instance, split at
+ * the first NUL byte (no NUL: the whole input is the schema, and the schema is matched
+ * against itself). The schema is checked (schema_check), compiled and matched; the instance
+ * is held to what dispatch lets through (jsonrpc_scan: at most LIMIT_JSON_DEPTH deep, UTF-8,
+ * no escaped NUL). Properties: a match
+ * gives STATUS_OK or STATUS_INVALID with a non-empty message, the same answer as
+ * schema_validate, and the same answer twice.
+ */
+#include "jsonrpc.h"
+#include "limits.h"
+#include "schema.h"
+#include "status.h"
+
+#include <cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void fuzz_fail(const char *why, const char *detail)
+{
+    fprintf(stderr, "fuzz_schema: %s: %s\n", why, detail);
+    abort();
+}
+
+/* Whether dispatch would let text through as part of a message: not nested deeper than
+ * LIMIT_JSON_DEPTH, no escaped NUL, UTF-8 without raw control bytes. */
+static int fuzz_admitted(const char *text, size_t len)
+{
+    struct jsonrpc_scan scan;
+
+    jsonrpc_scan(text, len, LIMIT_JSON_DEPTH, &scan);
+    return scan.depth <= LIMIT_JSON_DEPTH && scan.problem == JSONRPC_TEXT_OK;
+}
+
+static void fuzz_match(const cJSON *root, const cJSON *value)
+{
+    struct schema *s = NULL;
+    char err[512], again[512], once[512];
+    int status, status2, status3;
+
+    err[0] = again[0] = once[0] = '\0';
+    if (schema_compile(root, &s) != STATUS_OK)
+        return;
+    status = schema_match(s, value, err, sizeof(err));
+    status2 = schema_match(s, value, again, sizeof(again));
+    schema_free(s);
+    status3 = schema_validate(root, value, once, sizeof(once));
+    if (status != STATUS_OK && status != STATUS_INVALID)
+        fuzz_fail("schema_match returned", status_str(status));
+    if (status == STATUS_INVALID && err[0] == '\0')
+        fuzz_fail("STATUS_INVALID without a message", "");
+    if (status != status2 || status != status3)
+        fuzz_fail("the same match gave different answers", err);
+    if (status == STATUS_INVALID && (strcmp(err, again) != 0 || strcmp(err, once) != 0))
+        fuzz_fail("the same match gave different messages", err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *nul = memchr(data, 0, size);
+    size_t slen = nul ? (size_t)(nul - data) : size;
+    cJSON *root = cJSON_ParseWithLength((const char *)data, slen);
+    cJSON *value = NULL;
+    char err[512];
+
+    if (root == NULL)
+        return 0;
+    if (nul != NULL) {
+        const char *text = (const char *)nul + 1;
+        size_t len = size - slen - 1;
+
+        if (fuzz_admitted(text, len))
+            value = cJSON_ParseWithLength(text, len);
+    }
+    err[0] = '\0';
+    if (schema_check(root, err, sizeof(err)) == STATUS_INVALID && err[0] == '\0')
+        fuzz_fail("schema_check: STATUS_INVALID without a message", "");
+    if (nul == NULL && fuzz_admitted((const char *)data, slen))
+        fuzz_match(root, root);
+    else if (value != NULL)
+        fuzz_match(root, value);
+    cJSON_Delete(value);
+    cJSON_Delete(root);
+    return 0;
+}
