@@ -1,6 +1,7 @@
 #include "call.h"
 
 #include "inflight.h"
+#include "limits.h"
 #include "log.h"
 #include "modern.h"
 #include "out.h"
@@ -18,6 +19,7 @@ struct call_job {
     struct call_origin o;        /* msg owned */
     struct call_target t;        /* owned_args owned */
     char *name;                  /* owned: t.name, which the registry owns, copied */
+    size_t held;                 /* counted in srv->calls_held while the job lives */
     struct inflight_call flight; /* registered in srv->inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
@@ -227,6 +229,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->progress_token);
     modern_mrtr_release(&job->mrtr);
     server_release_plugin(job->o.srv, job->t.plugin);
+    atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     free(job->name);
     free(job);
 }
@@ -289,13 +292,55 @@ int call_log_level(struct server *srv, int *level)
     return 1;
 }
 
+/* Whether a call holding `cost` bytes more would take what is held for calls in flight and
+ * replies not yet written past [server] max_pending_mb. Under the state lock (cfg). */
+static int call_over_cap(struct server *srv, size_t cost)
+{
+    size_t cap = (size_t)srv->cfg.max_pending_mb * 1024u * 1024u;
+
+    return atomic_load(&srv->calls_held) + out_held(&srv->out) + cost > cap;
+}
+
+/* Answer a call that will not run with error `code` (0: no answer, out of memory), then free
+ * what it would have taken. The error echoes the id, which lives in the message: send it,
+ * then free both. */
+static void call_refuse(struct call_origin *o, struct call_target *t, int code, int mb)
+{
+    struct out *out = &o->srv->out;
+
+    if (code == JSONRPC_INVALID_REQUEST) {
+        out_error(out, o->batch, o->slot, o->id, code,
+                  "Invalid Request: a request with this id is still in flight", NULL);
+    } else if (code == JSONRPC_SERVER_BUSY) {
+        char text[200];
+
+        snprintf(text, sizeof(text),
+                 "Server busy: requests in flight and replies not yet read hold %d MiB, the "
+                 "limit of [server] max_pending_mb; send it again when calls have finished",
+                 mb);
+        out_error(out, o->batch, o->slot, o->id, code, text, NULL);
+    } else {
+        out_reply(out, o->batch, o->slot, NULL);
+    }
+    cJSON_Delete(t->owned_args);
+    t->owned_args = NULL;
+    cJSON_Delete(o->msg);
+    o->msg = NULL;
+}
+
 void call_submit(struct call_origin *o, struct call_target *t)
 {
     struct server *srv = o->srv;
-    struct call_job *job = calloc(1, sizeof(*job));
+    size_t cost = o->bytes + LIMIT_PENDING_CALL_BYTES;
+    struct call_job *job = NULL;
     const cJSON *token = call_progress_token(o->msg);
     int status = STATUS_NOMEM;
 
+    if (call_over_cap(srv, cost)) {
+        call_refuse(o, t, JSONRPC_SERVER_BUSY, srv->cfg.max_pending_mb);
+        return;
+    }
+    job = calloc(1, sizeof(*job));
     if (job != NULL && (job->name = strdup(t->name ? t->name : "")) != NULL) {
         job->flight.method =
             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->msg, "method"));
@@ -303,20 +348,14 @@ void call_submit(struct call_origin *o, struct call_target *t)
         status = inflight_add(&srv->inflight, o->id, &job->flight);
     }
     if (status != STATUS_OK) {
-        /* The error echoes the id, which lives in the message: send it, then free both. */
-        if (status == STATUS_EXISTS)
-            out_error(&srv->out, o->batch, o->slot, o->id, JSONRPC_INVALID_REQUEST,
-                      "Invalid Request: a request with this id is still in flight", NULL);
-        else
-            out_reply(&srv->out, o->batch, o->slot, NULL);
         if (job != NULL)
             free(job->name);
         free(job);
-        cJSON_Delete(t->owned_args);
-        cJSON_Delete(o->msg);
-        o->msg = NULL;
+        call_refuse(o, t, status == STATUS_EXISTS ? JSONRPC_INVALID_REQUEST : 0, 0);
         return;
     }
+    job->held = cost;
+    atomic_fetch_add(&srv->calls_held, cost);
     job->o = *o;
     job->t = *t;
     job->t.name = job->name;

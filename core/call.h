@@ -51,6 +51,7 @@ struct call_origin {
     size_t slot;
     int modern;    /* a 2026-07-28 request: modern results, MRTR, its own log level */
     int log_level; /* modern: the level its _meta asked for, LOG_OFF for none */
+    size_t bytes;  /* input it came in (its share of a batch), counted against max_pending_mb */
 };
 
 /* Whether the calling thread runs a handler whose request routes its log lines itself, and
@@ -60,9 +61,10 @@ struct call_origin {
 int call_log_level(struct server *srv, int *level);
 
 /* Queue the call on its plugin's lane; the reader runs it once the messages buffered are
- * dispatched, or a pool thread does, and answers from there (a request whose id is already in
- * flight gets an error at once). Takes o->msg and t->owned_args. The dispatching thread,
- * under the state lock. */
+ * dispatched, or a pool thread does, and answers from there. A request whose id is already in
+ * flight gets an error at once, and so does one that would take the bytes held for calls in
+ * flight and replies not yet written past [server] max_pending_mb. Takes o->msg and t->owned_args.
+ * The dispatching thread, under the state lock. */
 void call_submit(struct call_origin *o, struct call_target *t);
 
 #endif

@@ -198,6 +198,11 @@ static int config_set_page_size(struct config_parse *p, const char *value)
     return config_parse_int(value, 1, LIMIT_PAGE_MAX, &p->cfg->page_size);
 }
 
+static int config_set_max_pending(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, LIMIT_PENDING_MB_MAX, &p->cfg->max_pending_mb);
+}
+
 static const struct config_server_key config_server_keys[] = {
     {.name = "name", .set = config_set_name, .help = "the server name sent to clients"},
     {.name = "title", .set = config_set_title, .help = "a human-readable server title"},
@@ -217,6 +222,7 @@ static const struct config_server_key config_server_keys[] = {
     {.name = "ask_timeout_ms",
      .set = config_set_ask_timeout,
      .help = "milliseconds from 100 to 3600000"},
+    {.name = "max_pending_mb", .set = config_set_max_pending, .help = "MiB from 1 to 4096"},
     {0},
 };
 
@@ -592,6 +598,7 @@ void config_init(struct config *cfg)
     cfg->log_level = LOG_INFO;
     cfg->page_size = LIMIT_PAGE_DEFAULT;
     cfg->ask_timeout_ms = LIMIT_ASK_TIMEOUT_MS;
+    cfg->max_pending_mb = LIMIT_PENDING_MB_DEFAULT;
     cfg->cache_ttl_ms = 0;
     cfg->cache_public = 0;
 }

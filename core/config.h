@@ -52,6 +52,7 @@ struct config {
     int ask_timeout_ms; /* how long a plugin waits for the client's answer */
     int cache_ttl_ms;   /* ttlMs of cacheable results (2026-07-28) */
     int cache_public;   /* cacheScope: public (1) or private (0) */
+    int max_pending_mb; /* MiB held for requests in flight and replies not yet written */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };

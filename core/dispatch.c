@@ -29,6 +29,7 @@ struct dispatch_req {
     int modern;                 /* served per request under 2026-07-28 */
     struct modern_envelope env; /* its _meta, when modern */
     int cacheable;              /* the result carries cache hints (2026-07-28) */
+    size_t bytes;               /* its share of the line it came in, for max_pending_mb */
 };
 
 enum dispatch_flags {
@@ -371,6 +372,7 @@ static void dispatch_call(struct dispatch_req *req, struct call_target *t)
                             .rev = req->rev,
                             .batch = req->batch,
                             .slot = req->slot,
+                            .bytes = req->bytes,
                             .modern = req->modern,
                             .log_level = req->modern ? req->env.log_level : LOG_OFF};
 
@@ -974,11 +976,12 @@ static void dispatch_envelope(struct dispatch_req *req)
         dispatch_route(req);
 }
 
-/* Handle one message; takes ownership of msg. In a batch, exactly one reply (or no-reply)
- * reaches slot. */
-static void dispatch_message(struct server *srv, cJSON *msg, struct out_batch *b, size_t slot)
+/* Handle one message (`bytes` of input); takes ownership of msg. In a batch, exactly one
+ * reply (or no-reply) reaches slot. */
+static void dispatch_message(struct server *srv, cJSON *msg, struct out_batch *b, size_t slot,
+                             size_t bytes)
 {
-    struct dispatch_req req = {.srv = srv, .msg = msg, .batch = b, .slot = slot};
+    struct dispatch_req req = {.srv = srv, .msg = msg, .batch = b, .slot = slot, .bytes = bytes};
 
     req.rev = srv->session.rev;
     if (!cJSON_IsObject(msg))
@@ -988,7 +991,7 @@ static void dispatch_message(struct server *srv, cJSON *msg, struct out_batch *b
     cJSON_Delete(req.msg);
 }
 
-static void dispatch_batch_message(struct server *srv, cJSON *root)
+static void dispatch_batch_message(struct server *srv, cJSON *root, size_t bytes)
 {
     int n = cJSON_GetArraySize(root);
     struct dispatch_req req = {.srv = srv};
@@ -1016,20 +1019,20 @@ static void dispatch_batch_message(struct server *srv, cJSON *root)
         return;
     }
     for (size_t i = 0; (el = cJSON_DetachItemFromArray(root, 0)) != NULL; i++)
-        dispatch_message(srv, el, b, i);
+        dispatch_message(srv, el, b, i, bytes / (size_t)n);
     cJSON_Delete(root);
     out_batch_close(b);
 }
 
 /* The message parsed, under the state lock: what it reads of the state and what it changes
  * is one step between reloads. */
-static void dispatch_root(struct server *srv, cJSON *root)
+static void dispatch_root(struct server *srv, cJSON *root, size_t bytes)
 {
     pthread_mutex_lock(&srv->lock);
     if (cJSON_IsArray(root))
-        dispatch_batch_message(srv, root);
+        dispatch_batch_message(srv, root, bytes);
     else
-        dispatch_message(srv, root, NULL, 0);
+        dispatch_message(srv, root, NULL, 0, bytes);
     pthread_mutex_unlock(&srv->lock);
 }
 
@@ -1075,7 +1078,7 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
         cJSON_Delete(root);
         return;
     }
-    dispatch_root(srv, root);
+    dispatch_root(srv, root, len);
 }
 
 void dispatch_oversized(struct server *srv)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #define JSONRPC_READ_CHUNK 65536
+#define JSONRPC_KEEP_BYTES (1024u * 1024u)
 
 void jsonrpc_reader_init(struct jsonrpc_reader *r, int fd, size_t max)
 {
@@ -57,6 +58,12 @@ int jsonrpc_reader_fill(struct jsonrpc_reader *r)
 
     if (r->eof)
         return STATUS_EOF;
+    /* A long line once should not keep its buffer for good. */
+    if (r->start == r->len && r->cap > JSONRPC_KEEP_BYTES) {
+        free(r->buf);
+        r->buf = NULL;
+        r->len = r->start = r->cap = 0;
+    }
     if (jsonrpc_reader_room(r) != STATUS_OK)
         return STATUS_NOMEM;
     n = read(r->fd, r->buf + r->len, JSONRPC_READ_CHUNK);

@@ -16,6 +16,7 @@ enum jsonrpc_code {
     JSONRPC_INVALID_PARAMS = -32602,
     JSONRPC_INTERNAL_ERROR = -32603,
     JSONRPC_RESOURCE_NOT_FOUND = -32002,
+    JSONRPC_SERVER_BUSY = -32000, /* a server error: too much held for requests in flight */
 };
 
 struct jsonrpc_reader {

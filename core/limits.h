@@ -63,6 +63,12 @@
 #define LIMIT_OUT_KEEP_BYTES (256u * 1024u)
 /* A message this long is written from where it is rather than copied into the queue. */
 #define LIMIT_OUT_DIRECT_BYTES (64u * 1024u)
+/* Memory held for requests in flight (their input, queued or running) and replies not yet
+ * written, in MiB ([server] max_pending_mb): past it a call is refused with an error. */
+#define LIMIT_PENDING_MB_DEFAULT 64
+#define LIMIT_PENDING_MB_MAX 4096
+/* What one call holds besides its input (its job, in-flight entry, parsed tree's nodes). */
+#define LIMIT_PENDING_CALL_BYTES 1024
 /* One log line on stderr, in bytes; longer messages are cut and marked. */
 #define LIMIT_LOG_LINE 4096
 /* Milliseconds that SIGTERM/SIGINT wait for calls in flight before exiting anyway. */

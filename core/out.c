@@ -29,6 +29,7 @@ void out_init(struct out *o, int fd)
     strbuf_init(&o->pending);
     strbuf_init(&o->wbuf);
     atomic_init(&o->failed, 0);
+    atomic_init(&o->held, 0);
     /* Replies from two threads meet here for a moment each: spin a little before sleeping. */
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
@@ -45,6 +46,18 @@ void out_release(struct out *o)
     strbuf_release(&o->wbuf);
     pthread_cond_destroy(&o->drained);
     pthread_mutex_destroy(&o->lock);
+}
+
+/* Publish what is held now. Lock held. */
+static void out_note_held(struct out *o)
+{
+    atomic_store_explicit(&o->held, o->pending.len + (o->writing ? o->wbuf.len : 0),
+                          memory_order_relaxed);
+}
+
+size_t out_held(struct out *o)
+{
+    return atomic_load_explicit(&o->held, memory_order_relaxed);
 }
 
 /* Write every part, in order, whatever writev() takes at a time. */
@@ -75,6 +88,7 @@ static void out_fail(struct out *o)
 {
     o->written = o->queued;
     strbuf_reset(&o->pending);
+    out_note_held(o);
     if (atomic_exchange(&o->failed, 1) == 0 && o->on_fail != NULL)
         o->on_fail(o->fail_ctx);
 }
@@ -95,6 +109,7 @@ static void out_write_queued(struct out *o, const char *const *parts, const size
         v[cnt++] = (struct iovec){(void *)parts[i], lens[i]};
     if (n > 0)
         v[cnt++] = (struct iovec){(void *)"\n", 1};
+    out_note_held(o);
     pthread_mutex_unlock(&o->lock);
     status = out_writev_all(o->fd, v, cnt);
     pthread_mutex_lock(&o->lock);
@@ -106,6 +121,7 @@ static void out_write_queued(struct out *o, const char *const *parts, const size
         strbuf_reset(&o->wbuf);
     if (status != STATUS_OK)
         out_fail(o);
+    out_note_held(o);
     pthread_cond_broadcast(&o->drained);
 }
 
@@ -197,6 +213,7 @@ static int out_put_valid(struct out *o, const char *const *parts, const size_t *
         o->pending.len = mark;
         o->pending.buf[mark] = '\0';
     }
+    out_note_held(o);
     pthread_mutex_unlock(&o->lock);
     return status;
 }

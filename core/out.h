@@ -31,6 +31,7 @@ struct out {
     unsigned long queued;       /* lines queued so far (the pool's watcher checks for staleness) */
     unsigned long written;      /* lines written or dropped so far */
     atomic_int failed;          /* the peer is gone (EPIPE or another write error); any thread */
+    atomic_size_t held;         /* bytes queued or being written; read without the lock */
     void (*on_fail)(void *ctx); /* NULL, or called once when the peer is found gone */
     void *fail_ctx;
 };
@@ -41,6 +42,9 @@ struct out_batch;
 
 void out_init(struct out *o, int fd);
 void out_release(struct out *o);
+
+/* Bytes of replies queued or being written, not yet taken by the client. Any thread. */
+size_t out_held(struct out *o);
 
 /* Queue one message (JSON text, no newline; borrowed). Any thread. Returns STATUS_OK,
  * STATUS_IO when the peer is gone (the line is dropped) or STATUS_NOMEM. */

@@ -67,6 +67,7 @@ struct server {
                                * there is none (--check) */
     struct plugin_env env;    /* handed to every plugin instance; set before loading */
     struct inflight inflight; /* client requests in flight and mcph's own asks */
+    atomic_size_t calls_held; /* bytes held by calls queued or running (max_pending_mb) */
     pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
 
     pthread_mutex_t subs_lock; /* guards subs and listeners */
