@@ -12,7 +12,11 @@
 //
 // Prints one line per case, "ok   NAME: figures" or "FAIL NAME: what failed; figures", then a
 // count; exits 1 if any case failed. CASE arguments run only the cases whose name starts with
-// one of them ("3", "12b").
+// one of them ("3", "12b"). HOSTILE_DEBUG=1 prints each forged MRTR call's time and VmRSS.
+//
+// Memory bounds (VmRSS from /proc/PID/status) are checked on a plain build and only reported
+// under a sanitizer, whose quarantine keeps freed memory; LeakSanitizer checks for leaks when
+// mcph exits instead.
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -685,7 +689,9 @@ define('7 cancellation flood', async (t) => {
     await t.finish(p);
 });
 
-// 8. Responses nobody asked for: ignored, no answer.
+// 8. Responses nobody asked for: ignored, no answer. That includes an error response with id
+// null (what a client sends back when it could not parse a request: a valid JSON-RPC 2.0
+// Response object); answering a response would let two peers bounce errors forever.
 define('8 unsolicited responses', async (t) => {
     const p = t.start();
     await p.initialize();
@@ -709,7 +715,8 @@ define('8 unsolicited responses', async (t) => {
 });
 
 // 9. Forged and oversized inputResponses and requestState on a 2026-07-28 tools/call: each gets
-// an answer, nothing leaks (LeakSanitizer at exit), VmRSS comes back near where it was.
+// an answer, soon (many answers must not cost the square of their number), nothing leaks
+// (LeakSanitizer at exit), VmRSS comes back near where it was.
 define('9 forged MRTR state', async (t) => {
     const p = t.start();
     const meta = modernMeta({ elicitation: {} });
