@@ -895,6 +895,10 @@ static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t e
         if (key != NULL && (strcmp(key, "const") == 0 || strcmp(key, "enum") == 0 ||
                             strcmp(key, "default") == 0 || strcmp(key, "examples") == 0))
             continue;
+        if (key != NULL && strcmp(key, "patternProperties") == 0 && !cJSON_IsObject(child)) {
+            snprintf(err, errlen, "patternProperties must be an object");
+            return STATUS_INVALID;
+        }
         if (key != NULL && strcmp(key, "patternProperties") == 0 &&
             schema_check_names(child, err, errlen) != STATUS_OK)
             return STATUS_INVALID;

@@ -94,15 +94,40 @@ static char *uritemplate_value(const char *s, size_t len, int decode)
     return out;
 }
 
-/* Recursive match; variables found are added to vars (may be NULL). */
-static int uritemplate_rmatch(const char *tpl, const char *uri, cJSON *vars)
+/* A match in progress. Whether the rest of the template from its k-th variable on matches
+ * the rest of the URI from a given offset is remembered, so a template with several
+ * variables costs (variables x URI length) steps, not a search through every split. */
+struct uritemplate_m {
+    const char *uri;   /* the whole URI */
+    size_t len;        /* its length */
+    signed char *memo; /* [k * (len + 1) + offset]: -1 not known yet, 0 no, 1 yes */
+    size_t nvars;      /* variables in the template */
+};
+
+/* Match tpl (after k variables) against uri; variables found are added to vars (may be
+ * NULL: only whether it matches). */
+static int uritemplate_rmatch(struct uritemplate_m *m, const char *tpl, size_t k, const char *uri,
+                              cJSON *vars)
 {
-    while (*tpl != '\0' && *tpl != '{') {
-        if (*tpl++ != *uri++)
-            return 0;
+    signed char *seen = NULL;
+
+    if (vars == NULL && m->memo != NULL && k <= m->nvars) {
+        seen = &m->memo[k * (m->len + 1) + (size_t)(uri - m->uri)];
+        if (*seen >= 0)
+            return *seen;
     }
-    if (*tpl == '\0')
+    while (*tpl != '\0' && *tpl != '{') {
+        if (*tpl++ != *uri++) {
+            if (seen != NULL)
+                *seen = 0;
+            return 0;
+        }
+    }
+    if (*tpl == '\0') {
+        if (seen != NULL)
+            *seen = *uri == '\0';
         return *uri == '\0';
+    }
 
     int reserved = tpl[1] == '+';
     const char *name = tpl + 1 + reserved;
@@ -114,10 +139,13 @@ static int uritemplate_rmatch(const char *tpl, const char *uri, cJSON *vars)
         char key[URITEMPLATE_VAR_MAX + 1];
         char *value;
 
-        if (!uritemplate_rmatch(close + 1, uri + len, NULL))
+        if (!uritemplate_rmatch(m, close + 1, k + 1, uri + len, NULL))
             continue;
-        if (vars == NULL)
+        if (vars == NULL) {
+            if (seen != NULL)
+                *seen = 1;
             return 1;
+        }
         value = uritemplate_value(uri, len, !reserved);
         if (value == NULL)
             return 0;
@@ -125,27 +153,39 @@ static int uritemplate_rmatch(const char *tpl, const char *uri, cJSON *vars)
         key[close - name] = '\0';
         cJSON_AddItemToObject(vars, key, cJSON_CreateString(value));
         free(value);
-        return uritemplate_rmatch(close + 1, uri + len, vars);
+        return uritemplate_rmatch(m, close + 1, k + 1, uri + len, vars);
     }
+    if (seen != NULL)
+        *seen = 0;
     return 0;
 }
 
 int uritemplate_match(const char *tpl, const char *uri, cJSON **vars)
 {
-    cJSON *obj;
+    struct uritemplate_m m = {.uri = uri, .len = strlen(uri)};
+    int status = STATUS_OK;
+    cJSON *obj = NULL;
 
-    if (strlen(uri) > LIMIT_URI || !uritemplate_rmatch(tpl, uri, NULL))
+    if (m.len > LIMIT_URI)
         return STATUS_NOT_FOUND;
-    if (vars == NULL)
-        return STATUS_OK;
-    obj = cJSON_CreateObject();
-    if (obj == NULL)
-        return STATUS_NOMEM;
-    if (!uritemplate_rmatch(tpl, uri, obj)) {
-        /* A bad percent escape in a {var}: not a match. */
-        cJSON_Delete(obj);
-        return STATUS_NOT_FOUND;
+    for (const char *s = tpl; (s = strchr(s, '{')) != NULL; s++)
+        m.nvars++;
+    if (m.nvars > 1) {
+        m.memo = malloc((m.nvars + 1) * (m.len + 1));
+        if (m.memo == NULL)
+            return STATUS_NOMEM;
+        memset(m.memo, -1, (m.nvars + 1) * (m.len + 1));
     }
-    *vars = obj;
-    return STATUS_OK;
+    if (!uritemplate_rmatch(&m, tpl, 0, uri, NULL))
+        status = STATUS_NOT_FOUND;
+    else if (vars != NULL && (obj = cJSON_CreateObject()) == NULL)
+        status = STATUS_NOMEM;
+    else if (vars != NULL && !uritemplate_rmatch(&m, tpl, 0, uri, obj))
+        status = STATUS_NOT_FOUND; /* a bad percent escape in a {var}: not a match */
+    if (status == STATUS_OK && vars != NULL)
+        *vars = obj;
+    else
+        cJSON_Delete(obj);
+    free(m.memo);
+    return status;
 }

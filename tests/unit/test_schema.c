@@ -618,6 +618,9 @@ static void test_check(void)
                           STATUS_OK, NULL));
     /* A pattern that does not compile, at the top or deep inside. */
     CHECK(schema_check_is("{\"pattern\":\"(\"}", STATUS_INVALID, "("));
+    /* patternProperties that is not an object has no names to compile (it crashed once). */
+    CHECK(schema_check_is("{\"patternProperties\":[2]}", STATUS_INVALID, "must be an object"));
+    CHECK(schema_check_is("{\"patternProperties\":\"x\"}", STATUS_INVALID, "must be an object"));
     CHECK(schema_check_is("{\"pattern\":\"[a-\"}", STATUS_INVALID, "[a-"));
     CHECK(schema_check_is("{\"$defs\":{\"d\":{\"properties\":{\"p\":{\"pattern\":\"a{2\"}}}}}",
                           STATUS_INVALID, "a{2"));

@@ -222,6 +222,28 @@ static void test_match_too_long(void)
     free(uri);
 }
 
+/* Several {+var}s that the URI almost matches: every way of splitting it fails, and there
+ * are too many to try one by one (six variables over 120 dashes: about 10^9). */
+static void test_match_many_splits(void)
+{
+    char uri[160];
+    cJSON *vars = NULL;
+
+    strcpy(uri, "x://");
+    memset(uri + 4, '-', 120);
+    strcpy(uri + 124, "?");
+    CHECK_INT_EQ(uritemplate_match("x://{+a}-{+b}-{+c}-{+d}-{+e}-{+f}!", uri, NULL),
+                 STATUS_NOT_FOUND);
+    /* The same template where the URI does match: the first variables take the most. */
+    uri[124] = '!';
+    if (CHECK_INT_EQ(uritemplate_match("x://{+a}-{+b}-{+c}-{+d}-{+e}-{+f}!", uri, &vars),
+                     STATUS_OK)) {
+        CHECK_INT_EQ(strlen(cJSON_GetStringValue(cJSON_GetObjectItem(vars, "a"))), 110);
+        CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(vars, "f")), "-");
+    }
+    cJSON_Delete(vars);
+}
+
 static const struct check_test tests[] = {
     {"check_valid", test_check_valid},
     {"check_invalid", test_check_invalid},
@@ -233,6 +255,7 @@ static const struct check_test tests[] = {
     {"match_literal", test_match_literal},
     {"match_bad_escape", test_match_bad_escape},
     {"match_too_long", test_match_too_long},
+    {"match_many_splits", test_match_many_splits},
     {0},
 };
 
