@@ -939,19 +939,25 @@ static void dispatch_envelope(struct dispatch_req *req)
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
 
     req->id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (method == NULL &&
+        (cJSON_HasObjectItem(msg, "result") || cJSON_HasObjectItem(msg, "error"))) {
+        /* A response from the client: an answer to a question a plugin asked, or one nobody
+         * asked (late, forged, or about a message the client could not read, with id null).
+         * A response is never answered. */
+        if (jsonrpc_valid_id(req->id) &&
+            inflight_answer(&req->srv->inflight, req->id, req->msg) == STATUS_OK)
+            req->msg = NULL;
+        else
+            log_msg(&req->srv->log, LOG_DEBUG, NULL, "a response nobody waits for: ignored");
+        req->id = NULL;
+        dispatch_no_reply(req);
+        return;
+    }
     if (req->id != NULL && !jsonrpc_valid_id(req->id)) {
         req->id = NULL;
         dispatch_error(req, JSONRPC_INVALID_REQUEST,
                        "Invalid Request: id must be a string or "
                        "an integer");
-        return;
-    }
-    if (method == NULL && req->id != NULL &&
-        (cJSON_HasObjectItem(msg, "result") || cJSON_HasObjectItem(msg, "error"))) {
-        /* A response from the client: an answer to a question a plugin asked. */
-        if (inflight_answer(&req->srv->inflight, req->id, req->msg) == STATUS_OK)
-            req->msg = NULL;
-        dispatch_no_reply(req);
         return;
     }
     if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.0") != 0 ||

@@ -85,6 +85,9 @@
 /* Milliseconds a plugin's question to the client (sampling, elicitation, roots) waits for
  * the answer by default ([server] ask_timeout_ms). */
 #define LIMIT_ASK_TIMEOUT_MS 60000
+/* Questions one 2026-07-28 call may ask the client across its retries (input requests
+ * "ask-1" to "ask-N"); a plugin asking more gets MCPH_ERR_LIMIT. */
+#define LIMIT_MRTR_ASKS 256
 /* The longest ttlMs a cache hint may give (a day). */
 #define LIMIT_CACHE_TTL_MAX_MS 86400000
 /* Resources one client subscribes to (resources/subscribe, or one listen request's

@@ -350,8 +350,22 @@ void modern_listeners_close(struct server *srv)
 
 /* --- Questions to the client: input requests and the retry that answers them. --- */
 
+/* Whether key is one mcph gives a question: "ask-N", N from 1 to LIMIT_MRTR_ASKS. */
+static int modern_mrtr_key(const char *key)
+{
+    char *end = NULL;
+    long n;
+
+    if (key == NULL || strncmp(key, "ask-", 4) != 0 || key[4] < '1' || key[4] > '9')
+        return 0;
+    n = strtol(key + 4, &end, 10);
+    return *end == '\0' && n >= 1 && n <= LIMIT_MRTR_ASKS;
+}
+
 /* Copy the members of `from` (an object of answers, or NULL) into answers, later ones
- * replacing earlier ones of the same key. */
+ * replacing earlier ones of the same key. Only keys mcph could have asked count: a client's
+ * forged state or inputResponses with thousands of others costs one pass, not a search of
+ * every key so far for each. */
 static void modern_mrtr_merge(cJSON *answers, const cJSON *from)
 {
     const cJSON *e;
@@ -360,7 +374,11 @@ static void modern_mrtr_merge(cJSON *answers, const cJSON *from)
         return;
     cJSON_ArrayForEach(e, from)
     {
-        cJSON *copy = cJSON_Duplicate(e, 1);
+        cJSON *copy;
+
+        if (!modern_mrtr_key(e->string))
+            continue;
+        copy = cJSON_Duplicate(e, 1);
 
         cJSON_DeleteItemFromObjectCaseSensitive(answers, e->string);
         if (copy != NULL && !cJSON_AddItemToObject(answers, e->string, copy))
@@ -402,6 +420,10 @@ int modern_mrtr_ask(struct modern_mrtr *m, const char *method, cJSON *params, cJ
     cJSON *request;
 
     /* The n-th question of a run is keyed "ask-n", the same n in every retry. */
+    if (m->nasks >= LIMIT_MRTR_ASKS) {
+        cJSON_Delete(params);
+        return MCPH_ERR_LIMIT;
+    }
     snprintf(key, sizeof(key), "ask-%d", ++m->nasks);
     given = cJSON_GetObjectItemCaseSensitive(m->answers, key);
     if (cJSON_IsObject(given)) {

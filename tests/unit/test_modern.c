@@ -153,11 +153,38 @@ static void test_answers_merge(void)
     free(b64);
 }
 
+/* Only keys mcph gives its questions count ("ask-1" to "ask-256"): anything else a client
+ * sends is dropped, so a forged object of many keys costs one pass. And a run asks at most
+ * LIMIT_MRTR_ASKS questions. */
+static void test_answers_foreign_keys(void)
+{
+    struct modern_mrtr m;
+    cJSON *answer = NULL;
+    cJSON *msg = modern_request(
+        "ask", "\"inputResponses\":{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-0\":{},\"ask-01\":{},"
+               "\"ask-257\":{},\"ask-2x\":{},\"ask-256\":{\"v\":256}}");
+
+    modern_mrtr_begin(&m, msg, "ask");
+    CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-256\":{\"v\":256}}"));
+    for (int i = 1; i <= 256; i++) {
+        int rc = modern_mrtr_ask(&m, "roots/list", NULL, &answer);
+
+        if (!CHECK(rc == (i == 1 || i == 256 ? MCPH_OK : MCPH_ERR_AGAIN)))
+            break;
+        cJSON_Delete(answer);
+        answer = NULL;
+    }
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_LIMIT);
+    modern_mrtr_release(&m);
+    cJSON_Delete(msg);
+}
+
 static const struct check_test tests[] = {
     {"round_trip", test_round_trip},
     {"state_of_another_request", test_state_of_another_request},
     {"state_answers_not_an_object", test_state_answers_not_an_object},
     {"answers_merge", test_answers_merge},
+    {"answers_foreign_keys", test_answers_foreign_keys},
     {0},
 };
 
