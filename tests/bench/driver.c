@@ -54,6 +54,10 @@
  * - RSS: VmRSS and VmHWM of /proc/PID/status. RSS growth compares the least of the 5 samples
  *   of the last quarter of the pipelined calls with the least of the second quarter: a leak
  *   raises that floor, a transient (calls in flight, heap not yet trimmed) does not.
+ * - Flood: a fresh server, then n->flood_calls echoes of 64 KiB written as fast as the pipe
+ *   takes them, none waiting for a reply, the replies read all along; each call must be
+ *   answered once, by its echo or (mcph's [server] max_pending_mb) by error -32000, which is
+ *   counted apart. Then VmHWM: the peak RSS of the flood (the server's whole life).
  * - Instructions: two callgrind runs with different numbers of sequential calls; the
  *   difference divided by the difference in calls, so start-up and exit cancel out.
  * - Pinned ("same CPU"): the driver sets its own affinity to one CPU before fork(), so the
@@ -122,6 +126,12 @@ static const char *bench_status_str(int status)
 #define BENCH_TEXT "The quick brown fox jumps over the lazy dog"
 /* The text of the large echo. */
 #define BENCH_BIG_BYTES (1024u * 1024u)
+/* The text of each call of the flood. */
+#define BENCH_FLOOD_BYTES (64u * 1024u)
+/* The most mcph's peak RSS under the flood may exceed bare's, in MiB: what [server]
+ * max_pending_mb holds by default (64: requests in flight and unread replies), plus one
+ * message at the 16 MiB limit (the reader's buffer, which the cap does not count). */
+#define BENCH_FLOOD_OVER_MIB (64.0 + 16.0)
 /* Reads from a server's stdout, and the least room kept free for one. */
 #define BENCH_READ_CHUNK 65536u
 #define BENCH_MAX_ARGV 16
@@ -160,18 +170,19 @@ static const char *const bench_server_names[SRV_COUNT] = {"mcph", "bare", "sdk"}
 
 /* How many of everything: full run and --quick. Each phase also has a time budget. */
 struct bench_counts {
-    int starts;     /* spawns timed for start-up and exit (plus one untimed) */
-    int warmup;     /* echo calls before a timed sequential series */
-    int seq_calls;  /* timed sequential echo calls, pinned and unpinned, per round */
-    int rounds;     /* rounds of those (each a fresh server), interleaved */
-    int rss_calls;  /* pipelined echo calls (64 in flight) before RSS is read */
-    int deep_calls; /* pipelined echo calls with 1024 in flight; also with 64, counted */
-    int big_calls;  /* 1 MiB echoes */
-    int spin_calls; /* timed pipelined spin calls (64 in flight), after BENCH_SPIN_WARMUP */
-    int list_calls; /* timed tools/list calls */
-    int pings;      /* timed pings while mcph's workers run slow calls */
-    int reloads;    /* SIGHUP reloads timed, per workspace */
-    int cg_echo[2]; /* echo calls of the two callgrind runs */
+    int starts;      /* spawns timed for start-up and exit (plus one untimed) */
+    int warmup;      /* echo calls before a timed sequential series */
+    int seq_calls;   /* timed sequential echo calls, pinned and unpinned, per round */
+    int rounds;      /* rounds of those (each a fresh server), interleaved */
+    int rss_calls;   /* pipelined echo calls (64 in flight) before RSS is read */
+    int deep_calls;  /* pipelined echo calls with 1024 in flight; also with 64, counted */
+    int big_calls;   /* 1 MiB echoes */
+    int flood_calls; /* 64 KiB echoes written at once, without waiting for replies */
+    int spin_calls;  /* timed pipelined spin calls (64 in flight), after BENCH_SPIN_WARMUP */
+    int list_calls;  /* timed tools/list calls */
+    int pings;       /* timed pings while mcph's workers run slow calls */
+    int reloads;     /* SIGHUP reloads timed, per workspace */
+    int cg_echo[2];  /* echo calls of the two callgrind runs */
     /* tools/list calls of the two callgrind runs, per server: bare's first ~25 lists carry
      * one-off heap work (malloc_consolidate after the list is built) worth 50 of its lists,
      * so both of its runs start past them; mcph's cost is linear from the first list. */
@@ -188,6 +199,7 @@ static const struct bench_counts bench_full = {
     .rss_calls = 200000,
     .deep_calls = 100000,
     .big_calls = 50,
+    .flood_calls = 2000,
     .spin_calls = 20000,
     .list_calls = 300,
     .pings = 1000,
@@ -208,6 +220,7 @@ static const struct bench_counts bench_quick = {
     .rss_calls = 20000,
     .deep_calls = 10000,
     .big_calls = 10,
+    .flood_calls = 500,
     .spin_calls = 4000,
     .list_calls = 50,
     .pings = 1000,
@@ -252,6 +265,8 @@ enum bench_better { LOWER, HIGHER };
     X(FIG_RSS_GROWTH, "RSS floor growth, 2nd to 4th quarter", "KiB", 0, LOWER)                     \
     X(FIG_HWM_CALLS, "peak RSS after those calls", "MiB", 2, LOWER)                                \
     X(FIG_HWM_BIG, "peak RSS after 1 MiB echoes", "MiB", 2, LOWER)                                 \
+    X(FIG_HWM_FLOOD, "peak RSS under a flood of 64 KiB echoes", "MiB", 2, LOWER)                   \
+    X(FIG_FLOOD_BUSY, "calls of that flood refused (-32000 Server busy)", "count", 0, LOWER)       \
     X(FIG_LIST_P50, "tools/list of 1,000 tools, p50", "ms", 3, LOWER)                              \
     X(FIG_LIST_CPU, "server CPU per tools/list of 1,000", "ms", 3, LOWER)                          \
     X(FIG_LIST_BYTES, "tools/list reply size", "KiB", 1, LOWER)                                    \
@@ -284,9 +299,17 @@ static const struct bench_row bench_rows[FIG_COUNT] = {
 
 /* A target: mcph's figure against a bound (RULE_MAX: strictly under limit; RULE_AT_MOST: at
  * most limit), against the bare loop's (RULE_BARE_MAX: mcph/bare at most limit, for rows
- * better lower; RULE_BARE_MIN: mcph/bare at least limit, for rows better higher) or the SDK's
- * (RULE_SDK_MIN: sdk/mcph at least limit). */
-enum bench_rule { RULE_MAX = 1, RULE_AT_MOST, RULE_BARE_MAX, RULE_BARE_MIN, RULE_SDK_MIN };
+ * better lower; RULE_BARE_MIN: mcph/bare at least limit, for rows better higher;
+ * RULE_BARE_PLUS: mcph - bare at most limit, in the row's unit) or the SDK's (RULE_SDK_MIN:
+ * sdk/mcph at least limit). */
+enum bench_rule {
+    RULE_MAX = 1,
+    RULE_AT_MOST,
+    RULE_BARE_MAX,
+    RULE_BARE_MIN,
+    RULE_BARE_PLUS,
+    RULE_SDK_MIN
+};
 
 struct bench_target {
     enum bench_fig fig;
@@ -314,6 +337,8 @@ static const struct bench_target bench_targets[] = {
     {FIG_RSS_CALLS, RULE_MAX, 4.0, "RSS after 200,000 calls < 4 MiB (default deployment)"},
     {FIG_RSS_GROWTH, RULE_MAX, BENCH_GROWTH_KIB, "no RSS growth over the calls (floor < 8 KiB)"},
     {FIG_HWM_BIG, RULE_BARE_MAX, 1.5, "peak RSS with 1 MiB messages <= 1.5x bare"},
+    {FIG_HWM_FLOOD, RULE_BARE_PLUS, BENCH_FLOOD_OVER_MIB,
+     "peak RSS under a flood of 64 KiB echoes <= bare + 64 MiB (max_pending_mb) + 16 MiB"},
     {FIG_LIST_CPU, RULE_BARE_MAX, 2.0, "tools/list of 1,000: server CPU <= 2x bare"},
     {FIG_INSTR_LIST, RULE_BARE_MAX, 2.0, "tools/list of 1,000: instructions <= 2x bare"},
     {FIG_HUP20, RULE_MAX, 5.0, "SIGHUP to list_changed < 5 ms with 20 plugins"},
@@ -1246,13 +1271,22 @@ static int bench_flow(struct bench_proc *p, enum bench_kind kind, int window, lo
     return status;
 }
 
-/* One 1 MiB echo; `text` is the 1 MiB text, checked in full on the first call. */
-static int bench_big_call(struct bench_proc *p, const char *text, int check, double deadline)
+/* A text of `bytes` letters (nothing JSON escapes) for the large echoes; owned by the
+ * caller, NULL when out of memory. */
+static char *bench_text(size_t bytes)
+{
+    char *text = malloc(bytes);
+
+    for (size_t i = 0; text != NULL && i < bytes; i++)
+        text[i] = (char)('a' + (char)(i % 26));
+    return text;
+}
+
+/* Queue an echo call of `bytes` of text with request id. */
+static int bench_queue_echo(struct bench_proc *p, unsigned long long id, const char *text,
+                            size_t bytes)
 {
     static const char tail[] = "\"}}}\n";
-    unsigned long long id = p->id++;
-    const char *line;
-    size_t len;
     char head[160];
     int n = snprintf(head, sizeof(head),
                      "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
@@ -1261,9 +1295,20 @@ static int bench_big_call(struct bench_proc *p, const char *text, int check, dou
     int status = bench_queue(p, head, (size_t)n);
 
     if (status == BENCH_OK)
-        status = bench_queue(p, text, BENCH_BIG_BYTES);
+        status = bench_queue(p, text, bytes);
     if (status == BENCH_OK)
         status = bench_queue(p, tail, sizeof(tail) - 1);
+    return status;
+}
+
+/* One 1 MiB echo; `text` is the 1 MiB text, checked in full on the first call. */
+static int bench_big_call(struct bench_proc *p, const char *text, int check, double deadline)
+{
+    unsigned long long id = p->id++;
+    const char *line;
+    size_t len;
+    int status = bench_queue_echo(p, id, text, BENCH_BIG_BYTES);
+
     if (status == BENCH_OK)
         status = bench_wait_reply(p, id, deadline, &line, &len);
     if (status == BENCH_OK && len < BENCH_BIG_BYTES)
@@ -1276,12 +1321,10 @@ static int bench_big_call(struct bench_proc *p, const char *text, int check, dou
 /* 1 MiB echoes, one at a time: *mibps is MiB of text echoed per second. */
 static int bench_big(struct bench_proc *p, int calls, double deadline, double *mibps)
 {
-    char *text = malloc(BENCH_BIG_BYTES);
+    char *text = bench_text(BENCH_BIG_BYTES);
     double t0 = bench_now();
     int done = 0, status = text ? BENCH_OK : BENCH_ERR_NOMEM;
 
-    for (size_t i = 0; text != NULL && i < BENCH_BIG_BYTES; i++)
-        text[i] = (char)('a' + (char)(i % 26));
     while (status == BENCH_OK && done < calls && bench_now() < deadline) {
         status = bench_big_call(p, text, done == 0, deadline);
         if (status == BENCH_OK)
@@ -1349,6 +1392,97 @@ static void bench_steady(struct bench *b, int srv)
 out:
     if (status != BENCH_OK)
         bench_log(bench_server_names[srv], "pipelined and 1 MiB calls", status);
+}
+
+/* What the flood got back: results, and calls refused with -32000 (Server busy). */
+struct bench_flood {
+    long answered;
+    long refused;
+    char *seen; /* owned: one byte per call of the flood, set when its reply came */
+};
+
+/* Replies of the flood that arrived, ids first..first + total - 1: each call answered once,
+ * by an echo result at least as long as its text (the first checked in full) or by the
+ * error -32000; anything else is BENCH_ERR_REPLY. */
+static int bench_flood_replies(struct bench_proc *p, const char *text, unsigned long long first,
+                               long total, struct bench_flood *f)
+{
+    const char *line;
+    size_t len;
+
+    while (bench_next_line(p, &line, &len)) {
+        const char *at = bench_find(line, len, "\"id\":", 64);
+        unsigned long long id;
+
+        if (at == NULL || bench_find(line, len, "\"method\":", 64) != NULL)
+            continue; /* a notification or a request from the server */
+        id = strtoull(at + 5, NULL, 10);
+        if (id < first || id - first >= (unsigned long long)total || f->seen[id - first])
+            return BENCH_ERR_REPLY;
+        f->seen[id - first] = 1;
+        if (bench_find(line, len, "\"error\":{", 4096) != NULL) {
+            if (bench_find(line, len, "\"code\":-32000", 4096) == NULL)
+                return BENCH_ERR_REPLY;
+            f->refused++;
+            continue;
+        }
+        if (len < BENCH_FLOOD_BYTES || bench_find(line, len, "\"isError\":true", 64) != NULL ||
+            (f->answered == 0 && bench_check_echo(line, len, text, BENCH_FLOOD_BYTES) != BENCH_OK))
+            return BENCH_ERR_REPLY;
+        f->answered++;
+    }
+    return BENCH_OK;
+}
+
+/* `total` echoes of BENCH_FLOOD_BYTES, written as fast as the pipe takes them without waiting
+ * for any reply (the next call is queued as soon as the pipe took the last one in full), the
+ * replies read all along, until every call is answered or deadline. */
+static int bench_flood_run(struct bench_proc *p, long total, double deadline, struct bench_flood *f)
+{
+    char *text = bench_text(BENCH_FLOOD_BYTES);
+    unsigned long long first = p->id;
+    long sent = 0;
+    int status = text != NULL && f->seen != NULL ? BENCH_OK : BENCH_ERR_NOMEM;
+
+    while (status == BENCH_OK && f->answered + f->refused < total) {
+        while (status == BENCH_OK && sent < total && p->out_len == 0) {
+            status = bench_queue_echo(p, p->id++, text, BENCH_FLOOD_BYTES);
+            sent++;
+        }
+        if (status == BENCH_OK)
+            status = bench_pump(p, deadline);
+        if (status == BENCH_OK)
+            status = bench_flood_replies(p, text, first, total, f);
+    }
+    free(text);
+    return status;
+}
+
+/* A fresh server, then the flood (n->flood_calls echoes of 64 KiB, all at once): the peak RSS
+ * (VmHWM) once every call is answered, and how many were refused with -32000 (mcph's
+ * [server] max_pending_mb). */
+static void bench_flood(struct bench *b, int srv)
+{
+    struct bench_flood f = {0, 0, calloc((size_t)b->n->flood_calls, 1)};
+    struct bench_proc p;
+    double gone;
+    int status = bench_start(b, srv, b->echo_cmd[srv], 0, &p);
+
+    if (status == BENCH_OK)
+        status = bench_flood_run(&p, b->n->flood_calls, bench_now() + b->n->budget_s, &f);
+    if (status == BENCH_OK) {
+        b->val[FIG_HWM_FLOOD][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
+        b->val[FIG_FLOOD_BUSY][srv] = (double)f.refused;
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    } else if (p.pid > 0) {
+        fprintf(stderr, "bench: %s: flood: %ld answered and %ld refused of %d; VmHWM %.1f MiB\n",
+                bench_server_names[srv], f.answered, f.refused, b->n->flood_calls,
+                bench_vm_kib(p.pid, "VmHWM:") / 1024.0);
+        bench_kill(&p);
+    }
+    if (status != BENCH_OK)
+        bench_log(bench_server_names[srv], "a flood of 64 KiB echoes", status);
+    free(f.seen);
 }
 
 /* The CPU-bound tool, pipelined (mcph and bare; not the SDK server): a fresh server serving
@@ -1789,7 +1923,9 @@ static void bench_verdict(const struct bench *b, const struct bench_target *t)
     const double *v = b->val[t->fig];
     int absolute = t->rule == RULE_MAX || t->rule == RULE_AT_MOST;
     int at_least = t->rule == RULE_BARE_MIN || t->rule == RULE_SDK_MIN;
+    int plus = t->rule == RULE_BARE_PLUS;
     double x = absolute                  ? v[SRV_MCPH]
+               : plus                    ? v[SRV_MCPH] - v[SRV_BARE]
                : t->rule == RULE_SDK_MIN ? v[SRV_SDK] / v[SRV_MCPH]
                                          : v[SRV_MCPH] / v[SRV_BARE];
     int pass = t->rule == RULE_MAX ? x < t->limit : at_least ? x >= t->limit : x <= t->limit;
@@ -1801,10 +1937,14 @@ static void bench_verdict(const struct bench *b, const struct bench_target *t)
     fprintf(stdout, "  %-5s %s: ", pass ? "PASS" : "MISS", t->text);
     if (absolute)
         fprintf(stdout, "%.2f %s", x, bench_rows[t->fig].unit);
+    else if (plus)
+        fprintf(stdout, "mcph - bare %.2f %s", x, bench_rows[t->fig].unit);
     else
         fprintf(stdout, "%s %.2fx", t->rule == RULE_SDK_MIN ? "sdk/mcph" : "mcph/bare", x);
     if (!pass && at_least)
         fprintf(stdout, " (%.2fx short of the target)", t->limit / x);
+    else if (!pass && plus)
+        fprintf(stdout, " (%.2f %s over the target)", x - t->limit, bench_rows[t->fig].unit);
     else if (!pass)
         fprintf(stdout, " (%.2fx the target)", x / t->limit);
     fprintf(stdout, "\n");
@@ -1821,14 +1961,14 @@ static void bench_report(const struct bench *b)
             "counts: %d starts, %d rounds of %d sequential calls (after %d), %d pipelined "
             "calls (64 in "
             "flight; mcph reached %ld), %d (1024 in flight), %d spin {us: " BENCH_SPIN_US "} "
-            "(64 in flight, after %d), %d x 1 MiB, %d tools/list, "
+            "(64 in flight, after %d), %d x 1 MiB, a flood of %d x 64 KiB, %d tools/list, "
             "%d reloads, callgrind %d vs %d echo calls and %d vs %d lists (bare %d vs %d), "
             "%d pings (mcph: behind %d slow calls); system calls: %s\n",
             b->n->starts, b->n->rounds, b->n->seq_calls, b->n->warmup, b->n->rss_calls,
             b->rss_done[SRV_MCPH], b->n->deep_calls, b->n->spin_calls, BENCH_SPIN_WARMUP,
-            b->n->big_calls, b->n->list_calls, b->n->reloads, b->n->cg_echo[0], b->n->cg_echo[1],
-            b->n->cg_list[SRV_MCPH][0], b->n->cg_list[SRV_MCPH][1], b->n->cg_list[SRV_BARE][0],
-            b->n->cg_list[SRV_BARE][1], b->n->pings, BENCH_SLOW_CALLS,
+            b->n->big_calls, b->n->flood_calls, b->n->list_calls, b->n->reloads, b->n->cg_echo[0],
+            b->n->cg_echo[1], b->n->cg_list[SRV_MCPH][0], b->n->cg_list[SRV_MCPH][1],
+            b->n->cg_list[SRV_BARE][0], b->n->cg_list[SRV_BARE][1], b->n->pings, BENCH_SLOW_CALLS,
             b->sys_enter >= 0 ? "perf_event_open, raw_syscalls:sys_enter, counted servers of "
                                 "their own (1 sequential series, then 64 in flight)"
                               : "not counted (see stderr)");
@@ -1967,6 +2107,7 @@ static void bench_run(struct bench *b)
     fprintf(stderr, "bench: sequential calls, unpinned, %d rounds\n", b->n->rounds);
     bench_rounds(b, 0);
     bench_phase(b, "pipelined calls, RSS, 1 MiB echoes", bench_steady);
+    bench_phase(b, "a flood of 64 KiB echoes, peak RSS", bench_flood);
     bench_phase(b, "pipelined CPU-bound calls (mcph and bare)", bench_spin);
     bench_phase(b, "tools/list of 1,000 tools", bench_list);
     if (b->sys_enter >= 0)
