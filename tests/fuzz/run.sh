@@ -89,7 +89,7 @@ for obj in "$OUT"/core/*.o; do
     [ -e "$obj" ] && [ ! -e "core/$(basename "${obj%.o}").c" ] && rm -f "$obj"
 done
 if [ ${#STALE_SRC[@]} -gt 0 ]; then
-    # shellcheck disable=SC2086 # CFLAGS is a list of flags
+    # shellcheck disable=SC2016 # {} is xargs', $(basename) the inner shell's
     printf '%s\n' "${STALE_SRC[@]}" | xargs -P "$JOBS" -I{} sh -c \
         'clang '"$CFLAGS"' '"${DEP_CFLAGS[*]}"' -c -o "'"$OUT"'/core/$(basename {} .c).o" {}'
 fi
@@ -136,6 +136,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 failed=0
+regress_failed=0
 for name in "${HARNESSES[@]}"; do
     dir="$FUZZ_DIR/regress/$name"
     [ -d "$dir" ] || continue
@@ -146,8 +147,9 @@ for name in "${HARNESSES[@]}"; do
         echo "regress $name: ${#files[@]} reproducer(s) ok"
     else
         echo "regress $name: FAIL (a reproducer in $dir crashes again; $log)"
-        grep -E '^Running:|ERROR|SUMMARY|fuzz_' "$log" | tail -n 20 | sed 's/^/    /'
+        grep -E '^Running:|ERROR|SUMMARY|^fuzz_[a-z]+: ' "$log" | tail -n 20 | sed 's/^/    /'
         failed=1
+        regress_failed=1
     fi
 done
 # Reproducers of defects being fixed: reported, never fatal.
@@ -182,6 +184,7 @@ for name in "${HARNESSES[@]}"; do
     dirs=("$corpus")
     [ -d "$seeds" ] && dirs+=("$seeds")
     echo "fuzz $name: ${SECONDS_EACH}s"
+    touch "$OUT/logs/.start-$name"
     status=ok
     if ! "$OUT/fuzz_$name" "${args[@]}" "${dirs[@]}" >"$log" 2>&1; then
         status=FAIL
@@ -199,14 +202,16 @@ for name in "${HARNESSES[@]}"; do
     if [ "$status" = FAIL ]; then
         echo "fuzz $name: FAIL; the end of $log:"
         grep -vE '^#[0-9]+' "$log" | tail -n 40 | sed 's/^/    /'
-        ls "$OUT/crashes/$name-"* 2>/dev/null | sed 's/^/    artifact: /' || true
+        find "$OUT/crashes" -name "$name-*" -newer "$OUT/logs/.start-$name" | sed 's/^/    artifact: /'
     fi
 done
 
 echo "fuzz: summary (executions, coverage edges, features, corpus units/bytes)"
 printf '  %s\n' "${SUMMARY[@]}"
 if [ $failed -ne 0 ]; then
-    echo "fuzz: FAILED; reproducers are in $OUT/crashes/ (tests/fuzz/README.md says what next)"
+    [ $regress_failed -ne 0 ] && echo "fuzz: FAILED: a reproducer in $FUZZ_DIR/regress/ fails"
+    grep -q ' FAIL ' <<<"${SUMMARY[*]:-}" &&
+        echo "fuzz: FAILED: new reproducers are in $OUT/crashes/ (tests/fuzz/README.md says what next)"
     exit 1
 fi
 echo "fuzz: all harnesses ok"
