@@ -10,6 +10,7 @@
 #include "schema.h"
 #include "session.h"
 #include "status.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -274,7 +275,8 @@ static char *dispatch_print_page(struct dispatch_req *req, const struct dispatch
     if (items != NULL) {
         if (req->modern)
             modern_result(result, reg, NULL, req->cacheable);
-        text = cJSON_PrintUnformatted(result);
+        /* Checked once here, not each time the page is sent. */
+        text = utf8_own(cJSON_PrintUnformatted(result));
     }
     cJSON_Delete(result);
     return text;

@@ -340,8 +340,8 @@ static void main_cancel_all(struct server *srv, const char *why)
     inflight_cancel_all(&srv->inflight);
 }
 
-/* The calls in flight end. After the end of input nobody can read their answers: they are
- * cancelled at once and get LIMIT_SHUTDOWN_GRACE_MS. After a stop signal they get
+/* The calls in flight end. After the end of input nobody can read their answers: they were
+ * cancelled at once (main_serve) and get LIMIT_SHUTDOWN_GRACE_MS. After a stop signal they get
  * LIMIT_SHUTDOWN_GRACE_MS, then are cancelled and get LIMIT_SHUTDOWN_CANCEL_MS more. A further
  * stop signal skips the rest of the current wait. Returns 1 when nothing is left running, 0
  * when the time is up (the calls still running are logged as abandoned). */
@@ -350,8 +350,6 @@ static int main_finish_calls(struct server *srv, int by_signal)
     int phase = 0, nphases = by_signal ? 2 : 1;
     struct timespec start;
 
-    if (!by_signal)
-        main_cancel_all(srv, "end of input");
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (!work_drain(&srv->work, LIMIT_SHUTDOWN_SLICE_MS)) {
         long limit = phase == 0 ? LIMIT_SHUTDOWN_GRACE_MS : LIMIT_SHUTDOWN_CANCEL_MS;
@@ -393,6 +391,10 @@ static int main_serve(struct server *srv, int watch_forced)
         return EXIT_RUNTIME;
     }
     by_signal = main_loop(srv, watch_forced);
+    /* At the end of input the calls are cancelled first: a question waiting for the client
+     * then ends as cancelled, not as failed, and its call sends nothing. */
+    if (!by_signal)
+        main_cancel_all(srv, "end of input");
     /* Nothing more is read (a reader a client holds up in a write is not waited for); no
      * answer to a plugin's question can come any more; open listen requests end. */
     work_stop_input(&srv->work, LIMIT_SHUTDOWN_READER_MS);

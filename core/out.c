@@ -222,15 +222,17 @@ static int out_put_valid(struct out *o, const char *const *parts, const size_t *
  * part of a well-formed sequence (a plugin's text, a path quoted in a message) become U+FFFD.
  * They can only be inside JSON strings, where cJSON copies bytes of 0x80 and above as they
  * are, so the line stays the same JSON otherwise. */
-static int out_put_parts(struct out *o, const char *const *parts, const size_t *lens, int n)
+static int out_put_parts(struct out *o, const char *const *parts, const size_t *lens, int n,
+                         unsigned checked)
 {
     const char *fixed_parts[6];
     size_t fixed_lens[6];
     char *repaired[6] = {NULL};
     int status = STATUS_OK, bad = 0;
 
+    /* Parts in `checked` (bit i: part i) are known to be UTF-8 already. */
     for (int i = 0; i < n; i++)
-        bad |= utf8_valid(parts[i], lens[i]) != lens[i];
+        bad |= !(checked & (1u << i)) && utf8_valid(parts[i], lens[i]) != lens[i];
     if (!bad)
         return out_put_valid(o, parts, lens, n);
     for (int i = 0; i < n && status == STATUS_OK; i++) {
@@ -255,7 +257,7 @@ int out_put(struct out *o, const char *text, size_t len)
     const char *parts[1] = {text};
     size_t lens[1] = {len};
 
-    return out_put_parts(o, parts, lens, 1);
+    return out_put_parts(o, parts, lens, 1, 0);
 }
 
 /* The JSON text of a request id into buf (JSONRPC_INT_TEXT bytes) when it is an integer;
@@ -269,8 +271,9 @@ static const char *out_int_id(const cJSON *id, char *buf)
     return jsonrpc_int_text(id, buf);
 }
 
-/* {"jsonrpc":"2.0","id":ID,"result":RESULT} as one line, queued. */
-static int out_put_result(struct out *o, const cJSON *id, const char *result)
+/* {"jsonrpc":"2.0","id":ID,"result":RESULT} as one line, queued. The id came in a line that
+ * was checked, or is mcph's own: it is UTF-8; so is result when `checked`. */
+static int out_put_result(struct out *o, const cJSON *id, const char *result, int checked)
 {
     static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
     static const char mid[] = ",\"result\":";
@@ -284,7 +287,7 @@ static int out_put_result(struct out *o, const cJSON *id, const char *result)
     if (parts[1] == NULL)
         return STATUS_NOMEM;
     lens[1] = strlen(parts[1]);
-    status = out_put_parts(o, parts, lens, 5);
+    status = out_put_parts(o, parts, lens, 5, checked ? 0x1Fu : 0x17u);
     free(printed);
     return status;
 }
@@ -371,13 +374,20 @@ void out_reply(struct out *o, struct out_batch *b, size_t slot, cJSON *msg)
     out_reply_text(o, b, slot, text);
 }
 
-void out_result_text(struct out *o, struct out_batch *b, size_t slot, const cJSON *id,
-                     const char *result)
+/* out_result_text, for a result text that is not known to be UTF-8 unless `checked`. */
+static void out_result_printed(struct out *o, struct out_batch *b, size_t slot, const cJSON *id,
+                               const char *result, int checked)
 {
     if (b != NULL)
         out_batch_done(b, slot, jsonrpc_result_text(id, result));
     else
-        out_put_result(o, id, result);
+        out_put_result(o, id, result, checked);
+}
+
+void out_result_text(struct out *o, struct out_batch *b, size_t slot, const cJSON *id,
+                     const char *result)
+{
+    out_result_printed(o, b, slot, id, result, 1);
 }
 
 void out_result(struct out *o, struct out_batch *b, size_t slot, const cJSON *id, cJSON *result)
@@ -391,7 +401,7 @@ void out_result(struct out *o, struct out_batch *b, size_t slot, const cJSON *id
             out_batch_done(b, slot, NULL);
         return;
     }
-    out_result_text(o, b, slot, id, text);
+    out_result_printed(o, b, slot, id, text, 0);
     free(text);
 }
 

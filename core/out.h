@@ -70,7 +70,8 @@ void out_reply_text(struct out *o, struct out_batch *b, size_t slot, char *text)
  * queue around the id's text; NULL result (out of memory) sends nothing. */
 void out_result(struct out *o, struct out_batch *b, size_t slot, const cJSON *id, cJSON *result);
 
-/* The same from the result's JSON text (borrowed: a cached list page). */
+/* The same from the result's JSON text (borrowed: a cached list page), which the caller made
+ * sure is UTF-8 (utf8_own). */
 void out_result_text(struct out *o, struct out_batch *b, size_t slot, const cJSON *id,
                      const char *result);
 

@@ -89,3 +89,15 @@ char *utf8_repair(const char *text, size_t len, size_t *out_len)
     *out_len = at;
     return out;
 }
+
+char *utf8_own(char *text)
+{
+    size_t len = text ? strlen(text) : 0, out_len;
+    char *fixed;
+
+    if (text == NULL || utf8_valid(text, len) == len)
+        return text;
+    fixed = utf8_repair(text, len, &out_len);
+    free(text);
+    return fixed;
+}

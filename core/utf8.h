@@ -19,4 +19,8 @@ size_t utf8_valid(const char *text, size_t len);
  * memory. */
 char *utf8_repair(const char *text, size_t len, size_t *out_len);
 
+/* text (owned, NUL-terminated) as well-formed UTF-8: itself when it is, else a repaired
+ * copy (text is freed). NULL when text is NULL or out of memory. */
+char *utf8_own(char *text);
+
 #endif

@@ -62,9 +62,24 @@ static void test_repair(void)
     free(out);
 }
 
+/* utf8_own keeps a good text as it is and replaces a bad one. */
+static void test_own(void)
+{
+    char *good = strdup("caf\xc3\xa9"), *bad = strdup("caf\xe9");
+    char *same = utf8_own(good), *fixed = utf8_own(bad);
+
+    CHECK(same == good);
+    if (CHECK(fixed != NULL))
+        CHECK_STR_EQ(fixed, "caf\xef\xbf\xbd");
+    CHECK(utf8_own(NULL) == NULL);
+    free(same);
+    free(fixed);
+}
+
 static const struct check_test tests[] = {
     {"valid", test_valid},
     {"repair", test_repair},
+    {"own", test_own},
     {0},
 };
 
