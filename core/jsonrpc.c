@@ -81,10 +81,13 @@ int jsonrpc_reader_fill(struct jsonrpc_reader *r)
 
 int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len)
 {
-    char *start = r->buf + r->start;
-    size_t avail = r->len - r->start;
-    char *nl = avail ? memchr(start, '\n', avail) : NULL;
-    size_t n;
+    char *start, *nl;
+    size_t avail = r->len - r->start, n;
+
+    if (r->buf == NULL)
+        return STATUS_AGAIN; /* nothing read yet, or the buffer was let go */
+    start = r->buf + r->start;
+    nl = avail ? memchr(start, '\n', avail) : NULL;
 
     if (nl == NULL) {
         if (r->skipping) {
