@@ -99,7 +99,7 @@ static void dispatch_initialize(struct dispatch_req *req)
     else if (status == STATUS_NOMEM)
         dispatch_no_reply(req);
     else
-        out_error(&srv->out, req->batch, req->slot, req->id, err.code, err.message, NULL);
+        dispatch_error(req, err.code, "%s", err.message);
 }
 
 static void dispatch_initialized(struct dispatch_req *req)
@@ -118,7 +118,7 @@ static void dispatch_set_level(struct dispatch_req *req)
     int level;
 
     if (session_level(req->params, &level, &err) != STATUS_OK) {
-        out_error(&req->srv->out, req->batch, req->slot, req->id, err.code, err.message, NULL);
+        dispatch_error(req, err.code, "%s", err.message);
         return;
     }
     atomic_store(&req->srv->log.sink_level, level);

@@ -152,29 +152,6 @@ static cJSON *jsonrpc_id_copy(const cJSON *id)
     return cJSON_CreateRaw(jsonrpc_int_text(id, buf));
 }
 
-char *jsonrpc_id_text(const cJSON *id)
-{
-    char buf[JSONRPC_INT_TEXT];
-
-    if (id == NULL)
-        return strdup("null");
-    if (cJSON_IsNumber(id) && jsonrpc_valid_id(id))
-        return strdup(jsonrpc_int_text(id, buf));
-    return cJSON_PrintUnformatted(id);
-}
-
-char *jsonrpc_result_text(const cJSON *id, const char *result)
-{
-    char *idtext = jsonrpc_id_text(id);
-    char *text = NULL;
-
-    if (idtext != NULL &&
-        asprintf(&text, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}", idtext, result) < 0)
-        text = NULL;
-    free(idtext);
-    return text;
-}
-
 static cJSON *jsonrpc_envelope(const cJSON *id)
 {
     cJSON *msg = cJSON_CreateObject();

@@ -58,15 +58,6 @@ cJSON *jsonrpc_error(const cJSON *id, int code, const char *message, cJSON *data
 /* A notification {"jsonrpc":"2.0","method":M[,"params":P]}; takes ownership of params. */
 cJSON *jsonrpc_notification(const char *method, cJSON *params);
 
-/* The JSON text of a request id (a string or an integer, see jsonrpc_valid_id), or "null"
- * for NULL: a new string owned by the caller, or NULL when out of memory. Integers are
- * printed directly rather than through cJSON's number printer (sprintf then sscanf). */
-char *jsonrpc_id_text(const cJSON *id);
-
-/* {"jsonrpc":"2.0","id":ID,"result":RESULT} from the result's JSON text: a new string owned
- * by the caller, or NULL when out of memory. */
-char *jsonrpc_result_text(const cJSON *id, const char *result);
-
 /* What one pass over a message's text finds, short of parsing it. */
 enum jsonrpc_text {
     JSONRPC_TEXT_OK,

@@ -330,14 +330,13 @@ static size_t main_log_inflight(struct server *srv, const char *what)
 }
 
 /* Every call in flight is cancelled now (a handler that polls cancelled() stops; no answer
- * is sent for any of them). `why` says when, for the log. */
-static void main_cancel_all(struct server *srv, const char *why)
+ * is sent for any of them), logged after `what`. Returns how many there were. */
+static size_t main_cancel_all(struct server *srv, const char *what)
 {
-    char what[128];
+    size_t n = main_log_inflight(srv, what);
 
-    snprintf(what, sizeof(what), "%s; cancelled", why);
-    main_log_inflight(srv, what);
     inflight_cancel_all(&srv->inflight);
+    return n;
 }
 
 /* The calls in flight end. After the end of input nobody can read their answers: they were
@@ -363,11 +362,10 @@ static int main_finish_calls(struct server *srv, int by_signal)
                         "shutting down; replies held up by a client that does not read");
             return 0;
         }
-        if (main_log_inflight(srv, "shutting down; after the grace period, cancelled") == 0)
+        if (main_cancel_all(srv, "shutting down; after the grace period, cancelled") == 0)
             log_msg(&srv->log, LOG_WARNING, NULL,
                     "shutting down; replies held up by a client that does not read, %ld ms",
                     waited);
-        inflight_cancel_all(&srv->inflight);
         clock_gettime(CLOCK_MONOTONIC, &start);
     }
     return 1;
@@ -394,7 +392,7 @@ static int main_serve(struct server *srv, int watch_forced)
     /* At the end of input the calls are cancelled first: a question waiting for the client
      * then ends as cancelled, not as failed, and its call sends nothing. */
     if (!by_signal)
-        main_cancel_all(srv, "end of input");
+        main_cancel_all(srv, "end of input; cancelled");
     /* Nothing more is read (a reader a client holds up in a write is not waited for); no
      * answer to a plugin's question can come any more; open listen requests end. */
     work_stop_input(&srv->work, LIMIT_SHUTDOWN_READER_MS);
@@ -421,9 +419,9 @@ int main(int argc, char **argv)
 
     if (main_parse_args(argc, argv, &args) != STATUS_OK)
         return EXIT_USAGE;
-    /* One malloc arena: glibc gives each worker thread its own, which holds on to freed
-     * memory (a 1 MiB message leaves megabytes behind in each). Workers rarely allocate at
-     * the same moment, so sharing costs little and keeps the footprint flat. */
+    /* One malloc arena: glibc gives each pool thread its own, which holds on to freed memory
+     * (a 1 MiB message leaves megabytes behind in each). Threads rarely allocate at the same
+     * moment, so sharing costs little and keeps the footprint flat. */
     mallopt(M_ARENA_MAX, 1);
     server_init(&srv);
     if (!args.check) {

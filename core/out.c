@@ -271,25 +271,65 @@ static const char *out_int_id(const cJSON *id, char *buf)
     return jsonrpc_int_text(id, buf);
 }
 
-/* {"jsonrpc":"2.0","id":ID,"result":RESULT} as one line, queued. The id came in a line that
- * was checked, or is mcph's own: it is UTF-8; so is result when `checked`. */
-static int out_put_result(struct out *o, const cJSON *id, const char *result, int checked)
+/* The pieces of {"jsonrpc":"2.0","id":ID,"result":RESULT}: five parts and their lengths. The
+ * id's text is in buf (JSONRPC_INT_TEXT bytes) or *printed (owned, free it). Returns
+ * STATUS_OK or STATUS_NOMEM. */
+static int out_result_parts(const cJSON *id, const char *result, char *buf, char **printed,
+                            const char **parts, size_t *lens)
 {
     static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
     static const char mid[] = ",\"result\":";
-    char buf[JSONRPC_INT_TEXT];
     const char *idtext = out_int_id(id, buf);
-    char *printed = idtext ? NULL : cJSON_PrintUnformatted(id);
-    const char *parts[5] = {head, idtext ? idtext : printed, mid, result, "}"};
-    size_t lens[5] = {sizeof(head) - 1, 0, sizeof(mid) - 1, strlen(result), 1};
-    int status;
 
-    if (parts[1] == NULL)
+    *printed = idtext ? NULL : cJSON_PrintUnformatted(id);
+    if (idtext == NULL && (idtext = *printed) == NULL)
         return STATUS_NOMEM;
-    lens[1] = strlen(parts[1]);
-    status = out_put_parts(o, parts, lens, 5, checked ? 0x1Fu : 0x17u);
+    parts[0] = head;
+    lens[0] = sizeof(head) - 1;
+    parts[1] = idtext;
+    lens[1] = strlen(idtext);
+    parts[2] = mid;
+    lens[2] = sizeof(mid) - 1;
+    parts[3] = result;
+    lens[3] = strlen(result);
+    parts[4] = "}";
+    lens[4] = 1;
+    return STATUS_OK;
+}
+
+/* The result message as one line, queued. The id came in a line that was checked, or is
+ * mcph's own: it is UTF-8; so is result when `checked`. */
+static int out_put_result(struct out *o, const cJSON *id, const char *result, int checked)
+{
+    char buf[JSONRPC_INT_TEXT], *printed;
+    const char *parts[5];
+    size_t lens[5];
+    int status = out_result_parts(id, result, buf, &printed, parts, lens);
+
+    if (status == STATUS_OK)
+        status = out_put_parts(o, parts, lens, 5, checked ? 0x1Fu : 0x17u);
     free(printed);
     return status;
+}
+
+/* The result message as a string (owned), for a batch's slot; NULL when out of memory. */
+static char *out_result_string(const cJSON *id, const char *result)
+{
+    char buf[JSONRPC_INT_TEXT], *printed;
+    const char *parts[5];
+    size_t lens[5];
+    struct strbuf sb = STRBUF_INIT;
+
+    if (out_result_parts(id, result, buf, &printed, parts, lens) == STATUS_OK) {
+        for (int i = 0; i < 5; i++)
+            strbuf_add(&sb, parts[i], lens[i]);
+    }
+    free(printed);
+    if (sb.nomem || sb.len == 0) {
+        strbuf_release(&sb);
+        return NULL;
+    }
+    return strbuf_detach(&sb, NULL);
 }
 
 /* --- Batches. --- */
@@ -379,7 +419,7 @@ static void out_result_printed(struct out *o, struct out_batch *b, size_t slot, 
                                const char *result, int checked)
 {
     if (b != NULL)
-        out_batch_done(b, slot, jsonrpc_result_text(id, result));
+        out_batch_done(b, slot, out_result_string(id, result));
     else
         out_put_result(o, id, result, checked);
 }

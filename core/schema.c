@@ -150,25 +150,29 @@ static struct schema_node *schema_new_node(struct schema *s)
     return n;
 }
 
+/* The JSON Schema type names: the bit of a value of that type, what "type": NAME accepts
+ * ("number" takes integers too), and how cJSON tells it (numbers are told apart by value). */
+static const struct schema_type {
+    const char *name;
+    unsigned bit;
+    unsigned accepts;
+    int (*is)(const cJSON *);
+} schema_type_names[] = {
+    {"object", SCHEMA_T_OBJECT, SCHEMA_T_OBJECT, cJSON_IsObject},
+    {"array", SCHEMA_T_ARRAY, SCHEMA_T_ARRAY, cJSON_IsArray},
+    {"string", SCHEMA_T_STRING, SCHEMA_T_STRING, cJSON_IsString},
+    {"boolean", SCHEMA_T_BOOLEAN, SCHEMA_T_BOOLEAN, cJSON_IsBool},
+    {"null", SCHEMA_T_NULL, SCHEMA_T_NULL, cJSON_IsNull},
+    {"integer", SCHEMA_T_INTEGER, SCHEMA_T_INTEGER, NULL},
+    {"number", SCHEMA_T_NUMBER, SCHEMA_T_NUMBER | SCHEMA_T_INTEGER, NULL},
+    {0},
+};
+
 static unsigned schema_type_bit(const char *name)
 {
-    static const struct {
-        const char *name;
-        unsigned bit;
-    } names[] = {
-        {"object", SCHEMA_T_OBJECT},
-        {"array", SCHEMA_T_ARRAY},
-        {"string", SCHEMA_T_STRING},
-        {"boolean", SCHEMA_T_BOOLEAN},
-        {"null", SCHEMA_T_NULL},
-        {"integer", SCHEMA_T_INTEGER},
-        {"number", SCHEMA_T_NUMBER | SCHEMA_T_INTEGER},
-        {0},
-    };
-
-    for (size_t i = 0; names[i].name != NULL; i++) {
-        if (strcmp(names[i].name, name) == 0)
-            return names[i].bit;
+    for (const struct schema_type *t = schema_type_names; t->name != NULL; t++) {
+        if (strcmp(t->name, name) == 0)
+            return t->accepts;
     }
     return 0;
 }
@@ -496,29 +500,15 @@ static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
 
 static unsigned schema_type_of(const cJSON *v, const char **name)
 {
-    static const struct {
-        int (*is)(const cJSON *);
-        unsigned bit;
-        const char *name;
-    } kinds[] = {
-        {cJSON_IsObject, SCHEMA_T_OBJECT, "object"}, {cJSON_IsArray, SCHEMA_T_ARRAY, "array"},
-        {cJSON_IsString, SCHEMA_T_STRING, "string"}, {cJSON_IsBool, SCHEMA_T_BOOLEAN, "boolean"},
-        {cJSON_IsNull, SCHEMA_T_NULL, "null"},       {0},
-    };
+    const struct schema_type *t = schema_type_names;
 
-    for (size_t i = 0; kinds[i].is != NULL; i++) {
-        if (kinds[i].is(v)) {
-            *name = kinds[i].name;
-            return kinds[i].bit;
-        }
-    }
-    /* Any finite whole number is an integer to JSON Schema, whatever its magnitude. */
-    if (isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble)) {
-        *name = "integer";
-        return SCHEMA_T_INTEGER;
-    }
-    *name = "number";
-    return SCHEMA_T_NUMBER;
+    while (t->is != NULL && !t->is(v))
+        t++;
+    /* A number: any finite whole one is an integer to JSON Schema, whatever its magnitude. */
+    if (t->is == NULL && !(isfinite(v->valuedouble) && v->valuedouble == floor(v->valuedouble)))
+        t++;
+    *name = t->name;
+    return t->bit;
 }
 
 static int schema_match_node(struct schema_ctx *c, const struct schema_node *n, const cJSON *v);

@@ -38,23 +38,29 @@ void work_lane_init(struct work_lane *lane, size_t max)
     lane->max = max;
 }
 
-void work_lane_resize(struct work *w, struct work_lane *lane, size_t max)
-{
-    int started = w->max_threads > 0;
-
-    if (started)
-        pthread_mutex_lock(&w->lock);
-    lane->max = max;
-    /* Room may have opened for queued jobs. */
-    if (started && lane->head != NULL)
-        pthread_cond_signal(&w->wake);
-    if (started)
-        pthread_mutex_unlock(&w->lock);
-}
-
 static size_t work_lane_max(const struct work_lane *l)
 {
     return l->max > 0 ? l->max : 1;
+}
+
+static void work_wake_one(struct work *w);
+
+void work_lane_resize(struct work *w, struct work_lane *lane, size_t max)
+{
+    int started = w->max_threads > 0;
+    size_t room;
+
+    if (!started) {
+        lane->max = max;
+        return;
+    }
+    pthread_mutex_lock(&w->lock);
+    room = lane->running < work_lane_max(lane) ? work_lane_max(lane) - lane->running : 0;
+    lane->max = max;
+    /* Room may have opened for queued jobs: a thread for each job that can start now. */
+    for (size_t i = room; i < lane->queued && lane->running + i < work_lane_max(lane); i++)
+        work_wake_one(w);
+    pthread_mutex_unlock(&w->lock);
 }
 
 /* --- The ring of lanes with queued jobs. w->lock held throughout. --- */
@@ -437,14 +443,26 @@ static void work_unstall(struct work *w)
         work_wake_one(w);
 }
 
-static void work_tick_deadline(struct timespec *ts)
+/* *ts: `us` microseconds from now (CLOCK_MONOTONIC, the clock of every wait here). */
+static void work_deadline(struct timespec *ts, long long us)
 {
     clock_gettime(CLOCK_MONOTONIC, ts);
-    ts->tv_nsec += LIMIT_WORK_TICK_US * 1000L;
-    while (ts->tv_nsec >= 1000000000L) {
+    ts->tv_sec += (time_t)(us / 1000000);
+    ts->tv_nsec += (long)(us % 1000000) * 1000L;
+    if (ts->tv_nsec >= 1000000000L) {
         ts->tv_sec++;
         ts->tv_nsec -= 1000000000L;
     }
+}
+
+/* Whether the time is past deadline. */
+static int work_passed(const struct timespec *deadline)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > deadline->tv_sec ||
+           (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
 /* Take the reader role from a reader that has been inside one call for a whole tick. Returns
@@ -484,7 +502,7 @@ static void work_watch(struct work_thread *t)
             continue;
         }
         if (!vacant) {
-            work_tick_deadline(&deadline);
+            work_deadline(&deadline, LIMIT_WORK_TICK_US);
             pthread_cond_timedwait(&w->watch, &w->lock, &deadline);
             vacant = w->reader == NULL && !work_input_closed(w) && w->src.read != NULL;
         }
@@ -542,8 +560,7 @@ static int work_idle(struct work *w)
     struct timespec deadline;
     int rc;
 
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += LIMIT_WORK_IDLE_MS / 1000;
+    work_deadline(&deadline, LIMIT_WORK_IDLE_MS * 1000LL);
     w->nidle++;
     rc = pthread_cond_timedwait(&w->wake, &w->lock, &deadline);
     w->nidle--;
@@ -672,15 +689,7 @@ int work_drain(struct work *w, int timeout_ms)
     struct timespec deadline;
     int idle;
 
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    if (timeout_ms >= 0) {
-        deadline.tv_sec += timeout_ms / 1000;
-        deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec++;
-            deadline.tv_nsec -= 1000000000L;
-        }
-    }
+    work_deadline(&deadline, timeout_ms * 1000LL);
     pthread_mutex_lock(&w->lock);
     while (w->queued + w->running + w->flushing > 0) {
         if (timeout_ms < 0)
@@ -698,13 +707,7 @@ int work_stop_input(struct work *w, int timeout_ms)
     struct timespec deadline, tick;
     int left;
 
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    work_deadline(&deadline, timeout_ms * 1000LL);
     pthread_mutex_lock(&w->lock);
     w->input_done = 1;
     /* A reader inside a call leaves after it; one waiting for input is interrupted (again
@@ -713,15 +716,9 @@ int work_stop_input(struct work *w, int timeout_ms)
     while (w->reader != NULL && !(atomic_load(&w->rstate) & 1)) {
         if (atomic_load(&w->reader->reading))
             pthread_kill(w->reader->tid, work_signal());
-        clock_gettime(CLOCK_MONOTONIC, &tick);
-        if (tick.tv_sec > deadline.tv_sec ||
-            (tick.tv_sec == deadline.tv_sec && tick.tv_nsec >= deadline.tv_nsec))
+        if (work_passed(&deadline))
             break;
-        tick.tv_nsec += 1000000L;
-        if (tick.tv_nsec >= 1000000000L) {
-            tick.tv_sec++;
-            tick.tv_nsec -= 1000000000L;
-        }
+        work_deadline(&tick, 1000);
         pthread_cond_timedwait(&w->idle, &w->lock, &tick);
     }
     left = w->reader == NULL || (atomic_load(&w->rstate) & 1);
@@ -766,13 +763,7 @@ int work_stop(struct work *w, int timeout_ms)
         dropped->drop(dropped);
         dropped = next;
     }
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    work_deadline(&deadline, timeout_ms * 1000LL);
     pthread_mutex_lock(&w->lock);
     while (w->nthreads > 0 && stopped) {
         if (timeout_ms < 0)

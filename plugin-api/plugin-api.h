@@ -478,6 +478,7 @@ struct mcph_host {
      * handler again with the same arguments, and this time the same question, asked in the
      * same order, returns the client's answer. So ask before doing anything that must not
      * happen twice. The same code works whatever protocol revision the client speaks.
+     * MCPH_ERR_LIMIT: a 2026-07-28 run asked more than 256 questions.
      */
     /* sampling/createMessage: params_json is its params object (messages, maxTokens, ...);
      * the result has role, content, model, stopReason. */

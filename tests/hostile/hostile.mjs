@@ -18,10 +18,11 @@
 // under a sanitizer, whose quarantine keeps freed memory; LeakSanitizer checks for leaks when
 // mcph exits instead.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
+import { Proc, describeExit } from '../lib/proc.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const ROOT = path.resolve(HERE, '../..');
@@ -48,85 +49,34 @@ const SLOW = SANITIZED ? 3 : 1;
 const SANITIZER_REPORT = /ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: \w*Sanitizer/;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const live = new Set();
-process.on('exit', () => {
-    for (const child of live) {
-        try {
-            child.kill('SIGKILL');
-        } catch {
-            // gone already
-        }
-    }
-});
 
-// --- mcph over pipes, with stdout kept as bytes so that every line can be checked as strict
-// UTF-8 before it is decoded. -----------------------------------------------------------------
+// --- mcph over pipes (tests/lib/proc.mjs checks every stdout line as strict UTF-8), with its
+// messages kept in an inbox to take answers from by id. ------------------------------------
 
-class Mcph {
+class Mcph extends Proc {
     constructor(conf = CONF) {
-        this.child = spawn(BIN, [conf], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-        live.add(this.child);
-        this.pid = this.child.pid;
+        super([BIN, conf], { cwd: ROOT });
         this.inbox = []; // messages not taken yet: { msg, raw, time }
         this.lines = 0; // stdout lines seen
         this.bad = []; // what was wrong with stdout lines
-        this.stderr = '';
-        this.exitInfo = null;
-        this._chunks = [];
-        this._waiters = new Set();
-        this.child.stdout.on('data', (d) => this._data(d));
-        this.child.stdout.on('end', () => {
-            if (this._chunks.length > 0) this.bad.push('unterminated last line on stdout');
-            this._chunks = [];
-        });
-        this.child.stderr.setEncoding('utf8');
-        this.child.stderr.on('data', (d) => {
-            // Bounded: the head (start-up) and the tail (shutdown, sanitizer reports) matter.
-            this.stderr += d;
-            if (this.stderr.length > 4 * MiB) this.stderr = this.stderr.slice(0, MiB) + '\n[...]\n' + this.stderr.slice(-2 * MiB);
-            this._wake();
-        });
-        this.child.stdin.on('error', () => {}); // EPIPE after an exit shows in exitInfo
-        this.closed = new Promise((resolve) => {
-            this.child.on('close', (code, signal) => {
-                this.exitInfo = { code, signal };
-                live.delete(this.child);
-                this._wake();
-                resolve();
-            });
-        });
-        this.child.on('error', (err) => {
-            this.exitInfo = { code: null, signal: null, error: err.message };
-            this._wake();
-        });
     }
 
-    _data(buf) {
-        let at = 0;
-        let nl;
-        while ((nl = buf.indexOf(0x0a, at)) >= 0) {
-            this._chunks.push(buf.subarray(at, nl));
-            const line = this._chunks.length === 1 ? this._chunks[0] : Buffer.concat(this._chunks);
-            this._chunks = [];
-            this._line(line);
-            at = nl + 1;
-        }
-        if (at < buf.length) this._chunks.push(buf.subarray(at));
-        this._wake();
-    }
-
-    _line(bytes) {
+    _lineBytes(bytes) {
         this.lines++;
-        let text;
-        try {
-            text = utf8.decode(bytes);
-        } catch {
-            const i = firstBadUtf8(bytes);
-            this.bad.push(`line ${this.lines} is not valid UTF-8 (byte ${i}: ` +
-                `${bytes.subarray(Math.max(0, i - 30), i + 8).toString('latin1')})`);
-            text = bytes.toString('utf8'); // still matched to its request below
-        }
+        super._lineBytes(bytes);
+    }
+
+    _bad(raw, error) {
+        this.bad.push(`line ${this.lines}: ${error}`);
+    }
+
+    // Not UTF-8: recorded, and still matched to its request.
+    _notUtf8(bytes) {
+        super._notUtf8(bytes);
+        this._line(bytes.toString('utf8'));
+    }
+
+    _line(text) {
         let msg;
         try {
             msg = JSON.parse(text);
@@ -145,35 +95,6 @@ class Mcph {
             }
             this.inbox.push({ msg: m, raw: text, time: performance.now() });
         }
-    }
-
-    _wake() {
-        for (const w of [...this._waiters]) w();
-    }
-
-    // Resolves when pred() is true or after ms; returns pred()'s last value.
-    async until(pred, ms) {
-        const deadline = performance.now() + ms;
-        let v = pred();
-        while (!v) {
-            const left = deadline - performance.now();
-            if (left <= 0) break;
-            await new Promise((resolve) => {
-                const done = () => {
-                    clearTimeout(timer);
-                    this._waiters.delete(done);
-                    resolve();
-                };
-                const timer = setTimeout(done, Math.min(left, 250));
-                this._waiters.add(done);
-            });
-            v = pred();
-        }
-        return v;
-    }
-
-    get exited() {
-        return this.exitInfo !== null;
     }
 
     // One message: an object (JSON), a string (its UTF-8) or a Buffer (bytes as they are),
@@ -211,7 +132,7 @@ class Mcph {
     async answer(id, ms = 5000 * SLOW) {
         const match = (e) => e.msg.id === id && e.msg.method === undefined &&
             ('result' in e.msg || 'error' in e.msg);
-        await this.until(() => this.inbox.some(match) || this.exited, ms);
+        await this.waitFor(() => this.inbox.some(match) || this.exited, ms);
         const i = this.inbox.findIndex(match);
         return i >= 0 ? this.inbox.splice(i, 1)[0].msg : null;
     }
@@ -253,28 +174,15 @@ class Mcph {
         }
     }
 
-    close() {
-        if (!this.child.stdin.writableEnded) this.child.stdin.end();
-    }
-
     // Waits for the exit; { code, signal, ms, timedOut }. Kills mcph after ms.
     async exit(ms) {
         const t0 = performance.now();
-        let timer;
-        const timedOut = await Promise.race([
-            this.closed.then(() => false),
-            new Promise((r) => { timer = setTimeout(() => r(true), ms); }),
-        ]);
-        clearTimeout(timer);
-        if (timedOut) {
-            this.child.kill('SIGKILL');
-            await Promise.race([this.closed, sleep(3000)]);
-        }
-        return { ...(this.exitInfo || {}), ms: performance.now() - t0, timedOut };
+        const r = await this.wait(ms);
+        return { ...r, ms: performance.now() - t0, timedOut: !!r.timedOut };
     }
 
-    kill() {
-        if (!this.exited) this.child.kill('SIGKILL');
+    kill(signal = 'SIGKILL') {
+        return super.kill(signal);
     }
 
     stderrTail(n = 3) {
@@ -282,34 +190,6 @@ class Mcph {
     }
 }
 Mcph.pings = 0;
-
-// Where the first byte that is not part of well-formed UTF-8 is (for the message only: the
-// verdict is TextDecoder's).
-function firstBadUtf8(b) {
-    for (let i = 0; i < b.length;) {
-        const c = b[i];
-        let n;
-        let lo = 0x80;
-        let hi = 0xbf;
-        if (c < 0x80) n = 0;
-        else if (c >= 0xc2 && c <= 0xdf) n = 1;
-        else if (c >= 0xe0 && c <= 0xef) {
-            n = 2;
-            if (c === 0xe0) lo = 0xa0;
-            if (c === 0xed) hi = 0x9f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 3;
-            if (c === 0xf0) lo = 0x90;
-            if (c === 0xf4) hi = 0x8f;
-        } else return i;
-        for (let k = 1; k <= n; k++) {
-            const d = b[i + k];
-            if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
-        }
-        i += n + 1;
-    }
-    return -1;
-}
 
 // --- Messages. -----------------------------------------------------------------------------
 
@@ -365,14 +245,14 @@ class Case {
     async finish(p, { ping = true } = {}) {
         if (ping && !p.exited) {
             const ms = await p.ping();
-            if (this.check(ms !== null, `no answer to a ping after the case (${p.exited ? 'mcph exited: ' + exitText(p.exitInfo) : 'still running'}; stderr: ${p.stderrTail()})`)) {
+            if (this.check(ms !== null, `no answer to a ping after the case (${p.exited ? 'mcph exited: ' + describeExit(p.exitInfo) : 'still running'}; stderr: ${p.stderrTail()})`)) {
                 this.fig(`ping after ${ms.toFixed(0)} ms`);
             }
         }
         if (!p.exited) {
             p.close();
             const r = await p.exit(8000 * SLOW);
-            this.check(!r.timedOut && r.code === 0, `at the end of input: ${r.timedOut ? `no exit within ${(8 * SLOW)} s` : exitText(r)}`);
+            this.check(!r.timedOut && r.code === 0, `at the end of input: ${r.timedOut ? `no exit within ${(8 * SLOW)} s` : describeExit(r)}`);
         }
         this.checkOutput(p);
     }
@@ -382,13 +262,6 @@ class Case {
         const m = SANITIZER_REPORT.exec(p.stderr);
         this.check(!m, `stderr has a sanitizer report: ${m ? p.stderr.slice(Math.max(0, m.index - 200), m.index + 600).replace(/\n/g, ' | ') : ''}`);
     }
-}
-
-function exitText(r) {
-    if (!r) return 'still running';
-    if (r.error) return `could not start: ${r.error}`;
-    if (r.signal) return `killed by ${r.signal}`;
-    return `exit status ${r.code}`;
 }
 
 const cases = [];
@@ -411,7 +284,7 @@ define('1 nesting bombs', async (t) => {
     for (const [what, line] of Object.entries(bombs)) {
         p.send(line);
         const before = p.inbox.length;
-        await p.until(() => p.inbox.length > before || p.exited, 5000 * SLOW);
+        await p.waitFor(() => p.inbox.length > before || p.exited, 5000 * SLOW);
         const m = p.inbox.shift();
         const ok = m && m.msg.error && m.msg.id === null && [-32700, -32600].includes(m.msg.error.code);
         answered += ok ? 1 : 0;
@@ -441,7 +314,7 @@ define('2 oversized line', async (t) => {
     const over = frame('over', LIMIT_MESSAGE_BYTES + 1);
     let t0 = performance.now();
     await p.flood([over.line, JSON.stringify(req('after', 'ping'))]);
-    await p.until(() => p.inbox.length >= 2 || p.exited, 20000 * SLOW);
+    await p.waitFor(() => p.inbox.length >= 2 || p.exited, 20000 * SLOW);
     const first = p.inbox.find((e) => e.msg.error);
     t.check(first && first.msg.id === null && first.msg.error.code === -32600,
         `${LIMIT_MESSAGE_BYTES + 1} bytes: ${first ? brief(first.msg) : 'no error'} (want -32600, id null)`);
@@ -487,7 +360,7 @@ define('3a bad UTF-8 in requests', async (t) => {
         ]) {
             const before = p.inbox.length;
             p.send(msg);
-            await p.until(() => p.inbox.length > before || p.exited, 3000 * SLOW);
+            await p.waitFor(() => p.inbox.length > before || p.exited, 3000 * SLOW);
             const m = p.inbox.length > before ? p.inbox.splice(before, 1)[0].msg : null;
             const ok = errCode(m) === -32700 && m.id === null;
             right += ok ? 1 : 0;
@@ -548,7 +421,7 @@ define('4 control characters', async (t) => {
             n++;
             const before = p.inbox.length;
             p.send(msg);
-            await p.until(() => p.inbox.length > before || p.exited, 3000 * SLOW);
+            await p.waitFor(() => p.inbox.length > before || p.exited, 3000 * SLOW);
             const m = p.inbox.length > before ? p.inbox.splice(before, 1)[0].msg : null;
             const ok = errCode(m) === -32700 && m.id === null;
             right += ok ? 1 : 0;
@@ -583,7 +456,7 @@ define('5 ids of every type', async (t) => {
         const raw = what === '-0' ? '-0' : JSON.stringify(id);
         const before = p.inbox.length;
         p.send(`{"jsonrpc":"2.0","id":${raw},"method":"ping"}`);
-        await p.until(() => p.inbox.length > before || p.exited, 3000 * SLOW);
+        await p.waitFor(() => p.inbox.length > before || p.exited, 3000 * SLOW);
         const m = p.inbox.length > before ? p.inbox.splice(before, 1)[0].msg : null;
         const ok = m && m.result && m.id === id;
         good += ok ? 1 : 0;
@@ -592,7 +465,7 @@ define('5 ids of every type', async (t) => {
     for (const [what, raw] of refused) {
         const before = p.inbox.length;
         p.send(`{"jsonrpc":"2.0","id":${raw},"method":"ping"}`);
-        await p.until(() => p.inbox.length > before || p.exited, 3000 * SLOW);
+        await p.waitFor(() => p.inbox.length > before || p.exited, 3000 * SLOW);
         const m = p.inbox.length > before ? p.inbox.splice(before, 1)[0].msg : null;
         const ok = errCode(m) === -32600 && m.id === null;
         good += ok ? 1 : 0;
@@ -605,7 +478,7 @@ define('5 ids of every type', async (t) => {
         ['1.0', '1'], ['1e3', '1000']]) {
         const before = p.inbox.length;
         p.send(`{"jsonrpc":"2.0","id":${raw},"method":"ping"}`);
-        await p.until(() => p.inbox.length > before || p.exited, 3000 * SLOW);
+        await p.waitFor(() => p.inbox.length > before || p.exited, 3000 * SLOW);
         const e = p.inbox.length > before ? p.inbox.splice(before, 1)[0] : null;
         const rawId = e ? /"id":(-?[0-9.eE+]+|null)/.exec(e.raw)?.[1] : undefined;
         const ok = e && ((e.msg.result && (rawId === raw || rawId === asInt)) || (errCode(e.msg) === -32600 && e.msg.id === null));
@@ -615,7 +488,7 @@ define('5 ids of every type', async (t) => {
     }
     // A request with an id of a wrong type must not run: a tools/call with id true.
     p.send('{"jsonrpc":"2.0","id":true,"method":"tools/call","params":{"name":"echo","arguments":{"text":"ran"}}}');
-    await p.until(() => p.inbox.length > 0, 3000 * SLOW);
+    await p.waitFor(() => p.inbox.length > 0, 3000 * SLOW);
     const m = p.inbox.shift()?.msg;
     t.check(errCode(m) === -32600 && m.id === null, `tools/call with id true: ${brief(m)}`);
     t.fig(`${good}/${same.length + refused.length + 5} ids handled right`);
@@ -826,7 +699,7 @@ define('10 client stops reading', async (t) => {
     // Read again: every ping answered once, in order, then every echo.
     const t0 = performance.now();
     p.child.stdout.resume();
-    await p.until(() => p.inbox.length >= N + E || p.exited, 60000 * SLOW);
+    await p.waitFor(() => p.inbox.length >= N + E || p.exited, 60000 * SLOW);
     const got = p.inbox.splice(0, p.inbox.length).map((e) => e.msg);
     const pings = got.filter((m) => typeof m.id === 'number');
     const inOrder = pings.every((m, i) => m.id === i && m.result);
@@ -865,7 +738,7 @@ define('12a EOF with a cancellable call', async (t) => {
     p.close();
     const limit = 1000 * SLOW + 500;
     const r = await p.exit(limit + 5000);
-    t.check(!r.timedOut && r.code === 0, `after EOF: ${r.timedOut ? `still running after ${(r.ms / 1000).toFixed(1)} s (killed)` : exitText(r)} (stderr: ${p.stderrTail(2)})`);
+    t.check(!r.timedOut && r.code === 0, `after EOF: ${r.timedOut ? `still running after ${(r.ms / 1000).toFixed(1)} s (killed)` : describeExit(r)} (stderr: ${p.stderrTail(2)})`);
     t.check(!r.timedOut && r.ms < limit, `exit took ${(r.ms / 1000).toFixed(2)} s (limit ${(limit / 1000).toFixed(1)} s)`);
     t.fig(`exit ${r.timedOut ? 'none (killed)' : r.code} after ${(r.ms / 1000).toFixed(2)} s`);
     t.checkOutput(p);
@@ -884,14 +757,14 @@ define('12b EOF with calls that never end', async (t) => {
     p.close();
     const limit = LIMIT_SHUTDOWN_GRACE_MS + (SANITIZED ? 4000 : 2500);
     const r = await p.exit(limit + 3000);
-    t.check(!r.timedOut && r.signal === null, `after EOF: ${r.timedOut ? `still running after ${(r.ms / 1000).toFixed(1)} s (killed)` : exitText(r)}`);
+    t.check(!r.timedOut && r.signal === null, `after EOF: ${r.timedOut ? `still running after ${(r.ms / 1000).toFixed(1)} s (killed)` : describeExit(r)}`);
     t.check(!r.timedOut && r.ms < limit, `exit took ${(r.ms / 1000).toFixed(1)} s (limit ${(limit / 1000).toFixed(1)} s)`);
     const lines = p.stderr.slice(logged).split('\n');
     for (const id of ids) {
         const re = new RegExp(`(^|[^\\w-])${typeof id === 'string' ? `"?${id}"?` : id}([^\\w-]|$)`);
         t.check(lines.some((l) => re.test(l)), `stderr does not name the abandoned call ${JSON.stringify(id)} (${p.stderrTail(2)})`);
     }
-    t.fig(`${exitText(r)} after ${(r.ms / 1000).toFixed(2)} s`);
+    t.fig(`${describeExit(r)} after ${(r.ms / 1000).toFixed(2)} s`);
     t.checkOutput(p);
 });
 

@@ -8,9 +8,10 @@
 //   p.close();                                             // close its stdin
 //   const { code, signal } = await p.wait(5000);           // exit status (kills on timeout)
 //
-// Every stdout line must be one JSON value: a line that is not (including an empty line or an
-// unterminated last line) is recorded as a "bad" event, and next() throws when it reaches it,
-// so a stray write to stdout fails the test. stderr is collected in p.stderr. Every wait has a
+// Every stdout line must be one JSON value in strict UTF-8: a line that is not (including an
+// empty line, bytes that are not UTF-8, or an unterminated last line) is recorded as a "bad"
+// event, and next() throws when it reaches it, so a stray write to stdout fails the test.
+// stderr is collected in p.stderr (its head and tail when it grows past 4 MiB). Every wait has a
 // time limit; children still running when this process exits are killed.
 
 import { spawn } from 'node:child_process';
@@ -18,6 +19,36 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 const live = new Set();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const STDERR_KEEP = 4 * 1024 * 1024;
+
+// Where the first byte that is not part of well-formed UTF-8 is in bytes, or -1 (for messages
+// only: the verdict is TextDecoder's).
+export function firstBadUtf8(b) {
+    for (let i = 0; i < b.length;) {
+        const c = b[i];
+        let n;
+        let lo = 0x80;
+        let hi = 0xbf;
+        if (c < 0x80) n = 0;
+        else if (c >= 0xc2 && c <= 0xdf) n = 1;
+        else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            if (c === 0xe0) lo = 0xa0;
+            if (c === 0xed) hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            if (c === 0xf0) lo = 0x90;
+            if (c === 0xf4) hi = 0x8f;
+        } else return i;
+        for (let k = 1; k <= n; k++) {
+            const d = b[i + k];
+            if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
+        }
+        i += n + 1;
+    }
+    return -1;
+}
 process.on('exit', () => {
     for (const child of live) {
         try {
@@ -79,7 +110,7 @@ export class Proc {
         this.lastSendTime = null;
         this.stdinClosed = false;
         this.spawnError = null;
-        this._buf = '';
+        this._chunks = []; // stdout bytes of the line not ended yet
         this._waiters = new Set();
         this.child = spawn(argv[0], argv.slice(1), {
             cwd: opts.cwd,
@@ -93,12 +124,15 @@ export class Proc {
             this.child.once('spawn', resolve);
             this.child.once('error', resolve);
         });
-        this.child.stdout.setEncoding('utf8');
         this.child.stderr.setEncoding('utf8');
         this.child.stdout.on('data', (d) => this._onStdout(d));
         this.child.stdout.on('end', () => this._onStdoutEnd());
         this.child.stderr.on('data', (d) => {
             this.stderr += d;
+            // Bounded: the head (start-up) and the tail (shutdown, sanitizer reports) matter.
+            if (this.stderr.length > STDERR_KEEP) {
+                this.stderr = this.stderr.slice(0, STDERR_KEEP / 4) + '\n[...]\n' + this.stderr.slice(-STDERR_KEEP / 2);
+            }
             this._wake();
         });
         // Writing to a server that has exited gives EPIPE: that is visible through exit.
@@ -122,28 +156,53 @@ export class Proc {
         });
     }
 
-    _onStdout(data) {
-        this._buf += data;
+    // Lines are split on bytes and each is decoded as strict UTF-8, so that bytes that are not
+    // UTF-8 are seen rather than silently replaced.
+    _onStdout(buf) {
+        let at = 0;
         let nl;
-        while ((nl = this._buf.indexOf('\n')) >= 0) {
-            const line = this._buf.slice(0, nl);
-            this._buf = this._buf.slice(nl + 1);
-            this._line(line);
+        while ((nl = buf.indexOf(0x0a, at)) >= 0) {
+            this._chunks.push(buf.subarray(at, nl));
+            const line = this._chunks.length === 1 ? this._chunks[0] : Buffer.concat(this._chunks);
+            this._chunks = [];
+            this._lineBytes(line);
+            at = nl + 1;
         }
+        if (at < buf.length) this._chunks.push(buf.subarray(at));
         this._wake();
     }
 
     _onStdoutEnd() {
-        if (this._buf.length > 0) {
-            const raw = this._buf;
-            this._buf = '';
-            this.events.push({
-                type: 'bad', raw, time: performance.now(),
-                error: 'unterminated stdout line at EOF (every message must end with "\\n")',
-            });
+        if (this._chunks.length > 0) {
+            const raw = Buffer.concat(this._chunks).toString('utf8');
+            this._chunks = [];
+            this._bad(raw, 'unterminated stdout line at EOF (every message must end with "\\n")');
         }
         this._stdoutEnded = true;
         this._wake();
+    }
+
+    _lineBytes(bytes) {
+        let text;
+        try {
+            text = strictUtf8.decode(bytes);
+        } catch {
+            this._notUtf8(bytes);
+            return;
+        }
+        this._line(text);
+    }
+
+    // A stdout line that is not UTF-8 (subclasses may still look at it).
+    _notUtf8(bytes) {
+        const i = firstBadUtf8(bytes);
+        this._bad(bytes.toString('utf8'), `stdout line is not UTF-8 (byte ${i}: ` +
+            `${JSON.stringify(bytes.subarray(Math.max(0, i - 30), i + 8).toString('latin1'))})`);
+    }
+
+    // Record a bad stdout line.
+    _bad(raw, error) {
+        this.events.push({ type: 'bad', raw, time: performance.now(), error });
     }
 
     _line(line) {
@@ -154,10 +213,7 @@ export class Proc {
             if (text.trim() === '') throw new Error('empty line');
             msg = JSON.parse(text);
         } catch (err) {
-            this.events.push({
-                type: 'bad', raw: line, time,
-                error: `stdout line is not JSON (${err.message}): ${JSON.stringify(line.slice(0, 200))}`,
-            });
+            this._bad(line, `stdout line is not JSON (${err.message}): ${JSON.stringify(line.slice(0, 200))}`);
             return;
         }
         const ev = { type: 'message', msg, raw: line, time };
@@ -182,7 +238,9 @@ export class Proc {
                     this._waiters.delete(done);
                     resolve();
                 };
-                const timer = setTimeout(done, left);
+                // Woken by output and exits; a predicate on anything else is looked at again
+                // every 250 ms.
+                const timer = setTimeout(done, Math.min(left, 250));
                 this._waiters.add(done);
             });
             v = pred();

@@ -30,6 +30,22 @@ static char *modern_state(const char *state)
     return base64_encode(state, strlen(state));
 }
 
+/* A retry of tools/call "ask" carrying requestState made from the JSON text state, plus the
+ * params members in more ("" or starting with a comma), begun into m. Returns the request;
+ * release m, then delete it. */
+static cJSON *modern_retry(struct modern_mrtr *m, const char *state, const char *more)
+{
+    char *b64 = modern_state(state);
+    char extra[512];
+    cJSON *msg;
+
+    snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"%s", b64 ? b64 : "", more);
+    msg = modern_request("ask", extra);
+    modern_mrtr_begin(m, msg, "ask");
+    free(b64);
+    return msg;
+}
+
 static void test_round_trip(void)
 {
     struct modern_mrtr m;
@@ -82,18 +98,12 @@ static void test_state_of_another_request(void)
     };
 
     for (size_t i = 0; states[i] != NULL; i++) {
-        char *b64 = modern_state(states[i]);
-        char extra[512];
         struct modern_mrtr m;
-        cJSON *msg, *answer = NULL;
+        cJSON *answer = NULL, *msg = modern_retry(&m, states[i], "");
 
-        snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", b64 ? b64 : "");
-        msg = modern_request("ask", extra);
-        modern_mrtr_begin(&m, msg, "ask");
         CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
         modern_mrtr_release(&m);
         cJSON_Delete(msg);
-        free(b64);
     }
 }
 
@@ -110,36 +120,26 @@ static void test_state_answers_not_an_object(void)
     };
 
     for (size_t i = 0; states[i] != NULL; i++) {
-        char *b64 = modern_state(states[i]);
-        char extra[512];
         struct modern_mrtr m;
-        cJSON *msg, *answer = NULL;
+        cJSON *answer = NULL, *msg = modern_retry(&m, states[i], ",\"inputResponses\":[{\"a\":1}]");
 
-        snprintf(extra, sizeof(extra), "\"requestState\":\"%s\",\"inputResponses\":[{\"a\":1}]",
-                 b64 ? b64 : "");
-        msg = modern_request("ask", extra);
-        modern_mrtr_begin(&m, msg, "ask");
         CHECK(fixture_json_is(m.answers, "{}"));
         CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
         modern_mrtr_release(&m);
         cJSON_Delete(msg);
-        free(b64);
     }
 }
 
 /* Later answers replace earlier ones of the same key; the state carries them all on. */
 static void test_answers_merge(void)
 {
-    char *b64 = modern_state("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
-                             "\"ask-2\":{\"v\":2}}}");
-    char extra[512];
     struct modern_mrtr m;
-    cJSON *msg, *answer = NULL;
+    cJSON *answer = NULL;
+    cJSON *msg = modern_retry(&m,
+                              "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
+                              "\"ask-2\":{\"v\":2}}}",
+                              ",\"inputResponses\":{\"ask-2\":{\"v\":22}}");
 
-    snprintf(extra, sizeof(extra),
-             "\"requestState\":\"%s\",\"inputResponses\":{\"ask-2\":{\"v\":22}}", b64 ? b64 : "");
-    msg = modern_request("ask", extra);
-    modern_mrtr_begin(&m, msg, "ask");
     CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-2\":{\"v\":22}}"));
     CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
     CHECK(fixture_json_is(answer, "{\"v\":1}"));
@@ -150,7 +150,6 @@ static void test_answers_merge(void)
     CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
     modern_mrtr_release(&m);
     cJSON_Delete(msg);
-    free(b64);
 }
 
 /* Only keys mcph gives its questions count ("ask-1" to "ask-256"): anything else a client
