@@ -40,7 +40,8 @@ const MiB = 1024 * 1024;
 // are scaled for it.
 const SANITIZED = (() => {
     try {
-        return fs.readFileSync(BIN).includes('__asan_init') || fs.readFileSync(BIN).includes('__ubsan_handle');
+        const bin = fs.readFileSync(BIN);
+        return ['__asan_init', '__tsan_init', '__ubsan_handle'].some((s) => bin.includes(s));
     } catch {
         return false;
     }
