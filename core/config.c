@@ -3,10 +3,12 @@
 #include "limits.h"
 #include "log.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,19 +97,15 @@ static void config_error(struct config_parse *p, const char *fmt, ...)
 
 static void config_error(struct config_parse *p, const char *fmt, ...)
 {
-    char *what = NULL;
+    struct strbuf where = STRBUF_INIT;
     va_list ap;
-    int n;
 
-    va_start(ap, fmt);
-    n = vasprintf(&what, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
+    if (strbuf_addf(&where, "%s:%d", p->cfg->file, p->line) != STATUS_OK)
         p->errs->nomem = 1;
-        return;
-    }
-    diag_add(p->errs, "%s:%d: %s", p->cfg->file, p->line, what);
-    free(what);
+    va_start(ap, fmt);
+    diag_vadd_at(p->errs, where.buf, fmt, ap);
+    va_end(ap);
+    strbuf_release(&where);
 }
 
 static int config_set_string(struct config_parse *p, char **field, const char *value)
@@ -304,78 +302,113 @@ static void config_add_kv(struct config_parse *p, struct config_plugin *pl, cons
     pl->nkeys++;
 }
 
-/* Whether key is `name`; a second setting of it is an error (said here, and then the key
- * counts as handled). */
-static int config_plugin_once(struct config_parse *p, struct config_plugin *pl, const char *key,
-                              int *line, const char *name)
+/* The keys of a [plugin.NAME] section that belong to mcph, not to the plugin: the one
+ * list (config_core_key, the loader's messages and plugin-api.h name these). */
+static int config_set_path(struct config_parse *p, struct config_plugin *pl, const char *value)
 {
-    if (strcmp(key, name) != 0)
-        return 0;
-    if (*line != 0) {
-        config_error(p, "'%s' is set twice in [plugin.%s] (first on line %d); keep one", name,
-                     pl->id, *line);
-        return 0;
-    }
-    *line = p->line;
-    return 1;
+    /* Kept as written: plugin_dir may come later in the file. */
+    return config_set_string(p, &pl->path, value) == STATUS_NOMEM ? STATUS_NOMEM : STATUS_OK;
 }
 
-/* Keys of a [plugin.NAME] section that belong to mcph, not to the plugin. */
-static int config_own_key(const char *key)
+static int config_set_enabled(struct config_parse *p, struct config_plugin *pl, const char *value)
 {
-    static const char *const own[] = {"path",        "enabled",        "prefix", "cache_ttl_ms",
-                                      "cache_scope", "max_concurrent", NULL};
+    (void)p;
+    return config_parse_bool(value, &pl->enabled);
+}
 
-    for (size_t i = 0; own[i] != NULL; i++) {
-        if (strcmp(key, own[i]) == 0)
+static int config_set_prefix(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    if (!config_valid_id(value))
+        return STATUS_INVALID;
+    return config_set_string(p, &pl->prefix, value) == STATUS_NOMEM ? STATUS_NOMEM : STATUS_OK;
+}
+
+static int config_set_plugin_ttl(struct config_parse *p, struct config_plugin *pl,
+                                 const char *value)
+{
+    (void)p;
+    return config_parse_int(value, 0, LIMIT_CACHE_TTL_MAX_MS, &pl->cache_ttl_ms);
+}
+
+static int config_set_plugin_scope(struct config_parse *p, struct config_plugin *pl,
+                                   const char *value)
+{
+    (void)p;
+    return config_parse_scope(value, &pl->cache_public);
+}
+
+static int config_set_max_concurrent(struct config_parse *p, struct config_plugin *pl,
+                                     const char *value)
+{
+    (void)p;
+    return config_parse_int(value, 1, LIMIT_WORKERS_MAX, &pl->max_concurrent);
+}
+
+_Static_assert(LIMIT_ID == 64 && LIMIT_WORKERS_MAX == 64 && LIMIT_CACHE_TTL_MAX_MS == 86400000,
+               "the help texts of config_core_keys name these limits");
+
+static const struct config_core_key {
+    const char *name;
+    size_t line; /* offsetof the member holding the line it was set on (0: not set) */
+    int (*set)(struct config_parse *p, struct config_plugin *pl, const char *value);
+    const char *help;
+} config_core_keys[] = {
+    {"path", offsetof(struct config_plugin, path_line), config_set_path, "a file name"},
+    {"enabled", offsetof(struct config_plugin, enabled_line), config_set_enabled, "yes or no"},
+    {"prefix", offsetof(struct config_plugin, prefix_line), config_set_prefix,
+     "1-64 of A-Z a-z 0-9 _ -"},
+    {"cache_ttl_ms", offsetof(struct config_plugin, cache_ttl_line), config_set_plugin_ttl,
+     "milliseconds from 0 to 86400000"},
+    {"cache_scope", offsetof(struct config_plugin, cache_scope_line), config_set_plugin_scope,
+     "public or private"},
+    {"max_concurrent", offsetof(struct config_plugin, max_concurrent_line),
+     config_set_max_concurrent, "a number from 1 to 64"},
+    {0},
+};
+
+int config_core_key(const char *key)
+{
+    for (size_t i = 0; config_core_keys[i].name != NULL; i++) {
+        if (strcmp(key, config_core_keys[i].name) == 0)
             return 1;
     }
-    return 0;
+    /* Reserved for mcph's own cache settings to come. */
+    return strncmp(key, "cache_", 6) == 0;
 }
 
-/* path, enabled, prefix, the cache keys and max_concurrent belong to mcph; every other key
- * is the plugin's own. */
+const char *config_core_key_names(void)
+{
+    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 7,
+                   "the list below names every core key");
+    return "path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent";
+}
+
+/* The key of a [plugin.NAME] section: mcph's own (config_core_keys), or the plugin's. */
 static void config_plugin_key(struct config_parse *p, const char *key, const char *value)
 {
     struct config_plugin *pl = config_current_plugin(p);
 
-    if (strcmp(key, "path") == 0) {
-        if (pl->path_line != pl->line) {
-            config_error(p, "'path' is set twice in [plugin.%s]; keep one", pl->id);
+    for (size_t i = 0; config_core_keys[i].name != NULL; i++) {
+        const struct config_core_key *k = &config_core_keys[i];
+        int *line = (int *)(void *)((char *)pl + k->line);
+        int status;
+
+        if (strcmp(key, k->name) != 0)
+            continue;
+        if (*line != 0) {
+            config_error(p, "'%s' is set twice in [plugin.%s] (first on line %d); keep one", key,
+                         pl->id, *line);
             return;
         }
-        /* Kept as written: plugin_dir may come later in the file. */
-        if (config_set_string(p, &pl->path, value) != STATUS_OK)
-            return;
-        pl->path_line = p->line;
-    } else if (config_plugin_once(p, pl, key, &pl->enabled_line, "enabled")) {
-        if (config_parse_bool(value, &pl->enabled) != STATUS_OK)
-            config_error(p, "[plugin.%s] enabled = '%s' is not valid; use yes or no", pl->id,
-                         value);
-    } else if (config_plugin_once(p, pl, key, &pl->prefix_line, "prefix")) {
-        if (!config_valid_id(value))
-            config_error(p, "[plugin.%s] prefix = '%s' is not valid; use 1-%d of A-Z a-z 0-9 _ -",
-                         pl->id, value, LIMIT_ID);
-        else if (config_set_string(p, &pl->prefix, value) != STATUS_OK)
-            return;
-    } else if (config_plugin_once(p, pl, key, &pl->cache_ttl_line, "cache_ttl_ms")) {
-        if (config_parse_int(value, 0, LIMIT_CACHE_TTL_MAX_MS, &pl->cache_ttl_ms) != STATUS_OK)
-            config_error(p,
-                         "[plugin.%s] cache_ttl_ms = '%s' is not valid; use milliseconds "
-                         "from 0 to %d",
-                         pl->id, value, LIMIT_CACHE_TTL_MAX_MS);
-    } else if (config_plugin_once(p, pl, key, &pl->cache_scope_line, "cache_scope")) {
-        if (config_parse_scope(value, &pl->cache_public) != STATUS_OK)
-            config_error(p, "[plugin.%s] cache_scope = '%s' is not valid; use public or private",
-                         pl->id, value);
-    } else if (config_plugin_once(p, pl, key, &pl->max_concurrent_line, "max_concurrent")) {
-        if (config_parse_int(value, 1, LIMIT_WORKERS_MAX, &pl->max_concurrent) != STATUS_OK)
-            config_error(
-                p, "[plugin.%s] max_concurrent = '%s' is not valid; use a number from 1 to %d",
-                pl->id, value, LIMIT_WORKERS_MAX);
-    } else if (!config_own_key(key)) {
-        config_add_kv(p, pl, key, value);
+        status = k->set(p, pl, value);
+        if (status == STATUS_INVALID)
+            config_error(p, "[plugin.%s] %s = '%s' is not valid; use %s", pl->id, key, value,
+                         k->help);
+        else if (status == STATUS_OK)
+            *line = p->line;
+        return;
     }
+    config_add_kv(p, pl, key, value);
 }
 
 static int config_new_plugin(struct config_parse *p, const char *id)
@@ -406,7 +439,6 @@ static int config_new_plugin(struct config_parse *p, const char *id)
     memset(pl, 0, sizeof(*pl));
     pl->id = config_strdup(p, id);
     pl->line = p->line;
-    pl->path_line = p->line;
     pl->enabled = 1;
     pl->cache_ttl_ms = -1;
     pl->cache_public = -1;
@@ -440,7 +472,7 @@ static struct config_kv *config_multiline_kv(struct config_parse *p, const char 
     struct config_plugin *pl = config_current_plugin(p);
 
     if (strncmp(section, "plugin.", 7) != 0 || pl == NULL || strcmp(pl->id, section + 7) != 0 ||
-        config_own_key(key) || pl->nkeys == 0 || strcmp(pl->keys[pl->nkeys - 1].key, key) != 0)
+        config_core_key(key) || pl->nkeys == 0 || strcmp(pl->keys[pl->nkeys - 1].key, key) != 0)
         return NULL;
     return &pl->keys[pl->nkeys - 1];
 }
@@ -662,6 +694,8 @@ static void config_resolve_paths(struct config_parse *p)
         struct config_plugin *pl = &cfg->plugins[i];
         char *file = NULL;
 
+        if (pl->path_line == 0)
+            pl->path_line = pl->line;
         if (pl->path == NULL && asprintf(&file, "%s.so", pl->id) < 0) {
             p->errs->nomem = 1;
             continue;

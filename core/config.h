@@ -81,6 +81,13 @@ char *config_join(const char *base, const char *rel);
 /* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
 
+/* Whether key belongs to mcph in a [plugin.NAME] section (path, enabled, prefix, the cache
+ * keys, max_concurrent): a plugin may not declare a key of that name. */
+int config_core_key(const char *key);
+
+/* Those keys as one line for messages: "path, enabled, ...". */
+const char *config_core_key_names(void);
+
 /* 1 when two sections would configure a plugin identically (same path, enabled, prefix
  * and own keys with the same values in any order), else 0. */
 int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b);

@@ -1,5 +1,7 @@
 #include "diag.h"
 
+#include "strbuf.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,32 +39,27 @@ static int diag_push(struct diag *d, char *msg)
     return 0;
 }
 
-void diag_add(struct diag *d, const char *fmt, ...)
+void diag_vadd_at(struct diag *d, const char *where, const char *fmt, va_list ap)
 {
-    va_list ap;
-    char *msg = NULL;
-    int n;
+    struct strbuf sb = STRBUF_INIT;
+    char *msg;
 
-    va_start(ap, fmt);
-    n = vasprintf(&msg, fmt, ap);
-    va_end(ap);
-    if (n < 0 || diag_push(d, msg) != 0) {
-        if (n >= 0)
-            free(msg);
+    if (where != NULL)
+        (void)strbuf_addf(&sb, "%s: ", where);
+    (void)strbuf_vaddf(&sb, fmt, ap);
+    msg = sb.nomem ? NULL : strbuf_detach(&sb, NULL);
+    strbuf_release(&sb);
+    if (msg == NULL || diag_push(d, msg) != 0) {
+        free(msg);
         d->nomem = 1;
     }
 }
 
-void diag_move(struct diag *to, struct diag *from)
+void diag_add(struct diag *d, const char *fmt, ...)
 {
-    for (size_t i = 0; i < from->count; i++) {
-        if (diag_push(to, from->msgs[i]) != 0) {
-            free(from->msgs[i]);
-            to->nomem = 1;
-        }
-    }
-    from->count = 0;
-    if (from->nomem)
-        to->nomem = 1;
-    diag_release(from);
+    va_list ap;
+
+    va_start(ap, fmt);
+    diag_vadd_at(d, NULL, fmt, ap);
+    va_end(ap);
 }

@@ -5,6 +5,7 @@
 #ifndef MCPH_DIAG_H
 #define MCPH_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct diag {
@@ -20,7 +21,9 @@ void diag_release(struct diag *d);
 /* Append a formatted message (copied). On allocation failure sets d->nomem. */
 void diag_add(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Move every message of `from` to the end of `to`; `from` is left empty. */
-void diag_move(struct diag *to, struct diag *from);
+/* Append "WHERE: message", or the message alone when where is NULL (the one form of config and load errors: WHERE is "FILE:LINE" or
+ * "plugin 'ID' (PATH)"). On allocation failure sets d->nomem. */
+void diag_vadd_at(struct diag *d, const char *where, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #endif

@@ -3,6 +3,8 @@
 
 #include "check.h"
 
+#include <stdarg.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,37 +79,35 @@ static void test_long_message(void)
     free(big);
 }
 
-static void test_move(void)
+static void diag_at(struct diag *d, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void diag_at(struct diag *d, const char *where, const char *fmt, ...)
 {
-    struct diag to, from;
+    va_list ap;
 
-    diag_init(&to);
-    diag_init(&from);
-    diag_add(&to, "a");
-    diag_add(&to, "b");
-    for (int i = 0; i < 20; i++)
-        diag_add(&from, "from %d", i);
-    diag_move(&to, &from);
-    CHECK_INT_EQ(to.count, 22);
-    if (to.count == 22) {
-        CHECK_STR_EQ(to.msgs[0], "a");
-        CHECK_STR_EQ(to.msgs[1], "b");
-        CHECK_STR_EQ(to.msgs[2], "from 0");
-        CHECK_STR_EQ(to.msgs[21], "from 19");
+    va_start(ap, fmt);
+    diag_vadd_at(d, where, fmt, ap);
+    va_end(ap);
+}
+
+/* "WHERE: message", the form config and load errors share; no WHERE, the message alone. */
+static void test_add_at(void)
+{
+    struct diag d;
+
+    diag_init(&d);
+    diag_at(&d, "conf/mcph.ini:7", "unknown key '%s' in [server]", "wokers");
+    diag_at(&d, "plugin 'ex' (ex.so)", "init failed (status %d)", -3);
+    diag_at(&d, NULL, "%d%%", 50);
+    CHECK_INT_EQ(d.count, 3);
+    if (d.count == 3) {
+        CHECK_STR_EQ(d.msgs[0], "conf/mcph.ini:7: unknown key 'wokers' in [server]");
+        CHECK_STR_EQ(d.msgs[1], "plugin 'ex' (ex.so): init failed (status -3)");
+        CHECK_STR_EQ(d.msgs[2], "50%");
     }
-    CHECK_INT_EQ(from.count, 0);
-    CHECK(from.msgs == NULL);
-    CHECK_INT_EQ(to.nomem, 0);
-
-    /* Moving an empty list changes nothing; nomem travels with the messages. */
-    diag_move(&to, &from);
-    CHECK_INT_EQ(to.count, 22);
-    from.nomem = 1;
-    diag_move(&to, &from);
-    CHECK_INT_EQ(to.nomem, 1);
-    CHECK_INT_EQ(from.nomem, 0);
-    diag_release(&to);
-    diag_release(&from);
+    CHECK_INT_EQ(d.nomem, 0);
+    diag_release(&d);
 }
 
 static const struct check_test tests[] = {
@@ -115,7 +115,7 @@ static const struct check_test tests[] = {
     {"add_formats", test_add_formats},
     {"growth_and_order", test_growth_and_order},
     {"long_message", test_long_message},
-    {"move", test_move},
+    {"add_at", test_add_at},
     {0},
 };
 
