@@ -640,70 +640,41 @@ static void dispatch_complete(struct dispatch_req *req)
 
 /* --- Subscriptions (legacy session). --- */
 
-static long dispatch_sub_find(const struct server *srv, const char *uri)
-{
-    for (size_t i = 0; i < srv->nsubs; i++) {
-        if (strcmp(srv->subs[i], uri) == 0)
-            return (long)i;
-    }
-    return -1;
-}
-
 static void dispatch_subscribe(struct dispatch_req *req)
 {
     struct server *srv = req->srv;
     const char *uri = dispatch_param_string(req, "uri");
-    int known, held;
+    int status;
 
     if (uri == NULL) {
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
         return;
     }
-    known = registry_find_resource(srv->reg, uri) != NULL ||
-            registry_match_template(srv->reg, uri, NULL) != NULL;
-    if (!known) {
+    if (registry_find_resource(srv->reg, uri) == NULL &&
+        registry_match_template(srv->reg, uri, NULL) == NULL) {
         dispatch_not_found(req, uri);
         return;
     }
-    pthread_mutex_lock(&srv->subs_lock);
-    held = dispatch_sub_find(srv, uri) >= 0;
-    if (!held && srv->nsubs >= LIMIT_SUBSCRIPTIONS) {
-        pthread_mutex_unlock(&srv->subs_lock);
+    status = subs_subscribe(&srv->subs, uri);
+    if (status == STATUS_LIMIT)
         dispatch_error(req, JSONRPC_INVALID_PARAMS,
                        "more than %d subscriptions; unsubscribe from some first",
                        LIMIT_SUBSCRIPTIONS);
-        return;
-    }
-    if (!held) {
-        char **grown = realloc(srv->subs, (srv->nsubs + 1) * sizeof(*grown));
-
-        if (grown != NULL) {
-            srv->subs = grown;
-            srv->subs[srv->nsubs] = strdup(uri);
-            srv->nsubs += srv->subs[srv->nsubs] != NULL;
-        }
-    }
-    pthread_mutex_unlock(&srv->subs_lock);
-    dispatch_reply(req, cJSON_CreateObject());
+    else if (status != STATUS_OK)
+        dispatch_error(req, JSONRPC_INTERNAL_ERROR, "Out of memory");
+    else
+        dispatch_reply(req, cJSON_CreateObject());
 }
 
 static void dispatch_unsubscribe(struct dispatch_req *req)
 {
-    struct server *srv = req->srv;
     const char *uri = dispatch_param_string(req, "uri");
-    long at;
 
     if (uri == NULL) {
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
         return;
     }
-    pthread_mutex_lock(&srv->subs_lock);
-    at = dispatch_sub_find(srv, uri);
-    if (at >= 0) {
-        free(srv->subs[at]);
-        srv->subs[at] = srv->subs[--srv->nsubs];
-    }
-    pthread_mutex_unlock(&srv->subs_lock);
+    subs_unsubscribe(&req->srv->subs, uri);
     dispatch_reply(req, cJSON_CreateObject());
 }
 
@@ -711,77 +682,47 @@ void dispatch_resource_updated(void *ctx, const char *uri)
 {
     struct server *srv = ctx;
     cJSON *params;
-    int subscribed;
 
     modern_resource_updated(srv, uri);
-    pthread_mutex_lock(&srv->subs_lock);
-    subscribed = dispatch_sub_find(srv, uri) >= 0;
-    pthread_mutex_unlock(&srv->subs_lock);
-    if (!subscribed)
+    if (!subs_subscribed(&srv->subs, uri))
         return;
     params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "uri", uri);
     out_notify(&srv->out, "notifications/resources/updated", params);
 }
 
-/* Whether uri is served by instance pl in reg (a resource of its, or one of its templates). */
-static int dispatch_serves(const struct registry *reg, const struct plugin *pl, const char *uri)
+/* The instance whose resources were reloaded, in the set being served. */
+struct dispatch_served {
+    const struct registry *reg;
+    const struct plugin *pl;
+};
+
+/* Whether uri is served by the instance (a resource of its, or one of its templates). */
+static int dispatch_serves(void *ctx, const char *uri)
 {
-    const struct registry_resource *r = registry_find_resource(reg, uri);
+    const struct dispatch_served *by = ctx;
+    const struct registry_resource *r = registry_find_resource(by->reg, uri);
     const struct registry_template *t;
 
     if (r != NULL)
-        return r->plugin == pl;
-    t = registry_match_template(reg, uri, NULL);
-    return t != NULL && t->plugin == pl;
-}
-
-/* Add uri to the list (no duplicates) when instance pl serves it. subs_lock held. */
-static void dispatch_collect(struct server *srv, const struct plugin *pl, char **uris, size_t *n,
-                             const char *uri)
-{
-    for (size_t i = 0; i < *n; i++) {
-        if (uris[i] != NULL && strcmp(uris[i], uri) == 0)
-            return;
-    }
-    if (dispatch_serves(srv->reg, pl, uri))
-        uris[(*n)++] = strdup(uri);
+        return r->plugin == by->pl;
+    t = registry_match_template(by->reg, uri, NULL);
+    return t != NULL && t->plugin == by->pl;
 }
 
 void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl)
 {
-    char **uris = NULL;
-    size_t n = 0, cap;
+    struct dispatch_served by = {.reg = srv->reg, .pl = pl};
+    size_t n;
+    /* Every URI anyone follows, once each (dispatch_resource_updated then tells every
+     * follower of it). */
+    char **uris = subs_followed(&srv->subs, dispatch_serves, &by, &n);
 
-    /* Every URI anyone follows: the legacy session's and each listener's, once each
-     * (dispatch_resource_updated then tells every follower of it). */
-    pthread_mutex_lock(&srv->subs_lock);
-    cap = srv->nsubs;
-    for (size_t i = 0; i < srv->nlisteners; i++)
-        cap += srv->listeners[i].nuris;
-    uris = calloc(cap + 1, sizeof(*uris));
-    for (size_t i = 0; uris != NULL && i < srv->nsubs; i++)
-        dispatch_collect(srv, pl, uris, &n, srv->subs[i]);
-    for (size_t i = 0; uris != NULL && i < srv->nlisteners; i++) {
-        for (size_t k = 0; k < srv->listeners[i].nuris; k++)
-            dispatch_collect(srv, pl, uris, &n, srv->listeners[i].uris[k]);
-    }
-    pthread_mutex_unlock(&srv->subs_lock);
     for (size_t i = 0; i < n; i++) {
-        if (uris[i] != NULL)
-            dispatch_resource_updated(srv, uris[i]);
+        dispatch_resource_updated(srv, uris[i]);
         free(uris[i]);
     }
     free(uris);
-}
-
-void dispatch_subs_release(struct server *srv)
-{
-    for (size_t i = 0; i < srv->nsubs; i++)
-        free(srv->subs[i]);
-    free(srv->subs);
-    srv->subs = NULL;
-    srv->nsubs = 0;
 }
 
 /* --- Cancellation and the client's answers. --- */

@@ -49,7 +49,4 @@ char *dispatch_cursor(char tag, size_t offset);
  * STATUS_OK, or STATUS_INVALID for one mcph did not make for this list. */
 int dispatch_cursor_offset(const char *cursor, char tag, size_t count, size_t *offset);
 
-/* Forget the subscriptions (at exit). */
-void dispatch_subs_release(struct server *srv);
-
 #endif

@@ -5,14 +5,13 @@
  * problem; 1 runtime failure (I/O, out of memory); 2 usage; 3 the INI file is wrong;
  * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
  */
+#include "debounce.h"
 #include "limits.h"
 #include "log.h"
-#include "modern.h"
 #include "pipe.h"
 #include "reload.h"
 #include "server.h"
 #include "status.h"
-#include "strbuf.h"
 #include "version.h"
 #include "watch.h"
 
@@ -25,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 enum main_exit {
@@ -178,59 +176,13 @@ static void main_arm_watch(struct server *srv, struct watch *w, int forced)
                 "SIGHUP to reload");
 }
 
-/* Plugins' refresh requests, coalesced: the rebuild starts LIMIT_REFRESH_QUIET_MS after the
- * last one, and at the latest LIMIT_REFRESH_MAX_MS after the first. Main thread. */
-struct main_refresh {
-    int pending;
-    struct timespec first, last; /* CLOCK_MONOTONIC */
-};
-
-static long main_ms_since(const struct timespec *t)
+/* A wake-up came: note a refresh request if one is waiting (each request wakes the loop).
+ * Requests are coalesced: the rebuild starts LIMIT_REFRESH_QUIET_MS after the last one, and
+ * at the latest LIMIT_REFRESH_MAX_MS after the first. */
+static void main_note_refresh(struct server *srv, struct debounce *refresh)
 {
-    struct timespec now;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - t->tv_sec) * 1000L + (now.tv_nsec - t->tv_nsec) / 1000000L;
-}
-
-/* A wake-up came: note a refresh request if one is waiting (each request wakes the loop). */
-static void main_note_refresh(struct server *srv, struct main_refresh *rf)
-{
-    if (!server_refresh_pending(srv))
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &rf->last);
-    if (!rf->pending)
-        rf->first = rf->last;
-    rf->pending = 1;
-}
-
-static long main_refresh_left_ms(const struct main_refresh *rf)
-{
-    long quiet = LIMIT_REFRESH_QUIET_MS - main_ms_since(&rf->last);
-    long cap = LIMIT_REFRESH_MAX_MS - main_ms_since(&rf->first);
-    long left = quiet < cap ? quiet : cap;
-
-    return left > 0 ? left : 0;
-}
-
-/* Milliseconds poll may sleep: until the watch or the refresh is due, or -1. */
-static int main_timeout_ms(const struct watch *w, const struct main_refresh *rf)
-{
-    int t = watch_timeout_ms(w);
-    long left;
-
-    if (!rf->pending)
-        return t;
-    left = main_refresh_left_ms(rf);
-    return t < 0 || left < t ? (int)left : t;
-}
-
-static int main_refresh_due(struct main_refresh *rf)
-{
-    if (!rf->pending || main_refresh_left_ms(rf) > 0)
-        return 0;
-    rf->pending = 0;
-    return 1;
+    if (server_refresh_pending(srv))
+        debounce_note(refresh);
 }
 
 /* What the wake-up pipe says: every byte waiting is read, so a burst of SIGHUPs makes one
@@ -271,10 +223,11 @@ static int main_client_gone(struct server *srv)
  * when stopped by a signal. */
 static int main_loop(struct server *srv, int watch_forced)
 {
-    struct main_refresh rf = {0};
+    struct debounce refresh;
     struct watch w;
     int by_signal = -1;
 
+    debounce_init(&refresh, LIMIT_REFRESH_QUIET_MS, LIMIT_REFRESH_MAX_MS);
     watch_init(&w);
     main_arm_watch(srv, &w, watch_forced);
     while (by_signal < 0) {
@@ -283,7 +236,7 @@ static int main_loop(struct server *srv, int watch_forced)
             {.fd = w.fd, .events = POLLIN},
         };
         int reload = 0;
-        int n = poll(fds, 2, main_timeout_ms(&w, &rf));
+        int n = poll(fds, 2, debounce_earlier(watch_timeout_ms(&w), debounce_timeout_ms(&refresh)));
 
         if (n < 0 && errno != EINTR)
             by_signal = 0;
@@ -292,7 +245,7 @@ static int main_loop(struct server *srv, int watch_forced)
         if (fds[1].revents & POLLIN)
             watch_read(&w);
         if (fds[0].revents & POLLIN)
-            main_note_refresh(srv, &rf);
+            main_note_refresh(srv, &refresh);
         if ((fds[0].revents & POLLIN) && main_on_wake(srv, &reload))
             by_signal = 1;
         else if (main_client_gone(srv))
@@ -300,7 +253,7 @@ static int main_loop(struct server *srv, int watch_forced)
         if (by_signal < 0 && (reload || watch_due(&w))) {
             reload_run(srv);
             main_arm_watch(srv, &w, watch_forced);
-        } else if (by_signal < 0 && main_refresh_due(&rf)) {
+        } else if (by_signal < 0 && debounce_due(&refresh)) {
             reload_refresh(srv);
         }
     }
@@ -309,66 +262,11 @@ static int main_loop(struct server *srv, int watch_forced)
 }
 
 /* Whether a stop signal (SIGTERM, SIGINT) came since the last look. */
-static int main_stop_signalled(struct server *srv)
+static int main_stop_signalled(void *ctx)
 {
     int reload = 0;
 
-    return main_on_wake(srv, &reload);
-}
-
-/* Log the requests still in flight after `what`, and how many: at most 20 named. */
-static size_t main_log_inflight(struct server *srv, const char *what)
-{
-    struct strbuf sb = STRBUF_INIT;
-    size_t n = inflight_describe(&srv->inflight, &sb, 20);
-
-    if (n > 0)
-        log_msg(&srv->log, LOG_WARNING, NULL, "%s %zu request(s): %s", what, n,
-                sb.buf ? sb.buf : "");
-    strbuf_release(&sb);
-    return n;
-}
-
-/* Every call in flight is cancelled now (a handler that polls cancelled() stops; no answer
- * is sent for any of them), logged after `what`. Returns how many there were. */
-static size_t main_cancel_all(struct server *srv, const char *what)
-{
-    size_t n = main_log_inflight(srv, what);
-
-    inflight_cancel_all(&srv->inflight);
-    return n;
-}
-
-/* The calls in flight end. After the end of input nobody can read their answers: they were
- * cancelled at once (main_serve) and get LIMIT_SHUTDOWN_GRACE_MS. After a stop signal they get
- * LIMIT_SHUTDOWN_GRACE_MS, then are cancelled and get LIMIT_SHUTDOWN_CANCEL_MS more. A further
- * stop signal skips the rest of the current wait. Returns 1 when nothing is left running, 0
- * when the time is up (the calls still running are logged as abandoned). */
-static int main_finish_calls(struct server *srv, int by_signal)
-{
-    int phase = 0, nphases = by_signal ? 2 : 1;
-    struct timespec start;
-
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    while (!work_drain(&srv->work, LIMIT_SHUTDOWN_SLICE_MS)) {
-        long limit = phase == 0 ? LIMIT_SHUTDOWN_GRACE_MS : LIMIT_SHUTDOWN_CANCEL_MS;
-        long waited = main_ms_since(&start);
-
-        if (!main_stop_signalled(srv) && waited < limit)
-            continue;
-        if (++phase == nphases) {
-            if (main_log_inflight(srv, "shutting down; abandoned") == 0)
-                log_msg(&srv->log, LOG_WARNING, NULL,
-                        "shutting down; replies held up by a client that does not read");
-            return 0;
-        }
-        if (main_cancel_all(srv, "shutting down; after the grace period, cancelled") == 0)
-            log_msg(&srv->log, LOG_WARNING, NULL,
-                    "shutting down; replies held up by a client that does not read, %ld ms",
-                    waited);
-        clock_gettime(CLOCK_MONOTONIC, &start);
-    }
-    return 1;
+    return main_on_wake(ctx, &reload);
 }
 
 static int main_serve(struct server *srv, int watch_forced)
@@ -376,38 +274,15 @@ static int main_serve(struct server *srv, int watch_forced)
     struct work_source src;
     int by_signal;
 
-    jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
     pipe_source(srv, &src);
-    /* Before the first message is read: this line is for stderr only. */
-    log_msg(&srv->log, LOG_INFO, NULL,
-            "serving %zu tools, %zu resources, %zu templates, "
-            "%zu prompts from %zu plugins (%s)",
-            srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
-            srv->reg->nplugins, srv->cfg.file);
-    if (work_start(&srv->work, &src, LIMIT_THREADS) != STATUS_OK) {
-        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start threads");
+    if (server_start(srv, &src) != STATUS_OK)
         return EXIT_RUNTIME;
-    }
     by_signal = main_loop(srv, watch_forced);
-    /* At the end of input the calls are cancelled first: a question waiting for the client
-     * then ends as cancelled, not as failed, and its call sends nothing. */
-    if (!by_signal)
-        main_cancel_all(srv, "end of input; cancelled");
-    /* Nothing more is read (a reader a client holds up in a write is not waited for); no
-     * answer to a plugin's question can come any more; open listen requests end. */
-    work_stop_input(&srv->work, LIMIT_SHUTDOWN_READER_MS);
-    inflight_close(&srv->inflight);
-    modern_listeners_close(srv);
-    if (!main_finish_calls(srv, by_signal) || !work_stop(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS)) {
+    if (!server_stop(srv, by_signal, main_stop_signalled, srv)) {
         log_msg(&srv->log, LOG_WARNING, NULL,
                 "calls or replies still held up; exiting without unloading plugins");
         _exit(EXIT_OK);
     }
-    out_flush(&srv->out);
-    /* Plugins shut down after this: their last words go to stderr only. Their own threads
-     * may still log until then, so the writer stays until they are gone (server_release). */
-    atomic_store(&srv->log.sink_level, LOG_OFF);
-    jsonrpc_reader_release(&srv->in);
     return EXIT_OK;
 }
 

@@ -132,24 +132,6 @@ static const struct {
     {0},
 };
 
-static void modern_listener_release(struct listener *l)
-{
-    cJSON_Delete(l->id);
-    for (size_t i = 0; i < l->nuris; i++)
-        free(l->uris[i]);
-    free(l->uris);
-}
-
-/* The listener with this id; subs_lock held. */
-static long modern_find(const struct server *srv, const cJSON *id)
-{
-    for (size_t i = 0; i < srv->nlisteners; i++) {
-        if (cJSON_Compare(srv->listeners[i].id, id, 1))
-            return (long)i;
-    }
-    return -1;
-}
-
 /* Read the filter into l; returns 0, -1 when it is not a SubscriptionFilter, -2 when it
  * lists more than LIMIT_SUBSCRIPTIONS resources. */
 static int modern_filter(struct listener *l, const cJSON *filter)
@@ -200,8 +182,9 @@ static cJSON *modern_tagged(const cJSON *id)
 
 /* What mcph honours of a listener's filter: every list (all advertise listChanged) and the
  * URIs (resources advertise subscribe). */
-static void modern_acknowledge(struct server *srv, const struct listener *l)
+static void modern_acknowledge(void *ctx, const struct listener *l)
 {
+    struct server *srv = ctx;
     cJSON *params = modern_tagged(l->id);
     cJSON *honoured = cJSON_AddObjectToObject(params, "notifications");
 
@@ -222,29 +205,6 @@ static void modern_acknowledge(struct server *srv, const struct listener *l)
     out_notify(&srv->out, "notifications/subscriptions/acknowledged", params);
 }
 
-static int modern_add_listener(struct server *srv, struct listener *l)
-{
-    struct listener *grown;
-    int status = STATUS_OK;
-
-    pthread_mutex_lock(&srv->subs_lock);
-    if (modern_find(srv, l->id) >= 0) {
-        status = STATUS_EXISTS;
-    } else if (srv->nlisteners >= LIMIT_LISTENERS) {
-        status = STATUS_LIMIT;
-    } else {
-        grown = realloc(srv->listeners, (srv->nlisteners + 1) * sizeof(*grown));
-        if (grown == NULL) {
-            status = STATUS_NOMEM;
-        } else {
-            srv->listeners = grown;
-            grown[srv->nlisteners++] = *l;
-        }
-    }
-    pthread_mutex_unlock(&srv->subs_lock);
-    return status;
-}
-
 cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
 {
     struct listener l = {.id = cJSON_Duplicate(id, 1)};
@@ -253,7 +213,7 @@ cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
     _Static_assert(LIMIT_SUBSCRIPTIONS == 4096, "the message below names the limit");
     status = modern_filter(&l, cJSON_GetObjectItemCaseSensitive(params, "notifications"));
     if (status != 0) {
-        modern_listener_release(&l);
+        subs_listener_release(&l);
         return jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
                              status == -2 ? "Invalid params: resourceSubscriptions lists more "
                                             "than 4096 resources"
@@ -261,91 +221,83 @@ cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
                                             "required and must be a SubscriptionFilter",
                              NULL);
     }
-    status = modern_add_listener(srv, &l);
-    if (status != STATUS_OK) {
-        modern_listener_release(&l);
-        if (status == STATUS_EXISTS)
-            return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
-                                 "Invalid Request: a listen "
-                                 "request with this id is still open",
-                                 NULL);
-        return jsonrpc_error(
-            id, JSONRPC_INTERNAL_ERROR,
-            status == STATUS_LIMIT ? "Subscription limit reached" : "Out of memory", NULL);
-    }
-    /* The stored copy is acknowledged: l's members now belong to the table. */
-    pthread_mutex_lock(&srv->subs_lock);
-    modern_acknowledge(srv, &srv->listeners[modern_find(srv, id)]);
-    pthread_mutex_unlock(&srv->subs_lock);
-    return NULL;
+    /* The stored copy is acknowledged before any notification can be sent to it. */
+    status = subs_listen(&srv->subs, &l, modern_acknowledge, srv);
+    if (status == STATUS_OK)
+        return NULL;
+    subs_listener_release(&l);
+    if (status == STATUS_EXISTS)
+        return jsonrpc_error(id, JSONRPC_INVALID_REQUEST,
+                             "Invalid Request: a listen "
+                             "request with this id is still open",
+                             NULL);
+    return jsonrpc_error(id, JSONRPC_INTERNAL_ERROR,
+                         status == STATUS_LIMIT ? "Subscription limit reached" : "Out of memory",
+                         NULL);
 }
 
 int modern_unlisten(struct server *srv, const cJSON *id)
 {
-    long at;
+    return subs_unlisten(&srv->subs, id);
+}
 
-    pthread_mutex_lock(&srv->subs_lock);
-    at = modern_find(srv, id);
-    if (at >= 0) {
-        modern_listener_release(&srv->listeners[at]);
-        srv->listeners[at] = srv->listeners[--srv->nlisteners];
+struct modern_notice {
+    struct server *srv;
+    unsigned lists;  /* the lists that changed */
+    const char *uri; /* or the resource that changed */
+};
+
+/* Tell one listener what it follows of the change. */
+static void modern_notify_one(void *ctx, const struct listener *l)
+{
+    const struct modern_notice *n = ctx;
+
+    for (size_t k = 0; modern_lists[k].key != NULL; k++) {
+        if (n->lists & l->lists & modern_lists[k].list)
+            out_notify(&n->srv->out, registry_list_method(modern_lists[k].list),
+                       modern_tagged(l->id));
     }
-    pthread_mutex_unlock(&srv->subs_lock);
-    return at >= 0;
+    for (size_t k = 0; n->uri != NULL && k < l->nuris; k++) {
+        cJSON *params;
+
+        if (strcmp(l->uris[k], n->uri) != 0)
+            continue;
+        params = modern_tagged(l->id);
+        cJSON_AddStringToObject(params, "uri", n->uri);
+        out_notify(&n->srv->out, "notifications/resources/updated", params);
+        break;
+    }
 }
 
 void modern_lists_changed(struct server *srv, unsigned lists)
 {
-    pthread_mutex_lock(&srv->subs_lock);
-    for (size_t i = 0; i < srv->nlisteners; i++) {
-        const struct listener *l = &srv->listeners[i];
+    struct modern_notice n = {.srv = srv, .lists = lists};
 
-        for (size_t k = 0; modern_lists[k].key != NULL; k++) {
-            if (lists & l->lists & modern_lists[k].list)
-                out_notify(&srv->out, registry_list_method(modern_lists[k].list),
-                           modern_tagged(l->id));
-        }
-    }
-    pthread_mutex_unlock(&srv->subs_lock);
+    subs_each_listener(&srv->subs, modern_notify_one, &n);
 }
 
 void modern_resource_updated(struct server *srv, const char *uri)
 {
-    pthread_mutex_lock(&srv->subs_lock);
-    for (size_t i = 0; i < srv->nlisteners; i++) {
-        const struct listener *l = &srv->listeners[i];
+    struct modern_notice n = {.srv = srv, .uri = uri};
 
-        for (size_t k = 0; k < l->nuris; k++) {
-            cJSON *params;
+    subs_each_listener(&srv->subs, modern_notify_one, &n);
+}
 
-            if (strcmp(l->uris[k], uri) != 0)
-                continue;
-            params = modern_tagged(l->id);
-            cJSON_AddStringToObject(params, "uri", uri);
-            out_notify(&srv->out, "notifications/resources/updated", params);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&srv->subs_lock);
+/* The final reply of a listen request. */
+static void modern_close_one(void *ctx, const struct listener *l)
+{
+    struct server *srv = ctx;
+    cJSON *result = cJSON_CreateObject();
+    cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
+
+    cJSON_AddItemToObject(meta, MODERN_KEY_SUB, cJSON_Duplicate(l->id, 1));
+    modern_result(result, srv->reg, NULL, 0);
+    out_send(&srv->out, jsonrpc_result(l->id, result));
 }
 
 void modern_listeners_close(struct server *srv)
 {
-    pthread_mutex_lock(&srv->subs_lock);
-    for (size_t i = 0; i < srv->nlisteners; i++) {
-        struct listener *l = &srv->listeners[i];
-        cJSON *result = cJSON_CreateObject();
-        cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
-
-        cJSON_AddItemToObject(meta, MODERN_KEY_SUB, cJSON_Duplicate(l->id, 1));
-        modern_result(result, srv->reg, NULL, 0);
-        out_send(&srv->out, jsonrpc_result(l->id, result));
-        modern_listener_release(l);
-    }
-    free(srv->listeners);
-    srv->listeners = NULL;
-    srv->nlisteners = 0;
-    pthread_mutex_unlock(&srv->subs_lock);
+    subs_close_listeners(&srv->subs, modern_close_one, srv);
 }
 
 /* --- Questions to the client: input requests and the retry that answers them. --- */

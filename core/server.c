@@ -1,13 +1,17 @@
 #include "server.h"
 
+#include "debounce.h"
 #include "diag.h"
 #include "dispatch.h"
 #include "limits.h"
+#include "modern.h"
 #include "plugin.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void server_wake(void *ctx)
@@ -162,7 +166,7 @@ void server_init(struct server *srv)
     config_init(&srv->cfg);
     pthread_mutex_init(&srv->retired_lock, NULL);
     pthread_mutex_init(&srv->refresh_lock, NULL);
-    pthread_mutex_init(&srv->subs_lock, NULL);
+    subs_init(&srv->subs);
     inflight_init(&srv->inflight);
     pthread_key_create(&srv->call_key, NULL);
     srv->env.log = &srv->log;
@@ -274,8 +278,7 @@ void server_release(struct server *srv)
         free(ids[i]);
     free(ids);
     pthread_mutex_destroy(&srv->refresh_lock);
-    dispatch_subs_release(srv);
-    pthread_mutex_destroy(&srv->subs_lock);
+    subs_release(&srv->subs);
     inflight_release(&srv->inflight);
     pthread_key_delete(srv->call_key);
     if (srv->output_open)
@@ -283,4 +286,98 @@ void server_release(struct server *srv)
     session_release(&srv->session);
     config_release(&srv->cfg);
     pthread_mutex_destroy(&srv->lock);
+}
+
+int server_start(struct server *srv, const struct work_source *src)
+{
+    jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
+    /* Before the first message is read: this line is for stderr only. */
+    log_msg(&srv->log, LOG_INFO, NULL,
+            "serving %zu tools, %zu resources, %zu templates, "
+            "%zu prompts from %zu plugins (%s)",
+            srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
+            srv->reg->nplugins, srv->cfg.file);
+    if (work_start(&srv->work, src, LIMIT_THREADS) != STATUS_OK) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "cannot start threads");
+        jsonrpc_reader_release(&srv->in);
+        return STATUS_IO;
+    }
+    return STATUS_OK;
+}
+
+/* Log the requests still in flight after `what`, and how many: at most 20 named. */
+static size_t server_log_inflight(struct server *srv, const char *what)
+{
+    struct strbuf sb = STRBUF_INIT;
+    size_t n = inflight_describe(&srv->inflight, &sb, 20);
+
+    if (n > 0)
+        log_msg(&srv->log, LOG_WARNING, NULL, "%s %zu request(s): %s", what, n, sb.buf);
+    strbuf_release(&sb);
+    return n;
+}
+
+/* Every call in flight is cancelled now (a handler that polls cancelled() stops; no answer
+ * is sent for any of them), logged after `what`. Returns how many there were. */
+static size_t server_cancel_all(struct server *srv, const char *what)
+{
+    size_t n = server_log_inflight(srv, what);
+
+    inflight_cancel_all(&srv->inflight);
+    return n;
+}
+
+/* The calls in flight end. After the end of input nobody can read their answers: they were
+ * cancelled at once (server_stop) and get LIMIT_SHUTDOWN_GRACE_MS. After a stop signal they
+ * get LIMIT_SHUTDOWN_GRACE_MS, then are cancelled and get LIMIT_SHUTDOWN_CANCEL_MS more. A
+ * further stop signal skips the rest of the current wait. Returns 1 when nothing is left
+ * running, 0 when the time is up (the calls still running are logged as abandoned). */
+static int server_finish_calls(struct server *srv, int by_signal, int (*stop_asked)(void *),
+                               void *ctx)
+{
+    int phase = 0, nphases = by_signal ? 2 : 1;
+    struct timespec start;
+
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (!work_drain(&srv->work, LIMIT_SHUTDOWN_SLICE_MS)) {
+        long limit = phase == 0 ? LIMIT_SHUTDOWN_GRACE_MS : LIMIT_SHUTDOWN_CANCEL_MS;
+        long waited = debounce_ms_since(&start);
+
+        if (!stop_asked(ctx) && waited < limit)
+            continue;
+        if (++phase == nphases) {
+            if (server_log_inflight(srv, "shutting down; abandoned") == 0)
+                log_msg(&srv->log, LOG_WARNING, NULL,
+                        "shutting down; replies held up by a client that does not read");
+            return 0;
+        }
+        if (server_cancel_all(srv, "shutting down; after the grace period, cancelled") == 0)
+            log_msg(&srv->log, LOG_WARNING, NULL,
+                    "shutting down; replies held up by a client that does not read, %ld ms",
+                    waited);
+        clock_gettime(CLOCK_MONOTONIC, &start);
+    }
+    return 1;
+}
+
+int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), void *ctx)
+{
+    /* At the end of input the calls are cancelled first: a question waiting for the client
+     * then ends as cancelled, not as failed, and its call sends nothing. */
+    if (!by_signal)
+        server_cancel_all(srv, "end of input; cancelled");
+    /* Nothing more is read (a reader a client holds up in a write is not waited for); no
+     * answer to a plugin's question can come any more; open listen requests end. */
+    work_stop_input(&srv->work, LIMIT_SHUTDOWN_READER_MS);
+    inflight_close(&srv->inflight);
+    modern_listeners_close(srv);
+    if (!server_finish_calls(srv, by_signal, stop_asked, ctx) ||
+        !work_stop(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS))
+        return 0;
+    out_flush(&srv->out);
+    /* Plugins shut down after this: their last words go to stderr only. Their own threads
+     * may still log until then, so the writer stays until they are gone (server_release). */
+    atomic_store(&srv->log.sink_level, LOG_OFF);
+    jsonrpc_reader_release(&srv->in);
+    return 1;
 }

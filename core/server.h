@@ -28,19 +28,12 @@
 #include "out.h"
 #include "registry.h"
 #include "session.h"
+#include "subs.h"
 #include "work.h"
 
 #include <cJSON.h>
 #include <pthread.h>
 #include <stdatomic.h>
-
-/* An open subscriptions/listen request (2026-07-28): which notifications it asked for. */
-struct listener {
-    cJSON *id;      /* owned: the listen request's id, echoed as subscriptionId */
-    unsigned lists; /* enum registry_list bits it asked for */
-    char **uris;    /* owned: resourceSubscriptions */
-    size_t nuris;
-};
 
 /* A registry or a plugin instance (one of them) waiting for the main thread to free it. */
 struct server_retired {
@@ -70,11 +63,7 @@ struct server {
     atomic_size_t calls_held; /* bytes held by calls queued or running (max_pending_mb) */
     pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
 
-    pthread_mutex_t subs_lock; /* guards subs and listeners */
-    char **subs;               /* owned: URIs the legacy session subscribed to */
-    size_t nsubs;
-    struct listener *listeners; /* owned: open subscriptions/listen requests */
-    size_t nlisteners;
+    struct subs subs;         /* any thread: resource subscriptions and listen requests */
 
     pthread_mutex_t refresh_lock; /* guards refresh_ids, nrefresh */
     char **refresh_ids;           /* owned: instance ids whose plugin asked to be rebuilt */
@@ -99,6 +88,18 @@ void server_open_output(struct server *srv, int out_fd);
  * Problems are logged; *failures counts plugins that did not load, *collisions rows left out.
  * Returns STATUS_OK, STATUS_INVALID when the INI file is wrong, or STATUS_NOMEM. */
 int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions);
+
+/* Start serving: the threads of srv->work take the reader role on src. Returns STATUS_OK,
+ * or STATUS_IO when the threads cannot start (logged). */
+int server_start(struct server *srv, const struct work_source *src);
+
+/* Stop serving, after the end of input (by_signal 0) or a stop signal (1): calls in flight
+ * are cancelled (at once, or after the grace period), nothing more is read, questions to the
+ * client end, open listen requests get their final reply, and the calls are waited for;
+ * stop_asked(ctx) says whether another stop signal came (cutting a wait short). Returns 1
+ * when everything stopped, 0 when calls or replies are still held up (the caller must then
+ * exit without unloading plugins). */
+int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), void *ctx);
 
 /* Unload the plugins and release everything server_init and server_load set up. Main
  * thread, after the pool stopped. */

@@ -17,6 +17,7 @@ void watch_init(struct watch *w)
 {
     memset(w, 0, sizeof(*w));
     w->fd = -1;
+    debounce_init(&w->quiet, LIMIT_WATCH_QUIET_MS, 0);
 }
 
 void watch_release(struct watch *w)
@@ -132,37 +133,19 @@ void watch_read(struct watch *w)
         for (char *p = buf; p < buf + n;) {
             const struct inotify_event *ev = (const struct inotify_event *)(void *)p;
 
-            if (watch_relevant(w, ev)) {
-                w->pending = 1;
-                clock_gettime(CLOCK_MONOTONIC, &w->last);
-            }
+            if (watch_relevant(w, ev))
+                debounce_note(&w->quiet);
             p += sizeof(*ev) + ev->len;
         }
     }
 }
 
-static long watch_elapsed_ms(const struct watch *w)
-{
-    struct timespec now;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - w->last.tv_sec) * 1000L + (now.tv_nsec - w->last.tv_nsec) / 1000000L;
-}
-
 int watch_timeout_ms(const struct watch *w)
 {
-    long left;
-
-    if (!w->pending)
-        return -1;
-    left = LIMIT_WATCH_QUIET_MS - watch_elapsed_ms(w);
-    return left > 0 ? (int)left : 0;
+    return debounce_timeout_ms(&w->quiet);
 }
 
 int watch_due(struct watch *w)
 {
-    if (!w->pending || watch_elapsed_ms(w) < LIMIT_WATCH_QUIET_MS)
-        return 0;
-    w->pending = 0;
-    return 1;
+    return debounce_due(&w->quiet);
 }

@@ -8,9 +8,9 @@
 #define MCPH_WATCH_H
 
 #include "config.h"
+#include "debounce.h"
 
 #include <stddef.h>
-#include <time.h>
 
 struct watch_dir {
     int wd;       /* inotify watch descriptor */
@@ -23,8 +23,7 @@ struct watch {
     int fd;                 /* inotify descriptor, -1 when off */
     struct watch_dir *dirs; /* owned */
     size_t ndirs;
-    int pending;          /* a relevant change is waiting for the quiet period */
-    struct timespec last; /* CLOCK_MONOTONIC time of the last relevant event */
+    struct debounce quiet; /* a relevant change waits LIMIT_WATCH_QUIET_MS of quiet */
 };
 
 /* Off: fd -1, nothing watched. */

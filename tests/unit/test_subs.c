@@ -1,0 +1,199 @@
+/* test_subs.c: who follows what: the session's subscriptions (no duplicates, the limit),
+ * listeners (added and acknowledged under the lock, one per id, the limit), the URIs anyone
+ * follows once each, and closing every listener. */
+#include "subs.h"
+
+#include "check.h"
+#include "limits.h"
+#include "status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_subscribe(void)
+{
+    struct subs s;
+
+    subs_init(&s);
+    CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 0);
+    CHECK_INT_EQ(subs_subscribe(&s, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, "file:///b"), STATUS_OK);
+    CHECK_INT_EQ(s.nuris, 2);
+    CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 1);
+    subs_unsubscribe(&s, "file:///a");
+    subs_unsubscribe(&s, "file:///never");
+    CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 0);
+    CHECK_INT_EQ(subs_subscribed(&s, "file:///b"), 1);
+    CHECK_INT_EQ(s.nuris, 1);
+    subs_release(&s);
+}
+
+static void test_subscribe_limit(void)
+{
+    struct subs s;
+    char uri[64];
+    int ok = 1;
+
+    subs_init(&s);
+    for (int i = 0; i < LIMIT_SUBSCRIPTIONS; i++) {
+        snprintf(uri, sizeof(uri), "mem://%d", i);
+        ok &= subs_subscribe(&s, uri) == STATUS_OK;
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(subs_subscribe(&s, "mem://one-more"), STATUS_LIMIT);
+    /* One held already is still fine at the limit. */
+    CHECK_INT_EQ(subs_subscribe(&s, "mem://7"), STATUS_OK);
+    subs_unsubscribe(&s, "mem://7");
+    CHECK_INT_EQ(subs_subscribe(&s, "mem://one-more"), STATUS_OK);
+    subs_release(&s);
+}
+
+/* A listener for id with these URIs (owned by the caller until added). */
+static struct listener test_listener(int id, const char *const *uris, size_t n)
+{
+    struct listener l = {.id = cJSON_CreateNumber(id), .lists = 1u};
+
+    l.uris = calloc(n + 1, sizeof(*l.uris));
+    for (size_t i = 0; l.uris != NULL && i < n; i++)
+        l.uris[l.nuris++] = strdup(uris[i]);
+    return l;
+}
+
+struct seen {
+    int calls;
+    int ids[8];
+};
+
+static void test_saw(void *ctx, const struct listener *l)
+{
+    struct seen *seen = ctx;
+
+    if (seen->calls < 8)
+        seen->ids[seen->calls] = (int)cJSON_GetNumberValue(l->id);
+    seen->calls++;
+}
+
+static void test_listen(void)
+{
+    static const char *const a[] = {"file:///a", "file:///b"};
+    struct subs s;
+    struct seen seen = {0};
+    struct listener l1 = test_listener(1, a, 2), dup = test_listener(1, NULL, 0);
+
+    subs_init(&s);
+    CHECK_INT_EQ(subs_listen(&s, &l1, test_saw, &seen), STATUS_OK);
+    CHECK_INT_EQ(seen.calls, 1);
+    CHECK_INT_EQ(seen.ids[0], 1);
+    /* A second listener with the same id is refused and stays the caller's. */
+    CHECK_INT_EQ(subs_listen(&s, &dup, test_saw, &seen), STATUS_EXISTS);
+    CHECK_INT_EQ(seen.calls, 1);
+    subs_listener_release(&dup);
+    CHECK_INT_EQ(s.nlisteners, 1);
+
+    seen.calls = 0;
+    subs_each_listener(&s, test_saw, &seen);
+    CHECK_INT_EQ(seen.calls, 1);
+
+    dup.id = cJSON_CreateNumber(1);
+    CHECK_INT_EQ(subs_unlisten(&s, dup.id), 1);
+    CHECK_INT_EQ(subs_unlisten(&s, dup.id), 0);
+    cJSON_Delete(dup.id);
+    CHECK_INT_EQ(s.nlisteners, 0);
+    subs_release(&s);
+}
+
+static void test_listen_limit(void)
+{
+    struct subs s;
+    struct seen seen = {0};
+    int ok = 1;
+
+    subs_init(&s);
+    for (int i = 0; i < LIMIT_LISTENERS; i++) {
+        struct listener l = test_listener(i, NULL, 0);
+
+        ok &= subs_listen(&s, &l, test_saw, &seen) == STATUS_OK;
+    }
+    CHECK(ok);
+    {
+        struct listener more = test_listener(-1, NULL, 0);
+
+        CHECK_INT_EQ(subs_listen(&s, &more, test_saw, &seen), STATUS_LIMIT);
+        subs_listener_release(&more);
+    }
+    CHECK_INT_EQ(seen.calls, LIMIT_LISTENERS);
+    subs_release(&s);
+}
+
+static int test_keep_not_c(void *ctx, const char *uri)
+{
+    (*(int *)ctx)++;
+    return strcmp(uri, "file:///c") != 0;
+}
+
+static void test_followed(void)
+{
+    static const char *const l1uris[] = {"file:///b", "file:///c"};
+    static const char *const l2uris[] = {"file:///a", "file:///d"};
+    struct subs s;
+    struct seen seen = {0};
+    struct listener l1 = test_listener(1, l1uris, 2), l2 = test_listener(2, l2uris, 2);
+    int asked = 0;
+    size_t n = 0;
+    char **uris;
+    char joined[128] = "";
+
+    subs_init(&s);
+    CHECK_INT_EQ(subs_subscribe(&s, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, "file:///b"), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &l1, test_saw, &seen), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &l2, test_saw, &seen), STATUS_OK);
+    uris = subs_followed(&s, test_keep_not_c, &asked, &n);
+    /* a, b from the session, c refused, d: each once, in order of first follower. */
+    for (size_t i = 0; uris != NULL && i < n; i++) {
+        strcat(joined, uris[i]);
+        strcat(joined, " ");
+        free(uris[i]);
+    }
+    free(uris);
+    CHECK_STR_EQ(joined, "file:///a file:///b file:///d ");
+    CHECK_INT_EQ(asked, 4);
+    subs_release(&s);
+}
+
+static void test_close(void)
+{
+    struct subs s;
+    struct seen seen = {0};
+    struct listener l1 = test_listener(5, NULL, 0), l2 = test_listener(6, NULL, 0);
+
+    subs_init(&s);
+    CHECK_INT_EQ(subs_listen(&s, &l1, test_saw, &seen), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &l2, test_saw, &seen), STATUS_OK);
+    seen.calls = 0;
+    subs_close_listeners(&s, test_saw, &seen);
+    CHECK_INT_EQ(seen.calls, 2);
+    CHECK_INT_EQ(seen.ids[0] + seen.ids[1], 11);
+    CHECK_INT_EQ(s.nlisteners, 0);
+    seen.calls = 0;
+    subs_each_listener(&s, test_saw, &seen);
+    CHECK_INT_EQ(seen.calls, 0);
+    subs_release(&s);
+}
+
+static const struct check_test tests[] = {
+    {"subscribe", test_subscribe},
+    {"subscribe_limit", test_subscribe_limit},
+    {"listen", test_listen},
+    {"listen_limit", test_listen_limit},
+    {"followed", test_followed},
+    {"close", test_close},
+    {0},
+};
+
+int main(void)
+{
+    return check_main("test_subs", tests);
+}
