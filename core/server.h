@@ -63,7 +63,7 @@ struct server {
     atomic_size_t calls_held; /* bytes held by calls queued or running (max_pending_mb) */
     pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
 
-    struct subs subs;         /* any thread: resource subscriptions and listen requests */
+    struct subs subs; /* any thread: resource subscriptions and listen requests */
 
     pthread_mutex_t refresh_lock; /* guards refresh_ids, nrefresh */
     char **refresh_ids;           /* owned: instance ids whose plugin asked to be rebuilt */
