@@ -2,9 +2,8 @@
 
 #include "host.h"
 #include "limits.h"
-#include "schema.h"
+#include "rows.h"
 #include "status.h"
-#include "uritemplate.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -17,49 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What ABI 1.0 requires of the descriptor and of each row: a plugin built for an older
- * minor may be shorter than the structs of this header, never shorter than these. */
+/* What ABI 1.0 requires of the descriptor: a plugin built for an older minor may have a
+ * shorter one than this header's, never shorter than this (rows.c has the rows'). */
 #define PLUGIN_END(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
 #define PLUGIN_MIN_DESC PLUGIN_END(struct mcph_plugin, shutdown)
-#define PLUGIN_MIN_TOOL PLUGIN_END(struct mcph_tool, call)
-#define PLUGIN_MIN_RESOURCE PLUGIN_END(struct mcph_resource, read)
-#define PLUGIN_MIN_TEMPLATE PLUGIN_END(struct mcph_resource_template, read)
-#define PLUGIN_MIN_PROMPT PLUGIN_END(struct mcph_prompt, get)
-#define PLUGIN_MIN_PROMPT_ARG PLUGIN_END(struct mcph_prompt_arg, required)
-#define PLUGIN_MIN_KEY PLUGIN_END(struct mcph_config_key, required)
 
 /* Largest plugin file mcph copies into memory to load. */
 #define PLUGIN_MAX_FILE (256L * 1024 * 1024)
-
-/* The load in progress: where messages go and what they name. */
-struct plugin_load {
-    struct plugin *pl;
-    const struct config_plugin *cp;
-    const char *ini_file;
-    struct diag *errs;
-    int failed;
-};
-
-static void plugin_fail(struct plugin_load *ld, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void plugin_fail(struct plugin_load *ld, const char *fmt, ...)
-{
-    char *what = NULL;
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    n = vasprintf(&what, fmt, ap);
-    va_end(ap);
-    ld->failed = 1;
-    if (n < 0) {
-        ld->errs->nomem = 1;
-        return;
-    }
-    diag_add(ld->errs, "plugin '%s' (%s): %s", ld->cp->id, ld->cp->path, what);
-    free(what);
-}
 
 int plugin_valid_name(const char *name)
 {
@@ -75,15 +38,15 @@ int plugin_valid_name(const char *name)
 /* --- The file: checked through the descriptor we then load from, so what is checked is
  * what runs. --- */
 
-static int plugin_check_dir(struct plugin_load *ld, const char *file)
+static int plugin_check_dir(struct rows_load *ld, const char *file)
 {
     char real[PATH_MAX];
     struct stat st;
     char *slash;
 
     if (realpath(file, real) == NULL) {
-        plugin_fail(ld, "cannot resolve the path: %s; check [plugin.%s] path", strerror(errno),
-                    ld->cp->id);
+        rows_fail(ld, "cannot resolve the path: %s; check [plugin.%s] path", strerror(errno),
+                  ld->cp->id);
         return STATUS_PLUGIN;
     }
     slash = strrchr(real, '/');
@@ -92,27 +55,27 @@ static int plugin_check_dir(struct plugin_load *ld, const char *file)
     else
         *slash = '\0';
     if (stat(real, &st) != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-        plugin_fail(ld,
-                    "its folder %s is writable by group or others, so anyone could swap "
-                    "the plugin; run chmod go-w %s",
-                    real, real);
+        rows_fail(ld,
+                  "its folder %s is writable by group or others, so anyone could swap "
+                  "the plugin; run chmod go-w %s",
+                  real, real);
         return STATUS_PLUGIN;
     }
     return STATUS_OK;
 }
 
-static int plugin_check_file(struct plugin_load *ld, int fd, struct stat *st)
+static int plugin_check_file(struct rows_load *ld, int fd, struct stat *st)
 {
     if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-        plugin_fail(ld, "not a regular file; point path at the plugin's .so");
+        rows_fail(ld, "not a regular file; point path at the plugin's .so");
         return STATUS_PLUGIN;
     }
     if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-        plugin_fail(ld, "the file is writable by group or others; run chmod go-w %s", ld->cp->path);
+        rows_fail(ld, "the file is writable by group or others; run chmod go-w %s", ld->cp->path);
         return STATUS_PLUGIN;
     }
     if (st->st_size > PLUGIN_MAX_FILE) {
-        plugin_fail(ld, "the file is larger than %ld bytes", PLUGIN_MAX_FILE);
+        rows_fail(ld, "the file is larger than %ld bytes", PLUGIN_MAX_FILE);
         return STATUS_PLUGIN;
     }
     return plugin_check_dir(ld, ld->cp->path);
@@ -122,14 +85,14 @@ static int plugin_check_file(struct plugin_load *ld, int fd, struct stat *st)
  * the loaded handle for a path it has open already, so a rebuilt .so at the same path would
  * otherwise run the old code; and the sealed copy cannot change after the checks. The memfd
  * stays open while the library is loaded, so no other plugin's name can be that path. */
-static int plugin_copy_to_memfd(struct plugin_load *ld, int fd, off_t size)
+static int plugin_copy_to_memfd(struct rows_load *ld, int fd, off_t size)
 {
     char buf[65536];
     int mfd = memfd_create(ld->cp->id, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     off_t done = 0;
 
     if (mfd < 0) {
-        plugin_fail(ld, "memfd_create: %s", strerror(errno));
+        rows_fail(ld, "memfd_create: %s", strerror(errno));
         return -1;
     }
     while (done < size) {
@@ -138,7 +101,7 @@ static int plugin_copy_to_memfd(struct plugin_load *ld, int fd, off_t size)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0 || write(mfd, buf, (size_t)n) != n) {
-            plugin_fail(ld, "cannot copy the file: %s", n < 0 ? strerror(errno) : "short read");
+            rows_fail(ld, "cannot copy the file: %s", n < 0 ? strerror(errno) : "short read");
             close(mfd);
             return -1;
         }
@@ -148,7 +111,7 @@ static int plugin_copy_to_memfd(struct plugin_load *ld, int fd, off_t size)
     return mfd;
 }
 
-static int plugin_open(struct plugin_load *ld)
+static int plugin_open(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     char name[64];
@@ -157,8 +120,8 @@ static int plugin_open(struct plugin_load *ld)
 
     fd = open(ld->cp->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        plugin_fail(ld, "cannot open: %s; build it (make) or fix [plugin.%s] path in %s",
-                    strerror(errno), ld->cp->id, ld->ini_file);
+        rows_fail(ld, "cannot open: %s; build it (make) or fix [plugin.%s] path in %s",
+                  strerror(errno), ld->cp->id, ld->ini_file);
         return STATUS_PLUGIN;
     }
     if (plugin_check_file(ld, fd, &st) != STATUS_OK) {
@@ -177,7 +140,7 @@ static int plugin_open(struct plugin_load *ld)
     pl->memfd = mfd;
     pl->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (pl->handle == NULL) {
-        plugin_fail(ld, "dlopen failed: %s", dlerror());
+        rows_fail(ld, "dlopen failed: %s", dlerror());
         return STATUS_PLUGIN;
     }
     return STATUS_OK;
@@ -185,531 +148,60 @@ static int plugin_open(struct plugin_load *ld)
 
 /* --- The descriptor. --- */
 
-static int plugin_check_version(struct plugin_load *ld, const struct mcph_plugin *raw)
+static int plugin_check_version(struct rows_load *ld, const struct mcph_plugin *raw)
 {
     if (raw->abi_major != MCPH_ABI_MAJOR) {
-        plugin_fail(ld,
-                    "built for plugin ABI %u.%u, this mcph has ABI %d.%d; rebuild the "
-                    "plugin against this mcph's plugin-api.h",
-                    raw->abi_major, raw->abi_minor, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+        rows_fail(ld,
+                  "built for plugin ABI %u.%u, this mcph has ABI %d.%d; rebuild the "
+                  "plugin against this mcph's plugin-api.h",
+                  raw->abi_major, raw->abi_minor, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
         return STATUS_PLUGIN;
     }
     if (raw->abi_minor > MCPH_ABI_MINOR) {
-        plugin_fail(ld,
-                    "built for plugin ABI %u.%u, newer than this mcph's ABI %d.%d; "
-                    "upgrade mcph, or rebuild the plugin against this mcph's plugin-api.h",
-                    raw->abi_major, raw->abi_minor, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+        rows_fail(ld,
+                  "built for plugin ABI %u.%u, newer than this mcph's ABI %d.%d; "
+                  "upgrade mcph, or rebuild the plugin against this mcph's plugin-api.h",
+                  raw->abi_major, raw->abi_minor, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
         return STATUS_PLUGIN;
     }
     if (raw->size < PLUGIN_MIN_DESC) {
-        plugin_fail(ld,
-                    "descriptor is %u bytes, ABI %u.%u needs at least %zu; fill it with "
-                    "MCPH_PLUGIN_HEADER and rebuild",
-                    raw->size, raw->abi_major, raw->abi_minor, (size_t)PLUGIN_MIN_DESC);
+        rows_fail(ld,
+                  "descriptor is %u bytes, ABI %u.%u needs at least %zu; fill it with "
+                  "MCPH_PLUGIN_HEADER and rebuild",
+                  raw->size, raw->abi_major, raw->abi_minor, (size_t)PLUGIN_MIN_DESC);
         return STATUS_PLUGIN;
     }
     return STATUS_OK;
 }
 
-static int plugin_check_row_size(struct plugin_load *ld, const char *what, unsigned size,
-                                 size_t min)
-{
-    if (size >= min)
-        return STATUS_OK;
-    plugin_fail(ld,
-                "%s rows are %u bytes, ABI 1.0 needs at least %zu; fill the descriptor "
-                "with MCPH_PLUGIN_HEADER and rebuild",
-                what, size, min);
-    return STATUS_PLUGIN;
-}
-
-static int plugin_read_descriptor(struct plugin_load *ld, struct mcph_plugin *d)
+static int plugin_read_descriptor(struct rows_load *ld, struct mcph_plugin *d)
 {
     const struct mcph_plugin *(*entry)(void);
     const struct mcph_plugin *raw;
-    int bad = 0;
 
     *(void **)&entry = dlsym(ld->pl->handle, MCPH_ENTRY_SYMBOL);
     if (entry == NULL) {
-        plugin_fail(ld, "no %s() in it; is it an mcph plugin? (see plugin-api/README.md)",
-                    MCPH_ENTRY_SYMBOL);
+        rows_fail(ld, "no %s() in it; is it an mcph plugin? (see plugin-api/README.md)",
+                  MCPH_ENTRY_SYMBOL);
         return STATUS_PLUGIN;
     }
     raw = entry();
     if (raw == NULL) {
-        plugin_fail(ld, "%s() returned NULL; return the address of the descriptor",
-                    MCPH_ENTRY_SYMBOL);
+        rows_fail(ld, "%s() returned NULL; return the address of the descriptor",
+                  MCPH_ENTRY_SYMBOL);
         return STATUS_PLUGIN;
     }
     if (plugin_check_version(ld, raw) != STATUS_OK)
         return STATUS_PLUGIN;
     memset(d, 0, sizeof(*d));
     memcpy(d, raw, raw->size < sizeof(*d) ? raw->size : sizeof(*d));
-    bad |= plugin_check_row_size(ld, "tool", d->tool_size, PLUGIN_MIN_TOOL);
-    bad |= plugin_check_row_size(ld, "resource", d->resource_size, PLUGIN_MIN_RESOURCE);
-    bad |= plugin_check_row_size(ld, "template", d->template_size, PLUGIN_MIN_TEMPLATE);
-    bad |= plugin_check_row_size(ld, "prompt", d->prompt_size, PLUGIN_MIN_PROMPT);
-    bad |= plugin_check_row_size(ld, "prompt argument", d->prompt_arg_size, PLUGIN_MIN_PROMPT_ARG);
-    bad |= plugin_check_row_size(ld, "config key", d->config_key_size, PLUGIN_MIN_KEY);
-    return bad ? STATUS_PLUGIN : STATUS_OK;
+    return rows_check_sizes(ld, d);
 }
 
-/* Row i of a table of `stride`-byte rows, copied into `row` (of `size` bytes, zeroed
- * first: members the plugin's minor lacks read as zero). Returns 0 at the end row (first
- * member NULL). */
-static int plugin_row(const void *table, size_t stride, size_t i, void *row, size_t size)
-{
-    const char *src = (const char *)table + i * stride;
-    const void *first;
-
-    memcpy(&first, src, sizeof(first));
-    if (first == NULL)
-        return 0;
-    memset(row, 0, size);
-    memcpy(row, src, stride < size ? stride : size);
-    return 1;
-}
-
-/* The number of rows before the end row, or -1 past LIMIT_ROWS. */
-static long plugin_count_rows(const void *table, size_t stride)
-{
-    long n = 0;
-
-    if (table == NULL)
-        return 0;
-    for (;;) {
-        const void *first;
-
-        memcpy(&first, (const char *)table + (size_t)n * stride, sizeof(first));
-        if (first == NULL)
-            return n;
-        if (++n > LIMIT_ROWS)
-            return -1;
-    }
-}
-
-static char *plugin_dup(struct plugin_load *ld, const char *s)
-{
-    char *copy;
-
-    if (s == NULL)
-        return NULL;
-    copy = strdup(s);
-    if (copy == NULL)
-        ld->errs->nomem = 1;
-    return copy;
-}
-
-/* A schema as written by the plugin: valid JSON of an object whose type is "object". */
-static cJSON *plugin_schema(struct plugin_load *ld, const char *what, const char *name,
-                            const char *text)
-{
-    cJSON *schema = cJSON_Parse(text != NULL ? text : "{\"type\":\"object\"}");
-    const cJSON *type;
-    char why[256];
-
-    if (schema == NULL) {
-        plugin_fail(ld, "%s of '%s' is not valid JSON (near \"%.20s\"); fix the string", what, name,
-                    cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
-        return NULL;
-    }
-    type = cJSON_GetObjectItemCaseSensitive(schema, "type");
-    if (!cJSON_IsObject(schema) || !cJSON_IsString(type) ||
-        strcmp(type->valuestring, "object") != 0) {
-        const char *found = !cJSON_IsObject(schema) ? "not an object"
-                            : cJSON_IsString(type)  ? type->valuestring
-                                                    : "missing";
-
-        plugin_fail(ld,
-                    "%s of '%s' must be a JSON Schema object with \"type\": \"object\"; "
-                    "its type is \"%s\"",
-                    what, name, found);
-        cJSON_Delete(schema);
-        return NULL;
-    }
-    if (schema_check(schema, why, sizeof(why)) != STATUS_OK) {
-        plugin_fail(ld, "%s of '%s': %s; fix the schema", what, name, why);
-        cJSON_Delete(schema);
-        return NULL;
-    }
-    return schema;
-}
-
-/* The compiled form of a schema checked already (NULL gives NULL). */
-static struct schema *plugin_compile(struct plugin_load *ld, const cJSON *schema)
-{
-    struct schema *compiled = NULL;
-
-    if (schema != NULL && schema_compile(schema, &compiled) != STATUS_OK)
-        ld->errs->nomem = 1;
-    return compiled;
-}
-
-/* An optional JSON member of a row (1.1): NULL text gives NULL; otherwise it must parse to
- * the given type (cJSON_Object or cJSON_Array). */
-static cJSON *plugin_json(struct plugin_load *ld, const char *what, const char *name,
-                          const char *text, int type)
-{
-    cJSON *value;
-
-    if (text == NULL)
-        return NULL;
-    value = cJSON_Parse(text);
-    if (value == NULL || (value->type & 0xFF) != type) {
-        plugin_fail(ld, "%s of '%s' must be JSON text of an %s; fix the string", what, name,
-                    type == cJSON_Array ? "array" : "object");
-        cJSON_Delete(value);
-        return NULL;
-    }
-    return value;
-}
-
-static void plugin_check_name(struct plugin_load *ld, const char *what, const char *name)
-{
-    if (!plugin_valid_name(name))
-        plugin_fail(ld, "%s name '%s' is not valid; use 1-%d of A-Z a-z 0-9 _ . -", what,
-                    name ? name : "(null)", LIMIT_NAME);
-}
-
-static long plugin_table_size(struct plugin_load *ld, const char *what, const void *table,
-                              size_t stride)
-{
-    long n = plugin_count_rows(table, stride);
-
-    if (n < 0)
-        plugin_fail(ld, "the %s table has more than %d rows or no end row {0}", what, LIMIT_ROWS);
-    return n;
-}
-
-/* Room for one more row: returns the table (grown when full, new rows zeroed), or NULL when
- * out of memory (the table is then unchanged). */
-static void *plugin_grow(void *table, size_t *cap, size_t n, size_t elem)
-{
-    size_t want = *cap ? *cap * 2 : 8;
-    char *grown;
-
-    if (n < *cap)
-        return table;
-    grown = realloc(table, want * elem);
-    if (grown == NULL)
-        return NULL;
-    memset(grown + *cap * elem, 0, (want - *cap) * elem);
-    *cap = want;
-    return grown;
-}
-
-/* --- One row of each kind: checked and copied into core memory. The same code serves the
- * static tables and the rows defined at init (1.2); problems go to ld. --- */
-
-static void plugin_fill_tool(struct plugin_load *ld, const struct mcph_tool *row,
-                             struct plugin_tool *t)
-{
-    size_t before = ld->errs->count;
-    const struct plugin *pl = ld->pl;
-
-    plugin_check_name(ld, "tool", row->name);
-    for (size_t j = 0; row->name != NULL && j < pl->ntools; j++) {
-        if (pl->tools[j].name != NULL && strcmp(pl->tools[j].name, row->name) == 0)
-            plugin_fail(ld, "two tools are named '%s'; rename one", row->name);
-    }
-    if (row->call == NULL)
-        plugin_fail(ld, "tool '%s' has no call handler", row->name ? row->name : "(null)");
-    if (ld->errs->count > before)
-        return;
-    t->name = plugin_dup(ld, row->name);
-    t->title = plugin_dup(ld, row->title);
-    t->description = plugin_dup(ld, row->description);
-    t->input_schema = plugin_schema(ld, "input_schema", row->name, row->input_schema);
-    if (row->output_schema != NULL)
-        t->output_schema = plugin_schema(ld, "output_schema", row->name, row->output_schema);
-    /* Arguments are checked on every call: against a compiled form, made once. */
-    t->input_check = plugin_compile(ld, t->input_schema);
-    t->output_check = plugin_compile(ld, t->output_schema);
-    t->hints[0] = row->read_only_hint;
-    t->hints[1] = row->destructive_hint;
-    t->hints[2] = row->idempotent_hint;
-    t->hints[3] = row->open_world_hint;
-    t->call = row->call;
-    t->icons = plugin_json(ld, "icons", row->name, row->icons, cJSON_Array);
-    t->meta = plugin_json(ld, "meta", row->name, row->meta, cJSON_Object);
-    t->data = row->data;
-}
-
-static void plugin_release_tool(struct plugin_tool *t)
-{
-    free(t->name);
-    free(t->title);
-    free(t->description);
-    schema_free(t->input_check);
-    schema_free(t->output_check);
-    cJSON_Delete(t->input_schema);
-    cJSON_Delete(t->output_schema);
-    cJSON_Delete(t->icons);
-    cJSON_Delete(t->meta);
-}
-
-static int plugin_valid_uri(const char *uri)
-{
-    size_t scheme;
-
-    if (uri == NULL || strlen(uri) > LIMIT_URI)
-        return 0;
-    scheme = strspn(uri, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
-    return scheme > 0 && uri[scheme] == ':';
-}
-
-static void plugin_fill_resource(struct plugin_load *ld, const struct mcph_resource *row,
-                                 struct plugin_resource *r)
-{
-    size_t before = ld->errs->count;
-    const struct plugin *pl = ld->pl;
-
-    if (!plugin_valid_uri(row->uri))
-        plugin_fail(ld,
-                    "resource uri '%.200s' is not an absolute URI (scheme:...) of at most %d "
-                    "bytes",
-                    row->uri ? row->uri : "(null)", LIMIT_URI);
-    for (size_t j = 0; row->uri != NULL && j < pl->nresources; j++) {
-        if (pl->resources[j].uri != NULL && strcmp(pl->resources[j].uri, row->uri) == 0)
-            plugin_fail(ld, "two resources have the uri '%s'; change one", row->uri);
-    }
-    if (row->name == NULL || row->read == NULL)
-        plugin_fail(ld, "resource '%s' needs a name and a read handler",
-                    row->uri ? row->uri : "(null)");
-    if (ld->errs->count > before)
-        return;
-    r->uri = plugin_dup(ld, row->uri);
-    r->name = plugin_dup(ld, row->name);
-    r->title = plugin_dup(ld, row->title);
-    r->description = plugin_dup(ld, row->description);
-    r->mime_type = plugin_dup(ld, row->mime_type);
-    r->size = row->size;
-    r->read = row->read;
-    r->annotations = plugin_json(ld, "annotations", row->uri, row->annotations, cJSON_Object);
-    r->icons = plugin_json(ld, "icons", row->uri, row->icons, cJSON_Array);
-    r->meta = plugin_json(ld, "meta", row->uri, row->meta, cJSON_Object);
-    r->data = row->data;
-}
-
-static void plugin_release_resource(struct plugin_resource *r)
-{
-    free(r->uri);
-    free(r->name);
-    free(r->title);
-    free(r->description);
-    free(r->mime_type);
-    cJSON_Delete(r->annotations);
-    cJSON_Delete(r->icons);
-    cJSON_Delete(r->meta);
-}
-
-static void plugin_fill_template(struct plugin_load *ld, const struct mcph_resource_template *row,
-                                 struct plugin_template *t)
-{
-    size_t before = ld->errs->count;
-    const char *why = NULL;
-    const char *uri = row->uri_template ? row->uri_template : "(null)";
-
-    if (!plugin_valid_uri(row->uri_template) ||
-        uritemplate_check(row->uri_template, &why) != STATUS_OK)
-        plugin_fail(ld, "resource template '%.200s' is not valid: %s", uri,
-                    why ? why : "not an absolute URI (scheme:...)");
-    if (row->name == NULL || row->read == NULL)
-        plugin_fail(ld, "resource template '%s' needs a name and a read handler", uri);
-    if (ld->errs->count > before)
-        return;
-    t->uri_template = plugin_dup(ld, row->uri_template);
-    t->name = plugin_dup(ld, row->name);
-    t->title = plugin_dup(ld, row->title);
-    t->description = plugin_dup(ld, row->description);
-    t->mime_type = plugin_dup(ld, row->mime_type);
-    t->read = row->read;
-    t->annotations = plugin_json(ld, "annotations", uri, row->annotations, cJSON_Object);
-    t->icons = plugin_json(ld, "icons", uri, row->icons, cJSON_Array);
-    t->meta = plugin_json(ld, "meta", uri, row->meta, cJSON_Object);
-    t->complete = row->complete;
-    t->data = row->data;
-}
-
-static void plugin_release_template(struct plugin_template *t)
-{
-    free(t->uri_template);
-    free(t->name);
-    free(t->title);
-    free(t->description);
-    free(t->mime_type);
-    cJSON_Delete(t->annotations);
-    cJSON_Delete(t->icons);
-    cJSON_Delete(t->meta);
-}
-
-static void plugin_fill_args(struct plugin_load *ld, const struct mcph_prompt *row,
-                             struct plugin_prompt *p)
-{
-    size_t stride = ld->pl->prompt_arg_size;
-    long n = plugin_count_rows(row->arguments, stride);
-    struct mcph_prompt_arg arg;
-
-    if (n < 0 || n > LIMIT_ARGS) {
-        plugin_fail(ld, "prompt '%s' has more than %d arguments or no end row {0}", row->name,
-                    LIMIT_ARGS);
-        return;
-    }
-    if (n == 0)
-        return;
-    p->args = calloc((size_t)n, sizeof(*p->args));
-    if (p->args == NULL) {
-        ld->errs->nomem = 1;
-        ld->failed = 1;
-        return;
-    }
-    for (size_t i = 0; plugin_row(row->arguments, stride, i, &arg, sizeof(arg)); i++) {
-        for (size_t j = 0; j < p->nargs; j++) {
-            if (p->args[j].name != NULL && arg.name != NULL &&
-                strcmp(p->args[j].name, arg.name) == 0)
-                plugin_fail(ld, "prompt '%s' has two arguments named '%s'", row->name, arg.name);
-        }
-        p->args[p->nargs].name = plugin_dup(ld, arg.name);
-        p->args[p->nargs].title = plugin_dup(ld, arg.title);
-        p->args[p->nargs].description = plugin_dup(ld, arg.description);
-        p->args[p->nargs].required = arg.required != 0;
-        p->nargs++;
-    }
-}
-
-static void plugin_fill_prompt(struct plugin_load *ld, const struct mcph_prompt *row,
-                               struct plugin_prompt *p)
-{
-    size_t before = ld->errs->count;
-    const struct plugin *pl = ld->pl;
-
-    plugin_check_name(ld, "prompt", row->name);
-    for (size_t j = 0; row->name != NULL && j < pl->nprompts; j++) {
-        if (pl->prompts[j].name != NULL && strcmp(pl->prompts[j].name, row->name) == 0)
-            plugin_fail(ld, "two prompts are named '%s'; rename one", row->name);
-    }
-    if (row->get == NULL)
-        plugin_fail(ld, "prompt '%s' has no get handler", row->name ? row->name : "(null)");
-    if (ld->errs->count > before)
-        return;
-    p->name = plugin_dup(ld, row->name);
-    p->title = plugin_dup(ld, row->title);
-    p->description = plugin_dup(ld, row->description);
-    p->get = row->get;
-    p->icons = plugin_json(ld, "icons", row->name, row->icons, cJSON_Array);
-    p->meta = plugin_json(ld, "meta", row->name, row->meta, cJSON_Object);
-    p->complete = row->complete;
-    p->data = row->data;
-    plugin_fill_args(ld, row, p);
-}
-
-static void plugin_release_prompt(struct plugin_prompt *p)
-{
-    for (size_t j = 0; j < p->nargs; j++) {
-        free(p->args[j].name);
-        free(p->args[j].title);
-        free(p->args[j].description);
-    }
-    free(p->args);
-    cJSON_Delete(p->icons);
-    cJSON_Delete(p->meta);
-    free(p->name);
-    free(p->title);
-    free(p->description);
-}
-
-/* --- The static tables: every row is kept (a failed one too, so that it is freed with the
- * instance); any problem fails the load. --- */
-
-static int plugin_copy_tools(struct plugin_load *ld, const struct mcph_plugin *d)
+static int plugin_copy_keys(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
-    long n = plugin_table_size(ld, "tool", d->tools, d->tool_size);
-    struct mcph_tool row;
-
-    if (n <= 0)
-        return n < 0 ? STATUS_PLUGIN : STATUS_OK;
-    pl->tools = calloc((size_t)n, sizeof(*pl->tools));
-    if (pl->tools == NULL)
-        return STATUS_NOMEM;
-    pl->cap_tools = (size_t)n;
-    for (size_t i = 0; plugin_row(d->tools, d->tool_size, i, &row, sizeof(row)); i++) {
-        struct plugin_tool t = {0};
-
-        plugin_fill_tool(ld, &row, &t);
-        pl->tools[pl->ntools++] = t;
-    }
-    return STATUS_OK;
-}
-
-static int plugin_copy_resources(struct plugin_load *ld, const struct mcph_plugin *d)
-{
-    struct plugin *pl = ld->pl;
-    long n = plugin_table_size(ld, "resource", d->resources, d->resource_size);
-    struct mcph_resource row;
-
-    if (n <= 0)
-        return n < 0 ? STATUS_PLUGIN : STATUS_OK;
-    pl->resources = calloc((size_t)n, sizeof(*pl->resources));
-    if (pl->resources == NULL)
-        return STATUS_NOMEM;
-    pl->cap_resources = (size_t)n;
-    for (size_t i = 0; plugin_row(d->resources, d->resource_size, i, &row, sizeof(row)); i++) {
-        struct plugin_resource r = {0};
-
-        plugin_fill_resource(ld, &row, &r);
-        pl->resources[pl->nresources++] = r;
-    }
-    return STATUS_OK;
-}
-
-static int plugin_copy_templates(struct plugin_load *ld, const struct mcph_plugin *d)
-{
-    struct plugin *pl = ld->pl;
-    long n = plugin_table_size(ld, "template", d->resource_templates, d->template_size);
-    struct mcph_resource_template row;
-
-    if (n <= 0)
-        return n < 0 ? STATUS_PLUGIN : STATUS_OK;
-    pl->templates = calloc((size_t)n, sizeof(*pl->templates));
-    if (pl->templates == NULL)
-        return STATUS_NOMEM;
-    pl->cap_templates = (size_t)n;
-    for (size_t i = 0; plugin_row(d->resource_templates, d->template_size, i, &row, sizeof(row));
-         i++) {
-        struct plugin_template t = {0};
-
-        plugin_fill_template(ld, &row, &t);
-        pl->templates[pl->ntemplates++] = t;
-    }
-    return STATUS_OK;
-}
-
-static int plugin_copy_prompts(struct plugin_load *ld, const struct mcph_plugin *d)
-{
-    struct plugin *pl = ld->pl;
-    long n = plugin_table_size(ld, "prompt", d->prompts, d->prompt_size);
-    struct mcph_prompt row;
-
-    if (n <= 0)
-        return n < 0 ? STATUS_PLUGIN : STATUS_OK;
-    pl->prompts = calloc((size_t)n, sizeof(*pl->prompts));
-    if (pl->prompts == NULL)
-        return STATUS_NOMEM;
-    pl->cap_prompts = (size_t)n;
-    for (size_t i = 0; plugin_row(d->prompts, d->prompt_size, i, &row, sizeof(row)); i++) {
-        struct plugin_prompt p = {0};
-
-        plugin_fill_prompt(ld, &row, &p);
-        pl->prompts[pl->nprompts++] = p;
-    }
-    return ld->errs->nomem ? STATUS_NOMEM : STATUS_OK;
-}
-
-static int plugin_copy_keys(struct plugin_load *ld, const struct mcph_plugin *d)
-{
-    struct plugin *pl = ld->pl;
-    long n = plugin_table_size(ld, "config key", d->config_keys, d->config_key_size);
+    long n = rows_table_size(ld, "config key", d->config_keys, d->config_key_size);
     struct mcph_config_key row;
 
     if (n <= 0)
@@ -717,16 +209,14 @@ static int plugin_copy_keys(struct plugin_load *ld, const struct mcph_plugin *d)
     pl->keys = calloc((size_t)n, sizeof(*pl->keys));
     if (pl->keys == NULL)
         return STATUS_NOMEM;
-    for (size_t i = 0; plugin_row(d->config_keys, d->config_key_size, i, &row, sizeof(row)); i++) {
+    for (size_t i = 0; rows_read(d->config_keys, d->config_key_size, i, &row, sizeof(row)); i++) {
         struct plugin_key *k = &pl->keys[pl->nkeys++];
 
-        if (strcmp(row.name, "path") == 0 || strcmp(row.name, "enabled") == 0 ||
-            strcmp(row.name, "prefix") == 0 || strncmp(row.name, "cache_", 6) == 0 ||
-            strcmp(row.name, "max_concurrent") == 0)
-            plugin_fail(ld, "config key '%s' is mcph's own; rename it", row.name);
-        k->name = plugin_dup(ld, row.name);
-        k->description = plugin_dup(ld, row.description);
-        k->default_value = plugin_dup(ld, row.default_value);
+        if (config_core_key(row.name))
+            rows_fail(ld, "config key '%s' is mcph's own; rename it", row.name);
+        k->name = rows_dup(ld, row.name);
+        k->description = rows_dup(ld, row.description);
+        k->default_value = rows_dup(ld, row.default_value);
         k->required = row.required != 0;
     }
     return STATUS_OK;
@@ -756,7 +246,7 @@ static void plugin_key_list(const struct plugin *pl, char *buf, size_t size)
 }
 
 /* The INI section's own keys against the keys the plugin declares. */
-static int plugin_check_config(struct plugin_load *ld)
+static int plugin_check_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
@@ -767,10 +257,9 @@ static int plugin_check_config(struct plugin_load *ld)
     for (size_t i = 0; i < cp->nkeys; i++) {
         if (plugin_find_key(pl, cp->keys[i].key) != NULL)
             continue;
-        diag_add(ld->errs,
-                 "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s "
-                 "(and path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent)",
-                 ld->ini_file, cp->keys[i].line, cp->id, cp->keys[i].key, pl->name, known);
+        diag_add(ld->errs, "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s (and %s)",
+                 ld->ini_file, cp->keys[i].line, cp->id, cp->keys[i].key, pl->name, known,
+                 config_core_key_names());
         bad = 1;
     }
     for (size_t i = 0; i < pl->nkeys; i++) {
@@ -790,7 +279,7 @@ static int plugin_check_config(struct plugin_load *ld)
     return bad ? STATUS_CONFIG : STATUS_OK;
 }
 
-static int plugin_copy_config(struct plugin_load *ld)
+static int plugin_copy_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
@@ -801,8 +290,8 @@ static int plugin_copy_config(struct plugin_load *ld)
     if (pl->config == NULL)
         return STATUS_NOMEM;
     for (size_t i = 0; i < cp->nkeys; i++) {
-        pl->config[i].key = plugin_dup(ld, cp->keys[i].key);
-        pl->config[i].value = plugin_dup(ld, cp->keys[i].value);
+        pl->config[i].key = rows_dup(ld, cp->keys[i].key);
+        pl->config[i].value = rows_dup(ld, cp->keys[i].value);
         pl->config[i].line = cp->keys[i].line;
         pl->nconfig++;
     }
@@ -811,7 +300,7 @@ static int plugin_copy_config(struct plugin_load *ld)
 
 /* --- Config values read as paths (1.2): resolved once, against the INI file's folder. --- */
 
-static int plugin_add_path(struct plugin_load *ld, const char *key, const char *value)
+static int plugin_add_path(struct rows_load *ld, const char *key, const char *value)
 {
     struct plugin *pl = ld->pl;
     struct plugin_path *p = &pl->paths[pl->npaths];
@@ -829,7 +318,7 @@ static int plugin_add_path(struct plugin_load *ld, const char *key, const char *
     return p->key != NULL && p->path != NULL ? STATUS_OK : STATUS_NOMEM;
 }
 
-static int plugin_copy_paths(struct plugin_load *ld)
+static int plugin_copy_paths(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     int status = STATUS_OK;
@@ -859,135 +348,9 @@ const char *plugin_config_path(const struct plugin *pl, const char *key)
 /* --- Rows defined at init (1.2). Each is checked on its own: a refused row is logged and
  * left out, and the load goes on. --- */
 
-/* The plugin's row (of the size its descriptor records) as this header's struct. */
-static void plugin_row_copy(void *row, size_t size, const void *raw, size_t stride)
-{
-    memset(row, 0, size);
-    memcpy(row, raw, stride < size ? stride : size);
-}
-
-/* What a filled row's check came to: MCPH_OK, or why it is refused. */
-static int plugin_defined_status(const struct plugin_load *ld)
-{
-    if (ld->errs->nomem)
-        return MCPH_ERR_NOMEM;
-    return ld->errs->count > 0 ? MCPH_ERR_INVALID : MCPH_OK;
-}
-
-/* A zeroed slot after the last row of `kind` (a refused row's slot is reused), the table
- * grown when full; the row counts only once kept. NULL when out of memory. */
-static void *plugin_slot(struct plugin *pl, int kind)
-{
-    void *t;
-
-    switch (kind) {
-    case PLUGIN_ROW_TOOL:
-        t = plugin_grow(pl->tools, &pl->cap_tools, pl->ntools, sizeof(*pl->tools));
-        pl->tools = t ? t : pl->tools;
-        return t ? memset(&pl->tools[pl->ntools], 0, sizeof(*pl->tools)) : NULL;
-    case PLUGIN_ROW_RESOURCE:
-        t = plugin_grow(pl->resources, &pl->cap_resources, pl->nresources, sizeof(*pl->resources));
-        pl->resources = t ? t : pl->resources;
-        return t ? memset(&pl->resources[pl->nresources], 0, sizeof(*pl->resources)) : NULL;
-    case PLUGIN_ROW_TEMPLATE:
-        t = plugin_grow(pl->templates, &pl->cap_templates, pl->ntemplates, sizeof(*pl->templates));
-        pl->templates = t ? t : pl->templates;
-        return t ? memset(&pl->templates[pl->ntemplates], 0, sizeof(*pl->templates)) : NULL;
-    default:
-        t = plugin_grow(pl->prompts, &pl->cap_prompts, pl->nprompts, sizeof(*pl->prompts));
-        pl->prompts = t ? t : pl->prompts;
-        return t ? memset(&pl->prompts[pl->nprompts], 0, sizeof(*pl->prompts)) : NULL;
-    }
-}
-
-/* The plugin's row (of the size its descriptor records) checked and copied into slot. */
-static void plugin_fill_row(struct plugin_load *ld, int kind, const void *raw, void *slot)
-{
-    const struct plugin *pl = ld->pl;
-    union {
-        struct mcph_tool tool;
-        struct mcph_resource resource;
-        struct mcph_resource_template template;
-        struct mcph_prompt prompt;
-    } row;
-
-    switch (kind) {
-    case PLUGIN_ROW_TOOL:
-        plugin_row_copy(&row.tool, sizeof(row.tool), raw, pl->tool_size);
-        plugin_fill_tool(ld, &row.tool, slot);
-        break;
-    case PLUGIN_ROW_RESOURCE:
-        plugin_row_copy(&row.resource, sizeof(row.resource), raw, pl->resource_size);
-        plugin_fill_resource(ld, &row.resource, slot);
-        break;
-    case PLUGIN_ROW_TEMPLATE:
-        plugin_row_copy(&row.template, sizeof(row.template), raw, pl->template_size);
-        plugin_fill_template(ld, &row.template, slot);
-        break;
-    default:
-        plugin_row_copy(&row.prompt, sizeof(row.prompt), raw, pl->prompt_size);
-        plugin_fill_prompt(ld, &row.prompt, slot);
-    }
-}
-
-/* Free what the fill copied of a refused row. */
-static void plugin_release_row(int kind, void *slot)
-{
-    switch (kind) {
-    case PLUGIN_ROW_TOOL:
-        plugin_release_tool(slot);
-        break;
-    case PLUGIN_ROW_RESOURCE:
-        plugin_release_resource(slot);
-        break;
-    case PLUGIN_ROW_TEMPLATE:
-        plugin_release_template(slot);
-        break;
-    default:
-        plugin_release_prompt(slot);
-    }
-}
-
-/* The count of rows of `kind`: read it to check the limit, add one to keep a row filled in. */
-static size_t *plugin_count_of(struct plugin *pl, int kind)
-{
-    switch (kind) {
-    case PLUGIN_ROW_TOOL:
-        return &pl->ntools;
-    case PLUGIN_ROW_RESOURCE:
-        return &pl->nresources;
-    case PLUGIN_ROW_TEMPLATE:
-        return &pl->ntemplates;
-    default:
-        return &pl->nprompts;
-    }
-}
-
-static int plugin_define_row(struct plugin_load *ld, int kind, const void *raw)
-{
-    void *slot = plugin_slot(ld->pl, kind);
-    int rc;
-
-    if (slot == NULL)
-        return MCPH_ERR_NOMEM;
-    plugin_fill_row(ld, kind, raw, slot);
-    rc = plugin_defined_status(ld);
-    if (rc == MCPH_OK)
-        (*plugin_count_of(ld->pl, kind))++;
-    else
-        plugin_release_row(kind, slot);
-    return rc;
-}
-
 int plugin_define(struct plugin *pl, int kind, const void *row)
 {
-    static const char *const what[] = {
-        [PLUGIN_ROW_TOOL] = "tool",
-        [PLUGIN_ROW_RESOURCE] = "resource",
-        [PLUGIN_ROW_TEMPLATE] = "resource template",
-        [PLUGIN_ROW_PROMPT] = "prompt",
-    };
-    struct plugin_load ld;
+    struct rows_load ld;
     struct diag errs;
     int rc;
 
@@ -998,30 +361,30 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
     pl->rebuild = 1;
     if (row == NULL || kind < PLUGIN_ROW_TOOL || kind > PLUGIN_ROW_PROMPT)
         return MCPH_ERR_INVALID;
-    if (*plugin_count_of(pl, kind) >= LIMIT_ROWS) {
+    if (rows_count_of(pl, kind) >= LIMIT_ROWS) {
         log_msg(pl->log, LOG_ERROR, NULL, "plugin '%s' (%s): more than %d %s rows; left out",
-                pl->id, pl->path, LIMIT_ROWS, what[kind]);
+                pl->id, pl->path, LIMIT_ROWS, rows_kinds[kind].what);
         return MCPH_ERR_LIMIT;
     }
     diag_init(&errs);
     ld = *pl->loading;
     ld.errs = &errs;
     ld.failed = 0;
-    rc = plugin_define_row(&ld, kind, row);
+    rc = rows_define(&ld, kind, row);
     for (size_t i = 0; i < errs.count; i++)
         log_msg(pl->log, LOG_ERROR, NULL, "%s (a %s defined by init; left out)", errs.msgs[i],
-                what[kind]);
+                rows_kinds[kind].what);
     diag_release(&errs);
     return rc;
 }
 
-static int plugin_copy_tables(struct plugin_load *ld, const struct mcph_plugin *d)
+static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
     int status;
 
-    pl->name = plugin_dup(ld, d->name ? d->name : ld->cp->id);
-    pl->version = plugin_dup(ld, d->version);
+    pl->name = rows_dup(ld, d->name ? d->name : ld->cp->id);
+    pl->version = rows_dup(ld, d->version);
     pl->flags = d->flags;
     pl->rebuild = (d->flags & MCPH_PLUGIN_REBUILD_ON_RELOAD) != 0;
     pl->abi_minor = d->abi_minor;
@@ -1031,13 +394,9 @@ static int plugin_copy_tables(struct plugin_load *ld, const struct mcph_plugin *
     pl->template_size = d->template_size;
     pl->prompt_size = d->prompt_size;
     pl->prompt_arg_size = d->prompt_arg_size;
-    status = plugin_copy_tools(ld, d);
-    if (status == STATUS_OK)
-        status = plugin_copy_resources(ld, d);
-    if (status == STATUS_OK)
-        status = plugin_copy_templates(ld, d);
-    if (status == STATUS_OK)
-        status = plugin_copy_prompts(ld, d);
+    status = STATUS_OK;
+    for (int kind = PLUGIN_ROW_TOOL; status == STATUS_OK && kind <= PLUGIN_ROW_PROMPT; kind++)
+        status = rows_copy_table(ld, d, kind);
     if (status == STATUS_OK)
         status = plugin_copy_keys(ld, d);
     if (status == STATUS_OK)
@@ -1049,7 +408,7 @@ static int plugin_copy_tables(struct plugin_load *ld, const struct mcph_plugin *
     return status;
 }
 
-static int plugin_run_init(struct plugin_load *ld, const struct mcph_plugin *d)
+static int plugin_run_init(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
     int rc;
@@ -1064,14 +423,14 @@ static int plugin_run_init(struct plugin_load *ld, const struct mcph_plugin *d)
     rc = d->init(&pl->host.vt, &pl->state);
     pl->loading = NULL;
     if (rc != MCPH_OK) {
-        plugin_fail(ld, "init failed (status %d); see its messages above", rc);
+        rows_fail(ld, "init failed (status %d); see its messages above", rc);
         return STATUS_PLUGIN;
     }
     pl->initialized = 1;
     return STATUS_OK;
 }
 
-static int plugin_load_steps(struct plugin_load *ld)
+static int plugin_load_steps(struct rows_load *ld)
 {
     struct mcph_plugin d;
     int status;
@@ -1093,7 +452,7 @@ static int plugin_load_steps(struct plugin_load *ld)
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
                 const struct plugin_env *env, struct diag *errs)
 {
-    struct plugin_load ld = {.cp = cp, .ini_file = ini_file, .errs = errs};
+    struct rows_load ld = {.cp = cp, .ini_file = ini_file, .errs = errs};
     struct plugin *pl = calloc(1, sizeof(*pl));
     int status;
 
@@ -1132,22 +491,6 @@ void plugin_ref(struct plugin *pl)
 int plugin_unref(struct plugin *pl)
 {
     return atomic_fetch_sub_explicit(&pl->refs, 1, memory_order_acq_rel) == 1;
-}
-
-static void plugin_free_tables(struct plugin *pl)
-{
-    for (size_t i = 0; i < pl->ntools; i++)
-        plugin_release_tool(&pl->tools[i]);
-    free(pl->tools);
-    for (size_t i = 0; i < pl->nresources; i++)
-        plugin_release_resource(&pl->resources[i]);
-    free(pl->resources);
-    for (size_t i = 0; i < pl->ntemplates; i++)
-        plugin_release_template(&pl->templates[i]);
-    free(pl->templates);
-    for (size_t i = 0; i < pl->nprompts; i++)
-        plugin_release_prompt(&pl->prompts[i]);
-    free(pl->prompts);
 }
 
 static void plugin_free_keys(struct plugin *pl)
@@ -1198,7 +541,7 @@ void plugin_free(struct plugin *pl)
     if (pl->initialized && pl->shutdown != NULL)
         pl->shutdown(pl->state);
     plugin_close(pl);
-    plugin_free_tables(pl);
+    rows_free(pl);
     plugin_free_keys(pl);
     free(pl->ini_dir);
     free(pl->id);

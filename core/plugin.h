@@ -20,6 +20,7 @@
 #include <time.h>
 
 struct plugin;
+struct rows_load;
 
 /* The host vtable of one instance; `vt` first, so a host member can find its instance. */
 struct plugin_host {
@@ -132,11 +133,11 @@ struct plugin {
     size_t nkeys;
     /* The descriptor's row sizes, for rows defined at init. */
     uint16_t tool_size, resource_size, template_size, prompt_size, prompt_arg_size;
-    struct plugin_load *loading; /* main thread: the load whose init runs now, else NULL */
-    int rebuild;                 /* rebuilt on every reload: it defined rows at init, or its
-                                  * descriptor asks for it (MCPH_PLUGIN_REBUILD_ON_RELOAD) */
-    char *ini_dir;               /* owned: the folder of the INI file it was loaded from */
-    struct plugin_path *paths;   /* owned: config values read as paths (host->config_path) */
+    struct rows_load *loading; /* main thread: the load whose init runs now, else NULL */
+    int rebuild;               /* rebuilt on every reload: it defined rows at init, or its
+                                * descriptor asks for it (MCPH_PLUGIN_REBUILD_ON_RELOAD) */
+    char *ini_dir;             /* owned: the folder of the INI file it was loaded from */
+    struct plugin_path *paths; /* owned: config values read as paths (host->config_path) */
     size_t npaths;
     pthread_t loader; /* the thread running init while loading is set */
 
