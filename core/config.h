@@ -88,8 +88,10 @@ int config_core_key(const char *key);
 /* Those keys as one line for messages: "path, enabled, ...". */
 const char *config_core_key_names(void);
 
-/* 1 when two sections would configure a plugin identically (same path, enabled, prefix
- * and own keys with the same values in any order), else 0. */
+/* 1 when two sections would configure a plugin identically (same path, enabled, prefix,
+ * cache keys and own keys with the same values in any order), else 0: the one test of
+ * whether a reload keeps an instance. max_concurrent is not compared: a kept instance takes
+ * a new share without being built again. */
 int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b);
 
 #endif

@@ -10,30 +10,27 @@
 #include <string.h>
 #include <time.h>
 
-static int reload_str_eq(const char *a, const char *b)
+/* The section an instance was loaded from, as a view of its own copy (borrowed from pl): a
+ * refresh rebuilds it from that, whatever the INI file on disk says now. */
+static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
 {
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
+    memset(cp, 0, sizeof(*cp));
+    cp->id = pl->id;
+    cp->path = pl->path;
+    cp->enabled = 1;
+    cp->prefix = pl->prefix;
+    cp->cache_ttl_ms = pl->cache_ttl_ms;
+    cp->cache_public = pl->cache_public;
+    cp->keys = pl->config;
+    cp->nkeys = pl->nconfig;
 }
 
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
 {
-    if (!reload_str_eq(pl->path, cp->path) || !reload_str_eq(pl->prefix, cp->prefix) ||
-        pl->cache_ttl_ms != cp->cache_ttl_ms || pl->cache_public != cp->cache_public ||
-        pl->nconfig != cp->nkeys)
-        return 0;
-    for (size_t i = 0; i < cp->nkeys; i++) {
-        const char *value = NULL;
+    struct config_plugin was;
 
-        for (size_t j = 0; j < pl->nconfig && value == NULL; j++) {
-            if (strcmp(pl->config[j].key, cp->keys[i].key) == 0)
-                value = pl->config[j].value;
-        }
-        if (!reload_str_eq(value, cp->keys[i].value))
-            return 0;
-    }
-    return 1;
+    reload_section_of(pl, &was);
+    return config_plugin_same(&was, cp);
 }
 
 static long reload_find(const struct reload_current *cur, const char *id)
@@ -324,20 +321,6 @@ int reload_run(struct server *srv)
     return status;
 }
 
-/* The section an instance was loaded from, as a view of its own copy (borrowed from pl): a
- * refresh rebuilds it from that, whatever the INI file on disk says now. */
-static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
-{
-    memset(cp, 0, sizeof(*cp));
-    cp->id = pl->id;
-    cp->path = pl->path;
-    cp->enabled = 1;
-    cp->prefix = pl->prefix;
-    cp->cache_ttl_ms = pl->cache_ttl_ms;
-    cp->cache_public = pl->cache_public;
-    cp->keys = pl->config;
-    cp->nkeys = pl->nconfig;
-}
 
 static int reload_wanted(char *const *ids, size_t n, const char *id)
 {
