@@ -321,7 +321,6 @@ int reload_run(struct server *srv)
     return status;
 }
 
-
 static int reload_wanted(char *const *ids, size_t n, const char *id)
 {
     for (size_t i = 0; i < n; i++) {
