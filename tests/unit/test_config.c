@@ -638,7 +638,49 @@ static void test_release_reinit(void)
     cfg_done(&cfg, &errs, path);
 }
 
+/* The keys mcph owns: each name is one (and the reserved cache_ prefix), a plugin's key is
+ * not, the list for messages names every one of them, and plugin-api.h, where plugin authors
+ * read them, names the same list. */
+static void test_core_keys(void)
+{
+    static const char *const own[] = {"path",        "enabled",        "prefix", "cache_ttl_ms",
+                                      "cache_scope", "max_concurrent", NULL};
+    const char *names = config_core_key_names();
+    char *header = NULL;
+    size_t len = 0;
+    FILE *f = fopen("plugin-api/plugin-api.h", "r");
+    char wanted[256];
+
+    for (size_t i = 0; own[i] != NULL; i++) {
+        CHECK(config_core_key(own[i]));
+        CHECK(strstr(names, own[i]) != NULL);
+    }
+    CHECK(config_core_key("cache_later"));
+    CHECK(!config_core_key("root"));
+    CHECK(!config_core_key("paths"));
+    CHECK(!config_core_key(""));
+    if (!CHECK(f != NULL))
+        return;
+    CHECK(getdelim(&header, &len, '\0', f) > 0);
+    fclose(f);
+    snprintf(wanted, sizeof(wanted), "(%s; mcph.ini(5))", names);
+    /* The comment may wrap: compare with the header's whitespace folded to one space. */
+    if (header != NULL) {
+        char *w = header;
+
+        for (const char *r = header; *r != '\0'; r++) {
+            if (*r == '\n' || *r == '*' || (*r == ' ' && w > header && w[-1] == ' '))
+                continue;
+            *w++ = *r;
+        }
+        *w = '\0';
+    }
+    CHECK(header != NULL && strstr(header, wanted) != NULL);
+    free(header);
+}
+
 static const struct check_test tests[] = {
+    {"core_keys", test_core_keys},
     {"defaults", test_defaults},
     {"server_keys", test_server_keys},
     {"value_ranges", test_value_ranges},
