@@ -97,15 +97,11 @@ static void config_error(struct config_parse *p, const char *fmt, ...)
 
 static void config_error(struct config_parse *p, const char *fmt, ...)
 {
-    struct strbuf where = STRBUF_INIT;
     va_list ap;
 
-    if (strbuf_addf(&where, "%s:%d", p->cfg->file, p->line) != STATUS_OK)
-        p->errs->nomem = 1;
     va_start(ap, fmt);
-    diag_vadd_at(p->errs, where.buf, fmt, ap);
+    diag_vadd_at(p->errs, p->cfg->file, p->line, fmt, ap);
     va_end(ap);
-    strbuf_release(&where);
 }
 
 static int config_set_string(struct config_parse *p, char **field, const char *value)
@@ -224,18 +220,11 @@ static const struct config_server_key config_server_keys[] = {
     {0},
 };
 
-static void config_known_server_keys(char *buf, size_t size)
+/* "name, title, ..." into sb. */
+static void config_known_server_keys(struct strbuf *sb)
 {
-    size_t len = 0;
-
-    buf[0] = '\0';
-    for (size_t i = 0; config_server_keys[i].name != NULL && len < size; i++) {
-        int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", config_server_keys[i].name);
-
-        if (n < 0)
-            return;
-        len += (size_t)n;
-    }
+    for (size_t i = 0; config_server_keys[i].name != NULL; i++)
+        (void)strbuf_addf(sb, "%s%s", i ? ", " : "", config_server_keys[i].name);
 }
 
 static void config_server_key(struct config_parse *p, const char *key, const char *value)
@@ -254,10 +243,11 @@ static void config_server_key(struct config_parse *p, const char *key, const cha
             config_error(p, "[server] %s = '%s' is not valid; use %s", key, value, k->help);
         return;
     }
-    char known[256];
+    struct strbuf known = STRBUF_INIT;
 
-    config_known_server_keys(known, sizeof(known));
-    config_error(p, "unknown key '%s' in [server]; the keys are: %s", key, known);
+    config_known_server_keys(&known);
+    config_error(p, "unknown key '%s' in [server]; the keys are: %s", key, known.buf);
+    strbuf_release(&known);
 }
 
 static struct config_plugin *config_current_plugin(struct config_parse *p)

@@ -39,12 +39,14 @@ static int diag_push(struct diag *d, char *msg)
     return 0;
 }
 
-void diag_vadd_at(struct diag *d, const char *where, const char *fmt, va_list ap)
+void diag_vadd_at(struct diag *d, const char *where, int line, const char *fmt, va_list ap)
 {
     struct strbuf sb = STRBUF_INIT;
     char *msg;
 
-    if (where != NULL)
+    if (where != NULL && line > 0)
+        (void)strbuf_addf(&sb, "%s:%d: ", where, line);
+    else if (where != NULL)
         (void)strbuf_addf(&sb, "%s: ", where);
     (void)strbuf_vaddf(&sb, fmt, ap);
     msg = sb.nomem ? NULL : strbuf_detach(&sb, NULL);
@@ -60,6 +62,15 @@ void diag_add(struct diag *d, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    diag_vadd_at(d, NULL, fmt, ap);
+    diag_vadd_at(d, NULL, 0, fmt, ap);
+    va_end(ap);
+}
+
+void diag_add_at(struct diag *d, const char *where, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    diag_vadd_at(d, where, line, fmt, ap);
     va_end(ap);
 }

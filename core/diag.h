@@ -21,10 +21,12 @@ void diag_release(struct diag *d);
 /* Append a formatted message (copied). On allocation failure sets d->nomem. */
 void diag_add(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Append "WHERE: message", or the message alone when where is NULL: the one form of config
- * and load errors (WHERE is "FILE:LINE" or "plugin 'ID' (PATH)"). On allocation failure sets
- * d->nomem. */
-void diag_vadd_at(struct diag *d, const char *where, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
+/* The one form of config and load errors: "WHERE:LINE: message" ("FILE:LINE: ..."), or
+ * "WHERE: message" when line is 0 ("plugin 'ID' (PATH): ..."), or the message alone when
+ * where is NULL. On allocation failure sets d->nomem. */
+void diag_add_at(struct diag *d, const char *where, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void diag_vadd_at(struct diag *d, const char *where, int line, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 #endif

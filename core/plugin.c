@@ -4,6 +4,7 @@
 #include "limits.h"
 #include "rows.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -231,18 +232,13 @@ static const struct plugin_key *plugin_find_key(const struct plugin *pl, const c
     return NULL;
 }
 
-static void plugin_key_list(const struct plugin *pl, char *buf, size_t size)
+/* The keys the plugin declares, "a, b", into sb. */
+static void plugin_key_list(const struct plugin *pl, struct strbuf *sb)
 {
-    size_t len = 0;
-
-    snprintf(buf, size, "no keys of its own");
-    for (size_t i = 0; i < pl->nkeys && len < size; i++) {
-        int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", pl->keys[i].name);
-
-        if (n < 0)
-            return;
-        len += (size_t)n;
-    }
+    if (pl->nkeys == 0)
+        (void)strbuf_addstr(sb, "no keys of its own");
+    for (size_t i = 0; i < pl->nkeys; i++)
+        (void)strbuf_addf(sb, "%s%s", i ? ", " : "", pl->keys[i].name);
 }
 
 /* The INI section's own keys against the keys the plugin declares. */
@@ -251,15 +247,15 @@ static int plugin_check_config(struct rows_load *ld)
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
     int bad = 0;
-    char known[512];
+    struct strbuf known = STRBUF_INIT;
 
-    plugin_key_list(pl, known, sizeof(known));
+    plugin_key_list(pl, &known);
     for (size_t i = 0; i < cp->nkeys; i++) {
         if (plugin_find_key(pl, cp->keys[i].key) != NULL)
             continue;
-        diag_add(ld->errs, "%s:%d: [plugin.%s] unknown key '%s'; plugin '%s' accepts %s (and %s)",
-                 ld->ini_file, cp->keys[i].line, cp->id, cp->keys[i].key, pl->name, known,
-                 config_core_key_names());
+        diag_add_at(ld->errs, ld->ini_file, cp->keys[i].line,
+                    "[plugin.%s] unknown key '%s'; plugin '%s' accepts %s (and %s)", cp->id,
+                    cp->keys[i].key, pl->name, known.buf, config_core_key_names());
         bad = 1;
     }
     for (size_t i = 0; i < pl->nkeys; i++) {
@@ -270,11 +266,12 @@ static int plugin_check_config(struct rows_load *ld)
             set |= strcmp(cp->keys[j].key, k->name) == 0;
         if (!k->required || set)
             continue;
-        diag_add(ld->errs, "%s:%d: [plugin.%s] needs '%s' (%s); add '%s = ...' to the section",
-                 ld->ini_file, cp->line, cp->id, k->name,
-                 k->description ? k->description : "no description", k->name);
+        diag_add_at(ld->errs, ld->ini_file, cp->line,
+                    "[plugin.%s] needs '%s' (%s); add '%s = ...' to the section", cp->id, k->name,
+                    k->description ? k->description : "no description", k->name);
         bad = 1;
     }
+    strbuf_release(&known);
     ld->failed |= bad;
     return bad ? STATUS_CONFIG : STATUS_OK;
 }

@@ -24,7 +24,7 @@ void rows_fail(struct rows_load *ld, const char *fmt, ...)
     if (strbuf_addf(&where, "plugin '%s' (%s)", ld->cp->id, ld->cp->path) != STATUS_OK)
         ld->errs->nomem = 1;
     va_start(ap, fmt);
-    diag_vadd_at(ld->errs, where.buf, fmt, ap);
+    diag_vadd_at(ld->errs, where.buf, 0, fmt, ap);
     va_end(ap);
     strbuf_release(&where);
 }

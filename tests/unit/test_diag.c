@@ -3,8 +3,6 @@
 
 #include "check.h"
 
-#include <stdarg.h>
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,27 +77,15 @@ static void test_long_message(void)
     free(big);
 }
 
-static void diag_at(struct diag *d, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void diag_at(struct diag *d, const char *where, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    diag_vadd_at(d, where, fmt, ap);
-    va_end(ap);
-}
-
 /* "WHERE: message", the form config and load errors share; no WHERE, the message alone. */
 static void test_add_at(void)
 {
     struct diag d;
 
     diag_init(&d);
-    diag_at(&d, "conf/mcph.ini:7", "unknown key '%s' in [server]", "wokers");
-    diag_at(&d, "plugin 'ex' (ex.so)", "init failed (status %d)", -3);
-    diag_at(&d, NULL, "%d%%", 50);
+    diag_add_at(&d, "conf/mcph.ini", 7, "unknown key '%s' in [server]", "wokers");
+    diag_add_at(&d, "plugin 'ex' (ex.so)", 0, "init failed (status %d)", -3);
+    diag_add_at(&d, NULL, 3, "%d%%", 50);
     CHECK_INT_EQ(d.count, 3);
     if (d.count == 3) {
         CHECK_STR_EQ(d.msgs[0], "conf/mcph.ini:7: unknown key 'wokers' in [server]");
