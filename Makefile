@@ -10,6 +10,8 @@
 #   make check-format    clang-format check of core/, plugins/, plugin-api/, tests/
 #   make install         build, then install into PREFIX (default /usr/local); DESTDIR=/stage
 #                        stages it; make uninstall removes it again (same PREFIX, DESTDIR)
+#   make test-install    install into a temporary DESTDIR, build a plugin there with
+#                        pkg-config, serve it with the installed binary, uninstall
 #   make clean
 
 CC       ?= cc
@@ -79,7 +81,7 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
-        test-edges test-hostile test-conformance check-format clean node-deps plugin \
+        test-edges test-hostile test-conformance test-install check-format clean node-deps plugin \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
@@ -149,7 +151,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-conformance check-format
+      test-hostile test-conformance test-install check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -275,6 +277,12 @@ uninstall:
 	        $(DESTDIR)$(INSTALL_SHARE)/prompts $(DESTDIR)$(INSTALL_SHARE); do \
 	    [ ! -d $$dir ] || rmdir $$dir 2>/dev/null || echo "mcph: $$dir is not empty; left in place"; \
 	done
+
+# make install into a temporary DESTDIR, a plugin built outside the tree with pkg-config and
+# served by the installed binary, the example INI served, the man pages rendered, then make
+# uninstall leaving nothing behind.
+test-install: all
+	MAKE="$(MAKE)" tests/install/install.sh
 
 FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
                                 tests/plugins/*.c tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
