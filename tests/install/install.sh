@@ -27,6 +27,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
+# A write to an mcph that has ended fails (and is reported) instead of killing the script.
+trap '' PIPE
 
 fail() {
     echo "install: FAIL: $*" >&2
@@ -273,6 +275,15 @@ reply() {
     return 1
 }
 
+# request ID METHOD [PARAMS]: send a request, print its answer ("(no answer)" when mcph ended).
+request() {
+    if send "{\"jsonrpc\":\"2.0\",\"id\":$1,\"method\":\"$2\"${3:+,\"params\":$3}}" 2>/dev/null &&
+        reply "$1"; then
+        return 0
+    fi
+    echo "(no answer)"
+}
+
 # stop: end of input, then mcph must exit 0.
 stop() {
     exec 3>&- 4<&-
@@ -283,10 +294,10 @@ stop() {
 }
 
 initialize() {
-    send '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":'\
-'"2025-06-18","capabilities":{},"clientInfo":{"name":"install.sh","version":"1"}}}'
-    got=$(reply 1) || return 1
+    got=$(request 1 initialize '{"protocolVersion":"2025-06-18","capabilities":{},'\
+'"clientInfo":{"name":"install.sh","version":"1"}}')
     case $got in
+    "(no answer)") return 1 ;;
     *'"protocolVersion":"2025-06-18"'*'"serverInfo":{"name":"'"$1"'","version":"'"$version"'"'*) ;;
     *) fail "initialize answered: $got" ;;
     esac
@@ -295,15 +306,12 @@ initialize() {
 
 serve "$tmp/plugins/outside.ini"
 if initialize outside; then
-    send '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
-    got=$(reply 2) || got="(no answer)"
+    got=$(request 2 tools/list)
     case $got in
     *'"tools":[{"name":"out_shout",'*) ;;
     *) fail "tools/list does not list out_shout: $got" ;;
     esac
-    send '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"out_shout",'\
-'"arguments":{"text":"hello from outside"}}}'
-    got=$(reply 3) || got="(no answer)"
+    got=$(request 3 tools/call '{"name":"out_shout","arguments":{"text":"hello from outside"}}')
     want='{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"HELLO FROM OUTSIDE!"}]}}'
     [ "$got" = "$want" ] || fail "tools/call out_shout answered $got, not $want"
 else
@@ -317,8 +325,7 @@ example=$stage/share/mcph/mcph.ini
     fail "mcph --check on the installed example INI exited $?: $(cat "$tmp/check.err")"
 serve "$example"
 if initialize mcph; then
-    send '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
-    got=$(reply 2) || got="(no answer)"
+    got=$(request 2 tools/list)
     case $got in
     *'"tools":[{"name":"'*) ;;
     *) fail "tools/list of the installed example INI is empty: $got" ;;
@@ -329,9 +336,8 @@ if initialize mcph; then
         *) fail "the installed example INI does not serve $tool" ;;
         esac
     done
-    send '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"db_query",'\
-'"arguments":{"sql":"SELECT count(*) AS n FROM books"}}}'
-    got=$(reply 3) || got="(no answer)"
+    got=$(request 3 tools/call \
+        '{"name":"db_query","arguments":{"sql":"SELECT count(*) AS n FROM books"}}')
     case $got in
     *'"isError":true'* | *'"error":'*) fail "db_query on the installed sample database: $got" ;;
     *'"row_count":1'*) ;;
