@@ -240,26 +240,27 @@ INI_SED := -e '1s|.*|; mcph.ini: an example deployment that make install puts in
            -e 's|reads the plugin author.s guide|reads the plugin ABI headers|' \
            -e 's|conf/prompts|prompts/|g' -e 's|under conf/|beside the INI|' \
            -e 's|; conf/: commands|; this folder: commands|'
-$(BUILD)/install/mcph.ini: conf/mcph.ini Makefile
-	@install -d -m 755 $(dir $@)
-	sed $(INI_SED) $< > $@.tmp
-	@if grep -n '\.\./build\|\.\./plugin-api' $@.tmp; then rm -f $@.tmp; \
-	    echo "mcph: $< has a path into the tree that the sed for $@ does not map" >&2; exit 1; fi
-	@mv $@.tmp $@
 
-install: all $(BUILD)/install/mcph.ini
+# Generated files go straight to their place: after `make`, `sudo make install` writes nothing
+# in build/ (which root would then own).
+INI_INSTALLED := $(DESTDIR)$(INSTALL_SHARE)/mcph.ini
+PC_INSTALLED  := $(DESTDIR)$(INSTALL_PC)/mcph-plugin.pc
+install: all
 	@case "$(PREFIX)" in /*) ;; *) \
 	    echo "mcph: PREFIX must be an absolute path, not '$(PREFIX)'" >&2; exit 2;; esac
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(MCPH_VERSION)|' -e 's|@ABI@|$(MCPH_ABI)|' \
-	    mcph-plugin.pc.in > $(BUILD)/install/mcph-plugin.pc
+	@if sed $(INI_SED) conf/mcph.ini | grep -n '\.\./build\|\.\./plugin-api'; then \
+	    echo "mcph: conf/mcph.ini has a path into the tree that INI_SED does not map" >&2; exit 1; fi
 	install -d -m 755 $(DESTDIR)$(INSTALL_BIN) $(DESTDIR)$(INSTALL_INCLUDE) \
 	    $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_PC) $(DESTDIR)$(INSTALL_SHARE)/prompts \
 	    $(DESTDIR)$(INSTALL_MAN)/man1 $(DESTDIR)$(INSTALL_MAN)/man5
 	install -m 755 $(MCPH) $(DESTDIR)$(INSTALL_BIN)/mcph
 	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INSTALL_INCLUDE)/
 	install -m 755 $(PLUGINS) $(DESTDIR)$(INSTALL_PLUGINS)/
-	install -m 644 $(BUILD)/install/mcph-plugin.pc $(DESTDIR)$(INSTALL_PC)/
-	install -m 644 $(BUILD)/install/mcph.ini $(SAMPLE_DB) $(DESTDIR)$(INSTALL_SHARE)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(MCPH_VERSION)|' -e 's|@ABI@|$(MCPH_ABI)|' \
+	    mcph-plugin.pc.in > $(PC_INSTALLED)
+	sed $(INI_SED) conf/mcph.ini > $(INI_INSTALLED)
+	chmod 644 $(PC_INSTALLED) $(INI_INSTALLED)
+	install -m 644 $(SAMPLE_DB) $(DESTDIR)$(INSTALL_SHARE)/
 	install -m 644 $(INSTALL_PROMPTS) $(DESTDIR)$(INSTALL_SHARE)/prompts/
 	install -m 644 man/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man1/
 	install -m 644 man/mcph.ini.5 $(DESTDIR)$(INSTALL_MAN)/man5/
@@ -267,10 +268,10 @@ install: all $(BUILD)/install/mcph.ini
 # Removes the files install puts there (the lists come from the tree, not from build/), then
 # the folders of mcph's own that are left empty.
 uninstall:
-	rm -f $(DESTDIR)$(INSTALL_BIN)/mcph $(DESTDIR)$(INSTALL_PC)/mcph-plugin.pc \
+	rm -f $(DESTDIR)$(INSTALL_BIN)/mcph $(PC_INSTALLED) $(INI_INSTALLED) \
 	    $(patsubst plugin-api/%,$(DESTDIR)$(INSTALL_INCLUDE)/%,$(INSTALL_HEADERS)) \
 	    $(patsubst %,$(DESTDIR)$(INSTALL_PLUGINS)/%.so,$(PLUGIN_NAMES)) \
-	    $(DESTDIR)$(INSTALL_SHARE)/mcph.ini $(DESTDIR)$(INSTALL_SHARE)/$(notdir $(SAMPLE_DB)) \
+	    $(DESTDIR)$(INSTALL_SHARE)/$(notdir $(SAMPLE_DB)) \
 	    $(patsubst conf/%,$(DESTDIR)$(INSTALL_SHARE)/%,$(INSTALL_PROMPTS)) \
 	    $(DESTDIR)$(INSTALL_MAN)/man1/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man5/mcph.ini.5
 	@for dir in $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_LIB) $(DESTDIR)$(INSTALL_INCLUDE) \
