@@ -4,8 +4,14 @@
 #   make run             build, then serve conf/mcph.ini on stdio
 #   make test            build, then run every test layer (installs what the tests need)
 #   make SANITIZE=address,undefined test    the same under ASan/UBSan
+#   make plugin NAME=foo    a new plugin, plugins/foo/, from the starter; enabled in conf/mcph.ini
+#   make bench           mcph against a bare cJSON loop and the SDK server (QUICK=1: shorter)
 #   make fuzz            run every libFuzzer harness for FUZZ_SECONDS (default 60) each
 #   make check-format    clang-format check of core/, plugins/, plugin-api/, tests/
+#   make install         build, then install into PREFIX (default /usr/local); DESTDIR=/stage
+#                        stages it; make uninstall removes it again (same PREFIX, DESTDIR)
+#   make test-install    install into a temporary DESTDIR, build a plugin there with
+#                        pkg-config, serve it with the installed binary, uninstall
 #   make clean
 
 CC       ?= cc
@@ -19,7 +25,8 @@ DEB_PKGS := libcjson-dev libinih-dev pkg-config libsqlite3-dev sqlite3
 PC_PKGS  := libcjson inih sqlite3
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-ifneq ($(MAKECMDGOALS),clean)
+# (Not for make clean or make uninstall, which build nothing.)
+ifneq ($(if $(MAKECMDGOALS),$(filter-out clean uninstall,$(MAKECMDGOALS)),all),)
 ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && command -v sqlite3 >/dev/null && echo ok),ok)
 $(info mcph: the build needs $(DEB_PKGS); installing them with apt-get)
 $(shell $(SUDO) apt-get update -qq >&2 && \
@@ -74,7 +81,8 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
-        test-edges test-hostile test-conformance check-format clean node-deps plugin fuzz
+        test-edges test-hostile test-conformance test-install check-format clean node-deps plugin \
+        fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
 $(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
@@ -143,7 +151,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-conformance check-format
+      test-hostile test-conformance test-install check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -199,6 +207,83 @@ test-reload: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/reload/reload.mjs $(MCPH)
 	node tests/reload/scaffold.mjs $(MCPH)
 	node tests/reload/soak.mjs $(MCPH)
+
+# --- Install: make install [PREFIX=/usr/local] [DESTDIR=/staging/root] ---------------------
+# Installed paths are $(PREFIX)/...; files land in $(DESTDIR)$(PREFIX)/..., and DESTDIR is
+# never written into an installed file. The example INI finds the plugins, the headers and its
+# data by paths relative to its own folder, so it serves as installed, staged or moved.
+PREFIX          ?= /usr/local
+DESTDIR         ?=
+INSTALL_BIN     := $(PREFIX)/bin
+INSTALL_INCLUDE := $(PREFIX)/include/mcph
+INSTALL_LIB     := $(PREFIX)/lib/mcph
+INSTALL_PLUGINS := $(INSTALL_LIB)/plugins
+INSTALL_PC      := $(PREFIX)/lib/pkgconfig
+INSTALL_SHARE   := $(PREFIX)/share/mcph
+INSTALL_MAN     := $(PREFIX)/share/man
+INSTALL_HEADERS := $(wildcard plugin-api/*.h)
+INSTALL_PROMPTS := $(wildcard conf/prompts/*.md)
+# From the headers ('.define': a '#' would start a comment here in make before 4.3).
+MCPH_VERSION    := $(shell sed -n 's/^.define MCPH_VERSION "\(.*\)"/\1/p' core/version.h)
+MCPH_ABI        := $(shell sed -n 's/^.define MCPH_ABI_MAJOR \([0-9]*\)$$/\1/p' \
+                     plugin-api/plugin-api.h).$(shell sed -n \
+                     's/^.define MCPH_ABI_MINOR \([0-9]*\)$$/\1/p' plugin-api/plugin-api.h)
+
+# The example INI is conf/mcph.ini with its paths into the tree pointed at the installed
+# layout: share/mcph/ holds it, its sample database and prompts; the plugins are in
+# ../../lib/mcph/plugins and the headers the files plugin serves in ../../include/mcph.
+INI_SED := -e '1s|.*|; mcph.ini: an example deployment that make install puts in share/mcph/.|' \
+           -e '2s|.*|; Paths are relative to this folder; a copy elsewhere needs them absolute.|' \
+           -e 's|^plugin_dir = .*|plugin_dir = ../../lib/mcph/plugins ; the installed plugins|' \
+           -e 's|^root = .*|root = ../../include/mcph ; the folder served: the ABI headers|' \
+           -e 's|^database = \.\./build/conf/|database = |' \
+           -e 's|reads the plugin author.s guide|reads the plugin ABI headers|' \
+           -e 's|conf/prompts|prompts/|g' -e 's|under conf/|beside the INI|' \
+           -e 's|; conf/: commands|; this folder: commands|'
+
+# Generated files go straight to their place: after `make`, `sudo make install` writes nothing
+# in build/ (which root would then own).
+INI_INSTALLED := $(DESTDIR)$(INSTALL_SHARE)/mcph.ini
+PC_INSTALLED  := $(DESTDIR)$(INSTALL_PC)/mcph-plugin.pc
+install: all
+	@case "$(PREFIX)" in /*) ;; *) \
+	    echo "mcph: PREFIX must be an absolute path, not '$(PREFIX)'" >&2; exit 2;; esac
+	@if sed $(INI_SED) conf/mcph.ini | grep -n '\.\./build\|\.\./plugin-api'; then \
+	    echo "mcph: conf/mcph.ini has a path into the tree that INI_SED does not map" >&2; exit 1; fi
+	install -d -m 755 $(DESTDIR)$(INSTALL_BIN) $(DESTDIR)$(INSTALL_INCLUDE) \
+	    $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_PC) $(DESTDIR)$(INSTALL_SHARE)/prompts \
+	    $(DESTDIR)$(INSTALL_MAN)/man1 $(DESTDIR)$(INSTALL_MAN)/man5
+	install -m 755 $(MCPH) $(DESTDIR)$(INSTALL_BIN)/mcph
+	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INSTALL_INCLUDE)/
+	install -m 755 $(PLUGINS) $(DESTDIR)$(INSTALL_PLUGINS)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(MCPH_VERSION)|' -e 's|@ABI@|$(MCPH_ABI)|' \
+	    mcph-plugin.pc.in > $(PC_INSTALLED)
+	sed $(INI_SED) conf/mcph.ini > $(INI_INSTALLED)
+	chmod 644 $(PC_INSTALLED) $(INI_INSTALLED)
+	install -m 644 $(SAMPLE_DB) $(DESTDIR)$(INSTALL_SHARE)/
+	install -m 644 $(INSTALL_PROMPTS) $(DESTDIR)$(INSTALL_SHARE)/prompts/
+	install -m 644 man/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man1/
+	install -m 644 man/mcph.ini.5 $(DESTDIR)$(INSTALL_MAN)/man5/
+
+# Removes the files install puts there (the lists come from the tree, not from build/), then
+# the folders of mcph's own that are left empty.
+uninstall:
+	rm -f $(DESTDIR)$(INSTALL_BIN)/mcph $(PC_INSTALLED) $(INI_INSTALLED) \
+	    $(patsubst plugin-api/%,$(DESTDIR)$(INSTALL_INCLUDE)/%,$(INSTALL_HEADERS)) \
+	    $(patsubst %,$(DESTDIR)$(INSTALL_PLUGINS)/%.so,$(PLUGIN_NAMES)) \
+	    $(DESTDIR)$(INSTALL_SHARE)/$(notdir $(SAMPLE_DB)) \
+	    $(patsubst conf/%,$(DESTDIR)$(INSTALL_SHARE)/%,$(INSTALL_PROMPTS)) \
+	    $(DESTDIR)$(INSTALL_MAN)/man1/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man5/mcph.ini.5
+	@for dir in $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_LIB) $(DESTDIR)$(INSTALL_INCLUDE) \
+	        $(DESTDIR)$(INSTALL_SHARE)/prompts $(DESTDIR)$(INSTALL_SHARE); do \
+	    [ ! -d $$dir ] || rmdir $$dir 2>/dev/null || echo "mcph: $$dir is not empty; left in place"; \
+	done
+
+# make install into a temporary DESTDIR, a plugin built outside the tree with pkg-config and
+# served by the installed binary, the example INI served, the man pages rendered, then make
+# uninstall leaving nothing behind.
+test-install: all
+	MAKE="$(MAKE)" tests/install/install.sh
 
 FORMAT_FILES := $(wildcard core/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
                                 tests/plugins/*.c tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)

@@ -63,7 +63,8 @@ static void main_usage(FILE *to)
                 "  --check    load the config and every plugin, print what would be served,\n"
                 "             and exit (0 when everything loaded)\n"
                 "  --watch    reload when CONFIG.ini or an enabled plugin's file changes\n"
-                "  --version  print the version\n");
+                "  --version  print the version\n"
+                "  --help     print this help (also -h)\n");
 }
 
 static int main_parse_args(int argc, char **argv, struct main_args *args)
