@@ -118,7 +118,7 @@ done
 config_c=$root/core/config.c
 server_keys=$(sed -n '/config_server_keys\[\] = {/,/^};/s/^ *{\.name = "\([a-z_]*\)".*/\1/p' \
     "$config_c")
-own_keys=$(sed -n '/own\[\] = {/,/};/p' "$config_c" | grep -o '"[a-z_]*"' | tr -d '"')
+own_keys=$(sed -n '/config_core_keys\[\] = {/,/^};/s/^ *{"\([a-z_]*\)",.*/\1/p' "$config_c")
 plugin_keys=$(for f in "$root"/plugins/*/*.c; do
     sed -n '/mcph_config_key [a-z_]*\[\] = {/,/^};/p' "$f"
 done | sed -n 's/^ *{*\.name = "\([a-z_]*\)".*/\1/p')
