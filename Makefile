@@ -93,17 +93,17 @@ $(MCPH): $(CORE_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -ldl -lm
 
 .SECONDEXPANSION:
-$(BUILD)/plugins/%.so: $$(wildcard plugins/%/*.c) $$(wildcard plugins/%/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
+$(BUILD)/plugins/%.so: $$(wildcard plugins/%/*.c) $$(wildcard plugins/%/*.h) $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $(filter %.c,$^) $(shell cat plugins/$*/libs 2>/dev/null)
 	@chmod go-w $@
 
-$(BUILD)/tests/plugins/%.so: tests/plugins/%.c plugin-api/plugin-api.h $(FLAGS_STAMP)
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
 	@chmod go-w $@
 
-$(BUILD)/tests/conformance/%.so: tests/conformance/%.c plugin-api/plugin-api.h $(FLAGS_STAMP)
+$(BUILD)/tests/conformance/%.so: tests/conformance/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
 	@chmod go-w $@

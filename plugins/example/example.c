@@ -23,6 +23,7 @@
  *   - a resource defined at init for a file named by a path-valued key (`notes_file`, read
  *     with host->config_path(), so relative to the INI file), whose listed size is made anew
  *     when the instance is rebuilt: by a reload, or by the `rescan` tool (host->refresh()).
+ * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
  * static const data, which mcph copies at load time, so nothing here has to outlive a call.
@@ -40,6 +41,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "mcph-strbuf.h"
 #include "plugin-api.h"
 
 /* Kept in a macro so the resource row can announce its exact size at compile time. */
@@ -109,20 +111,13 @@ static const unsigned char example_bytes[] = {0x00, 0x01, 0x02, 0x03, 0xfe, 0xff
 static char *example_format(const char *fmt, ...) MCPH_PRINTF(1, 2);
 static char *example_format(const char *fmt, ...)
 {
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
     va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (len < 0)
-        return NULL;
 
-    char *buf = malloc((size_t)len + 1);
-    if (!buf)
-        return NULL;
     va_start(ap, fmt);
-    vsnprintf(buf, (size_t)len + 1, fmt, ap);
+    mcph_sb_vaddf(&sb, fmt, ap);
     va_end(ap);
-    return buf;
+    return mcph_sb_detach(&sb, NULL); /* NULL when the add failed */
 }
 
 /*
@@ -148,33 +143,6 @@ static void example_format_number(char *buf, size_t size, double n)
     snprintf(buf, size, "%.15g", n);
     if (strtod(buf, NULL) != n)
         snprintf(buf, size, "%.17g", n);
-}
-
-/* Returns s as a quoted JSON string, malloc'd and owned by the caller, or NULL when out of
- * memory. Needed to put user text into the JSON a host call takes (sampling's params). */
-static char *example_json_string(const char *s)
-{
-    size_t len = strlen(s);
-    char *out = malloc(len * 6 + 3); /* worst case: every byte as \u00XX */
-    char *p = out;
-
-    if (!out)
-        return NULL;
-    *p++ = '"';
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            *p++ = '\\';
-            *p++ = (char)c;
-        } else if (c < 0x20) {
-            p += sprintf(p, "\\u%04x", c);
-        } else {
-            *p++ = (char)c; /* UTF-8 passes through: JSON text is UTF-8 */
-        }
-    }
-    *p++ = '"';
-    *p = '\0';
-    return out;
 }
 
 static void example_sleep_ms(int64_t ms)
@@ -388,17 +356,17 @@ static int example_ask_model(const struct mcph_host *host, void *state, struct m
     int rc = host->arg_string(call, "question", &question);
     if (rc != MCPH_OK)
         return example_bad_arg(host, call, "question", "a string", rc);
-    char *quoted = example_json_string(question);
-    if (!quoted)
+    struct mcph_strbuf params = MCPH_STRBUF_INIT;
+    mcph_sb_addstr(&params, "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":"
+                            "\"text\",\"text\":");
+    mcph_sb_addjson(&params, question, strlen(question)); /* escaped, always valid JSON */
+    mcph_sb_addstr(&params, "}}],\"maxTokens\":200}");
+    if (params.nomem) { /* one check covers every add above */
+        mcph_sb_release(&params);
         return MCPH_ERR_NOMEM;
-    char *params = example_format("{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":"
-                                  "\"text\",\"text\":%s}}],\"maxTokens\":200}",
-                                  quoted);
-    free(quoted);
-    if (!params)
-        return MCPH_ERR_NOMEM;
-    rc = host->sample(call, params, &answer);
-    free(params);
+    }
+    rc = host->sample(call, params.buf, &answer);
+    mcph_sb_release(&params);
     return example_answer(host, call, "sampling", rc, answer);
 }
 

@@ -260,41 +260,42 @@ static int exec_failure(const struct exec *ex, const struct exec_cmd *cmd,
 
 /* The text item: stdout, then stderr under a "[stderr]" line, then what was cut. */
 static void exec_text(const struct exec *ex, const struct exec_result *res, char *const clean[2],
-                      struct exec_sb *sb)
+                      struct mcph_strbuf *sb)
 {
-    exec_sb_str(sb, clean[0]);
+    mcph_sb_addstr(sb, clean[0]);
     if (res->len[1] > 0) {
         if (res->len[0] > 0 && clean[0][strlen(clean[0]) - 1] != '\n')
-            exec_sb_str(sb, "\n");
-        exec_sb_str(sb, "[stderr]\n");
-        exec_sb_str(sb, clean[1]);
+            mcph_sb_addstr(sb, "\n");
+        mcph_sb_addstr(sb, "[stderr]\n");
+        mcph_sb_addstr(sb, clean[1]);
     }
     for (int i = 0; i < 2; i++) {
         if (res->cut[i])
-            exec_sb_addf(sb, "%s[%s cut at %zu bytes: max_output]", sb->len ? "\n" : "",
+            mcph_sb_addf(sb, "%s[%s cut at %zu bytes: max_output]", sb->len ? "\n" : "",
                          exec_stream_names[i], ex->max_output);
     }
     if (sb->len == 0)
-        exec_sb_str(sb, "(no output)");
+        mcph_sb_addstr(sb, "(no output)");
 }
 
-static void exec_structured(const struct exec_result *res, char *const clean[2], struct exec_sb *sb)
+static void exec_structured(const struct exec_result *res, char *const clean[2],
+                            struct mcph_strbuf *sb)
 {
     char sig[32];
 
     if (res->status_known && !res->signal)
-        exec_sb_addf(sb, "{\"exit_code\":%d,\"signal\":null", res->exit_code);
+        mcph_sb_addf(sb, "{\"exit_code\":%d,\"signal\":null", res->exit_code);
     else if (res->signal) {
         exec_signal_name(sig, sizeof(sig), res->signal);
-        exec_sb_addf(sb, "{\"exit_code\":null,\"signal\":\"%s\"", sig);
+        mcph_sb_addf(sb, "{\"exit_code\":null,\"signal\":\"%s\"", sig);
     } else {
-        exec_sb_str(sb, "{\"exit_code\":null,\"signal\":null");
+        mcph_sb_addstr(sb, "{\"exit_code\":null,\"signal\":null");
     }
-    exec_sb_str(sb, ",\"stdout\":");
-    exec_sb_json(sb, clean[0]);
-    exec_sb_str(sb, ",\"stderr\":");
-    exec_sb_json(sb, clean[1]);
-    exec_sb_addf(sb, ",\"truncated\":%s,\"timed_out\":%s,\"duration_ms\":%lld}",
+    mcph_sb_addstr(sb, ",\"stdout\":");
+    mcph_sb_addjson(sb, clean[0], strlen(clean[0]));
+    mcph_sb_addstr(sb, ",\"stderr\":");
+    mcph_sb_addjson(sb, clean[1], strlen(clean[1]));
+    mcph_sb_addf(sb, ",\"truncated\":%s,\"timed_out\":%s,\"duration_ms\":%lld}",
                  res->cut[0] || res->cut[1] ? "true" : "false", res->timed_out ? "true" : "false",
                  (long long)res->duration_ms);
 }
@@ -306,7 +307,7 @@ static int exec_report(const struct exec *ex, const struct exec_cmd *cmd, struct
     char why[EXEC_WHY_LEN];
     char *clean[2] = {exec_utf8_clean(res->out[0], res->len[0], NULL),
                       exec_utf8_clean(res->out[1], res->len[1], NULL)};
-    struct exec_sb text = {0}, json = {0};
+    struct mcph_strbuf text = MCPH_STRBUF_INIT, json = MCPH_STRBUF_INIT;
     int rc = MCPH_ERR_NOMEM;
 
     if (clean[0] != NULL && clean[1] != NULL) {
@@ -318,12 +319,12 @@ static int exec_report(const struct exec *ex, const struct exec_cmd *cmd, struct
         if (exec_failure(ex, cmd, res, why, sizeof(why)))
             rc = host->tool_error(call, "%s", why);
         if (rc == MCPH_OK)
-            rc = host->text(call, text.s);
+            rc = host->text(call, text.buf);
         if (rc == MCPH_OK)
-            rc = host->structured(call, json.s);
+            rc = host->structured(call, json.buf);
     }
-    free(text.s);
-    free(json.s);
+    mcph_sb_release(&text);
+    mcph_sb_release(&json);
     free(clean[0]);
     free(clean[1]);
     return rc;
@@ -412,9 +413,9 @@ static const char *exec_word_gets(const struct exec_word *w)
 }
 
 static void exec_schema_property(const struct exec *ex, const struct exec_cmd *cmd,
-                                 const struct exec_word *w, struct exec_sb *sb)
+                                 const struct exec_word *w, struct mcph_strbuf *sb)
 {
-    exec_sb_addf(sb,
+    mcph_sb_addf(sb,
                  "\"%s\":{\"type\":\"string\",\"maxLength\":%zu,\"description\":\"Fills "
                  "%s{%s%s%s%s}: %s%s%s At most %zu bytes; no control characters but tab and "
                  "newline%s.\"}",
@@ -430,32 +431,34 @@ static void exec_schema_property(const struct exec *ex, const struct exec_cmd *c
 
 /* The input schema: one string property per placeholder, the required ones listed, nothing
  * else accepted. Placeholder names are letters, digits and _, so they need no escaping. */
-static void exec_input_schema(const struct exec *ex, const struct exec_cmd *cmd, struct exec_sb *sb)
+static void exec_input_schema(const struct exec *ex, const struct exec_cmd *cmd,
+                              struct mcph_strbuf *sb)
 {
     int any = 0;
 
-    exec_sb_str(sb, "{\"type\":\"object\",\"properties\":{");
+    mcph_sb_addstr(sb, "{\"type\":\"object\",\"properties\":{");
     for (size_t i = 0; i < cmd->nwords; i++) {
         if (cmd->words[i].param && exec_first_use(cmd, i)) {
-            exec_sb_str(sb, any++ ? "," : "");
+            mcph_sb_addstr(sb, any++ ? "," : "");
             exec_schema_property(ex, cmd, &cmd->words[i], sb);
         }
     }
-    exec_sb_str(sb, "}");
+    mcph_sb_addstr(sb, "}");
     any = 0;
     for (size_t i = 0; i < cmd->nwords; i++) {
         if (cmd->words[i].param && !cmd->words[i].optional && exec_first_use(cmd, i))
-            exec_sb_addf(sb, "%s\"%s\"", any++ ? "," : ",\"required\":[", cmd->words[i].text);
+            mcph_sb_addf(sb, "%s\"%s\"", any++ ? "," : ",\"required\":[", cmd->words[i].text);
     }
-    exec_sb_str(sb, any ? "]" : "");
-    exec_sb_str(sb, ",\"additionalProperties\":false}");
+    mcph_sb_addstr(sb, any ? "]" : "");
+    mcph_sb_addstr(sb, ",\"additionalProperties\":false}");
 }
 
-static void exec_description(const struct exec *ex, const struct exec_cmd *cmd, struct exec_sb *sb)
+static void exec_description(const struct exec *ex, const struct exec_cmd *cmd,
+                             struct mcph_strbuf *sb)
 {
     if (cmd->description != NULL)
-        exec_sb_addf(sb, "%s\n\n", cmd->description);
-    exec_sb_addf(sb,
+        mcph_sb_addf(sb, "%s\n\n", cmd->description);
+    mcph_sb_addf(sb,
                  "Runs: %s\nDirectly, without a shell%s. Time limit %lld ms; stdout and "
                  "stderr are each cut at %zu bytes. A non-zero exit is an error.",
                  cmd->display,
@@ -465,7 +468,7 @@ static void exec_description(const struct exec *ex, const struct exec_cmd *cmd, 
 
 static int exec_define(const struct exec *ex, const struct exec_cmd *cmd)
 {
-    struct exec_sb schema = {0}, description = {0};
+    struct mcph_strbuf schema = MCPH_STRBUF_INIT, description = MCPH_STRBUF_INIT;
     int rc = MCPH_ERR_NOMEM;
 
     exec_input_schema(ex, cmd, &schema);
@@ -473,16 +476,16 @@ static int exec_define(const struct exec *ex, const struct exec_cmd *cmd)
     if (!schema.nomem && !description.nomem) {
         struct mcph_tool tool = {
             .name = cmd->name,
-            .description = description.s,
-            .input_schema = schema.s,
+            .description = description.buf,
+            .input_schema = schema.buf,
             .output_schema = exec_output_schema,
             .call = exec_call,
             .data = cmd,
         };
         rc = ex->host->define_tool(ex->host, &tool);
     }
-    free(schema.s);
-    free(description.s);
+    mcph_sb_release(&schema);
+    mcph_sb_release(&description);
     return rc;
 }
 

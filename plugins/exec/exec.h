@@ -5,7 +5,7 @@
  *   spec.c  the `commands` grammar and the other config keys, read once by init()
  *   run.c   running one argv: pipes, time limit, output cap, cancellation, reap
  *   spawn.c starting it: fork, PR_SET_PDEATHSIG, exec; or under a guard (guard = yes)
- *   text.c  a growing string, JSON string escaping, UTF-8 repair of a command's output
+ *   text.c  UTF-8 repair of a command's output (buffers and JSON strings: mcph-strbuf.h)
  *   path.c  a path placeholder's value: checked beneath the command's folder, and opened once
  *
  * Nothing here is exported from the .so (it is built with -fvisibility=hidden); the entry
@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "mcph-strbuf.h"
 #include "plugin-api.h"
 
 /* Limits. Every one is checked, and hitting one gives a message that names it. */
@@ -213,21 +214,6 @@ int exec_path_supported(struct exec *ex);
 
 /* --- text.c --- */
 
-/* A growing NUL-terminated string. Zero-initialise it; after a failed allocation every
- * append is a no-op and nomem is set, so callers check once at the end. */
-struct exec_sb {
-    char *s; /* owned (free() it), or NULL before the first append */
-    size_t len;
-    size_t cap;
-    int nomem;
-};
-
-void exec_sb_add(struct exec_sb *sb, const char *s, size_t n);
-void exec_sb_str(struct exec_sb *sb, const char *s);
-void exec_sb_addf(struct exec_sb *sb, const char *fmt, ...) MCPH_PRINTF(2, 3);
-/* Appends s as a quoted JSON string (s is valid UTF-8). */
-void exec_sb_json(struct exec_sb *sb, const char *s);
-
 /*
  * Returns bytes s[0..len) as valid UTF-8, malloc'd and owned by the caller (NULL when out of
  * memory): each byte that does not start or continue a well-formed sequence, and each NUL,
@@ -235,8 +221,5 @@ void exec_sb_json(struct exec_sb *sb, const char *s);
  * text is UTF-8.
  */
 char *exec_utf8_clean(const char *s, size_t len, size_t *replaced);
-
-/* The length of the well-formed UTF-8 sequence at s[0..len), or 0 when it is not one. */
-size_t exec_utf8_seq(const unsigned char *s, size_t len);
 
 #endif /* MCPH_EXEC_H */

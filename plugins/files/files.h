@@ -11,7 +11,8 @@
  *   walk.c    the sorted recursive walk over the tree, and glob matching
  *   tools.c   the tool handlers
  *   watch.c   the inotify thread behind resource updates and list refreshes
- *   util.c    growable buffers, JSON text, UTF-8, percent-encoding, MIME types
+ *   util.c    messages, UTF-8, percent-encoding, MIME types (buffers and JSON strings:
+ *             the shared mcph-strbuf.h)
  *
  * Threads: init() and shutdown() run on mcph's main thread; handlers on worker threads, in
  * parallel (the plugin is MCPH_PLUGIN_THREAD_SAFE: handlers only read struct files); the
@@ -24,6 +25,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "mcph-strbuf.h"
 #include "plugin-api.h"
 
 /* --- Limits. Each one that a user can hit is named in the error that hits it. --- */
@@ -98,23 +100,6 @@ struct files_error {
 };
 
 /* --- util.c --- */
-
-/* A growable byte buffer, always NUL-terminated once anything was added. A failed
- * allocation sets `failed` and later appends do nothing: check it once at the end. */
-struct files_buf {
-    char *data; /* owned */
-    size_t len;
-    size_t cap;
-    int failed;
-};
-
-void files_buf_init(struct files_buf *b);
-void files_buf_release(struct files_buf *b);
-void files_buf_add(struct files_buf *b, const char *s, size_t n);
-void files_buf_puts(struct files_buf *b, const char *s);
-void files_buf_printf(struct files_buf *b, const char *fmt, ...) MCPH_PRINTF(2, 3);
-/* Appends s as a quoted JSON string (s must be valid UTF-8). */
-void files_buf_json(struct files_buf *b, const char *s);
 
 /* Sets err to status and the formatted message; returns status. */
 int files_fail(struct files_error *err, int status, const char *fmt, ...) MCPH_PRINTF(3, 4);

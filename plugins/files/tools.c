@@ -98,63 +98,63 @@ static int files_arg_query(const struct mcph_host *host, struct mcph_call *call,
 }
 
 /* Hands the text and the structured result over, or reports running out of memory. */
-static int files_emit(const struct mcph_host *host, struct mcph_call *call, struct files_buf *text,
-                      struct files_buf *json)
+static int files_emit(const struct mcph_host *host, struct mcph_call *call,
+                      struct mcph_strbuf *text, struct mcph_strbuf *json)
 {
     int rc = MCPH_ERR_NOMEM;
 
-    if (!text->failed && !json->failed) {
-        rc = host->text(call, text->data ? text->data : "");
+    if (!text->nomem && !json->nomem) {
+        rc = host->text(call, text->buf);
         if (rc == MCPH_OK)
-            rc = host->structured(call, json->data);
+            rc = host->structured(call, json->buf);
     }
-    files_buf_release(text);
-    files_buf_release(json);
+    mcph_sb_release(text);
+    mcph_sb_release(json);
     return rc;
 }
 
 /* --- list_directory. --- */
 
-static void files_list_entry(struct files_buf *text, struct files_buf *json,
+static void files_list_entry(struct mcph_strbuf *text, struct mcph_strbuf *json,
                              const struct files_dirent *e, int first)
 {
     const char *type = files_type_name(e->st.st_mode);
 
-    files_buf_printf(text, "%-10s %s%s", type, e->name, S_ISDIR(e->st.st_mode) ? "/" : "");
+    mcph_sb_addf(text, "%-10s %s%s", type, e->name, S_ISDIR(e->st.st_mode) ? "/" : "");
     if (S_ISREG(e->st.st_mode))
-        files_buf_printf(text, "  (%" PRIu64 " bytes)", (uint64_t)e->st.st_size);
-    files_buf_puts(text, "\n");
+        mcph_sb_addf(text, "  (%" PRIu64 " bytes)", (uint64_t)e->st.st_size);
+    mcph_sb_addstr(text, "\n");
 
-    files_buf_puts(json, first ? "{\"name\":" : ",{\"name\":");
-    files_buf_json(json, e->name);
-    files_buf_printf(json, ",\"type\":\"%s\"", type);
+    mcph_sb_addstr(json, first ? "{\"name\":" : ",{\"name\":");
+    mcph_sb_addjson(json, e->name, strlen(e->name));
+    mcph_sb_addf(json, ",\"type\":\"%s\"", type);
     if (S_ISREG(e->st.st_mode))
-        files_buf_printf(json, ",\"size\":%" PRIu64, (uint64_t)e->st.st_size);
-    files_buf_puts(json, "}");
+        mcph_sb_addf(json, ",\"size\":%" PRIu64, (uint64_t)e->st.st_size);
+    mcph_sb_addstr(json, "}");
 }
 
 static int files_list_emit(const struct files *fs, struct mcph_call *call, const char *rel,
                            const struct files_dirlist *list, int truncated)
 {
-    struct files_buf text, json;
+    struct mcph_strbuf text, json;
     size_t shown = list->len < fs->max_results ? list->len : fs->max_results;
     const char *name = rel[0] ? rel : ".";
 
-    files_buf_init(&text);
-    files_buf_init(&json);
-    files_buf_printf(&text, "%s: %zu entr%s\n", name, list->len, list->len == 1 ? "y" : "ies");
-    files_buf_puts(&json, "{\"path\":");
-    files_buf_json(&json, name);
-    files_buf_puts(&json, ",\"entries\":[");
+    mcph_sb_init(&text);
+    mcph_sb_init(&json);
+    mcph_sb_addf(&text, "%s: %zu entr%s\n", name, list->len, list->len == 1 ? "y" : "ies");
+    mcph_sb_addstr(&json, "{\"path\":");
+    mcph_sb_addjson(&json, name, strlen(name));
+    mcph_sb_addstr(&json, ",\"entries\":[");
     for (size_t i = 0; i < shown; i++)
         files_list_entry(&text, &json, &list->items[i], i == 0);
     truncated = truncated || shown < list->len;
     if (truncated)
-        files_buf_printf(&text,
-                         "[only the first %zu entries are shown (max_results); list a "
-                         "sub-folder, or use find_files with a pattern]\n",
-                         shown);
-    files_buf_printf(&json, "],\"truncated\":%s}", truncated ? "true" : "false");
+        mcph_sb_addf(&text,
+                     "[only the first %zu entries are shown (max_results); list a "
+                     "sub-folder, or use find_files with a pattern]\n",
+                     shown);
+    mcph_sb_addf(&json, "],\"truncated\":%s}", truncated ? "true" : "false");
     return files_emit(fs->host, call, &text, &json);
 }
 
@@ -221,7 +221,7 @@ struct files_lines {
     int partial;         /* the current line has bytes (it has no '\n' yet) */
     int full;            /* the output reached cap */
     int cut;             /* the first line alone was over cap and was cut */
-    struct files_buf out;
+    struct mcph_strbuf out;
 };
 
 /* Copies the bytes of one line segment (ending in '\n' or not) when it is in range. */
@@ -230,19 +230,17 @@ static void files_lines_segment(struct files_lines *l, const char *p, size_t n)
     if (l->line < l->start || l->line > l->end || l->full)
         return;
     if (l->out.len + n <= l->cap) {
-        files_buf_add(&l->out, p, n);
+        mcph_sb_add(&l->out, p, n);
         return;
     }
     l->full = 1;
     if (l->line == l->start) {
         /* Even the first line is too long: show its beginning. */
         size_t room = l->cap - l->out.len;
-        files_buf_add(&l->out, p, files_utf8_cut(p, room));
+        mcph_sb_add(&l->out, p, files_utf8_cut(p, room));
         l->cut = 1;
     } else {
-        l->out.len = l->line_mark; /* drop the part of a line that does not fit */
-        if (l->out.data)
-            l->out.data[l->out.len] = '\0';
+        mcph_sb_setlen(&l->out, l->line_mark); /* drop the part of a line that does not fit */
     }
 }
 
@@ -319,7 +317,7 @@ static int files_lines_emit(const struct files *fs, struct mcph_call *call, stru
 
     if (eof && l->partial && !l->full && l->line >= l->start && l->line <= l->end)
         last = l->line; /* the last line has no '\n' */
-    if (l->out.failed)
+    if (l->out.nomem)
         return MCPH_ERR_NOMEM;
     if (!l->cut && last < l->start) {
         uint64_t lines = l->line - 1 + (l->partial ? 1 : 0);
@@ -327,12 +325,12 @@ static int files_lines_emit(const struct files *fs, struct mcph_call *call, stru
             call, "\"%s\" has %" PRIu64 " line%s; start_line %" PRIu64 " is past its end", shown,
             lines, lines == 1 ? "" : "s", l->start);
     }
-    if (!files_utf8_text(l->out.data, l->out.len))
+    if (!files_utf8_text(l->out.buf, l->out.len))
         return host->tool_error(call,
                                 "\"%s\" is not text (not UTF-8, or it holds NUL bytes); read it "
                                 "whole, without a line range",
                                 shown);
-    int rc = host->text(call, l->out.data);
+    int rc = host->text(call, l->out.buf);
     if (rc == MCPH_OK && l->cut)
         rc = host->text(call, "[line was cut: it is longer than max_read_bytes]");
     if (rc == MCPH_OK && l->full && !l->cut) {
@@ -359,13 +357,12 @@ static int files_read_range(const struct files *fs, struct mcph_call *call, cons
     int rc = files_open_regular(fs, rel, &fd, &st, &err);
     if (rc != MCPH_OK)
         return rc == MCPH_ERR_NOMEM ? rc : fs->host->tool_error(call, "%s", err.text);
-    files_buf_init(&l.out);
-    files_buf_add(&l.out, "", 0);
+    mcph_sb_init(&l.out);
     rc = files_lines_read(fs, call, fd, &l, shown, &eof, &failed);
     close(fd);
     if (rc == MCPH_OK && !failed)
         rc = files_lines_emit(fs, call, &l, shown, eof);
-    files_buf_release(&l.out);
+    mcph_sb_release(&l.out);
     return rc;
 }
 
@@ -419,7 +416,7 @@ int files_tool_read_file(const struct mcph_host *host, void *state, struct mcph_
 struct files_found {
     const struct files *fs;
     const char *pattern;
-    struct files_buf text, json;
+    struct mcph_strbuf text, json;
     size_t count;
     int capped;
 };
@@ -438,9 +435,9 @@ static int files_find_visit(void *ctx, const char *rel, const char *from, int di
         f->capped = 1;
         return 1;
     }
-    files_buf_printf(&f->text, "%s\n", rel);
-    files_buf_puts(&f->json, f->count ? "," : "");
-    files_buf_json(&f->json, rel);
+    mcph_sb_addf(&f->text, "%s\n", rel);
+    mcph_sb_addstr(&f->json, f->count ? "," : "");
+    mcph_sb_addjson(&f->json, rel, strlen(rel));
     f->count++;
     return 0;
 }
@@ -451,19 +448,19 @@ static int files_find_emit(struct files_found *f, struct mcph_call *call, const 
     int truncated = f->capped || w->truncated;
 
     if (f->count == 0)
-        files_buf_printf(&f->text, "no file under \"%s\" matches \"%s\"\n", rel[0] ? rel : ".",
-                         f->pattern);
+        mcph_sb_addf(&f->text, "no file under \"%s\" matches \"%s\"\n", rel[0] ? rel : ".",
+                     f->pattern);
     if (f->capped)
-        files_buf_printf(&f->text,
-                         "[only the first %zu matches are shown (max_results); "
-                         "narrow the pattern or the path]\n",
-                         f->count);
+        mcph_sb_addf(&f->text,
+                     "[only the first %zu matches are shown (max_results); "
+                     "narrow the pattern or the path]\n",
+                     f->count);
     else if (w->truncated)
-        files_buf_printf(&f->text,
-                         "[the search stopped early: more than %d entries, or "
-                         "folders deeper than %d levels; narrow the path]\n",
-                         FILES_WALK_MAX, FILES_DEPTH_MAX);
-    files_buf_printf(&f->json, "],\"truncated\":%s}", truncated ? "true" : "false");
+        mcph_sb_addf(&f->text,
+                     "[the search stopped early: more than %d entries, or "
+                     "folders deeper than %d levels; narrow the path]\n",
+                     FILES_WALK_MAX, FILES_DEPTH_MAX);
+    mcph_sb_addf(&f->json, "],\"truncated\":%s}", truncated ? "true" : "false");
     return files_emit(f->fs->host, call, &f->text, &f->json);
 }
 
@@ -480,15 +477,15 @@ int files_tool_find_files(const struct mcph_host *host, void *state, struct mcph
         return result;
     if (files_arg_path(fs, call, "path", ".", &rel, &result) != MCPH_OK)
         return result;
-    files_buf_init(&f.text);
-    files_buf_init(&f.json);
-    files_buf_puts(&f.json, "{\"files\":[");
+    mcph_sb_init(&f.text);
+    mcph_sb_init(&f.json);
+    mcph_sb_addstr(&f.json, "{\"files\":[");
     int rc = files_walk_run(&w, rel, &err);
     if (rc == MCPH_OK) {
         rc = files_find_emit(&f, call, rel, &w);
     } else {
-        files_buf_release(&f.text);
-        files_buf_release(&f.json);
+        mcph_sb_release(&f.text);
+        mcph_sb_release(&f.json);
         rc = rc == MCPH_ERR_NOMEM ? rc : host->tool_error(call, "%s", err.text);
     }
     free(rel);
@@ -510,7 +507,7 @@ struct files_search {
     int ignore_case;
     char *fold_buf; /* owned: the folded text of the file being searched (ignore_case) */
     size_t fold_cap;
-    struct files_buf text, json;
+    struct mcph_strbuf text, json;
     size_t count;
     size_t searched, skipped;
     uint64_t scanned;
@@ -592,12 +589,12 @@ static void files_search_add(struct files_search *s, const char *rel, uint64_t l
 
     memcpy(shown, line, keep);
     strcpy(shown + keep, keep < n ? "..." : "");
-    files_buf_printf(&s->text, "%s:%" PRIu64 ": %s\n", rel, line_no, shown);
-    files_buf_puts(&s->json, s->count ? ",{\"path\":" : "{\"path\":");
-    files_buf_json(&s->json, rel);
-    files_buf_printf(&s->json, ",\"line\":%" PRIu64 ",\"text\":", line_no);
-    files_buf_json(&s->json, shown);
-    files_buf_puts(&s->json, "}");
+    mcph_sb_addf(&s->text, "%s:%" PRIu64 ": %s\n", rel, line_no, shown);
+    mcph_sb_addstr(&s->json, s->count ? ",{\"path\":" : "{\"path\":");
+    mcph_sb_addjson(&s->json, rel, strlen(rel));
+    mcph_sb_addf(&s->json, ",\"line\":%" PRIu64 ",\"text\":", line_no);
+    mcph_sb_addjson(&s->json, shown, strlen(shown));
+    mcph_sb_addstr(&s->json, "}");
     s->count++;
 }
 
@@ -717,25 +714,25 @@ static int files_search_emit(struct files_search *s, struct mcph_call *call, con
     int truncated = s->capped || s->budget || w->truncated;
 
     if (s->count == 0)
-        files_buf_printf(&s->text, "\"%s\" was not found in %zu file%s under \"%s\"\n", s->query,
-                         s->searched, s->searched == 1 ? "" : "s", rel[0] ? rel : ".");
+        mcph_sb_addf(&s->text, "\"%s\" was not found in %zu file%s under \"%s\"\n", s->query,
+                     s->searched, s->searched == 1 ? "" : "s", rel[0] ? rel : ".");
     if (s->capped)
-        files_buf_printf(&s->text,
-                         "[only the first %zu matches are shown (max_results); "
-                         "narrow the query, the path or the glob]\n",
-                         s->count);
+        mcph_sb_addf(&s->text,
+                     "[only the first %zu matches are shown (max_results); "
+                     "narrow the query, the path or the glob]\n",
+                     s->count);
     else if (s->budget || w->truncated)
-        files_buf_printf(&s->text,
-                         "[the search stopped early (over %u bytes or %d entries); "
-                         "narrow the path or the glob]\n",
-                         FILES_SCAN_BYTES_MAX, FILES_WALK_MAX);
+        mcph_sb_addf(&s->text,
+                     "[the search stopped early (over %u bytes or %d entries); "
+                     "narrow the path or the glob]\n",
+                     FILES_SCAN_BYTES_MAX, FILES_WALK_MAX);
     if (s->skipped > 0)
-        files_buf_printf(&s->text,
-                         "[%zu file%s skipped: binary, unreadable, over max_read_bytes, or "
-                         "of more than one hard link]\n",
-                         s->skipped, s->skipped == 1 ? "" : "s");
-    files_buf_printf(&s->json, "],\"truncated\":%s,\"files_searched\":%zu,\"files_skipped\":%zu}",
-                     truncated ? "true" : "false", s->searched, s->skipped);
+        mcph_sb_addf(&s->text,
+                     "[%zu file%s skipped: binary, unreadable, over max_read_bytes, or "
+                     "of more than one hard link]\n",
+                     s->skipped, s->skipped == 1 ? "" : "s");
+    mcph_sb_addf(&s->json, "],\"truncated\":%s,\"files_searched\":%zu,\"files_skipped\":%zu}",
+                 truncated ? "true" : "false", s->searched, s->skipped);
     return files_emit(s->fs->host, call, &s->text, &s->json);
 }
 
@@ -752,19 +749,19 @@ static int files_search_run(struct files_search *s, struct files_walk *w, const 
             return MCPH_ERR_NOMEM;
         files_fold(s->folded, s->query, s->query_len + 1);
     }
-    files_buf_init(&s->text);
-    files_buf_init(&s->json);
-    files_buf_puts(&s->json, "{\"matches\":[");
+    mcph_sb_init(&s->text);
+    mcph_sb_init(&s->json);
+    mcph_sb_addstr(&s->json, "{\"matches\":[");
     rc = files_walk_run(w, rel, &err);
     if (rc == MCPH_OK && (s->cancelled || w->cancelled)) {
-        files_buf_release(&s->text);
-        files_buf_release(&s->json);
+        mcph_sb_release(&s->text);
+        mcph_sb_release(&s->json);
         return host->tool_error(s->call, "the search was cancelled");
     }
     if (rc == MCPH_OK)
         return files_search_emit(s, s->call, rel, w);
-    files_buf_release(&s->text);
-    files_buf_release(&s->json);
+    mcph_sb_release(&s->text);
+    mcph_sb_release(&s->json);
     return rc == MCPH_ERR_NOMEM ? rc : host->tool_error(s->call, "%s", err.text);
 }
 
@@ -1055,14 +1052,14 @@ static int files_write(const struct files *fs, char *rel, const char *content, i
 static int files_done(const struct mcph_host *host, struct mcph_call *call, const char *rel,
                       const char *sentence, const char *extra_json)
 {
-    struct files_buf text, json;
+    struct mcph_strbuf text, json;
 
-    files_buf_init(&text);
-    files_buf_init(&json);
-    files_buf_puts(&text, sentence);
-    files_buf_puts(&json, "{\"path\":");
-    files_buf_json(&json, rel);
-    files_buf_printf(&json, ",%s}", extra_json);
+    mcph_sb_init(&text);
+    mcph_sb_init(&json);
+    mcph_sb_addstr(&text, sentence);
+    mcph_sb_addstr(&json, "{\"path\":");
+    mcph_sb_addjson(&json, rel, strlen(rel));
+    mcph_sb_addf(&json, ",%s}", extra_json);
     return files_emit(host, call, &text, &json);
 }
 

@@ -1,6 +1,7 @@
 /*
- * util.c: the small pieces every other module of the files plugin uses: a growable buffer,
- * JSON strings, UTF-8 checks, percent-encoding, MIME types and config values.
+ * util.c: the small pieces every other module of the files plugin uses: messages, UTF-8
+ * checks, percent-encoding, MIME types and config values (the buffer and JSON strings come
+ * from the shared mcph-strbuf.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,104 +10,6 @@
 #include <strings.h>
 
 #include "files.h"
-
-/* --- Buffers. --- */
-
-void files_buf_init(struct files_buf *b)
-{
-    b->data = NULL;
-    b->len = 0;
-    b->cap = 0;
-    b->failed = 0;
-}
-
-void files_buf_release(struct files_buf *b)
-{
-    free(b->data);
-    files_buf_init(b);
-}
-
-/* Makes room for n more bytes and the terminator. */
-static int files_buf_grow(struct files_buf *b, size_t n)
-{
-    if (b->failed)
-        return -1;
-    if (b->len + n + 1 <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1) {
-        if (cap > SIZE_MAX / 2) {
-            b->failed = 1;
-            return -1;
-        }
-        cap *= 2;
-    }
-    char *data = realloc(b->data, cap);
-    if (!data) {
-        b->failed = 1;
-        return -1;
-    }
-    b->data = data;
-    b->cap = cap;
-    return 0;
-}
-
-void files_buf_add(struct files_buf *b, const char *s, size_t n)
-{
-    if (files_buf_grow(b, n) != 0)
-        return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void files_buf_puts(struct files_buf *b, const char *s)
-{
-    files_buf_add(b, s, strlen(s));
-}
-
-void files_buf_printf(struct files_buf *b, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->failed = 1;
-        return;
-    }
-    if (files_buf_grow(b, (size_t)n) != 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-void files_buf_json(struct files_buf *b, const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    const char *run = s;
-
-    files_buf_add(b, "\"", 1);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        files_buf_add(b, run, (size_t)(s - run));
-        run = s + 1;
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            files_buf_add(b, esc, 2);
-        } else {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            files_buf_add(b, esc, 6);
-        }
-    }
-    files_buf_add(b, run, (size_t)(s - run));
-    files_buf_add(b, "\"", 1);
-}
 
 /* --- Errors and messages. --- */
 
@@ -147,40 +50,6 @@ const char *files_strerror(int errnum, char *buf, size_t size)
 
 /* --- UTF-8. --- */
 
-/* The length of the valid UTF-8 sequence at s (at most n bytes), or 0 if invalid. */
-static size_t files_utf8_seq(const unsigned char *s, size_t n)
-{
-    size_t len;
-    uint32_t cp;
-
-    if (s[0] < 0x80)
-        return 1;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-        len = 2;
-        cp = s[0] & 0x1f;
-    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-        len = 3;
-        cp = s[0] & 0x0f;
-    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-        len = 4;
-        cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    /* Overlong forms, surrogates and code points past U+10FFFF are not UTF-8. */
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
-}
-
 int files_utf8_text(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -192,7 +61,7 @@ int files_utf8_text(const char *s, size_t n)
             i++;
             continue;
         }
-        size_t len = files_utf8_seq(p + i, n - i);
+        size_t len = mcph_sb_utf8_len(p + i, n - i);
         if (len == 0)
             return 0;
         i += len;
@@ -228,23 +97,17 @@ static int files_uri_plain(unsigned char c)
 char *files_uri_encode(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
-    size_t len = strlen(path);
-    char *out = malloc(len * 3 + 1);
-    char *p = out;
+    struct mcph_strbuf out = MCPH_STRBUF_INIT;
 
-    if (!out)
-        return NULL;
     for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-        if (files_uri_plain(*s)) {
-            *p++ = (char)*s;
-        } else {
-            *p++ = '%';
-            *p++ = hex[*s >> 4];
-            *p++ = hex[*s & 15];
-        }
+        char esc[3] = {'%', hex[*s >> 4], hex[*s & 15]};
+
+        if (files_uri_plain(*s))
+            mcph_sb_addch(&out, (char)*s);
+        else
+            mcph_sb_add(&out, esc, sizeof(esc));
     }
-    *p = '\0';
-    return out;
+    return mcph_sb_detach(&out, NULL);
 }
 
 static int files_hex(char c)

@@ -12,6 +12,8 @@
 
 #include "prompt_file.h"
 
+#include "mcph-strbuf.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -274,16 +276,17 @@ static char *parser_dup(const struct parser *p, const struct span *s)
 /* Appends " " and the span to *value (or sets it when NULL). */
 static int parser_append(const struct parser *p, char **value, const struct span *s)
 {
-    size_t old = *value ? strlen(*value) : 0;
-    size_t add = parser_span_len(s);
-    char *joined = realloc(*value, old + 1 + add + 1);
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+    char *joined;
 
+    mcph_sb_addstr(&sb, *value ? *value : "");
+    if (sb.len > 0)
+        mcph_sb_addch(&sb, ' ');
+    mcph_sb_add(&sb, p->text + s->start, parser_span_len(s));
+    joined = mcph_sb_detach(&sb, NULL);
     if (joined == NULL)
         return MCPH_ERR_NOMEM;
-    if (old > 0)
-        joined[old++] = ' ';
-    memcpy(joined + old, p->text + s->start, add);
-    joined[old + add] = '\0';
+    free(*value);
     *value = joined;
     return MCPH_OK;
 }
@@ -750,23 +753,18 @@ int prompt_file_fill(const struct prompt_file *pf, size_t m, const char *const *
 {
     const struct prompt_file_message *msg = &pf->messages[m];
     const struct prompt_file_piece *pieces = pf->pieces + msg->first;
-    size_t size = 0, at = 0;
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
     char *text;
 
-    for (size_t i = 0; i < msg->count; i++)
-        size += prompt_file_piece_len(&pieces[i], lens);
-    text = malloc(size + 1);
-    if (text == NULL)
-        return MCPH_ERR_NOMEM;
     for (size_t i = 0; i < msg->count; i++) {
         const struct prompt_file_piece *piece = &pieces[i];
         const char *from = piece->arg < 0 ? pf->text + piece->start : values[piece->arg];
-        size_t n = prompt_file_piece_len(piece, lens);
 
-        memcpy(text + at, from, n);
-        at += n;
+        mcph_sb_add(&sb, from, prompt_file_piece_len(piece, lens));
     }
-    text[at] = '\0';
+    text = mcph_sb_detach(&sb, NULL);
+    if (text == NULL)
+        return MCPH_ERR_NOMEM;
     *out = text;
     return MCPH_OK;
 }

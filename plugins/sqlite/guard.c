@@ -378,18 +378,18 @@ void sqguard_release(struct sqguard *g)
     g->pool_joined = 0;
 }
 
-static int sqguard_exec(sqlite3 *db, const char *sql, struct sqbuf *why)
+static int sqguard_exec(sqlite3 *db, const char *sql, struct mcph_strbuf *why)
 {
     char *err = NULL;
 
     if (sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK)
         return MCPH_OK;
-    sqbuf_addf(why, "%s failed: %s", sql, err ? err : sqlite3_errmsg(db));
+    mcph_sb_addf(why, "%s failed: %s", sql, err ? err : sqlite3_errmsg(db));
     sqlite3_free(err);
     return MCPH_ERR;
 }
 
-int sqguard_harden(sqlite3 *db, struct sqguard *g, struct sqbuf *why)
+int sqguard_harden(sqlite3 *db, struct sqguard *g, struct mcph_strbuf *why)
 {
     for (size_t i = 0; i < sizeof(sqguard_options) / sizeof(sqguard_options[0]); i++) {
         int now = -1;
@@ -397,8 +397,8 @@ int sqguard_harden(sqlite3 *db, struct sqguard *g, struct sqbuf *why)
         if (sqlite3_db_config(db, sqguard_options[i].op, sqguard_options[i].value, &now) !=
                 SQLITE_OK ||
             now != sqguard_options[i].value) {
-            sqbuf_addf(why, "cannot set %s to %s on the connection", sqguard_options[i].what,
-                       sqguard_options[i].value ? "on" : "off");
+            mcph_sb_addf(why, "cannot set %s to %s on the connection", sqguard_options[i].what,
+                         sqguard_options[i].value ? "on" : "off");
             return MCPH_ERR;
         }
     }
@@ -418,7 +418,7 @@ int sqguard_harden(sqlite3 *db, struct sqguard *g, struct sqbuf *why)
     if (!g->writable && sqguard_exec(db, "PRAGMA query_only = ON", why) != MCPH_OK)
         return MCPH_ERR;
     if (sqlite3_set_authorizer(db, sqguard_authorize, g) != SQLITE_OK) {
-        sqbuf_addf(why, "cannot install the authorizer: %s", sqlite3_errmsg(db));
+        mcph_sb_addf(why, "cannot install the authorizer: %s", sqlite3_errmsg(db));
         return MCPH_ERR;
     }
     sqlite3_progress_handler(db, SQGUARD_PROGRESS_STEPS, sqguard_progress, g);

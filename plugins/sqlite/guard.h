@@ -63,7 +63,7 @@ struct sqguard {
  * the connection, and stay at the same address). The length limit becomes max_bytes (1 MiB
  * at least), and the instance's share joins SQLite's process-wide heap limit (see guard.c).
  * MCPH_OK, or MCPH_ERR with the reason in why. Main thread, during init. */
-int sqguard_harden(sqlite3 *db, struct sqguard *g, struct sqbuf *why);
+int sqguard_harden(sqlite3 *db, struct sqguard *g, struct mcph_strbuf *why);
 /* Takes the instance's share out of SQLite's heap limit (lifted when no instance is left),
  * once the connection is closed. Accepts NULL, and a guard never hardened. */
 void sqguard_release(struct sqguard *g);

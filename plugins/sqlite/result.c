@@ -36,8 +36,8 @@ enum {
 void sqres_init(struct sqres *r)
 {
     memset(r, 0, sizeof(*r));
-    sqbuf_init(&r->names_json);
-    sqbuf_init(&r->rows_json);
+    mcph_sb_init(&r->names_json);
+    mcph_sb_init(&r->rows_json);
 }
 
 void sqres_release(struct sqres *r)
@@ -52,8 +52,8 @@ void sqres_release(struct sqres *r)
     free(r->cells);
     free(r->width);
     free(r->numeric);
-    sqbuf_release(&r->names_json);
-    sqbuf_release(&r->rows_json);
+    mcph_sb_release(&r->names_json);
+    mcph_sb_release(&r->rows_json);
     sqres_init(r);
 }
 
@@ -69,7 +69,7 @@ static size_t sqres_chars(const char *s)
 
 /* A cell being written: text cut at `width` characters with a final ellipsis. */
 struct sqres_cell {
-    struct sqbuf *out;
+    struct mcph_strbuf *out;
     size_t width; /* the most characters */
     size_t chars; /* written so far */
     size_t fit;   /* out->len when chars was still <= width - 1 */
@@ -81,14 +81,12 @@ static void sqres_cell_unit(struct sqres_cell *cell, const char *s, size_t n, si
     if (cell->full)
         return;
     if (cell->chars + chars > cell->width) {
-        cell->out->len = cell->fit;
-        if (cell->out->data != NULL)
-            cell->out->data[cell->fit] = '\0';
-        sqbuf_adds(cell->out, SQRES_ELLIPSIS);
+        mcph_sb_setlen(cell->out, cell->fit);
+        mcph_sb_addstr(cell->out, SQRES_ELLIPSIS);
         cell->full = 1;
         return;
     }
-    sqbuf_add(cell->out, s, n);
+    mcph_sb_add(cell->out, s, n);
     cell->chars += chars;
     if (cell->chars <= cell->width - 1)
         cell->fit = cell->out->len;
@@ -98,10 +96,10 @@ static void sqres_cell_unit(struct sqres_cell *cell, const char *s, size_t n, si
 static void sqres_cell_text(struct sqres_cell *cell, const unsigned char *s, size_t n)
 {
     for (size_t i = 0; i < n && !cell->full;) {
-        size_t len = squtf8_len(s + i, n - i);
+        size_t len = mcph_sb_utf8_len(s + i, n - i);
 
         if (len == 0) {
-            sqres_cell_unit(cell, SQBUF_REPLACEMENT, 3, 1);
+            sqres_cell_unit(cell, MCPH_SB_REPLACEMENT, 3, 1);
             len = 1;
         } else if (s[i] == '\n') {
             sqres_cell_unit(cell, "\\n", 2, 2);
@@ -119,7 +117,7 @@ static void sqres_cell_text(struct sqres_cell *cell, const unsigned char *s, siz
 }
 
 /* A blob as a hex literal: x'0a1b' whole, or x'0a1b…' (1234 bytes) when it is too wide. */
-static void sqres_cell_blob(struct sqbuf *out, const unsigned char *p, size_t n, size_t width)
+static void sqres_cell_blob(struct mcph_strbuf *out, const unsigned char *p, size_t n, size_t width)
 {
     static const char hex[] = "0123456789abcdef";
     char size[40];
@@ -132,17 +130,17 @@ static void sqres_cell_blob(struct sqbuf *out, const unsigned char *p, size_t n,
     }
     if (keep > n)
         keep = n;
-    sqbuf_adds(out, "x'");
+    mcph_sb_addstr(out, "x'");
     for (size_t i = 0; i < keep; i++) {
-        sqbuf_addc(out, hex[p[i] >> 4]);
-        sqbuf_addc(out, hex[p[i] & 15]);
+        mcph_sb_addch(out, hex[p[i] >> 4]);
+        mcph_sb_addch(out, hex[p[i] & 15]);
     }
     if (keep < n)
-        sqbuf_adds(out, SQRES_ELLIPSIS "'");
+        mcph_sb_addstr(out, SQRES_ELLIPSIS "'");
     else
-        sqbuf_addc(out, '\'');
+        mcph_sb_addch(out, '\'');
     if (keep < n)
-        sqbuf_adds(out, size);
+        mcph_sb_addstr(out, size);
 }
 
 /* One value of the current row, fetched once. */
@@ -154,35 +152,35 @@ struct sqres_value {
     double d;
 };
 
-static void sqres_json_value(const struct sqres_value *v, struct sqbuf *out)
+static void sqres_json_value(const struct sqres_value *v, struct mcph_strbuf *out)
 {
     switch (v->type) {
     case SQLITE_INTEGER: {
         int safe = v->i >= -SQRES_SAFE_INTEGER && v->i <= SQRES_SAFE_INTEGER;
-        sqbuf_addf(out, safe ? "%lld" : "\"%lld\"", (long long)v->i);
+        mcph_sb_addf(out, safe ? "%lld" : "\"%lld\"", (long long)v->i);
         break;
     }
     case SQLITE_FLOAT:
         if (isfinite(v->d))
             sqbuf_number(out, v->d);
         else
-            sqbuf_adds(out, v->d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+            mcph_sb_addstr(out, v->d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
         break;
     case SQLITE_TEXT:
-        sqbuf_json_string(out, (const char *)v->p, v->n);
+        mcph_sb_addjson(out, (const char *)v->p, v->n);
         break;
     case SQLITE_BLOB:
-        sqbuf_adds(out, "{\"base64\":\"");
+        mcph_sb_addstr(out, "{\"base64\":\"");
         sqbuf_base64(out, v->p, v->n);
-        sqbuf_adds(out, "\"}");
+        mcph_sb_addstr(out, "\"}");
         break;
     default:
-        sqbuf_adds(out, "null");
+        mcph_sb_addstr(out, "null");
         break;
     }
 }
 
-static void sqres_show_value(const struct sqres_value *v, size_t width, struct sqbuf *out)
+static void sqres_show_value(const struct sqres_value *v, size_t width, struct mcph_strbuf *out)
 {
     struct sqres_cell cell = {.out = out, .width = width};
     char tmp[40];
@@ -206,14 +204,14 @@ static void sqres_show_value(const struct sqres_value *v, size_t width, struct s
         sqres_cell_blob(out, v->p, v->n, width);
         break;
     default:
-        sqbuf_adds(out, "NULL");
+        mcph_sb_addstr(out, "NULL");
         break;
     }
 }
 
 static int sqres_columns(struct sqres *r, sqlite3_stmt *stmt)
 {
-    struct sqbuf name;
+    struct mcph_strbuf name;
 
     r->ncol = sqlite3_column_count(stmt);
     r->names = calloc((size_t)r->ncol + 1, sizeof(*r->names));
@@ -221,16 +219,16 @@ static int sqres_columns(struct sqres *r, sqlite3_stmt *stmt)
     r->numeric = calloc((size_t)r->ncol + 1, sizeof(*r->numeric));
     if (r->names == NULL || r->width == NULL || r->numeric == NULL)
         return MCPH_ERR_NOMEM;
-    sqbuf_init(&name);
+    mcph_sb_init(&name);
     for (int c = 0; c < r->ncol; c++) {
         const char *s = sqlite3_column_name(stmt, c);
         struct sqres_cell cell = {.out = &name, .width = r->lim.cell_width};
 
         s = s ? s : "?";
         if (c > 0)
-            sqbuf_addc(&r->names_json, ',');
-        sqbuf_json_string(&r->names_json, s, strlen(s));
-        sqbuf_reset(&name);
+            mcph_sb_addch(&r->names_json, ',');
+        mcph_sb_addjson(&r->names_json, s, strlen(s));
+        mcph_sb_reset(&name);
         sqres_cell_text(&cell, (const unsigned char *)s, strlen(s));
         r->names[c] = sqbuf_str(&name) ? strdup(sqbuf_str(&name)) : NULL;
         if (r->names[c] == NULL)
@@ -238,7 +236,7 @@ static int sqres_columns(struct sqres *r, sqlite3_stmt *stmt)
         r->width[c] = sqres_chars(r->names[c]);
         r->numeric[c] = 1;
     }
-    sqbuf_release(&name);
+    mcph_sb_release(&name);
     for (int c = 0; c < r->ncol; c++) {
         if (r->names[c] == NULL)
             return MCPH_ERR_NOMEM;
@@ -263,7 +261,7 @@ static int sqres_reserve(struct sqres *r)
 
 /* The row being built: its JSON, its table cells and their types, owned until kept. */
 struct sqres_row {
-    struct sqbuf json;
+    struct mcph_strbuf json;
     char **cells; /* ncol, each owned (NULL when not made) */
     int *types;   /* ncol SQLite types */
     size_t shown; /* bytes of the table cells so far, separators included */
@@ -327,7 +325,7 @@ static int sqres_fetch(struct sqres *r, sqlite3_stmt *stmt, int c, size_t used,
     if ((v->type == SQLITE_TEXT || v->type == SQLITE_BLOB) && v->p == NULL && v->n > 0)
         return SQRES_ROW_SQLITE_NOMEM;
     if (v->type == SQLITE_TEXT) {
-        size_t need = sqbuf_json_length((const char *)v->p, v->n) + 1 + SQRES_CELL_OVERHEAD;
+        size_t need = mcph_sb_json_len((const char *)v->p, v->n) + 1 + SQRES_CELL_OVERHEAD;
         if (need > left)
             return sqres_no_room(r, c, v, need);
     }
@@ -338,18 +336,18 @@ static int sqres_fetch(struct sqres *r, sqlite3_stmt *stmt, int c, size_t used,
 static int sqres_cell(struct sqres *r, sqlite3_stmt *stmt, int c, struct sqres_row *row)
 {
     struct sqres_value v = {0};
-    struct sqbuf show;
+    struct mcph_strbuf show;
     int status = sqres_fetch(r, stmt, c, r->bytes + sqres_row_bytes(row), &v);
 
     if (status != SQRES_ROW_OK)
         return status;
     if (c > 0)
-        sqbuf_addc(&row->json, ',');
+        mcph_sb_addch(&row->json, ',');
     sqres_json_value(&v, &row->json);
-    sqbuf_init(&show);
+    mcph_sb_init(&show);
     sqres_show_value(&v, r->lim.cell_width, &show);
     row->cells[c] = sqbuf_str(&show) ? strdup(sqbuf_str(&show)) : NULL;
-    sqbuf_release(&show);
+    mcph_sb_release(&show);
     if (row->cells[c] == NULL || sqbuf_str(&row->json) == NULL)
         return MCPH_ERR_NOMEM;
     row->types[c] = v.type;
@@ -363,10 +361,10 @@ static int sqres_row(struct sqres *r, sqlite3_stmt *stmt, struct sqres_row *row)
 {
     int status = SQRES_ROW_OK;
 
-    sqbuf_addc(&row->json, '[');
+    mcph_sb_addch(&row->json, '[');
     for (int c = 0; c < r->ncol && status == SQRES_ROW_OK; c++)
         status = sqres_cell(r, stmt, c, row);
-    sqbuf_addc(&row->json, ']');
+    mcph_sb_addch(&row->json, ']');
     if (status == SQRES_ROW_OK && sqbuf_str(&row->json) == NULL)
         return MCPH_ERR_NOMEM;
     if (status == SQRES_ROW_OK && r->bytes + sqres_row_bytes(row) > r->lim.max_bytes) {
@@ -382,8 +380,8 @@ static int sqres_row(struct sqres *r, sqlite3_stmt *stmt, struct sqres_row *row)
 static void sqres_keep(struct sqres *r, struct sqres_row *row)
 {
     if (r->nrows > 0)
-        sqbuf_addc(&r->rows_json, ',');
-    sqbuf_add(&r->rows_json, row->json.data, row->json.len);
+        mcph_sb_addch(&r->rows_json, ',');
+    mcph_sb_add(&r->rows_json, row->json.buf, row->json.len);
     for (int c = 0; c < r->ncol; c++) {
         size_t w = sqres_chars(row->cells[c]);
         int type = row->types[c];
@@ -406,7 +404,7 @@ static void sqres_row_reset(struct sqres_row *row, int ncol)
         free(row->cells[c]);
         row->cells[c] = NULL;
     }
-    sqbuf_reset(&row->json);
+    mcph_sb_reset(&row->json);
     row->shown = 0;
 }
 
@@ -461,7 +459,7 @@ int sqres_collect(struct sqres *r, sqlite3_stmt *stmt, const struct sqres_limits
     status = sqres_columns(r, stmt);
     if (status != MCPH_OK)
         return status;
-    sqbuf_init(&row.json);
+    mcph_sb_init(&row.json);
     row.cells = calloc((size_t)r->ncol + 1, sizeof(*row.cells));
     row.types = calloc((size_t)r->ncol + 1, sizeof(*row.types));
     if (row.cells != NULL && row.types != NULL)
@@ -470,101 +468,101 @@ int sqres_collect(struct sqres *r, sqlite3_stmt *stmt, const struct sqres_limits
         status = MCPH_ERR_NOMEM;
     if (row.cells != NULL)
         sqres_row_reset(&row, r->ncol);
-    sqbuf_release(&row.json);
+    mcph_sb_release(&row.json);
     free(row.cells);
     free(row.types);
     return status;
 }
 
-void sqres_json(const struct sqres *r, struct sqbuf *out)
+void sqres_json(const struct sqres *r, struct mcph_strbuf *out)
 {
-    sqbuf_adds(out, "\"columns\":[");
-    sqbuf_add(out, r->names_json.data ? r->names_json.data : "", r->names_json.len);
-    sqbuf_adds(out, "],\"rows\":[");
-    sqbuf_add(out, r->rows_json.data ? r->rows_json.data : "", r->rows_json.len);
-    sqbuf_addf(out, "],\"row_count\":%zu,\"truncated\":%s", r->nrows,
-               r->cut != SQRES_WHOLE ? "true" : "false");
+    mcph_sb_addstr(out, "\"columns\":[");
+    mcph_sb_add(out, r->names_json.buf, r->names_json.len);
+    mcph_sb_addstr(out, "],\"rows\":[");
+    mcph_sb_add(out, r->rows_json.buf, r->rows_json.len);
+    mcph_sb_addf(out, "],\"row_count\":%zu,\"truncated\":%s", r->nrows,
+                 r->cut != SQRES_WHOLE ? "true" : "false");
 }
 
 /* One cell padded to the column's width: numbers to the right, the rest to the left (the
  * last column unpadded, so lines have no trailing blanks). */
-static void sqres_table_cell(const struct sqres *r, struct sqbuf *out, int c, const char *s)
+static void sqres_table_cell(const struct sqres *r, struct mcph_strbuf *out, int c, const char *s)
 {
     size_t pad = r->width[c] - sqres_chars(s);
 
     if (c > 0)
-        sqbuf_adds(out, " | ");
+        mcph_sb_addstr(out, " | ");
     if (r->numeric[c])
         sqbuf_pad(out, ' ', pad);
-    sqbuf_adds(out, s);
+    mcph_sb_addstr(out, s);
     if (!r->numeric[c] && c + 1 < r->ncol)
         sqbuf_pad(out, ' ', pad);
 }
 
 /* The last line when one value by itself is too large for max_bytes. */
-static void sqres_footer_value(const struct sqres *r, struct sqbuf *out)
+static void sqres_footer_value(const struct sqres *r, struct mcph_strbuf *out)
 {
-    sqbuf_addf(out,
-               "(%zu row%s shown, truncated: in the next row, column \"%s\" holds a %s of %zu "
-               "bytes, larger than max_bytes = %zu bytes, the most one result may hold; select "
-               "part of it (substr(), length()) instead)\n",
-               r->nrows, r->nrows == 1 ? "" : "s", r->names[r->cut_col],
-               r->cut_type == SQLITE_BLOB ? "blob" : "text", r->cut_size, r->lim.max_bytes);
+    mcph_sb_addf(out,
+                 "(%zu row%s shown, truncated: in the next row, column \"%s\" holds a %s of %zu "
+                 "bytes, larger than max_bytes = %zu bytes, the most one result may hold; select "
+                 "part of it (substr(), length()) instead)\n",
+                 r->nrows, r->nrows == 1 ? "" : "s", r->names[r->cut_col],
+                 r->cut_type == SQLITE_BLOB ? "blob" : "text", r->cut_size, r->lim.max_bytes);
 }
 
-static void sqres_footer(const struct sqres *r, struct sqbuf *out)
+static void sqres_footer(const struct sqres *r, struct mcph_strbuf *out)
 {
     const char *s = r->nrows == 1 ? "" : "s";
 
     switch (r->cut) {
     case SQRES_WHOLE:
-        sqbuf_addf(out, "(%zu row%s)\n", r->nrows, s);
+        mcph_sb_addf(out, "(%zu row%s)\n", r->nrows, s);
         break;
     case SQRES_CUT_LIMIT:
-        sqbuf_addf(out,
-                   "(%zu row%s shown, truncated: the result has more rows than limit = %zu; "
-                   "raise limit or page with LIMIT and OFFSET)\n",
-                   r->nrows, s, r->lim.rows);
+        mcph_sb_addf(out,
+                     "(%zu row%s shown, truncated: the result has more rows than limit = %zu; "
+                     "raise limit or page with LIMIT and OFFSET)\n",
+                     r->nrows, s, r->lim.rows);
         break;
     case SQRES_CUT_MAX_ROWS:
-        sqbuf_addf(out,
-                   "(%zu row%s shown, truncated: the result has more rows than max_rows = %zu, "
-                   "the most one call returns; narrow it with WHERE, aggregate, or page with "
-                   "LIMIT and OFFSET)\n",
-                   r->nrows, s, r->lim.rows);
+        mcph_sb_addf(out,
+                     "(%zu row%s shown, truncated: the result has more rows than max_rows = %zu, "
+                     "the most one call returns; narrow it with WHERE, aggregate, or page with "
+                     "LIMIT and OFFSET)\n",
+                     r->nrows, s, r->lim.rows);
         break;
     case SQRES_CUT_MAX_BYTES:
         if (r->cut_alone)
             sqres_footer_value(r, out);
         else
-            sqbuf_addf(out,
-                       "(%zu row%s shown, truncated: the next row would make the result larger "
-                       "than max_bytes = %zu bytes; select fewer or shorter columns (substr(), "
-                       "length()), or page with LIMIT and OFFSET)\n",
-                       r->nrows, s, r->lim.max_bytes);
+            mcph_sb_addf(out,
+                         "(%zu row%s shown, truncated: the next row would make the result larger "
+                         "than max_bytes = %zu bytes; select fewer or shorter columns (substr(), "
+                         "length()), or page with LIMIT and OFFSET)\n",
+                         r->nrows, s, r->lim.max_bytes);
         break;
     }
 }
 
-void sqres_table(const struct sqres *r, struct sqbuf *out)
+void sqres_table(const struct sqres *r, struct mcph_strbuf *out)
 {
     if (r->ncol == 0) {
-        sqbuf_adds(out, "(the statement returns no columns)\n");
+        mcph_sb_addstr(out, "(the statement returns no columns)\n");
         return;
     }
     for (int c = 0; c < r->ncol; c++)
         sqres_table_cell(r, out, c, r->names[c]);
-    sqbuf_addc(out, '\n');
+    mcph_sb_addch(out, '\n');
     for (int c = 0; c < r->ncol; c++) {
         if (c > 0)
-            sqbuf_adds(out, "-+-");
+            mcph_sb_addstr(out, "-+-");
         sqbuf_pad(out, '-', r->width[c]);
     }
-    sqbuf_addc(out, '\n');
+    mcph_sb_addch(out, '\n');
     for (size_t i = 0; i < r->nrows; i++) {
         for (int c = 0; c < r->ncol; c++)
             sqres_table_cell(r, out, c, r->cells[i * (size_t)r->ncol + (size_t)c]);
-        sqbuf_addc(out, '\n');
+        mcph_sb_addch(out, '\n');
     }
     sqres_footer(r, out);
 }

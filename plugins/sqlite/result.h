@@ -40,10 +40,10 @@ struct sqres_limits {
 
 struct sqres {
     int ncol;
-    char **names;            /* owned: ncol column names, as the text table shows them */
-    struct sqbuf names_json; /* the column names as JSON array members */
-    struct sqbuf rows_json;  /* the rows as JSON array members */
-    char **cells;            /* owned: nrows * ncol cells as the text table shows them */
+    char **names;                  /* owned: ncol column names, as the text table shows them */
+    struct mcph_strbuf names_json; /* the column names as JSON array members */
+    struct mcph_strbuf rows_json;  /* the rows as JSON array members */
+    char **cells;                  /* owned: nrows * ncol cells as the text table shows them */
     size_t nrows;
     size_t cap_rows; /* rows the cells array has room for */
     size_t *width;   /* owned: per column, the widest cell in characters */
@@ -76,8 +76,8 @@ int sqres_collect(struct sqres *r, sqlite3_stmt *stmt, const struct sqres_limits
                   int *step_rc);
 
 /* Adds the members "columns", "rows", "row_count" and "truncated" (no braces). */
-void sqres_json(const struct sqres *r, struct sqbuf *out);
+void sqres_json(const struct sqres *r, struct mcph_strbuf *out);
 /* Adds the text table and a last line saying how many rows there are and why they stop. */
-void sqres_table(const struct sqres *r, struct sqbuf *out);
+void sqres_table(const struct sqres *r, struct mcph_strbuf *out);
 
 #endif

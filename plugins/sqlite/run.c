@@ -97,7 +97,7 @@ static size_t sqrun_next_char(const char *s, size_t i)
 }
 
 /* " (line L, column C):" and the line of sql around offset, with a caret under it. */
-static void sqrun_position(struct sqbuf *msg, const char *sql, size_t offset)
+static void sqrun_position(struct mcph_strbuf *msg, const char *sql, size_t offset)
 {
     size_t line = 1, start = 0, col = 1, skip, from, end, shown = 0;
 
@@ -117,79 +117,79 @@ static void sqrun_position(struct sqbuf *msg, const char *sql, size_t offset)
     end = from;
     while (sql[end] != '\0' && sql[end] != '\n' && sql[end] != '\r' && shown++ < 2 * SQRUN_EXCERPT)
         end = sqrun_next_char(sql, end);
-    sqbuf_addf(msg, " (line %zu, column %zu):\n    ", line, col);
+    mcph_sb_addf(msg, " (line %zu, column %zu):\n    ", line, col);
     for (size_t i = from; i < end; i++)
-        sqbuf_addc(msg, (unsigned char)sql[i] < 0x20 ? ' ' : sql[i]);
-    sqbuf_adds(msg, "\n    ");
+        mcph_sb_addch(msg, (unsigned char)sql[i] < 0x20 ? ' ' : sql[i]);
+    mcph_sb_addstr(msg, "\n    ");
     sqbuf_pad(msg, ' ', col - 1 - skip);
-    sqbuf_addc(msg, '^');
+    mcph_sb_addch(msg, '^');
 }
 
 /* A hint for SQLite errors whose message alone does not say what to do. */
-static void sqrun_hint(const struct sq *sq, int code, struct sqbuf *msg)
+static void sqrun_hint(const struct sq *sq, int code, struct mcph_strbuf *msg)
 {
     switch (code & 0xff) {
     case SQLITE_READONLY:
-        sqbuf_adds(msg, " (the database is opened read-only)");
+        mcph_sb_addstr(msg, " (the database is opened read-only)");
         break;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-        sqbuf_addf(msg,
-                   " (another connection held a lock on the database for longer than "
-                   "timeout_ms = %" PRId64 " ms; try again)",
-                   sq->guard.timeout_ms);
+        mcph_sb_addf(msg,
+                     " (another connection held a lock on the database for longer than "
+                     "timeout_ms = %" PRId64 " ms; try again)",
+                     sq->guard.timeout_ms);
         break;
     case SQLITE_TOOBIG:
         if (sq->guard.max_length > sq->max_bytes)
-            sqbuf_addf(msg,
-                       " (here one string, blob or row may hold at most %zu bytes: max_bytes = "
-                       "%zu, raised to 1 MiB for SQLite's own reads",
-                       sq->guard.max_length, sq->max_bytes);
+            mcph_sb_addf(msg,
+                         " (here one string, blob or row may hold at most %zu bytes: max_bytes = "
+                         "%zu, raised to 1 MiB for SQLite's own reads",
+                         sq->guard.max_length, sq->max_bytes);
         else
-            sqbuf_addf(msg,
-                       " (here one string, blob or row may hold at most max_bytes = %zu bytes, "
-                       "the most one result may hold",
-                       sq->max_bytes);
-        sqbuf_adds(msg, ", and one statement's text at most 100 KiB; make the value or the "
-                        "statement smaller)");
+            mcph_sb_addf(msg,
+                         " (here one string, blob or row may hold at most max_bytes = %zu bytes, "
+                         "the most one result may hold",
+                         sq->max_bytes);
+        mcph_sb_addstr(msg, ", and one statement's text at most 100 KiB; make the value or the "
+                            "statement smaller)");
         break;
     case SQLITE_NOMEM:
-        sqbuf_addf(msg,
-                   " (SQLite may use %lld MiB of memory in this server for all the databases it "
-                   "serves, and the statement needed more, or other calls held it at the time; "
-                   "select fewer or smaller values, and try again)",
-                   (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
+        mcph_sb_addf(msg,
+                     " (SQLite may use %lld MiB of memory in this server for all the databases it "
+                     "serves, and the statement needed more, or other calls held it at the time; "
+                     "select fewer or smaller values, and try again)",
+                     (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
         break;
     default:
         break;
     }
 }
 
-void sqrun_failure(const struct sq *sq, const char *sql, struct sqbuf *msg)
+void sqrun_failure(const struct sq *sq, const char *sql, struct mcph_strbuf *msg)
 {
     const struct sqguard *g = &sq->guard;
     int code = sqlite3_extended_errcode(sq->db);
     int offset = sqlite3_error_offset(sq->db);
 
     if (g->denied[0] != '\0') {
-        sqbuf_addf(msg, "refused: %s", g->denied);
+        mcph_sb_addf(msg, "refused: %s", g->denied);
     } else if (g->stop == SQGUARD_TIMEOUT) {
-        sqbuf_addf(msg,
-                   "stopped: the statement ran longer than timeout_ms = %" PRId64
-                   " ms, the time limit of one call; make it cheaper (a WHERE clause an index "
-                   "can serve, a LIMIT, fewer rows to sort or join)",
-                   g->timeout_ms);
+        mcph_sb_addf(msg,
+                     "stopped: the statement ran longer than timeout_ms = %" PRId64
+                     " ms, the time limit of one call; make it cheaper (a WHERE clause an index "
+                     "can serve, a LIMIT, fewer rows to sort or join)",
+                     g->timeout_ms);
     } else if (g->stop == SQGUARD_CANCELLED) {
-        sqbuf_adds(msg, "cancelled by the client");
+        mcph_sb_addstr(msg, "cancelled by the client");
     } else if (g->stop == SQGUARD_MEMORY) {
-        sqbuf_addf(msg,
-                   "stopped: the statement held more than %lld MiB of memory, this database's "
-                   "share, while SQLite's memory in this server (%lld MiB for all the databases "
-                   "it serves) was nearly used up; select fewer or smaller values",
-                   (long long)(g->pool_share / (1024 * 1024)),
-                   (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
+        mcph_sb_addf(msg,
+                     "stopped: the statement held more than %lld MiB of memory, this database's "
+                     "share, while SQLite's memory in this server (%lld MiB for all the databases "
+                     "it serves) was nearly used up; select fewer or smaller values",
+                     (long long)(g->pool_share / (1024 * 1024)),
+                     (long long)(sqlite3_hard_heap_limit64(-1) / (1024 * 1024)));
     } else {
-        sqbuf_addf(msg, "SQL error: %s", sqlite3_errmsg(sq->db));
+        mcph_sb_addf(msg, "SQL error: %s", sqlite3_errmsg(sq->db));
         sqrun_hint(sq, code, msg);
         if (sql != NULL && offset >= 0 && (size_t)offset <= strlen(sql))
             sqrun_position(msg, sql, (size_t)offset);
@@ -197,42 +197,42 @@ void sqrun_failure(const struct sq *sq, const char *sql, struct sqbuf *msg)
 }
 
 /* The one-statement rule: what follows the first statement may only be blank. */
-static int sqrun_single(const char *sql, const char *tail, struct sqbuf *msg)
+static int sqrun_single(const char *sql, const char *tail, struct mcph_strbuf *msg)
 {
     const char *rest = sqrun_skip_blank(tail, 1);
 
     if (*rest == '\0')
         return MCPH_OK;
-    sqbuf_adds(msg, "refused: only one SQL statement may run per call, and more SQL follows "
-                    "the first one; send each statement in a call of its own");
+    mcph_sb_addstr(msg, "refused: only one SQL statement may run per call, and more SQL follows "
+                        "the first one; send each statement in a call of its own");
     sqrun_position(msg, sql, (size_t)(rest - sql));
     return SQ_ERR_TOOL;
 }
 
 /* The tool must match what the statement does. */
 static int sqrun_fits_tool(const struct sq *sq, sqlite3_stmt *stmt, enum sqguard_mode mode,
-                           struct sqbuf *msg)
+                           struct mcph_strbuf *msg)
 {
     int reads = sqlite3_stmt_readonly(stmt);
 
     if (mode == SQGUARD_READ && !reads) {
-        sqbuf_addf(msg,
-                   "refused: query runs only statements that read, and this one would "
-                   "change the database; %s",
-                   sq->writable ? "use the execute tool to change it"
-                                : "the database is served read-only (writable = no)");
+        mcph_sb_addf(msg,
+                     "refused: query runs only statements that read, and this one would "
+                     "change the database; %s",
+                     sq->writable ? "use the execute tool to change it"
+                                  : "the database is served read-only (writable = no)");
         return SQ_ERR_TOOL;
     }
     if (mode == SQGUARD_WRITE && reads) {
-        sqbuf_adds(msg, "refused: execute runs statements that change the database, and this "
-                        "one only reads; use the query tool");
+        mcph_sb_addstr(msg, "refused: execute runs statements that change the database, and this "
+                            "one only reads; use the query tool");
         return SQ_ERR_TOOL;
     }
     return MCPH_OK;
 }
 
 static int sqrun_prepare(struct sq *sq, const char *sql, enum sqguard_mode mode, sqlite3_stmt **out,
-                         struct sqbuf *msg)
+                         struct mcph_strbuf *msg)
 {
     sqlite3_stmt *stmt = NULL;
     const char *tail = NULL;
@@ -240,8 +240,8 @@ static int sqrun_prepare(struct sq *sq, const char *sql, enum sqguard_mode mode,
 
     *out = NULL;
     if (sqrun_is_vacuum(sql)) {
-        sqbuf_adds(msg, "refused: VACUUM is not allowed: VACUUM INTO would write a new "
-                        "database file, and VACUUM rewrites and locks the whole database");
+        mcph_sb_addstr(msg, "refused: VACUUM is not allowed: VACUUM INTO would write a new "
+                            "database file, and VACUUM rewrites and locks the whole database");
         return SQ_ERR_TOOL;
     }
     sqguard_clear(&sq->guard);
@@ -250,7 +250,7 @@ static int sqrun_prepare(struct sq *sq, const char *sql, enum sqguard_mode mode,
         return SQ_ERR_TOOL;
     }
     if (stmt == NULL) {
-        sqbuf_adds(msg, "refused: the SQL holds no statement (it is empty, or only comments)");
+        mcph_sb_addstr(msg, "refused: the SQL holds no statement (it is empty, or only comments)");
         return SQ_ERR_TOOL;
     }
     status = sqrun_single(sql, tail, msg);
@@ -265,20 +265,20 @@ static int sqrun_prepare(struct sq *sq, const char *sql, enum sqguard_mode mode,
 }
 
 /* The placeholders of stmt, for messages: "?1, :name, ..." (at most a few). */
-static void sqrun_placeholders(sqlite3_stmt *stmt, struct sqbuf *msg)
+static void sqrun_placeholders(sqlite3_stmt *stmt, struct mcph_strbuf *msg)
 {
     int n = sqlite3_bind_parameter_count(stmt);
 
     for (int i = 1; i <= n && i <= 8; i++) {
         const char *name = sqlite3_bind_parameter_name(stmt, i);
-        sqbuf_adds(msg, i > 1 ? ", " : "");
+        mcph_sb_addstr(msg, i > 1 ? ", " : "");
         if (name)
-            sqbuf_adds(msg, name);
+            mcph_sb_addstr(msg, name);
         else
-            sqbuf_addf(msg, "?%d", i);
+            mcph_sb_addf(msg, "?%d", i);
     }
     if (n > 8)
-        sqbuf_adds(msg, ", ...");
+        mcph_sb_addstr(msg, ", ...");
 }
 
 /* The statement that reads params: one row per member, its key, JSON type and value. */
@@ -306,26 +306,26 @@ static int sqrun_named_index(sqlite3_stmt *stmt, const char *key)
 
 /* Where one params member goes: its placeholder index, or SQ_ERR_TOOL with msg set. */
 static int sqrun_param_index(sqlite3_stmt *stmt, sqlite3_stmt *js, int named, int position,
-                             struct sqbuf *msg)
+                             struct mcph_strbuf *msg)
 {
     const char *key = (const char *)sqlite3_column_text(js, 0);
     const char *type = (const char *)sqlite3_column_text(js, 1);
     int index = named ? sqrun_named_index(stmt, key ? key : "") : position;
 
     if (type != NULL && (strcmp(type, "array") == 0 || strcmp(type, "object") == 0)) {
-        sqbuf_addf(msg,
-                   "refused: params%s%s%s is an %s; only strings, numbers, booleans and "
-                   "null can be bound",
-                   named ? "." : "[", key ? key : "", named ? "" : "]", type);
+        mcph_sb_addf(msg,
+                     "refused: params%s%s%s is an %s; only strings, numbers, booleans and "
+                     "null can be bound",
+                     named ? "." : "[", key ? key : "", named ? "" : "]", type);
         return SQ_ERR_TOOL;
     }
     if (index == 0) {
-        sqbuf_addf(msg,
-                   "refused: params gives \"%s\", which is not a placeholder of the "
-                   "statement (it has: ",
-                   key ? key : "");
+        mcph_sb_addf(msg,
+                     "refused: params gives \"%s\", which is not a placeholder of the "
+                     "statement (it has: ",
+                     key ? key : "");
         sqrun_placeholders(stmt, msg);
-        sqbuf_adds(msg, ")");
+        mcph_sb_addstr(msg, ")");
         return SQ_ERR_TOOL;
     }
     return index;
@@ -333,7 +333,7 @@ static int sqrun_param_index(sqlite3_stmt *stmt, sqlite3_stmt *js, int named, in
 
 /* Binds every member of params; bound[i] marks placeholder i + 1. */
 static int sqrun_bind_members(struct sq *sq, sqlite3_stmt *stmt, sqlite3_stmt *js, int named,
-                              char *bound, struct sqbuf *msg)
+                              char *bound, struct mcph_strbuf *msg)
 {
     int n = sqlite3_bind_parameter_count(stmt), position = 0, rc;
 
@@ -343,17 +343,17 @@ static int sqrun_bind_members(struct sq *sq, sqlite3_stmt *stmt, sqlite3_stmt *j
         if (index < 0)
             return index;
         if (index > n) {
-            sqbuf_addf(msg,
-                       "refused: params has more values than the statement has "
-                       "placeholders (%d: ",
-                       n);
+            mcph_sb_addf(msg,
+                         "refused: params has more values than the statement has "
+                         "placeholders (%d: ",
+                         n);
             sqrun_placeholders(stmt, msg);
-            sqbuf_adds(msg, ")");
+            mcph_sb_addstr(msg, ")");
             return SQ_ERR_TOOL;
         }
         if (bound[index - 1]) {
-            sqbuf_addf(msg, "refused: params gives the placeholder %s twice",
-                       sqlite3_bind_parameter_name(stmt, index));
+            mcph_sb_addf(msg, "refused: params gives the placeholder %s twice",
+                         sqlite3_bind_parameter_name(stmt, index));
             return SQ_ERR_TOOL;
         }
         bound[index - 1] = 1;
@@ -361,7 +361,7 @@ static int sqrun_bind_members(struct sq *sq, sqlite3_stmt *stmt, sqlite3_stmt *j
             return MCPH_ERR_NOMEM;
     }
     if (rc != SQLITE_DONE) {
-        sqbuf_adds(msg, "refused: params could not be read: ");
+        mcph_sb_addstr(msg, "refused: params could not be read: ");
         sqrun_failure(sq, NULL, msg);
         return SQ_ERR_TOOL;
     }
@@ -369,7 +369,8 @@ static int sqrun_bind_members(struct sq *sq, sqlite3_stmt *stmt, sqlite3_stmt *j
 }
 
 /* Every placeholder must have a value: an unbound one would silently be NULL. */
-static int sqrun_all_bound(sqlite3_stmt *stmt, const char *bound, int named, struct sqbuf *msg)
+static int sqrun_all_bound(sqlite3_stmt *stmt, const char *bound, int named,
+                           struct mcph_strbuf *msg)
 {
     int n = sqlite3_bind_parameter_count(stmt);
 
@@ -379,27 +380,28 @@ static int sqrun_all_bound(sqlite3_stmt *stmt, const char *bound, int named, str
         if (bound[i - 1])
             continue;
         if (named && name == NULL)
-            sqbuf_addf(msg,
-                       "refused: placeholder %d of the statement has no name, so params "
-                       "must be an array (bound by position)",
-                       i);
+            mcph_sb_addf(msg,
+                         "refused: placeholder %d of the statement has no name, so params "
+                         "must be an array (bound by position)",
+                         i);
         else if (named)
-            sqbuf_addf(msg,
-                       "refused: the statement uses the placeholder %s, which params does "
-                       "not give",
-                       name);
+            mcph_sb_addf(msg,
+                         "refused: the statement uses the placeholder %s, which params does "
+                         "not give",
+                         name);
         else
-            sqbuf_addf(msg, "refused: the statement has %d placeholders (", n);
+            mcph_sb_addf(msg, "refused: the statement has %d placeholders (", n);
         if (!named) {
             sqrun_placeholders(stmt, msg);
-            sqbuf_addf(msg, ") but params gives values for %d of them", i - 1);
+            mcph_sb_addf(msg, ") but params gives values for %d of them", i - 1);
         }
         return SQ_ERR_TOOL;
     }
     return MCPH_OK;
 }
 
-static int sqrun_bind(struct sq *sq, sqlite3_stmt *stmt, const char *params, struct sqbuf *msg)
+static int sqrun_bind(struct sq *sq, sqlite3_stmt *stmt, const char *params,
+                      struct mcph_strbuf *msg)
 {
     int n = sqlite3_bind_parameter_count(stmt), named, status;
     sqlite3_stmt *js = NULL;
@@ -408,16 +410,16 @@ static int sqrun_bind(struct sq *sq, sqlite3_stmt *stmt, const char *params, str
     if (params == NULL && n == 0)
         return MCPH_OK;
     if (params == NULL) {
-        sqbuf_adds(msg, "refused: the statement has placeholders (");
+        mcph_sb_addstr(msg, "refused: the statement has placeholders (");
         sqrun_placeholders(stmt, msg);
-        sqbuf_adds(msg, ") but no params were given: give params, an array (by position) or "
-                        "an object (by name)");
+        mcph_sb_addstr(msg, ") but no params were given: give params, an array (by position) or "
+                            "an object (by name)");
         return SQ_ERR_TOOL;
     }
     params += strspn(params, " \t\r\n");
     if (*params != '[' && *params != '{') {
-        sqbuf_adds(msg, "refused: params must be an array (bound by position: ?, ?1, ?2) or an "
-                        "object (bound by name: :name, @name, $name)");
+        mcph_sb_addstr(msg, "refused: params must be an array (bound by position: ?, ?1, ?2) or an "
+                            "object (bound by name: :name, @name, $name)");
         return SQ_ERR_TOOL;
     }
     named = *params == '{';
@@ -426,7 +428,7 @@ static int sqrun_bind(struct sq *sq, sqlite3_stmt *stmt, const char *params, str
         return MCPH_ERR_NOMEM;
     if (sqlite3_prepare_v2(sq->db, sqrun_params_sql, -1, &js, NULL) != SQLITE_OK ||
         sqlite3_bind_text(js, 1, params, -1, SQLITE_STATIC) != SQLITE_OK) {
-        sqbuf_adds(msg, "refused: params could not be read: ");
+        mcph_sb_addstr(msg, "refused: params could not be read: ");
         sqrun_failure(sq, NULL, msg);
         status = SQ_ERR_TOOL;
     } else {
@@ -441,7 +443,7 @@ static int sqrun_bind(struct sq *sq, sqlite3_stmt *stmt, const char *params, str
 
 /* The statement of a call, prepared, checked and bound, in *out. */
 static int sqrun_statement(struct sq *sq, const struct sqrun_args *a, enum sqguard_mode mode,
-                           sqlite3_stmt **out, struct sqbuf *msg)
+                           sqlite3_stmt **out, struct mcph_strbuf *msg)
 {
     int status = sqrun_prepare(sq, a->sql, mode, out, msg);
 
@@ -457,7 +459,7 @@ static int sqrun_statement(struct sq *sq, const struct sqrun_args *a, enum sqgua
 
 /* Runs the statement and keeps its rows; a failure mid-way is the call's failure. */
 static int sqrun_rows(struct sq *sq, sqlite3_stmt *stmt, const char *sql,
-                      const struct sqres_limits *lim, struct sqres *res, struct sqbuf *msg)
+                      const struct sqres_limits *lim, struct sqres *res, struct mcph_strbuf *msg)
 {
     int step_rc;
     int status = sqres_collect(res, stmt, lim, &step_rc);
@@ -472,13 +474,13 @@ static int sqrun_rows(struct sq *sq, sqlite3_stmt *stmt, const char *sql,
 }
 
 static int sqrun_args(const struct mcph_host *host, struct mcph_call *call, struct sqrun_args *a,
-                      struct sqbuf *msg)
+                      struct mcph_strbuf *msg)
 {
     int rc = host->arg_string(call, "sql", &a->sql);
 
     if (rc != MCPH_OK) {
-        sqbuf_adds(msg, rc == MCPH_ERR_ABSENT ? "missing the argument \"sql\" (a string)"
-                                              : "the argument \"sql\" must be a string");
+        mcph_sb_addstr(msg, rc == MCPH_ERR_ABSENT ? "missing the argument \"sql\" (a string)"
+                                                  : "the argument \"sql\" must be a string");
         return rc == MCPH_ERR_ABSENT || rc == MCPH_ERR_TYPE ? SQ_ERR_TOOL : rc;
     }
     rc = host->arg_json(call, "params", &a->params);
@@ -490,7 +492,7 @@ static int sqrun_args(const struct mcph_host *host, struct mcph_call *call, stru
     if (rc == MCPH_ERR_ABSENT) {
         a->limit = 0;
     } else if (rc != MCPH_OK || a->limit < 1) {
-        sqbuf_adds(msg, "the argument \"limit\" must be an integer of at least 1");
+        mcph_sb_addstr(msg, "the argument \"limit\" must be an integer of at least 1");
         return rc == MCPH_OK || rc == MCPH_ERR_TYPE ? SQ_ERR_TOOL : rc;
     }
     return MCPH_OK;
@@ -522,7 +524,7 @@ static struct sqres_limits sqrun_limits(struct sq *sq, int64_t limit)
 }
 
 /* The end of every call: the outcome, as a result or a tool error. */
-static int sqrun_finish(struct sq *sq, struct mcph_call *call, int status, struct sqbuf *msg)
+static int sqrun_finish(struct sq *sq, struct mcph_call *call, int status, struct mcph_strbuf *msg)
 {
     const struct mcph_host *host = sq->host;
     int cancelled = sq->guard.stop == SQGUARD_CANCELLED;
@@ -543,27 +545,27 @@ static int sqrun_finish(struct sq *sq, struct mcph_call *call, int status, struc
 static int sqrun_send(const struct mcph_host *host, struct mcph_call *call, const char *intro,
                       const char *extra_json, const struct sqres *res, int with_rows)
 {
-    struct sqbuf text, json;
+    struct mcph_strbuf text, json;
     int rc = MCPH_ERR_NOMEM;
 
-    sqbuf_init(&text);
-    sqbuf_init(&json);
-    sqbuf_adds(&text, intro);
-    sqbuf_addc(&json, '{');
-    sqbuf_adds(&json, extra_json);
+    mcph_sb_init(&text);
+    mcph_sb_init(&json);
+    mcph_sb_addstr(&text, intro);
+    mcph_sb_addch(&json, '{');
+    mcph_sb_addstr(&json, extra_json);
     if (with_rows) {
         sqres_table(res, &text);
-        sqbuf_adds(&json, extra_json[0] ? "," : "");
+        mcph_sb_addstr(&json, extra_json[0] ? "," : "");
         sqres_json(res, &json);
     }
-    sqbuf_addc(&json, '}');
+    mcph_sb_addch(&json, '}');
     if (sqbuf_str(&text) && sqbuf_str(&json)) {
         rc = host->text(call, sqbuf_str(&text));
         if (rc == MCPH_OK)
             rc = host->structured(call, sqbuf_str(&json));
     }
-    sqbuf_release(&text);
-    sqbuf_release(&json);
+    mcph_sb_release(&text);
+    mcph_sb_release(&json);
     return rc;
 }
 
@@ -572,12 +574,12 @@ int sqrun_query(const struct mcph_host *host, void *state, struct mcph_call *cal
     struct sq *sq = state;
     struct sqrun_args a;
     struct sqres res;
-    struct sqbuf msg, intro;
+    struct mcph_strbuf msg, intro;
     sqlite3_stmt *stmt = NULL;
     int status;
 
-    sqbuf_init(&msg);
-    sqbuf_init(&intro);
+    mcph_sb_init(&msg);
+    mcph_sb_init(&intro);
     sqres_init(&res);
     sqguard_begin(&sq->guard, call, SQGUARD_READ);
     status = sqrun_args(host, call, &a, &msg);
@@ -588,21 +590,21 @@ int sqrun_query(const struct mcph_host *host, void *state, struct mcph_call *cal
         status = sqrun_rows(sq, stmt, a.sql, &lim, &res, &msg);
     }
     if (status == MCPH_OK && a.limit > 0 && (uint64_t)a.limit > sq->max_rows)
-        sqbuf_addf(&intro, "(limit %" PRId64 " is above max_rows = %zu: %zu used)\n", a.limit,
-                   sq->max_rows, sq->max_rows);
+        mcph_sb_addf(&intro, "(limit %" PRId64 " is above max_rows = %zu: %zu used)\n", a.limit,
+                     sq->max_rows, sq->max_rows);
     sqlite3_finalize(stmt);
     if (status == MCPH_OK)
         status = sqrun_send(host, call, sqbuf_str(&intro) ? sqbuf_str(&intro) : "", "", &res, 1);
     status = sqrun_finish(sq, call, status, &msg);
     sqres_release(&res);
-    sqbuf_release(&intro);
-    sqbuf_release(&msg);
+    mcph_sb_release(&intro);
+    mcph_sb_release(&msg);
     return status;
 }
 
 /* Runs a writing statement: its RETURNING rows in res, what it changed in changes. */
 static int sqrun_write(struct sq *sq, const struct sqrun_args *a, struct sqres *res,
-                       sqlite3_int64 *changes, struct sqbuf *msg)
+                       sqlite3_int64 *changes, struct mcph_strbuf *msg)
 {
     sqlite3_int64 before = sqlite3_total_changes64(sq->db);
     struct sqres_limits lim = sqrun_limits(sq, 0);
@@ -621,31 +623,31 @@ int sqrun_execute(const struct mcph_host *host, void *state, struct mcph_call *c
     struct sq *sq = state;
     struct sqrun_args a;
     struct sqres res;
-    struct sqbuf msg, intro, extra;
+    struct mcph_strbuf msg, intro, extra;
     sqlite3_int64 changes = 0, rowid;
     int status;
 
-    sqbuf_init(&msg);
-    sqbuf_init(&intro);
-    sqbuf_init(&extra);
+    mcph_sb_init(&msg);
+    mcph_sb_init(&intro);
+    mcph_sb_init(&extra);
     sqres_init(&res);
     sqguard_begin(&sq->guard, call, SQGUARD_WRITE);
     status = sqrun_args(host, call, &a, &msg);
     if (status == MCPH_OK)
         status = sqrun_write(sq, &a, &res, &changes, &msg);
     rowid = sqlite3_last_insert_rowid(sq->db);
-    sqbuf_addf(&intro, "%lld row%s changed; last insert rowid %lld\n", (long long)changes,
-               changes == 1 ? "" : "s", (long long)rowid);
-    sqbuf_addf(&extra, "\"changes\":%lld,\"last_insert_rowid\":%lld", (long long)changes,
-               (long long)rowid);
+    mcph_sb_addf(&intro, "%lld row%s changed; last insert rowid %lld\n", (long long)changes,
+                 changes == 1 ? "" : "s", (long long)rowid);
+    mcph_sb_addf(&extra, "\"changes\":%lld,\"last_insert_rowid\":%lld", (long long)changes,
+                 (long long)rowid);
     if (status == MCPH_OK && sqbuf_str(&intro) && sqbuf_str(&extra))
         status = sqrun_send(host, call, sqbuf_str(&intro), sqbuf_str(&extra), &res, res.ncol > 0);
     else if (status == MCPH_OK)
         status = MCPH_ERR_NOMEM;
     status = sqrun_finish(sq, call, status, &msg);
     sqres_release(&res);
-    sqbuf_release(&extra);
-    sqbuf_release(&intro);
-    sqbuf_release(&msg);
+    mcph_sb_release(&extra);
+    mcph_sb_release(&intro);
+    mcph_sb_release(&msg);
     return status;
 }

@@ -16,6 +16,6 @@ int sqrun_execute(const struct mcph_host *host, void *state, struct mcph_call *c
  * limit, the client's cancellation, or SQLite's message with the position in sql when SQLite
  * knows it (sql may be NULL for the plugin's own statements).
  */
-void sqrun_failure(const struct sq *sq, const char *sql, struct sqbuf *msg);
+void sqrun_failure(const struct sq *sq, const char *sql, struct mcph_strbuf *msg);
 
 #endif

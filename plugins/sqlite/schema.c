@@ -61,24 +61,24 @@ static const char *sqschema_title(const char *kind)
 }
 
 /* Percent-encodes everything but RFC 3986's unreserved characters. */
-static void sqschema_encode(struct sqbuf *out, const char *s)
+static void sqschema_encode(struct mcph_strbuf *out, const char *s)
 {
     static const char hex[] = "0123456789ABCDEF";
 
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
             *p == '-' || *p == '.' || *p == '_' || *p == '~') {
-            sqbuf_addc(out, (char)*p);
+            mcph_sb_addch(out, (char)*p);
         } else {
-            sqbuf_addc(out, '%');
-            sqbuf_addc(out, hex[*p >> 4]);
-            sqbuf_addc(out, hex[*p & 15]);
+            mcph_sb_addch(out, '%');
+            mcph_sb_addch(out, hex[*p >> 4]);
+            mcph_sb_addch(out, hex[*p & 15]);
         }
     }
 }
 
 /* A name as Markdown code, on one line; in a table cell, with its pipes escaped. */
-static void sqschema_code(struct sqbuf *out, const char *s, int in_table)
+static void sqschema_code(struct mcph_strbuf *out, const char *s, int in_table)
 {
     size_t run = 0, longest = 0;
 
@@ -88,17 +88,17 @@ static void sqschema_code(struct sqbuf *out, const char *s, int in_table)
     }
     sqbuf_pad(out, '`', longest + 1);
     if (longest > 0 || s[0] == '\0')
-        sqbuf_addc(out, ' ');
+        mcph_sb_addch(out, ' ');
     for (const char *p = s; *p; p++) {
         if (*p == '\n' || *p == '\r' || *p == '\t')
-            sqbuf_addc(out, ' ');
+            mcph_sb_addch(out, ' ');
         else if (*p == '|' && in_table)
-            sqbuf_adds(out, "\\|");
+            mcph_sb_addstr(out, "\\|");
         else
-            sqbuf_addc(out, *p);
+            mcph_sb_addch(out, *p);
     }
     if (longest > 0 || s[0] == '\0')
-        sqbuf_addc(out, ' ');
+        mcph_sb_addch(out, ' ');
     sqbuf_pad(out, '`', longest + 1);
 }
 
@@ -118,18 +118,18 @@ static int sqschema_prepare(struct sq *sq, const char *sql, const char *arg, sql
 static int sqschema_add_table(struct sq *sq, const char *name, const char *kind)
 {
     struct sqtable *t = &sq->tables[sq->ntables];
-    struct sqbuf uri;
+    struct mcph_strbuf uri;
 
-    sqbuf_init(&uri);
-    sqbuf_adds(&uri, "sqlite://");
+    mcph_sb_init(&uri);
+    mcph_sb_addstr(&uri, "sqlite://");
     sqschema_encode(&uri, sq->host->instance);
-    sqbuf_addc(&uri, '/');
+    mcph_sb_addch(&uri, '/');
     sqschema_encode(&uri, name);
-    sqbuf_adds(&uri, "/schema");
+    mcph_sb_addstr(&uri, "/schema");
     t->name = strdup(name);
     t->kind = strdup(kind);
     t->uri = sqbuf_str(&uri) ? strdup(sqbuf_str(&uri)) : NULL;
-    sqbuf_release(&uri);
+    mcph_sb_release(&uri);
     sq->ntables++;
     return t->name && t->kind && t->uri ? MCPH_OK : MCPH_ERR_NOMEM;
 }
@@ -173,7 +173,7 @@ static int sqschema_read_list(struct sq *sq, sqlite3_stmt *stmt)
     return status;
 }
 
-int sqschema_list(struct sq *sq, struct sqbuf *why)
+int sqschema_list(struct sq *sq, struct mcph_strbuf *why)
 {
     sqlite3_stmt *stmt = NULL;
     int status = sqschema_prepare(sq, sqschema_list_sql, NULL, &stmt);
@@ -186,7 +186,7 @@ int sqschema_list(struct sq *sq, struct sqbuf *why)
     if (status == MCPH_OK)
         status = sqschema_version(sq, &sq->schema_version);
     if (status == SQ_ERR_TOOL) {
-        sqbuf_addf(why, "cannot list the tables of %s: ", sq->database);
+        mcph_sb_addf(why, "cannot list the tables of %s: ", sq->database);
         sqrun_failure(sq, NULL, why);
         return MCPH_ERR;
     }
@@ -225,20 +225,20 @@ void sqschema_follow(struct sq *sq)
 /* --- Describing one table. Each section returns MCPH_OK or SQ_ERR_TOOL. --- */
 
 /* "Rows: N", or why they were not counted (a slow count is not a failure of the read). */
-static void sqschema_count(struct sq *sq, const char *name, struct sqbuf *out)
+static void sqschema_count(struct sq *sq, const char *name, struct mcph_strbuf *out)
 {
     char *sql = sqlite3_mprintf("SELECT count(*) FROM main.\"%w\"", name);
     sqlite3_stmt *stmt = NULL;
 
     if (sql != NULL && sqschema_prepare(sq, sql, NULL, &stmt) == MCPH_OK &&
         sqlite3_step(stmt) == SQLITE_ROW) {
-        sqbuf_addf(out, "%lld", (long long)sqlite3_column_int64(stmt, 0));
+        mcph_sb_addf(out, "%lld", (long long)sqlite3_column_int64(stmt, 0));
     } else if (sq->guard.stop == SQGUARD_TIMEOUT) {
-        sqbuf_adds(out, "not counted (counting took longer than timeout_ms)");
+        mcph_sb_addstr(out, "not counted (counting took longer than timeout_ms)");
     } else {
-        sqbuf_adds(out, "not counted (");
+        mcph_sb_addstr(out, "not counted (");
         sqrun_failure(sq, NULL, out);
-        sqbuf_addc(out, ')');
+        mcph_sb_addch(out, ')');
     }
     sqlite3_finalize(stmt);
     sqlite3_free(sql);
@@ -258,39 +258,39 @@ static const char *sqschema_hidden(int hidden)
     }
 }
 
-static void sqschema_column(sqlite3_stmt *stmt, struct sqbuf *out)
+static void sqschema_column(sqlite3_stmt *stmt, struct mcph_strbuf *out)
 {
     const char *name = (const char *)sqlite3_column_text(stmt, 0);
     const char *type = (const char *)sqlite3_column_text(stmt, 1);
     const char *dflt = (const char *)sqlite3_column_text(stmt, 3);
     int pk = sqlite3_column_int(stmt, 4);
 
-    sqbuf_adds(out, "| ");
+    mcph_sb_addstr(out, "| ");
     sqschema_code(out, name ? name : "", 1);
-    sqbuf_adds(out, " | ");
+    mcph_sb_addstr(out, " | ");
     if (type != NULL && type[0] != '\0')
         sqschema_code(out, type, 1);
     else
-        sqbuf_adds(out, "(none)");
-    sqbuf_adds(out, sqschema_hidden(sqlite3_column_int(stmt, 5)));
-    sqbuf_adds(out, sqlite3_column_int(stmt, 2) ? " | yes | " : " | no | ");
+        mcph_sb_addstr(out, "(none)");
+    mcph_sb_addstr(out, sqschema_hidden(sqlite3_column_int(stmt, 5)));
+    mcph_sb_addstr(out, sqlite3_column_int(stmt, 2) ? " | yes | " : " | no | ");
     if (dflt != NULL)
         sqschema_code(out, dflt, 1);
     if (pk > 0)
-        sqbuf_addf(out, " | %d |\n", pk);
+        mcph_sb_addf(out, " | %d |\n", pk);
     else
-        sqbuf_adds(out, " |  |\n");
+        mcph_sb_addstr(out, " |  |\n");
 }
 
-static int sqschema_columns(struct sq *sq, const char *name, struct sqbuf *out)
+static int sqschema_columns(struct sq *sq, const char *name, struct mcph_strbuf *out)
 {
     sqlite3_stmt *stmt = NULL;
     int rc = SQLITE_ERROR;
 
     if (sqschema_prepare(sq, sqschema_columns_sql, name, &stmt) != MCPH_OK)
         return SQ_ERR_TOOL;
-    sqbuf_adds(out, "\n## Columns\n\n| Column | Type | Not null | Default | Primary key |\n"
-                    "|---|---|---|---|---|\n");
+    mcph_sb_addstr(out, "\n## Columns\n\n| Column | Type | Not null | Default | Primary key |\n"
+                        "|---|---|---|---|---|\n");
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
         sqschema_column(stmt, out);
     sqlite3_finalize(stmt);
@@ -304,7 +304,7 @@ static const char *sqschema_text(sqlite3_stmt *stmt, int i)
     return s ? s : "";
 }
 
-static int sqschema_fkeys(struct sq *sq, const char *name, struct sqbuf *out)
+static int sqschema_fkeys(struct sq *sq, const char *name, struct mcph_strbuf *out)
 {
     sqlite3_stmt *stmt = NULL;
     int rc, n = 0;
@@ -313,11 +313,11 @@ static int sqschema_fkeys(struct sq *sq, const char *name, struct sqbuf *out)
         return SQ_ERR_TOOL;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         if (n++ == 0)
-            sqbuf_adds(out, "\n## Foreign keys\n\n");
-        sqbuf_addf(out, "- (%s) references ", sqschema_text(stmt, 1));
+            mcph_sb_addstr(out, "\n## Foreign keys\n\n");
+        mcph_sb_addf(out, "- (%s) references ", sqschema_text(stmt, 1));
         sqschema_code(out, sqschema_text(stmt, 0), 0);
-        sqbuf_addf(out, " (%s), on update %s, on delete %s\n", sqschema_text(stmt, 2),
-                   sqschema_text(stmt, 3), sqschema_text(stmt, 4));
+        mcph_sb_addf(out, " (%s), on update %s, on delete %s\n", sqschema_text(stmt, 2),
+                     sqschema_text(stmt, 3), sqschema_text(stmt, 4));
     }
     sqlite3_finalize(stmt);
     return rc == SQLITE_DONE ? MCPH_OK : SQ_ERR_TOOL;
@@ -333,7 +333,7 @@ static const char *sqschema_origin(const char *origin)
     return "";
 }
 
-static int sqschema_indexes(struct sq *sq, const char *name, struct sqbuf *out)
+static int sqschema_indexes(struct sq *sq, const char *name, struct mcph_strbuf *out)
 {
     sqlite3_stmt *stmt = NULL;
     int rc, n = 0;
@@ -342,19 +342,19 @@ static int sqschema_indexes(struct sq *sq, const char *name, struct sqbuf *out)
         return SQ_ERR_TOOL;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         if (n++ == 0)
-            sqbuf_adds(out, "\n## Indexes\n\n");
-        sqbuf_adds(out, "- ");
+            mcph_sb_addstr(out, "\n## Indexes\n\n");
+        mcph_sb_addstr(out, "- ");
         sqschema_code(out, sqschema_text(stmt, 0), 0);
-        sqbuf_addf(out, " on (%s)%s%s%s\n", sqschema_text(stmt, 4),
-                   sqlite3_column_int(stmt, 1) ? ", unique" : "",
-                   sqschema_origin(sqschema_text(stmt, 2)),
-                   sqlite3_column_int(stmt, 3) ? ", partial (WHERE ...)" : "");
+        mcph_sb_addf(out, " on (%s)%s%s%s\n", sqschema_text(stmt, 4),
+                     sqlite3_column_int(stmt, 1) ? ", unique" : "",
+                     sqschema_origin(sqschema_text(stmt, 2)),
+                     sqlite3_column_int(stmt, 3) ? ", partial (WHERE ...)" : "");
     }
     sqlite3_finalize(stmt);
     return rc == SQLITE_DONE ? MCPH_OK : SQ_ERR_TOOL;
 }
 
-static int sqschema_triggers(struct sq *sq, const char *name, struct sqbuf *out)
+static int sqschema_triggers(struct sq *sq, const char *name, struct mcph_strbuf *out)
 {
     sqlite3_stmt *stmt = NULL;
     int rc, n = 0;
@@ -362,17 +362,17 @@ static int sqschema_triggers(struct sq *sq, const char *name, struct sqbuf *out)
     if (sqschema_prepare(sq, sqschema_triggers_sql, name, &stmt) != MCPH_OK)
         return SQ_ERR_TOOL;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        sqbuf_adds(out, n++ == 0 ? "\n## Triggers\n\n" : "");
-        sqbuf_adds(out, "- ");
+        mcph_sb_addstr(out, n++ == 0 ? "\n## Triggers\n\n" : "");
+        mcph_sb_addstr(out, "- ");
         sqschema_code(out, sqschema_text(stmt, 0), 0);
-        sqbuf_addc(out, '\n');
+        mcph_sb_addch(out, '\n');
     }
     sqlite3_finalize(stmt);
     return rc == SQLITE_DONE ? MCPH_OK : SQ_ERR_TOOL;
 }
 
 /* The CREATE statement; MCPH_ERR_NOT_FOUND when the table is gone. */
-static int sqschema_create(struct sq *sq, const char *name, struct sqbuf *out)
+static int sqschema_create(struct sq *sq, const char *name, struct mcph_strbuf *out)
 {
     sqlite3_stmt *stmt = NULL;
     int rc;
@@ -381,9 +381,9 @@ static int sqschema_create(struct sq *sq, const char *name, struct sqbuf *out)
         return SQ_ERR_TOOL;
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_ROW) {
-        sqbuf_adds(out, "\n## Definition\n\n```sql\n");
-        sqbuf_adds(out, sqschema_text(stmt, 0));
-        sqbuf_adds(out, ";\n```\n");
+        mcph_sb_addstr(out, "\n## Definition\n\n```sql\n");
+        mcph_sb_addstr(out, sqschema_text(stmt, 0));
+        mcph_sb_addstr(out, ";\n```\n");
     }
     sqlite3_finalize(stmt);
     if (rc == SQLITE_DONE)
@@ -391,23 +391,23 @@ static int sqschema_create(struct sq *sq, const char *name, struct sqbuf *out)
     return rc == SQLITE_ROW ? MCPH_OK : SQ_ERR_TOOL;
 }
 
-static void sqschema_heading(struct sq *sq, const struct sqtable *t, struct sqbuf *out)
+static void sqschema_heading(struct sq *sq, const struct sqtable *t, struct mcph_strbuf *out)
 {
-    sqbuf_addf(out, "# %s ", sqschema_title(t->kind));
+    mcph_sb_addf(out, "# %s ", sqschema_title(t->kind));
     sqschema_code(out, t->name, 0);
-    sqbuf_addf(out, "\n\nIn the database %s, served %s. Rows: ", sq->label,
-               sq->writable ? "writable" : "read-only");
+    mcph_sb_addf(out, "\n\nIn the database %s, served %s. Rows: ", sq->label,
+                 sq->writable ? "writable" : "read-only");
     sqschema_count(sq, t->name, out);
-    sqbuf_addc(out, '\n');
+    mcph_sb_addch(out, '\n');
 }
 
 /* The whole description of t. MCPH_OK, MCPH_ERR_NOT_FOUND (t is gone) or SQ_ERR_TOOL. */
-static int sqschema_describe(struct sq *sq, const struct sqtable *t, struct sqbuf *out)
+static int sqschema_describe(struct sq *sq, const struct sqtable *t, struct mcph_strbuf *out)
 {
-    struct sqbuf body;
+    struct mcph_strbuf body;
     int status;
 
-    sqbuf_init(&body);
+    mcph_sb_init(&body);
     status = sqschema_create(sq, t->name, &body);
     if (status == MCPH_OK)
         sqschema_heading(sq, t, out);
@@ -420,8 +420,8 @@ static int sqschema_describe(struct sq *sq, const struct sqtable *t, struct sqbu
     if (status == MCPH_OK)
         status = sqschema_triggers(sq, t->name, out);
     if (status == MCPH_OK)
-        sqbuf_add(out, body.data ? body.data : "", body.len);
-    sqbuf_release(&body);
+        mcph_sb_add(out, body.buf, body.len);
+    mcph_sb_release(&body);
     return status;
 }
 
@@ -435,19 +435,19 @@ static const struct sqtable *sqschema_find(const struct sq *sq, const char *uri)
 }
 
 /* Sends out as the resource's contents, or the failure as a protocol error. */
-static int sqschema_send(struct sq *sq, struct mcph_call *call, int status, struct sqbuf *out,
+static int sqschema_send(struct sq *sq, struct mcph_call *call, int status, struct mcph_strbuf *out,
                          const char *name)
 {
     const struct mcph_host *host = sq->host;
-    struct sqbuf msg;
+    struct mcph_strbuf msg;
     int rc;
 
-    sqbuf_init(&msg);
+    mcph_sb_init(&msg);
     if (status == MCPH_ERR_NOT_FOUND)
-        sqbuf_addf(&msg,
-                   "the table %s no longer exists in %s; the resource list follows the "
-                   "schema shortly",
-                   name, sq->label);
+        mcph_sb_addf(&msg,
+                     "the table %s no longer exists in %s; the resource list follows the "
+                     "schema shortly",
+                     name, sq->label);
     else if (status == SQ_ERR_TOOL)
         sqrun_failure(sq, NULL, &msg);
     sqguard_end(&sq->guard);
@@ -460,7 +460,7 @@ static int sqschema_send(struct sq *sq, struct mcph_call *call, int status, stru
     else
         rc = host->error(call, status == MCPH_ERR_NOT_FOUND ? MCPH_ERR_NOT_FOUND : MCPH_ERR, "%s",
                          sqbuf_str(&msg));
-    sqbuf_release(&msg);
+    mcph_sb_release(&msg);
     return rc;
 }
 
@@ -468,48 +468,48 @@ static int sqschema_read_table(const struct mcph_host *host, void *state, struct
 {
     struct sq *sq = state;
     const struct sqtable *t = sqschema_find(sq, host->uri(call));
-    struct sqbuf out;
+    struct mcph_strbuf out;
     int status;
 
     if (t == NULL)
         return host->error(call, MCPH_ERR_NOT_FOUND, "no table is served at %s", host->uri(call));
-    sqbuf_init(&out);
+    mcph_sb_init(&out);
     sqguard_begin(&sq->guard, call, SQGUARD_READ);
     status = sqschema_describe(sq, t, &out);
     status = sqschema_send(sq, call, status, &out, t->name);
-    sqbuf_release(&out);
+    mcph_sb_release(&out);
     return status;
 }
 
-static void sqschema_overview_row(struct sq *sq, const struct sqtable *t, struct sqbuf *out)
+static void sqschema_overview_row(struct sq *sq, const struct sqtable *t, struct mcph_strbuf *out)
 {
-    sqbuf_adds(out, "| ");
+    mcph_sb_addstr(out, "| ");
     sqschema_code(out, t->name, 1);
-    sqbuf_addf(out, " | %s | ", t->kind);
+    mcph_sb_addf(out, " | %s | ", t->kind);
     sqschema_count(sq, t->name, out);
-    sqbuf_addf(out, " | %s |\n", t->uri);
+    mcph_sb_addf(out, " | %s |\n", t->uri);
 }
 
 static int sqschema_read_overview(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     struct sq *sq = state;
-    struct sqbuf out;
+    struct mcph_strbuf out;
     int status;
 
-    sqbuf_init(&out);
+    mcph_sb_init(&out);
     sqguard_begin(&sq->guard, call, SQGUARD_READ);
-    sqbuf_addf(&out,
-               "# Database %s\n\nServed %s: the query tool runs one statement that reads "
-               "per call%s. %zu tables and views:\n\n"
-               "| Name | Kind | Rows | Schema resource |\n|---|---|---|---|\n",
-               sq->label, sq->writable ? "writable" : "read-only",
-               sq->writable ? ", and the execute tool one statement that changes it" : "",
-               sq->ntables);
+    mcph_sb_addf(&out,
+                 "# Database %s\n\nServed %s: the query tool runs one statement that reads "
+                 "per call%s. %zu tables and views:\n\n"
+                 "| Name | Kind | Rows | Schema resource |\n|---|---|---|---|\n",
+                 sq->label, sq->writable ? "writable" : "read-only",
+                 sq->writable ? ", and the execute tool one statement that changes it" : "",
+                 sq->ntables);
     for (size_t i = 0; i < sq->ntables; i++)
         sqschema_overview_row(sq, &sq->tables[i], &out);
     (void)host;
     status = sqschema_send(sq, call, MCPH_OK, &out, NULL);
-    sqbuf_release(&out);
+    mcph_sb_release(&out);
     return status;
 }
 
@@ -518,17 +518,17 @@ static int sqschema_read_overview(const struct mcph_host *host, void *state, str
 static int sqschema_define_table(struct sq *sq, const struct sqtable *t)
 {
     const struct mcph_host *host = sq->host;
-    struct sqbuf title, about;
+    struct mcph_strbuf title, about;
     int rc = MCPH_ERR_NOMEM;
 
-    sqbuf_init(&title);
-    sqbuf_init(&about);
-    sqbuf_addf(&title, "%s %s", sqschema_title(t->kind), t->name);
-    sqbuf_addf(&about, "The %s %s of %s: %s", t->kind, t->name, sq->label,
-               strcmp(t->kind, "view") == 0
-                   ? "its columns, row count and CREATE statement."
-                   : "its columns (type, NOT NULL, default, primary key), foreign keys, "
-                     "indexes, triggers, row count and CREATE statement.");
+    mcph_sb_init(&title);
+    mcph_sb_init(&about);
+    mcph_sb_addf(&title, "%s %s", sqschema_title(t->kind), t->name);
+    mcph_sb_addf(&about, "The %s %s of %s: %s", t->kind, t->name, sq->label,
+                 strcmp(t->kind, "view") == 0
+                     ? "its columns, row count and CREATE statement."
+                     : "its columns (type, NOT NULL, default, primary key), foreign keys, "
+                       "indexes, triggers, row count and CREATE statement.");
     if (sqbuf_str(&title) && sqbuf_str(&about)) {
         struct mcph_resource row = {
             .uri = t->uri,
@@ -540,24 +540,25 @@ static int sqschema_define_table(struct sq *sq, const struct sqtable *t)
         };
         rc = host->define_resource(host, &row);
     }
-    sqbuf_release(&title);
-    sqbuf_release(&about);
+    mcph_sb_release(&title);
+    mcph_sb_release(&about);
     return rc;
 }
 
 static int sqschema_define_overview(struct sq *sq)
 {
     const struct mcph_host *host = sq->host;
-    struct sqbuf uri, about;
+    struct mcph_strbuf uri, about;
     int rc = MCPH_ERR_NOMEM;
 
-    sqbuf_init(&uri);
-    sqbuf_init(&about);
-    sqbuf_adds(&uri, "sqlite://");
+    mcph_sb_init(&uri);
+    mcph_sb_init(&about);
+    mcph_sb_addstr(&uri, "sqlite://");
     sqschema_encode(&uri, host->instance);
-    sqbuf_adds(&uri, "/tables");
-    sqbuf_addf(&about, "Every table and view of %s, with its kind, row count and schema resource.",
-               sq->label);
+    mcph_sb_addstr(&uri, "/tables");
+    mcph_sb_addf(&about,
+                 "Every table and view of %s, with its kind, row count and schema resource.",
+                 sq->label);
     sq->overview_uri = sqbuf_str(&uri) ? strdup(sqbuf_str(&uri)) : NULL;
     if (sq->overview_uri != NULL && sqbuf_str(&about)) {
         struct mcph_resource row = {
@@ -570,12 +571,12 @@ static int sqschema_define_overview(struct sq *sq)
         };
         rc = host->define_resource(host, &row);
     }
-    sqbuf_release(&uri);
-    sqbuf_release(&about);
+    mcph_sb_release(&uri);
+    mcph_sb_release(&about);
     return rc;
 }
 
-int sqschema_define(struct sq *sq, struct sqbuf *why)
+int sqschema_define(struct sq *sq, struct mcph_strbuf *why)
 {
     const struct mcph_host *host = sq->host;
     int rc = sqschema_define_overview(sq);
@@ -587,7 +588,7 @@ int sqschema_define(struct sq *sq, struct sqbuf *why)
                       sq->tables[i].kind, sq->tables[i].name, rc);
     }
     if (rc == MCPH_ERR_NOMEM) {
-        sqbuf_adds(why, "out of memory while defining the resources");
+        mcph_sb_addstr(why, "out of memory while defining the resources");
         return rc;
     }
     return MCPH_OK;

@@ -19,10 +19,10 @@
 
 /* Lists the tables and views into sq->tables and records the schema version. MCPH_OK, or a
  * negative status with the reason in why. Main thread, during init. */
-int sqschema_list(struct sq *sq, struct sqbuf *why);
+int sqschema_list(struct sq *sq, struct mcph_strbuf *why);
 /* Defines the resources of the listed tables, and the overview. MCPH_OK, or a negative
  * status with the reason in why. Main thread, during init. */
-int sqschema_define(struct sq *sq, struct sqbuf *why);
+int sqschema_define(struct sq *sq, struct mcph_strbuf *why);
 /* Frees the list. */
 void sqschema_release(struct sq *sq);
 /* After a call that could read the database: when the schema is no longer the one listed,

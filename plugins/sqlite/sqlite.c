@@ -49,7 +49,7 @@ static const struct {
     {NULL, 0},
 };
 
-static int sq_config_bool(struct sq *sq, const char *key, int *out, struct sqbuf *why)
+static int sq_config_bool(struct sq *sq, const char *key, int *out, struct mcph_strbuf *why)
 {
     static const char *const yes[] = {"yes", "true", "on", "1", NULL};
     static const char *const no[] = {"no", "false", "off", "0", NULL};
@@ -61,12 +61,12 @@ static int sq_config_bool(struct sq *sq, const char *key, int *out, struct sqbuf
             return MCPH_OK;
         }
     }
-    sqbuf_addf(why, "[plugin.%s] %s = '%s' is not valid; use yes or no", sq->host->instance, key,
-               v ? v : "");
+    mcph_sb_addf(why, "[plugin.%s] %s = '%s' is not valid; use yes or no", sq->host->instance, key,
+                 v ? v : "");
     return MCPH_ERR_INVALID;
 }
 
-static int sq_config_integer(struct sq *sq, size_t k, struct sqbuf *why)
+static int sq_config_integer(struct sq *sq, size_t k, struct mcph_strbuf *why)
 {
     const char *key = sq_integer_keys[k].key;
     const char *v = sq->host->config(sq->host, key);
@@ -77,7 +77,7 @@ static int sq_config_integer(struct sq *sq, size_t k, struct sqbuf *why)
     n = v ? strtoll(v, &end, 10) : 0;
     if (v == NULL || errno != 0 || end == v || *end != '\0' || n < sq_integer_keys[k].min ||
         n > sq_integer_keys[k].max) {
-        sqbuf_addf(
+        mcph_sb_addf(
             why,
             "[plugin.%s] %s = '%s' is not valid; use a whole number from %" PRId64 " to %" PRId64,
             sq->host->instance, key, v ? v : "", sq_integer_keys[k].min, sq_integer_keys[k].max);
@@ -90,31 +90,31 @@ static int sq_config_integer(struct sq *sq, size_t k, struct sqbuf *why)
 /* The database path, resolved against the INI file's folder by mcph (ABI 1.2). A path that
  * is still relative gets "./" in front: this SQLite reads "file:..." names as URIs, whose
  * options (mode=rwc, vfs=...) a path must not be able to set. */
-static int sq_config_path(struct sq *sq, struct sqbuf *why)
+static int sq_config_path(struct sq *sq, struct mcph_strbuf *why)
 {
     const struct mcph_host *host = sq->host;
     const char *path =
         host->config_path ? host->config_path(host, "database") : host->config(host, "database");
-    struct sqbuf p;
+    struct mcph_strbuf p;
 
     if (path == NULL || path[0] == '\0') {
-        sqbuf_addf(why, "[plugin.%s] database is not set; give the SQLite database file",
-                   host->instance);
+        mcph_sb_addf(why, "[plugin.%s] database is not set; give the SQLite database file",
+                     host->instance);
         return MCPH_ERR_INVALID;
     }
-    sqbuf_init(&p);
+    mcph_sb_init(&p);
     if (path[0] != '/' && strncmp(path, "./", 2) != 0 && strncmp(path, "../", 3) != 0)
-        sqbuf_adds(&p, "./");
-    sqbuf_adds(&p, path);
+        mcph_sb_addstr(&p, "./");
+    mcph_sb_addstr(&p, path);
     sq->database = sqbuf_str(&p) ? strdup(sqbuf_str(&p)) : NULL;
-    sqbuf_release(&p);
+    mcph_sb_release(&p);
     if (sq->database == NULL)
         return MCPH_ERR_NOMEM;
     sq->label = strrchr(sq->database, '/') ? strrchr(sq->database, '/') + 1 : sq->database;
     return MCPH_OK;
 }
 
-static int sq_config(struct sq *sq, struct sqbuf *why)
+static int sq_config(struct sq *sq, struct mcph_strbuf *why)
 {
     int status = sq_config_path(sq, why);
 
@@ -124,10 +124,10 @@ static int sq_config(struct sq *sq, struct sqbuf *why)
     for (size_t k = 0; status == MCPH_OK && sq_integer_keys[k].key != NULL; k++)
         status = sq_config_integer(sq, k, why);
     if (status == MCPH_OK && sq->create && !sq->writable) {
-        sqbuf_addf(why,
-                   "[plugin.%s] create = yes needs writable = yes: a read-only instance "
-                   "never creates its database",
-                   sq->host->instance);
+        mcph_sb_addf(why,
+                     "[plugin.%s] create = yes needs writable = yes: a read-only instance "
+                     "never creates its database",
+                     sq->host->instance);
         status = MCPH_ERR_INVALID;
     }
     sq->guard.host = sq->host;
@@ -140,7 +140,7 @@ static int sq_config(struct sq *sq, struct sqbuf *why)
 /* --- The connection. --- */
 
 /* A missing file is refused before SQLite sees it, with the fix, unless create = yes. */
-static int sq_check_file(struct sq *sq, struct sqbuf *why)
+static int sq_check_file(struct sq *sq, struct mcph_strbuf *why)
 {
     const char *raw = sq->host->config(sq->host, "database");
     struct stat st;
@@ -148,27 +148,27 @@ static int sq_check_file(struct sq *sq, struct sqbuf *why)
     if (stat(sq->database, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             return MCPH_OK;
-        sqbuf_addf(why, "the database %s is a folder, not an SQLite file; fix database = %s",
-                   sq->database, raw);
+        mcph_sb_addf(why, "the database %s is a folder, not an SQLite file; fix database = %s",
+                     sq->database, raw);
         return MCPH_ERR;
     }
     if (errno == ENOENT && sq->create)
         return MCPH_OK;
     if (errno == ENOENT)
-        sqbuf_addf(why,
-                   "the database file %s does not exist (database = %s, relative to the INI "
-                   "file's folder); fix the path%s",
-                   sq->database, raw,
-                   sq->writable ? ", or set create = yes to create an empty database there"
-                                : ": a read-only instance never creates its database");
+        mcph_sb_addf(why,
+                     "the database file %s does not exist (database = %s, relative to the INI "
+                     "file's folder); fix the path%s",
+                     sq->database, raw,
+                     sq->writable ? ", or set create = yes to create an empty database there"
+                                  : ": a read-only instance never creates its database");
     else
-        sqbuf_addf(why, "cannot reach the database file %s: %s; fix the path or its permissions",
-                   sq->database, strerror(errno));
+        mcph_sb_addf(why, "cannot reach the database file %s: %s; fix the path or its permissions",
+                     sq->database, strerror(errno));
     return MCPH_ERR;
 }
 
 /* Reads the schema once, so a file that is not a database fails now, not at the first call. */
-static int sq_check_database(struct sq *sq, struct sqbuf *why)
+static int sq_check_database(struct sq *sq, struct mcph_strbuf *why)
 {
     char *err = NULL;
 
@@ -176,20 +176,20 @@ static int sq_check_database(struct sq *sq, struct sqbuf *why)
         return MCPH_OK;
     int code = sqlite3_errcode(sq->db) & 0xff;
 
-    sqbuf_addf(why, "cannot read %s: %s", sq->database, err ? err : sqlite3_errmsg(sq->db));
+    mcph_sb_addf(why, "cannot read %s: %s", sq->database, err ? err : sqlite3_errmsg(sq->db));
     if (code == SQLITE_NOTADB)
-        sqbuf_addf(why, "; fix database = %s so that it names an SQLite database",
-                   sq->host->config(sq->host, "database"));
+        mcph_sb_addf(why, "; fix database = %s so that it names an SQLite database",
+                     sq->host->config(sq->host, "database"));
     else if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
-        sqbuf_addf(why,
-                   ": another connection held a lock on it for longer than timeout_ms = %zu; "
-                   "reload when it is free, or raise timeout_ms",
-                   sq->timeout_ms);
+        mcph_sb_addf(why,
+                     ": another connection held a lock on it for longer than timeout_ms = %zu; "
+                     "reload when it is free, or raise timeout_ms",
+                     sq->timeout_ms);
     sqlite3_free(err);
     return MCPH_ERR;
 }
 
-static int sq_open(struct sq *sq, struct sqbuf *why)
+static int sq_open(struct sq *sq, struct mcph_strbuf *why)
 {
     int flags = sq->writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
     int status = sq_check_file(sq, why);
@@ -199,8 +199,8 @@ static int sq_open(struct sq *sq, struct sqbuf *why)
     if (sq->create)
         flags |= SQLITE_OPEN_CREATE;
     if (sqlite3_open_v2(sq->database, &sq->db, flags, NULL) != SQLITE_OK) {
-        sqbuf_addf(why, "cannot open the database %s: %s", sq->database,
-                   sq->db ? sqlite3_errmsg(sq->db) : "out of memory");
+        mcph_sb_addf(why, "cannot open the database %s: %s", sq->database,
+                     sq->db ? sqlite3_errmsg(sq->db) : "out of memory");
         return MCPH_ERR;
     }
     status = sqguard_harden(sq->db, &sq->guard, why);
@@ -297,15 +297,15 @@ static const struct mcph_tool sq_execute_tool = {
 };
 
 /* The definitions that depend on the config and the database (ABI 1.2). */
-static int sq_define(struct sq *sq, struct sqbuf *why)
+static int sq_define(struct sq *sq, struct mcph_strbuf *why)
 {
     const struct mcph_host *host = sq->host;
     int rc;
 
     if (host->define_tool == NULL || host->define_resource == NULL) {
         if (sq->writable) {
-            sqbuf_adds(why, "writable = yes needs an mcph that lets plugins define tools at "
-                            "init (plugin ABI 1.2), and this one does not");
+            mcph_sb_addstr(why, "writable = yes needs an mcph that lets plugins define tools at "
+                                "init (plugin ABI 1.2), and this one does not");
             return MCPH_ERR;
         }
         host->log(host, MCPH_LOG_WARNING,
@@ -317,7 +317,7 @@ static int sq_define(struct sq *sq, struct sqbuf *why)
     if (sq->writable) {
         rc = host->define_tool(host, &sq_execute_tool);
         if (rc != MCPH_OK) {
-            sqbuf_addf(why, "cannot define the execute tool (status %d)", rc);
+            mcph_sb_addf(why, "cannot define the execute tool (status %d)", rc);
             return rc;
         }
     }
@@ -342,7 +342,7 @@ static void sq_free(struct sq *sq)
     free(sq);
 }
 
-static int sq_start(struct sq *sq, struct sqbuf *why)
+static int sq_start(struct sq *sq, struct mcph_strbuf *why)
 {
     int status = sq_config(sq, why);
 
@@ -361,7 +361,7 @@ static int sq_start(struct sq *sq, struct sqbuf *why)
 static int sq_init(const struct mcph_host *host, void **state)
 {
     struct sq *sq = calloc(1, sizeof(*sq));
-    struct sqbuf why;
+    struct mcph_strbuf why;
     int status;
 
     if (sq == NULL) {
@@ -369,16 +369,16 @@ static int sq_init(const struct mcph_host *host, void **state)
         return MCPH_ERR_NOMEM;
     }
     sq->host = host;
-    sqbuf_init(&why);
+    mcph_sb_init(&why);
     status = sq_start(sq, &why);
     if (status != MCPH_OK) {
         host->log(host, MCPH_LOG_ERROR, "%s",
                   sqbuf_str(&why) && why.len ? sqbuf_str(&why) : "out of memory");
-        sqbuf_release(&why);
+        mcph_sb_release(&why);
         sq_free(sq);
         return status < 0 ? status : MCPH_ERR;
     }
-    sqbuf_release(&why);
+    mcph_sb_release(&why);
     host->log(host, MCPH_LOG_INFO, "serving %s %s (SQLite %s): %zu tables and views", sq->database,
               sq->writable ? "writable" : "read-only", sqlite3_libversion(), sq->ntables);
     *state = sq;
