@@ -108,7 +108,8 @@ $(BUILD)/tests/conformance/%.so: tests/conformance/%.c $(wildcard plugin-api/*.h
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
 	@chmod go-w $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(CORE_LIB)
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(wildcard plugin-api/*.h) \
+                       $(CORE_LIB)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
 

@@ -10,7 +10,8 @@
  * the host vtable, struct mcph_host, so a plugin never links against mcph.
  *
  * Rules every plugin follows:
- * - Include only this header (plus system headers and your own libraries); export only
+ * - Include only this header (and mcph-strbuf.h, header-only, if you like; plus system
+ *   headers and your own libraries); export only
  *   the entry function (build with -fvisibility=hidden; MCPH_EXPORT marks the entry).
  * - Keep all state in the struct your init() creates; no globals that outlive shutdown(),
  *   no threads, timers, atexit() or TLS destructors left running after shutdown(). mcph may

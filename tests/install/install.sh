@@ -171,10 +171,11 @@ plugindir=$(unset PKG_CONFIG_SYSROOT_DIR && pkg-config --variable=plugindir mcph
 
 mkdir "$tmp/src" "$tmp/plugins"
 cat >"$tmp/src/shout.c" <<'EOF'
-/* shout.c: one tool, built outside the mcph tree. */
+/* shout.c: one tool, built outside the mcph tree, with both installed headers. */
 #include <ctype.h>
 #include <stdio.h>
 
+#include "mcph-strbuf.h"
 #include "plugin-api.h"
 
 /* Not static: -fvisibility=hidden from mcph-plugin.pc keeps it out of the dynamic symbols. */
@@ -188,15 +189,22 @@ void shout_upper(char *s)
 
 static int shout_call(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
+    struct mcph_strbuf out = MCPH_STRBUF_INIT;
     const char *text;
-    char out[256];
+    int rc;
 
     (void)state;
     if (host->arg_string(call, "text", &text) != MCPH_OK)
         return host->tool_error(call, "the argument \"text\" must be a string");
-    snprintf(out, sizeof(out), "%s!", text);
-    shout_upper(out);
-    return host->text(call, out);
+    mcph_sb_addf(&out, "%s!", text);
+    if (out.nomem) {
+        mcph_sb_release(&out);
+        return MCPH_ERR_NOMEM;
+    }
+    shout_upper(out.buf);
+    rc = host->text(call, out.buf);
+    mcph_sb_release(&out);
+    return rc;
 }
 
 static const struct mcph_tool shout_tools[] = {
