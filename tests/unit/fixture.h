@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Whether d holds a message containing every string of parts (NULL-ended); when not, the
@@ -234,14 +235,32 @@ static inline int fixture_server_open(struct fixture_server *fx, const char *sub
     return 0;
 }
 
-/* Wait (at most timeout_ms) until no call is queued or running, then write the replies
- * queued. Returns 1 when the pool went idle. */
+/* Whether fx is settled: every call finished and freed, and every line written. */
+static inline int fixture_server_quiet(struct fixture_server *fx)
+{
+    return atomic_load(&fx->srv.calls_held) == 0 && out_held(&fx->srv.out) == 0;
+}
+
+/* Wait (at most timeout_ms) until no call is queued or running, every finished call has let
+ * go of what it held, and the replies queued are written. Returns 1 when all that happened. */
 static inline int fixture_server_settle(struct fixture_server *fx, int timeout_ms)
 {
+    struct timespec start, now, tick = {.tv_nsec = 1000000L};
     int idle = fx->pool ? work_drain(&fx->srv.work, timeout_ms) : 1;
+    long waited = 0;
 
+    /* A call is freed (its bytes and its instance released) by the job's done(), which runs
+     * just after the pool counts the job finished, so work_drain may return before it; and a
+     * flush while a pool thread writes leaves the lines to that thread. */
+    clock_gettime(CLOCK_MONOTONIC, &start);
     out_flush(&fx->srv.out);
-    return idle;
+    while (!fixture_server_quiet(fx) && waited < timeout_ms) {
+        nanosleep(&tick, NULL);
+        out_flush(&fx->srv.out);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        waited = (now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L;
+    }
+    return idle && fixture_server_quiet(fx);
 }
 
 /* Dispatch one line as the reader would, let the calls it queued finish (5 s at most), and

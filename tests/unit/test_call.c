@@ -41,7 +41,7 @@ struct call_req {
 
 static int call_open(const char *ini)
 {
-    if (fixture_server_open(&fx, "call", ini) == 0)
+    if (fixture_server_open(&fx, "call", ini) == 0 && CHECK_INT_EQ(fx.failures, 0))
         return 1;
     fprintf(stderr, "    server set-up failed (load status %d); log:\n%s\n", fx.load_status,
             fixture_capture_take(&fx.log));
