@@ -184,6 +184,22 @@ static inline int fixture_count_lines(const char *text)
     return n;
 }
 
+/* CLOCK_MONOTONIC in milliseconds. */
+static inline long fixture_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static inline void fixture_sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
 /* --- A whole server in-process: the INI text written to build/tests/tmp/SUB/mcph.ini (so
  * plugin_dir = ../../plugins names the test plugins, ../../../plugins the shipped ones),
  * loaded with server_load, its replies captured, its log captured instead of stderr, and a
@@ -245,20 +261,16 @@ static inline int fixture_server_quiet(struct fixture_server *fx)
  * go of what it held, and the replies queued are written. Returns 1 when all that happened. */
 static inline int fixture_server_settle(struct fixture_server *fx, int timeout_ms)
 {
-    struct timespec start, now, tick = {.tv_nsec = 1000000L};
     int idle = fx->pool ? work_drain(&fx->srv.work, timeout_ms) : 1;
-    long waited = 0;
+    long end = fixture_now_ms() + timeout_ms;
 
     /* A call is freed (its bytes and its instance released) by the job's done(), which runs
      * just after the pool counts the job finished, so work_drain may return before it; and a
      * flush while a pool thread writes leaves the lines to that thread. */
-    clock_gettime(CLOCK_MONOTONIC, &start);
     out_flush(&fx->srv.out);
-    while (!fixture_server_quiet(fx) && waited < timeout_ms) {
-        nanosleep(&tick, NULL);
+    while (!fixture_server_quiet(fx) && fixture_now_ms() < end) {
+        fixture_sleep_ms(1);
         out_flush(&fx->srv.out);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        waited = (now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L;
     }
     return idle && fixture_server_quiet(fx);
 }
@@ -284,6 +296,19 @@ static inline void fixture_server_close(struct fixture_server *fx)
     server_release(&fx->srv);
     fixture_capture_close(&fx->out);
     fixture_capture_close(&fx->log);
+}
+
+/* fixture_server_open, for a test that needs every plugin of ini loaded: returns 1 when
+ * they are; otherwise says why (the log so far), closes fx and returns 0. */
+static inline int fixture_server_serve(struct fixture_server *fx, const char *sub,
+                                       const char *ini_text)
+{
+    if (fixture_server_open(fx, sub, ini_text) == 0 && fx->failures == 0)
+        return 1;
+    fprintf(stderr, "    server set-up failed (load status %d, %zu plugin(s) failed); log:\n%s\n",
+            fx->load_status, fx->failures, fixture_capture_take(&fx->log));
+    fixture_server_close(fx);
+    return 0;
 }
 
 #endif

@@ -16,7 +16,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CALL_SERVER "[server]\nplugin_dir = ../../plugins\nname = calls\n"
 #define CALL_BASIC "[plugin.b]\npath = basic.so\n"
@@ -41,12 +40,7 @@ struct call_req {
 
 static int call_open(const char *ini)
 {
-    if (fixture_server_open(&fx, "call", ini) == 0 && CHECK_INT_EQ(fx.failures, 0))
-        return 1;
-    fprintf(stderr, "    server set-up failed (load status %d); log:\n%s\n", fx.load_status,
-            fixture_capture_take(&fx.log));
-    fixture_server_close(&fx);
-    return 0;
+    return CHECK(fixture_server_serve(&fx, "call", ini));
 }
 
 /* Submit r under the state lock, as the dispatching thread does. Returns 0 when the tool
@@ -96,26 +90,11 @@ static const char *call_settle(void)
     return fixture_capture_take(&fx.out);
 }
 
-static long call_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-static void call_sleep_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-
-    nanosleep(&ts, NULL);
-}
-
 /* Wait (at most timeout_ms) until the client's stream holds `part`; what it held, appended
  * to acc (of size size). */
 static int call_wait_output(char *acc, size_t size, const char *part, long timeout_ms)
 {
-    long end = call_now_ms() + timeout_ms;
+    long end = fixture_now_ms() + timeout_ms;
     size_t len = strlen(acc);
 
     for (;;) {
@@ -124,9 +103,9 @@ static int call_wait_output(char *acc, size_t size, const char *part, long timeo
             len = size - 1;
         if (strstr(acc, part) != NULL)
             return 1;
-        if (call_now_ms() >= end)
+        if (fixture_now_ms() >= end)
             return 0;
-        call_sleep_ms(2);
+        fixture_sleep_ms(2);
     }
 }
 
@@ -185,12 +164,12 @@ static void test_queued_not_run_inline(void)
 
     if (!call_open(CALL_SERVER CALL_BASIC))
         return;
-    t0 = call_now_ms();
+    t0 = fixture_now_ms();
     call_go(&(struct call_req){.id = "1", .tool = "sleep", .args = "{\"ms\":300}"});
-    CHECK(call_now_ms() - t0 < 200);
+    CHECK(fixture_now_ms() - t0 < 200);
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     out = call_settle();
-    CHECK(call_now_ms() - t0 >= 290);
+    CHECK(fixture_now_ms() - t0 >= 290);
     CHECK_STR_EQ(call_text(out, 0, buf, sizeof(buf)), "slept 300");
     fixture_server_close(&fx);
 }
@@ -210,34 +189,32 @@ static int call_max_text(const char *out, int *lines)
     return most;
 }
 
+/* n calls of `tool` (which sleeps ms and says the most calls it saw at once), ids 1..n:
+ * the largest number answered, and how many answered. */
+static int call_overlap(const char *tool, int n, int ms, int *lines)
+{
+    char id[16], args[32];
+
+    snprintf(args, sizeof(args), "{\"ms\":%d}", ms);
+    for (int i = 1; i <= n; i++) {
+        snprintf(id, sizeof(id), "%d", i);
+        call_go(&(struct call_req){.id = id, .tool = tool, .args = args});
+    }
+    return call_max_text(call_settle(), lines);
+}
+
 static void test_lanes(void)
 {
-    const char *out;
     int lines = 0;
 
     if (!call_open(CALL_SERVER "workers = 8\n" CALL_BASIC
                                "[plugin.t]\npath = threadsafe.so\nmax_concurrent = 2\n"))
         return;
     /* basic is not thread-safe: its calls run one at a time. */
-    for (int i = 0; i < 3; i++)
-        call_go(&(struct call_req){.id = i == 0   ? "1"
-                                         : i == 1 ? "2"
-                                                  : "3",
-                                   .tool = "overlap",
-                                   .args = "{\"ms\":60}"});
-    out = call_settle();
-    CHECK_INT_EQ(call_max_text(out, &lines), 1);
+    CHECK_INT_EQ(call_overlap("overlap", 3, 60, &lines), 1);
     CHECK_INT_EQ(lines, 3);
     /* threadsafe may run max_concurrent = 2 at once, and no more. */
-    for (int i = 0; i < 4; i++)
-        call_go(&(struct call_req){.id = i == 0   ? "1"
-                                         : i == 1 ? "2"
-                                         : i == 2 ? "3"
-                                                  : "4",
-                                   .tool = "overlap_mt",
-                                   .args = "{\"ms\":250}"});
-    out = call_settle();
-    CHECK_INT_EQ(call_max_text(out, &lines), 2);
+    CHECK_INT_EQ(call_overlap("overlap_mt", 4, 250, &lines), 2);
     CHECK_INT_EQ(lines, 4);
     fixture_server_close(&fx);
 }
@@ -279,12 +256,12 @@ static void test_cancelled(void)
     CHECK_INT_EQ(fixture_count_lines(out), 1);
     CHECK(call_id_is(out, 0, "1"));
     /* Running, and the handler polls cancelled(): it stops early, and sends nothing. */
-    t0 = call_now_ms();
+    t0 = fixture_now_ms();
     call_go(&(struct call_req){.id = "2", .tool = "wait_cancel", .args = "{\"ms\":5000}"});
-    call_sleep_ms(30);
+    fixture_sleep_ms(30);
     CHECK_INT_EQ(inflight_cancel(&fx.srv.inflight, id), STATUS_OK);
     CHECK_STR_EQ(call_settle(), "");
-    CHECK(call_now_ms() - t0 < 2000);
+    CHECK(fixture_now_ms() - t0 < 2000);
     /* Once answered, an id is no longer cancellable. */
     call_go(&(struct call_req){.id = "2", .tool = "echo", .args = "{\"text\":\"x\"}"});
     CHECK_INT_EQ(fixture_count_lines(call_settle()), 1);

@@ -27,12 +27,7 @@ static struct fixture_server fx;
 
 static int dsp_open(const char *ini)
 {
-    if (fixture_server_open(&fx, "dispatch", ini) == 0 && CHECK_INT_EQ(fx.failures, 0))
-        return 1;
-    fprintf(stderr, "    server set-up failed (load status %d); log:\n%s\n", fx.load_status,
-            fixture_capture_take(&fx.log));
-    fixture_server_close(&fx);
-    return 0;
+    return CHECK(fixture_server_serve(&fx, "dispatch", ini));
 }
 
 static const char *dsp(const char *line)

@@ -13,20 +13,11 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define W_DIR "build/tests/tmp/watch"
 #define W_INI W_DIR "/mcph.ini"
 #define W_PLUGINS W_DIR "/plugins"
-
-static long w_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* The scratch folders and cfg loaded from INI text; cfg is released by the caller. */
 static int w_config(struct config *cfg, const char *ini)
@@ -62,10 +53,10 @@ static int w_arm(struct watch *w, struct config *cfg, const char *ini)
  * when none). */
 static int w_run(struct watch *w, long ms, long *due_at)
 {
-    long end = w_now_ms() + ms;
+    long end = fixture_now_ms() + ms;
     int dues = 0;
 
-    for (long left = ms; left > 0; left = end - w_now_ms()) {
+    for (long left = ms; left > 0; left = end - fixture_now_ms()) {
         struct pollfd p = {.fd = w->fd, .events = POLLIN};
         int t = watch_timeout_ms(w);
 
@@ -74,9 +65,9 @@ static int w_run(struct watch *w, long ms, long *due_at)
         if (!watch_due(w))
             continue;
         if (dues++ == 0 && due_at != NULL)
-            *due_at = w_now_ms();
-        if (dues == 1 && end > w_now_ms() + 100)
-            end = w_now_ms() + 100;
+            *due_at = fixture_now_ms();
+        if (dues == 1 && end > fixture_now_ms() + 100)
+            end = fixture_now_ms() + 100;
     }
     return dues;
 }
@@ -111,6 +102,15 @@ static void w_expect_one_due(struct watch *w, long since)
     CHECK_INT_EQ(watch_due(w), 0);
 }
 
+#define W_ONE_PLUGIN "[server]\nplugin_dir = plugins\n[plugin.p]\n"
+
+/* Armed on an INI with one plugin, p, whose file exists. */
+static int w_arm_one(struct watch *w, struct config *cfg)
+{
+    w_file(W_PLUGINS "/p.so", "v0");
+    return w_arm(w, cfg, W_ONE_PLUGIN);
+}
+
 static void test_off(void)
 {
     struct watch w;
@@ -134,7 +134,7 @@ static void test_ini_change(void)
     if (!w_arm(&w, &cfg, "[server]\nname = a\n"))
         goto out;
     CHECK_INT_EQ(watch_timeout_ms(&w), -1);
-    t0 = w_now_ms();
+    t0 = fixture_now_ms();
     w_file(W_INI, "[server]\nname = b\n");
     CHECK(w_read_now(&w));
     /* Armed: the quiet period runs, nothing is due yet. */
@@ -155,14 +155,13 @@ static void test_burst_is_one(void)
     long last = 0;
     int dues = 0;
 
-    w_file(W_PLUGINS "/p.so", "v0");
-    if (!w_arm(&w, &cfg, "[server]\nplugin_dir = plugins\n[plugin.p]\n"))
+    if (!w_arm_one(&w, &cfg))
         goto out;
     /* The plugin, the INI, the plugin again, a third of the quiet period apart. */
     for (int i = 0; i < 3; i++) {
-        last = w_now_ms();
+        last = fixture_now_ms();
         if (i == 1)
-            w_file(W_INI, "[server]\nplugin_dir = plugins\n[plugin.p]\n");
+            w_file(W_INI, W_ONE_PLUGIN);
         else
             w_file(W_PLUGINS "/p.so", "v1");
         dues += w_run(&w, LIMIT_WATCH_QUIET_MS / 3, NULL);
@@ -182,13 +181,12 @@ static void test_rename_into_place(void)
     struct watch w;
     long t0;
 
-    w_file(W_PLUGINS "/p.so", "v0");
-    if (!w_arm(&w, &cfg, "[server]\nplugin_dir = plugins\n[plugin.p]\n"))
+    if (!w_arm_one(&w, &cfg))
         goto out;
     w_file(W_PLUGINS "/p.so.tmp", "v1");
     CHECK(w_read_now(&w));
     CHECK_INT_EQ(watch_timeout_ms(&w), -1);
-    t0 = w_now_ms();
+    t0 = fixture_now_ms();
     CHECK_INT_EQ(rename(W_PLUGINS "/p.so.tmp", W_PLUGINS "/p.so"), 0);
     CHECK(w_read_now(&w));
     CHECK(watch_timeout_ms(&w) >= 0);
@@ -204,10 +202,9 @@ static void test_removal_counts(void)
     struct watch w;
     long t0;
 
-    w_file(W_PLUGINS "/p.so", "v0");
-    if (!w_arm(&w, &cfg, "[server]\nplugin_dir = plugins\n[plugin.p]\n"))
+    if (!w_arm_one(&w, &cfg))
         goto out;
-    t0 = w_now_ms();
+    t0 = fixture_now_ms();
     CHECK_INT_EQ(unlink(W_PLUGINS "/p.so"), 0);
     w_expect_one_due(&w, t0);
 out:
@@ -252,7 +249,7 @@ static void test_symlink_target(void)
     if (!CHECK_INT_EQ(symlink("../real/target.so", W_PLUGINS "/link.so"), 0) ||
         !w_arm(&w, &cfg, "[server]\nplugin_dir = plugins\n[plugin.l]\npath = link.so\n"))
         goto out;
-    t0 = w_now_ms();
+    t0 = fixture_now_ms();
     w_file(W_DIR "/real/target.so", "v1");
     w_expect_one_due(&w, t0);
 out:
@@ -267,8 +264,7 @@ static void test_rearm(void)
     struct watch w;
     long t0;
 
-    w_file(W_PLUGINS "/p.so", "v0");
-    if (!w_arm(&w, &cfg, "[server]\nplugin_dir = plugins\n[plugin.p]\n"))
+    if (!w_arm_one(&w, &cfg))
         goto out;
     if (!CHECK_INT_EQ(w_config(&next, "[server]\nplugin_dir = plugins\n[plugin.p]\nenabled = no\n"
                                       "[plugin.q]\npath = /nonexistent-folder/q.so\n"),
@@ -283,7 +279,7 @@ static void test_rearm(void)
     w_file(W_PLUGINS "/p.so", "v1");
     w_read_now(&w);
     CHECK_INT_EQ(watch_timeout_ms(&w), -1);
-    t0 = w_now_ms();
+    t0 = fixture_now_ms();
     w_file(W_INI, "[server]\nplugin_dir = plugins\n");
     w_expect_one_due(&w, t0);
 out_next:
