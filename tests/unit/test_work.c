@@ -544,30 +544,46 @@ static void test_pipelined_calls_use_a_helper(void)
     struct feed f;
     struct work w;
     char batch[4096] = "";
-    int wfd, rounds = 0;
+    int wfd, rounds = 0, done;
 
     if (!CHECK(feed_start(&f, &w, &wfd) == 0))
         return;
     for (int i = 0; i < 400; i++)
         strcat(batch, "fast\n");
-    for (int i = 1; i <= 5; i++) {
-        feed_send(wfd, batch);
-        CHECK(work_wait_for(&f.fast_done, 400 * i, 5000));
-    }
-#ifndef __SANITIZE_THREAD__
-    /* (Under ThreadSanitizer every call is slow enough for the watcher to see some of them
-     * running across a tick, and to take reading over.) */
-    CHECK_INT_EQ(atomic_load(&f.threads_seen), 0);
-    CHECK_INT_EQ(atomic_load(&f.fast_same_thread), 2000);
+    /* 2,000 fast calls stay on the reading thread. A round may see one preempted across the
+     * watcher's tick on a loaded machine (the watcher then rightly hands reading over): up
+     * to three rounds, one of them clean. */
+    for (int attempt = 0, clean = 0; !clean && attempt < 3; attempt++) {
+        int base = atomic_load(&f.fast_done);
+
+        atomic_store(&f.threads_seen, 0);
+        atomic_store(&f.first_runner, 0);
+        atomic_store(&f.fast_same_thread, 0);
+        for (int i = 1; i <= 5; i++) {
+            feed_send(wfd, batch);
+            CHECK(work_wait_for(&f.fast_done, base + 400 * i, 5000));
+        }
+#ifdef __SANITIZE_THREAD__
+        /* (Under ThreadSanitizer every call is slow enough for the watcher to see some of
+         * them running across a tick, and to take reading over.) */
+        clean = 1;
+#else
+        clean = atomic_load(&f.threads_seen) == 0 && atomic_load(&f.fast_same_thread) == 2000;
+        if (attempt == 2) {
+            CHECK_INT_EQ(atomic_load(&f.threads_seen), 0);
+            CHECK_INT_EQ(atomic_load(&f.fast_same_thread), 2000);
+        }
 #endif
+    }
     atomic_store(&f.threads_seen, 0);
     atomic_store(&f.first_runner, 0);
+    done = atomic_load(&f.fast_done);
     batch[0] = '\0';
     for (int i = 0; i < 40; i++)
         strcat(batch, "busy 200\n");
     while (atomic_load(&f.threads_seen) < 2 && rounds++ < 20) {
         feed_send(wfd, batch);
-        work_wait_for(&f.fast_done, 2000 + 40 * rounds, 5000);
+        work_wait_for(&f.fast_done, done + 40 * rounds, 5000);
     }
     CHECK_INT_EQ(atomic_load(&f.threads_seen), 2);
     CHECK(rounds <= 3);
