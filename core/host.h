@@ -70,7 +70,8 @@ struct mcph_call {
     size_t ncompletions;        /* completion values offered (may exceed those kept) */
 };
 
-/* Fill the vtable of instance `pl` (main thread, before init). */
+/* Fill the vtable of instance `pl` (main thread, before init): the server hands this to the
+ * loader as plugin_env.host_setup. */
 void host_setup(struct plugin_host *h, struct plugin *pl);
 
 /* Set up a call of `kind` for a client of revision `rev`. args and uri are borrowed for the

@@ -1,6 +1,5 @@
 #include "plugin.h"
 
-#include "host.h"
 #include "limits.h"
 #include "schema.h"
 #include "status.h"
@@ -1054,7 +1053,7 @@ static int plugin_run_init(struct plugin_load *ld, const struct mcph_plugin *d)
     struct plugin *pl = ld->pl;
     int rc;
 
-    host_setup(&pl->host, pl);
+    pl->env->host_setup(&pl->host, pl);
     if (d->init == NULL) {
         pl->initialized = 1;
         return STATUS_OK;

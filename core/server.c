@@ -2,6 +2,7 @@
 
 #include "diag.h"
 #include "dispatch.h"
+#include "host.h"
 #include "limits.h"
 #include "plugin.h"
 #include "status.h"
@@ -169,6 +170,7 @@ void server_init(struct server *srv)
     srv->env.resource_updated = dispatch_resource_updated;
     srv->env.refresh = server_request_refresh;
     srv->env.ctx = srv;
+    srv->env.host_setup = host_setup;
     srv->wake_fd = -1;
 }
 

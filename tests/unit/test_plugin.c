@@ -28,7 +28,7 @@ static int pl_dummy_handler(const struct mcph_host *host, void *state, struct mc
 }
 
 static struct log plg_log;
-static struct plugin_env plg_env = {.log = &plg_log};
+static struct plugin_env plg_env = {.log = &plg_log, .host_setup = host_setup};
 static int plg_log_read = -1; /* read end of the pipe plg_log writes to */
 
 /* The INI text that points plugin_dir at the test plugins. */
