@@ -1,5 +1,6 @@
 #include "call.h"
 
+#include "host.h"
 #include "inflight.h"
 #include "limits.h"
 #include "log.h"
@@ -120,7 +121,7 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     struct call_job *job = ctx;
 
     /* Only tools, reads and gets may answer input_required under 2026-07-28. */
-    if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == HOST_CALL_COMPLETE)) {
+    if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == RESULT_COMPLETE)) {
         cJSON_Delete(params);
         return MCPH_ERR_UNSUPPORTED;
     }
@@ -145,7 +146,7 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
         snprintf(text, sizeof(text), "%s", msg ? msg : "Invalid params");
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
     }
-    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == HOST_CALL_RESOURCE)
+    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
         return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
                                 job->o.modern);
     if (rc == MCPH_ERR_NOT_FOUND) {
@@ -192,7 +193,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct mcph_call c;
     int rc;
 
-    if (host_call_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
+    if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
         a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
         return a;
     }
@@ -213,12 +214,12 @@ static struct call_answer call_run_handler(struct call_job *job)
     } else if (rc != MCPH_OK) {
         a.error = call_plugin_error(job, rc, c.error);
     } else if ((a.error = call_check_output(job, &c)) == NULL) {
-        a.result = host_call_result(&c);
+        a.result = result_build(&c);
         if (job->o.modern)
-            modern_result(a.result, reg, pl, job->t.kind == HOST_CALL_RESOURCE);
+            modern_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
     }
     server_release_registry(job->o.srv, reg);
-    host_call_release(&c);
+    result_release(&c);
     return a;
 }
 

@@ -2,10 +2,10 @@
 
 #include "base64.h"
 #include "call.h"
-#include "host.h"
 #include "limits.h"
 #include "modern.h"
 #include "out.h"
+#include "result.h"
 #include "revision.h"
 #include "schema.h"
 #include "session.h"
@@ -410,7 +410,7 @@ static void dispatch_tools_call(struct dispatch_req *req)
 {
     const char *name = dispatch_param_string(req, "name");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
-    struct call_target target = {.kind = HOST_CALL_TOOL};
+    struct call_target target = {.kind = RESULT_TOOL};
     const struct registry_tool *t;
 
     if (name == NULL) {
@@ -449,7 +449,7 @@ static void dispatch_not_found(struct dispatch_req *req, const char *uri)
 static void dispatch_resources_read(struct dispatch_req *req)
 {
     const char *uri = dispatch_param_string(req, "uri");
-    struct call_target target = {.kind = HOST_CALL_RESOURCE};
+    struct call_target target = {.kind = RESULT_RESOURCE};
     const struct registry_resource *r;
     const struct registry_template *t;
     cJSON *vars = NULL;
@@ -516,7 +516,7 @@ static void dispatch_prompts_get(struct dispatch_req *req)
 {
     const char *name = dispatch_param_string(req, "name");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
-    struct call_target target = {.kind = HOST_CALL_PROMPT};
+    struct call_target target = {.kind = RESULT_PROMPT};
     const struct registry_prompt *p;
 
     if (name == NULL) {
@@ -609,7 +609,7 @@ static void dispatch_complete(struct dispatch_req *req)
 {
     const cJSON *ref = cJSON_GetObjectItemCaseSensitive(req->params, "ref");
     const cJSON *argument = cJSON_GetObjectItemCaseSensitive(req->params, "argument");
-    struct call_target target = {.kind = HOST_CALL_COMPLETE};
+    struct call_target target = {.kind = RESULT_COMPLETE};
     int status;
 
     if (!cJSON_IsObject(ref) ||

@@ -13,7 +13,8 @@
  *   schema.c    tool arguments and structured results against compiled JSON Schemas
  *   call.c      a call into a plugin: in flight, run on a lane, answered
  *   inflight.c  requests in flight (cancellation) and mcph's questions to the client
- *   host.c      the services vtable plugins call, and the result a call collects
+ *   host.c      the services vtable plugins call
+ *   result.c    what a handler adds to its call, turned into the MCP result
  *   out.c       every message sent: replies gathered per flush, notifications at once
  * Around it: main.c (startup, signals, shutdown), config.c, plugin.c (load and check),
  * registry.c (the merged set), reload.c (build then swap), watch.c, log.c.

@@ -8,6 +8,7 @@
 #include "fixture.h"
 #include "host.h"
 #include "limits.h"
+#include "result.h"
 #include "revision.h"
 #include "status.h"
 
@@ -109,11 +110,11 @@ static int plg_call_tool(struct plugin *pl, const char *name, const char *args, 
     for (size_t i = 0; i < pl->ntools; i++) {
         if (strcmp(pl->tools[i].name, name) != 0)
             continue;
-        if (host_call_init(&call, HOST_CALL_TOOL, REV_2025_06_18, parsed, NULL) != STATUS_OK)
+        if (result_init(&call, RESULT_TOOL, REV_2025_06_18, parsed, NULL) != STATUS_OK)
             break;
         rc = pl->tools[i].call(&pl->host.vt, pl->state, &call);
-        result = rc == MCPH_OK ? host_call_result(&call) : NULL;
-        host_call_release(&call);
+        result = rc == MCPH_OK ? result_build(&call) : NULL;
+        result_release(&call);
     }
     first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(result, "content"), 0);
     first = cJSON_GetObjectItemCaseSensitive(first, "text");
