@@ -10,6 +10,7 @@
 #include "revision.h"
 #include "schema.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,18 +165,22 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
  * reported a tool error). NULL when it does, else the error to send instead. */
 static cJSON *call_check_output(const struct call_job *job, const struct mcph_call *c)
 {
-    char why[512], text[700];
+    struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
+    cJSON *error;
 
     if (job->t.output_schema == NULL || c->is_error)
         return NULL;
     if (c->structured == NULL)
-        snprintf(why, sizeof(why), "it declares an outputSchema but gave no structured result");
-    else if (schema_match(job->t.output_schema, c->structured, why, sizeof(why)) == STATUS_OK)
+        strbuf_addstr(&why, "it declares an outputSchema but gave no structured result");
+    else if (schema_match(job->t.output_schema, c->structured, &why) == STATUS_OK)
         return NULL;
-    snprintf(text, sizeof(text), "Tool '%s' (plugin '%s') broke its own outputSchema: %s",
-             job->t.name, job->t.plugin->id, why);
-    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text);
-    return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text, NULL);
+    strbuf_addf(&text, "Tool '%s' (plugin '%s') broke its own outputSchema: %s", job->t.name,
+                job->t.plugin->id, why.buf);
+    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text.buf);
+    error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
+    strbuf_release(&why);
+    strbuf_release(&text);
+    return error;
 }
 
 /* What the handler's run gives: a result to wrap in the envelope, or a whole error message. */

@@ -10,6 +10,7 @@
 #include "schema.h"
 #include "session.h"
 #include "status.h"
+#include "strbuf.h"
 #include "utf8.h"
 
 #include <stdarg.h>
@@ -388,21 +389,23 @@ static void dispatch_call(struct dispatch_req *req, struct call_target *t)
 static int dispatch_check_tool_args(struct dispatch_req *req, const struct registry_tool *t,
                                     const cJSON *args)
 {
-    char why[512], text[700];
+    struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
     cJSON *result, *content;
 
-    if (schema_match(t->def->input_check, args, why, sizeof(why)) == STATUS_OK)
+    if (schema_match(t->def->input_check, args, &why) == STATUS_OK)
         return STATUS_OK;
-    snprintf(text, sizeof(text), "Invalid arguments for tool '%s': %s", t->name, why);
+    strbuf_addf(&text, "Invalid arguments for tool '%s': %s", t->name, why.buf);
     result = cJSON_CreateObject();
     content = cJSON_AddArrayToObject(result, "content");
     cJSON *item = cJSON_CreateObject();
 
     cJSON_AddStringToObject(item, "type", "text");
-    cJSON_AddStringToObject(item, "text", text);
+    cJSON_AddStringToObject(item, "text", text.buf);
     cJSON_AddItemToArray(content, item);
     cJSON_AddBoolToObject(result, "isError", 1);
     dispatch_reply(req, result);
+    strbuf_release(&why);
+    strbuf_release(&text);
     return STATUS_INVALID;
 }
 
