@@ -12,7 +12,6 @@
 #include "status.h"
 #include "strbuf.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,24 +140,24 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *msg)
 {
     const char *id = job->t.plugin->id;
-    char text[512];
+    struct strbuf text = STRBUF_INIT;
+    cJSON *error;
 
-    if (rc == MCPH_ERR_INVALID) {
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Invalid params");
-        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
-    }
+    /* msg is the plugin's own (host->error), sent whole: what it quotes of the request is
+     * its choice. */
+    if (rc == MCPH_ERR_INVALID)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Invalid params", NULL);
     if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
         return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
                                 job->o.modern);
-    if (rc == MCPH_ERR_NOT_FOUND) {
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Not found");
-        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
-    }
+    if (rc == MCPH_ERR_NOT_FOUND)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
     log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
             rc, msg ? ": " : "", msg ? msg : "");
-    snprintf(text, sizeof(text), "Internal error in plugin '%s'%s%s", id, msg ? ": " : "",
-             msg ? msg : "");
-    return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text, NULL);
+    strbuf_addf(&text, "Internal error in plugin '%s'%s%s", id, msg ? ": " : "", msg ? msg : "");
+    error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
+    strbuf_release(&text);
+    return error;
 }
 
 /* A tool with an outputSchema must give a structured result that matches it (unless it
@@ -318,13 +317,14 @@ static void call_refuse(struct call_origin *o, struct call_target *t, int code, 
         out_error(out, o->batch, o->slot, o->id, code,
                   "Invalid Request: a request with this id is still in flight", NULL);
     } else if (code == JSONRPC_SERVER_BUSY) {
-        char text[200];
+        struct strbuf text = STRBUF_INIT;
 
-        snprintf(text, sizeof(text),
-                 "Server busy: requests in flight and replies not yet read hold %d MiB, the "
-                 "limit of [server] max_pending_mb; send it again when calls have finished",
-                 mb);
-        out_error(out, o->batch, o->slot, o->id, code, text, NULL);
+        strbuf_addf(&text,
+                    "Server busy: requests in flight and replies not yet read hold %d MiB, the "
+                    "limit of [server] max_pending_mb; send it again when calls have finished",
+                    mb);
+        out_error(out, o->batch, o->slot, o->id, code, text.buf, NULL);
+        strbuf_release(&text);
     } else {
         out_reply(out, o->batch, o->slot, NULL);
     }

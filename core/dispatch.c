@@ -63,13 +63,14 @@ static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, 
 
 static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, ...)
 {
-    char message[1024];
+    struct strbuf message = STRBUF_INIT;
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    strbuf_vaddf(&message, fmt, ap);
     va_end(ap);
-    out_error(&req->srv->out, req->batch, req->slot, req->id, code, message, NULL);
+    out_error(&req->srv->out, req->batch, req->slot, req->id, code, message.buf, NULL);
+    strbuf_release(&message);
 }
 
 /* A whole message (an error made elsewhere; owned) as the answer. */
@@ -422,7 +423,8 @@ static void dispatch_tools_call(struct dispatch_req *req)
     }
     t = registry_find_tool(req->srv->reg, name);
     if (t == NULL) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown tool: %s", name);
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown tool: %.*s", (int)LIMIT_QUOTED_BYTES,
+                       name);
         return;
     }
     if (args != NULL && !cJSON_IsObject(args)) {
@@ -498,8 +500,8 @@ static int dispatch_check_prompt_args(struct dispatch_req *req, const struct reg
     {
         if (!cJSON_IsString(a)) {
             dispatch_error(req, JSONRPC_INVALID_PARAMS,
-                           "Invalid arguments for prompt '%s': /%s: expected string", p->name,
-                           a->string);
+                           "Invalid arguments for prompt '%s': /%.*s: expected string", p->name,
+                           (int)LIMIT_QUOTED_BYTES, a->string);
             return STATUS_INVALID;
         }
     }
@@ -528,7 +530,8 @@ static void dispatch_prompts_get(struct dispatch_req *req)
     }
     p = registry_find_prompt(req->srv->reg, name);
     if (p == NULL) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown prompt: %s", name);
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown prompt: %.*s", (int)LIMIT_QUOTED_BYTES,
+                       name);
         return;
     }
     if (dispatch_check_prompt_args(req, p, args) != STATUS_OK)
@@ -871,7 +874,8 @@ static void dispatch_route(struct dispatch_req *req)
         return;
     }
     if (m == NULL) {
-        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %s", req->method);
+        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %.*s",
+                       (int)LIMIT_QUOTED_BYTES, req->method);
         return;
     }
     if (m->flags & DISPATCH_NOTIFICATION) {
@@ -915,7 +919,8 @@ static void dispatch_route_modern(struct dispatch_req *req)
     }
     /* An unknown or removed method outranks a bad envelope. */
     if (m == NULL || (m->flags & (DISPATCH_LEGACY | DISPATCH_NOTIFICATION))) {
-        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %s%s", req->method,
+        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %.*s%s",
+                       (int)LIMIT_QUOTED_BYTES, req->method,
                        m != NULL ? " is not part of protocol 2026-07-28" : "");
         return;
     }

@@ -5,6 +5,7 @@
 #include "number.h"
 #include "revision.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,13 +93,16 @@ static int result_text_stand_in(struct mcph_call *c, const char *fmt, ...)
 
 static int result_text_stand_in(struct mcph_call *c, const char *fmt, ...)
 {
-    char text[LIMIT_URI + 256];
+    struct strbuf text = STRBUF_INIT;
     va_list ap;
+    int rc;
 
     va_start(ap, fmt);
-    vsnprintf(text, sizeof(text), fmt, ap);
+    strbuf_vaddf(&text, fmt, ap);
     va_end(ap);
-    return result_add_content(c, result_text_item(text));
+    rc = text.nomem ? MCPH_ERR_NOMEM : result_add_content(c, result_text_item(text.buf));
+    strbuf_release(&text);
+    return rc;
 }
 
 static cJSON *result_binary_item(const char *type, const void *data, size_t len,
