@@ -5,7 +5,6 @@
 #include "log.h"
 #include "plugin.h"
 #include "result.h"
-#include "status.h"
 #include "version.h"
 
 #include <math.h>
