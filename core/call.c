@@ -1,5 +1,6 @@
 #include "call.h"
 
+#include "host.h"
 #include "inflight.h"
 #include "limits.h"
 #include "log.h"
@@ -9,8 +10,8 @@
 #include "revision.h"
 #include "schema.h"
 #include "status.h"
+#include "strbuf.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +121,7 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     struct call_job *job = ctx;
 
     /* Only tools, reads and gets may answer input_required under 2026-07-28. */
-    if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == HOST_CALL_COMPLETE)) {
+    if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == RESULT_COMPLETE)) {
         cJSON_Delete(params);
         return MCPH_ERR_UNSUPPORTED;
     }
@@ -139,42 +140,46 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *msg)
 {
     const char *id = job->t.plugin->id;
-    char text[512];
+    struct strbuf text = STRBUF_INIT;
+    cJSON *error;
 
-    if (rc == MCPH_ERR_INVALID) {
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Invalid params");
-        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
-    }
-    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == HOST_CALL_RESOURCE)
+    /* msg is the plugin's own (host->error), sent whole: what it quotes of the request is
+     * its choice. */
+    if (rc == MCPH_ERR_INVALID)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Invalid params", NULL);
+    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
         return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
                                 job->o.modern);
-    if (rc == MCPH_ERR_NOT_FOUND) {
-        snprintf(text, sizeof(text), "%s", msg ? msg : "Not found");
-        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, text, NULL);
-    }
+    if (rc == MCPH_ERR_NOT_FOUND)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
     log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
             rc, msg ? ": " : "", msg ? msg : "");
-    snprintf(text, sizeof(text), "Internal error in plugin '%s'%s%s", id, msg ? ": " : "",
-             msg ? msg : "");
-    return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text, NULL);
+    strbuf_addf(&text, "Internal error in plugin '%s'%s%s", id, msg ? ": " : "", msg ? msg : "");
+    error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
+    strbuf_release(&text);
+    return error;
 }
 
 /* A tool with an outputSchema must give a structured result that matches it (unless it
  * reported a tool error). NULL when it does, else the error to send instead. */
 static cJSON *call_check_output(const struct call_job *job, const struct mcph_call *c)
 {
-    char why[512], text[700];
+    struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
+    cJSON *error;
 
     if (job->t.output_schema == NULL || c->is_error)
         return NULL;
     if (c->structured == NULL)
-        snprintf(why, sizeof(why), "it declares an outputSchema but gave no structured result");
-    else if (schema_match(job->t.output_schema, c->structured, why, sizeof(why)) == STATUS_OK)
+        strbuf_addstr(&why, "it declares an outputSchema but gave no structured result");
+    else if (schema_match(job->t.output_schema, c->structured, &why) == STATUS_OK)
         return NULL;
-    snprintf(text, sizeof(text), "Tool '%s' (plugin '%s') broke its own outputSchema: %s",
-             job->t.name, job->t.plugin->id, why);
-    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text);
-    return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text, NULL);
+    strbuf_addf(&text, "Tool '%s' (plugin '%s') broke its own outputSchema: %s", job->t.name,
+                job->t.plugin->id, why.buf);
+    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text.buf);
+    error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
+    strbuf_release(&why);
+    strbuf_release(&text);
+    return error;
 }
 
 /* What the handler's run gives: a result to wrap in the envelope, or a whole error message. */
@@ -192,7 +197,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct mcph_call c;
     int rc;
 
-    if (host_call_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
+    if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
         a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
         return a;
     }
@@ -213,12 +218,12 @@ static struct call_answer call_run_handler(struct call_job *job)
     } else if (rc != MCPH_OK) {
         a.error = call_plugin_error(job, rc, c.error);
     } else if ((a.error = call_check_output(job, &c)) == NULL) {
-        a.result = host_call_result(&c);
+        a.result = result_build(&c);
         if (job->o.modern)
-            modern_result(a.result, reg, pl, job->t.kind == HOST_CALL_RESOURCE);
+            modern_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
     }
     server_release_registry(job->o.srv, reg);
-    host_call_release(&c);
+    result_release(&c);
     return a;
 }
 
@@ -312,13 +317,14 @@ static void call_refuse(struct call_origin *o, struct call_target *t, int code, 
         out_error(out, o->batch, o->slot, o->id, code,
                   "Invalid Request: a request with this id is still in flight", NULL);
     } else if (code == JSONRPC_SERVER_BUSY) {
-        char text[200];
+        struct strbuf text = STRBUF_INIT;
 
-        snprintf(text, sizeof(text),
-                 "Server busy: requests in flight and replies not yet read hold %d MiB, the "
-                 "limit of [server] max_pending_mb; send it again when calls have finished",
-                 mb);
-        out_error(out, o->batch, o->slot, o->id, code, text, NULL);
+        strbuf_addf(&text,
+                    "Server busy: requests in flight and replies not yet read hold %d MiB, the "
+                    "limit of [server] max_pending_mb; send it again when calls have finished",
+                    mb);
+        out_error(out, o->batch, o->slot, o->id, code, text.buf, NULL);
+        strbuf_release(&text);
     } else {
         out_reply(out, o->batch, o->slot, NULL);
     }

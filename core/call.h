@@ -8,7 +8,7 @@
 #ifndef MCPH_CALL_H
 #define MCPH_CALL_H
 
-#include "host.h"
+#include "result.h"
 #include "server.h"
 
 #include <cJSON.h>
@@ -26,7 +26,7 @@ enum call_can {
 
 /* The plugin code to run. */
 struct call_target {
-    int kind;              /* enum host_call_kind */
+    int kind;              /* enum result_kind */
     struct plugin *plugin; /* borrowed from the registry in service */
     mcph_handler_fn fn;
     const cJSON *args;                  /* borrowed from the request; NULL to use owned_args */

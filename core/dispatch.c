@@ -2,14 +2,15 @@
 
 #include "base64.h"
 #include "call.h"
-#include "host.h"
 #include "limits.h"
 #include "modern.h"
 #include "out.h"
+#include "result.h"
 #include "revision.h"
 #include "schema.h"
 #include "session.h"
 #include "status.h"
+#include "strbuf.h"
 #include "utf8.h"
 
 #include <stdarg.h>
@@ -62,13 +63,14 @@ static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, 
 
 static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, ...)
 {
-    char message[1024];
+    struct strbuf message = STRBUF_INIT;
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    strbuf_vaddf(&message, fmt, ap);
     va_end(ap);
-    out_error(&req->srv->out, req->batch, req->slot, req->id, code, message, NULL);
+    out_error(&req->srv->out, req->batch, req->slot, req->id, code, message.buf, NULL);
+    strbuf_release(&message);
 }
 
 /* A whole message (an error made elsewhere; owned) as the answer. */
@@ -388,21 +390,23 @@ static void dispatch_call(struct dispatch_req *req, struct call_target *t)
 static int dispatch_check_tool_args(struct dispatch_req *req, const struct registry_tool *t,
                                     const cJSON *args)
 {
-    char why[512], text[700];
+    struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
     cJSON *result, *content;
 
-    if (schema_match(t->def->input_check, args, why, sizeof(why)) == STATUS_OK)
+    if (schema_match(t->def->input_check, args, &why) == STATUS_OK)
         return STATUS_OK;
-    snprintf(text, sizeof(text), "Invalid arguments for tool '%s': %s", t->name, why);
+    strbuf_addf(&text, "Invalid arguments for tool '%s': %s", t->name, why.buf);
     result = cJSON_CreateObject();
     content = cJSON_AddArrayToObject(result, "content");
     cJSON *item = cJSON_CreateObject();
 
     cJSON_AddStringToObject(item, "type", "text");
-    cJSON_AddStringToObject(item, "text", text);
+    cJSON_AddStringToObject(item, "text", text.buf);
     cJSON_AddItemToArray(content, item);
     cJSON_AddBoolToObject(result, "isError", 1);
     dispatch_reply(req, result);
+    strbuf_release(&why);
+    strbuf_release(&text);
     return STATUS_INVALID;
 }
 
@@ -410,7 +414,7 @@ static void dispatch_tools_call(struct dispatch_req *req)
 {
     const char *name = dispatch_param_string(req, "name");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
-    struct call_target target = {.kind = HOST_CALL_TOOL};
+    struct call_target target = {.kind = RESULT_TOOL};
     const struct registry_tool *t;
 
     if (name == NULL) {
@@ -419,7 +423,8 @@ static void dispatch_tools_call(struct dispatch_req *req)
     }
     t = registry_find_tool(req->srv->reg, name);
     if (t == NULL) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown tool: %s", name);
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown tool: %.*s", (int)LIMIT_QUOTED_BYTES,
+                       name);
         return;
     }
     if (args != NULL && !cJSON_IsObject(args)) {
@@ -449,7 +454,7 @@ static void dispatch_not_found(struct dispatch_req *req, const char *uri)
 static void dispatch_resources_read(struct dispatch_req *req)
 {
     const char *uri = dispatch_param_string(req, "uri");
-    struct call_target target = {.kind = HOST_CALL_RESOURCE};
+    struct call_target target = {.kind = RESULT_RESOURCE};
     const struct registry_resource *r;
     const struct registry_template *t;
     cJSON *vars = NULL;
@@ -495,8 +500,8 @@ static int dispatch_check_prompt_args(struct dispatch_req *req, const struct reg
     {
         if (!cJSON_IsString(a)) {
             dispatch_error(req, JSONRPC_INVALID_PARAMS,
-                           "Invalid arguments for prompt '%s': /%s: expected string", p->name,
-                           a->string);
+                           "Invalid arguments for prompt '%s': /%.*s: expected string", p->name,
+                           (int)LIMIT_QUOTED_BYTES, a->string);
             return STATUS_INVALID;
         }
     }
@@ -516,7 +521,7 @@ static void dispatch_prompts_get(struct dispatch_req *req)
 {
     const char *name = dispatch_param_string(req, "name");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
-    struct call_target target = {.kind = HOST_CALL_PROMPT};
+    struct call_target target = {.kind = RESULT_PROMPT};
     const struct registry_prompt *p;
 
     if (name == NULL) {
@@ -525,7 +530,8 @@ static void dispatch_prompts_get(struct dispatch_req *req)
     }
     p = registry_find_prompt(req->srv->reg, name);
     if (p == NULL) {
-        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown prompt: %s", name);
+        dispatch_error(req, JSONRPC_INVALID_PARAMS, "Unknown prompt: %.*s", (int)LIMIT_QUOTED_BYTES,
+                       name);
         return;
     }
     if (dispatch_check_prompt_args(req, p, args) != STATUS_OK)
@@ -609,7 +615,7 @@ static void dispatch_complete(struct dispatch_req *req)
 {
     const cJSON *ref = cJSON_GetObjectItemCaseSensitive(req->params, "ref");
     const cJSON *argument = cJSON_GetObjectItemCaseSensitive(req->params, "argument");
-    struct call_target target = {.kind = HOST_CALL_COMPLETE};
+    struct call_target target = {.kind = RESULT_COMPLETE};
     int status;
 
     if (!cJSON_IsObject(ref) ||
@@ -809,7 +815,8 @@ static void dispatch_route(struct dispatch_req *req)
         return;
     }
     if (m == NULL) {
-        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %s", req->method);
+        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %.*s",
+                       (int)LIMIT_QUOTED_BYTES, req->method);
         return;
     }
     if (m->flags & DISPATCH_NOTIFICATION) {
@@ -853,7 +860,8 @@ static void dispatch_route_modern(struct dispatch_req *req)
     }
     /* An unknown or removed method outranks a bad envelope. */
     if (m == NULL || (m->flags & (DISPATCH_LEGACY | DISPATCH_NOTIFICATION))) {
-        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %s%s", req->method,
+        dispatch_error(req, JSONRPC_METHOD_NOT_FOUND, "Method not found: %.*s%s",
+                       (int)LIMIT_QUOTED_BYTES, req->method,
                        m != NULL ? " is not part of protocol 2026-07-28" : "");
         return;
     }

@@ -69,6 +69,9 @@
 #define LIMIT_PENDING_MB_MAX 4096
 /* What one call holds besides its input (its job, in-flight entry, parsed tree's nodes). */
 #define LIMIT_PENDING_CALL_BYTES 1024
+/* Text of the client's quoted in an error message (a name, a method, a member name), in
+ * bytes: longer text is cut there, so an answer does not grow with what was sent. */
+#define LIMIT_QUOTED_BYTES 200
 /* One log line on stderr, in bytes; longer messages are cut and marked. */
 #define LIMIT_LOG_LINE 4096
 /* Milliseconds that SIGTERM/SIGINT wait for calls in flight before exiting anyway. */

@@ -7,6 +7,7 @@
 #include "out.h"
 #include "revision.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,15 +42,18 @@ static cJSON *modern_versions(void)
 
 static cJSON *modern_bad_envelope(const cJSON *id, const char *key, const char *problem)
 {
-    char message[256];
+    struct strbuf message = STRBUF_INIT;
     cJSON *data = cJSON_CreateObject();
     cJSON *envelope = cJSON_AddObjectToObject(data, "envelope");
+    cJSON *error;
 
     cJSON_AddStringToObject(envelope, "key", key);
     cJSON_AddStringToObject(envelope, "problem", problem);
-    snprintf(message, sizeof(message), "Invalid _meta envelope for protocol revision %s: %s: %s",
-             revision_get(REV_MODERN)->name, key, problem);
-    return jsonrpc_error(id, JSONRPC_INVALID_PARAMS, message, data);
+    strbuf_addf(&message, "Invalid _meta envelope for protocol revision %s: %s: %s",
+                revision_get(REV_MODERN)->name, key, problem);
+    error = jsonrpc_error(id, JSONRPC_INVALID_PARAMS, message.buf, data);
+    strbuf_release(&message);
+    return error;
 }
 
 cJSON *modern_check(const cJSON *id, const cJSON *params, struct modern_envelope *env)

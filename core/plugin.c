@@ -1,6 +1,5 @@
 #include "plugin.h"
 
-#include "host.h"
 #include "limits.h"
 #include "rows.h"
 #include "status.h"
@@ -410,7 +409,7 @@ static int plugin_run_init(struct rows_load *ld, const struct mcph_plugin *d)
     struct plugin *pl = ld->pl;
     int rc;
 
-    host_setup(&pl->host, pl);
+    pl->env->host_setup(&pl->host, pl);
     if (d->init == NULL) {
         pl->initialized = 1;
         return STATUS_OK;

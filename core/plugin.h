@@ -96,6 +96,9 @@ struct plugin_env {
      * its successor. */
     void (*refresh)(void *ctx, const char *id);
     void *ctx;
+    /* Fills the host vtable of instance pl (h is &pl->host) before its init runs: the
+     * services every instance gets (host_setup). Required. Main thread. */
+    void (*host_setup)(struct plugin_host *h, struct plugin *pl);
 };
 
 /* The kinds of rows a plugin defines at init (1.2). */

@@ -81,7 +81,7 @@ static cJSON *rows_schema(struct rows_load *ld, const char *what, const char *na
 {
     cJSON *schema = cJSON_Parse(text != NULL ? text : "{\"type\":\"object\"}");
     const cJSON *type;
-    char why[256];
+    struct strbuf why = STRBUF_INIT;
 
     if (schema == NULL) {
         rows_fail(ld, "%s of '%s' is not valid JSON (near \"%.20s\"); fix the string", what, name,
@@ -102,11 +102,12 @@ static cJSON *rows_schema(struct rows_load *ld, const char *what, const char *na
         cJSON_Delete(schema);
         return NULL;
     }
-    if (schema_check(schema, why, sizeof(why)) != STATUS_OK) {
-        rows_fail(ld, "%s of '%s': %s; fix the schema", what, name, why);
+    if (schema_check(schema, &why) != STATUS_OK) {
+        rows_fail(ld, "%s of '%s': %s; fix the schema", what, name, why.buf);
         cJSON_Delete(schema);
-        return NULL;
+        schema = NULL;
     }
+    strbuf_release(&why);
     return schema;
 }
 

@@ -1,6 +1,8 @@
 #include "schema.h"
 
+#include "limits.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <float.h>
 #include <math.h>
@@ -471,11 +473,18 @@ int schema_compile(const cJSON *root, struct schema **out)
 
 /* --- Matching a value. --- */
 
+/* One step from the value matched to the value being checked: a member or an element. */
+struct schema_step {
+    const char *name; /* borrowed from the value: the member's name; NULL for an element */
+    int index;        /* the element's index */
+};
+
 struct schema_ctx {
-    char path[512]; /* JSON pointer of the value being checked */
-    size_t pathlen;
-    char *err;
-    size_t errlen;
+    /* The JSON pointer of the value being checked, as steps: written out only for a
+     * message. Every step is one level of schema nesting, so SCHEMA_MAX_DEPTH bounds it. */
+    struct schema_step path[SCHEMA_MAX_DEPTH];
+    int npath;
+    struct strbuf *err;
     int depth;
     int quiet;  /* inside anyOf/oneOf/not: failures are expected, not reported */
     int broken; /* the schema itself cannot be followed (too deep, a $ref cycle) */
@@ -484,17 +493,43 @@ struct schema_ctx {
 static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The path as a JSON pointer ('~' and '/' inside a name escaped as ~0 and ~1), "(root)" for
+ * the value matched itself. A member name is the client's text: only its first
+ * LIMIT_QUOTED_BYTES bytes are shown. */
+static void schema_add_path(struct strbuf *sb, const struct schema_ctx *c)
+{
+    if (c->npath == 0)
+        strbuf_addstr(sb, "(root)");
+    for (int i = 0; i < c->npath; i++) {
+        const char *name = c->path[i].name;
+
+        if (name == NULL) {
+            strbuf_addf(sb, "/%d", c->path[i].index);
+            continue;
+        }
+        strbuf_addch(sb, '/');
+        for (size_t k = 0; name[k] != '\0' && k < LIMIT_QUOTED_BYTES; k++) {
+            if (name[k] == '~' || name[k] == '/')
+                strbuf_add(sb, name[k] == '~' ? "~0" : "~1", 2);
+            else
+                strbuf_addch(sb, name[k]);
+        }
+    }
+}
+
+/* Replace err with "PATH: what" (unless quiet, when failures are expected). */
 static int schema_fail(struct schema_ctx *c, const char *fmt, ...)
 {
-    char what[256];
     va_list ap;
 
     if (c->quiet)
         return STATUS_INVALID;
+    strbuf_reset(c->err);
+    schema_add_path(c->err, c);
+    strbuf_addstr(c->err, ": ");
     va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
+    strbuf_vaddf(c->err, fmt, ap);
     va_end(ap);
-    snprintf(c->err, c->errlen, "%s: %s", c->pathlen ? c->path : "(root)", what);
     return STATUS_INVALID;
 }
 
@@ -512,30 +547,21 @@ static unsigned schema_type_of(const cJSON *v, const char **name)
 }
 
 static int schema_match_node(struct schema_ctx *c, const struct schema_node *n, const cJSON *v);
+static int schema_too_deep(struct schema_ctx *c);
 
-/* Check v against sub with `seg` appended to the path. */
+/* Check v, member `name` (NULL: element `index`) of the value being checked, against sub. */
 static int schema_at(struct schema_ctx *c, const struct schema_node *sub, const cJSON *v,
-                     const char *seg)
+                     const char *name, int index)
 {
-    size_t saved = c->pathlen;
     int status;
 
-    /* A JSON pointer: '~' and '/' inside a name are escaped as ~0 and ~1. */
-    if (saved + 2 * strlen(seg) + 2 < sizeof(c->path)) {
-        c->path[c->pathlen++] = '/';
-        for (const char *p = seg; *p != '\0'; p++) {
-            if (*p == '~' || *p == '/') {
-                c->path[c->pathlen++] = '~';
-                c->path[c->pathlen++] = *p == '~' ? '0' : '1';
-            } else {
-                c->path[c->pathlen++] = *p;
-            }
-        }
-        c->path[c->pathlen] = '\0';
-    }
+    /* Not reached (each step is a level of nesting, refused past SCHEMA_MAX_DEPTH), but the
+     * array must not overflow if that changes. */
+    if (c->npath == SCHEMA_MAX_DEPTH)
+        return schema_too_deep(c);
+    c->path[c->npath++] = (struct schema_step){.name = name, .index = index};
     status = schema_match_node(c, sub, v);
-    c->pathlen = saved;
-    c->path[saved] = '\0';
+    c->npath--;
     return status;
 }
 
@@ -626,7 +652,6 @@ static int schema_items(struct schema_ctx *c, const struct schema_node *n, const
 {
     int i = 0;
     const cJSON *e;
-    char seg[24];
 
     if (n->prefix.n == 0 && n->items == NULL)
         return STATUS_OK;
@@ -634,9 +659,9 @@ static int schema_items(struct schema_ctx *c, const struct schema_node *n, const
     {
         const struct schema_node *sub = (size_t)i < n->prefix.n ? n->prefix.at[i] : n->items;
 
-        snprintf(seg, sizeof(seg), "%d", i++);
-        if (sub != NULL && schema_at(c, sub, e, seg) != STATUS_OK)
+        if (sub != NULL && schema_at(c, sub, e, NULL, i) != STATUS_OK)
             return STATUS_INVALID;
+        i++;
     }
     return STATUS_OK;
 }
@@ -675,20 +700,20 @@ static int schema_member(struct schema_ctx *c, const struct schema_node *n, cons
     const struct schema_node *sub = schema_prop(n, m->string);
     int patterned = 0;
 
-    if (sub != NULL && schema_at(c, sub, m, m->string) != STATUS_OK)
+    if (sub != NULL && schema_at(c, sub, m, m->string, 0) != STATUS_OK)
         return STATUS_INVALID;
     for (size_t i = 0; i < n->npprops; i++) {
         if (!n->pprops[i].ok || regexec(&n->pprops[i].re, m->string, 0, NULL, 0) != 0)
             continue;
         patterned = 1;
-        if (schema_at(c, n->pprops[i].node, m, m->string) != STATUS_OK)
+        if (schema_at(c, n->pprops[i].node, m, m->string, 0) != STATUS_OK)
             return STATUS_INVALID;
     }
     if (!n->check_additional || sub != NULL || patterned)
         return STATUS_OK;
     if (n->additional_false)
-        return schema_fail(c, "unexpected property '%s'", m->string);
-    if (n->additional != NULL && schema_at(c, n->additional, m, m->string) != STATUS_OK)
+        return schema_fail(c, "unexpected property '%.*s'", (int)LIMIT_QUOTED_BYTES, m->string);
+    if (n->additional != NULL && schema_at(c, n->additional, m, m->string, 0) != STATUS_OK)
         return STATUS_INVALID;
     return STATUS_OK;
 }
@@ -818,25 +843,28 @@ static int schema_match_node(struct schema_ctx *c, const struct schema_node *n, 
     return status;
 }
 
-int schema_match(const struct schema *s, const cJSON *value, char *err, size_t errlen)
+int schema_match(const struct schema *s, const cJSON *value, struct strbuf *err)
 {
-    struct schema_ctx c = {.err = err, .errlen = errlen};
+    struct schema_ctx c;
 
-    if (errlen > 0)
-        err[0] = '\0';
+    /* Not zeroed whole: the path steps are written before they are read. */
+    c.npath = c.depth = c.quiet = c.broken = 0;
+    c.err = err;
+    strbuf_reset(err);
     return schema_match_node(&c, s->top, value);
 }
 
-int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen)
+int schema_validate(const cJSON *schema, const cJSON *value, struct strbuf *err)
 {
     struct schema *s;
     int status = schema_compile(schema, &s);
 
     if (status != STATUS_OK) {
-        snprintf(err, errlen, "(root): out of memory compiling the schema");
+        strbuf_reset(err);
+        strbuf_addstr(err, "(root): out of memory compiling the schema");
         return status;
     }
-    status = schema_match(s, value, err, errlen);
+    status = schema_match(s, value, err);
     schema_free(s);
     return status;
 }
@@ -853,15 +881,15 @@ static int schema_pattern_ok(const char *pattern)
 }
 
 /* The member names of patternProperties are regular expressions too. */
-static int schema_check_names(const cJSON *patterns, char *err, size_t errlen)
+static int schema_check_names(const cJSON *patterns, struct strbuf *err)
 {
     const cJSON *p;
 
     cJSON_ArrayForEach(p, patterns)
     {
         if (!schema_pattern_ok(p->string)) {
-            snprintf(err, errlen, "patternProperties name %s is not a valid regular expression",
-                     p->string);
+            (void)strbuf_addf(err, "patternProperties name %s is not a valid regular expression",
+                              p->string);
             return STATUS_INVALID;
         }
     }
@@ -869,12 +897,12 @@ static int schema_check_names(const cJSON *patterns, char *err, size_t errlen)
 }
 
 /* Walk every subschema: patterns compile, $refs resolve. */
-static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t errlen, int depth)
+static int schema_walk(const cJSON *root, const cJSON *node, struct strbuf *err, int depth)
 {
     const cJSON *child;
 
     if (depth > SCHEMA_MAX_DEPTH) {
-        snprintf(err, errlen, "nested deeper than %d levels", SCHEMA_MAX_DEPTH);
+        (void)strbuf_addf(err, "nested deeper than %d levels", SCHEMA_MAX_DEPTH);
         return STATUS_INVALID;
     }
     cJSON_ArrayForEach(child, node)
@@ -886,31 +914,32 @@ static int schema_walk(const cJSON *root, const cJSON *node, char *err, size_t e
                             strcmp(key, "default") == 0 || strcmp(key, "examples") == 0))
             continue;
         if (key != NULL && strcmp(key, "patternProperties") == 0 && !cJSON_IsObject(child)) {
-            snprintf(err, errlen, "patternProperties must be an object");
+            (void)strbuf_addf(err, "patternProperties must be an object");
             return STATUS_INVALID;
         }
         if (key != NULL && strcmp(key, "patternProperties") == 0 &&
-            schema_check_names(child, err, errlen) != STATUS_OK)
+            schema_check_names(child, err) != STATUS_OK)
             return STATUS_INVALID;
         if (key != NULL && strcmp(key, "pattern") == 0 && cJSON_IsString(child) &&
             !schema_pattern_ok(child->valuestring)) {
-            snprintf(err, errlen, "pattern %s is not a valid regular expression",
-                     child->valuestring);
+            (void)strbuf_addf(err, "pattern %s is not a valid regular expression",
+                              child->valuestring);
             return STATUS_INVALID;
         }
         if (key != NULL && strcmp(key, "$ref") == 0 && cJSON_IsString(child) &&
             schema_resolve(root, child->valuestring) == NULL) {
-            snprintf(err, errlen, "$ref %s does not resolve inside the schema", child->valuestring);
+            (void)strbuf_addf(err, "$ref %s does not resolve inside the schema",
+                              child->valuestring);
             return STATUS_INVALID;
         }
         if ((cJSON_IsObject(child) || cJSON_IsArray(child)) &&
-            schema_walk(root, child, err, errlen, depth + 1) != STATUS_OK)
+            schema_walk(root, child, err, depth + 1) != STATUS_OK)
             return STATUS_INVALID;
     }
     return STATUS_OK;
 }
 
-int schema_check(const cJSON *schema, char *err, size_t errlen)
+int schema_check(const cJSON *schema, struct strbuf *err)
 {
-    return schema_walk(schema, schema, err, errlen, 0);
+    return schema_walk(schema, schema, err, 0);
 }

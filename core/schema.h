@@ -18,6 +18,8 @@
 #include <cJSON.h>
 #include <stddef.h>
 
+struct strbuf;
+
 /* A schema compiled for matching: keywords read once, patterns compiled, $ref resolved. */
 struct schema;
 
@@ -29,17 +31,19 @@ int schema_compile(const cJSON *root, struct schema **out) __attribute__((warn_u
 void schema_free(struct schema *s);
 
 /*
- * Match value against a compiled schema. Returns STATUS_OK, or STATUS_INVALID with
- * "PATH: what is wrong" in err (PATH a JSON pointer into value, "(root)" for the value
- * itself). Any thread, several at once.
+ * Match value against a compiled schema. err is emptied; returns STATUS_OK, or STATUS_INVALID
+ * with "PATH: what is wrong" in err (PATH a JSON pointer into value, "(root)" for the value
+ * itself; member names of value, the client's text, cut at LIMIT_QUOTED_BYTES each). Growing
+ * err allocates only when a match fails. Any thread, several at once.
  */
-int schema_match(const struct schema *s, const cJSON *value, char *err, size_t errlen);
+int schema_match(const struct schema *s, const cJSON *value, struct strbuf *err);
 
-/* Compile, match and free: the same answer for a schema used once. */
-int schema_validate(const cJSON *schema, const cJSON *value, char *err, size_t errlen);
+/* Compile, match and free: the same answer for a schema used once (and STATUS_NOMEM with a
+ * message in err when it cannot be compiled). */
+int schema_validate(const cJSON *schema, const cJSON *value, struct strbuf *err);
 
 /* Check the schema itself as far as validation depends on it: every pattern compiles and
  * every $ref resolves. Returns STATUS_OK or STATUS_INVALID with the reason in err. */
-int schema_check(const cJSON *schema, char *err, size_t errlen);
+int schema_check(const cJSON *schema, struct strbuf *err);
 
 #endif

@@ -3,6 +3,7 @@
 #include "debounce.h"
 #include "diag.h"
 #include "dispatch.h"
+#include "host.h"
 #include "limits.h"
 #include "modern.h"
 #include "plugin.h"
@@ -173,6 +174,7 @@ void server_init(struct server *srv)
     srv->env.resource_updated = dispatch_resource_updated;
     srv->env.refresh = server_request_refresh;
     srv->env.ctx = srv;
+    srv->env.host_setup = host_setup;
     srv->wake_fd = -1;
 }
 

@@ -12,6 +12,7 @@
  *   modern.c    the 2026-07-28 era: _meta, result decoration, discover, listen, MRTR
  *   schema.c    tool arguments and structured results against compiled JSON Schemas
  *   call.c      a call into a plugin: in flight, run on a lane, answered
+ *   result.c    what a handler adds to its call, turned into the MCP result
  *   host.c      the services vtable plugins call while they run
  *   inflight.c  requests in flight (cancellation) and mcph's own questions to the client
  *   out.c       every message sent: replies gathered per flush, notifications at once

@@ -12,6 +12,7 @@
 #include "limits.h"
 #include "schema.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <cJSON.h>
 #include <stdint.h>
@@ -97,24 +98,27 @@ static int fuzz_admitted(const char *text, size_t len)
 static void fuzz_match(const cJSON *root, const cJSON *value)
 {
     struct schema *s = NULL;
-    char err[512], again[512], once[512];
+    struct strbuf err = STRBUF_INIT, again = STRBUF_INIT, once = STRBUF_INIT;
     int status, status2, status3;
 
-    err[0] = again[0] = once[0] = '\0';
     if (schema_compile(root, &s) != STATUS_OK)
         return;
-    status = schema_match(s, value, err, sizeof(err));
-    status2 = schema_match(s, value, again, sizeof(again));
+    status = schema_match(s, value, &err);
+    status2 = schema_match(s, value, &again);
     schema_free(s);
-    status3 = schema_validate(root, value, once, sizeof(once));
+    status3 = schema_validate(root, value, &once);
     if (status != STATUS_OK && status != STATUS_INVALID)
         fuzz_fail("schema_match returned", status_str(status));
-    if (status == STATUS_INVALID && err[0] == '\0')
+    if (status == STATUS_INVALID && err.len == 0)
         fuzz_fail("STATUS_INVALID without a message", "");
     if (status != status2 || status != status3)
-        fuzz_fail("the same match gave different answers", err);
-    if (status == STATUS_INVALID && (strcmp(err, again) != 0 || strcmp(err, once) != 0))
-        fuzz_fail("the same match gave different messages", err);
+        fuzz_fail("the same match gave different answers", err.buf);
+    if (status == STATUS_INVALID &&
+        (strcmp(err.buf, again.buf) != 0 || strcmp(err.buf, once.buf) != 0))
+        fuzz_fail("the same match gave different messages", err.buf);
+    strbuf_release(&err);
+    strbuf_release(&again);
+    strbuf_release(&once);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -123,7 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t slen = nul ? (size_t)(nul - data) : size;
     cJSON *root = cJSON_ParseWithLength((const char *)data, slen);
     cJSON *value = NULL;
-    char err[512];
+    struct strbuf check = STRBUF_INIT;
 
     if (root == NULL || (!fuzz_any_pattern && !fuzz_tame(root))) {
         cJSON_Delete(root);
@@ -136,9 +140,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fuzz_admitted(text, len))
             value = cJSON_ParseWithLength(text, len);
     }
-    err[0] = '\0';
-    if (schema_check(root, err, sizeof(err)) == STATUS_INVALID && err[0] == '\0')
+    if (schema_check(root, &check) == STATUS_INVALID && check.len == 0)
         fuzz_fail("schema_check: STATUS_INVALID without a message", "");
+    strbuf_release(&check);
     if (nul == NULL && fuzz_admitted((const char *)data, slen))
         fuzz_match(root, root);
     else if (value != NULL)

@@ -49,7 +49,7 @@ static int call_go(const struct call_req *r)
 {
     char text[1024];
     const struct registry_tool *t = registry_find_tool(fx.srv.reg, r->tool);
-    struct call_target target = {.kind = HOST_CALL_TOOL};
+    struct call_target target = {.kind = RESULT_TOOL};
     struct call_origin o = {.srv = &fx.srv};
 
     if (!CHECK(t != NULL))

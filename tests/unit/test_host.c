@@ -7,6 +7,7 @@
 #include "fixture.h"
 #include "limits.h"
 #include "plugin.h"
+#include "result.h"
 #include "revision.h"
 #include "status.h"
 #include "version.h"
@@ -61,11 +62,11 @@ static int host_setup_fake(void)
 /* The call's result, compared with want, then freed with the call. */
 static int host_result_is(struct mcph_call *c, const char *want)
 {
-    cJSON *result = host_call_result(c);
+    cJSON *result = result_build(c);
     int same = fixture_json_is(result, want);
 
     cJSON_Delete(result);
-    host_call_release(c);
+    result_release(c);
     return same;
 }
 
@@ -120,7 +121,7 @@ static void test_arg_accessors(void)
     int64_t i = 0;
     int b = -1;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->arg_string(&c, "s", &s), MCPH_OK);
     CHECK_STR_EQ(s, "text");
@@ -157,7 +158,7 @@ static void test_arg_accessors(void)
     CHECK_INT_EQ(vt->arg_integer(&c, "b", &i), MCPH_ERR_TYPE);
     CHECK_INT_EQ(vt->arg_integer(&c, "missing", &i), MCPH_ERR_ABSENT);
     CHECK_INT_EQ(i, 5);
-    host_call_release(&c);
+    result_release(&c);
     cJSON_Delete(args);
 }
 
@@ -168,7 +169,7 @@ static void test_arg_json(void)
     struct mcph_call c;
     const char *json = NULL, *again = NULL;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->arg_json(&c, "o", &json), MCPH_OK);
     CHECK_STR_EQ(json, "{\"a\":[1,2]}");
@@ -182,14 +183,14 @@ static void test_arg_json(void)
     CHECK_INT_EQ(vt->args_json(&c, &json), MCPH_OK);
     CHECK_STR_EQ(json, "{\"o\":{\"a\":[1,2]},\"nul\":null,\"s\":\"x\"}");
     CHECK(vt->uri(&c) == NULL);
-    host_call_release(&c);
+    result_release(&c);
 
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_RESOURCE, REV_2025_06_18, empty, "x://r/1"),
+    if (CHECK_INT_EQ(result_init(&c, RESULT_RESOURCE, REV_2025_06_18, empty, "x://r/1"),
                      STATUS_OK)) {
         CHECK_INT_EQ(vt->args_json(&c, &json), MCPH_OK);
         CHECK_STR_EQ(json, "{}");
         CHECK_STR_EQ(vt->uri(&c), "x://r/1");
-        host_call_release(&c);
+        result_release(&c);
     }
     cJSON_Delete(args);
     cJSON_Delete(empty);
@@ -200,17 +201,17 @@ static void test_call_init(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_PROMPT, REV_2025_03_26, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_PROMPT, REV_2025_03_26, args, NULL), STATUS_OK))
         return;
-    CHECK_INT_EQ(c.kind, HOST_CALL_PROMPT);
+    CHECK_INT_EQ(c.kind, RESULT_PROMPT);
     CHECK_INT_EQ(c.rev, REV_2025_03_26);
     CHECK(c.args == args);
     CHECK_INT_EQ(c.role, -1);
     CHECK(cJSON_IsArray(c.items) && cJSON_GetArraySize(c.items) == 0);
     CHECK(c.structured == NULL && c.error == NULL && c.description == NULL);
     CHECK_INT_EQ(c.is_error + c.has_text, 0);
-    host_call_release(&c);
-    host_call_release(NULL);
+    result_release(&c);
+    result_release(NULL);
     cJSON_Delete(args);
 }
 
@@ -221,7 +222,7 @@ static void test_tool_content_current(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->text(&c, "hello"), MCPH_OK);
     CHECK_INT_EQ(vt->image(&c, png, sizeof(png), "image/png"), MCPH_OK);
@@ -262,7 +263,7 @@ static void test_tool_content_2024(void)
     struct mcph_call c;
     const char *text;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2024_11_05, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2024_11_05, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->audio(&c, "abcdef", 6, "audio/ogg"), MCPH_OK);
     CHECK_INT_EQ(vt->resource_link(&c, "file:///a.txt", "a.txt", NULL, NULL), MCPH_OK);
@@ -278,7 +279,7 @@ static void test_tool_content_2024(void)
     /* Images exist in every revision. */
     CHECK(fixture_json_is(cJSON_GetArrayItem(c.items, 2),
                           "{\"type\":\"image\",\"data\":\"eA==\",\"mimeType\":\"image/gif\"}"));
-    host_call_release(&c);
+    result_release(&c);
     cJSON_Delete(args);
 }
 
@@ -288,14 +289,14 @@ static void test_tool_content_2025_03(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_03_26, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_03_26, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->audio(&c, "abc", 3, "audio/wav"), MCPH_OK);
     CHECK_INT_EQ(vt->resource_link(&c, "file:///a.txt", "a.txt", "text/plain", NULL), MCPH_OK);
     CHECK(fixture_json_is(cJSON_GetArrayItem(c.items, 0),
                           "{\"type\":\"audio\",\"data\":\"YWJj\",\"mimeType\":\"audio/wav\"}"));
     CHECK_STR_HAS(host_item_text(&c, 1), "file:///a.txt");
-    host_call_release(&c);
+    result_release(&c);
     cJSON_Delete(args);
 }
 
@@ -304,7 +305,7 @@ static void test_sink_errors(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->text(&c, NULL), MCPH_ERR_INVALID);
     CHECK_INT_EQ(vt->image(&c, "x", 1, NULL), MCPH_ERR_INVALID);
@@ -322,11 +323,10 @@ static void test_sink_errors(void)
     CHECK_INT_EQ(vt->prompt_message(&c, MCPH_ROLE_USER), MCPH_ERR_STATE);
     CHECK_INT_EQ(vt->prompt_description(&c, "d"), MCPH_ERR_STATE);
     CHECK_INT_EQ(cJSON_GetArraySize(c.items), 0);
-    host_call_release(&c);
+    result_release(&c);
 
     /* A resource read takes no tool content. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_RESOURCE, REV_2025_06_18, args, "x://r"),
-                     STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_RESOURCE, REV_2025_06_18, args, "x://r"), STATUS_OK)) {
         CHECK_INT_EQ(vt->text(&c, "t"), MCPH_ERR_STATE);
         CHECK_INT_EQ(vt->image(&c, "x", 1, "image/png"), MCPH_ERR_STATE);
         CHECK_INT_EQ(vt->resource_link(&c, "x://u", "n", NULL, NULL), MCPH_ERR_STATE);
@@ -335,7 +335,7 @@ static void test_sink_errors(void)
         CHECK_INT_EQ(vt->tool_error(&c, "no"), MCPH_ERR_STATE);
         CHECK_INT_EQ(vt->prompt_message(&c, MCPH_ROLE_USER), MCPH_ERR_STATE);
         CHECK_INT_EQ(cJSON_GetArraySize(c.items), 0);
-        host_call_release(&c);
+        result_release(&c);
     }
     cJSON_Delete(args);
 }
@@ -346,7 +346,7 @@ static void test_result_limit(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         return;
     c.bytes = LIMIT_RESULT_BYTES - 4;
     CHECK_INT_EQ(vt->text(&c, "1234"), MCPH_OK);
@@ -354,7 +354,7 @@ static void test_result_limit(void)
     CHECK_INT_EQ(vt->image(&c, "x", 1, "image/png"), MCPH_ERR_LIMIT);
     CHECK_INT_EQ(vt->structured(&c, "{}"), MCPH_ERR_LIMIT);
     CHECK_INT_EQ(cJSON_GetArraySize(c.items), 1);
-    host_call_release(&c);
+    result_release(&c);
     cJSON_Delete(args);
 }
 
@@ -364,26 +364,26 @@ static void test_structured(void)
     struct mcph_call c;
 
     /* 2025-06-18: structuredContent, plus the JSON as text for clients that skip it. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK)) {
         CHECK_INT_EQ(vt->structured(&c, "{\"sum\": 3}"), MCPH_OK);
         CHECK(host_result_is(&c, "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"sum\\\":3}\"}],"
                                  "\"structuredContent\":{\"sum\":3}}"));
     }
     /* A tool that wrote its own text gets no mirror. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_11_25, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_11_25, args, NULL), STATUS_OK)) {
         CHECK_INT_EQ(vt->text(&c, "The sum is 3."), MCPH_OK);
         CHECK_INT_EQ(vt->structured(&c, "{\"sum\":3}"), MCPH_OK);
         CHECK(host_result_is(&c, "{\"content\":[{\"type\":\"text\",\"text\":\"The sum is 3.\"}],"
                                  "\"structuredContent\":{\"sum\":3}}"));
     }
     /* 2025-03-26 has no structuredContent: only the text mirror goes. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_03_26, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_03_26, args, NULL), STATUS_OK)) {
         CHECK_INT_EQ(vt->structured(&c, "{\"sum\":3}"), MCPH_OK);
         CHECK(
             host_result_is(&c, "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"sum\\\":3}\"}]}"));
     }
     /* Only a JSON object is a structured result; the last good one counts. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK)) {
         CHECK_INT_EQ(vt->structured(&c, "[1,2]"), MCPH_ERR_INVALID);
         CHECK_INT_EQ(vt->structured(&c, "\"s\""), MCPH_ERR_INVALID);
         CHECK_INT_EQ(vt->structured(&c, "{not json"), MCPH_ERR_INVALID);
@@ -401,19 +401,19 @@ static void test_tool_error(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2024_11_05, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2024_11_05, args, NULL), STATUS_OK)) {
         CHECK_INT_EQ(vt->tool_error(&c, "failed after %d tries", 3), MCPH_OK);
         CHECK_INT_EQ(c.is_error, 1);
         CHECK(host_result_is(&c, "{\"content\":[{\"type\":\"text\",\"text\":"
                                  "\"failed after 3 tries\"}],\"isError\":true}"));
     }
     /* Without tool_error: no isError member at all. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2024_11_05, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2024_11_05, args, NULL), STATUS_OK)) {
         CHECK_INT_EQ(vt->text(&c, "fine"), MCPH_OK);
         CHECK(host_result_is(&c, "{\"content\":[{\"type\":\"text\",\"text\":\"fine\"}]}"));
     }
     /* A tool with no content at all still has a content array. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         CHECK(host_result_is(&c, "{\"content\":[]}"));
     cJSON_Delete(args);
 }
@@ -423,15 +423,14 @@ static void test_protocol_error(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_RESOURCE, REV_2025_06_18, args, "x://r"),
-                      STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_RESOURCE, REV_2025_06_18, args, "x://r"), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->error(&c, MCPH_ERR_NOT_FOUND, "no row %d", 5), MCPH_ERR_NOT_FOUND);
     CHECK_STR_EQ(c.error, "no row 5");
     CHECK_INT_EQ(vt->error(&c, MCPH_ERR_INVALID, "bad %s", "id"), MCPH_ERR_INVALID);
     CHECK_STR_EQ(c.error, "bad id");
     CHECK_INT_EQ(vt->error(NULL, MCPH_ERR, "x"), MCPH_ERR);
-    host_call_release(&c);
+    result_release(&c);
     cJSON_Delete(args);
 }
 
@@ -441,7 +440,7 @@ static void test_contents(void)
     struct mcph_call c;
 
     /* uri NULL means the URI being read; mime NULL the resource's default. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_RESOURCE, REV_2025_06_18, args, "x://r/1"),
+    if (CHECK_INT_EQ(result_init(&c, RESULT_RESOURCE, REV_2025_06_18, args, "x://r/1"),
                      STATUS_OK)) {
         c.mime_type = "text/plain";
         CHECK_INT_EQ(vt->contents_text(&c, NULL, NULL, "one"), MCPH_OK);
@@ -456,7 +455,7 @@ static void test_contents(void)
                 "\"blob\":\"AP8=\"}]}"));
     }
     /* No default mime type: no mimeType member. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_RESOURCE, REV_2024_11_05, args, "x://r/2"),
+    if (CHECK_INT_EQ(result_init(&c, RESULT_RESOURCE, REV_2024_11_05, args, "x://r/2"),
                      STATUS_OK)) {
         CHECK_INT_EQ(vt->contents_blob(&c, NULL, NULL, "abc", 3), MCPH_OK);
         CHECK_INT_EQ(vt->contents_text(&c, NULL, NULL, ""), MCPH_OK);
@@ -472,7 +471,7 @@ static void test_prompt_messages(void)
     struct mcph_call c;
     const char *name = NULL;
 
-    if (!CHECK_INT_EQ(host_call_init(&c, HOST_CALL_PROMPT, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_PROMPT, REV_2025_06_18, args, NULL), STATUS_OK))
         return;
     CHECK_INT_EQ(vt->arg_string(&c, "name", &name), MCPH_OK);
     CHECK_STR_EQ(name, "Ada");
@@ -504,7 +503,7 @@ static void test_prompt_messages(void)
             "{\"uri\":\"x://doc\",\"text\":\"doc\"}}}]}"));
 
     /* Without a description the member is absent; audio in a 2024-11-05 prompt is text. */
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_PROMPT, REV_2024_11_05, args, NULL), STATUS_OK)) {
+    if (CHECK_INT_EQ(result_init(&c, RESULT_PROMPT, REV_2024_11_05, args, NULL), STATUS_OK)) {
         const cJSON *content;
 
         CHECK_INT_EQ(vt->prompt_message(&c, MCPH_ROLE_USER), MCPH_OK);
@@ -515,14 +514,14 @@ static void test_prompt_messages(void)
         CHECK(fixture_json_is(
             cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c.items, 0), "role"), "\"user\""));
         {
-            cJSON *result = host_call_result(&c);
+            cJSON *result = result_build(&c);
 
             CHECK(cJSON_GetObjectItemCaseSensitive(result, "description") == NULL);
             CHECK_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(result, "messages")),
                          1);
             cJSON_Delete(result);
         }
-        host_call_release(&c);
+        result_release(&c);
     }
     cJSON_Delete(args);
 }
@@ -533,12 +532,11 @@ static void test_result_shapes(void)
     cJSON *args = cJSON_CreateObject();
     struct mcph_call c;
 
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
         CHECK(host_result_is(&c, "{\"content\":[]}"));
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_RESOURCE, REV_2025_06_18, args, "x://r"),
-                     STATUS_OK))
+    if (CHECK_INT_EQ(result_init(&c, RESULT_RESOURCE, REV_2025_06_18, args, "x://r"), STATUS_OK))
         CHECK(host_result_is(&c, "{\"contents\":[]}"));
-    if (CHECK_INT_EQ(host_call_init(&c, HOST_CALL_PROMPT, REV_2025_06_18, args, NULL), STATUS_OK))
+    if (CHECK_INT_EQ(result_init(&c, RESULT_PROMPT, REV_2025_06_18, args, NULL), STATUS_OK))
         CHECK(host_result_is(&c, "{\"messages\":[]}"));
     cJSON_Delete(args);
 }

@@ -8,6 +8,7 @@
 #include "fixture.h"
 #include "host.h"
 #include "limits.h"
+#include "result.h"
 #include "revision.h"
 #include "status.h"
 
@@ -28,7 +29,7 @@ static int pl_dummy_handler(const struct mcph_host *host, void *state, struct mc
 }
 
 static struct log plg_log;
-static struct plugin_env plg_env = {.log = &plg_log};
+static struct plugin_env plg_env = {.log = &plg_log, .host_setup = host_setup};
 static int plg_log_read = -1; /* read end of the pipe plg_log writes to */
 
 /* The INI text that points plugin_dir at the test plugins. */
@@ -109,11 +110,11 @@ static int plg_call_tool(struct plugin *pl, const char *name, const char *args, 
     for (size_t i = 0; i < pl->ntools; i++) {
         if (strcmp(pl->tools[i].name, name) != 0)
             continue;
-        if (host_call_init(&call, HOST_CALL_TOOL, REV_2025_06_18, parsed, NULL) != STATUS_OK)
+        if (result_init(&call, RESULT_TOOL, REV_2025_06_18, parsed, NULL) != STATUS_OK)
             break;
         rc = pl->tools[i].call(&pl->host.vt, pl->state, &call);
-        result = rc == MCPH_OK ? host_call_result(&call) : NULL;
-        host_call_release(&call);
+        result = rc == MCPH_OK ? result_build(&call) : NULL;
+        result_release(&call);
     }
     first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(result, "content"), 0);
     first = cJSON_GetObjectItemCaseSensitive(first, "text");

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "fixture.h"
+#include "host.h"
 #include "limits.h"
 #include "revision.h"
 #include "status.h"
@@ -16,7 +17,7 @@
 
 static char reg_dir[256];
 static struct log reg_log;
-static struct plugin_env reg_env = {.log = &reg_log};
+static struct plugin_env reg_env = {.log = &reg_log, .host_setup = host_setup};
 static int reg_log_read = -1;
 
 /* Load instance `id` of an INI made of `sections` (plugin_dir: the test plugins). */

@@ -4,7 +4,9 @@
 #include "schema.h"
 
 #include "check.h"
+#include "limits.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,16 +35,19 @@ static int schema_case_ok(const struct schema_case *k)
 {
     cJSON *schema = cJSON_Parse(k->schema);
     cJSON *value = cJSON_Parse(k->value);
-    char err[512] = "untouched";
+    struct strbuf sb = STRBUF_INIT;
+    const char *err;
     int status = -999, ok = 0;
 
+    strbuf_addstr(&sb, "untouched");
     if (schema != NULL && value != NULL) {
-        status = schema_validate(schema, value, err, sizeof(err));
+        status = schema_validate(schema, value, &sb);
         if (k->path == NULL)
             ok = status == STATUS_OK;
         else
-            ok = status == STATUS_INVALID && schema_err_is(err, k->path, k->part);
+            ok = status == STATUS_INVALID && schema_err_is(sb.buf, k->path, k->part);
     }
+    err = sb.buf;
     if (!ok) {
         fprintf(stderr, "    schema %s\n    value  %s\n", k->schema, k->value);
         if (schema == NULL || value == NULL)
@@ -55,6 +60,7 @@ static int schema_case_ok(const struct schema_case *k)
     }
     cJSON_Delete(schema);
     cJSON_Delete(value);
+    strbuf_release(&sb);
     return ok;
 }
 
@@ -565,41 +571,148 @@ static void test_unknown_keywords(void)
     schema_run(cases);
 }
 
-/* A small err buffer gets the start of the message; a pass leaves it empty. */
+/* err is replaced, not appended to: a failure gives the whole message, a pass leaves it
+ * empty. */
 static void test_validate_err_buffer(void)
 {
     cJSON *schema = cJSON_Parse("{\"properties\":{\"abc\":{\"type\":\"string\"}}}");
     cJSON *value = cJSON_Parse("{\"abc\":1}");
-    char err[8];
+    struct strbuf err = STRBUF_INIT;
 
     if (!CHECK(schema != NULL && value != NULL))
         goto out;
-    memset(err, 'x', sizeof(err));
-    CHECK_INT_EQ(schema_validate(schema, value, err, sizeof(err)), STATUS_INVALID);
-    CHECK_STR_EQ(err, "/abc: e");
+    strbuf_addstr(&err, "xxxxxxx");
+    CHECK_INT_EQ(schema_validate(schema, value, &err), STATUS_INVALID);
+    CHECK(strncmp(err.buf, "/abc: e", 7) == 0);
+    CHECK_STR_EQ(err.buf, "/abc: expected string, got integer");
     cJSON_ReplaceItemInObject(value, "abc", cJSON_CreateString("ok"));
-    memset(err, 'x', sizeof(err));
-    CHECK_INT_EQ(schema_validate(schema, value, err, sizeof(err)), STATUS_OK);
-    CHECK_STR_EQ(err, "");
+    strbuf_addstr(&err, "xxxxxxx");
+    CHECK_INT_EQ(schema_validate(schema, value, &err), STATUS_OK);
+    CHECK_STR_EQ(err.buf, "");
 out:
+    strbuf_release(&err);
     cJSON_Delete(schema);
     cJSON_Delete(value);
+}
+
+/* Nested properties: {"properties":{"k0":{"properties":{"k1":...{"type":"string"}}}}} and the
+ * matching value with 1 at the bottom; names are `key` with the level appended. */
+static void schema_nest(struct strbuf *schema, struct strbuf *value, const char *key, int levels)
+{
+    for (int i = 0; i < levels; i++) {
+        strbuf_addf(schema, "{\"properties\":{\"%s%d\":", key, i);
+        strbuf_addf(value, "{\"%s%d\":", key, i);
+    }
+    strbuf_addstr(schema, "{\"type\":\"string\"}");
+    strbuf_addch(value, '1');
+    for (int i = 0; i < levels; i++) {
+        strbuf_addstr(schema, "}}");
+        strbuf_addch(value, '}');
+    }
+}
+
+/* A path longer than any fixed buffer comes out whole: 12 levels of 60-byte names. */
+static void test_deep_path_whole(void)
+{
+    struct strbuf schema_text = STRBUF_INIT, value_text = STRBUF_INIT;
+    struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+    char key[61];
+    cJSON *schema, *value;
+
+    memset(key, 'k', 60);
+    key[60] = '\0';
+    schema_nest(&schema_text, &value_text, key, 12);
+    for (int i = 0; i < 12; i++)
+        strbuf_addf(&want, "/%s%d", key, i);
+    strbuf_addstr(&want, ": expected string, got integer");
+    schema = cJSON_Parse(schema_text.buf);
+    value = cJSON_Parse(value_text.buf);
+    if (CHECK(schema != NULL && value != NULL)) {
+        CHECK_INT_EQ(schema_validate(schema, value, &err), STATUS_INVALID);
+        CHECK(err.len > 700);
+        CHECK_STR_EQ(err.buf, want.buf);
+    }
+    cJSON_Delete(schema);
+    cJSON_Delete(value);
+    strbuf_release(&schema_text);
+    strbuf_release(&value_text);
+    strbuf_release(&err);
+    strbuf_release(&want);
+}
+
+/* A member name is the client's text: the path and a message quote its first
+ * LIMIT_QUOTED_BYTES bytes only, however long it is ('/' and '~' still escaped). */
+static void test_long_names_cut(void)
+{
+    struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, want = STRBUF_INIT;
+    size_t n = 4 * LIMIT_QUOTED_BYTES;
+    char *name = malloc(n + 1);
+    cJSON *schema = cJSON_Parse("{\"additionalProperties\":{\"type\":\"string\"}}");
+    cJSON *closed = cJSON_Parse("{\"additionalProperties\":false}");
+    cJSON *value = cJSON_CreateObject();
+
+    if (!CHECK(name != NULL && schema != NULL && closed != NULL && value != NULL))
+        goto out;
+    memset(name, 'n', n);
+    name[0] = '/';
+    name[1] = '~';
+    name[n] = '\0';
+    cJSON_AddNumberToObject(value, name, 1);
+    strbuf_addf(&want, "/~1~0%.*s: expected string, got integer", (int)LIMIT_QUOTED_BYTES - 2,
+                name + 2);
+    CHECK_INT_EQ(schema_validate(schema, value, &err), STATUS_INVALID);
+    CHECK_STR_EQ(err.buf, want.buf);
+    strbuf_reset(&want);
+    strbuf_addf(&want, "(root): unexpected property '%.*s'", (int)LIMIT_QUOTED_BYTES, name);
+    CHECK_INT_EQ(schema_validate(closed, value, &err), STATUS_INVALID);
+    CHECK_STR_EQ(err.buf, want.buf);
+out:
+    free(name);
+    cJSON_Delete(schema);
+    cJSON_Delete(closed);
+    cJSON_Delete(value);
+    strbuf_release(&text);
+    strbuf_release(&err);
+    strbuf_release(&want);
+}
+
+/* Nesting past SCHEMA_MAX_DEPTH (64) is refused with a message naming the path down to it,
+ * whole: 70 levels of 20-byte names. */
+static void test_too_deep_path(void)
+{
+    struct strbuf schema_text = STRBUF_INIT, value_text = STRBUF_INIT, err = STRBUF_INIT;
+    cJSON *schema, *value;
+
+    schema_nest(&schema_text, &value_text, "abcdefghijklmnopqrst", 70);
+    schema = cJSON_Parse(schema_text.buf);
+    value = cJSON_Parse(value_text.buf);
+    if (CHECK(schema != NULL && value != NULL)) {
+        CHECK_INT_EQ(schema_validate(schema, value, &err), STATUS_INVALID);
+        CHECK(strncmp(err.buf, "/abcdefghijklmnopqrst0/abcdefghijklmnopqrst1/", 44) == 0);
+        CHECK_STR_HAS(err.buf, "/abcdefghijklmnopqrst63: schema nests or refers deeper than 64");
+    }
+    cJSON_Delete(schema);
+    cJSON_Delete(value);
+    strbuf_release(&schema_text);
+    strbuf_release(&value_text);
+    strbuf_release(&err);
 }
 
 /* schema_check on a schema text: the status, and err containing part when refused. */
 static int schema_check_is(const char *text, int want, const char *part)
 {
     cJSON *schema = cJSON_Parse(text);
-    char err[512] = "";
+    struct strbuf err = STRBUF_INIT;
     int status = -999, ok;
 
     if (schema != NULL)
-        status = schema_check(schema, err, sizeof(err));
-    ok = status == want && (part == NULL || strstr(err, part) != NULL);
+        status = schema_check(schema, &err);
+    ok = status == want && (part == NULL || strstr(err.buf, part) != NULL);
     if (!ok)
         fprintf(stderr, "    schema %s\n    want %d \"...%s...\", got %d \"%s\"\n", text, want,
-                part ? part : "", status, err);
+                part ? part : "", status, err.buf);
     cJSON_Delete(schema);
+    strbuf_release(&err);
     return ok;
 }
 
@@ -668,6 +781,9 @@ static const struct check_test tests[] = {
     {"ref_cycle_inside_combinators", test_ref_cycle_inside_combinators},
     {"unknown_keywords", test_unknown_keywords},
     {"validate_err_buffer", test_validate_err_buffer},
+    {"deep_path_whole", test_deep_path_whole},
+    {"long_names_cut", test_long_names_cut},
+    {"too_deep_path", test_too_deep_path},
     {"check", test_check},
     {"check_pattern_properties", test_check_pattern_properties},
     {"check_data_is_not_schema", test_check_data_is_not_schema},
