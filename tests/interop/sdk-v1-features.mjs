@@ -20,10 +20,10 @@ import {
 import { REVISIONS, REQUEST_TIMEOUT_MS, order, report, summary, Session, check } from './harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { commandWords } from '../lib/proc.mjs';
+import { sleep } from '../lib/util.mjs';
 
 const REVISION_CAP_MS = 60000;
 const CAPS = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const since = (rev, first) => order(rev) >= order(first);
 const textOf = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const call = (c, name, args, opts = {}) =>

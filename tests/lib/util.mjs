@@ -75,3 +75,27 @@ export function sanitizersOf(bin) {
 
 // A sanitizer's report in a process's stderr.
 export const SANITIZER_REPORT = /ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: \w*Sanitizer/;
+
+// A reader of newline-delimited JSON arriving in chunks (what an SDK transport reads, tapped
+// raw): each whole line is parsed and given to onMessage(msg, line); a line that is not JSON
+// (an empty one included) to onBad(why). Returns the function to feed text to.
+export function jsonLines(onMessage, onBad) {
+    let buf = '';
+    return (text) => {
+        buf += text;
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, nl).replace(/\r$/, '');
+            buf = buf.slice(nl + 1);
+            let msg;
+            try {
+                if (line.trim() === '') throw new Error('empty line');
+                msg = JSON.parse(line);
+            } catch (err) {
+                onBad(`stdout line is not JSON (${err.message}): ${short(line)}`);
+                continue;
+            }
+            onMessage(msg, line);
+        }
+    };
+}

@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sleep, waitFor, capped, CAPPED, short, median, sanitizersOf, ROOT } from './util.mjs';
+import { sleep, waitFor, capped, CAPPED, short, median, sanitizersOf, jsonLines, ROOT } from './util.mjs';
 
 test('waitFor: the predicate\'s value once true, its last (falsy) value after the time', async () => {
     let n = 0;
@@ -43,4 +43,17 @@ test('sanitizersOf: by the runtime symbols in the file', (t) => {
     assert.deepEqual(sanitizersOf(path.join(dir, 'plain')), { address: false, thread: false, undefined: false, any: false });
     assert.deepEqual(sanitizersOf(path.join(dir, 'asan')), { address: true, thread: false, undefined: true, any: true });
     assert.equal(sanitizersOf(path.join(dir, 'missing')).any, false);
+});
+
+test('jsonLines: whole lines across chunks, bad lines reported, a partial line kept', () => {
+    const got = [];
+    const bad = [];
+    const feed = jsonLines((m, l) => got.push([m, l]), (why) => bad.push(why));
+    feed('{"a":');
+    assert.deepEqual(got, []);
+    feed('1}\r\n\nnope\n[2]\n{"b"');
+    assert.deepEqual(got, [[{ a: 1 }, '{"a":1}'], [[2], '[2]']]);
+    assert.equal(bad.length, 2);
+    assert.match(bad[0], /not JSON \(empty line\)/);
+    assert.match(bad[1], /not JSON .*: nope$/);
 });
