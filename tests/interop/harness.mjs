@@ -23,6 +23,19 @@ export function report(ok, rev, name, why) {
     return reportStep(ok, `${rev} ${name}`, why);
 }
 
+// Give every chunk an SDK stdio transport (v1 or v2) reads to onText before the SDK parses it;
+// false when the SDK's internals changed and that cannot be done.
+export function tapStdout(transport, onText) {
+    const rb = transport._readBuffer;
+    if (!rb || typeof rb.append !== 'function') return false;
+    const append = rb.append.bind(rb);
+    rb.append = (chunk) => {
+        onText(chunk.toString('utf8'));
+        return append(chunk);
+    };
+    return true;
+}
+
 export class Session {
     constructor(rev, argv, config, validator, clientCapabilities = {}) {
         this.rev = rev;
@@ -61,18 +74,8 @@ export class Session {
             return send(msg, opts);
         };
         // Capture every stdout line raw (before the SDK's own parsing may drop members).
-        const rb = t._readBuffer;
-        if (rb && typeof rb.append === 'function') {
-            const append = rb.append.bind(rb);
-            rb.append = (chunk) => {
-                this.raw(chunk.toString('utf8'));
-                return append(chunk);
-            };
-            this.rawCapture = true;
-        } else {
-            this.rawCapture = false;
-            t.onmessage = (msg) => this.inspect(msg, JSON.stringify(msg));
-        }
+        this.rawCapture = tapStdout(t, (text) => this.raw(text));
+        if (!this.rawCapture) t.onmessage = (msg) => this.inspect(msg, JSON.stringify(msg));
         t.onerror = (err) => this.transportErrors.push(`transport error: ${err.message || err}`);
         const start = t.start.bind(t);
         t.start = async () => {

@@ -27,12 +27,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { REQUEST_TIMEOUT_MS, EXIT_WAIT_MS, report, summary, check, short } from './harness.mjs';
+import { REQUEST_TIMEOUT_MS, EXIT_WAIT_MS, report, summary, check, short, tapStdout } from './harness.mjs';
 import { buildArguments, expandTemplate } from './args.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { EraTracker, KEY_SUB, MODERN_REVISION } from '../lib/era.mjs';
 import { commandWords } from '../lib/proc.mjs';
-import { sleep, waitFor, jsonLines } from '../lib/util.mjs';
+import { CAPPED, capped, jsonLines, sleep, waitFor } from '../lib/util.mjs';
 import { workspace, copyIni, TESTS_ROOT } from '../lib/workspace.mjs';
 
 const WS_ROOT = path.join(TESTS_ROOT, 'interop-v2');
@@ -66,16 +66,7 @@ proto.start = async function start() {
     const tap = currentRun ? currentRun.tapFor(this) : null;
     if (tap) {
         taps.set(this, tap);
-        const rb = this._readBuffer;
-        if (rb && typeof rb.append === 'function') {
-            const append = rb.append.bind(rb);
-            rb.append = (chunk) => {
-                tap.raw(chunk.toString('utf8'));
-                return append(chunk);
-            };
-        } else {
-            tap.problem('cannot capture raw stdout (SDK internals changed)');
-        }
+        if (!tapStdout(this, (text) => tap.raw(text))) tap.problem('cannot capture raw stdout (SDK internals changed)');
     }
     await originalStart.call(this);
     if (tap && this._process) {
@@ -633,13 +624,8 @@ async function main() {
     const argv = commandWords(binary).map((w, i) => (i === 0 && w.includes('/') ? path.resolve(w) : w));
     const validator = makeValidator(defaultSpecDir());
     for (const mode of Object.keys(MODES)) {
-        let timer;
-        const cap = new Promise((resolve) => {
-            timer = setTimeout(() => resolve('cap'), MODE_CAP_MS);
-        });
-        const r = await Promise.race([runMode(mode, argv, path.resolve(config), validator), cap]);
-        clearTimeout(timer);
-        if (r === 'cap') report(false, mode, 'time limit', `mode run exceeded ${MODE_CAP_MS / 1000} s`);
+        const r = await capped(runMode(mode, argv, path.resolve(config), validator), MODE_CAP_MS);
+        if (r === CAPPED) report(false, mode, 'time limit', `mode run exceeded ${MODE_CAP_MS / 1000} s`);
         currentRun = null;
     }
     const failed = summary();

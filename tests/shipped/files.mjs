@@ -29,7 +29,7 @@ import {
 import { Session } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { check as checkStep, report, summary, tally } from '../lib/check.mjs';
-import { sleep, short, waitFor } from '../lib/util.mjs';
+import { CAPPED, capped, short, sleep, waitFor } from '../lib/util.mjs';
 import { writeIni as writeIniFile } from '../lib/workspace.mjs';
 
 const REV = '2025-06-18';
@@ -1152,10 +1152,6 @@ async function main() {
     const top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcph-files-')));
     fs.writeFileSync(path.join(top, 'secret'), SECRET);
     const validator = makeValidator(defaultSpecDir());
-    let timer;
-    const cap = new Promise((resolve) => {
-        timer = setTimeout(() => resolve('cap'), SUITE_CAP_MS);
-    });
     const run = (async () => {
         await serverA(validator, top);
         await serverB(validator, top);
@@ -1170,9 +1166,8 @@ async function main() {
             return leaks.length ? [`leaked in ${short(leaks[0])}`] : `${outputs.length} results looked at`;
         });
     })();
-    const r = await Promise.race([run, cap]);
-    clearTimeout(timer);
-    if (r === 'cap') report(false, 'time limit', `exceeded ${SUITE_CAP_MS / 1000} s`);
+    const r = await capped(run, SUITE_CAP_MS);
+    if (r === CAPPED) report(false, 'time limit', `exceeded ${SUITE_CAP_MS / 1000} s`);
     for (const s of sessions) {
         try {
             s.transport._process?.kill('SIGKILL');

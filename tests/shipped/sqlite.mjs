@@ -25,7 +25,7 @@ import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk
 import { Session } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { check as checkStep, errorText, expect, expectEq as expectEqual, report, summary, tally } from '../lib/check.mjs';
-import { sanitizersOf, short, waitFor as waitUntil } from '../lib/util.mjs';
+import { CAPPED, capped, sanitizersOf, short, waitFor as waitUntil } from '../lib/util.mjs';
 import { writeIni as writeIniFile, section as pluginSection } from '../lib/workspace.mjs';
 
 const REV = '2025-11-25';
@@ -726,16 +726,13 @@ async function sampleSuite() {
 }
 
 async function main() {
-    let timer;
-    const cap = new Promise((resolve) => { timer = setTimeout(() => resolve('cap'), SUITE_MS); });
     const run = (async () => {
         await readOnlySuite();
         await writableSuite();
         await sampleSuite();
     })();
-    const r = await Promise.race([run, cap]);
-    clearTimeout(timer);
-    if (r === 'cap') report(false, 'time limit', `the suite ran longer than ${SUITE_MS / 1000} s`);
+    const r = await capped(run, SUITE_MS);
+    if (r === CAPPED) report(false, 'time limit', `the suite ran longer than ${SUITE_MS / 1000} s`);
 }
 
 try {
