@@ -14,56 +14,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { spawnProc, describeExit } from '../lib/proc.mjs';
+import { describeExit } from '../lib/proc.mjs';
+import { Session } from '../lib/session.mjs';
+import { report, done } from '../lib/check.mjs';
+import { workspace, writeIni, TEST_PLUGINS } from '../lib/workspace.mjs';
+import { sleep } from '../lib/util.mjs';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const BIN = path.resolve(process.argv[2] || 'build/mcph');
-const PLUGINS = path.join(ROOT, 'build/tests/plugins');
-const WORK = path.join(ROOT, 'build/tests/edges');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-let passed = 0;
-let failed = 0;
-function check(name, ok, why = '') {
-    if (ok) {
-        passed++;
-        console.log(`ok   ${name}`);
-    } else {
-        failed++;
-        console.log(`FAIL ${name}${why ? `: ${why}` : ''}`);
-    }
-    return ok;
-}
+const WORK = workspace('edges');
+const check = (name, ok, why) => report(ok, name, why);
 
 function ini(name, text) {
-    fs.mkdirSync(WORK, { recursive: true });
-    const file = path.join(WORK, name);
-    fs.writeFileSync(file, `[server]\nname = edges\nplugin_dir = ${PLUGINS}\n${text}`);
-    return file;
+    return writeIni(WORK, `[server]\nname = edges\nplugin_dir = ${TEST_PLUGINS}\n${text}`, name);
 }
 
 async function start(conf) {
-    const p = spawnProc([BIN, conf]);
-    p.send({
-        jsonrpc: '2.0', id: 0, method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'edges', version: '1' } },
-    });
-    const m = await p.next(5000);
-    if (m.id !== 0 || !m.result) throw new Error(`initialize: ${JSON.stringify(m)}`);
-    p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const p = new Session(BIN, conf, { timeoutMs: 5000 });
+    await p.initialize({ rev: '2025-06-18', clientInfo: { name: 'edges', version: '1' } });
     return p;
-}
-
-// The answer to id among the messages, waiting up to ms.
-async function answer(p, id, ms) {
-    const deadline = performance.now() + ms;
-    for (;;) {
-        const i = p.events.findIndex((e) => e.type === 'message' && e.msg.id === id);
-        if (i >= 0) return p.events.splice(i, 1)[0].msg;
-        const left = deadline - performance.now();
-        if (left <= 0 || p.drained) return null;
-        await p.waitFor(() => p.events.some((e) => e.msg && e.msg.id === id) || p.drained, left);
-    }
 }
 
 const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
@@ -126,13 +94,12 @@ async function threadLimit() {
     const threads = fs.readdirSync(`/proc/${p.child.pid}/task`).length;
     check('the slow calls take the threads up to the limit', threads >= 100 && threads <= 130, `${threads} threads`);
     const t0 = performance.now();
-    p.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
-    const pong = await answer(p, 'ping', 1000);
+    const pong = await p.answer(p.request('ping'), 1000);
     const ms = performance.now() - t0;
     check('at the thread limit, ping is answered at once', pong !== null && ms < 200, `${pong ? ms.toFixed(0) + ' ms' : 'no answer in 1 s'}`);
     let all = 0;
     for (let i = 0; i < n; i++) {
-        const m = await answer(p, 100 + i, 8000);
+        const m = await p.answer(100 + i, 8000);
         if (m && m.result) all++;
     }
     check('... and every slow call is answered', all === n, `${all} of ${n}`);
@@ -148,5 +115,4 @@ for (const t of [clientStopsReading, eofThenSignal, threadLimit]) {
         check(t.name, false, err.message);
     }
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+done();

@@ -22,7 +22,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { Proc, describeExit } from '../lib/proc.mjs';
+import { describeExit } from '../lib/proc.mjs';
+import { Session } from '../lib/session.mjs';
+import { Case as BaseCase } from '../lib/check.mjs';
+import { sleep, sanitizersOf, SANITIZER_REPORT } from '../lib/util.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const ROOT = path.resolve(HERE, '../..');
@@ -38,159 +41,15 @@ const MiB = 1024 * 1024;
 
 // A sanitizer build is slower and holds freed memory in quarantine: times and memory bounds
 // are scaled for it.
-const SANITIZED = (() => {
-    try {
-        const bin = fs.readFileSync(BIN);
-        return ['__asan_init', '__tsan_init', '__ubsan_handle'].some((s) => bin.includes(s));
-    } catch {
-        return false;
-    }
-})();
+const SANITIZED = sanitizersOf(BIN).any;
 const SLOW = SANITIZED ? 3 : 1;
-const SANITIZER_REPORT = /ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: \w*Sanitizer/;
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// --- mcph over pipes (tests/lib/proc.mjs checks every stdout line as strict UTF-8), with its
-// messages kept in an inbox to take answers from by id. ------------------------------------
-
-class Mcph extends Proc {
-    constructor(conf = CONF) {
-        super([BIN, conf], { cwd: ROOT });
-        this.inbox = []; // messages not taken yet: { msg, raw, time }
-        this.lines = 0; // stdout lines seen
-        this.bad = []; // what was wrong with stdout lines
-    }
-
-    _lineBytes(bytes) {
-        this.lines++;
-        super._lineBytes(bytes);
-    }
-
-    _bad(raw, error) {
-        this.bad.push(`line ${this.lines}: ${error}`);
-    }
-
-    // Not UTF-8: recorded, and still matched to its request.
-    _notUtf8(bytes) {
-        super._notUtf8(bytes);
-        this._line(bytes.toString('utf8'));
-    }
-
-    _line(text) {
-        let msg;
-        try {
-            msg = JSON.parse(text);
-        } catch (err) {
-            this.bad.push(`line ${this.lines} is not JSON (${err.message}): ${JSON.stringify(text.slice(0, 120))}`);
-            return;
-        }
-        if (msg === null || typeof msg !== 'object') {
-            this.bad.push(`line ${this.lines} is not a JSON-RPC message: ${text.slice(0, 120)}`);
-            return;
-        }
-        for (const m of Array.isArray(msg) ? msg : [msg]) {
-            if (m === null || typeof m !== 'object' || m.jsonrpc !== '2.0') {
-                this.bad.push(`line ${this.lines}: not a JSON-RPC 2.0 message: ${text.slice(0, 120)}`);
-                continue;
-            }
-            this.inbox.push({ msg: m, raw: text, time: performance.now() });
-        }
-    }
-
-    // One message: an object (JSON), a string (its UTF-8) or a Buffer (bytes as they are),
-    // plus "\n". Returns write()'s answer (false: wait for 'drain').
-    send(x) {
-        const data = Buffer.isBuffer(x) ? Buffer.concat([x, Buffer.from('\n')])
-            : (typeof x === 'string' ? x : JSON.stringify(x)) + '\n';
-        return this.child.stdin.write(data);
-    }
-
-    // Many lines at once, in slices, waiting for the pipe to take each (bounded by ms).
-    async flood(lines, ms = 30000 * SLOW) {
-        const deadline = performance.now() + ms;
-        for (let i = 0; i < lines.length; i += 2000) {
-            if (!this.child.stdin.write(lines.slice(i, i + 2000).join('\n') + '\n')) {
-                const ok = await this.drain(deadline - performance.now());
-                if (!ok) return false;
-            }
-        }
-        return true;
-    }
-
-    async drain(ms) {
-        if (this.child.stdin.writableLength === 0) return true;
-        return new Promise((resolve) => {
-            const t = setTimeout(() => resolve(false), Math.max(0, ms));
-            this.child.stdin.once('drain', () => {
-                clearTimeout(t);
-                resolve(true);
-            });
-        });
-    }
-
-    // Takes and returns the first answer (result or error) to id, or null after ms.
-    async answer(id, ms = 5000 * SLOW) {
-        const match = (e) => e.msg.id === id && e.msg.method === undefined &&
-            ('result' in e.msg || 'error' in e.msg);
-        await this.waitFor(() => this.inbox.some(match) || this.exited, ms);
-        const i = this.inbox.findIndex(match);
-        return i >= 0 ? this.inbox.splice(i, 1)[0].msg : null;
-    }
-
-    // Milliseconds a ping took, or null when not answered within ms.
-    async ping(ms = 3000 * SLOW) {
-        const id = `ping-${++Mcph.pings}`;
-        const t0 = performance.now();
-        this.send({ jsonrpc: '2.0', id, method: 'ping' });
-        const m = await this.answer(id, ms);
-        return m && m.result ? performance.now() - t0 : null;
-    }
-
-    async initialize(extra = {}) {
-        this.send({
-            jsonrpc: '2.0', id: 'init', method: 'initialize',
-            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hostile', version: '1' }, ...extra },
-        });
-        const m = await this.answer('init', 10000 * SLOW);
-        if (!m || !m.result) throw new Error(`initialize: ${m ? JSON.stringify(m) : 'no answer'}; stderr: ${this.stderrTail()}`);
-        this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    }
-
-    rssKiB() {
-        try {
-            const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-            return m ? Number(m[1]) : NaN;
-        } catch {
-            return NaN;
-        }
-    }
-
-    // Bytes mcph has read() so far (all files, stdin included).
-    readBytes() {
-        try {
-            return Number(/rchar:\s+(\d+)/.exec(fs.readFileSync(`/proc/${this.pid}/io`, 'utf8'))[1]);
-        } catch {
-            return NaN;
-        }
-    }
-
-    // Waits for the exit; { code, signal, ms, timedOut }. Kills mcph after ms.
-    async exit(ms) {
-        const t0 = performance.now();
-        const r = await this.wait(ms);
-        return { ...r, ms: performance.now() - t0, timedOut: !!r.timedOut };
-    }
-
-    kill(signal = 'SIGKILL') {
-        return super.kill(signal);
-    }
-
-    stderrTail(n = 3) {
-        return this.stderr.trim().split('\n').slice(-n).join(' | ');
-    }
-}
-Mcph.pings = 0;
+// mcph over pipes (tests/lib/session.mjs: every stdout line must be strict UTF-8, one JSON-RPC
+// 2.0 message; answers are taken from its inbox by id), and the time limits of its waits.
+const SESSION = { cwd: ROOT, timeoutMs: 5000 * SLOW, idPrefix: 'hostile-' };
+const INIT = { rev: '2025-11-25', clientInfo: { name: 'hostile', version: '1' }, ms: 10000 * SLOW };
+const PING_MS = 3000 * SLOW;
+const FLOOD_MS = 30000 * SLOW;
 
 // --- Messages. -----------------------------------------------------------------------------
 
@@ -208,35 +67,24 @@ const mib = (kib) => (kib / 1024).toFixed(1);
 
 // --- Cases. --------------------------------------------------------------------------------
 
-class Case {
+class Case extends BaseCase {
     constructor(name) {
-        this.name = name;
-        this.fails = [];
-        this.figs = [];
+        super(name);
         this.procs = [];
-    }
-
-    check(ok, what) {
-        if (!ok) this.fails.push(what);
-        return ok;
-    }
-
-    fig(s) {
-        this.figs.push(s);
     }
 
     // A bound on VmRSS: under a sanitizer build only reported (its quarantine holds freed
     // memory, hundreds of MiB by default; LeakSanitizer checks for leaks at exit instead).
     memory(ok, what) {
         if (SANITIZED) {
-            if (!ok) this.fig(`not checked under a sanitizer: ${what}`);
+            if (!ok) this.note(`not checked under a sanitizer: ${what}`);
             return true;
         }
         return this.check(ok, what);
     }
 
-    start(conf) {
-        const p = new Mcph(conf);
+    start(conf = CONF) {
+        const p = new Session(BIN, conf, SESSION);
         this.procs.push(p);
         return p;
     }
@@ -245,14 +93,13 @@ class Case {
     // at the end of input, clean stdout and stderr.
     async finish(p, { ping = true } = {}) {
         if (ping && !p.exited) {
-            const ms = await p.ping();
+            const ms = await p.ping(PING_MS);
             if (this.check(ms !== null, `no answer to a ping after the case (${p.exited ? 'mcph exited: ' + describeExit(p.exitInfo) : 'still running'}; stderr: ${p.stderrTail()})`)) {
-                this.fig(`ping after ${ms.toFixed(0)} ms`);
+                this.note(`ping after ${ms.toFixed(0)} ms`);
             }
         }
         if (!p.exited) {
-            p.close();
-            const r = await p.exit(8000 * SLOW);
+            const r = await p.stop(8000 * SLOW);
             this.check(!r.timedOut && r.code === 0, `at the end of input: ${r.timedOut ? `no exit within ${(8 * SLOW)} s` : describeExit(r)}`);
         }
         this.checkOutput(p);
@@ -271,7 +118,7 @@ const define = (name, fn) => cases.push({ name, fn });
 // 1. Nesting far deeper than LIMIT_JSON_DEPTH: an error with id null, and mcph lives on.
 define('1 nesting bombs', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     const N = 100000;
     const bombs = {
         'open [': '['.repeat(N),
@@ -296,7 +143,7 @@ define('1 nesting bombs', async (t) => {
     p.send(`{"jsonrpc":"2.0","id":"deep-ok","method":"ping","params":{"x":${'['.repeat(inner)}${']'.repeat(inner)}}}`);
     const ok = await p.answer('deep-ok');
     t.check(ok && ok.result, `${LIMIT_JSON_DEPTH} levels: ${brief(ok)} (want a result)`);
-    t.fig(`${answered}/${Object.keys(bombs).length} bombs refused, depth ${LIMIT_JSON_DEPTH} served`);
+    t.note(`${answered}/${Object.keys(bombs).length} bombs refused, depth ${LIMIT_JSON_DEPTH} served`);
     await t.finish(p);
 });
 
@@ -304,7 +151,7 @@ define('1 nesting bombs', async (t) => {
 // of exactly the limit is served.
 define('2 oversized line', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     // A tools/call of echo exactly n bytes long; .pad is the length of its text.
     const frame = (id, n) => {
         const head = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"text":"`;
@@ -314,7 +161,7 @@ define('2 oversized line', async (t) => {
     };
     const over = frame('over', LIMIT_MESSAGE_BYTES + 1);
     let t0 = performance.now();
-    await p.flood([over.line, JSON.stringify(req('after', 'ping'))]);
+    await p.flood([over.line, JSON.stringify(req('after', 'ping'))], FLOOD_MS);
     await p.waitFor(() => p.inbox.length >= 2 || p.exited, 20000 * SLOW);
     const first = p.inbox.find((e) => e.msg.error);
     t.check(first && first.msg.id === null && first.msg.error.code === -32600,
@@ -322,23 +169,23 @@ define('2 oversized line', async (t) => {
     const after = await p.answer('after', 1000);
     t.check(after && after.result, `the ping after it: ${brief(after)}`);
     p.inbox = p.inbox.filter((e) => e !== first);
-    t.fig(`refused in ${(performance.now() - t0).toFixed(0)} ms`);
+    t.note(`refused in ${(performance.now() - t0).toFixed(0)} ms`);
     // Exactly the limit (newline excluded) is a message like any other.
     t0 = performance.now();
     const exact = frame('exact', LIMIT_MESSAGE_BYTES);
-    await p.flood([exact.line]);
+    await p.flood([exact.line], FLOOD_MS);
     const m = await p.answer('exact', 30000 * SLOW);
     const text = m?.result?.content?.[0]?.text;
     t.check(typeof text === 'string' && text.length === exact.pad,
         `${LIMIT_MESSAGE_BYTES} bytes: ${m ? (m.error ? brief(m) : `text of ${text?.length}`) : 'no answer'} (want the text echoed)`);
-    t.fig(`${LIMIT_MESSAGE_BYTES} bytes echoed in ${(performance.now() - t0).toFixed(0)} ms`);
+    t.note(`${LIMIT_MESSAGE_BYTES} bytes echoed in ${(performance.now() - t0).toFixed(0)} ms`);
     await t.finish(p);
 });
 
 // 3a. Bytes that are not UTF-8, and lone surrogates as escapes: the line is not JSON text.
 define('3a bad UTF-8 in requests', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     const lines = {
         'byte 0xFF': Buffer.from([0xff]),
         'overlong 0xC0 0xAE': Buffer.from([0xc0, 0xae]),
@@ -368,7 +215,7 @@ define('3a bad UTF-8 in requests', async (t) => {
             t.check(ok, `${what}: ${brief(m)}`);
         }
     }
-    t.fig(`${right}/${2 * n} refused with -32700 and id null`);
+    t.note(`${right}/${2 * n} refused with -32700 and id null`);
     await t.finish(p);
 });
 
@@ -376,7 +223,7 @@ define('3a bad UTF-8 in requests', async (t) => {
 // written is still UTF-8, and the answers are answers.
 define('3b no bad UTF-8 out', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     const tl = await (async () => {
         p.send(req('tl', 'resources/templates/list'));
         return p.answer('tl');
@@ -401,7 +248,7 @@ define('3b no bad UTF-8 out', async (t) => {
         t.check(p.bad.length === badBefore, `${what}: the answer is not UTF-8`);
     }
     const fffd = p.bad.length === 0;
-    t.fig(`${asks.length} answers, ${fffd ? 'all' : 'not all'} valid UTF-8`);
+    t.note(`${asks.length} answers, ${fffd ? 'all' : 'not all'} valid UTF-8`);
     await t.finish(p);
 });
 
@@ -409,7 +256,7 @@ define('3b no bad UTF-8 out', async (t) => {
 // escaped \u0000 is valid JSON that mcph refuses: -32602 with the id.
 define('4 control characters', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     let n = 0;
     let right = 0;
     for (let c = 0; c < 0x20; c++) {
@@ -429,7 +276,7 @@ define('4 control characters', async (t) => {
             t.check(ok, `raw 0x${c.toString(16).padStart(2, '0')} in ${where === 'method' ? 'a method name' : 'a tool argument'}: ${brief(m)}`);
         }
     }
-    t.fig(`${right}/${n} raw control characters refused with -32700`);
+    t.note(`${right}/${n} raw control characters refused with -32700`);
     for (const [id, line] of [
         ['esc1', '{"jsonrpc":"2.0","id":"esc1","method":"tools/call","params":{"name":"echo","arguments":{"text":"a\\u0000b"}}}'],
         ['esc2', '{"jsonrpc":"2.0","id":"esc2","method":"ping","params":{"x\\u0000":1}}'],
@@ -445,7 +292,7 @@ define('4 control characters', async (t) => {
 // those are answered with the same id; anything else is -32600 with id null.
 define('5 ids of every type', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     const same = [
         ['"s"', 's'], ['""', ''], ['"1"', '1'], ['a unicode string', 'идент-✓-😀'], ['a 10 KB string', 'k'.repeat(10240)],
         ['0', 0], ['1', 1], ['-1', -1], ['-0', 0], ['2^53-1', 9007199254740991], ['-(2^53-1)', -9007199254740991],
@@ -485,14 +332,14 @@ define('5 ids of every type', async (t) => {
         const ok = e && ((e.msg.result && (rawId === raw || rawId === asInt)) || (errCode(e.msg) === -32600 && e.msg.id === null));
         good += ok ? 1 : 0;
         t.check(ok, `id ${raw}: ${e ? e.raw.slice(0, 160) : 'no answer'} (want the same id or -32600)`);
-        if (e) t.fig(`${raw}: ${e.msg.result ? `echoed as ${rawId}` : 'refused'}`);
+        if (e) t.note(`${raw}: ${e.msg.result ? `echoed as ${rawId}` : 'refused'}`);
     }
     // A request with an id of a wrong type must not run: a tools/call with id true.
     p.send('{"jsonrpc":"2.0","id":true,"method":"tools/call","params":{"name":"echo","arguments":{"text":"ran"}}}');
     await p.waitFor(() => p.inbox.length > 0, 3000 * SLOW);
     const m = p.inbox.shift()?.msg;
     t.check(errCode(m) === -32600 && m.id === null, `tools/call with id true: ${brief(m)}`);
-    t.fig(`${good}/${same.length + refused.length + 5} ids handled right`);
+    t.note(`${good}/${same.length + refused.length + 5} ids handled right`);
     await t.finish(p);
 });
 
@@ -500,7 +347,7 @@ define('5 ids of every type', async (t) => {
 // exactly one answer. 1 and "1" are different ids.
 define('6 duplicate ids in flight', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     for (const [first, dup] of [['dup', 'dup'], [77, 77]]) {
         p.send(call(first, 'count', { to: 5, delay_ms: 100 }));
         await sleep(100);
@@ -509,7 +356,7 @@ define('6 duplicate ids in flight', async (t) => {
         const a = await p.answer(dup, 3000 * SLOW);
         const ms = performance.now() - t0;
         t.check(a && a.error && a.error.code < 0, `id ${JSON.stringify(dup)} twice: the first answer is ${brief(a)} (want an error for the second call, at once)`);
-        if (a && a.error) t.fig(`${JSON.stringify(dup)}: refused in ${ms.toFixed(0)} ms with ${a.error.code}`);
+        if (a && a.error) t.note(`${JSON.stringify(dup)}: refused in ${ms.toFixed(0)} ms with ${a.error.code}`);
         const b = await p.answer(first, 5000 * SLOW);
         t.check(b && b.result && /counted to 5/.test(JSON.stringify(b.result)), `id ${JSON.stringify(first)}: the running call's answer is ${brief(b)}`);
         await sleep(300);
@@ -533,8 +380,8 @@ define('6 duplicate ids in flight', async (t) => {
 // 7. 100,000 cancellations for ids nobody sent: no answer, memory flat, ping still prompt.
 define('7 cancellation flood', async (t) => {
     const p = t.start();
-    await p.initialize();
-    await p.ping();
+    await p.initialize(INIT);
+    await p.ping(PING_MS);
     const rss0 = p.rssKiB();
     const N = 100000;
     const odd = [null, true, 1.5, { a: 1 }, [1], 'x'.repeat(1000), -1, 9007199254740993];
@@ -545,7 +392,7 @@ define('7 cancellation flood', async (t) => {
     let rssMax = rss0;
     const sampler = setInterval(() => { rssMax = Math.max(rssMax, p.rssKiB() || 0); }, 100);
     const t0 = performance.now();
-    const took = await p.flood(lines);
+    const took = await p.flood(lines, FLOOD_MS);
     const sent = performance.now() - t0;
     const t1 = performance.now();
     const ms = await p.ping(10000 * SLOW);
@@ -559,7 +406,7 @@ define('7 cancellation flood', async (t) => {
     t.check(answers === 0, `${answers} answers to notifications: ${p.inbox.slice(0, 2).map((e) => brief(e.msg)).join(' ')}`);
     const limit = 20 * 1024;
     t.memory(rssMax - rss0 < limit, `VmRSS grew ${mib(rssMax - rss0)} MiB (limit ${mib(limit)})`);
-    t.fig(`${N} sent in ${sent.toFixed(0)} ms, ping ${pingMs.toFixed(0)} ms after, VmRSS ${mib(rss0)} -> max ${mib(rssMax)} MiB`);
+    t.note(`${N} sent in ${sent.toFixed(0)} ms, ping ${pingMs.toFixed(0)} ms after, VmRSS ${mib(rss0)} -> max ${mib(rssMax)} MiB`);
     await t.finish(p);
 });
 
@@ -568,7 +415,7 @@ define('7 cancellation flood', async (t) => {
 // Response object); answering a response would let two peers bounce errors forever.
 define('8 unsolicited responses', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     const stray = [
         { jsonrpc: '2.0', id: 'mcph-999', result: {} },
         { jsonrpc: '2.0', id: 'mcph-1', result: { roots: [] } },
@@ -584,7 +431,7 @@ define('8 unsolicited responses', async (t) => {
     p.send({ jsonrpc: '2.0', id: 'mcph-4', result: {}, _meta: modernMeta() });
     await sleep(400 * SLOW);
     t.check(p.inbox.length === 0, `${p.inbox.length} answers to responses: ${p.inbox.slice(0, 2).map((e) => brief(e.msg)).join(' ')}`);
-    t.fig(`${stray.length + 1} stray responses, ${p.inbox.length} answers`);
+    t.note(`${stray.length + 1} stray responses, ${p.inbox.length} answers`);
     await t.finish(p);
 });
 
@@ -603,7 +450,7 @@ define('9 forged MRTR state', async (t) => {
     p.send(confirm('real-2', { requestState: state, inputResponses: { 'ask-1': { action: 'accept', content: { confirm: true } } } }));
     const done = await p.answer('real-2');
     t.check(done?.result?.resultType === 'complete', `the retry: ${brief(done)}`);
-    await p.ping();
+    await p.ping(PING_MS);
     const rss0 = p.rssKiB();
     const deep = (n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
     const big = 5 * 1000 * 1000;
@@ -645,7 +492,7 @@ define('9 forged MRTR state', async (t) => {
     for (const [what, extra] of Object.entries(forged)) {
         const id = `forged-${++i}`;
         const t0 = performance.now();
-        await p.flood([JSON.stringify(confirm(id, extra))]);
+        await p.flood([JSON.stringify(confirm(id, extra))], FLOOD_MS);
         const m = await p.answer(id, 10000 * SLOW);
         rssMax = Math.max(rssMax, p.rssKiB() || 0);
         if (process.env.HOSTILE_DEBUG) console.log(`# ${what}: ${(performance.now() - t0).toFixed(0)} ms, VmRSS ${mib(p.rssKiB())} MiB`);
@@ -657,11 +504,11 @@ define('9 forged MRTR state', async (t) => {
         if (p.exited) break;
     }
     await sleep(300);
-    await p.ping();
+    await p.ping(PING_MS);
     const rss1 = p.rssKiB();
     const limit = 32 * 1024;
     t.memory(rss1 - rss0 < limit, `VmRSS ${mib(rss0)} -> ${mib(rss1)} MiB after the forged calls (limit +${mib(limit)})`);
-    t.fig(`${answered}/${Object.keys(forged).length} answered, VmRSS ${mib(rss0)} -> max ${mib(rssMax)} -> ${mib(rss1)} MiB`);
+    t.note(`${answered}/${Object.keys(forged).length} answered, VmRSS ${mib(rss0)} -> max ${mib(rssMax)} -> ${mib(rss1)} MiB`);
     await t.finish(p);
 });
 
@@ -669,8 +516,8 @@ define('9 forged MRTR state', async (t) => {
 // bounded, and once the client reads again every request is answered, in order.
 define('10 client stops reading', async (t) => {
     const p = t.start();
-    await p.initialize();
-    await p.ping();
+    await p.initialize(INIT);
+    await p.ping(PING_MS);
     const rss0 = p.rssKiB();
     const N = 200000;
     const E = 64;
@@ -696,7 +543,7 @@ define('10 client stops reading', async (t) => {
     t.check(readEnd === readMid, `mcph kept reading while blocked (${readMid} -> ${readEnd} bytes)`);
     const limit = 100 * 1024;
     t.memory(rssMax - rss0 < limit, `VmRSS grew ${mib(rssMax - rss0)} MiB while blocked (limit ${mib(limit)})`);
-    t.fig(`took ${((readEnd - read0) / MiB).toFixed(1)} of ${(total / MiB).toFixed(1)} MiB, VmRSS +${mib(rssMax - rss0)} MiB`);
+    t.note(`took ${((readEnd - read0) / MiB).toFixed(1)} of ${(total / MiB).toFixed(1)} MiB, VmRSS +${mib(rssMax - rss0)} MiB`);
     // Read again: every ping answered once, in order, then every echo.
     const t0 = performance.now();
     p.child.stdout.resume();
@@ -708,7 +555,7 @@ define('10 client stops reading', async (t) => {
     const echoes = got.filter((m) => typeof m.id === 'string' && m.id.startsWith('echo-'));
     const echoOk = echoes.filter((m) => m.result?.content?.[0]?.text?.length === text.length).length;
     t.check(echoOk === E, `${echoOk} of ${E} echo calls answered whole`);
-    t.fig(`all read back in ${(performance.now() - t0).toFixed(0)} ms`);
+    t.note(`all read back in ${(performance.now() - t0).toFixed(0)} ms`);
     await t.finish(p);
 });
 
@@ -718,12 +565,12 @@ define('11 no initialized notification', async (t) => {
     p.send(req('init', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } }));
     const m = await p.answer('init');
     t.check(m && m.result, `initialize: ${brief(m)}`);
-    const ms = await p.ping();
+    const ms = await p.ping(PING_MS);
     t.check(ms !== null, 'ping not answered');
     p.send(req('tl', 'tools/list'));
     const tl = await p.answer('tl');
     t.check(tl && (tl.result || tl.error), `tools/list: ${brief(tl)}`);
-    t.fig(`ping ${ms?.toFixed(0)} ms, tools/list ${tl?.result ? 'served' : 'refused'}`);
+    t.note(`ping ${ms?.toFixed(0)} ms, tools/list ${tl?.result ? 'served' : 'refused'}`);
     await t.finish(p);
 });
 
@@ -731,17 +578,17 @@ define('11 no initialized notification', async (t) => {
 // at once.
 define('12a EOF with a cancellable call', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     p.send(call('long-count', 'count', { to: 100, delay_ms: 1000 }));
     p.send(call('long-block', 'block', {}));
     await sleep(300);
-    t.check(await p.ping() !== null, 'no ping answer while the calls run');
+    t.check(await p.ping(PING_MS) !== null, 'no ping answer while the calls run');
     p.close();
     const limit = 1000 * SLOW + 500;
-    const r = await p.exit(limit + 5000);
+    const r = await p.stop(limit + 5000);
     t.check(!r.timedOut && r.code === 0, `after EOF: ${r.timedOut ? `still running after ${(r.ms / 1000).toFixed(1)} s (killed)` : describeExit(r)} (stderr: ${p.stderrTail(2)})`);
     t.check(!r.timedOut && r.ms < limit, `exit took ${(r.ms / 1000).toFixed(2)} s (limit ${(limit / 1000).toFixed(1)} s)`);
-    t.fig(`exit ${r.timedOut ? 'none (killed)' : r.code} after ${(r.ms / 1000).toFixed(2)} s`);
+    t.note(`exit ${r.timedOut ? 'none (killed)' : r.code} after ${(r.ms / 1000).toFixed(2)} s`);
     t.checkOutput(p);
 });
 
@@ -749,15 +596,15 @@ define('12a EOF with a cancellable call', async (t) => {
 // grace period plus a margin, and its log names the calls it abandoned.
 define('12b EOF with calls that never end', async (t) => {
     const p = t.start();
-    await p.initialize();
+    await p.initialize(INIT);
     const ids = ['hang-7f3a', 4242];
     for (const id of ids) p.send(call(id, 'hang', {}));
     await sleep(300);
-    t.check(await p.ping() !== null, 'no ping answer while the calls hang');
+    t.check(await p.ping(PING_MS) !== null, 'no ping answer while the calls hang');
     const logged = p.stderr.length;
     p.close();
     const limit = LIMIT_SHUTDOWN_GRACE_MS + (SANITIZED ? 4000 : 2500);
-    const r = await p.exit(limit + 3000);
+    const r = await p.stop(limit + 3000);
     t.check(!r.timedOut && r.signal === null, `after EOF: ${r.timedOut ? `still running after ${(r.ms / 1000).toFixed(1)} s (killed)` : describeExit(r)}`);
     t.check(!r.timedOut && r.ms < limit, `exit took ${(r.ms / 1000).toFixed(1)} s (limit ${(limit / 1000).toFixed(1)} s)`);
     const lines = p.stderr.slice(logged).split('\n');
@@ -765,7 +612,7 @@ define('12b EOF with calls that never end', async (t) => {
         const re = new RegExp(`(^|[^\\w-])${typeof id === 'string' ? `"?${id}"?` : id}([^\\w-]|$)`);
         t.check(lines.some((l) => re.test(l)), `stderr does not name the abandoned call ${JSON.stringify(id)} (${p.stderrTail(2)})`);
     }
-    t.fig(`${describeExit(r)} after ${(r.ms / 1000).toFixed(2)} s`);
+    t.note(`${describeExit(r)} after ${(r.ms / 1000).toFixed(2)} s`);
     t.checkOutput(p);
 });
 
@@ -774,13 +621,13 @@ define('12b EOF with calls that never end', async (t) => {
 // a new call succeeds.
 define('13 max_pending_mb', async (t) => {
     const p = t.start(PENDING_CONF);
-    await p.initialize();
-    await p.ping();
+    await p.initialize(INIT);
+    await p.ping(PING_MS);
     const rss0 = p.rssKiB();
     const N = 500;
     const pad = 'p'.repeat(10 * 1024);
     const t0 = performance.now();
-    await p.flood(Array.from({ length: N }, (_, i) => JSON.stringify(call(`b${i}`, 'block', { pad }))));
+    await p.flood(Array.from({ length: N }, (_, i) => JSON.stringify(call(`b${i}`, 'block', { pad }))), FLOOD_MS);
     await sleep(1000 * SLOW);
     const refused = [];
     const other = [];
@@ -794,19 +641,19 @@ define('13 max_pending_mb', async (t) => {
         `${refused.length} of ${N} calls of 10 KB refused with -32000 naming max_pending_mb (want at least ${N - Math.floor(1024 * 1024 / pad.length)})`);
     t.check(other.length === 0, `${other.length} other answers: ${other.slice(0, 2).map((e) => brief(e.msg)).join(' ')}`);
     t.memory(rss1 - rss0 < 64 * 1024, `VmRSS grew ${mib(rss1 - rss0)} MiB (limit 64)`);
-    t.fig(`${refused.length}/${N} refused (last after ${latest.toFixed(0)} ms), VmRSS +${mib(rss1 - rss0)} MiB`);
+    t.note(`${refused.length}/${N} refused (last after ${latest.toFixed(0)} ms), VmRSS +${mib(rss1 - rss0)} MiB`);
     t.check(refused.length === 0 || latest < 2000 * SLOW, `the last refusal came ${latest.toFixed(0)} ms after the first call was sent (want at once)`);
     // Cancel what runs or waits: what they held is free again, so 50 more calls of 10 KB
     // (half the cap) are all taken, and a plain call is served.
     const refusedIds = new Set(refused.map((e) => e.msg.id));
     const held = Array.from({ length: N }, (_, i) => `b${i}`).filter((id) => !refusedIds.has(id));
-    await p.flood(held.map((id) => JSON.stringify(cancelled(id))));
+    await p.flood(held.map((id) => JSON.stringify(cancelled(id))), FLOOD_MS);
     await sleep(500 * SLOW);
-    await p.flood(Array.from({ length: 50 }, (_, i) => JSON.stringify(call(`c${i}`, 'block', { pad }))));
+    await p.flood(Array.from({ length: 50 }, (_, i) => JSON.stringify(call(`c${i}`, 'block', { pad }))), FLOOD_MS);
     await sleep(500 * SLOW);
     const again = p.inbox.splice(0, p.inbox.length);
     t.check(again.length === 0, `after cancelling the ${held.length} held calls, ${again.length} of 50 new ones were answered at once: ${again.slice(0, 2).map((e) => brief(e.msg)).join(' ')}`);
-    await p.flood(Array.from({ length: 50 }, (_, i) => JSON.stringify(cancelled(`c${i}`))));
+    await p.flood(Array.from({ length: 50 }, (_, i) => JSON.stringify(cancelled(`c${i}`))), FLOOD_MS);
     await sleep(300);
     p.send(call('after', 'echo', { text: 'served' }));
     const m = await p.answer('after', 5000 * SLOW);
@@ -833,15 +680,15 @@ for (const c of cases) {
         t.check(false, `threw: ${err.stack.split('\n').slice(0, 2).join(' ')}`);
         for (const p of t.procs) if (p.exited) t.checkOutput(p);
     }
-    for (const p of t.procs) p.kill();
+    for (const p of t.procs) p.kill('SIGKILL');
     const secs = ((performance.now() - t0) / 1000).toFixed(1);
-    const figs = [...t.figs, `${secs} s`].join(', ');
-    if (t.fails.length === 0) {
+    const figs = [...t.notes, `${secs} s`].join(', ');
+    if (t.ok) {
         passed++;
         console.log(`ok   ${c.name}: ${figs}`);
     } else {
         failed++;
-        const shown = t.fails.slice(0, 6).join('; ') + (t.fails.length > 6 ? `; and ${t.fails.length - 6} more` : '');
+        const shown = t.failures.slice(0, 6).join('; ') + (t.failures.length > 6 ? `; and ${t.failures.length - 6} more` : '');
         console.log(`FAIL ${c.name}: ${shown} [${figs}]`);
     }
 }

@@ -1,11 +1,16 @@
-// Shared plumbing of the SDK interop tests: a Session runs the server under the official
-// SDK v1 Client over StdioClientTransport, forces the protocol revision into initialize,
-// captures every stdout line raw and validates it against that revision's schema
-// (tests/lib/schema.mjs, closed world included); check() runs one named check and reports
-// "ok REV NAME" or "FAIL REV NAME: why"; summary() prints "N passed, N failed".
+// Shared plumbing of the suites that drive mcph through the official SDK v1 client (tests/interop,
+// tests/shipped): a Session runs the server under the SDK's Client over StdioClientTransport,
+// forces the protocol revision into initialize, captures every stdout line raw and validates it
+// against that revision's schema (tests/lib/schema.mjs, closed world included); check() runs
+// one named check (tests/lib/check.mjs) and reports "ok REV NAME" or "FAIL REV NAME: why";
+// summary() prints "N passed, N failed".
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { report as reportStep, check as checkStep, summary, errorText } from '../lib/check.mjs';
+import { short, jsonLines } from '../lib/util.mjs';
+
+export { summary, errorText, short };
 
 export const REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
 export const REQUEST_TIMEOUT_MS = 10000;
@@ -14,26 +19,21 @@ const MAX_PAGES = 1000;
 
 export const order = (rev) => REVISIONS.indexOf(rev);
 
-const counts = { passed: 0, failed: 0 };
-
 export function report(ok, rev, name, why) {
-    if (ok) {
-        counts.passed++;
-        console.log(`ok ${rev} ${name}${why ? ` (${why})` : ''}`);
-    } else {
-        counts.failed++;
-        console.log(`FAIL ${rev} ${name}: ${why}`);
-    }
+    return reportStep(ok, `${rev} ${name}`, why);
 }
 
-export function short(v, n = 200) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    return s && s.length > n ? s.slice(0, n - 3) + '...' : s;
-}
-
-export function summary() {
-    console.log(`${counts.passed} passed, ${counts.failed} failed`);
-    return counts.failed;
+// Give every chunk an SDK stdio transport (v1 or v2) reads to onText before the SDK parses it;
+// false when the SDK's internals changed and that cannot be done.
+export function tapStdout(transport, onText) {
+    const rb = transport._readBuffer;
+    if (!rb || typeof rb.append !== 'function') return false;
+    const append = rb.append.bind(rb);
+    rb.append = (chunk) => {
+        onText(chunk.toString('utf8'));
+        return append(chunk);
+    };
+    return true;
 }
 
 export class Session {
@@ -46,7 +46,6 @@ export class Session {
         this.negotiated = null;
         this.exit = null;
         this.stderr = '';
-        this.buf = '';
         this.transport = new StdioClientTransport({
             command: argv[0],
             args: [...argv.slice(1), config],
@@ -75,18 +74,8 @@ export class Session {
             return send(msg, opts);
         };
         // Capture every stdout line raw (before the SDK's own parsing may drop members).
-        const rb = t._readBuffer;
-        if (rb && typeof rb.append === 'function') {
-            const append = rb.append.bind(rb);
-            rb.append = (chunk) => {
-                this.raw(chunk.toString('utf8'));
-                return append(chunk);
-            };
-            this.rawCapture = true;
-        } else {
-            this.rawCapture = false;
-            t.onmessage = (msg) => this.inspect(msg, JSON.stringify(msg));
-        }
+        this.rawCapture = tapStdout(t, (text) => this.raw(text));
+        if (!this.rawCapture) t.onmessage = (msg) => this.inspect(msg, JSON.stringify(msg));
         t.onerror = (err) => this.transportErrors.push(`transport error: ${err.message || err}`);
         const start = t.start.bind(t);
         t.start = async () => {
@@ -101,21 +90,7 @@ export class Session {
     }
 
     raw(text) {
-        this.buf += text;
-        let nl;
-        while ((nl = this.buf.indexOf('\n')) >= 0) {
-            const line = this.buf.slice(0, nl).replace(/\r$/, '');
-            this.buf = this.buf.slice(nl + 1);
-            let msg;
-            try {
-                if (line.trim() === '') throw new Error('empty line');
-                msg = JSON.parse(line);
-            } catch (err) {
-                this.schemaErrors.push(`stdout line is not JSON (${err.message}): ${short(line)}`);
-                continue;
-            }
-            this.inspect(msg, line);
-        }
+        (this.feed ||= jsonLines((msg, line) => this.inspect(msg, line), (why) => this.schemaErrors.push(why)))(text);
     }
 
     inspect(msg, line) {
@@ -151,40 +126,10 @@ export class Session {
     }
 }
 
-// One line for an error; a ZodError (the SDK's own result validation) lists its issues.
-export function errorText(err) {
-    if (Array.isArray(err?.issues)) {
-        const flat = [];
-        const walk = (issues, prefix) => {
-            for (const i of issues) {
-                const p = [...prefix, ...(i.path || [])].join('.');
-                if (i.code === 'invalid_union' && Array.isArray(i.errors)) {
-                    flat.push(`${p || '/'}: matches no union member`);
-                } else flat.push(`${p || '/'}: ${i.message}`);
-            }
-        };
-        walk(err.issues, []);
-        return `SDK validation (${err.name}): ${short(flat.join('; '), 300)}`;
-    }
-    return short(`${err?.name || 'Error'}: ${err?.message || err}`.replace(/\s+/g, ' '), 300);
-}
-
-// Run one check: fn returns a note (string) or an array of problems, or throws.
-export async function check(s, name, fn) {
-    let problems = [];
-    let note;
-    try {
-        const r = await fn();
-        if (Array.isArray(r)) problems.push(...r);
-        else note = r;
-    } catch (err) {
-        problems.push(errorText(err));
-    }
-    // Schema and transport problems first: they are the most precise.
-    problems.unshift(...s.drainProblems());
-    report(problems.length === 0, s.rev, name, problems.length ? problems.slice(0, 5).join(' | ') +
-        (problems.length > 5 ? ` (+${problems.length - 5} more)` : '') : note);
-    return problems.length === 0;
+// Run one check: fn returns a note (string) or an array of problems, or throws; schema and
+// transport problems the session saw meanwhile come first.
+export function check(s, name, fn) {
+    return checkStep(`${s.rev} ${name}`, fn, { problems: () => s.drainProblems() });
 }
 
 export async function listAll(s, what, key, call) {

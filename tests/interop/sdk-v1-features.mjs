@@ -20,10 +20,10 @@ import {
 import { REVISIONS, REQUEST_TIMEOUT_MS, order, report, summary, Session, check } from './harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { commandWords } from '../lib/proc.mjs';
+import { CAPPED, capped, sleep } from '../lib/util.mjs';
 
 const REVISION_CAP_MS = 60000;
 const CAPS = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const since = (rev, first) => order(rev) >= order(first);
 const textOf = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const call = (c, name, args, opts = {}) =>
@@ -222,13 +222,8 @@ async function main() {
     const argv = commandWords(binary);
     const validator = makeValidator(defaultSpecDir());
     for (const rev of REVISIONS) {
-        let timer;
-        const cap = new Promise((resolve) => {
-            timer = setTimeout(() => resolve('cap'), REVISION_CAP_MS);
-        });
-        const r = await Promise.race([runRevision(rev, argv, path.resolve(config), validator), cap]);
-        clearTimeout(timer);
-        if (r === 'cap') report(false, rev, 'time limit', `exceeded ${REVISION_CAP_MS / 1000} s`);
+        const r = await capped(runRevision(rev, argv, path.resolve(config), validator), REVISION_CAP_MS);
+        if (r === CAPPED) report(false, rev, 'time limit', `exceeded ${REVISION_CAP_MS / 1000} s`);
     }
     process.exit(summary() > 0 ? 1 : 0);
 }

@@ -18,6 +18,7 @@ import {
     REVISIONS, REQUEST_TIMEOUT_MS, EXIT_WAIT_MS, order, report, summary, Session, check, listAll, short,
 } from './harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { capped, CAPPED } from '../lib/util.mjs';
 import { commandWords } from '../lib/proc.mjs';
 import { buildArguments, expandTemplate } from './args.mjs';
 
@@ -177,13 +178,8 @@ async function main() {
     const configPath = path.resolve(config);
     const validator = makeValidator(defaultSpecDir());
     for (const rev of REVISIONS) {
-        let timer;
-        const cap = new Promise((resolve) => {
-            timer = setTimeout(() => resolve('cap'), REVISION_CAP_MS);
-        });
-        const r = await Promise.race([runRevision(rev, argv, configPath, validator), cap]);
-        clearTimeout(timer);
-        if (r === 'cap') report(false, rev, 'time limit', `revision run exceeded ${REVISION_CAP_MS / 1000} s`);
+        const r = await capped(runRevision(rev, argv, configPath, validator), REVISION_CAP_MS);
+        if (r === CAPPED) report(false, rev, 'time limit', `revision run exceeded ${REVISION_CAP_MS / 1000} s`);
     }
     process.exit(summary() > 0 ? 1 : 0);
 }

@@ -27,14 +27,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { REQUEST_TIMEOUT_MS, EXIT_WAIT_MS, report, summary, check, short } from './harness.mjs';
+import { REQUEST_TIMEOUT_MS, EXIT_WAIT_MS, report, summary, check, short, tapStdout } from './harness.mjs';
 import { buildArguments, expandTemplate } from './args.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { EraTracker, KEY_SUB, MODERN_REVISION } from '../lib/era.mjs';
 import { commandWords } from '../lib/proc.mjs';
+import { CAPPED, capped, jsonLines, sleep, waitFor } from '../lib/util.mjs';
+import { workspace, copyIni, TESTS_ROOT } from '../lib/workspace.mjs';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const WS_ROOT = path.join(ROOT, 'build/tests/interop-v2');
+const WS_ROOT = path.join(TESTS_ROOT, 'interop-v2');
 const MODE_CAP_MS = 120000;
 const RELOAD_WAIT_MS = 5000;
 const MODES = {
@@ -48,19 +49,9 @@ const CAPS = { elicitation: {}, sampling: {}, roots: { listChanged: true } };
 // Tools whose failure is the point: mcph answers -32603 when a tool breaks its outputSchema.
 const EXPECTED_ERRORS = { bad_output: -32603, no_output: -32603 };
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const textOf = (r) => (r?.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 const opts = (extra = {}) => ({ timeout: REQUEST_TIMEOUT_MS, ...extra });
-
-async function waitFor(pred, ms) {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-        if (pred()) return true;
-        await sleep(20);
-    }
-    return pred();
-}
 
 // --- Taps: every StdioClientTransport the client starts (the session's, and the probe sibling
 // it spawns itself from the same parameters) is tapped through the class's prototype, so the
@@ -75,16 +66,7 @@ proto.start = async function start() {
     const tap = currentRun ? currentRun.tapFor(this) : null;
     if (tap) {
         taps.set(this, tap);
-        const rb = this._readBuffer;
-        if (rb && typeof rb.append === 'function') {
-            const append = rb.append.bind(rb);
-            rb.append = (chunk) => {
-                tap.raw(chunk.toString('utf8'));
-                return append(chunk);
-            };
-        } else {
-            tap.problem('cannot capture raw stdout (SDK internals changed)');
-        }
+        if (!tapStdout(this, (text) => tap.raw(text))) tap.problem('cannot capture raw stdout (SDK internals changed)');
     }
     await originalStart.call(this);
     if (tap && this._process) {
@@ -106,7 +88,7 @@ class Tap {
         this.role = role;
         this.validator = validator;
         this.era = new EraTracker({ hasRevision: (r) => validator.hasRevision(r) });
-        this.buf = '';
+        this.feed = jsonLines((msg, line) => this.inspect(msg, line), (why) => this.problem(why));
         this.out = []; // { msg, rev } the server wrote
         this.in = []; // messages we sent
         this.pid = null;
@@ -123,21 +105,7 @@ class Tap {
     }
 
     raw(text) {
-        this.buf += text;
-        let nl;
-        while ((nl = this.buf.indexOf('\n')) >= 0) {
-            const line = this.buf.slice(0, nl).replace(/\r$/, '');
-            this.buf = this.buf.slice(nl + 1);
-            let msg;
-            try {
-                if (line.trim() === '') throw new Error('empty line');
-                msg = JSON.parse(line);
-            } catch (err) {
-                this.problem(`stdout line is not JSON (${err.message}): ${short(line)}`);
-                continue;
-            }
-            this.inspect(msg, line);
-        }
+        this.feed(text);
     }
 
     inspect(msg, line) {
@@ -247,26 +215,7 @@ class Run {
 
 // build/tests/interop-v2/MODE/mcph.ini: CONFIG with plugin_dir absolute (mode 0755 folders).
 function makeWorkspace(mode, config) {
-    for (const d of [path.join(ROOT, 'build'), path.join(ROOT, 'build/tests'), WS_ROOT]) {
-        fs.mkdirSync(d, { recursive: true });
-        fs.chmodSync(d, 0o755);
-    }
-    const ws = path.join(WS_ROOT, mode);
-    fs.rmSync(ws, { recursive: true, force: true });
-    fs.mkdirSync(ws);
-    fs.chmodSync(ws, 0o755);
-    const dir = path.dirname(config);
-    let text = fs.readFileSync(config, 'utf8');
-    let found = false;
-    text = text.replace(/^(\s*plugin_dir\s*=\s*)([^;\n]*?)(\s*(;.*)?)$/m, (_, head, value) => {
-        found = true;
-        return `${head}${path.resolve(dir, value.trim())}`;
-    });
-    if (!found) text = text.replace(/^\[server\]\s*$/m, `[server]\nplugin_dir = ${dir}`);
-    const ini = path.join(ws, 'mcph.ini');
-    fs.writeFileSync(ini, text);
-    fs.chmodSync(ini, 0o644);
-    return ini;
+    return copyIni(config, workspace('interop-v2', mode));
 }
 
 // Drop the first [plugin.*] section of the workspace INI; returns its name.
@@ -675,13 +624,8 @@ async function main() {
     const argv = commandWords(binary).map((w, i) => (i === 0 && w.includes('/') ? path.resolve(w) : w));
     const validator = makeValidator(defaultSpecDir());
     for (const mode of Object.keys(MODES)) {
-        let timer;
-        const cap = new Promise((resolve) => {
-            timer = setTimeout(() => resolve('cap'), MODE_CAP_MS);
-        });
-        const r = await Promise.race([runMode(mode, argv, path.resolve(config), validator), cap]);
-        clearTimeout(timer);
-        if (r === 'cap') report(false, mode, 'time limit', `mode run exceeded ${MODE_CAP_MS / 1000} s`);
+        const r = await capped(runMode(mode, argv, path.resolve(config), validator), MODE_CAP_MS);
+        if (r === CAPPED) report(false, mode, 'time limit', `mode run exceeded ${MODE_CAP_MS / 1000} s`);
         currentRun = null;
     }
     const failed = summary();

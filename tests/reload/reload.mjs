@@ -17,8 +17,9 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import {
     ROOT, Session, workspace, copyPlugin, buildReloadable, buildReloadableAtomic, writeIni,
-    section, iniText, sleep, sameMethods, short, median, toolOutcome,
+    section, iniText, sleep, sameMethods, methodsText, median, toolOutcome,
 } from './lib.mjs';
+import { Case } from '../lib/check.mjs';
 
 const execFileP = promisify(execFile);
 
@@ -37,41 +38,22 @@ if (!fs.existsSync(MCPH)) {
 
 // --- Case machinery. ---
 
-class CaseFailure extends Error {}
-
-class Ctx {
+class Ctx extends Case {
     constructor(name) {
-        this.name = name;
-        this.failures = [];
-        this.notes = [];
+        super(name);
         this.sessions = [];
-    }
-
-    check(cond, what) {
-        if (!cond) this.failures.push(what);
-        return !!cond;
-    }
-
-    // A check the rest of the case depends on.
-    require(cond, what) {
-        if (!this.check(cond, what)) throw new CaseFailure(what);
-    }
-
-    info(text) {
-        this.notes.push(text);
     }
 
     async session(ini, opts = {}) {
         const s = new Session(MCPH, ini, opts);
         this.sessions.push(s);
-        await s.start();
-        return s;
+        return s.start();
     }
 
     // Exactly these list_changed methods (no duplicates, no others).
     expectLists(w, want, when) {
         this.check(sameMethods(w.listChanged, want),
-            `${when}: list_changed received ${short(w.listChanged)}, expected exactly ${short(want)}`);
+            `${when}: list_changed received ${methodsText(w.listChanged)}, expected exactly ${methodsText(want)}`);
     }
 
     // A notifications/message at level error whose data contains every one of `parts`.
@@ -319,7 +301,7 @@ defCase('wrong-abi', async (t) => {
     t.expectLists(w, [], 'abi_major copied over reloadable.so');
     const abi = abiVersions();
     const hit = t.expectError(w, [`ABI ${abi.plugin}`, `ABI ${abi.host}`], 'abi_major copied over reloadable.so');
-    if (hit) t.info(`message: ${hit.data}`);
+    if (hit) t.note(`message: ${hit.data}`);
     t.check((await s.snapshot()) === snap, 'lists changed after a wrong-ABI replacement');
     await t.expectTool(s, 'version', {}, 'one', 'old instance after a wrong-ABI replacement');
     // A second HUP: the file is still the wrong one; still refused, still serving.
@@ -358,7 +340,7 @@ defCase('slow-call-across-drop', async (t) => {
     const memfdsBefore = memfdNames(s.pid);
     t.check(memfdsBefore.some((n) => n.includes('reloadable')), `no memfd:reloadable mapping at start: ${JSON.stringify(memfdsBefore)}`);
     const m = s.mark();
-    const slow = s.request('tools/call', { name: 'slow', arguments: { ms: 1500 } });
+    const slow = s.call('tools/call', { name: 'slow', arguments: { ms: 1500 } }, 60000).catch(() => null);
     await sleep(200);
     writeIni(ws, iniText([section('basic'), section('reloadable', { enabled: 'no' })]));
     s.hup();
@@ -397,10 +379,10 @@ defCase('burst', async (t) => {
             if (i % 10 === 9) await sleep(90); // 100 signals in about 0.9 s
         }
     };
-    const before = (s.proc.stderr.match(/reload: serving/g) || []).length;
+    const before = (s.stderr.match(/reload: serving/g) || []).length;
     let w = await s.window(burst, { after: 500 });
-    const reloads = (s.proc.stderr.match(/reload: serving/g) || []).length - before;
-    t.info(`100 HUPs, no change: ${reloads} reloads ran`);
+    const reloads = (s.stderr.match(/reload: serving/g) || []).length - before;
+    t.note(`100 HUPs, no change: ${reloads} reloads ran`);
     t.expectLists(w, [], '100 HUPs with no change');
     t.check(s.alive(), 'mcph died during the burst');
     t.check((await s.snapshot()) === snap, 'lists changed after a burst with no change');
@@ -454,7 +436,7 @@ defCase('watch', async (t) => {
     m = s.mark();
     await buildReloadableAtomic(ws, 'reloadable.so', { version: 'two' });
     let dt = await waitTools('rename over reloadable.so');
-    t.info(`rename: list_changed ${dt.toFixed(0)} ms after the rename`);
+    t.note(`rename: list_changed ${dt.toFixed(0)} ms after the rename`);
     t.check(descriptionOf(await s.list('tools'), 'version') === 'Says which build of the plugin runs: two',
         'watch: tools/list does not show the "two" description');
     await t.expectTool(s, 'version', {}, 'two', 'watch: after the rename');
@@ -463,7 +445,7 @@ defCase('watch', async (t) => {
     m = s.mark();
     await buildReloadable(ws, 'reloadable.so', { version: 'three' });
     dt = await waitTools('cc -o onto reloadable.so');
-    t.info(`cc -o: list_changed ${dt.toFixed(0)} ms after cc finished`);
+    t.note(`cc -o: list_changed ${dt.toFixed(0)} ms after cc finished`);
     t.check(descriptionOf(await s.list('tools'), 'version') === 'Says which build of the plugin runs: three',
         'watch: tools/list does not show the "three" description');
     await t.expectTool(s, 'version', {}, 'three', 'watch: after cc -o');
@@ -565,8 +547,8 @@ defCase('latency', async (t) => {
     const one = await latency(t, 1);
     const twenty = await latency(t, 20);
     const line = `reload latency: 1 plugin p50 ${median(one).toFixed(1)} ms, 20 plugins p50 ${median(twenty).toFixed(1)} ms`;
-    t.info(line);
-    t.info(`samples 1: ${one.map((x) => x.toFixed(1)).join(' ')}; 20: ${twenty.map((x) => x.toFixed(1)).join(' ')}`);
+    t.note(line);
+    t.note(`samples 1: ${one.map((x) => x.toFixed(1)).join(' ')}; 20: ${twenty.map((x) => x.toFixed(1)).join(' ')}`);
     latencyLine = line;
 });
 
@@ -660,7 +642,7 @@ defCase('plugin threads during shutdown', async (t) => {
         t.check(got, `round ${round}: fewer than 20 notifications/resources/updated in 3 s`);
         const st = await s.stop(10000);
         t.check(st && st.code === 0 && !st.signal, `round ${round}: exit after EOF ${JSON.stringify(st)}\n${s.stderrTail()}`);
-        for (const e of s.errors) t.check(false, `round ${round}: ${e}`);
+        for (const e of s.problems()) t.check(false, `round ${round}: ${e}`);
     }
 });
 
@@ -722,18 +704,17 @@ async function runCase(c, n) {
             }),
         ]);
     } catch (err) {
-        if (!(err instanceof CaseFailure)) t.failures.push(`exception: ${err && err.stack ? err.stack : err}`);
+        t.threw(err);
     } finally {
         clearTimeout(timer);
     }
     // Every session: valid messages only, still alive, clean exit.
     for (const s of t.sessions) {
-        if (!s.proc) continue;
         const wasAlive = s.alive();
-        t.check(wasAlive, `mcph (pid ${s.pid}) exited during the case: ${JSON.stringify(s.proc.exitInfo)}\n${s.stderrTail()}`);
+        t.check(wasAlive, `mcph (pid ${s.pid}) exited during the case: ${JSON.stringify(s.exitInfo)}\n${s.stderrTail()}`);
         const st = await s.stop(10000);
         if (wasAlive) t.check(st && st.code === 0 && !st.timedOut, `mcph exit after EOF: ${JSON.stringify(st)}\n${s.stderrTail()}`);
-        for (const e of s.errors) t.check(false, e);
+        for (const e of s.problems()) t.check(false, e);
     }
     const ms = performance.now() - t0;
     const ok = t.failures.length === 0;

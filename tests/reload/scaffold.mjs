@@ -12,16 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT, Session, workspace, sleep } from './lib.mjs';
+import { check, done } from '../lib/check.mjs';
 
 const execFileP = promisify(execFile);
 const MCPH = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/mcph');
 const TOOLS = 'notifications/tools/list_changed';
-const counts = { passed: 0, failed: 0 };
-
-function report(ok, name, why) {
-    counts[ok ? 'passed' : 'failed']++;
-    console.log(ok ? `ok ${name}${why ? ` (${why})` : ''}` : `FAIL ${name}: ${why}`);
-}
 
 // A copy of what `make plugin` needs, and nothing of the real tree's plugins/ or build/.
 function makeTree(ws) {
@@ -48,16 +43,6 @@ async function makePlugin(tree, name) {
         return { code: 0, out: r.stdout + r.stderr };
     } catch (err) {
         return { code: err.code ?? -1, out: `${err.stdout || ''}${err.stderr || ''}` };
-    }
-}
-
-async function check(name, fn) {
-    try {
-        const why = await fn();
-        if (Array.isArray(why) && why.length) report(false, name, why.join('; '));
-        else report(true, name, typeof why === 'string' ? why : '');
-    } catch (err) {
-        report(false, name, err.message);
     }
 }
 
@@ -121,17 +106,16 @@ async function main() {
                 return problems.length ? problems : 'exit 2';
             });
         }
-        await check('no schema or protocol problem', async () => [...hup.errors, ...watch.errors]);
+        await check('no schema or protocol problem', async () => [...hup.problems(), ...watch.problems()]);
     } finally {
         for (const s of [hup, watch]) {
             const st = await s.stop().catch(() => null);
-            if (!st) s.kill();
+            if (!st) s.kill('SIGKILL');
         }
     }
     await sleep(10);
-    console.log(`${counts.passed} passed, ${counts.failed} failed`);
     fs.rmSync(ws, { recursive: true, force: true });
-    process.exit(counts.failed ? 1 : 0);
+    done();
 }
 
 main().catch((err) => {

@@ -15,6 +15,7 @@ import {
     ROOT, Session, workspace, copyPlugin, buildReloadable, writeIni, section, iniText, sleep,
     toolOutcome,
 } from './lib.mjs';
+import { report, summary, tally } from '../lib/check.mjs';
 
 const MCPH = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/mcph');
 const RELOADS = Number(String(process.argv[3] || '200').replace(/^reloads=/, ''));
@@ -27,12 +28,7 @@ if (!fs.existsSync(MCPH) || !Number.isInteger(RELOADS) || RELOADS < 1) {
 }
 
 const started = performance.now();
-const results = [];
-function check(cond, what) {
-    results.push({ ok: !!cond, what });
-    console.log(`${cond ? 'ok  ' : 'FAIL'} ${what}`);
-    return !!cond;
-}
+const check = (cond, what) => report(cond, what);
 
 function openFds(pid) {
     return fs.readdirSync(`/proc/${pid}/fd`).length;
@@ -77,7 +73,7 @@ const ini = writeIni(ws, configA);
 const s = new Session(MCPH, ini);
 const guard = setTimeout(() => {
     console.log(`FAIL the soak did not finish within ${LIMIT_MS} ms`);
-    s.kill();
+    s.kill('SIGKILL');
     process.exit(1);
 }, LIMIT_MS);
 
@@ -125,7 +121,7 @@ try {
     const soakStart = performance.now();
     let reloads = 0;
     let rebuilds = 0;
-    const stderrBefore = s.proc.stderr.length;
+    const stderrBefore = s.stderr.length;
     for (let i = 1; i <= RELOADS && s.alive(); i++) {
         fs.writeFileSync(ini, i % 2 ? configB : configA);
         if (i % 20 === 0) {
@@ -153,7 +149,7 @@ try {
     const fdsAfter = openFds(s.pid);
     const fdListAfter = fdList(s.pid);
     const mapsAfter = memfdMaps(s.pid);
-    const log = s.proc.stderr.slice(stderrBefore);
+    const log = s.stderr.slice(stderrBefore);
     const ran = (log.match(/reload: serving/g) || []).length;
     const refused = log.split('\n').filter((l) => /mcph: (error|critical)/.test(l));
     const listChanged = s.notes.filter((n) => /list_changed$/.test(n.method)).length;
@@ -176,20 +172,19 @@ try {
     check(!r.error && r.text === 'a', `label after the soak is "a" (${JSON.stringify(r.text ?? r.error)})`);
     const v = await s.tool('version');
     check(!v.error && v.text === (rebuilds % 2 ? 'two' : 'one'), `version after the soak is the last rebuild's (${JSON.stringify(v.text ?? v.error)})`);
-    check(s.errors.length === 0, `every message valid (${s.errors.length} problems)` +
-        (s.errors.length ? `: ${s.errors.slice(0, 3).join('; ')}` : ''));
+    const problems = s.problems();
+    check(problems.length === 0, `every message valid (${problems.length} problems)` +
+        (problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''));
     const st = await s.stop(20000);
     check(st && st.code === 0 && !st.signal && !st.timedOut, `exit status 0 after EOF (${JSON.stringify(st)})` +
-        (st && st.code !== 0 ? `\n${s.stderrTail(3000)}` : ''));
+        (st && st.code !== 0 ? `\n${s.stderrTail(30)}` : ''));
     exitCode = 0;
 } catch (err) {
     check(false, `exception: ${err && err.stack ? err.stack : err}\n${s.stderrTail()}`);
-    s.kill();
+    s.kill('SIGKILL');
 } finally {
     clearTimeout(guard);
 }
 
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-process.exit(failed || exitCode ? 1 : 0);
+summary('', ` (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+process.exit(tally.failed || exitCode ? 1 : 0);

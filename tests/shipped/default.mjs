@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { REVISIONS, REQUEST_TIMEOUT_MS, Session, check, listAll, summary, report } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { capped, CAPPED } from '../lib/util.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CONFIG = path.join(ROOT, 'conf/mcph.ini');
@@ -234,13 +235,8 @@ async function main() {
     }
     const validator = makeValidator(defaultSpecDir());
     for (const rev of REVISIONS) {
-        let timer;
-        const cap = new Promise((resolve) => {
-            timer = setTimeout(() => resolve('cap'), REVISION_CAP_MS);
-        });
-        const r = await Promise.race([runRevision(rev, validator), cap]);
-        clearTimeout(timer);
-        if (r === 'cap') report(false, rev, 'time limit', `exceeded ${REVISION_CAP_MS / 1000} s`);
+        const r = await capped(runRevision(rev, validator), REVISION_CAP_MS);
+        if (r === CAPPED) report(false, rev, 'time limit', `exceeded ${REVISION_CAP_MS / 1000} s`);
     }
     process.exit(summary() > 0 ? 1 : 0);
 }

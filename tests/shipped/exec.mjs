@@ -22,8 +22,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { Session, errorText, short } from '../interop/harness.mjs';
+import { Session } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { Assert, check as checkStep, errorText, expect, expectEq, report, summary, tally } from '../lib/check.mjs';
+import { sleep, short, waitFor } from '../lib/util.mjs';
+import { writeIni as writeIniFile } from '../lib/workspace.mjs';
 
 const REV = '2025-06-18';
 const CALL_MS = 10000;
@@ -35,7 +38,6 @@ const SUITE_LIMIT_MS = 55000;
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
 const pluginDir = path.join(path.dirname(mcph), 'plugins');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcph-exec-'));
-const counts = { passed: 0, failed: 0 };
 let session = null;
 
 function cleanup() {
@@ -58,42 +60,14 @@ function cleanup() {
 }
 
 const watchdog = setTimeout(() => {
-    console.log(`FAIL suite: did not finish within ${SUITE_LIMIT_MS} ms`);
-    counts.failed++;
-    console.log(`${counts.passed} passed, ${counts.failed} failed`);
+    report(false, 'suite', `did not finish within ${SUITE_LIMIT_MS} ms`);
+    summary();
     cleanup();
     process.exit(1);
 }, SUITE_LIMIT_MS);
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function report(ok, name, why) {
-    if (ok) counts.passed++;
-    else counts.failed++;
-    console.log(ok ? `ok ${name}` : `FAIL ${name}: ${why}`);
-}
-
 // Runs one check: fn returns nothing or throws; schema problems seen meanwhile fail it too.
-async function check(name, fn) {
-    const problems = [];
-    try {
-        await fn();
-    } catch (err) {
-        problems.push(err instanceof Assert ? err.message : errorText(err));
-    }
-    if (session) problems.push(...session.drainProblems());
-    report(problems.length === 0, name, problems.join(' | '));
-}
-
-class Assert extends Error {}
-function expect(cond, what) {
-    if (!cond) throw new Assert(what);
-}
-function expectEq(actual, wanted, what) {
-    const a = JSON.stringify(actual);
-    const w = JSON.stringify(wanted);
-    if (a !== w) throw new Assert(`${what}: got ${short(a, 300)}, wanted ${short(w, 300)}`);
-}
+const check = (name, fn) => checkStep(name, fn, { problems: () => (session ? session.drainProblems() : []) });
 
 // --- Fixtures. ---------------------------------------------------------------------------
 
@@ -199,39 +173,26 @@ const SERVED = ['echo', 'show', 'wc', 'sleep', 'tree', 'gentle', 'bg', 'flood', 
     ...guarded.map((c) => `g_${c.split(':')[0]}`)];
 
 function writeIni(extra = []) {
-    const lines = [
-        '[server]',
-        `plugin_dir = ${pluginDir}`,
-        '',
-        '[plugin.exec]',
-        'path = exec.so',
-        `timeout_ms = ${TIMEOUT_MS}`,
-        `max_output = ${MAX_OUTPUT}`,
-        `max_arg = ${MAX_ARG}`,
-        'env = MCPH_EXEC_PASS GREETING=hi LANG=C MCPH_EXEC_UNSET',
-        `commands = ${commands[0]}`,
-        ...[...commands.slice(1), ...extra].map((c) => `    ${c}`),
-        '',
-        '[plugin.sub]',
-        'path = exec.so',
-        'prefix = sub',
-        'cwd = sub',
-        'commands = pwd: /bin/pwd',
-        '',
-        '[plugin.guarded]',
-        'path = exec.so',
-        'prefix = g',
-        'guard = yes',
-        `timeout_ms = ${TIMEOUT_MS}`,
-        `max_output = ${MAX_OUTPUT}`,
-        `commands = ${guarded[0]}`,
-        ...guarded.slice(1).map((c) => `    ${c}`),
-        '',
-    ];
-    for (const l of lines) {
-        if (l.length >= 200) throw new Error(`INI line too long for inih (200 bytes): ${l}`);
-    }
-    fs.writeFileSync(iniPath, lines.join('\n'));
+    writeIniFile(path.dirname(iniPath), {
+        server: { plugin_dir: pluginDir },
+        'plugin.exec': {
+            path: 'exec.so',
+            timeout_ms: TIMEOUT_MS,
+            max_output: MAX_OUTPUT,
+            max_arg: MAX_ARG,
+            env: 'MCPH_EXEC_PASS GREETING=hi LANG=C MCPH_EXEC_UNSET',
+            commands: [...commands, ...extra],
+        },
+        'plugin.sub': { path: 'exec.so', prefix: 'sub', cwd: 'sub', commands: 'pwd: /bin/pwd' },
+        'plugin.guarded': {
+            path: 'exec.so',
+            prefix: 'g',
+            guard: 'yes',
+            timeout_ms: TIMEOUT_MS,
+            max_output: MAX_OUTPUT,
+            commands: guarded,
+        },
+    }, path.basename(iniPath));
 }
 
 // --- Helpers. -----------------------------------------------------------------------------
@@ -265,13 +226,8 @@ function alive(pid) {
     }
 }
 
-async function waitFor(cond, ms, what) {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-        if (cond()) return;
-        await sleep(25);
-    }
-    throw new Assert(`timed out after ${ms} ms waiting for ${what}`);
+async function waitUntil(cond, ms, what) {
+    if (!(await waitFor(cond, ms))) throw new Assert(`timed out after ${ms} ms waiting for ${what}`);
 }
 
 // Processes the commands reported starting; killed at exit in case the plugin left them.
@@ -640,7 +596,7 @@ async function checkLimits() {
         expect(r.structuredContent.duration_ms >= TIMEOUT_MS + 400 && took < TIMEOUT_MS + 3000,
             `took ${took} ms (duration_ms ${r.structuredContent.duration_ms})`);
         const [shPid, sleepPid] = readPids(pidfile);
-        await waitFor(() => !alive(shPid) && !alive(sleepPid), 2000, `sh ${shPid} and its sleep ${sleepPid} to be gone`);
+        await waitUntil(() => !alive(shPid) && !alive(sleepPid), 2000, `sh ${shPid} and its sleep ${sleepPid} to be gone`);
     });
     await check('timeout: SIGTERM first', async () => {
         const pidfile = path.join(tmp, 'gentle-timeout.pid');
@@ -649,7 +605,7 @@ async function checkLimits() {
         expectEq([r.structuredContent.timed_out, r.structuredContent.signal], [true, 'SIGTERM'], 'structured');
         expect(r.structuredContent.duration_ms < TIMEOUT_MS + 400, `duration_ms ${r.structuredContent.duration_ms}`);
         const [shPid, sleepPid] = readPids(pidfile);
-        await waitFor(() => !alive(shPid) && !alive(sleepPid), 2000, 'sh and its sleep to be gone');
+        await waitUntil(() => !alive(shPid) && !alive(sleepPid), 2000, 'sh and its sleep to be gone');
     });
     await check('a command\'s leftovers die when it exits', async () => {
         const pidfile = path.join(tmp, 'bg.pid');
@@ -657,7 +613,7 @@ async function checkLimits() {
         const r = await call('bg', { pidfile });
         expect(!r.isError && Date.now() - t0 < 1500, `bg: ${short(r)} after ${Date.now() - t0} ms`);
         const [sleepPid] = readPids(pidfile);
-        await waitFor(() => !alive(sleepPid), 2000, `the background sleep ${sleepPid} to be gone`);
+        await waitUntil(() => !alive(sleepPid), 2000, `the background sleep ${sleepPid} to be gone`);
     });
     await check('stdout cut at max_output, process stopped', async () => {
         const r = await call('flood', {});
@@ -700,7 +656,7 @@ async function checkLimits() {
         const ac = new AbortController();
         const sentBefore = session.sent.size;
         const settled = call('gentle', { pidfile }, { signal: ac.signal }).then(() => null, (e) => e);
-        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
+        await waitUntil(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
         const ids = [...session.sent.entries()].slice(sentBefore).filter(([, m]) => m === 'tools/call').map(([id]) => id);
         expectEq(ids.length, 1, 'one tools/call sent');
         const t0 = Date.now();
@@ -708,7 +664,7 @@ async function checkLimits() {
         const err = await settled;
         expect(err?.name === 'AbortError' || /abort|gives up/i.test(String(err)), `the aborted call ended with ${err ? errorText(err) : 'a result'}`);
         const [shPid, sleepPid] = readPids(pidfile);
-        await waitFor(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
+        await waitUntil(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
         expect(Date.now() - t0 < 1000, `stopping took ${Date.now() - t0} ms`);
         expect(outgoing.some((m) => m.method === 'notifications/cancelled' && JSON.stringify(m.params.requestId) === ids[0]),
             'notifications/cancelled was sent');
@@ -766,11 +722,11 @@ async function checkLifetime() {
         const pidfile = path.join(tmp, 'g-gentle.pid');
         const ac = new AbortController();
         const settled = call('g_gentle', { pidfile }, { signal: ac.signal }).then(() => null, (e) => e);
-        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
+        await waitUntil(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 3000, 'the pidfile');
         ac.abort('the test gives up');
         await settled;
         const [shPid, sleepPid] = readPids(pidfile);
-        await waitFor(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
+        await waitUntil(() => !alive(shPid) && !alive(sleepPid), 1500, 'sh and its sleep to be gone');
         await stillServing();
     });
 }
@@ -795,7 +751,7 @@ async function holdAndKill(tag, section, script) {
         send({ id: 1, method: 'initialize', params: { protocolVersion: REV, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
         send({ method: 'notifications/initialized' });
         send({ id: 2, method: 'tools/call', params: { name: 'hold', arguments: { pidfile } } });
-        await waitFor(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 5000,
+        await waitUntil(() => fs.existsSync(pidfile) && fs.readFileSync(pidfile, 'utf8').includes('\n'), 5000,
             `the pidfile (mcph stderr: ${short(stderr, 300)})`);
         const pids = readPids(pidfile);
         expect(pids.every(alive), `not all of ${pids} run before mcph is killed`);
@@ -810,13 +766,13 @@ async function holdAndKill(tag, section, script) {
 async function checkMcphKilled() {
     await check('mcph killed with SIGKILL: the running command dies too (PR_SET_PDEATHSIG)', async () => {
         const [pid] = await holdAndKill('kill-direct', '', 'echo $$ > "$1"; exec /bin/sleep 30');
-        await waitFor(() => !alive(pid), 2000, `the command ${pid} to die with mcph`);
+        await waitUntil(() => !alive(pid), 2000, `the command ${pid} to die with mcph`);
     });
     await check('mcph killed with SIGKILL, guard = yes: the command, its group and a setsid escape die', async () => {
         const pids = await holdAndKill('kill-guard', 'guard = yes\n',
             '/bin/sleep 30 & a=$!; /usr/bin/setsid /bin/sleep 30 & echo $$ $a $! > "$1"; wait');
         expectEq(pids.length, 3, 'sh, its sleep, the setsid sleep');
-        await waitFor(() => pids.every((p) => !alive(p)), 2000, `${pids.filter(alive)} (of sh, sleep, setsid sleep ${pids}) to die with mcph`);
+        await waitUntil(() => pids.every((p) => !alive(p)), 2000, `${pids.filter(alive)} (of sh, sleep, setsid sleep ${pids}) to die with mcph`);
     });
 }
 
@@ -830,7 +786,7 @@ async function checkReload() {
             });
         writeIni(['added "Added by a reload": /bin/echo added']);
         session.transport._process.kill('SIGHUP');
-        await waitFor(() => changed, 5000, 'notifications/tools/list_changed');
+        await waitUntil(() => changed, 5000, 'notifications/tools/list_changed');
         const r = await call('added', {});
         expectEq(r.structuredContent?.stdout, 'added\n', 'added');
         await stillServing();
@@ -869,7 +825,7 @@ function checkConfigErrors() {
         const r = spawnSync(mcph, ['--check', ini], { encoding: 'utf8', timeout: 10000 });
         const ok = pattern.test(r.stderr) && !/^bad\s+tool/m.test(r.stdout) &&
             !/Sanitizer|runtime error/.test(r.stderr);
-        report(ok, `config error refused: ${name}`, `stderr: ${short(r.stderr, 400)}`);
+        report(ok, `config error refused: ${name}`, ok ? '' : `stderr: ${short(r.stderr, 400)}`);
     }
 }
 
@@ -913,7 +869,7 @@ async function main() {
     await check('clean exit on close', async () => {
         const proc = t._process;
         await session.client.close();
-        await waitFor(() => session.exit !== null || proc?.exitCode !== null, 5000, 'mcph to exit');
+        await waitUntil(() => session.exit !== null || proc?.exitCode !== null, 5000, 'mcph to exit');
         const code = session.exit?.code ?? proc.exitCode;
         expect(code === 0, `exit ${JSON.stringify(session.exit)}; stderr: ${session.stderrTail().join(' / ')}`);
         expect(!/AddressSanitizer|runtime error/.test(session.stderr), `sanitizer: ${short(session.stderr, 500)}`);
@@ -928,6 +884,6 @@ try {
     report(false, 'suite', errorText(err));
 }
 clearTimeout(watchdog);
-console.log(`${counts.passed} passed, ${counts.failed} failed`);
+summary();
 cleanup();
-process.exit(counts.failed > 0 ? 1 : 0);
+process.exit(tally.exitCode);

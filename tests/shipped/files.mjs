@@ -28,6 +28,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Session } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { check as checkStep, report, summary, tally } from '../lib/check.mjs';
+import { CAPPED, capped, short, sleep, waitFor } from '../lib/util.mjs';
+import { writeIni as writeIniFile } from '../lib/workspace.mjs';
 
 const REV = '2025-06-18';
 const TIMEOUT_MS = 10000;
@@ -45,52 +48,12 @@ const PNG = Buffer.from(
     'hex',
 );
 
-const counts = { passed: 0, failed: 0 };
 const sessions = [];
 const outputs = []; // every text the servers sent, to look for the secret
 
-function report(ok, name, why) {
-    if (ok) {
-        counts.passed++;
-        console.log(`ok ${name}${why ? ` (${why})` : ''}`);
-    } else {
-        counts.failed++;
-        console.log(`FAIL ${name}: ${why}`);
-    }
-}
-
-const short = (v, n = 240) => {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    return s && s.length > n ? `${s.slice(0, n - 3)}...` : s;
-};
-
 // Runs one check: fn returns a note (string) or a list of problems, or throws. Schema
 // problems in what the server sent meanwhile fail the check too.
-async function check(s, name, fn) {
-    const problems = [];
-    let note;
-    try {
-        const r = await fn();
-        if (Array.isArray(r)) problems.push(...r);
-        else note = r;
-    } catch (err) {
-        problems.push(`${err?.name || 'Error'}: ${short(err?.message || String(err), 400)}`);
-    }
-    if (s) problems.unshift(...s.drainProblems());
-    report(problems.length === 0, name, problems.length ? problems.slice(0, 4).join(' | ') : note);
-    return problems.length === 0;
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(pred, ms) {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-        if (pred()) return true;
-        await sleep(25);
-    }
-    return pred();
-}
+const check = (s, name, fn) => checkStep(name, fn, { problems: () => (s ? s.drainProblems() : []), max: 4 });
 
 // --- The tree. ------------------------------------------------------------------------------
 
@@ -188,11 +151,10 @@ function buildTree(top, name) {
 
 function writeIni(top, file, plugin, logLevel = 'warning', server = {}) {
     const pluginDir = path.resolve(path.dirname(process.argv[2]), 'plugins');
-    const lines = ['[server]', `plugin_dir = ${pluginDir}`, 'page_size = 5', `log_level = ${logLevel}`,
-        ...Object.entries(server).map(([k, v]) => `${k} = ${v}`), '', '[plugin.files]', 'path = files.so'];
-    for (const [k, v] of Object.entries(plugin)) lines.push(`${k} = ${v}`);
-    fs.writeFileSync(path.join(top, file), `${lines.join('\n')}\n`);
-    return path.join(top, file);
+    return writeIniFile(top, {
+        server: { plugin_dir: pluginDir, page_size: 5, log_level: logLevel, ...server },
+        'plugin.files': { path: 'files.so', ...plugin },
+    }, file);
 }
 
 // --- Calls. ---------------------------------------------------------------------------------
@@ -1190,10 +1152,6 @@ async function main() {
     const top = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcph-files-')));
     fs.writeFileSync(path.join(top, 'secret'), SECRET);
     const validator = makeValidator(defaultSpecDir());
-    let timer;
-    const cap = new Promise((resolve) => {
-        timer = setTimeout(() => resolve('cap'), SUITE_CAP_MS);
-    });
     const run = (async () => {
         await serverA(validator, top);
         await serverB(validator, top);
@@ -1208,9 +1166,8 @@ async function main() {
             return leaks.length ? [`leaked in ${short(leaks[0])}`] : `${outputs.length} results looked at`;
         });
     })();
-    const r = await Promise.race([run, cap]);
-    clearTimeout(timer);
-    if (r === 'cap') report(false, 'time limit', `exceeded ${SUITE_CAP_MS / 1000} s`);
+    const r = await capped(run, SUITE_CAP_MS);
+    if (r === CAPPED) report(false, 'time limit', `exceeded ${SUITE_CAP_MS / 1000} s`);
     for (const s of sessions) {
         try {
             s.transport._process?.kill('SIGKILL');
@@ -1219,12 +1176,12 @@ async function main() {
         }
     }
     fs.rmSync(top, { recursive: true, force: true });
-    console.log(`${counts.passed} passed, ${counts.failed} failed`);
-    process.exit(counts.failed > 0 ? 1 : 0);
+    summary();
+    process.exit(tally.exitCode);
 }
 
 main().catch((err) => {
     report(false, 'main', err.stack || String(err));
-    console.log(`${counts.passed} passed, ${counts.failed} failed`);
+    summary();
     process.exit(1);
 });

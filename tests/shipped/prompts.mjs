@@ -18,10 +18,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Session } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { check as checkStep, report, summary, tally } from '../lib/check.mjs';
+import { sleep, short, waitFor as until } from '../lib/util.mjs';
+import { writeIni } from '../lib/workspace.mjs';
 
 const REQUEST_TIMEOUT_MS = 10000;
 const CHANGE_WAIT_MS = 5000; // a reload's list_changed must come within this
@@ -37,53 +39,18 @@ const validator = makeValidator(defaultSpecDir());
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcph-prompts-'));
 const servers = new Set();
 const allStderr = []; // every server's stderr, for the sanitizer check at the end
-const counts = { passed: 0, failed: 0 };
 
 // --- Reporting. ---
 
-function short(v, n = 300) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    return s && s.length > n ? `${s.slice(0, n - 3)}...` : s;
-}
-
-function report(ok, name, why) {
-    if (ok) {
-        counts.passed++;
-        console.log(`ok ${name}`);
-    } else {
-        counts.failed++;
-        console.log(`FAIL ${name}: ${why}`);
-    }
-}
-
 // Runs one check: fn returns an array of problems (empty: passed) or throws. Schema problems
 // seen on the server's stdout meanwhile fail the check too.
-async function check(name, server, fn) {
-    let problems = [];
-    try {
-        problems = (await fn()) || [];
-    } catch (err) {
-        problems = [`${err?.name || 'Error'}: ${err?.message || err}`];
-    }
-    if (server) problems.unshift(...server.drainSchemaErrors());
-    report(problems.length === 0, name, problems.slice(0, 4).map((p) => short(p)).join(' | '));
-}
+const check = (name, server, fn) => checkStep(name, async () => (await fn()) || [],
+    { problems: () => (server ? server.drainProblems() : []), max: 4 });
 
 function expectEqual(problems, what, got, want) {
     const g = JSON.stringify(got);
     const w = JSON.stringify(want);
     if (g !== w) problems.push(`${what}: got ${short(g, 400)}, want ${short(w, 400)}`);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(pred, ms) {
-    const deadline = Date.now() + ms;
-    for (;;) {
-        const v = await pred();
-        if (v || Date.now() >= deadline) return v;
-        await sleep(25);
-    }
 }
 
 // The JSON-RPC error a request failed with: { code, message }, or null when it succeeded.
@@ -98,81 +65,19 @@ async function rpcError(promise) {
 
 // --- One server under the SDK client. ---
 
-class Server {
+// mcph under the SDK client (tests/interop/harness.mjs: every stdout line validated raw),
+// counting prompts list_changed.
+class Server extends Session {
     constructor(ini) {
-        this.stderr = '';
-        this.schemaErrors = [];
+        super(LATEST_PROTOCOL_VERSION, [mcph], ini, validator);
         this.listChanged = 0;
-        this.sent = new Map();
-        this.negotiated = null;
-        this.buf = '';
-        this.exit = null;
-        this.transport = new StdioClientTransport({ command: mcph, args: [ini], stderr: 'pipe' });
-        this.transport.stderr?.on('data', (d) => {
-            this.stderr += d.toString();
-        });
-        this.hook();
-        this.client = new Client({ name: 'mcph-prompts-test', version: '1.0.0' }, { capabilities: {} });
         this.client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
             this.listChanged++;
         });
         servers.add(this);
     }
 
-    // Remembers each request's method and validates every stdout line raw.
-    hook() {
-        const t = this.transport;
-        const send = t.send.bind(t);
-        t.send = async (msg, opts) => {
-            if (msg && typeof msg.method === 'string' && 'id' in msg) this.sent.set(JSON.stringify(msg.id), msg.method);
-            return send(msg, opts);
-        };
-        const rb = t._readBuffer;
-        if (!rb || typeof rb.append !== 'function') {
-            this.schemaErrors.push('cannot capture raw stdout (SDK internals changed)');
-            return;
-        }
-        const append = rb.append.bind(rb);
-        rb.append = (chunk) => {
-            this.raw(chunk.toString('utf8'));
-            return append(chunk);
-        };
-    }
-
-    raw(text) {
-        this.buf += text;
-        let nl;
-        while ((nl = this.buf.indexOf('\n')) >= 0) {
-            const line = this.buf.slice(0, nl);
-            this.buf = this.buf.slice(nl + 1);
-            let msg;
-            try {
-                msg = JSON.parse(line);
-            } catch (err) {
-                this.schemaErrors.push(`stdout line is not JSON: ${short(line)}`);
-                continue;
-            }
-            const method = 'method' in msg ? undefined : this.sent.get(JSON.stringify(msg.id));
-            if (method === 'initialize') this.negotiated = msg.result?.protocolVersion;
-            const errs = validator.validate(this.negotiated || '2025-06-18', msg, { answers: method });
-            if (errs.length) this.schemaErrors.push(`schema: ${errs.slice(0, 2).join('; ')} [${short(line, 200)}]`);
-        }
-    }
-
-    drainSchemaErrors() {
-        const out = this.schemaErrors;
-        this.schemaErrors = [];
-        return out;
-    }
-
     async start() {
-        const start = this.transport.start.bind(this.transport);
-        this.transport.start = async () => {
-            await start();
-            this.transport._process?.on('exit', (code, signal) => {
-                this.exit = { code, signal };
-            });
-        };
         await this.client.connect(this.transport, { timeout: REQUEST_TIMEOUT_MS });
     }
 
@@ -218,9 +123,7 @@ function write(dir, name, text) {
 }
 
 function ini(name, section) {
-    const file = path.join(tmp, name);
-    fs.writeFileSync(file, `[server]\nplugin_dir = ${pluginDir}\nlog_level = info\n\n[plugin.prompts]\npath = prompts.so\n${section}`);
-    return file;
+    return writeIni(tmp, `[server]\nplugin_dir = ${pluginDir}\nlog_level = info\n\n[plugin.prompts]\npath = prompts.so\n${section}`, name);
 }
 
 // The line (1-based) of the first line of text that contains needle.
@@ -741,7 +644,7 @@ function cleanup() {
 const cap = setTimeout(() => {
     report(false, 'suite', `did not finish within ${SUITE_CAP_MS} ms`);
     cleanup();
-    console.log(`${counts.passed} passed, ${counts.failed} failed`);
+    summary();
     process.exit(1);
 }, SUITE_CAP_MS);
 
@@ -752,5 +655,5 @@ try {
 }
 clearTimeout(cap);
 cleanup();
-console.log(`${counts.passed} passed, ${counts.failed} failed`);
-process.exit(counts.failed > 0 ? 1 : 0);
+summary();
+process.exit(tally.exitCode);

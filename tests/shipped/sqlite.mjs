@@ -22,8 +22,11 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Session, errorText, short } from '../interop/harness.mjs';
+import { Session } from '../interop/harness.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
+import { check as checkStep, errorText, expect, expectEq as expectEqual, report, summary, tally } from '../lib/check.mjs';
+import { CAPPED, capped, sanitizersOf, short, waitFor as waitUntil } from '../lib/util.mjs';
+import { writeIni as writeIniFile, section as pluginSection } from '../lib/workspace.mjs';
 
 const REV = '2025-11-25';
 const CALL_MS = 10000; // one request
@@ -39,42 +42,12 @@ if (!/quarantine_size_mb/.test(process.env.ASAN_OPTIONS || '')) {
 // Under ThreadSanitizer everything runs several times slower and its runtime keeps freed
 // memory resident, so the time bounds of the memory checks stretch and their peak-memory
 // bound is not asserted (ASan, with the small quarantine above, keeps both).
-const TSAN = fs.readFileSync(process.argv[2] || 'build/mcph').includes('__tsan_init');
+const TSAN = sanitizersOf(process.argv[2] || 'build/mcph').thread;
 const SLOW = TSAN ? 8 : 1;
-
-const counts = { passed: 0, failed: 0 };
-function report(ok, name, why) {
-    if (ok) counts.passed++;
-    else counts.failed++;
-    console.log(ok ? `ok ${name}${why ? ` (${why})` : ''}` : `FAIL ${name}: ${why}`);
-}
 
 // Runs one check: fn returns a note, or throws / returns an array of problems. Schema and
 // transport problems seen meanwhile fail the check too.
-async function check(s, name, fn) {
-    const problems = [];
-    let note;
-    try {
-        const r = await fn();
-        if (Array.isArray(r)) problems.push(...r);
-        else note = r;
-    } catch (err) {
-        problems.push(errorText(err));
-    }
-    if (s) problems.unshift(...s.drainProblems());
-    report(problems.length === 0, name, problems.length ? problems.slice(0, 4).join(' | ') : note);
-    return problems.length === 0;
-}
-
-function expect(cond, what) {
-    if (!cond) throw new Error(what);
-}
-
-function expectEqual(actual, expected, what) {
-    const a = JSON.stringify(actual);
-    const e = JSON.stringify(expected);
-    if (a !== e) throw new Error(`${what}: got ${short(a, 300)}, expected ${short(e, 300)}`);
-}
+const check = (s, name, fn) => checkStep(name, fn, { problems: () => (s ? s.drainProblems() : []), max: 4 });
 
 // --- Fixtures. -------------------------------------------------------------------------------
 
@@ -105,15 +78,11 @@ function sha256(file) {
 }
 
 function writeIni(name, sections) {
-    const file = path.join(tmp, name);
-    const text = [`[server]\nplugin_dir = ${pluginDir}\nstrict = no\n`, ...sections].join('\n');
-    fs.writeFileSync(file, text);
-    return file;
+    return writeIniFile(tmp, [`[server]\nplugin_dir = ${pluginDir}\nstrict = no\n`, ...sections].join('\n'), name);
 }
 
 function section(id, keys) {
-    return `[plugin.${id}]\npath = sqlite.so\n` +
-        Object.entries(keys).map(([k, v]) => `${k} = ${v}`).join('\n') + '\n';
+    return pluginSection(id, { path: 'sqlite.so', ...keys });
 }
 
 // --- Calls. ----------------------------------------------------------------------------------
@@ -171,14 +140,7 @@ async function stillServing(s, tool = 'query', count = 30) {
     expectEqual(r.structuredContent.rows, [[count]], 'items after the refusal');
 }
 
-async function waitFor(cond, ms = WAIT_MS) {
-    const end = Date.now() + ms;
-    while (!cond()) {
-        if (Date.now() > end) return false;
-        await new Promise((r) => setTimeout(r, 25));
-    }
-    return true;
-}
+const waitFor = (cond, ms = WAIT_MS) => waitUntil(cond, ms);
 
 async function close(s, name) {
     await check(s, `${name}: clean exit on EOF`, async () => {
@@ -764,16 +726,13 @@ async function sampleSuite() {
 }
 
 async function main() {
-    let timer;
-    const cap = new Promise((resolve) => { timer = setTimeout(() => resolve('cap'), SUITE_MS); });
     const run = (async () => {
         await readOnlySuite();
         await writableSuite();
         await sampleSuite();
     })();
-    const r = await Promise.race([run, cap]);
-    clearTimeout(timer);
-    if (r === 'cap') report(false, 'time limit', `the suite ran longer than ${SUITE_MS / 1000} s`);
+    const r = await capped(run, SUITE_MS);
+    if (r === CAPPED) report(false, 'time limit', `the suite ran longer than ${SUITE_MS / 1000} s`);
 }
 
 try {
@@ -783,5 +742,5 @@ try {
 } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`${counts.passed} passed, ${counts.failed} failed`);
-process.exit(counts.failed > 0 ? 1 : 0);
+summary();
+process.exit(tally.exitCode);

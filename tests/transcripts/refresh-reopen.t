@@ -12,7 +12,7 @@ config: $WORK/mcph.ini
 signal HUP
 stderr ~reload: defines: rebuild \(it defines what it serves\)
 silence 500
-sh cc -std=c11 -fPIC -shared -fvisibility=hidden -I"$ROOT/plugin-api" -DDEFINES_TAG='" v2"' -o defines.so.tmp "$ROOT/tests/plugins/defines.c" && chmod go-w defines.so.tmp && mv defines.so.tmp defines.so
+sh node "$ROOT/tests/lib/plugin.mjs" "$ROOT/tests/plugins/defines.c" defines.so -DDEFINES_TAG='" v2"'
 > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"refresh","arguments":{}}}
 < {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"asked"}]}}
 < {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"defined://one"}}

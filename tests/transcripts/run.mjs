@@ -18,11 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { spawnProc, splitCommand, describeExit } from '../lib/proc.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
 import { EraTracker } from '../lib/era.mjs';
+import { report, summary, tally } from '../lib/check.mjs';
+import { short as cut, sleep } from '../lib/util.mjs';
+import { workspace } from '../lib/workspace.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
-// Work directories of transcripts that use setup:/sh/$WORK: build/tests/transcripts/NAME.PID/.
-const WORK_ROOT = path.join(ROOT, 'build/tests/transcripts');
 const WORK_PREFIX = '$WORK/';
 const SH_TIMEOUT_MS = 30000;
 const DEFAULT_WAIT_MS = 5000;
@@ -39,10 +40,7 @@ class TranscriptError extends Error {
 }
 
 // Text for messages: strings as they are (raw lines), values as JSON; cut at n characters.
-function short(v, n = 160) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    return s.length > n ? s.slice(0, n - 3) + '...' : s;
-}
+const short = (v, n = 160) => cut(v, n);
 
 // A JSON value for messages (strings quoted), cut at n characters.
 function js(v, n = 80) {
@@ -276,18 +274,10 @@ async function shellStep(command, line, work, file) {
     }
 }
 
-// A fresh work directory build/tests/transcripts/NAME.PID/ (mode 0755: mcph refuses plugins
-// in folders others can write, and a work INI may name plugins beside it).
+// A fresh work directory build/tests/transcripts/NAME.PID/ (for transcripts that use
+// setup:, sh or $WORK).
 function makeWorkDir(name) {
-    fs.mkdirSync(WORK_ROOT, { recursive: true });
-    for (const d of [path.join(ROOT, 'build'), path.join(ROOT, 'build/tests'), WORK_ROOT]) {
-        fs.chmodSync(d, 0o755);
-    }
-    const work = path.join(WORK_ROOT, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${process.pid}`);
-    fs.rmSync(work, { recursive: true, force: true });
-    fs.mkdirSync(work);
-    fs.chmodSync(work, 0o755);
-    return work;
+    return workspace('transcripts', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.${process.pid}`);
 }
 
 function resolveConfig(file, config, work) {
@@ -451,7 +441,7 @@ class Session {
                 return;
             }
             case 'sleep':
-                await new Promise((r) => setTimeout(r, step.ms));
+                await sleep(step.ms);
                 return;
             case 'sh':
                 this.log(`sh ${step.command}`);
@@ -620,22 +610,14 @@ async function main() {
         files = fs.readdirSync(HERE).filter((f) => f.endsWith('.t')).sort().map((f) => path.join(HERE, f));
     }
     const validator = makeValidator(defaultSpecDir());
-    let passed = 0;
-    let failed = 0;
     for (const file of files) {
         const name = nameOf(file);
         const r = await runOne(binary, file, validator, verbose);
-        if (r.ok) {
-            passed++;
-            console.log(`ok ${name}`);
-        } else {
-            failed++;
-            console.log(`FAIL ${name}: ${r.reason} (line ${r.line})`);
-            for (const d of r.details || []) console.log(`#   ${d}`);
-        }
+        report(r.ok, name, r.ok ? '' : `${r.reason} (line ${r.line})`);
+        for (const d of r.ok ? [] : r.details || []) console.log(`#   ${d}`);
     }
-    console.log(`${passed} passed, ${failed} failed`);
-    process.exit(failed > 0 ? 1 : 0);
+    summary();
+    process.exit(tally.exitCode);
 }
 
 main().catch((err) => {

@@ -10,21 +10,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { report, done } from '../../lib/check.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUNNER = path.join(HERE, '..', 'run.mjs');
 const FAKE = `node ${path.join(HERE, 'fake-server.mjs')}`;
 
-let passed = 0;
-let failed = 0;
 const files = fs.readdirSync(HERE).filter((f) => f.endsWith('.t')).sort();
 for (const f of files) {
     const file = path.join(HERE, f);
     const first = fs.readFileSync(file, 'utf8').split('\n')[0];
     const m = first.match(/^# expect: (ok|FAIL (.*))$/);
     if (!m) {
-        console.log(`FAIL ${f}: first line must be "# expect: ok" or "# expect: FAIL <regex>"`);
-        failed++;
+        report(false, f, 'first line must be "# expect: ok" or "# expect: FAIL <regex>"');
         continue;
     }
     const r = spawnSync(process.execPath, [RUNNER, FAKE, file], { encoding: 'utf8', timeout: 60000 });
@@ -45,13 +43,6 @@ for (const f of files) {
             new RegExp(m[2]).test(text);
         if (!ok) why = `expected FAIL /${m[2]}/, got: ${result} (status ${r.status})`;
     }
-    if (ok) {
-        passed++;
-        console.log(`ok ${f}: ${result}`);
-    } else {
-        failed++;
-        console.log(`FAIL ${f}: ${why}`);
-    }
+    report(ok, f, ok ? result : why);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+done();
