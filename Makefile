@@ -170,7 +170,7 @@ test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 
 test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
-		node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
+	node tests/interop/sdk-v1-features.mjs $(MCPH) tests/interop/features.ini
 	node tests/interop/sdk-v2.mjs $(MCPH) tests/interop/modern.ini
 
 # The shipped plugins through the real binary and the official SDK client, hostile input
