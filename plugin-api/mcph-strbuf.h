@@ -88,8 +88,17 @@ static inline void mcph_sb_release(struct mcph_strbuf *sb)
 {
     if (sb == NULL)
         return;
+#if defined(__GNUC__) && !defined(__clang__)
+        /* alloc > 0 means buf came from the allocator; GCC cannot always see that buf is then not
+         * mcph_sb_empty (inlined at -O1, it warns). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wfree-nonheap-object"
+#endif
     if (sb->alloc > 0)
         free(sb->buf);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
     mcph_sb_init(sb);
 }
 
