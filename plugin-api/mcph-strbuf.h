@@ -88,9 +88,9 @@ static inline void mcph_sb_release(struct mcph_strbuf *sb)
 {
     if (sb == NULL)
         return;
+    /* alloc > 0 means buf came from the allocator; inlined at -O1, GCC cannot always see that
+     * buf is then not mcph_sb_empty, and warns. */
 #if defined(__GNUC__) && !defined(__clang__)
-        /* alloc > 0 means buf came from the allocator; GCC cannot always see that buf is then not
-         * mcph_sb_empty (inlined at -O1, it warns). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfree-nonheap-object"
 #endif
