@@ -83,13 +83,13 @@ static inline void mcph_sb_init(struct mcph_strbuf *sb)
     sb->nomem = 0;
 }
 
-/* Frees the bytes; the buffer is empty (and usable) again, nomem cleared. NULL is fine. */
+/* Frees the bytes; the buffer is empty (and usable) again, nomem cleared. NULL is fine.
+ * (alloc > 0 means buf came from the allocator; inlined at -O1, GCC cannot always see that
+ * buf is then not mcph_sb_empty, and warns: hence the pragma.) */
 static inline void mcph_sb_release(struct mcph_strbuf *sb)
 {
     if (sb == NULL)
         return;
-    /* alloc > 0 means buf came from the allocator; inlined at -O1, GCC cannot always see that
-     * buf is then not mcph_sb_empty, and warns. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wfree-nonheap-object"
