@@ -85,6 +85,17 @@ void subs_unsubscribe(struct subs *s, const char *uri)
     pthread_mutex_unlock(&s->lock);
 }
 
+void subs_unsubscribe_all(struct subs *s)
+{
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->nuris; i++)
+        free(s->uris[i]);
+    free(s->uris);
+    s->uris = NULL;
+    s->nuris = 0;
+    pthread_mutex_unlock(&s->lock);
+}
+
 int subs_subscribed(struct subs *s, const char *uri)
 {
     int found;

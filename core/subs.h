@@ -38,6 +38,8 @@ void subs_release(struct subs *s);
  * already), STATUS_LIMIT past LIMIT_SUBSCRIPTIONS, or STATUS_NOMEM. */
 int subs_subscribe(struct subs *s, const char *uri);
 void subs_unsubscribe(struct subs *s, const char *uri);
+/* The session's subscriptions all end (a fresh session). */
+void subs_unsubscribe_all(struct subs *s);
 /* Whether the legacy session follows uri. */
 int subs_subscribed(struct subs *s, const char *uri);
 

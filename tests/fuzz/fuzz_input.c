@@ -461,9 +461,7 @@ static void fuzz_reset(void)
     session_release(&fuzz_srv.session);
     session_init(&fuzz_srv.session);
     atomic_store(&fuzz_srv.log.sink_level, LOG_OFF);
-    pthread_mutex_lock(&fuzz_srv.subs_lock);
-    dispatch_subs_release(&fuzz_srv);
-    pthread_mutex_unlock(&fuzz_srv.subs_lock);
+    subs_unsubscribe_all(&fuzz_srv.subs);
     pthread_mutex_unlock(&fuzz_srv.lock);
     server_free_retired(&fuzz_srv);
 }

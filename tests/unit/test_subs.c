@@ -27,6 +27,10 @@ static void test_subscribe(void)
     CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 0);
     CHECK_INT_EQ(subs_subscribed(&s, "file:///b"), 1);
     CHECK_INT_EQ(s.nuris, 1);
+    subs_unsubscribe_all(&s);
+    CHECK_INT_EQ(subs_subscribed(&s, "file:///b"), 0);
+    CHECK_INT_EQ(s.nuris, 0);
+    CHECK_INT_EQ(subs_subscribe(&s, "file:///b"), STATUS_OK);
     subs_release(&s);
 }
 
