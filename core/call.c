@@ -19,13 +19,13 @@ struct call_job {
     struct work_job work;        /* first: the pool hands this back */
     struct call_origin o;        /* msg owned */
     struct call_target t;        /* owned_args owned */
-    char *name;                  /* owned: t.name, which the registry owns, copied */
     size_t held;                 /* counted in srv->calls_held while the job lives */
     struct inflight_call flight; /* registered in srv->inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
     int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
     struct modern_mrtr mrtr; /* 2026-07-28: the questions and the retry's answers */
+    char name[];             /* t.name (which the registry owns) copied, in the same block */
 };
 
 static const char *const call_ask_methods[] = {
@@ -235,7 +235,6 @@ static void call_job_free(struct call_job *job)
     modern_mrtr_release(&job->mrtr);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
-    free(job->name);
     free(job);
 }
 
@@ -338,6 +337,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
 {
     struct server *srv = o->srv;
     size_t cost = o->bytes + LIMIT_PENDING_CALL_BYTES;
+    size_t name_len = t->name ? strlen(t->name) : 0;
     struct call_job *job = NULL;
     const cJSON *token = call_progress_token(o->msg);
     int status = STATUS_NOMEM;
@@ -346,16 +346,14 @@ void call_submit(struct call_origin *o, struct call_target *t)
         call_refuse(o, t, JSONRPC_SERVER_BUSY, srv->cfg.max_pending_mb);
         return;
     }
-    job = calloc(1, sizeof(*job));
-    if (job != NULL && (job->name = strdup(t->name ? t->name : "")) != NULL) {
-        job->flight.method =
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o->msg, "method"));
+    job = calloc(1, sizeof(*job) + name_len + 1);
+    if (job != NULL) {
+        memcpy(job->name, t->name ? t->name : "", name_len);
+        job->flight.method = o->method;
         job->flight.target = job->name;
         status = inflight_add(&srv->inflight, o->id, &job->flight);
     }
     if (status != STATUS_OK) {
-        if (job != NULL)
-            free(job->name);
         free(job);
         call_refuse(o, t, status == STATUS_EXISTS ? JSONRPC_INVALID_REQUEST : 0, 0);
         return;

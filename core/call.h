@@ -45,6 +45,7 @@ struct call_origin {
     struct server *srv;
     cJSON *msg;              /* the request; taken by call_submit */
     const cJSON *id;         /* borrowed from msg */
+    const char *method;      /* borrowed from msg */
     int rev;                 /* enum revision the request is served under */
     unsigned can;            /* enum call_can */
     struct out_batch *batch; /* or NULL */

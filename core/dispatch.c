@@ -373,6 +373,7 @@ static void dispatch_call(struct dispatch_req *req, struct call_target *t)
     struct call_origin o = {.srv = req->srv,
                             .msg = req->msg,
                             .id = req->id,
+                            .method = req->method,
                             .rev = req->rev,
                             .batch = req->batch,
                             .slot = req->slot,

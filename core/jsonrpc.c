@@ -248,39 +248,35 @@ static const unsigned char jsonrpc_bytes[256] = {
     JSONRPC_H16(0xF0),
 };
 
-/* Note the first problem of the text (at byte i); the scan stops. */
-static int jsonrpc_problem(struct jsonrpc_scan *out, enum jsonrpc_text problem, size_t i)
-{
-    out->problem = problem;
-    out->at = i;
-    return 1;
-}
-
 void jsonrpc_scan(const char *text, size_t len, int limit, struct jsonrpc_scan *out)
 {
     const unsigned char *s = (const unsigned char *)text;
-    int depth = 0, max = 0, in_string = 0, stop = 0;
+    int depth = 0, max = 0, in_string = 0;
+    size_t i = 0, n;
 
     out->problem = JSONRPC_TEXT_OK;
     out->at = 0;
-    for (size_t i = 0; i < len && max <= limit && !stop; i++) {
+    for (; i < len; i++) {
         unsigned char kind = jsonrpc_bytes[s[i]];
-        size_t n;
 
+        /* Most bytes: nothing to note (kept first, it is the whole loop for plain text). */
+        if (kind == 0)
+            continue;
         switch (kind) {
-        case 0:
-            break;
         case JSONRPC_HIGH:
             n = utf8_sequence(s + i, len - i);
-            if (n == 0)
-                stop = jsonrpc_problem(out, JSONRPC_TEXT_UTF8, i);
-            else
-                i += n - 1;
+            if (n == 0) {
+                out->problem = JSONRPC_TEXT_UTF8;
+                goto done;
+            }
+            i += n - 1;
             break;
         case JSONRPC_SPACE:
         case JSONRPC_CONTROL:
-            if (in_string || kind == JSONRPC_CONTROL)
-                stop = jsonrpc_problem(out, JSONRPC_TEXT_CONTROL, i);
+            if (in_string || kind == JSONRPC_CONTROL) {
+                out->problem = JSONRPC_TEXT_CONTROL;
+                goto done;
+            }
             break;
         case JSONRPC_QUOTE:
             in_string = !in_string;
@@ -288,22 +284,23 @@ void jsonrpc_scan(const char *text, size_t len, int limit, struct jsonrpc_scan *
         case JSONRPC_ESCAPE:
             if (!in_string)
                 break;
-            if (i + 5 < len && s[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0 &&
-                out->problem == JSONRPC_TEXT_OK)
+            if (i + 5 < len && s[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
                 out->problem = JSONRPC_TEXT_NUL_ESCAPE;
             /* The escaped byte is not looked at (a raw control byte there is cJSON's to
              * refuse, as an invalid escape). */
             i++;
             break;
         case JSONRPC_OPEN:
-            if (!in_string && ++depth > max)
-                max = depth;
+            if (!in_string && ++depth > max && (max = depth) > limit)
+                goto done;
             break;
         case JSONRPC_CLOSE:
             depth -= !in_string;
             break;
         }
     }
+done:
+    out->at = i;
     out->depth = max;
 }
 

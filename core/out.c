@@ -238,7 +238,7 @@ static int out_put_parts(struct out *o, const char *const *parts, const size_t *
     for (int i = 0; i < n && status == STATUS_OK; i++) {
         fixed_parts[i] = parts[i];
         fixed_lens[i] = lens[i];
-        if (utf8_valid(parts[i], lens[i]) == lens[i])
+        if ((checked & (1u << i)) || utf8_valid(parts[i], lens[i]) == lens[i])
             continue;
         repaired[i] = utf8_repair(parts[i], lens[i], &fixed_lens[i]);
         fixed_parts[i] = repaired[i];

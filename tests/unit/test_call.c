@@ -63,6 +63,7 @@ static int call_go(const struct call_req *r)
     if (!CHECK(o.msg != NULL))
         return -1;
     o.id = cJSON_GetObjectItem(o.msg, "id");
+    o.method = cJSON_GetStringValue(cJSON_GetObjectItem(o.msg, "method"));
     o.rev = r->modern ? REV_MODERN : r->rev ? r->rev : REV_2025_06_18;
     o.can = r->can;
     o.batch = r->batch;
