@@ -37,6 +37,10 @@
  * instance's handlers one at a time. Each host member below says which threads may call it.
  *
  * Changelog (newest first):
+ *   1.3  For plugins that relay another server (a proxy): result_json() passes a whole MCP
+ *        result through; client_log() sends notifications/message; MCPH_PLUGIN_TAKE_OVER
+ *        and predecessor() let a rebuilt instance keep what the one it replaces holds (a
+ *        child process); the descriptor's subscribe() hears which resources clients follow.
  *   1.2  Definitions made at init (define_tool, define_resource, define_template,
  *        define_prompt) for lists that come from outside the plugin (files, a database,
  *        a folder of prompts, the config); refresh() to have them made again; call_name()
@@ -57,7 +61,7 @@
 #include <stdint.h>
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 2
+#define MCPH_ABI_MINOR 3
 
 /* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
  * held before). */
@@ -143,6 +147,12 @@ enum mcph_plugin_flags {
      * because what it serves comes from outside (it defines rows at init from a folder, a
      * database, ...). Implied for an instance that defined a row at init. Since 1.2. */
     MCPH_PLUGIN_REBUILD_ON_RELOAD = 1u << 1,
+    /* A rebuild of an instance from the same section and the same file (a refresh(), or a
+     * reload that keeps the section of a plugin that defines rows at init) runs in the same
+     * mapping of the library as the instance it replaces (one copy of its code and
+     * globals), and its init() may take over what that instance holds (host->predecessor()).
+     * A changed section or file loads a fresh copy, as for every plugin. Since 1.3. */
+    MCPH_PLUGIN_TAKE_OVER = 1u << 2,
 };
 
 struct mcph_host;
@@ -331,6 +341,17 @@ struct mcph_plugin {
     /* shutdown: optional. Main thread, after the last handler of the instance returned.
      * Free everything init() made; leave nothing running. */
     void (*shutdown)(void *state);
+    /*
+     * Since 1.3, optional: clients began (on = 1) or ceased (on = 0) to follow `uri`, a
+     * resource this instance serves (one of its resources, or a URI its templates match):
+     * the first resources/subscribe or subscriptions/listen naming it, the last
+     * unsubscribe, listen closed or session ended. Also called with on = 1, once the
+     * instance is in service, for each URI already followed that it serves (after a reload
+     * or a refresh). For a plugin whose resources change elsewhere, to pass the subscription
+     * on. Must not block: record the change and return. A pool thread or the main thread,
+     * never concurrently for one instance; between init() and shutdown().
+     */
+    void (*subscribe)(const struct mcph_host *host, void *state, const char *uri, int on);
 };
 
 #define MCPH_PLUGIN_HEADER                                                                         \
@@ -555,6 +576,42 @@ struct mcph_host {
     /* log() with a va_list, for a plugin's own printf-style wrappers. As log(). */
     void (*vlog)(const struct mcph_host *host, enum mcph_log_level level, const char *fmt,
                  va_list ap) MCPH_PRINTF(3, 0);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.3.
+     * ------------------------------------------------------------------------------------ */
+
+    /*
+     * The whole result of this call, as JSON text of the MCP result object of its kind, for
+     * a plugin that relays results made elsewhere: CallToolResult (content,
+     * structuredContent, isError, _meta) for a tool; ReadResourceResult (contents) for a
+     * resource or template read; GetPromptResult (description, messages) for a prompt;
+     * CompleteResult (completion: values, total, hasMore) for a completion. Its content
+     * items, contents and messages are added after what the sinks added, and everything is
+     * kept to what the client's revision carries as for the sinks: a content type the
+     * revision lacks becomes a text stand-in, a member it lacks (structuredContent, _meta,
+     * a content item's _meta or annotations) is left out, and the result is counted against
+     * MCPH_MAX_RESULT_BYTES. Other members are passed as they are. Returns MCPH_OK,
+     * MCPH_ERR_INVALID (not an object, or a member of the wrong type: nothing is added),
+     * MCPH_ERR_LIMIT or MCPH_ERR_NOMEM. The handler's thread, during the handler.
+     */
+    int (*result_json)(struct mcph_call *call, const char *json);
+
+    /* Send the client a log message (notifications/message) at `level`, if the level it
+     * chose admits it: logger may be NULL (the instance id is used), data_json is any JSON
+     * value as text (an object, or a string). For relaying another server's messages; the
+     * plugin's own go through log(), which also writes them to stderr. MCPH_OK, or
+     * MCPH_ERR_INVALID for bad JSON. Any thread, between init() and shutdown() return. */
+    int (*client_log)(const struct mcph_host *host, enum mcph_log_level level,
+                      const char *logger, const char *data_json);
+
+    /* The state of the instance this one replaces, when the descriptor sets
+     * MCPH_PLUGIN_TAKE_OVER and this instance is a rebuild of it from the same section and
+     * file; else NULL. That instance may still be serving calls (on pool threads) while this
+     * init runs, and its shutdown() runs after its last call returns: what init takes over
+     * must be shared safely until then, and that shutdown must leave it alone. Main thread,
+     * during init() only. */
+    void *(*predecessor)(const struct mcph_host *host);
 };
 
 #endif /* MCPH_PLUGIN_API_H */
