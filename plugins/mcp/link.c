@@ -708,8 +708,9 @@ static void *link_thread(void *arg)
             backoff = MCP_BACKOFF_MAX_MS;
         pthread_mutex_unlock(&l->lock);
         link_log(l, MCPH_LOG_ERROR,
-                 "server '%s' %s; starting it again in %" PRId64 " ms (%d of %d)", l->spec.display,
-                 l->ended, backoff, l->crashes, MCP_CRASHES_DOWN - 1);
+                 "server '%s' %s; starting it again in %" PRId64 " ms (crash %d in a row; "
+                 "down at %d)",
+                 l->spec.display, l->ended, backoff, l->crashes, MCP_CRASHES_DOWN);
         pthread_mutex_lock(&l->lock);
         if (link_pause(l, backoff)) {
             l->state = MCP_STOPPED;
