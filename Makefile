@@ -95,7 +95,7 @@ $(MCPH): $(CORE_OBJ)
 .SECONDEXPANSION:
 $(BUILD)/plugins/%.so: $$(wildcard plugins/%/*.c) $$(wildcard plugins/%/*.h) $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
-	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $(filter %.c,$^) $(shell cat plugins/$*/libs 2>/dev/null)
+	$(CC) $(PLUGIN_CFLAGS) $(DEP_CFLAGS) -shared -o $@ $(filter %.c,$^) $(shell cat plugins/$*/libs 2>/dev/null)
 	@chmod go-w $@
 
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)

@@ -267,12 +267,6 @@ static void work_arm(struct work *w)
     pthread_mutex_unlock(&w->lock);
 }
 
-/* Jobs queued or running and flushes under way: work_drain waits for none. w->lock held. */
-static size_t work_busy(struct work *w)
-{
-    return w->queued + w->running + atomic_load(&w->flushing);
-}
-
 /* The job is over, after ns: its lane has room again; then it may free itself. */
 static void work_finish(struct work *w, struct work_job *job, uint64_t ns)
 {
@@ -282,7 +276,7 @@ static void work_finish(struct work *w, struct work_job *job, uint64_t ns)
     l->running--;
     w->running--;
     l->avg_ns = l->avg_ns == 0 ? ns : (l->avg_ns * 7 + ns) / 8;
-    if (work_busy(w) == 0)
+    if (w->queued + w->running + w->flushing == 0)
         pthread_cond_broadcast(&w->idle);
     pthread_mutex_unlock(&w->lock);
     /* Only now may the job let go of what keeps its lane alive. */
@@ -296,16 +290,15 @@ static void work_flush(struct work *w)
 {
     if (w->src.flush == NULL)
         return;
-    atomic_fetch_add(&w->flushing, 1);
+    pthread_mutex_lock(&w->lock);
+    w->flushing++;
+    pthread_mutex_unlock(&w->lock);
     w->src.flush(w->src.ctx);
-    /* The lock only when a drain waits (it counts itself in `draining` under the lock before
-     * it looks at `flushing`), not for every flush of every call. */
-    if (atomic_fetch_sub(&w->flushing, 1) == 1 && atomic_load(&w->draining) > 0) {
-        pthread_mutex_lock(&w->lock);
-        if (work_busy(w) == 0)
-            pthread_cond_broadcast(&w->idle);
-        pthread_mutex_unlock(&w->lock);
-    }
+    pthread_mutex_lock(&w->lock);
+    w->flushing--;
+    if (w->queued + w->running + w->flushing == 0)
+        pthread_cond_broadcast(&w->idle);
+    pthread_mutex_unlock(&w->lock);
 }
 
 /* --- The reader role. --- */
@@ -644,8 +637,6 @@ int work_start(struct work *w, const struct work_source *src, size_t max_threads
     w->max_threads = max_threads < 3 ? 3 : max_threads;
     work_lane_init(&w->own, SIZE_MAX);
     atomic_init(&w->rstate, 0);
-    atomic_init(&w->flushing, 0);
-    atomic_init(&w->draining, 0);
     atomic_init(&w->armed, 0);
     pthread_mutexattr_init(&mattr);
     pthread_mutexattr_settype(&mattr, PTHREAD_MUTEX_ADAPTIVE_NP);
@@ -700,15 +691,13 @@ int work_drain(struct work *w, int timeout_ms)
 
     work_deadline(&deadline, timeout_ms * 1000LL);
     pthread_mutex_lock(&w->lock);
-    atomic_fetch_add(&w->draining, 1);
-    while (work_busy(w) > 0) {
+    while (w->queued + w->running + w->flushing > 0) {
         if (timeout_ms < 0)
             pthread_cond_wait(&w->idle, &w->lock);
         else if (pthread_cond_timedwait(&w->idle, &w->lock, &deadline) == ETIMEDOUT)
             break;
     }
-    idle = work_busy(w) == 0;
-    atomic_fetch_sub(&w->draining, 1);
+    idle = w->queued + w->running + w->flushing == 0;
     pthread_mutex_unlock(&w->lock);
     return idle;
 }

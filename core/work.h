@@ -92,8 +92,7 @@ struct work {
     size_t nidle;                /* threads waiting on wake */
     size_t nhelpers;             /* threads running jobs off the reader role */
     size_t nwoken;               /* threads woken or started for a job or a role, not yet at it */
-    atomic_size_t flushing;      /* threads writing replies (counted by work_drain) */
-    atomic_int draining;         /* threads in work_drain, waiting for the pool to be idle */
+    size_t flushing;             /* threads writing replies (counted by work_drain) */
     struct work_thread *reader;  /* the thread holding the reader role, or NULL */
     struct work_thread *watcher; /* the thread watching, or NULL */
     struct work_thread *threads; /* every thread not yet joined */

@@ -1,0 +1,1090 @@
+/*
+ * link.c: one external server and the conversation with it. A thread of the link's own
+ * starts the process, runs the handshake, reads every line the server writes, and restarts
+ * it when it ends: after MCP_BACKOFF_FIRST_MS, doubling up to MCP_BACKOFF_MAX_MS, the count
+ * of crashes starting again after MCP_UPTIME_RESET_MS of uptime, down after
+ * MCP_CRASHES_DOWN in a row. Calls write their requests themselves (wlock) and wait on the
+ * link's condition for the answer, for the server's progress notifications and for the
+ * questions it asks on their behalf. The process is started by the link's thread, so
+ * PR_SET_PDEATHSIG kills it when that thread ends: when the link stops, or mcph dies.
+ *
+ * A link outlives the instance that opened it when a rebuild takes it over (see mcp.c), so
+ * the host it reports to is swapped under hlock.
+ */
+#include "mcp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void link_now(struct timespec *ts)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+}
+
+static int64_t link_ms_since(const struct timespec *t)
+{
+    struct timespec now;
+
+    link_now(&now);
+    return (int64_t)(now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+static void link_after(struct timespec *ts, int64_t ms)
+{
+    link_now(ts);
+    ts->tv_sec += ms / 1000;
+    ts->tv_nsec += (ms % 1000) * 1000000L;
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec++;
+        ts->tv_nsec -= 1000000000L;
+    }
+}
+
+/* Wait on the link's condition until ts (CLOCK_MONOTONIC). lock held. */
+static int link_timedwait(struct mcp_link *l, const struct timespec *ts)
+{
+    return pthread_cond_timedwait(&l->cond, &l->lock, ts);
+}
+
+void mcp_event_free(struct mcp_event *ev)
+{
+    if (ev == NULL)
+        return;
+    cJSON_Delete(ev->msg);
+    free(ev);
+}
+
+static void link_wake(struct mcp_link *l)
+{
+    char c = 1;
+
+    while (write(l->wake[1], &c, 1) < 0 && errno == EINTR)
+        ;
+}
+
+/* --- Writing. --- */
+
+/* One message, one line. Returns MCPH_OK, or MCPH_ERR when the server's stdin is gone. */
+static int link_write(struct mcp_link *l, const cJSON *msg)
+{
+    char *text = cJSON_PrintUnformatted(msg);
+    size_t len, off = 0;
+    int rc = MCPH_OK;
+
+    if (text == NULL)
+        return MCPH_ERR_NOMEM;
+    len = strlen(text);
+    text[len++] = '\n'; /* over the NUL: written by length */
+    pthread_mutex_lock(&l->wlock);
+    while (off < len && l->to >= 0) {
+        ssize_t n = write(l->to, text + off, len - off);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = MCPH_ERR;
+            break;
+        }
+        off += (size_t)n;
+    }
+    if (l->to < 0)
+        rc = MCPH_ERR;
+    pthread_mutex_unlock(&l->wlock);
+    free(text);
+    return rc;
+}
+
+static cJSON *link_message(const char *method, cJSON *params)
+{
+    cJSON *msg = cJSON_CreateObject();
+
+    if (msg == NULL) {
+        cJSON_Delete(params);
+        return NULL;
+    }
+    cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(msg, "method", method);
+    if (params != NULL)
+        cJSON_AddItemToObject(msg, "params", params);
+    return msg;
+}
+
+void mcp_link_notify(struct mcp_link *l, const char *method, cJSON *params)
+{
+    cJSON *msg = link_message(method, params);
+
+    if (msg != NULL)
+        link_write(l, msg);
+    cJSON_Delete(msg);
+}
+
+void mcp_link_respond(struct mcp_link *l, const cJSON *id, cJSON *result, int code,
+                      const char *message)
+{
+    cJSON *msg = cJSON_CreateObject();
+
+    if (msg == NULL) {
+        cJSON_Delete(result);
+        return;
+    }
+    cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(msg, "id", cJSON_Duplicate(id, 1));
+    if (result != NULL) {
+        cJSON_AddItemToObject(msg, "result", result);
+    } else {
+        cJSON *err = cJSON_AddObjectToObject(msg, "error");
+
+        cJSON_AddNumberToObject(err, "code", code);
+        cJSON_AddStringToObject(err, "message", message);
+    }
+    link_write(l, msg);
+    cJSON_Delete(msg);
+}
+
+/* A request nobody waits for (its answer finds no pending request and is dropped). */
+static void link_fire(struct mcp_link *l, const char *method, cJSON *params)
+{
+    cJSON *msg = link_message(method, params);
+
+    if (msg == NULL)
+        return;
+    pthread_mutex_lock(&l->lock);
+    cJSON_AddNumberToObject(msg, "id", (double)++l->next_id);
+    pthread_mutex_unlock(&l->lock);
+    link_write(l, msg);
+    cJSON_Delete(msg);
+}
+
+/* --- Requests waiting for their answer. lock held for each. --- */
+
+static struct mcp_pending *link_find(struct mcp_link *l, int64_t id)
+{
+    for (struct mcp_pending *p = l->pending; p != NULL; p = p->next) {
+        if (p->id == id)
+            return p;
+    }
+    return NULL;
+}
+
+static void link_unlist(struct mcp_link *l, struct mcp_pending *p)
+{
+    for (struct mcp_pending **pp = &l->pending; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == p) {
+            *pp = p->next;
+            return;
+        }
+    }
+}
+
+static void link_pending_free(struct mcp_pending *p)
+{
+    while (p->events != NULL) {
+        struct mcp_event *ev = p->events;
+
+        p->events = ev->next;
+        mcp_event_free(ev);
+    }
+    for (size_t i = 0; i < p->nasked; i++) {
+        free(p->asked[i].method);
+        free(p->asked[i].params);
+    }
+    free(p->asked);
+    cJSON_Delete(p->open_id);
+    cJSON_Delete(p->reply);
+    free(p->failure);
+    free(p->park_key);
+    free(p);
+}
+
+static void link_push_event(struct mcp_link *l, struct mcp_pending *p, cJSON *msg)
+{
+    struct mcp_event *ev = calloc(1, sizeof(*ev));
+
+    if (ev == NULL) {
+        cJSON_Delete(msg);
+        return;
+    }
+    ev->msg = msg;
+    *p->tail = ev;
+    p->tail = &ev->next;
+    pthread_cond_broadcast(&l->cond);
+}
+
+/* Every request sent to process gen gets failure (a copy of why). */
+static void link_fail_all(struct mcp_link *l, uint64_t gen, const char *why)
+{
+    for (struct mcp_pending *p = l->pending; p != NULL; p = p->next) {
+        if (p->gen == gen && p->reply == NULL && p->failure == NULL)
+            p->failure = strdup(why);
+    }
+    pthread_cond_broadcast(&l->cond);
+}
+
+/* --- The host, from the link's thread. --- */
+
+static void link_log(struct mcp_link *l, enum mcph_log_level level, const char *fmt, ...)
+    MCPH_PRINTF(3, 4);
+
+static void link_log(struct mcp_link *l, enum mcph_log_level level, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->vlog(l->host, level, fmt, ap);
+    pthread_mutex_unlock(&l->hlock);
+    va_end(ap);
+}
+
+/* Log at error level and tell the client (notifications/message). */
+static void link_alert(struct mcp_link *l, const char *text)
+{
+    cJSON *data = cJSON_CreateString(text);
+    char *json = data != NULL ? cJSON_PrintUnformatted(data) : NULL;
+
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL) {
+        l->host->log(l->host, MCPH_LOG_ERROR, "%s", text);
+        if (json != NULL)
+            l->host->client_log(l->host, MCPH_LOG_ERROR, NULL, json);
+    }
+    pthread_mutex_unlock(&l->hlock);
+    free(json);
+    cJSON_Delete(data);
+}
+
+/* --- Messages from the server. --- */
+
+static const char *const link_levels[] = {"debug", "info",     "notice", "warning",
+                                          "error", "critical", "alert",  "emergency"};
+
+static void link_on_log(struct mcp_link *l, const cJSON *params)
+{
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
+    const cJSON *logger = cJSON_GetObjectItemCaseSensitive(params, "logger");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+    int lv = MCPH_LOG_INFO;
+    char *json;
+
+    for (int i = 0; cJSON_IsString(level) && i < 8; i++) {
+        if (strcmp(level->valuestring, link_levels[i]) == 0)
+            lv = i;
+    }
+    json = data != NULL ? cJSON_PrintUnformatted(data) : strdup("null");
+    if (json == NULL)
+        return;
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->client_log(l->host, (enum mcph_log_level)lv,
+                            cJSON_IsString(logger) ? logger->valuestring : NULL, json);
+    pthread_mutex_unlock(&l->hlock);
+    free(json);
+}
+
+static void link_on_notification(struct mcp_link *l, const char *method, cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+
+    if (strcmp(method, "notifications/progress") == 0) {
+        const cJSON *token = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
+        struct mcp_pending *p;
+
+        if (!cJSON_IsNumber(token))
+            return;
+        pthread_mutex_lock(&l->lock);
+        p = link_find(l, (int64_t)token->valuedouble);
+        if (p != NULL && p->reply == NULL) {
+            link_push_event(l, p, cJSON_Duplicate(msg, 1));
+        }
+        pthread_mutex_unlock(&l->lock);
+    } else if (strcmp(method, "notifications/message") == 0) {
+        link_on_log(l, params);
+    } else if (strcmp(method, "notifications/resources/updated") == 0) {
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
+
+        pthread_mutex_lock(&l->hlock);
+        if (l->host != NULL && cJSON_IsString(uri))
+            l->host->resource_updated(l->host, uri->valuestring);
+        pthread_mutex_unlock(&l->hlock);
+    } else if (strcmp(method, "notifications/tools/list_changed") == 0 ||
+               strcmp(method, "notifications/resources/list_changed") == 0 ||
+               strcmp(method, "notifications/prompts/list_changed") == 0) {
+        /* A rebuild takes the link over and lists again; mcph tells the client about the
+         * lists that really changed. */
+        pthread_mutex_lock(&l->hlock);
+        if (l->host != NULL)
+            l->host->refresh(l->host);
+        pthread_mutex_unlock(&l->hlock);
+    }
+}
+
+/* The call a question of the server's belongs to: over stdio a request says nothing of that,
+ * so the oldest call in flight that takes questions. lock held. */
+static struct mcp_pending *link_asker(struct mcp_link *l)
+{
+    struct mcp_pending *found = NULL;
+
+    for (struct mcp_pending *p = l->pending; p != NULL; p = p->next) {
+        if (p->asks && p->gen == l->gen && p->reply == NULL && p->failure == NULL)
+            found = p; /* the list is newest first */
+    }
+    return found;
+}
+
+static void link_on_request(struct mcp_link *l, const char *method, cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    struct mcp_pending *p;
+
+    if (strcmp(method, "ping") == 0) {
+        mcp_link_respond(l, id, cJSON_CreateObject(), 0, NULL);
+        return;
+    }
+    if (strcmp(method, "sampling/createMessage") != 0 &&
+        strcmp(method, "elicitation/create") != 0 && strcmp(method, "roots/list") != 0) {
+        mcp_link_respond(l, id, NULL, -32601, "method not found");
+        return;
+    }
+    pthread_mutex_lock(&l->lock);
+    p = link_asker(l);
+    if (p != NULL)
+        link_push_event(l, p, cJSON_Duplicate(msg, 1));
+    pthread_mutex_unlock(&l->lock);
+    if (p == NULL)
+        mcp_link_respond(l, id, NULL, -32603,
+                         "no call is in progress through which mcph could ask its client");
+}
+
+/* Subscriptions held at the server, made again after a restart. */
+static void link_resubscribe(struct mcp_link *l)
+{
+    pthread_mutex_lock(&l->lock);
+    for (size_t i = 0; i < l->nsubs; i++) {
+        cJSON *params = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(params, "uri", l->subs[i]);
+        pthread_mutex_unlock(&l->lock);
+        link_fire(l, "resources/subscribe", params);
+        pthread_mutex_lock(&l->lock);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* The answer to the handshake: check it, say initialized, and serve. After a restart, the
+ * subscriptions are made again, and a rebuild lists what the new process serves. */
+static void link_on_init(struct mcp_link *l, cJSON *msg)
+{
+    cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+    int restarted;
+
+    if (!cJSON_IsObject(result) || !cJSON_IsString(version)) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "refused initialize");
+        pthread_mutex_unlock(&l->lock);
+        cJSON_Delete(result);
+        kill(-l->pid, SIGKILL);
+        return;
+    }
+    mcp_link_notify(l, "notifications/initialized", NULL);
+    pthread_mutex_lock(&l->lock);
+    cJSON_Delete(l->init_result);
+    l->init_result = result;
+    l->init_id = 0;
+    l->state = MCP_UP;
+    link_now(&l->up_since);
+    restarted = l->gen > 1;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->lock);
+    if (!restarted)
+        return;
+    link_log(l, MCPH_LOG_INFO, "server '%s' serves again", l->spec.display);
+    link_resubscribe(l);
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->refresh(l->host);
+    pthread_mutex_unlock(&l->hlock);
+}
+
+static void link_on_response(struct mcp_link *l, const cJSON *id, cJSON *msg)
+{
+    struct mcp_pending *p;
+    int64_t n;
+
+    if (!cJSON_IsNumber(id))
+        return;
+    n = (int64_t)id->valuedouble;
+    pthread_mutex_lock(&l->lock);
+    if (n == l->init_id && l->init_id != 0) {
+        pthread_mutex_unlock(&l->lock);
+        link_on_init(l, msg);
+        return;
+    }
+    p = link_find(l, n);
+    if (p != NULL && p->reply == NULL) {
+        p->reply = cJSON_Duplicate(msg, 1);
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+static void link_on_line(struct mcp_link *l, const char *line, size_t len)
+{
+    cJSON *msg = cJSON_ParseWithLength(line, len);
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+
+    if (!cJSON_IsObject(msg)) {
+        /* Not JSON-RPC: some servers print banners. Said once, then every 100th. */
+        if (l->noise++ % 100 == 0)
+            link_log(l, MCPH_LOG_WARNING,
+                     "the server wrote a line that is not JSON-RPC (%u so far); ignored: %.80s",
+                     l->noise, line);
+        cJSON_Delete(msg);
+        return;
+    }
+    if (cJSON_IsString(method) && id != NULL)
+        link_on_request(l, method->valuestring, msg);
+    else if (cJSON_IsString(method))
+        link_on_notification(l, method->valuestring, msg);
+    else if (id != NULL)
+        link_on_response(l, id, msg);
+    cJSON_Delete(msg);
+}
+
+/* --- The process. --- */
+
+static int link_send_initialize(struct mcp_link *l)
+{
+    cJSON *params = cJSON_CreateObject();
+    cJSON *caps = cJSON_AddObjectToObject(params, "capabilities");
+    cJSON *info = cJSON_AddObjectToObject(params, "clientInfo");
+    cJSON *msg;
+    int rc;
+
+    cJSON_AddStringToObject(params, "protocolVersion", MCP_PROTOCOL);
+    cJSON_AddObjectToObject(caps, "sampling");
+    cJSON_AddObjectToObject(caps, "elicitation");
+    cJSON_AddObjectToObject(caps, "roots");
+    cJSON_AddStringToObject(info, "name", "mcph");
+    pthread_mutex_lock(&l->hlock);
+    cJSON_AddStringToObject(info, "version", l->host != NULL ? l->host->version : "");
+    pthread_mutex_unlock(&l->hlock);
+    msg = link_message("initialize", params);
+    if (msg == NULL)
+        return MCPH_ERR_NOMEM;
+    pthread_mutex_lock(&l->lock);
+    l->init_id = ++l->next_id;
+    pthread_mutex_unlock(&l->lock);
+    cJSON_AddNumberToObject(msg, "id", (double)l->init_id);
+    rc = link_write(l, msg);
+    cJSON_Delete(msg);
+    return rc;
+}
+
+/* Start a process; the handshake follows in the read loop. */
+static int link_start(struct mcp_link *l)
+{
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    pid_t pid;
+    int to, from;
+
+    if (mcp_spawn(&l->spec, &pid, &to, &from, &why) != MCPH_OK) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "could not start: %s", why.buf);
+        pthread_mutex_unlock(&l->lock);
+        mcph_sb_release(&why);
+        return MCPH_ERR;
+    }
+    mcph_sb_release(&why);
+    pthread_mutex_lock(&l->wlock);
+    pthread_mutex_lock(&l->lock);
+    l->pid = pid;
+    l->to = to;
+    l->from = from;
+    l->gen++;
+    l->noise = 0;
+    l->ended[0] = '\0';
+    pthread_mutex_unlock(&l->lock);
+    pthread_mutex_unlock(&l->wlock);
+    return link_send_initialize(l);
+}
+
+/* Read lines until the server's stdout ends or the link stops; during the handshake, at most
+ * the start-up deadline. */
+static void link_read(struct mcp_link *l)
+{
+    struct mcph_strbuf buf = MCPH_STRBUF_INIT;
+    struct timespec started;
+    size_t scan = 0;
+
+    link_now(&started);
+    for (;;) {
+        struct pollfd fds[2] = {{.fd = l->from, .events = POLLIN},
+                                {.fd = l->wake[0], .events = POLLIN}};
+        int handshake, timeout = -1;
+        ssize_t n;
+
+        pthread_mutex_lock(&l->lock);
+        handshake = l->state != MCP_UP;
+        if (l->stop) {
+            pthread_mutex_unlock(&l->lock);
+            break;
+        }
+        pthread_mutex_unlock(&l->lock);
+        if (handshake) {
+            int64_t left = l->spec.startup_ms - link_ms_since(&started);
+
+            if (left <= 0) {
+                pthread_mutex_lock(&l->lock);
+                snprintf(l->ended, sizeof(l->ended), "did not answer initialize within %d ms",
+                         l->spec.startup_ms);
+                pthread_mutex_unlock(&l->lock);
+                break;
+            }
+            timeout = (int)left;
+        }
+        if (poll(fds, 2, timeout) < 0 && errno != EINTR)
+            break;
+        if (fds[1].revents != 0) {
+            char drain[64];
+
+            while (read(l->wake[0], drain, sizeof(drain)) < 0 && errno == EINTR)
+                ;
+            continue;
+        }
+        if (fds[0].revents == 0)
+            continue;
+        if (mcph_sb_grow(&buf, 65536) != 0)
+            break;
+        n = read(l->from, buf.buf + buf.len, 65536);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        buf.len += (size_t)n; /* read into the room grow made */
+        buf.buf[buf.len] = '\0';
+        for (;;) {
+            char *nl = memchr(buf.buf + scan, '\n', buf.len - scan);
+            size_t len;
+
+            if (nl == NULL) {
+                scan = buf.len;
+                break;
+            }
+            len = (size_t)(nl - buf.buf);
+            link_on_line(l, buf.buf, len);
+            memmove(buf.buf, nl + 1, buf.len - len - 1);
+            mcph_sb_setlen(&buf, buf.len - len - 1);
+            scan = 0;
+        }
+        if (buf.len > MCP_LINE_MAX) {
+            pthread_mutex_lock(&l->lock);
+            snprintf(l->ended, sizeof(l->ended), "wrote a line longer than %u bytes", MCP_LINE_MAX);
+            pthread_mutex_unlock(&l->lock);
+            break;
+        }
+    }
+    mcph_sb_release(&buf);
+}
+
+/* The process after its stdout ended: closed, stopped if it lingers, reaped, and described. */
+static void link_reap(struct mcp_link *l)
+{
+    char how[96];
+    int st = 0, waited = 0;
+    pid_t pid = l->pid;
+
+    pthread_mutex_lock(&l->wlock);
+    if (l->to >= 0)
+        close(l->to);
+    l->to = -1;
+    pthread_mutex_unlock(&l->wlock);
+    close(l->from);
+    l->from = -1;
+    for (int i = 0; i < MCP_STOP_GRACE_MS / 10 && !waited; i++) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+
+        if (r == pid || (r < 0 && errno != EINTR))
+            waited = r == pid;
+        if (r == pid || (r < 0 && errno == ECHILD))
+            break;
+        if (i == MCP_STOP_GRACE_MS / 50)
+            kill(-pid, SIGTERM);
+        usleep(10000);
+    }
+    if (!waited) {
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+    }
+    kill(-pid, SIGKILL); /* what it started in its group */
+    mcp_describe_end(st, how, sizeof(how));
+    pthread_mutex_lock(&l->lock);
+    if (l->ended[0] == '\0')
+        snprintf(l->ended, sizeof(l->ended), "%s", how);
+    else if (strlen(l->ended) + strlen(how) + 8 < sizeof(l->ended))
+        snprintf(l->ended + strlen(l->ended), sizeof(l->ended) - strlen(l->ended), " (then %s)",
+                 how);
+    l->pid = 0;
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* Wait ms or until asked to stop (lock held). Returns 1 when asked to stop. */
+static int link_pause(struct mcp_link *l, int64_t ms)
+{
+    struct timespec until;
+
+    link_after(&until, ms);
+    while (!l->stop && !l->retry) {
+        if (link_timedwait(l, &until) == ETIMEDOUT)
+            break;
+    }
+    return l->stop;
+}
+
+static void *link_thread(void *arg)
+{
+    struct mcp_link *l = arg;
+    int first = 1;
+
+    for (;;) {
+        char text[320];
+        int started = link_start(l) == MCPH_OK;
+        int64_t backoff;
+
+        if (started)
+            link_read(l);
+        if (l->pid != 0)
+            link_reap(l);
+        pthread_mutex_lock(&l->lock);
+        link_fail_all(l, l->gen, l->ended);
+        if (l->stop || (first && l->state != MCP_UP)) {
+            l->state = MCP_STOPPED;
+            pthread_cond_broadcast(&l->cond);
+            pthread_mutex_unlock(&l->lock);
+            return NULL;
+        }
+        first = 0;
+        if (l->state == MCP_UP && link_ms_since(&l->up_since) >= MCP_UPTIME_RESET_MS)
+            l->crashes = 0;
+        l->crashes++;
+        l->state = MCP_RESTARTING;
+        pthread_cond_broadcast(&l->cond);
+        if (l->crashes >= MCP_CRASHES_DOWN) {
+            l->state = MCP_DOWN;
+            snprintf(text, sizeof(text),
+                     "server '%s' is down: it %s, %d times in a row; calls fail until a "
+                     "reload (SIGHUP) starts it again",
+                     l->spec.display, l->ended, l->crashes);
+            pthread_mutex_unlock(&l->lock);
+            link_alert(l, text);
+            pthread_mutex_lock(&l->lock);
+            while (!l->stop && !l->retry)
+                pthread_cond_wait(&l->cond, &l->lock);
+            if (l->stop) {
+                l->state = MCP_STOPPED;
+                pthread_cond_broadcast(&l->cond);
+                pthread_mutex_unlock(&l->lock);
+                return NULL;
+            }
+            l->retry = 0;
+            l->crashes = 0;
+            l->state = MCP_RESTARTING;
+            pthread_mutex_unlock(&l->lock);
+            continue;
+        }
+        backoff = (int64_t)MCP_BACKOFF_FIRST_MS << (l->crashes - 1);
+        if (backoff > MCP_BACKOFF_MAX_MS)
+            backoff = MCP_BACKOFF_MAX_MS;
+        pthread_mutex_unlock(&l->lock);
+        link_log(l, MCPH_LOG_ERROR,
+                 "server '%s' %s; starting it again in %" PRId64 " ms (crash %d in a row; "
+                 "down at %d)",
+                 l->spec.display, l->ended, backoff, l->crashes, MCP_CRASHES_DOWN);
+        pthread_mutex_lock(&l->lock);
+        if (link_pause(l, backoff)) {
+            l->state = MCP_STOPPED;
+            pthread_cond_broadcast(&l->cond);
+            pthread_mutex_unlock(&l->lock);
+            return NULL;
+        }
+        l->retry = 0;
+        pthread_mutex_unlock(&l->lock);
+    }
+}
+
+/* --- Life. --- */
+
+struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec)
+{
+    struct mcp_link *l = calloc(1, sizeof(*l));
+    pthread_condattr_t ca;
+    struct timespec until;
+    enum mcp_state state;
+
+    if (l == NULL)
+        return NULL;
+    pthread_mutex_init(&l->lock, NULL);
+    pthread_mutex_init(&l->wlock, NULL);
+    pthread_mutex_init(&l->hlock, NULL);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&l->cond, &ca);
+    pthread_condattr_destroy(&ca);
+    l->refs = 1;
+    l->host = host;
+    l->spec = *spec;
+    memset(spec, 0, sizeof(*spec));
+    l->state = MCP_STARTING;
+    l->to = l->from = -1;
+    if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        host->log(host, MCPH_LOG_ERROR, "pipe: %s", strerror(errno));
+        goto fail;
+    }
+    if (pthread_create(&l->thread, NULL, link_thread, l) != 0) {
+        host->log(host, MCPH_LOG_ERROR, "could not start the link's thread");
+        close(l->wake[0]);
+        close(l->wake[1]);
+        goto fail;
+    }
+    link_after(&until, (int64_t)l->spec.startup_ms + 2000);
+    pthread_mutex_lock(&l->lock);
+    while (l->state == MCP_STARTING && link_timedwait(l, &until) != ETIMEDOUT)
+        ;
+    state = l->state;
+    pthread_mutex_unlock(&l->lock);
+    if (state == MCP_UP)
+        return l;
+    host->log(host, MCPH_LOG_ERROR, "server '%s' %s", l->spec.display,
+              l->ended[0] != '\0' ? l->ended : "did not start");
+    mcp_link_unref(l);
+    return NULL;
+fail:
+    mcp_spec_release(&l->spec);
+    pthread_cond_destroy(&l->cond);
+    pthread_mutex_destroy(&l->lock);
+    pthread_mutex_destroy(&l->wlock);
+    pthread_mutex_destroy(&l->hlock);
+    free(l);
+    return NULL;
+}
+
+void mcp_link_ref(struct mcp_link *l)
+{
+    pthread_mutex_lock(&l->lock);
+    l->refs++;
+    pthread_mutex_unlock(&l->lock);
+}
+
+void mcp_link_set_host(struct mcp_link *l, const struct mcph_host *host)
+{
+    pthread_mutex_lock(&l->hlock);
+    l->host = host;
+    pthread_mutex_unlock(&l->hlock);
+}
+
+void mcp_link_retry(struct mcp_link *l)
+{
+    pthread_mutex_lock(&l->lock);
+    if (l->state == MCP_DOWN || l->state == MCP_RESTARTING) {
+        l->retry = 1;
+        l->state = MCP_RESTARTING;
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+void mcp_link_unref(struct mcp_link *l)
+{
+    int last;
+
+    pthread_mutex_lock(&l->lock);
+    last = --l->refs == 0;
+    if (last) {
+        l->stop = 1;
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (!last)
+        return;
+    /* Closing its stdin is how a stdio server is asked to end; link_reap then gives it
+     * MCP_STOP_GRACE_MS before SIGKILL. */
+    pthread_mutex_lock(&l->wlock);
+    if (l->to >= 0)
+        close(l->to);
+    l->to = -1;
+    pthread_mutex_unlock(&l->wlock);
+    link_wake(l);
+    pthread_join(l->thread, NULL);
+    close(l->wake[0]);
+    close(l->wake[1]);
+    while (l->pending != NULL) {
+        struct mcp_pending *p = l->pending;
+
+        l->pending = p->next;
+        link_pending_free(p);
+    }
+    for (size_t i = 0; i < l->nsubs; i++)
+        free(l->subs[i]);
+    free(l->subs);
+    cJSON_Delete(l->init_result);
+    mcp_spec_release(&l->spec);
+    pthread_cond_destroy(&l->cond);
+    pthread_mutex_destroy(&l->lock);
+    pthread_mutex_destroy(&l->wlock);
+    pthread_mutex_destroy(&l->hlock);
+    free(l);
+}
+
+/* --- Requests. --- */
+
+/* Wait while the server starts again, at most its start-up deadline. lock held. Returns
+ * MCPH_OK when it is up, else sets why. */
+static int link_wait_up(struct mcp_link *l, struct mcph_strbuf *why)
+{
+    struct timespec until;
+
+    link_after(&until, (int64_t)l->spec.startup_ms + MCP_BACKOFF_MAX_MS);
+    while (l->state == MCP_RESTARTING || l->state == MCP_STARTING) {
+        if (link_timedwait(l, &until) == ETIMEDOUT)
+            break;
+    }
+    if (l->state == MCP_UP)
+        return MCPH_OK;
+    if (l->state == MCP_DOWN)
+        mcph_sb_addf(why,
+                     "server '%s' is down after %d crashes in a row (it %s); a reload (SIGHUP) "
+                     "starts it again",
+                     l->spec.display, l->crashes, l->ended);
+    else if (l->state == MCP_RESTARTING)
+        mcph_sb_addf(why, "server '%s' is starting again (it %s); try again", l->spec.display,
+                     l->ended);
+    else
+        mcph_sb_addf(why, "server '%s' has stopped", l->spec.display);
+    return MCPH_ERR;
+}
+
+struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON *params, int asks,
+                                  struct mcph_strbuf *why)
+{
+    struct mcp_pending *p = calloc(1, sizeof(*p));
+    cJSON *msg = link_message(method, params);
+    cJSON *meta;
+
+    if (p == NULL || msg == NULL) {
+        free(p);
+        cJSON_Delete(msg);
+        mcph_sb_addstr(why, "out of memory");
+        return NULL;
+    }
+    p->tail = &p->events;
+    p->asks = asks;
+    pthread_mutex_lock(&l->lock);
+    if (link_wait_up(l, why) != MCPH_OK) {
+        pthread_mutex_unlock(&l->lock);
+        free(p);
+        cJSON_Delete(msg);
+        return NULL;
+    }
+    p->id = ++l->next_id;
+    p->gen = l->gen;
+    p->next = l->pending;
+    l->pending = p;
+    pthread_mutex_unlock(&l->lock);
+    cJSON_AddNumberToObject(msg, "id", (double)p->id);
+    /* Progress is asked for always: the client gets it only if it asked itself. */
+    params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    if (params == NULL)
+        params = cJSON_AddObjectToObject(msg, "params");
+    meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (meta == NULL)
+        meta = cJSON_AddObjectToObject(params, "_meta");
+    if (cJSON_IsObject(meta) && strcmp(method, "tools/call") == 0)
+        cJSON_AddNumberToObject(meta, "progressToken", (double)p->id);
+    if (link_write(l, msg) != MCPH_OK) {
+        /* The process is ending; the link's thread fails p when it has reaped it. */
+    }
+    cJSON_Delete(msg);
+    return p;
+}
+
+enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const struct mcph_host *host,
+                            struct mcph_call *call, struct mcp_event **ev)
+{
+    enum mcp_wait w;
+
+    pthread_mutex_lock(&l->lock);
+    for (;;) {
+        struct timespec tick;
+
+        if (p->events != NULL) {
+            *ev = p->events;
+            p->events = (*ev)->next;
+            if (p->events == NULL)
+                p->tail = &p->events;
+            (*ev)->next = NULL;
+            w = MCP_WAIT_EVENT;
+            break;
+        }
+        if (p->reply != NULL) {
+            w = MCP_WAIT_REPLY;
+            break;
+        }
+        if (p->failure != NULL) {
+            w = MCP_WAIT_FAILED;
+            break;
+        }
+        if (call != NULL && host->cancelled(call)) {
+            w = MCP_WAIT_CANCELLED;
+            break;
+        }
+        link_after(&tick, MCP_TICK_MS);
+        link_timedwait(l, &tick);
+    }
+    pthread_mutex_unlock(&l->lock);
+    return w;
+}
+
+void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel)
+{
+    if (p == NULL)
+        return;
+    if (cancel) {
+        cJSON *params = cJSON_CreateObject();
+
+        cJSON_AddNumberToObject(params, "requestId", (double)p->id);
+        cJSON_AddStringToObject(params, "reason", "cancelled by the client");
+        mcp_link_notify(l, "notifications/cancelled", params);
+    }
+    pthread_mutex_lock(&l->lock);
+    link_unlist(l, p);
+    pthread_mutex_unlock(&l->lock);
+    link_pending_free(p);
+}
+
+cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
+                        struct mcph_strbuf *why)
+{
+    struct mcp_pending *p = mcp_link_send(l, method, params, 0, why);
+    struct mcp_event *ev = NULL;
+    cJSON *result = NULL;
+
+    if (p == NULL)
+        return NULL;
+    for (;;) {
+        enum mcp_wait w = mcp_link_wait(l, p, NULL, NULL, &ev);
+
+        if (w == MCP_WAIT_EVENT) {
+            mcp_event_free(ev);
+            continue;
+        }
+        if (w == MCP_WAIT_FAILED) {
+            mcph_sb_addf(why, "server '%s' %s", l->spec.display, p->failure);
+        } else {
+            const cJSON *err = cJSON_GetObjectItemCaseSensitive(p->reply, "error");
+            const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");
+
+            result = cJSON_DetachItemFromObjectCaseSensitive(p->reply, "result");
+            if (result == NULL)
+                mcph_sb_addf(why, "%s answered with an error: %s", method,
+                             cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+        }
+        break;
+    }
+    mcp_link_done(l, p, 0);
+    return result;
+}
+
+/* --- Parking. --- */
+
+void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, const char *key)
+{
+    pthread_mutex_lock(&l->lock);
+    free(p->park_key);
+    p->park_key = strdup(key);
+    p->parked = p->park_key != NULL;
+    link_after(&p->park_end, MCP_PARK_MS);
+    pthread_mutex_unlock(&l->lock);
+}
+
+struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key)
+{
+    struct mcp_pending *found = NULL, *expired = NULL;
+    struct timespec now;
+
+    link_now(&now);
+    pthread_mutex_lock(&l->lock);
+    for (struct mcp_pending **pp = &l->pending; *pp != NULL;) {
+        struct mcp_pending *p = *pp;
+
+        if (p->parked && (now.tv_sec > p->park_end.tv_sec || p->failure != NULL)) {
+            /* Its client never came back: the server's question and the call end. */
+            *pp = p->next;
+            p->next = expired;
+            expired = p;
+            continue;
+        }
+        if (p->parked && strcmp(p->park_key, key) == 0)
+            found = p;
+        pp = &p->next;
+    }
+    if (found != NULL)
+        found->parked = 0;
+    pthread_mutex_unlock(&l->lock);
+    while (expired != NULL) {
+        struct mcp_pending *p = expired;
+
+        expired = p->next;
+        if (p->open_id != NULL && p->failure == NULL)
+            mcp_link_respond(l, p->open_id, NULL, -32603,
+                             "the client did not come back with an answer");
+        if (p->failure == NULL) {
+            cJSON *params = cJSON_CreateObject();
+
+            cJSON_AddNumberToObject(params, "requestId", (double)p->id);
+            cJSON_AddStringToObject(params, "reason", "the client did not come back");
+            mcp_link_notify(l, "notifications/cancelled", params);
+        }
+        link_pending_free(p);
+    }
+    return found;
+}
+
+/* --- Subscriptions. --- */
+
+void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on)
+{
+    cJSON *params = cJSON_CreateObject();
+    size_t i;
+
+    pthread_mutex_lock(&l->lock);
+    for (i = 0; i < l->nsubs && strcmp(l->subs[i], uri) != 0; i++)
+        ;
+    if (on && i == l->nsubs) {
+        char **grown = realloc(l->subs, (l->nsubs + 1) * sizeof(*grown));
+
+        if (grown != NULL) {
+            l->subs = grown;
+            l->subs[l->nsubs] = strdup(uri);
+            if (l->subs[l->nsubs] != NULL)
+                l->nsubs++;
+        }
+    } else if (!on && i < l->nsubs) {
+        free(l->subs[i]);
+        l->subs[i] = l->subs[--l->nsubs];
+    }
+    pthread_mutex_unlock(&l->lock);
+    cJSON_AddStringToObject(params, "uri", uri);
+    /* Not waited for: subscribe() must not block. */
+    link_fire(l, on ? "resources/subscribe" : "resources/unsubscribe", params);
+}

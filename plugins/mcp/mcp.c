@@ -1,0 +1,689 @@
+/*
+ * mcp.c: the mcp plugin: serves an external MCP server (any language, over stdio) as rows of
+ * its own. init() starts the server (link.c) and defines a row for each of its tools,
+ * resources, resource templates and prompts; the handlers forward each call, read, get and
+ * completion with its arguments, pass the server's progress on to the client and the
+ * client's cancellation to the server, ask the client the server's questions (sampling,
+ * elicitation, roots) through the host, and hand the server's result back whole
+ * (host->result_json).
+ *
+ * A reload that keeps the section, a refresh (the server said list_changed, or it started
+ * again after a crash) and the next instance of the same section take the running server
+ * over (MCPH_PLUGIN_TAKE_OVER): the process is not started again, only listed again.
+ *
+ * Questions under 2026-07-28: the host answers a question with MCPH_ERR_AGAIN and runs the
+ * handler again once the client has answered. The server is still waiting inside the same
+ * request, so the request is parked under a key made of the call (method, name, arguments),
+ * and the call that comes back with that key resumes it: the questions asked so far are
+ * asked again in the same order (the host now has their answers) and the new answers go to
+ * the server.
+ */
+#include "mcp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mcp {
+    const struct mcph_host *host;
+    struct mcp_link *link;
+    int subscribe; /* the server takes resources/subscribe */
+};
+
+/* What a forwarded request serves, for its errors. */
+enum mcp_kind {
+    MCP_TOOL,
+    MCP_READ,
+    MCP_GET,
+    MCP_COMPLETE,
+};
+
+/* --- Answers to the server's questions, through the client. --- */
+
+/* Ask the client the server's question msg on behalf of call. MCPH_OK with *answer (owned)
+ * set to the result or, after MCPH_ERR_CLIENT, the error object; else a status. */
+static int mcp_ask(const struct mcph_host *host, struct mcph_call *call, const char *method,
+                   const char *params_json, cJSON **answer)
+{
+    cJSON *params = params_json != NULL ? cJSON_Parse(params_json) : NULL;
+    const char *result = NULL;
+    int rc;
+
+    *answer = NULL;
+    if (strcmp(method, "sampling/createMessage") == 0) {
+        rc = host->sample(call, params_json != NULL ? params_json : "{}", &result);
+    } else if (strcmp(method, "elicitation/create") == 0) {
+        const cJSON *message = cJSON_GetObjectItemCaseSensitive(params, "message");
+        const cJSON *schema = cJSON_GetObjectItemCaseSensitive(params, "requestedSchema");
+        char *schema_json = schema != NULL ? cJSON_PrintUnformatted(schema) : NULL;
+
+        rc = host->elicit(call, cJSON_IsString(message) ? message->valuestring : "",
+                          schema_json != NULL ? schema_json : "{\"type\":\"object\"}", &result);
+        free(schema_json);
+    } else {
+        rc = host->roots(call, &result);
+    }
+    cJSON_Delete(params);
+    if ((rc == MCPH_OK || rc == MCPH_ERR_CLIENT) && result != NULL) {
+        *answer = cJSON_Parse(result);
+        if (*answer == NULL)
+            return MCPH_ERR_NOMEM;
+    }
+    return rc;
+}
+
+/* Send the server the outcome of asking. */
+static void mcp_answer(struct mcp_link *l, const cJSON *id, const char *method, int rc,
+                       cJSON *answer)
+{
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(answer, "code");
+    const cJSON *message = cJSON_GetObjectItemCaseSensitive(answer, "message");
+
+    switch (rc) {
+    case MCPH_OK:
+        mcp_link_respond(l, id, answer, 0, NULL);
+        return;
+    case MCPH_ERR_CLIENT:
+        mcp_link_respond(l, id, NULL, cJSON_IsNumber(code) ? code->valueint : -32603,
+                         cJSON_IsString(message) ? message->valuestring : "the client refused");
+        break;
+    case MCPH_ERR_UNSUPPORTED:
+        mcp_link_respond(l, id, NULL, -32601,
+                         strcmp(method, "roots/list") == 0
+                             ? "the client does not offer roots"
+                             : "the client does not offer this capability");
+        break;
+    case MCPH_ERR_TIMEOUT:
+        mcp_link_respond(l, id, NULL, -32603, "the client did not answer in time");
+        break;
+    case MCPH_ERR_CANCELLED:
+        mcp_link_respond(l, id, NULL, -32603, "the call was cancelled");
+        break;
+    default:
+        mcp_link_respond(l, id, NULL, -32603, "mcph could not ask its client");
+        break;
+    }
+    cJSON_Delete(answer);
+}
+
+/* Record a question of the server's on p, for a call that may come back. */
+static int mcp_record(struct mcp_pending *p, const char *method, const cJSON *params)
+{
+    struct mcp_asked *grown = realloc(p->asked, (p->nasked + 1) * sizeof(*grown));
+
+    if (grown == NULL)
+        return MCPH_ERR_NOMEM;
+    p->asked = grown;
+    grown[p->nasked].method = strdup(method);
+    grown[p->nasked].params = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
+    if (grown[p->nasked].method == NULL) {
+        free(grown[p->nasked].params);
+        return MCPH_ERR_NOMEM;
+    }
+    p->nasked++;
+    return MCPH_OK;
+}
+
+/* Ask the questions from p->answered on (the open one has p->open_id). Returns MCPH_OK, or
+ * MCPH_ERR_AGAIN when the call must park. */
+static int mcp_ask_open(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
+                        struct mcp_pending *p)
+{
+    /* The host answers the questions in the order they were asked: the ones answered to
+     * the server already are asked again and their answers dropped. */
+    for (size_t i = 0; i < p->nasked; i++) {
+        cJSON *answer = NULL;
+        int rc = mcp_ask(host, call, p->asked[i].method, p->asked[i].params, &answer);
+
+        if (rc == MCPH_ERR_AGAIN)
+            return MCPH_ERR_AGAIN;
+        if (i < p->answered) {
+            cJSON_Delete(answer);
+            continue;
+        }
+        mcp_answer(l, p->open_id, p->asked[i].method, rc, answer);
+        cJSON_Delete(p->open_id);
+        p->open_id = NULL;
+        p->answered = i + 1;
+    }
+    return MCPH_OK;
+}
+
+/* One event that reached a waiting call. Returns MCPH_OK or MCPH_ERR_AGAIN (park). */
+static int mcp_event(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
+                     struct mcp_pending *p, struct mcp_event *ev)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(ev->msg, "method");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(ev->msg, "params");
+
+    if (strcmp(method->valuestring, "notifications/progress") == 0) {
+        const cJSON *progress = cJSON_GetObjectItemCaseSensitive(params, "progress");
+        const cJSON *total = cJSON_GetObjectItemCaseSensitive(params, "total");
+        const cJSON *message = cJSON_GetObjectItemCaseSensitive(params, "message");
+
+        if (cJSON_IsNumber(progress))
+            host->progress(call, progress->valuedouble,
+                           cJSON_IsNumber(total) ? total->valuedouble : 0,
+                           cJSON_IsString(message) ? message->valuestring : NULL);
+        return MCPH_OK;
+    }
+    if (mcp_record(p, method->valuestring, params) != MCPH_OK) {
+        mcp_link_respond(l, cJSON_GetObjectItemCaseSensitive(ev->msg, "id"), NULL, -32603,
+                         "out of memory");
+        return MCPH_OK;
+    }
+    cJSON_Delete(p->open_id);
+    p->open_id = cJSON_DetachItemFromObjectCaseSensitive(ev->msg, "id");
+    return mcp_ask_open(l, host, call, p);
+}
+
+/* --- Forwarding. --- */
+
+static int mcp_fail(const struct mcph_host *host, struct mcph_call *call, enum mcp_kind kind,
+                    const char *text)
+{
+    if (kind == MCP_TOOL)
+        return host->tool_error(call, "%s", text);
+    return host->error(call, MCPH_ERR, "%s", text);
+}
+
+/* The server's answer: its result whole, or its error as the same JSON-RPC error. */
+static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const cJSON *reply)
+{
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
+    const cJSON *error = cJSON_GetObjectItemCaseSensitive(reply, "error");
+    int rc;
+
+    if (cJSON_IsObject(result)) {
+        char *json = cJSON_PrintUnformatted(result);
+
+        if (json == NULL)
+            return MCPH_ERR_NOMEM;
+        rc = host->result_json(call, json);
+        free(json);
+        if (rc == MCPH_ERR_INVALID)
+            return host->error(call, MCPH_ERR, "the server's result is not a valid %s result",
+                               "MCP");
+        return rc;
+    }
+    {
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(error, "code");
+        const cJSON *message = cJSON_GetObjectItemCaseSensitive(error, "message");
+        int c = cJSON_IsNumber(code) ? code->valueint : -32603;
+        int status = c == -32602 ? MCPH_ERR_INVALID : c == -32002 ? MCPH_ERR_NOT_FOUND : MCPH_ERR;
+
+        return host->error(call, status, "%s",
+                           cJSON_IsString(message) ? message->valuestring : "the server failed");
+    }
+}
+
+static char *mcp_key(const char *method, const char *name, const char *args)
+{
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+
+    mcph_sb_addf(&sb, "%s\n%s\n%s", method, name, args);
+    if (sb.nomem) {
+        mcph_sb_release(&sb);
+        return NULL;
+    }
+    return mcph_sb_detach(&sb, NULL);
+}
+
+/* Send method with params (consumed) for call and see it through. */
+static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_call *call,
+                       enum mcp_kind kind, const char *method, cJSON *params, const char *key)
+{
+    struct mcp_link *l = m->link;
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    struct mcp_pending *p = key != NULL ? mcp_link_unpark(l, key) : NULL;
+    int rc = MCPH_OK;
+
+    if (p != NULL) {
+        cJSON_Delete(params);
+        if (p->open_id != NULL && mcp_ask_open(l, host, call, p) == MCPH_ERR_AGAIN) {
+            mcp_link_park(l, p, key);
+            return MCPH_OK;
+        }
+    } else {
+        p = mcp_link_send(l, method, params, kind != MCP_COMPLETE, &why);
+    }
+    if (p == NULL) {
+        rc = mcp_fail(host, call, kind, why.buf);
+        mcph_sb_release(&why);
+        return rc;
+    }
+    for (;;) {
+        struct mcp_event *ev = NULL;
+
+        switch (mcp_link_wait(l, p, host, call, &ev)) {
+        case MCP_WAIT_EVENT:
+            rc = mcp_event(l, host, call, p, ev);
+            mcp_event_free(ev);
+            if (rc == MCPH_ERR_AGAIN && key != NULL) {
+                mcp_link_park(l, p, key);
+                return MCPH_OK; /* discarded: the call comes back with the answer */
+            }
+            continue;
+        case MCP_WAIT_REPLY:
+            rc = mcp_reply(host, call, p->reply);
+            break;
+        case MCP_WAIT_FAILED:
+            mcph_sb_addf(&why, "server '%s' %s during the %s", l->spec.display, p->failure,
+                         kind == MCP_TOOL ? "call" : "request");
+            rc = mcp_fail(host, call, kind, why.buf);
+            break;
+        case MCP_WAIT_CANCELLED:
+            mcp_link_done(l, p, 1);
+            mcph_sb_release(&why);
+            return MCPH_OK;
+        }
+        break;
+    }
+    mcp_link_done(l, p, 0);
+    mcph_sb_release(&why);
+    return rc;
+}
+
+static cJSON *mcp_args(const struct mcph_host *host, struct mcph_call *call, const char **text)
+{
+    const char *json = "{}";
+
+    if (host->args_json(call, &json) != MCPH_OK)
+        json = "{}";
+    *text = json;
+    return cJSON_Parse(json);
+}
+
+static int mcp_call_tool(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *name = host->call_name(call), *args_text;
+    cJSON *params = cJSON_CreateObject();
+    cJSON *args = mcp_args(host, call, &args_text);
+    char *key = mcp_key("tools/call", name, args_text);
+    int rc;
+
+    cJSON_AddStringToObject(params, "name", name);
+    cJSON_AddItemToObject(params, "arguments", args != NULL ? args : cJSON_CreateObject());
+    rc = mcp_forward(state, host, call, MCP_TOOL, "tools/call", params, key);
+    free(key);
+    return rc;
+}
+
+static int mcp_read(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *uri = host->uri(call);
+    cJSON *params = cJSON_CreateObject();
+    char *key = mcp_key("resources/read", uri, "");
+    int rc;
+
+    cJSON_AddStringToObject(params, "uri", uri);
+    rc = mcp_forward(state, host, call, MCP_READ, "resources/read", params, key);
+    free(key);
+    return rc;
+}
+
+static int mcp_get(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *name = host->call_name(call), *args_text;
+    cJSON *params = cJSON_CreateObject();
+    cJSON *args = mcp_args(host, call, &args_text);
+    char *key = mcp_key("prompts/get", name, args_text);
+    int rc;
+
+    cJSON_AddStringToObject(params, "name", name);
+    cJSON_AddItemToObject(params, "arguments", args != NULL ? args : cJSON_CreateObject());
+    rc = mcp_forward(state, host, call, MCP_GET, "prompts/get", params, key);
+    free(key);
+    return rc;
+}
+
+static int mcp_complete(const struct mcph_host *host, void *state, struct mcph_call *call,
+                        const char *ref_type, const char *ref_key)
+{
+    const char *argument = NULL, *value = "", *context = NULL;
+    cJSON *params = cJSON_CreateObject();
+    cJSON *ref = cJSON_AddObjectToObject(params, "ref");
+    cJSON *arg = cJSON_AddObjectToObject(params, "argument");
+
+    host->arg_string(call, "argument", &argument);
+    host->arg_string(call, "value", &value);
+    cJSON_AddStringToObject(ref, "type", ref_type);
+    cJSON_AddStringToObject(ref, ref_key, host->call_name(call));
+    cJSON_AddStringToObject(arg, "name", argument != NULL ? argument : "");
+    cJSON_AddStringToObject(arg, "value", value != NULL ? value : "");
+    if (host->arg_json(call, "context", &context) == MCPH_OK) {
+        cJSON *ctx = cJSON_AddObjectToObject(params, "context");
+
+        cJSON_AddItemToObject(ctx, "arguments", cJSON_Parse(context));
+    }
+    return mcp_forward(state, host, call, MCP_COMPLETE, "completion/complete", params, NULL);
+}
+
+static int mcp_complete_prompt(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    return mcp_complete(host, state, call, "ref/prompt", "name");
+}
+
+static int mcp_complete_template(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    return mcp_complete(host, state, call, "ref/resource", "uri");
+}
+
+/* --- Rows from the server's lists. --- */
+
+/* Members as the row's strings: borrowed from the item, or printed into scratch. */
+static const char *mcp_str(const cJSON *item, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, name);
+
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+struct mcp_scratch {
+    char *texts[8];
+    size_t n;
+};
+
+static const char *mcp_json(struct mcp_scratch *s, const cJSON *item, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, name);
+
+    if (v == NULL || s->n == sizeof(s->texts) / sizeof(s->texts[0]))
+        return NULL;
+    s->texts[s->n] = cJSON_PrintUnformatted(v);
+    return s->texts[s->n++];
+}
+
+static void mcp_scratch_free(struct mcp_scratch *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->texts[i]);
+    s->n = 0;
+}
+
+static unsigned char mcp_hint(const cJSON *annotations, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(annotations, name);
+
+    if (!cJSON_IsBool(v))
+        return MCPH_HINT_UNSET;
+    return cJSON_IsTrue(v) ? MCPH_HINT_TRUE : MCPH_HINT_FALSE;
+}
+
+static void mcp_define_tool(const struct mcph_host *host, const cJSON *item)
+{
+    const cJSON *ann = cJSON_GetObjectItemCaseSensitive(item, "annotations");
+    struct mcp_scratch s = {0};
+    struct mcph_tool t = {
+        .name = mcp_str(item, "name"),
+        .title = mcp_str(item, "title") != NULL ? mcp_str(item, "title") : mcp_str(ann, "title"),
+        .description = mcp_str(item, "description"),
+        .read_only_hint = mcp_hint(ann, "readOnlyHint"),
+        .destructive_hint = mcp_hint(ann, "destructiveHint"),
+        .idempotent_hint = mcp_hint(ann, "idempotentHint"),
+        .open_world_hint = mcp_hint(ann, "openWorldHint"),
+        .call = mcp_call_tool,
+    };
+
+    t.input_schema = mcp_json(&s, item, "inputSchema");
+    t.output_schema = mcp_json(&s, item, "outputSchema");
+    t.icons = mcp_json(&s, item, "icons");
+    t.meta = mcp_json(&s, item, "_meta");
+    if (t.name != NULL)
+        host->define_tool(host, &t);
+    mcp_scratch_free(&s);
+}
+
+static void mcp_define_resource(const struct mcph_host *host, const cJSON *item)
+{
+    const cJSON *size = cJSON_GetObjectItemCaseSensitive(item, "size");
+    struct mcp_scratch s = {0};
+    struct mcph_resource r = {
+        .uri = mcp_str(item, "uri"),
+        .name = mcp_str(item, "name"),
+        .title = mcp_str(item, "title"),
+        .description = mcp_str(item, "description"),
+        .mime_type = mcp_str(item, "mimeType"),
+        .size = cJSON_IsNumber(size) && size->valuedouble >= 0 ? (uint64_t)size->valuedouble : 0,
+        .read = mcp_read,
+    };
+
+    r.annotations = mcp_json(&s, item, "annotations");
+    r.icons = mcp_json(&s, item, "icons");
+    r.meta = mcp_json(&s, item, "_meta");
+    if (r.uri != NULL && r.name != NULL)
+        host->define_resource(host, &r);
+    mcp_scratch_free(&s);
+}
+
+static void mcp_define_template(const struct mcph_host *host, const cJSON *item, int complete)
+{
+    struct mcp_scratch s = {0};
+    struct mcph_resource_template t = {
+        .uri_template = mcp_str(item, "uriTemplate"),
+        .name = mcp_str(item, "name"),
+        .title = mcp_str(item, "title"),
+        .description = mcp_str(item, "description"),
+        .mime_type = mcp_str(item, "mimeType"),
+        .read = mcp_read,
+        .complete = complete ? mcp_complete_template : NULL,
+    };
+
+    t.annotations = mcp_json(&s, item, "annotations");
+    t.icons = mcp_json(&s, item, "icons");
+    t.meta = mcp_json(&s, item, "_meta");
+    if (t.uri_template != NULL && t.name != NULL)
+        host->define_template(host, &t);
+    mcp_scratch_free(&s);
+}
+
+static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, int complete)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(item, "arguments");
+    int n = cJSON_IsArray(args) ? cJSON_GetArraySize(args) : 0;
+    struct mcph_prompt_arg *table = calloc((size_t)n + 1, sizeof(*table));
+    struct mcp_scratch s = {0};
+    struct mcph_prompt p = {
+        .name = mcp_str(item, "name"),
+        .title = mcp_str(item, "title"),
+        .description = mcp_str(item, "description"),
+        .arguments = table,
+        .get = mcp_get,
+        .complete = complete ? mcp_complete_prompt : NULL,
+    };
+    int i = 0;
+    const cJSON *a;
+
+    if (table == NULL)
+        return;
+    cJSON_ArrayForEach(a, args)
+    {
+        const cJSON *required = cJSON_GetObjectItemCaseSensitive(a, "required");
+
+        if (mcp_str(a, "name") == NULL)
+            continue;
+        table[i].name = mcp_str(a, "name");
+        table[i].title = mcp_str(a, "title");
+        table[i].description = mcp_str(a, "description");
+        table[i].required = cJSON_IsTrue(required);
+        i++;
+    }
+    p.icons = mcp_json(&s, item, "icons");
+    p.meta = mcp_json(&s, item, "_meta");
+    if (p.name != NULL)
+        host->define_prompt(host, &p);
+    mcp_scratch_free(&s);
+    free(table);
+}
+
+/* Every page of one list. Returns MCPH_OK, or MCPH_ERR after logging why. */
+static int mcp_list(struct mcp *m, const char *method, const char *member, int complete,
+                    void (*define)(const struct mcph_host *, const cJSON *, int))
+{
+    const struct mcph_host *host = m->host;
+    char *cursor = NULL;
+
+    for (int page = 0; page < 1000; page++) {
+        struct mcph_strbuf why = MCPH_STRBUF_INIT;
+        cJSON *params = cJSON_CreateObject();
+        cJSON *result, *next;
+        const cJSON *item;
+
+        if (cursor != NULL)
+            cJSON_AddStringToObject(params, "cursor", cursor);
+        free(cursor);
+        cursor = NULL;
+        result = mcp_link_request(m->link, method, params, &why);
+        if (result == NULL) {
+            host->log(host, MCPH_LOG_ERROR, "%s: %s", method, why.buf);
+            mcph_sb_release(&why);
+            return MCPH_ERR;
+        }
+        mcph_sb_release(&why);
+        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, member))
+            define(host, item, complete);
+        next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");
+        if (cJSON_IsString(next) && next->valuestring[0] != '\0')
+            cursor = strdup(next->valuestring);
+        cJSON_Delete(result);
+        if (cursor == NULL)
+            return MCPH_OK;
+    }
+    free(cursor);
+    host->log(host, MCPH_LOG_ERROR, "%s: more than 1000 pages", method);
+    return MCPH_ERR;
+}
+
+static void mcp_define_tool_row(const struct mcph_host *host, const cJSON *item, int complete)
+{
+    (void)complete;
+    mcp_define_tool(host, item);
+}
+
+static void mcp_define_resource_row(const struct mcph_host *host, const cJSON *item, int complete)
+{
+    (void)complete;
+    mcp_define_resource(host, item);
+}
+
+static int mcp_define_all(struct mcp *m)
+{
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(m->link->init_result, "capabilities");
+    const cJSON *resources = cJSON_GetObjectItemCaseSensitive(caps, "resources");
+    int complete = cJSON_GetObjectItemCaseSensitive(caps, "completions") != NULL;
+    int rc = MCPH_OK;
+
+    m->subscribe = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(resources, "subscribe"));
+    if (cJSON_GetObjectItemCaseSensitive(caps, "tools") != NULL)
+        rc = mcp_list(m, "tools/list", "tools", 0, mcp_define_tool_row);
+    if (rc == MCPH_OK && resources != NULL)
+        rc = mcp_list(m, "resources/list", "resources", 0, mcp_define_resource_row);
+    if (rc == MCPH_OK && resources != NULL)
+        rc = mcp_list(m, "resources/templates/list", "resourceTemplates", complete,
+                      mcp_define_template);
+    if (rc == MCPH_OK && cJSON_GetObjectItemCaseSensitive(caps, "prompts") != NULL)
+        rc = mcp_list(m, "prompts/list", "prompts", complete, mcp_define_prompt);
+    return rc;
+}
+
+/* --- Life. --- */
+
+static int mcp_init(const struct mcph_host *host, void **state)
+{
+    struct mcp *m = calloc(1, sizeof(*m));
+    struct mcp *before = host->predecessor(host);
+    struct mcp_spec spec;
+    int rc;
+
+    if (m == NULL)
+        return MCPH_ERR_NOMEM;
+    m->host = host;
+    rc = mcp_spec_read(host, &spec);
+    if (rc != MCPH_OK) {
+        free(m);
+        return rc;
+    }
+    if (before != NULL && before->link != NULL && mcp_spec_same(&before->link->spec, &spec)) {
+        /* The same server: keep it running, list it again. */
+        m->link = before->link;
+        mcp_link_ref(m->link);
+        mcp_link_retry(m->link);
+        mcp_spec_release(&spec);
+    } else {
+        m->link = mcp_link_open(host, &spec);
+        mcp_spec_release(&spec);
+    }
+    if (m->link == NULL) {
+        free(m);
+        return MCPH_ERR;
+    }
+    rc = mcp_define_all(m);
+    if (rc != MCPH_OK) {
+        mcp_link_unref(m->link);
+        free(m);
+        return rc;
+    }
+    mcp_link_set_host(m->link, host);
+    *state = m;
+    return MCPH_OK;
+}
+
+static void mcp_shutdown(void *state)
+{
+    struct mcp *m = state;
+
+    pthread_mutex_lock(&m->link->hlock);
+    if (m->link->host == m->host)
+        m->link->host = NULL;
+    pthread_mutex_unlock(&m->link->hlock);
+    mcp_link_unref(m->link);
+    free(m);
+}
+
+static void mcp_subscribe(const struct mcph_host *host, void *state, const char *uri, int on)
+{
+    struct mcp *m = state;
+
+    (void)host;
+    if (m->subscribe)
+        mcp_link_subscribe(m->link, uri, on);
+}
+
+static const struct mcph_config_key mcp_config_keys[] = {
+    {.name = "command",
+     .description = "The server's program and its arguments (words; '...' and \"...\" quote; "
+                    "no shell). A bare program name is looked up in the server's PATH, a "
+                    "relative path is taken from cwd",
+     .required = 1},
+    {.name = "env",
+     .description = "The server's environment besides PATH=/usr/local/bin:/usr/bin:/bin, "
+                    "LANG=C.UTF-8 and HOME: words NAME (copied from mcph's environment when set "
+                    "there) or NAME=VALUE; either may replace the defaults",
+     .default_value = ""},
+    {.name = "cwd",
+     .description = "The folder the server runs in; relative to the INI file's folder",
+     .default_value = "."},
+    {.name = "startup_timeout_ms",
+     .description = "How long the server has to start and answer initialize, and to list what "
+                    "it serves (100-600000)",
+     .default_value = "10000"},
+    {0},
+};
+
+static const struct mcph_plugin mcp_plugin = {
+    MCPH_PLUGIN_HEADER,
+    .name = "mcp",
+    .version = "1.0.0",
+    .description = "Serves an external MCP server (stdio) as tools, resources and prompts of "
+                   "its own",
+    .flags = MCPH_PLUGIN_THREAD_SAFE | MCPH_PLUGIN_REBUILD_ON_RELOAD | MCPH_PLUGIN_TAKE_OVER,
+    .config_keys = mcp_config_keys,
+    .init = mcp_init,
+    .shutdown = mcp_shutdown,
+    .subscribe = mcp_subscribe,
+};
+
+MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void)
+{
+    return &mcp_plugin;
+}

@@ -1,0 +1,165 @@
+/*
+ * mcp.h: the mcp plugin's shared declarations. One instance serves one external MCP server
+ * over its stdin and stdout:
+ *   mcp.c   the descriptor, the config, the rows defined from the server's lists, and the
+ *           handlers that forward calls, reads, gets and completions
+ *   link.c  the server's process and the JSON-RPC conversation with it: start, handshake,
+ *           requests and their answers, the server's notifications and requests, restarts
+ *           with backoff, down after too many crashes
+ *   spawn.c the command line, the environment, and starting the process (no shell; it dies
+ *           with mcph)
+ */
+#ifndef MCP_MCP_H
+#define MCP_MCP_H
+
+#include "mcph-strbuf.h"
+#include "plugin-api.h"
+
+#include <cJSON.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#define MCP_PROTOCOL "2025-11-25"          /* the newest revision offered to the server */
+#define MCP_ENV_MAX 64                     /* variables of the server's environment */
+#define MCP_CRASHES_DOWN 5                 /* crashes in a row before the section is down */
+#define MCP_UPTIME_RESET_MS 60000          /* up this long, the crash count starts again */
+#define MCP_BACKOFF_FIRST_MS 250           /* the first restart waits this long, then doubles */
+#define MCP_BACKOFF_MAX_MS 16000           /* ... up to this */
+#define MCP_STOP_GRACE_MS 1000             /* after closing its stdin, before SIGKILL */
+#define MCP_LINE_MAX (48u * 1024u * 1024u) /* one line from the server */
+#define MCP_PARK_MS 600000                 /* a parked call waits this long for its client */
+#define MCP_TICK_MS 50                     /* a waiting call looks at its cancellation this often */
+
+/* What starts the server; two are the same server when every member is. */
+struct mcp_spec {
+    char **argv;    /* owned, NULL-ended; argv[0] resolved to a path */
+    char **envp;    /* owned, NULL-ended */
+    char *cwd;      /* owned: the folder it runs in */
+    char *display;  /* owned: the command as configured, for messages */
+    int startup_ms; /* start-up and handshake deadline */
+};
+
+int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec);
+void mcp_spec_release(struct mcp_spec *spec);
+int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b);
+
+/* Start argv in cwd with envp, its stdin and stdout on pipes, in a process group of its own,
+ * killed if the calling thread ends (PR_SET_PDEATHSIG). On success *pid, *to (its stdin) and
+ * *from (its stdout) are set; else why says what failed. */
+int mcp_spawn(const struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph_strbuf *why);
+
+/* How a process ended, from its wait status: "exited with status 3", "killed by SIGSEGV". */
+void mcp_describe_end(int wstatus, char *buf, size_t n);
+
+enum mcp_state {
+    MCP_STARTING,   /* the first start, until the handshake ends */
+    MCP_UP,         /* serving */
+    MCP_RESTARTING, /* it ended; waiting out the backoff, or starting again */
+    MCP_DOWN,       /* MCP_CRASHES_DOWN crashes in a row: down until a reload */
+    MCP_STOPPED,    /* stopped, or the first start failed */
+};
+
+/* Something that reached a call while it waited: a progress notification for it, or a
+ * request of the server's (sampling, elicitation, roots) to answer through its client. */
+struct mcp_event {
+    struct mcp_event *next;
+    cJSON *msg; /* owned */
+};
+
+/* A question of the server's passed to the client, kept for a call that parks (see mcp.c). */
+struct mcp_asked {
+    char *method;
+    char *params; /* JSON text, or NULL */
+};
+
+/* One request sent to the server, waiting for its answer. */
+struct mcp_pending {
+    struct mcp_pending *next;
+    int64_t id;
+    uint64_t gen;  /* the server process it went to */
+    int asks;      /* the server's questions may be routed to it */
+    cJSON *reply;  /* owned: the response, or NULL */
+    char *failure; /* owned: why no response will come, or NULL */
+    struct mcp_event *events, **tail;
+    /* Parked: its call was asked to come back with the client's answer (2026-07-28). */
+    int parked;
+    char *park_key;           /* owned: what identifies the call that comes back */
+    struct timespec park_end; /* dropped after this */
+    struct mcp_asked *asked;  /* the questions passed on so far, in order */
+    size_t nasked;
+    size_t answered; /* of them, answered to the server */
+    cJSON *open_id;  /* owned: the id of the server's question not answered yet */
+};
+
+struct mcp_link {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;          /* state, replies and events changed */
+    pthread_mutex_t wlock;        /* one writer at a time on the server's stdin */
+    pthread_mutex_t hlock;        /* held while host is used from the link's thread */
+    int refs;                     /* instances holding the link (lock) */
+    const struct mcph_host *host; /* the instance in service (hlock) */
+    struct mcp_spec spec;
+    enum mcp_state state;
+    uint64_t gen; /* counts processes started */
+    pid_t pid;    /* the server, or 0 */
+    int to, from; /* its stdin and stdout, or -1 */
+    int wake[2];  /* wakes the link's thread (stop, retry) */
+    pthread_t thread;
+    int64_t next_id;
+    int64_t init_id; /* the initialize request's id while the handshake runs */
+    struct mcp_pending *pending;
+    cJSON *init_result; /* owned: the server's InitializeResult, once up */
+    int crashes;        /* in a row */
+    struct timespec up_since;
+    char ended[192]; /* how the last process ended, or why it could not start */
+    int stop;        /* asked to stop */
+    int retry;       /* down: asked to try again */
+    char **subs;     /* the URIs subscribed at the server */
+    size_t nsubs;
+    unsigned noise; /* lines from the server that are not JSON-RPC */
+};
+
+/* Start the server and wait for its handshake (spec's startup_ms). Returns a link with one
+ * reference, or NULL after logging why. Main thread. */
+struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec);
+void mcp_link_ref(struct mcp_link *l);
+/* Drop a reference; the last one stops the server (stdin closed, then SIGTERM to its
+ * group, SIGKILL after MCP_STOP_GRACE_MS) and joins the thread. */
+void mcp_link_unref(struct mcp_link *l);
+/* The instance in service becomes host (a take-over). */
+void mcp_link_set_host(struct mcp_link *l, const struct mcph_host *host);
+/* A down link starts again (a reload took it over). */
+void mcp_link_retry(struct mcp_link *l);
+
+/* Send a request. params is consumed. Waits while the server (re)starts, at most the
+ * start-up deadline. Returns the pending request, or NULL with why set. */
+struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON *params, int asks,
+                                  struct mcph_strbuf *why);
+enum mcp_wait {
+    MCP_WAIT_REPLY,     /* p->reply is set */
+    MCP_WAIT_EVENT,     /* *ev is an event, the caller's now */
+    MCP_WAIT_FAILED,    /* p->failure says why */
+    MCP_WAIT_CANCELLED, /* the client cancelled the call */
+};
+enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const struct mcph_host *host,
+                            struct mcph_call *call, struct mcp_event **ev);
+/* Forget a request (answered, failed, or cancelled: then the server is told). */
+void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel);
+/* Park p until a call with key comes back; take a parked request with key (or NULL). */
+void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, const char *key);
+struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key);
+/* Answer a request of the server's: result (consumed) or an error. */
+void mcp_link_respond(struct mcp_link *l, const cJSON *id, cJSON *result, int code,
+                      const char *message);
+void mcp_link_notify(struct mcp_link *l, const char *method, cJSON *params);
+/* A request answered at once, for init's lists: the result (owned by the caller) or NULL. */
+cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
+                        struct mcph_strbuf *why);
+/* Follow or stop following uri at the server (resources/subscribe, unsubscribe). */
+void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);
+
+void mcp_event_free(struct mcp_event *ev);
+
+#endif
