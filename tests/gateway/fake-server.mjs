@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// A tiny MCP server on stdio (plain Node, no SDK) whose misbehaviour is chosen by its first
+// argument, for the mcp plugin's fault tests (tests/gateway/gateway.mjs).
+//
+//   node tests/gateway/fake-server.mjs MODE [--marker WORD] [--mode-file PATH] [--log PATH]
+//
+// MODE:
+//   normal          behaves (also: die-mid-call, slow, list-changed: the same server, named
+//                   after the tool a test uses)
+//   never-init      reads stdin, never answers anything
+//   garbage         prints lines that are not JSON-RPC (at start and before every answer),
+//                   and otherwise behaves
+//   garbage-forever prints a line that is not JSON-RPC for every line it reads; never answers
+//   exit-at-once    exits with status 3 at once
+// --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
+//                   test can change how the next start behaves without changing the command
+// --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
+// --log PATH        appends one JSON line per event: {"event":"start","pid":N,"mode":M},
+//                   {"event":"cancelled","requestId":ID}, {"event":"exit","how":H}
+//
+// Every behaving mode serves these tools:
+//   echo {text}          "echo: TEXT"
+//   pid                  the server's process id, as text
+//   die {how, delay_ms}  exits with status 9 (how "exit") or SIGKILLs itself (how "kill")
+//                        delay_ms into the call, never answering it
+//   slow {ms, steps}     answers "slept MS" after ms, with `steps` progress notifications
+//                        when the call has a progressToken; a cancelled call is not answered
+//   cancelled            the request ids cancelled so far (JSON text)
+//   grow                 adds a tool extra_N (which echoes like echo), then sends
+//                        notifications/tools/list_changed, then answers "grew extra_N"
+//   log {level, text}    sends notifications/message at level with data text
+// two resources, fake://doc ("doc") and fake://slow (read after 3 s), and a prompt
+// slow_prompt (got after 3 s), for reads and gets in flight when the server dies; and answers
+// ping. Unknown requests get -32601. stdin at EOF: exit 0.
+
+import fs from 'node:fs';
+
+const argv = process.argv.slice(2);
+const opt = (name) => {
+    const i = argv.indexOf(name);
+    return i >= 0 && i + 1 < argv.length ? argv[i + 1] : null;
+};
+const modeFile = opt('--mode-file');
+const logFile = opt('--log');
+let mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'normal';
+if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8').trim().split(/\s+/)[0] || mode;
+
+const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage']);
+const MODES = new Set([...BEHAVING, 'never-init', 'garbage-forever', 'exit-at-once']);
+if (!MODES.has(mode)) {
+    process.stderr.write(`fake-server: unknown mode '${mode}'; one of ${[...MODES].join(', ')}\n`);
+    process.exit(2);
+}
+
+function log(event) {
+    if (logFile) fs.appendFileSync(logFile, `${JSON.stringify({ ...event, pid: process.pid, mode })}\n`);
+}
+
+log({ event: 'start' });
+if (mode === 'exit-at-once') {
+    log({ event: 'exit', how: 'status 3' });
+    process.exit(3);
+}
+
+const GARBAGE = ['fake-server: a banner on stdout', '', '[1, 2, 3]', '{"half": ', 'plain words \u00e9'];
+const write = (msg) => {
+    if (mode === 'garbage') process.stdout.write(`${GARBAGE[Math.floor(Math.random() * GARBAGE.length)]}\n`);
+    process.stdout.write(`${JSON.stringify(msg)}\n`);
+};
+const reply = (id, result) => write({ jsonrpc: '2.0', id, result });
+const fail = (id, code, message) => write({ jsonrpc: '2.0', id, error: { code, message } });
+const notify = (method, params) => write({ jsonrpc: '2.0', method, params });
+const text = (t, isError = false) => ({ content: [{ type: 'text', text: t }], ...(isError ? { isError: true } : {}) });
+
+const obj = (properties, required = []) => ({ type: 'object', properties, required });
+const tools = [
+    { name: 'echo', description: 'Echo the text back', inputSchema: obj({ text: { type: 'string' } }, ['text']) },
+    { name: 'pid', description: "The server's process id", inputSchema: obj({}) },
+    {
+        name: 'die',
+        description: 'Exit (status 9) or SIGKILL itself during the call',
+        inputSchema: obj({ how: { type: 'string', enum: ['exit', 'kill'] }, delay_ms: { type: 'integer', minimum: 0 } }, ['how']),
+    },
+    {
+        name: 'slow',
+        description: 'Sleep ms, with progress notifications',
+        inputSchema: obj({ ms: { type: 'integer', minimum: 0 }, steps: { type: 'integer', minimum: 0 } }, ['ms']),
+    },
+    { name: 'cancelled', description: 'The request ids cancelled so far', inputSchema: obj({}) },
+    { name: 'grow', description: 'Add a tool, then say tools/list_changed', inputSchema: obj({}) },
+    {
+        name: 'log',
+        description: 'Send notifications/message',
+        inputSchema: obj({ level: { type: 'string' }, text: { type: 'string' } }, ['level', 'text']),
+    },
+];
+const RESOURCES = [
+    { uri: 'fake://doc', name: 'doc', mimeType: 'text/plain' },
+    { uri: 'fake://slow', name: 'slow', mimeType: 'text/plain' },
+];
+const cancelled = [];
+const running = new Map(); // JSON id -> { cancel() } of slow calls
+
+function callTool(id, params) {
+    const args = params?.arguments || {};
+    const token = params?._meta?.progressToken;
+    const name = params?.name;
+    if (name === 'echo' || /^extra_\d+$/.test(name)) return reply(id, text(`echo: ${args.text}`));
+    if (name === 'pid') return reply(id, text(String(process.pid)));
+    if (name === 'cancelled') return reply(id, text(JSON.stringify(cancelled)));
+    if (name === 'log') {
+        notify('notifications/message', { level: args.level, logger: 'fake', data: args.text });
+        return reply(id, text('logged'));
+    }
+    if (name === 'grow') {
+        const added = `extra_${tools.length - 6}`;
+        tools.push({ name: added, description: 'Echo, added by grow', inputSchema: obj({ text: { type: 'string' } }) });
+        notify('notifications/tools/list_changed');
+        return reply(id, text(`grew ${added}`));
+    }
+    if (name === 'die') {
+        setTimeout(() => {
+            log({ event: 'exit', how: args.how });
+            if (args.how === 'kill') process.kill(process.pid, 'SIGKILL');
+            process.exit(9);
+        }, Number(args.delay_ms) || 0);
+        return undefined;
+    }
+    if (name === 'slow') {
+        const ms = Number(args.ms) || 0;
+        const steps = Number(args.steps) || 0;
+        const timers = [];
+        for (let i = 1; i <= steps && token !== undefined; i++) {
+            timers.push(setTimeout(() => notify('notifications/progress', { progressToken: token, progress: i, total: steps }), (ms * i) / (steps + 1)));
+        }
+        timers.push(setTimeout(() => {
+            running.delete(JSON.stringify(id));
+            reply(id, text(`slept ${ms}`));
+        }, ms));
+        running.set(JSON.stringify(id), { cancel: () => timers.forEach(clearTimeout) });
+        return undefined;
+    }
+    return fail(id, -32602, `no tool ${name}`);
+}
+
+function onMessage(msg) {
+    if (mode === 'never-init') return;
+    if (mode === 'garbage-forever') {
+        process.stdout.write('fake-server: this is not JSON-RPC\n');
+        return;
+    }
+    const { id, method, params } = msg;
+    if (method === 'notifications/cancelled') {
+        cancelled.push(params?.requestId);
+        log({ event: 'cancelled', requestId: params?.requestId });
+        const r = running.get(JSON.stringify(params?.requestId));
+        if (r) {
+            r.cancel();
+            running.delete(JSON.stringify(params?.requestId));
+        }
+        return;
+    }
+    if (id === undefined || method === undefined) return; // other notifications; answers
+    if (method === 'initialize') {
+        return reply(id, {
+            protocolVersion: params?.protocolVersion || '2025-11-25',
+            capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, logging: {} },
+            serverInfo: { name: 'fake-server', version: '1.0.0' },
+        });
+    }
+    if (method === 'ping') return reply(id, {});
+    if (method === 'tools/list') return reply(id, { tools });
+    if (method === 'tools/call') return callTool(id, params);
+    if (method === 'resources/list') return reply(id, { resources: RESOURCES });
+    if (method === 'resources/templates/list') return reply(id, { resourceTemplates: [] });
+    if (method === 'prompts/list') return reply(id, { prompts: [{ name: 'slow_prompt', description: 'Got after 3 s' }] });
+    if (method === 'resources/read' && params?.uri === 'fake://doc') return reply(id, { contents: [{ uri: 'fake://doc', mimeType: 'text/plain', text: 'doc' }] });
+    if (method === 'resources/read' && params?.uri === 'fake://slow') {
+        setTimeout(() => reply(id, { contents: [{ uri: 'fake://slow', mimeType: 'text/plain', text: 'slow' }] }), 3000);
+        return undefined;
+    }
+    if (method === 'prompts/get' && params?.name === 'slow_prompt') {
+        setTimeout(() => reply(id, { messages: [{ role: 'user', content: { type: 'text', text: 'slow' } }] }), 3000);
+        return undefined;
+    }
+    return fail(id, -32601, `method not found: ${method}`);
+}
+
+if (mode === 'garbage') for (const g of GARBAGE) process.stdout.write(`${g}\n`);
+
+let buf = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+    buf += chunk;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let msg;
+        try {
+            msg = JSON.parse(line);
+        } catch {
+            continue;
+        }
+        if (msg && typeof msg === 'object') onMessage(msg);
+    }
+});
+process.stdin.on('end', () => {
+    log({ event: 'exit', how: 'stdin EOF' });
+    process.exit(0);
+});
