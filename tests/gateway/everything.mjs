@@ -1,0 +1,413 @@
+// server-everything (@modelcontextprotocol/server-everything, pinned in tests/package.json)
+// through mcph's mcp plugin, against the same server spoken to directly. The direct run uses
+// the official SDK v1 client; the runs through mcph use the SDK v1 client (initialize,
+// 2025-11-25) and the v2 client (@modelcontextprotocol/client) pinned to 2026-07-28 (MRTR for
+// the server's questions). Each run lists everything, calls every tool with arguments derived
+// from its schema, reads every resource and a URI of each template, gets every prompt and
+// completes arguments, and each result is compared with the direct one after normalising
+// what differs from call to call (common.mjs). Then sampling and elicitation (the client
+// answers), progress, resources/subscribe -> notifications/resources/updated, logging,
+// and the cancellation of a long call, seen arriving at the server by a stdin tap (tap.mjs).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+    CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+    LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { check, expect } from '../lib/check.mjs';
+import { MODERN_REVISION } from '../lib/era.mjs';
+import { buildArguments } from '../interop/args.mjs';
+import { workspace, gatewayIni, NODE, SERVERS, TAP, BASE_ENV, normalise, firstDifference, textOf, sleep, waitFor, short } from './common.mjs';
+
+const TIMEOUT = { timeout: 20000 };
+const PREFIX = 'ev';
+const CAPS = { sampling: {}, elicitation: {}, roots: {} };
+const ROOTS = [{ uri: 'file:///srv/gateway', name: 'gateway' }];
+// What mcph copies into the server's environment besides its own three: the variables the
+// SDK client gives a server it starts, so both runs of get-env see the same environment.
+const PASSED_ENV = ['LOGNAME', 'SHELL', 'TERM', 'USER'];
+
+// Arguments each tool is called with: from its input schema, with values that keep the calls
+// short and on this machine (gzip's default fetches a URL from the network).
+const OVERRIDES = {
+    'gzip-file-as-resource': { name: 'gateway.txt.gz', data: 'data:text/plain;base64,aGVsbG8sIGdhdGV3YXk=', outputType: 'resource' },
+    'trigger-long-running-operation': { duration: 0.3, steps: 3 },
+    'get-resource-links': { count: 4 },
+    'get-resource-reference': { resourceType: 'Blob', resourceId: 3 },
+    'trigger-sampling-request': { prompt: 'Say hi', maxTokens: 20 },
+    'simulate-research-query': { topic: 'gateways', ambiguous: false },
+};
+const PROMPT_ARGS = {
+    'args-prompt': { city: 'Lisbon', state: 'Lisboa' },
+    'completable-prompt': { department: 'Engineering', name: 'Alice' },
+    'resource-prompt': { resourceType: 'Text', resourceId: '2' },
+};
+const COMPLETIONS = [
+    { ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'S' } },
+    { ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'name', value: '' }, context: { arguments: { department: 'Sales' } } },
+    { ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } },
+];
+const templateUri = (t) => t.uriTemplate.replace('{resourceId}', t.uriTemplate.includes('blob') ? '2' : '1');
+
+// --- Clients. ---
+
+const open = new Set(); // every transport started, killed by cleanup()
+
+export async function cleanup() {
+    for (const t of open) {
+        try {
+            t._process?.kill('SIGKILL');
+        } catch {
+            // gone already
+        }
+    }
+    open.clear();
+}
+
+// The answers of a client to the server's questions, and what it was asked.
+function answers(asked) {
+    return {
+        sampling: (req) => {
+            asked.push('sampling');
+            const text = req.params?.messages?.[0]?.content?.text ?? '';
+            return { role: 'assistant', content: { type: 'text', text: `sampled: ${text}` }, model: 'gateway-model', stopReason: 'endTurn' };
+        },
+        elicitation: (req) => {
+            asked.push('elicitation');
+            const content = {};
+            for (const [k, s] of Object.entries(req.params?.requestedSchema?.properties || {})) {
+                if (s.type === 'boolean') content[k] = true;
+                else if (s.type === 'number' || s.type === 'integer') content[k] = 7;
+                else if (k === 'email' || s.format === 'email') content[k] = 'ada@example.org';
+                else if (s.format === 'uri') content[k] = 'https://example.org/ada';
+                else if (s.format === 'date') content[k] = '1815-12-10';
+                else if (Array.isArray(s.enum)) content[k] = s.enum[0];
+                else if (s.type === 'string') content[k] = 'Ada';
+            }
+            return { action: 'accept', content };
+        },
+        roots: () => {
+            asked.push('roots');
+            return { roots: ROOTS };
+        },
+    };
+}
+
+// A v1 client (legacy, 2025-11-25) on argv; direct or through mcph.
+function clientV1(argv, env) {
+    const asked = [];
+    const logs = [];
+    const updated = [];
+    const transport = new StdioV1({ command: argv[0], args: argv.slice(1), env, stderr: 'pipe' });
+    open.add(transport);
+    let stderr = '';
+    transport.stderr?.on('data', (d) => {
+        stderr += d;
+    });
+    const client = new ClientV1({ name: 'mcph-gateway-tests', version: '1.0.0' }, { capabilities: CAPS });
+    const a = answers(asked);
+    client.setRequestHandler(CreateMessageRequestSchema, async (r) => a.sampling(r));
+    client.setRequestHandler(ElicitRequestSchema, async (r) => a.elicitation(r));
+    client.setRequestHandler(ListRootsRequestSchema, async (r) => a.roots(r));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.push(n.params));
+    return {
+        kind: 'v1', client, transport, asked, logs, updated, stderr: () => stderr,
+        connect: () => client.connect(transport, TIMEOUT),
+        callTool: (p, o = {}) => client.callTool(p, undefined, { ...TIMEOUT, ...o }),
+        listTools: () => client.listTools(undefined, TIMEOUT),
+        listResources: () => client.listResources(undefined, TIMEOUT),
+        listResourceTemplates: () => client.listResourceTemplates(undefined, TIMEOUT),
+        listPrompts: () => client.listPrompts(undefined, TIMEOUT),
+        readResource: (p) => client.readResource(p, TIMEOUT),
+        getPrompt: (p) => client.getPrompt(p, TIMEOUT),
+        complete: (p) => client.complete(p, TIMEOUT),
+        close: () => client.close(),
+    };
+}
+
+// A v2 client pinned to 2026-07-28, through mcph.
+function clientV2(argv, env) {
+    const asked = [];
+    const logs = [];
+    const updated = [];
+    const transport = new StdioV2({ command: argv[0], args: argv.slice(1), env, stderr: 'pipe' });
+    open.add(transport);
+    let stderr = '';
+    transport.stderr?.on('data', (d) => {
+        stderr += d;
+    });
+    const client = new ClientV2({ name: 'mcph-gateway-tests', version: '1.0.0' }, {
+        capabilities: { ...CAPS, roots: { listChanged: true } },
+        versionNegotiation: { mode: { pin: MODERN_REVISION } },
+    });
+    const a = answers(asked);
+    client.setRequestHandler('sampling/createMessage', async (r) => a.sampling(r));
+    client.setRequestHandler('elicitation/create', async (r) => a.elicitation(r));
+    client.setRequestHandler('roots/list', async (r) => a.roots(r));
+    client.setNotificationHandler('notifications/message', (n) => logs.push(n.params));
+    client.setNotificationHandler('notifications/resources/updated', (n) => updated.push(n.params));
+    return {
+        kind: 'v2', client, transport, asked, logs, updated, stderr: () => stderr,
+        connect: () => client.connect(transport, TIMEOUT),
+        callTool: (p, o = {}) => client.callTool(p, { ...TIMEOUT, ...o }),
+        listTools: () => client.listTools(undefined, TIMEOUT),
+        listResources: () => client.listResources(undefined, TIMEOUT),
+        listResourceTemplates: () => client.listResourceTemplates(undefined, TIMEOUT),
+        listPrompts: () => client.listPrompts(undefined, TIMEOUT),
+        readResource: (p) => client.readResource(p, { ...TIMEOUT, cacheMode: 'bypass' }),
+        getPrompt: (p) => client.getPrompt(p, TIMEOUT),
+        complete: (p) => client.complete(p, TIMEOUT),
+        close: () => client.close(),
+    };
+}
+
+// Every page of a list (both clients follow cursors only when asked).
+async function all(list, key) {
+    const r = await list();
+    return r[key];
+}
+
+// --- One run: everything a client sees of the server, in one object. ---
+
+// What a call gives: its result, or its error as { error: code, message }.
+async function outcome(fn) {
+    try {
+        return { result: await fn() };
+    } catch (err) {
+        return { error: err?.code ?? 'thrown', message: String(err?.message || err) };
+    }
+}
+
+async function survey(c, names, prefix) {
+    const p = (n) => (prefix ? `${prefix}_${n}` : n);
+    const out = { tools: {}, calls: {}, reads: {}, prompts: {}, completions: [], progress: [] };
+    out.toolList = await all(c.listTools, 'tools');
+    out.resourceList = await all(c.listResources, 'resources');
+    out.templateList = await all(c.listResourceTemplates, 'resourceTemplates');
+    out.promptList = await all(c.listPrompts, 'prompts');
+    for (const t of names.tools) {
+        const args = { ...buildArguments(t.inputSchema), ...(OVERRIDES[t.name] || {}) };
+        const progress = [];
+        out.calls[t.name] = await outcome(() => c.callTool({ name: p(t.name), arguments: args }, { onprogress: (x) => progress.push(x) }));
+        out.calls[t.name].args = args;
+        if (progress.length) out.progress.push({ tool: t.name, progress });
+    }
+    for (const r of names.resources) out.reads[r.uri] = await outcome(() => c.readResource({ uri: r.uri }));
+    for (const t of names.templates) out.reads[templateUri(t)] = await outcome(() => c.readResource({ uri: templateUri(t) }));
+    for (const pr of names.prompts) {
+        out.prompts[pr.name] = await outcome(() => c.getPrompt({ name: p(pr.name), arguments: PROMPT_ARGS[pr.name] || {} }));
+    }
+    for (const q of COMPLETIONS) {
+        const ref = q.ref.type === 'ref/prompt' ? { ...q.ref, name: p(q.ref.name) } : q.ref;
+        out.completions.push(await outcome(() => c.complete({ ...q, ref })));
+    }
+    return out;
+}
+
+// --- Comparison. ---
+
+// A tool of the direct list as mcph should list it: under the prefix.
+const prefixed = (t) => ({ ...t, name: `${PREFIX}_${t.name}` });
+
+function compareLists(direct, via, problems, exact) {
+    const pairs = [
+        ['tools', direct.toolList.map(prefixed), via.toolList, (t) => t.name],
+        ['resources', direct.resourceList, via.resourceList, (r) => r.uri],
+        ['templates', direct.templateList, via.templateList, (t) => t.uriTemplate],
+        ['prompts', direct.promptList.map(prefixed), via.promptList, (p) => p.name],
+    ];
+    for (const [what, want, got, key] of pairs) {
+        const w = want.map(key).sort();
+        const g = got.map(key).sort();
+        if (JSON.stringify(w) !== JSON.stringify(g)) {
+            problems.push(`${what}: ${short(g, 300)} through mcph, ${short(w, 300)} direct`);
+            continue;
+        }
+        if (!exact) continue;
+        for (const item of want) {
+            const d = firstDifference(normalise(item), normalise(got.find((x) => key(x) === key(item))));
+            if (d) problems.push(`${what} ${key(item)} differs: ${d}`);
+        }
+    }
+}
+
+function compareOutcomes(what, direct, via, problems) {
+    for (const [k, d] of Object.entries(direct)) {
+        const v = via[k];
+        if (!v) {
+            problems.push(`${what} ${k}: not done through mcph`);
+            continue;
+        }
+        const a = normalise(d.error !== undefined ? { error: d.error } : d.result);
+        const b = normalise(v.error !== undefined ? { error: v.error, message: v.message } : v.result);
+        if (d.error !== undefined && v.error !== undefined) continue; // both refused
+        const diff = firstDifference(a, b);
+        if (diff) problems.push(`${what} ${k}: ${diff}`);
+    }
+}
+
+// --- Runs. ---
+
+function directArgv() {
+    return [NODE, SERVERS.everything, 'stdio'];
+}
+
+function gatewayWorkspace(name) {
+    const ws = workspace(name);
+    fs.symlinkSync(SERVERS.everything, path.join(ws, 'everything.js'));
+    fs.symlinkSync(TAP, path.join(ws, 'tap.mjs'));
+    const ini = gatewayIni(ws, {
+        [PREFIX]: {
+            command: `${NODE} --import ./tap.mjs everything.js stdio`,
+            env: `${PASSED_ENV.join(' ')} MCPH_GW_TAP=tap.log`,
+            startup_timeout_ms: 20000,
+        },
+    });
+    return { ws, ini, tap: path.join(ws, 'tap.log') };
+}
+
+// The messages mcph wrote to the server, from the tap.
+function tapped(file) {
+    try {
+        return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).flatMap((l) => {
+            try {
+                return [JSON.parse(l)];
+            } catch {
+                return [];
+            }
+        });
+    } catch {
+        return [];
+    }
+}
+
+export async function run(mcph) {
+    const label = (mode, name) => `gateway everything ${mode}: ${name}`;
+    // The direct run first: the reference.
+    const direct = clientV1(directArgv(), { ...BASE_ENV });
+    let ref = null;
+    await check('gateway everything direct: survey (the reference)', async () => {
+        await direct.connect();
+        await sleep(500); // its roots request after initialized (350 ms) is done
+        const names = {
+            tools: (await direct.listTools()).tools,
+            resources: (await direct.listResources()).resources,
+            templates: (await direct.listResourceTemplates()).resourceTemplates,
+            prompts: (await direct.listPrompts()).prompts,
+        };
+        ref = { names, out: await survey(direct, names, null) };
+        const calls = Object.values(ref.out.calls);
+        return `${names.tools.length} tools (${calls.filter((c) => c.result && !c.result.isError).length} results, ${calls.filter((c) => c.result?.isError).length} tool errors), ${names.resources.length} resources, ${names.templates.length} templates, ${names.prompts.length} prompts`;
+    });
+    await direct.close().catch(() => {});
+    if (!ref) return;
+
+    for (const mode of ['v1 2025-11-25', 'v2 2026-07-28']) {
+        const { ini, tap } = gatewayWorkspace(mode.startsWith('v1') ? 'everything-v1' : 'everything-v2');
+        const c = mode.startsWith('v1') ? clientV1([mcph, ini], process.env) : clientV2([mcph, ini], process.env);
+        let out = null;
+        const ok = await check(label(mode, 'connect'), async () => {
+            await c.connect();
+            return c.kind === 'v2' ? `negotiated ${c.client.getNegotiatedProtocolVersion()}` : `server ${c.client.getServerVersion()?.name}`;
+        });
+        if (!ok) {
+            console.log(`#   stderr: ${short(c.stderr(), 600)}`);
+            await c.close().catch(() => {});
+            continue;
+        }
+        await check(label(mode, 'lists match the direct server (tools under the prefix)'), async () => {
+            out = await survey(c, ref.names, PREFIX);
+            const problems = [];
+            compareLists(ref.out, out, problems, c.kind === 'v1');
+            return problems.length ? problems : `${out.toolList.length} tools, ${out.resourceList.length} resources, ${out.templateList.length} templates, ${out.promptList.length} prompts`;
+        });
+        if (!out) {
+            await c.close().catch(() => {});
+            continue;
+        }
+        await check(label(mode, 'every tool call gives what the direct call gives'), async () => {
+            const problems = [];
+            compareOutcomes('tools/call', ref.out.calls, out.calls, problems);
+            return problems.length ? problems : `${Object.keys(out.calls).length} tools`;
+        }, { max: 30 });
+        await check(label(mode, 'reads, prompts and completions give what the direct ones give'), async () => {
+            const problems = [];
+            compareOutcomes('resources/read', ref.out.reads, out.reads, problems);
+            compareOutcomes('prompts/get', ref.out.prompts, out.prompts, problems);
+            compareOutcomes('completion/complete', Object.fromEntries(ref.out.completions.map((x, i) => [i, x])), Object.fromEntries(out.completions.map((x, i) => [i, x])), problems);
+            return problems.length ? problems : `${Object.keys(out.reads).length} reads, ${Object.keys(out.prompts).length} prompts, ${out.completions.length} completions`;
+        }, { max: 20 });
+        await check(label(mode, 'sampling and elicitation answered by the client'), async () => {
+            const problems = [];
+            for (const [kind, tool, text] of [['sampling', 'trigger-sampling-request', 'sampled: Say hi'], ['elicitation', 'trigger-elicitation-request', 'Ada']]) {
+                if (!c.asked.includes(kind)) problems.push(`the client was never asked for ${kind}`);
+                const r = out.calls[tool];
+                if (!r?.result || r.result.isError || !textOf(r.result).includes(text)) problems.push(`${tool}: ${short(r, 200)}`);
+            }
+            return problems.length ? problems : `asked: ${[...new Set(c.asked)].join(', ')}`;
+        });
+        await check(label(mode, 'progress notifications'), async () => {
+            const d = ref.out.progress.find((x) => x.tool === 'trigger-long-running-operation');
+            const v = out.progress.find((x) => x.tool === 'trigger-long-running-operation');
+            expect(d && d.progress.length === 3, `the direct run saw ${short(d)}`);
+            expect(v, 'no progress through mcph');
+            const diff = firstDifference(d.progress.map(normalise), v.progress.map(normalise));
+            return diff ? [`progress differs: ${diff}`] : `${v.progress.length} notifications`;
+        });
+        if (c.kind === 'v1') {
+            await check(label(mode, 'resources/subscribe: notifications/resources/updated arrives'), async () => {
+                const uri = 'demo://resource/static/document/features.md';
+                c.updated.length = 0;
+                await c.client.subscribeResource({ uri }, TIMEOUT);
+                // The toggle was called once by the survey (on): off, then on again sends at once.
+                await c.callTool({ name: `${PREFIX}_toggle-subscriber-updates`, arguments: {} });
+                await c.callTool({ name: `${PREFIX}_toggle-subscriber-updates`, arguments: {} });
+                const got = await waitFor(() => c.updated.some((u) => u.uri === uri), 3000);
+                const sent = tapped(tap).filter((m) => m.method === 'resources/subscribe');
+                await c.callTool({ name: `${PREFIX}_toggle-subscriber-updates`, arguments: {} });
+                const problems = [];
+                if (!sent.some((m) => m.params?.uri === uri)) problems.push(`mcph did not send resources/subscribe for ${uri} to the server: ${short(sent)}`);
+                if (!got) problems.push(`no notifications/resources/updated for ${uri} within 3 s (got ${short(c.updated)})`);
+                return problems.length ? problems : `${c.updated.length} updates`;
+            });
+            await check(label(mode, 'logging/setLevel: the server\'s notifications/message arrive'), async () => {
+                c.logs.length = 0;
+                await c.client.setLoggingLevel('debug', TIMEOUT);
+                await c.callTool({ name: `${PREFIX}_toggle-simulated-logging`, arguments: {} }); // off
+                await c.callTool({ name: `${PREFIX}_toggle-simulated-logging`, arguments: {} }); // on: one at once
+                const got = await waitFor(() => c.logs.some((l) => /-level message/.test(JSON.stringify(l.data))), 3000);
+                await c.callTool({ name: `${PREFIX}_toggle-simulated-logging`, arguments: {} }); // off
+                return got ? `${c.logs.length} messages, e.g. ${short(c.logs[0], 100)}` : [`no simulated log message within 3 s (got ${short(c.logs)})`];
+            });
+        }
+        await check(label(mode, 'cancellation of a long call reaches the server'), async () => {
+            const ac = new AbortController();
+            const pending = c.callTool({ name: `${PREFIX}_trigger-long-running-operation`, arguments: { duration: 5, steps: 5 } }, { signal: ac.signal });
+            await sleep(400);
+            ac.abort('the test cancels');
+            let aborted = false;
+            try {
+                await pending;
+            } catch {
+                aborted = true;
+            }
+            const call = () => tapped(tap).find((m) => m.method === 'tools/call' && m.params?.name === 'trigger-long-running-operation' && m.params?.arguments?.duration === 5);
+            const cancelled = () => tapped(tap).find((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call()?.id);
+            const got = await waitFor(cancelled, 3000);
+            const problems = [];
+            if (!aborted) problems.push('the call was not aborted');
+            if (!call()) problems.push('the call never reached the server');
+            else if (!got) problems.push(`no notifications/cancelled for request ${call().id} reached the server`);
+            const r = await c.callTool({ name: `${PREFIX}_echo`, arguments: { message: 'after' } });
+            if (textOf(r) !== 'Echo: after') problems.push(`the next call: ${short(r)}`);
+            return problems.length ? problems : `server-side request ${call().id} cancelled`;
+        });
+        await c.close().catch(() => {});
+    }
+}
