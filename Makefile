@@ -81,7 +81,8 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
-        test-edges test-hostile test-conformance test-install check-format clean node-deps plugin \
+        test-edges test-hostile test-conformance test-gateway test-install check-format clean \
+        node-deps plugin \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
@@ -152,7 +153,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-conformance test-install check-format
+      test-hostile test-conformance test-gateway test-install check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -185,6 +186,13 @@ test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
 # pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules).
 test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS)
 	tests/conformance/run.sh $(MCPH)
+
+# The mcp plugin with external MCP servers behind it (server-everything, -filesystem and
+# -memory from tests/node_modules, and tests/gateway/fake-server.mjs): results against the
+# same server direct, with the SDK v1 and v2 clients; crashes, restarts, start-up failures,
+# reloads and a reload storm; no server left behind.
+test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
+	node tests/gateway/gateway.mjs $(MCPH)
 
 # The pool at its edges: a client that stops reading, end of input then SIGTERM, the thread
 # limit.
