@@ -183,9 +183,12 @@ test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
 	done; echo "shipped plugins: $(words $(SHIPPED_TESTS)) suites, $$fail failed"; [ $$fail -eq 0 ]
 
 # The official conformance server suite over supergateway on 127.0.0.1 (run.sh installs the
-# pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules).
-test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS)
+# pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules); then the
+# same suite two hops away: mcph serving, through its mcp plugin, an mcph serving the fixture.
+test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 	tests/conformance/run.sh $(MCPH)
+	CONFORMANCE_INI=tests/conformance/two-hop.ini \
+	    CONFORMANCE_RESULTS=tests/conformance/results-two-hop tests/conformance/run.sh $(MCPH)
 
 # The mcp plugin with external MCP servers behind it (server-everything, -filesystem and
 # -memory from tests/node_modules, and tests/gateway/fake-server.mjs): results against the

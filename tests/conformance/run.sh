@@ -9,11 +9,14 @@
 # MCPH_BINARY defaults to build/mcph of this tree. SCENARIO runs one scenario instead of the
 # suite. Environment: CONFORMANCE_SUITE (active, the default; all;
 # pending), CONFORMANCE_TIMEOUT (seconds for the whole suite, default 600), CONFORMANCE_INI
-# (another INI to serve, for trying fixtures out; default tests/conformance/mcph.ini).
+# (another INI to serve, for trying fixtures out or two-hop.ini; default
+# tests/conformance/mcph.ini), CONFORMANCE_RESULTS (where results go; default
+# tests/conformance/results).
 #
 # Scenarios listed in expected-failures.yml may fail (they test HTTP itself); any other
 # failure, or a listed scenario that passes, makes the run fail. Results (checks.json per
-# scenario), the suite's output and supergateway's log are left in tests/conformance/results/.
+# scenario), the suite's output and supergateway's log are left in tests/conformance/results/
+# (or CONFORMANCE_RESULTS).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,7 +36,7 @@ scenario=${2:-}
 suite=${CONFORMANCE_SUITE:-active}
 limit=${CONFORMANCE_TIMEOUT:-600}
 baseline=$here/expected-failures.yml
-results=$here/results
+results=${CONFORMANCE_RESULTS:-$here/results}
 
 if [ ! -x "$mcph" ] || [ -d "$mcph" ]; then
     echo "conformance: $mcph is not an executable; build it first (make)" >&2
