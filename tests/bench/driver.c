@@ -6,6 +6,7 @@
  *
  * usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI --list-conf INI
  *               --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
+ *               [--gw-everything SCRIPT --gw-everything-conf INI --gw-mcph-conf INI]
  *   --mcph       the mcph binary (build/mcph)
  *   --conf       the default deployment (conf/mcph.ini; its example plugin has echo {text})
  *   --list-conf  the INI serving the 1,000 bench tools on one page (tests/bench/bench-list.ini)
@@ -16,6 +17,12 @@
  *   --sdk        tests/bench/sdk-echo.mjs, run with NODE (default node)
  *   --valgrind   valgrind, for the instruction counts; without it they are left out
  *   --quick      fewer repetitions, for a run under a minute (also QUICK=1 in the environment)
+ *   --gw-everything       server-everything's stdio entry (dist/index.js), run with NODE
+ *   --gw-everything-conf  mcph serving it through the mcp plugin, prefix ev
+ *                         (tests/bench/bench-gateway-everything.ini)
+ *   --gw-mcph-conf        mcph serving the default deployment's mcph through the mcp plugin,
+ *                         prefix m (tests/bench/bench-gateway-mcph.ini); without the three,
+ *                         the gateway rows are left out
  *
  * How each figure is taken (the same way for every server):
  * - Server CPU time: clock_getcpuclockid() of the server's pid, the counter behind utime +
@@ -62,6 +69,13 @@
  *   difference divided by the difference in calls, so start-up and exit cancel out.
  * - Pinned ("same CPU"): the driver sets its own affinity to one CPU before fork(), so the
  *   server and all its threads inherit it.
+ * - Gateway (mcph's mcp plugin in front of another server): sequential echo calls, unpinned,
+ *   to server-everything direct and through mcph (its echo {message}), and to mcph (the
+ *   default deployment, the example plugin's echo {text}) direct and through a second mcph;
+ *   n->rounds rounds, the four interleaved, each a fresh process chain, n->warmup untimed
+ *   calls then n->gw_calls timed; medians of the rounds. CPU is that of every process of
+ *   the chain (the relaying mcph and the server it started, found in /proc/PID/task/x/
+ *   children). The overhead column is "via mcph" minus "direct".
  *
  * Every loop is bounded in count and in time: a server that stops answering costs a phase
  * deadline, its figures print as "-", and the run goes on.
@@ -182,6 +196,7 @@ struct bench_counts {
     int list_calls;  /* timed tools/list calls */
     int pings;       /* timed pings while mcph's workers run slow calls */
     int reloads;     /* SIGHUP reloads timed, per workspace */
+    int gw_calls;    /* timed sequential echo calls of each gateway series, per round */
     int cg_echo[2];  /* echo calls of the two callgrind runs */
     /* tools/list calls of the two callgrind runs, per server: bare's first ~25 lists carry
      * one-off heap work (malloc_consolidate after the list is built) worth 50 of its lists,
@@ -204,6 +219,7 @@ static const struct bench_counts bench_full = {
     .list_calls = 300,
     .pings = 1000,
     .reloads = 20,
+    .gw_calls = 5000,
     .cg_echo = {1000, 3000},
     .cg_list = {[SRV_MCPH] = {5, 25}, [SRV_BARE] = {50, 250}},
     .budget_s = 60.0,
@@ -225,6 +241,7 @@ static const struct bench_counts bench_quick = {
     .list_calls = 50,
     .pings = 1000,
     .reloads = 5,
+    .gw_calls = 1000,
     .cg_echo = {200, 600},
     .cg_list = {[SRV_MCPH] = {2, 6}, [SRV_BARE] = {30, 90}},
     .budget_s = 8.0,
@@ -347,6 +364,53 @@ static const struct bench_target bench_targets[] = {
     {0},
 };
 
+/* The gateway rows: what each target is, and its figures (a column for the target direct, one
+ * for it through mcph, then the overhead). */
+enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_TARGETS };
+enum bench_gw_side { GW_DIRECT, GW_VIA, GW_SIDES };
+
+#define BENCH_GW_FIGURES(X)                                                                        \
+    X(GW_P50, "echo round trip", "unpinned, p50", "us", 1)                                         \
+    X(GW_P99, "echo round trip", "unpinned, p99", "us", 1)                                         \
+    X(GW_CPU, "CPU per echo call", "every process of the chain", "us", 2)
+
+enum bench_gw_fig {
+#define BENCH_GW_FIG_ENUM(id, head, tail, unit, decimals) id,
+    BENCH_GW_FIGURES(BENCH_GW_FIG_ENUM)
+#undef BENCH_GW_FIG_ENUM
+        GW_FIG_COUNT
+};
+
+/* A gateway row's label is "HEAD to TARGET, TAIL". */
+struct bench_gw_row {
+    const char *head;
+    const char *tail;
+    const char *unit;
+    int decimals;
+};
+
+static const struct bench_gw_row bench_gw_rows[GW_FIG_COUNT] = {
+#define BENCH_GW_ROW(id, h, t, u, d) [id] = {.head = h, .tail = t, .unit = u, .decimals = d},
+    BENCH_GW_FIGURES(BENCH_GW_ROW)
+#undef BENCH_GW_ROW
+};
+
+static const char *const bench_gw_names[GW_TARGETS] = {"server-everything", "mcph"};
+
+/* The echo tool a series calls: its name, its argument, and the text of the reply's first
+ * content item. */
+struct bench_echo {
+    const char *tool;
+    const char *arg;
+    const char *reply;
+};
+
+static const struct bench_echo bench_gw_echo[GW_TARGETS][GW_SIDES] = {
+    [GW_EVERYTHING] = {{"echo", "message", "Echo: " BENCH_TEXT},
+                       {"ev_echo", "message", "Echo: " BENCH_TEXT}},
+    [GW_MCPH] = {{"echo", "text", BENCH_TEXT}, {"m_echo", "text", BENCH_TEXT}},
+};
+
 /* ---------------------------------------------------------------------------------------
  * The run.
  * --------------------------------------------------------------------------------------- */
@@ -365,6 +429,9 @@ struct bench {
     long sys_enter;                   /* id of tracepoint raw_syscalls:sys_enter, or -1 */
     double val[FIG_COUNT][SRV_COUNT]; /* NAN: not measured */
     long rss_done[SRV_COUNT];         /* pipelined calls before FIG_RSS_CALLS was read */
+    /* The gateway series: NULL-ended argv per target and side (none: left out), figures. */
+    const char *gw_cmd[GW_TARGETS][GW_SIDES][BENCH_MAX_ARGV];
+    double gw[GW_TARGETS][GW_FIG_COUNT][GW_SIDES]; /* NAN: not measured */
 };
 
 /* One server process and its pipes. */
@@ -383,9 +450,10 @@ struct bench_proc {
     size_t out_off;
     size_t out_len;
     size_t out_cap;
-    int eof;               /* the server closed its stdout */
-    double spawned;        /* bench_now() just before fork() */
-    unsigned long long id; /* the next request id */
+    int eof;                       /* the server closed its stdout */
+    double spawned;                /* bench_now() just before fork() */
+    unsigned long long id;         /* the next request id */
+    const struct bench_echo *echo; /* CALL_GW: the echo tool called; static */
 };
 
 static double bench_now(void)
@@ -888,8 +956,9 @@ static const char bench_initialized[] =
     "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
 
 /* CALL_SLOW: the example plugin's count, 5 s (mcph's default deployment only). CALL_SPIN:
- * spin {us: BENCH_SPIN_US} (bench-spin.ini and the bare loop). */
-enum bench_kind { CALL_ECHO, CALL_LIST, CALL_PING, CALL_SLOW, CALL_SPIN };
+ * spin {us: BENCH_SPIN_US} (bench-spin.ini and the bare loop). CALL_GW: the echo tool of
+ * p->echo (the gateway rows). */
+enum bench_kind { CALL_ECHO, CALL_LIST, CALL_PING, CALL_SLOW, CALL_SPIN, CALL_GW };
 
 static int bench_queue_request(struct bench_proc *p, enum bench_kind kind, unsigned long long id)
 {
@@ -907,6 +976,11 @@ static int bench_queue_request(struct bench_proc *p, enum bench_kind kind, unsig
                      "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
                      "\"name\":\"spin\",\"arguments\":{\"us\":" BENCH_SPIN_US "}}}\n",
                      id);
+    else if (kind == CALL_GW)
+        n = snprintf(req, sizeof(req),
+                     "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
+                     "\"name\":\"%s\",\"arguments\":{\"%s\":\"" BENCH_TEXT "\"}}}\n",
+                     id, p->echo->tool, p->echo->arg);
     else
         n = snprintf(req, sizeof(req),
                      "{\"jsonrpc\":\"2.0\",\"id\":%llu,\"method\":\"tools/call\",\"params\":{"
@@ -998,6 +1072,8 @@ static int bench_call(struct bench_proc *p, enum bench_kind kind, int check, dou
         status = bench_check_list(line, len, BENCH_LIST_TOOLS);
     else if (status == BENCH_OK && check && (kind == CALL_ECHO || kind == CALL_SPIN))
         status = bench_check_call(kind, line, len);
+    else if (status == BENCH_OK && check && kind == CALL_GW)
+        status = bench_check_echo(line, len, p->echo->reply, strlen(p->echo->reply));
     else if (status == BENCH_OK && check && kind == CALL_PING &&
              memmem(line, len, "\"result\":{}", 11) == NULL)
         status = BENCH_ERR_REPLY;
@@ -1771,6 +1847,112 @@ out:
 }
 
 /* ---------------------------------------------------------------------------------------
+ * Gateway: echo through mcph's mcp plugin, against the same server direct.
+ * --------------------------------------------------------------------------------------- */
+
+/* The first child of pid (the server a relaying mcph started), or -1. */
+static pid_t bench_first_child(pid_t pid)
+{
+    char path[96];
+    struct dirent *e;
+    pid_t child = -1;
+    DIR *dir;
+
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+    dir = opendir(path);
+    while (dir != NULL && child < 0 && (e = readdir(dir)) != NULL) {
+        FILE *f;
+
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, e->d_name);
+        f = fopen(path, "r");
+        if (f != NULL && fscanf(f, "%d", &child) != 1)
+            child = -1;
+        if (f != NULL)
+            fclose(f);
+    }
+    if (dir != NULL)
+        closedir(dir);
+    return child;
+}
+
+/* CPU seconds of pid and, when child > 0, of child. */
+static double bench_chain_cpu(pid_t pid, pid_t child)
+{
+    return bench_cpu(pid) + (child > 0 ? bench_cpu(child) : 0.0);
+}
+
+/* One fresh chain of target t on side: the warm-up, then n->gw_calls timed sequential echo
+ * calls, unpinned. fig[] receives the GW_FIG_COUNT figures. */
+static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
+{
+    double *rtt = calloc((size_t)b->n->gw_calls + (size_t)b->n->warmup, sizeof(double));
+    double stop = bench_now() + b->n->budget_s, gone, cpu0;
+    struct bench_cost cost;
+    struct bench_proc p;
+    pid_t child = -1;
+    size_t done = 0;
+    int status = rtt ? BENCH_OK : BENCH_ERR_NOMEM;
+
+    bench_proc_init(&p);
+    if (status == BENCH_OK)
+        status = bench_start(b, SRV_MCPH, b->gw_cmd[t][side], 0, &p);
+    p.echo = &bench_gw_echo[t][side];
+    if (status == BENCH_OK)
+        status = bench_series(&p, CALL_GW, b->n->warmup, stop, rtt, &done, &cost);
+    if (status == BENCH_OK) {
+        child = side == GW_VIA ? bench_first_child(p.pid) : -1;
+        cpu0 = bench_chain_cpu(p.pid, child);
+        status = bench_series(&p, CALL_GW, b->n->gw_calls, stop, rtt, &done, &cost);
+    }
+    if (status == BENCH_OK && side == GW_VIA && child < 0)
+        status = BENCH_ERR_SPAWN; /* no server behind the relaying mcph */
+    if (status == BENCH_OK) {
+        fig[GW_CPU] = (bench_chain_cpu(p.pid, child) - cpu0) / (double)done * 1e6;
+        fig[GW_P50] = bench_quantile(rtt, done, 0.5) * 1e6;
+        fig[GW_P99] = bench_quantile(rtt, done, 0.99) * 1e6;
+        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+    } else if (p.pid > 0) {
+        bench_kill(&p);
+    }
+    free(rtt);
+    return status;
+}
+
+/* n->rounds rounds of the four series (each target direct and through mcph), interleaved;
+ * each figure is the median of the rounds that completed. */
+static void bench_gateway(struct bench *b)
+{
+    double fig[GW_TARGETS][GW_SIDES][GW_FIG_COUNT][BENCH_MAX_ROUNDS];
+    size_t n[GW_TARGETS][GW_SIDES] = {{0}};
+
+    for (int r = 0; r < b->n->rounds && r < BENCH_MAX_ROUNDS; r++) {
+        for (int t = 0; t < GW_TARGETS; t++) {
+            for (int side = 0; side < GW_SIDES; side++) {
+                double one[GW_FIG_COUNT];
+                int status = bench_gw_series(b, t, side, one);
+
+                if (status != BENCH_OK) {
+                    fprintf(stderr, "bench: gateway: %s %s: %s\n", bench_gw_names[t],
+                            side == GW_VIA ? "through mcph" : "direct", bench_status_str(status));
+                    continue;
+                }
+                for (int k = 0; k < GW_FIG_COUNT; k++)
+                    fig[t][side][k][n[t][side]] = one[k];
+                n[t][side]++;
+            }
+        }
+    }
+    for (int t = 0; t < GW_TARGETS; t++) {
+        for (int side = 0; side < GW_SIDES; side++) {
+            for (int k = 0; k < GW_FIG_COUNT; k++)
+                b->gw[t][k][side] = bench_quantile(fig[t][side][k], n[t][side], 0.5);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
  * Instruction counts (callgrind).
  * --------------------------------------------------------------------------------------- */
 
@@ -1917,6 +2099,39 @@ static void bench_table(const struct bench *b)
                     "all others lower)\n");
 }
 
+/* The gateway rows: each target direct, through mcph's mcp plugin, and the difference. */
+static void bench_gw_table(const struct bench *b)
+{
+    char label[160];
+    int width = 0;
+
+    for (int t = 0; t < GW_TARGETS; t++) {
+        for (int f = 0; f < GW_FIG_COUNT; f++) {
+            int len = snprintf(label, sizeof(label), "%s to %s, %s", bench_gw_rows[f].head,
+                               bench_gw_names[t], bench_gw_rows[f].tail);
+
+            width = len > width ? len : width;
+        }
+    }
+    fprintf(stdout, "\n%-*s %-6s %10s %10s %10s\n", width,
+            "gateway: echo through mcph's mcp plugin", "unit", "direct", "via mcph", "overhead");
+    for (int t = 0; t < GW_TARGETS; t++) {
+        for (int f = 0; f < GW_FIG_COUNT; f++) {
+            const struct bench_gw_row *r = &bench_gw_rows[f];
+            const double *v = b->gw[t][f];
+
+            snprintf(label, sizeof(label), "%s to %s, %s", r->head, bench_gw_names[t], r->tail);
+            fprintf(stdout, "%-*s %-6s", width, label, r->unit);
+            bench_put(v[GW_DIRECT], r->decimals, 10);
+            bench_put(v[GW_VIA], r->decimals, 10);
+            bench_put(v[GW_VIA] - v[GW_DIRECT], r->decimals, 10);
+            fprintf(stdout, "\n");
+        }
+    }
+    fprintf(stdout, "(direct: the server alone; via mcph: mcph's mcp plugin in front of it; "
+                    "overhead = via mcph - direct, per call)\n");
+}
+
 /* One verdict line: PASS, MISS or n/a, mcph's standing, and by how much a miss misses. */
 static void bench_verdict(const struct bench *b, const struct bench_target *t)
 {
@@ -1973,6 +2188,17 @@ static void bench_report(const struct bench *b)
                                 "their own (1 sequential series, then 64 in flight)"
                               : "not counted (see stderr)");
     bench_table(b);
+    if (b->gw_cmd[GW_EVERYTHING][GW_DIRECT][0] != NULL) {
+        fprintf(stdout,
+                "\ngateway: %d rounds of %d sequential calls (after %d) per side; "
+                "server-everything: %s | through mcph: %s %s; mcph: %s %s | through "
+                "mcph: %s %s\n",
+                b->n->rounds, b->n->gw_calls, b->n->warmup, b->gw_cmd[GW_EVERYTHING][GW_DIRECT][1],
+                b->gw_cmd[GW_EVERYTHING][GW_VIA][0], b->gw_cmd[GW_EVERYTHING][GW_VIA][1],
+                b->gw_cmd[GW_MCPH][GW_DIRECT][0], b->gw_cmd[GW_MCPH][GW_DIRECT][1],
+                b->gw_cmd[GW_MCPH][GW_VIA][0], b->gw_cmd[GW_MCPH][GW_VIA][1]);
+        bench_gw_table(b);
+    }
     fprintf(stdout, "\ntargets (mcph):\n");
     for (const struct bench_target *t = bench_targets; t->text != NULL; t++)
         bench_verdict(b, t);
@@ -1987,6 +2213,7 @@ static void bench_report(const struct bench *b)
 
 struct bench_args {
     const char *mcph, *conf, *list_conf, *spin_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
+    const char *gw_everything, *gw_everything_conf, *gw_mcph_conf;
     char bare_path[BENCH_PATH];
     int quick;
 };
@@ -2020,6 +2247,12 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
             slot = &a->valgrind;
         else if (strcmp(argv[i], "--only") == 0)
             slot = &a->only;
+        else if (strcmp(argv[i], "--gw-everything") == 0)
+            slot = &a->gw_everything;
+        else if (strcmp(argv[i], "--gw-everything-conf") == 0)
+            slot = &a->gw_everything_conf;
+        else if (strcmp(argv[i], "--gw-mcph-conf") == 0)
+            slot = &a->gw_mcph_conf;
         else
             return BENCH_ERR_USAGE;
         if (slot != NULL && ++i >= argc)
@@ -2029,8 +2262,30 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
     }
     if (!a->mcph || !a->conf || !a->list_conf || !a->spin_conf || !a->dir || !a->sdk)
         return BENCH_ERR_USAGE;
+    if ((a->gw_everything != NULL) != (a->gw_everything_conf != NULL) ||
+        (a->gw_everything != NULL) != (a->gw_mcph_conf != NULL))
+        return BENCH_ERR_USAGE; /* the gateway rows need all three */
     a->bare = a->bare_path;
     return bench_path(a->bare_path, sizeof(a->bare_path), "%s/bare", a->dir);
+}
+
+/* The gateway chains, when the three --gw- arguments are given; every figure NAN. */
+static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
+{
+    const char *ev[] = {a->node, a->gw_everything, "stdio", NULL};
+    const char *ev_via[] = {a->mcph, a->gw_everything_conf, NULL};
+    const char *mcph[] = {a->mcph, a->conf, NULL}, *mcph_via[] = {a->mcph, a->gw_mcph_conf, NULL};
+
+    for (int t = 0; t < GW_TARGETS; t++) {
+        for (int f = 0; f < GW_FIG_COUNT; f++)
+            b->gw[t][f][GW_DIRECT] = b->gw[t][f][GW_VIA] = NAN;
+    }
+    if (a->gw_everything == NULL)
+        return;
+    memcpy(b->gw_cmd[GW_EVERYTHING][GW_DIRECT], ev, sizeof(ev));
+    memcpy(b->gw_cmd[GW_EVERYTHING][GW_VIA], ev_via, sizeof(ev_via));
+    memcpy(b->gw_cmd[GW_MCPH][GW_DIRECT], mcph, sizeof(mcph));
+    memcpy(b->gw_cmd[GW_MCPH][GW_VIA], mcph_via, sizeof(mcph_via));
 }
 
 static void bench_setup(struct bench *b, const struct bench_args *a)
@@ -2059,6 +2314,7 @@ static void bench_setup(struct bench *b, const struct bench_args *a)
         for (int s = 0; s < SRV_COUNT; s++)
             b->val[f][s] = NAN;
     }
+    bench_setup_gateway(b, a);
     b->sys_enter = bench_sys_probe();
     sched_getaffinity(0, sizeof(b->all), &b->all);
     for (int c = 0; c < CPU_SETSIZE; c++) {
@@ -2120,6 +2376,11 @@ static void bench_run(struct bench *b)
         bench_hup(b, 1, FIG_HUP1);
         bench_hup(b, 20, FIG_HUP20);
     }
+    if (b->enabled[SRV_MCPH] && b->gw_cmd[GW_EVERYTHING][GW_DIRECT][0] != NULL) {
+        fprintf(stderr, "bench: gateway: echo direct and through the mcp plugin, %d rounds\n",
+                b->n->rounds);
+        bench_gateway(b);
+    }
 }
 
 int main(int argc, char **argv)
@@ -2132,7 +2393,8 @@ int main(int argc, char **argv)
     if (b == NULL || bench_parse(argc, argv, &args) != BENCH_OK) {
         fprintf(stderr, "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
                         "--list-conf INI --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
-                        "[--valgrind VALGRIND]\n");
+                        "[--valgrind VALGRIND] [--gw-everything SCRIPT --gw-everything-conf INI "
+                        "--gw-mcph-conf INI]\n");
         free(b);
         return 2;
     }

@@ -2,12 +2,14 @@
 # run.sh: `make bench`. Builds the bench programs into build/tests/bench/, then runs the
 # driver against mcph (the default deployment, conf/mcph.ini; bench-list.ini and
 # bench-spin.ini for the tools/list and CPU-bound rows), the bare cJSON loop and the official
-# TypeScript SDK server, and prints one table with the target verdicts.
+# TypeScript SDK server, and prints one table with the target verdicts; then the gateway
+# rows: server-everything and mcph, each direct and through mcph's mcp plugin
+# (bench-gateway-everything.ini, bench-gateway-mcph.ini).
 #
 #   tests/bench/run.sh [MCPH]        MCPH defaults to build/mcph (built by `make`)
 #   QUICK=1 tests/bench/run.sh       fewer repetitions: under a minute
 #
-# Needs: build/mcph and build/plugins/example.so (`make`), libcjson (pkg-config), Node.js
+# Needs: build/mcph, build/plugins/example.so and mcp.so (`make`), libcjson (pkg-config), Node.js
 # with tests/node_modules (`make node-deps`, installed here with npm ci when missing), and
 # valgrind for the instruction counts (installed with apt-get when missing; without it those
 # rows print "-").
@@ -63,8 +65,21 @@ echo "bench: node $(node --version), @modelcontextprotocol/sdk" \
      "$(valgrind --version 2>/dev/null || echo 'no valgrind'), $($CC --version | head -n 1)" >&2
 
 VALGRIND=$(command -v valgrind || true)
+EVERYTHING=tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+# The gateway rows need the mcp plugin and server-everything (the test npm packages). Their
+# INIs are named by absolute paths: the mcp plugin takes a relative command from its cwd,
+# which is the INI's folder as the INI was named.
+GATEWAY=
+if [ -f build/plugins/mcp.so ] && [ -f "$EVERYTHING" ]; then
+    GATEWAY=yes
+else
+    echo "bench: build/plugins/mcp.so or $EVERYTHING is missing: no gateway rows" >&2
+fi
 # The driver reads QUICK from the environment (set, and not 0: the short run).
 "$OUT/driver" --mcph "$MCPH" --conf conf/mcph.ini --list-conf tests/bench/bench-list.ini \
     --spin-conf tests/bench/bench-spin.ini --dir "$OUT" --sdk tests/bench/sdk-echo.mjs \
-    ${VALGRIND:+--valgrind "$VALGRIND"}
+    ${VALGRIND:+--valgrind "$VALGRIND"} \
+    ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
+        "$ROOT/tests/bench/bench-gateway-everything.ini" \
+        --gw-mcph-conf "$ROOT/tests/bench/bench-gateway-mcph.ini"}
 echo "bench: done in $(($(date +%s) - START)) s; the servers' stderr is in $OUT/logs/" >&2
