@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { check, expect, expectEq } from '../lib/check.mjs';
+import { writeIni } from '../lib/workspace.mjs';
 import {
     workspace, gatewayIni, fakeCommand, startSession, pidsByMarker, waitNoMarker, waitOneMarker,
-    fdCount, threadCount, killMarker, events, sleep, waitFor, short,
+    fdCount, threadCount, killMarker, events, sleep, waitFor, short, ROOT, PLUGINS,
 } from './common.mjs';
 
 const RUN = `${process.pid}`;
@@ -415,6 +416,25 @@ async function serverNotes(mcph) {
     if (s) await end(s);
 }
 
+// --- An INI named by a relative path, a command with a relative program. ---
+
+async function relativePaths(mcph) {
+    const ws = workspace('relative');
+    fs.symlinkSync(mcph, path.join(ws, 'mcph-inner'));
+    writeIni(ws, { server: { plugin_dir: PLUGINS }, 'plugin.example': { path: 'example.so' } }, 'inner.ini');
+    const ini = gatewayIni(ws, { rel: { command: './mcph-inner inner.ini' } });
+    let s;
+    await step('an INI named by a relative path: its section\'s relative command starts', async () => {
+        s = await session(mcph, path.relative(ROOT, ini), { cwd: ROOT });
+        const names = await s.names('tools');
+        expect(names.includes('rel_echo'), `rel_echo is not served (${short(names)}); stderr: ${s.stderrTail(3)}`);
+        const r = await tool(s, 'rel_echo', { text: 'two hops' });
+        expect(!r.isError && r.text === 'two hops', `rel_echo: ${short(r.msg)}`);
+        return `${path.relative(ROOT, ini)} from ${ROOT}: rel_echo served`;
+    }, () => s);
+    if (s) await end(s);
+}
+
 export async function run(mcph) {
     await killedMidCall(mcph);
     await startupFailures(mcph);
@@ -423,4 +443,11 @@ export async function run(mcph) {
     await reloads(mcph);
     await reloadStorm(mcph);
     await serverNotes(mcph);
+    await relativePaths(mcph);
+}
+
+// One scenario by its function's name (for working on it).
+export async function runOne(name, mcph) {
+    const all = { killedMidCall, startupFailures, crashLoop, noLeftovers, reloads, reloadStorm, serverNotes, relativePaths };
+    await all[name](mcph);
 }
