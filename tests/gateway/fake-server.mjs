@@ -12,6 +12,7 @@
 //                   and otherwise behaves
 //   garbage-forever prints a line that is not JSON-RPC for every line it reads; never answers
 //   exit-at-once    exits with status 3 at once
+//   never-list      answers initialize and ping, never tools/list (nor any other list)
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
 //                   test can change how the next start behaves without changing the command
 // --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
@@ -29,6 +30,8 @@
 //   grow                 adds a tool extra_N (which echoes like echo), then sends
 //                        notifications/tools/list_changed, then answers "grew extra_N"
 //   log {level, text}    sends notifications/message at level with data text
+//   ask {text}           asks the client sampling/createMessage with text, then answers
+//                        "answer: " and the text the client gave (a tool error when refused)
 // two resources, fake://doc ("doc") and fake://slow (read after 3 s), and a prompt
 // slow_prompt (got after 3 s), for reads and gets in flight when the server dies; and answers
 // ping. Unknown requests get -32601. stdin at EOF: exit 0.
@@ -46,7 +49,7 @@ let mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'normal';
 if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8').trim().split(/\s+/)[0] || mode;
 
 const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage']);
-const MODES = new Set([...BEHAVING, 'never-init', 'garbage-forever', 'exit-at-once']);
+const MODES = new Set([...BEHAVING, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
 if (!MODES.has(mode)) {
     process.stderr.write(`fake-server: unknown mode '${mode}'; one of ${[...MODES].join(', ')}\n`);
     process.exit(2);
@@ -88,18 +91,22 @@ const tools = [
     },
     { name: 'cancelled', description: 'The request ids cancelled so far', inputSchema: obj({}) },
     { name: 'grow', description: 'Add a tool, then say tools/list_changed', inputSchema: obj({}) },
+    { name: 'ask', description: 'Ask the client for a sampling', inputSchema: obj({ text: { type: 'string' } }, ['text']) },
     {
         name: 'log',
         description: 'Send notifications/message',
         inputSchema: obj({ level: { type: 'string' }, text: { type: 'string' } }, ['level', 'text']),
     },
 ];
+const BASE_TOOLS = tools.length;
 const RESOURCES = [
     { uri: 'fake://doc', name: 'doc', mimeType: 'text/plain' },
     { uri: 'fake://slow', name: 'slow', mimeType: 'text/plain' },
 ];
 const cancelled = [];
 const running = new Map(); // JSON id -> { cancel() } of slow calls
+const asking = new Map(); // id of a request to the client -> what to do with its answer
+let asked = 0;
 
 function callTool(id, params) {
     const args = params?.arguments || {};
@@ -112,8 +119,17 @@ function callTool(id, params) {
         notify('notifications/message', { level: args.level, logger: 'fake', data: args.text });
         return reply(id, text('logged'));
     }
+    if (name === 'ask') {
+        const rid = `ask-${++asked}`;
+        asking.set(rid, (answer) => {
+            if (answer.error) return reply(id, text(`refused: ${answer.error.message}`, true));
+            return reply(id, text(`answer: ${answer.result?.content?.text}`));
+        });
+        write({ jsonrpc: '2.0', id: rid, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: String(args.text) } }], maxTokens: 10 } });
+        return undefined;
+    }
     if (name === 'grow') {
-        const added = `extra_${tools.length - 6}`;
+        const added = `extra_${tools.length - BASE_TOOLS + 1}`;
         tools.push({ name: added, description: 'Echo, added by grow', inputSchema: obj({ text: { type: 'string' } }) });
         notify('notifications/tools/list_changed');
         return reply(id, text(`grew ${added}`));
@@ -160,7 +176,12 @@ function onMessage(msg) {
         }
         return;
     }
-    if (id === undefined || method === undefined) return; // other notifications; answers
+    if (method === undefined && asking.has(id)) {
+        const then = asking.get(id);
+        asking.delete(id);
+        return then(msg);
+    }
+    if (id === undefined || method === undefined) return; // other notifications
     if (method === 'initialize') {
         return reply(id, {
             protocolVersion: params?.protocolVersion || '2025-11-25',
@@ -169,6 +190,7 @@ function onMessage(msg) {
         });
     }
     if (method === 'ping') return reply(id, {});
+    if (mode === 'never-list') return undefined;
     if (method === 'tools/list') return reply(id, { tools });
     if (method === 'tools/call') return callTool(id, params);
     if (method === 'resources/list') return reply(id, { resources: RESOURCES });

@@ -135,7 +135,7 @@ async function startupFailures(mcph) {
     let s;
     await step('start-up: never-init, exit-at-once and garbage-forever sections are left out, the others serve', async () => {
         const t0 = performance.now();
-        s = await session(mcph, ini);
+        s = await session(mcph, ini, { initMs: 3 * limit + 8000 });
         const ms = performance.now() - t0;
         const names = await s.names('tools');
         const problems = [];
@@ -160,6 +160,36 @@ async function startupFailures(mcph) {
         const many = await Promise.all([1, 2, 3, 4, 5].map((i) => tool(s, 'noisy_echo', { text: `n${i}` })));
         expect(many.every((x, i) => echoOk(x, `n${i + 1}`)), `parallel calls: ${short(many.map((x) => x.text))}`);
         return '6 calls answered';
+    }, () => s);
+    if (s) await end(s);
+}
+
+// A server that answers initialize but never tools/list: startup_timeout_ms also bounds the
+// lists (README), so mcph serves the other sections within it.
+async function neverLists(mcph) {
+    const mk = { ok: marker('ok2'), nolist: marker('nolist') };
+    const ws = workspace('never-list');
+    const limit = 1000;
+    const ini = gatewayIni(ws, {
+        nolist: { command: fakeCommand('never-list', mk.nolist), startup_timeout_ms: limit },
+        ok: { command: fakeCommand('normal', mk.ok) },
+    });
+    let s;
+    await step('start-up: a server that never answers tools/list is left out within startup_timeout_ms', async () => {
+        const t0 = performance.now();
+        try {
+            s = await session(mcph, ini, { initMs: limit + 6000 });
+        } catch (err) {
+            const left = pidsByMarker(mk.nolist);
+            return [`${err.message} (startup_timeout_ms = ${limit}); the server ${left.length ? `is still running (pid ${left})` : 'is gone'}`];
+        }
+        const ms = performance.now() - t0;
+        const names = await s.names('tools');
+        const problems = [];
+        if (!names.includes('ok_echo')) problems.push('ok_echo is not served');
+        if (names.some((n) => n.startsWith('nolist_'))) problems.push('nolist is served');
+        if (pidsByMarker(mk.nolist).length) problems.push('its server is still running');
+        return problems.length ? problems : `initialize after ${ms.toFixed(0)} ms`;
     }, () => s);
     if (s) await end(s);
 }
@@ -416,6 +446,49 @@ async function serverNotes(mcph) {
     if (s) await end(s);
 }
 
+// --- The server's questions (legacy: a request to the client through a call in flight). ---
+
+async function questions(mcph) {
+    const mk = marker('ask');
+    const ws = workspace('ask');
+    const ini = gatewayIni(ws, { fake: { command: fakeCommand('normal', mk) } });
+    const sampled = [];
+    const onRequest = (msg) => {
+        if (msg.method !== 'sampling/createMessage') throw { code: -32601, message: `not asked for ${msg.method}` };
+        const t = msg.params?.messages?.[0]?.content?.text;
+        sampled.push(t);
+        return { role: 'assistant', content: { type: 'text', text: `sampled ${t}` }, model: 'gateway-model' };
+    };
+    let s;
+    let bare;
+    await step("the server's sampling request goes to the client through the call, and back", async () => {
+        s = await session(mcph, ini, { capabilities: { sampling: {} }, onRequest });
+        const r = await tool(s, 'fake_ask', { text: 'one' });
+        expect(!r.isError && r.text === 'answer: sampled one', `fake_ask: ${short(r.msg)}`);
+        return 'asked and answered';
+    }, () => s);
+    await step("the server's question while another call is in flight: each call gets its own answer", async () => {
+        expect(s, 'no session');
+        const slow = s.request('tools/call', { name: 'fake_slow', arguments: { ms: 1500 } });
+        await sleep(200);
+        const ask = await tool(s, 'fake_ask', { text: 'two' }, 10000);
+        const a = await s.answer(slow, 10000);
+        const problems = [];
+        if (ask.isError || ask.text !== 'answer: sampled two') problems.push(`fake_ask: ${short(ask.msg)}`);
+        if (a?.result?.content?.[0]?.text !== 'slept 1500') problems.push(`fake_slow: ${short(a)}`);
+        return problems.length ? problems : 'both answered';
+    }, () => s);
+    await step("the server's question to a client without sampling: refused, the call gets a tool error", async () => {
+        bare = await session(mcph, ini, { capabilities: {} });
+        const r = await tool(bare, 'fake_ask', { text: 'three' });
+        expect(r.isError && r.text.startsWith('refused: '), `fake_ask: ${short(r.msg)}`);
+        expect(!bare.requests.length, `mcph asked a client that has no sampling: ${short(bare.requests)}`);
+        return `"${r.text}"`;
+    }, () => bare);
+    if (s) await end(s);
+    if (bare) await end(bare);
+}
+
 // --- An INI named by a relative path, a command with a relative program. ---
 
 async function relativePaths(mcph) {
@@ -438,16 +511,18 @@ async function relativePaths(mcph) {
 export async function run(mcph) {
     await killedMidCall(mcph);
     await startupFailures(mcph);
+    await neverLists(mcph);
     await crashLoop(mcph);
     await noLeftovers(mcph);
     await reloads(mcph);
     await reloadStorm(mcph);
     await serverNotes(mcph);
+    await questions(mcph);
     await relativePaths(mcph);
 }
 
 // One scenario by its function's name (for working on it).
 export async function runOne(name, mcph) {
-    const all = { killedMidCall, startupFailures, crashLoop, noLeftovers, reloads, reloadStorm, serverNotes, relativePaths };
+    const all = { killedMidCall, startupFailures, neverLists, crashLoop, noLeftovers, reloads, reloadStorm, serverNotes, questions, relativePaths };
     await all[name](mcph);
 }
