@@ -9,7 +9,9 @@
 #include "limits.h"
 #include "log.h"
 #include "pipe.h"
+#include "plugin.h"
 #include "reload.h"
+#include "rows.h"
 #include "server.h"
 #include "status.h"
 #include "version.h"
@@ -134,6 +136,90 @@ static void main_print_table(const struct registry *reg)
     for (size_t i = 0; i < reg->nprompts; i++)
         fprintf(stdout, "%-16s %-9s %-40s %s\n", reg->prompts[i].plugin->id, "prompt",
                 reg->prompts[i].name, reg->prompts[i].def->title ? reg->prompts[i].def->title : "");
+}
+
+/* The kinds of rows each filter sees (PLUGIN_ROW_*, 0 for none), by enum filter_key. */
+static const int main_filter_kinds[FILTER_KEYS][2] = {
+    [FILTER_TOOLS] = {PLUGIN_ROW_TOOL, 0},
+    [FILTER_RESOURCES] = {PLUGIN_ROW_RESOURCE, PLUGIN_ROW_TEMPLATE},
+    [FILTER_PROMPTS] = {PLUGIN_ROW_PROMPT, 0},
+};
+
+/* The plugin's own name (URI, URI template) of kept row i of `kind`. */
+static const char *main_row_name(const struct plugin *pl, int kind, size_t i)
+{
+    if (kind == PLUGIN_ROW_TOOL)
+        return pl->tools[i].name;
+    if (kind == PLUGIN_ROW_RESOURCE)
+        return pl->resources[i].uri;
+    if (kind == PLUGIN_ROW_TEMPLATE)
+        return pl->templates[i].uri_template;
+    return pl->prompts[i].name;
+}
+
+/* One filter's rows, kept then dropped, a line each. */
+static void main_print_filter_rows(const struct plugin *pl, int key)
+{
+    for (int j = 0; j < 2 && main_filter_kinds[key][j] != 0; j++) {
+        int kind = main_filter_kinds[key][j];
+        const char *tag = kind == PLUGIN_ROW_TEMPLATE ? " (template)" : "";
+
+        for (size_t i = 0; i < rows_count_of(pl, kind); i++)
+            fprintf(stdout, "  kept     %s%s\n", main_row_name(pl, kind, i), tag);
+    }
+    for (int j = 0; j < 2 && main_filter_kinds[key][j] != 0; j++) {
+        const struct filter_names *dropped = &pl->dropped[main_filter_kinds[key][j]];
+        const char *tag = main_filter_kinds[key][j] == PLUGIN_ROW_TEMPLATE ? " (template)" : "";
+
+        for (size_t i = 0; i < dropped->n; i++)
+            fprintf(stdout, "  dropped  %s%s\n", dropped->names[i], tag);
+        if (dropped->total > dropped->n)
+            fprintf(stdout, "  dropped  %zu more%s\n", dropped->total - dropped->n, tag);
+    }
+}
+
+/* How many rows filter `key` kept and dropped. */
+static void main_filter_counts(const struct plugin *pl, int key, size_t *kept, size_t *dropped)
+{
+    *kept = *dropped = 0;
+    for (int j = 0; j < 2 && main_filter_kinds[key][j] != 0; j++) {
+        *kept += rows_count_of(pl, main_filter_kinds[key][j]);
+        *dropped += pl->dropped[main_filter_kinds[key][j]].total;
+    }
+}
+
+/* For --check: what each filter of each instance kept and dropped (the plugin's own names,
+ * before the prefix), and a warning for a filter that keeps nothing. */
+static void main_print_filters(const struct server *srv)
+{
+    const struct registry *reg = srv->reg;
+    int first = 1;
+
+    for (size_t p = 0; p < reg->nplugins; p++) {
+        const struct plugin *pl = reg->plugins[p];
+        const struct config_plugin *cp = config_find_plugin(&srv->cfg, pl->id);
+
+        for (int key = 0; key < FILTER_KEYS; key++) {
+            int line = cp != NULL ? cp->filter_line[key] : 0;
+            size_t kept, dropped;
+
+            if (pl->filter[key] == NULL)
+                continue;
+            if (first)
+                fprintf(stdout, "\nFILTERS (the plugins' own names, before the prefix)\n");
+            first = 0;
+            main_filter_counts(pl, key, &kept, &dropped);
+            fprintf(stdout, "[plugin.%s] %s = %s (%s:%d): %zu kept, %zu dropped\n", pl->id,
+                    filter_key_names[key], pl->filter[key], srv->cfg.file, line, kept, dropped);
+            main_print_filter_rows(pl, key);
+            if (kept == 0)
+                log_msg(&srv->log, LOG_WARNING, NULL,
+                        "%s:%d: [plugin.%s] %s = '%s' keeps nothing (%zu dropped): the "
+                        "plugin serves no %s; check the globs unless that is meant",
+                        srv->cfg.file, line, pl->id, filter_key_names[key], pl->filter[key],
+                        dropped, filter_key_names[key]);
+        }
+    }
 }
 
 static int main_signals(void)
@@ -310,8 +396,10 @@ int main(int argc, char **argv)
         server_open_output(&srv, out_fd);
     }
     code = main_startup(&srv, &args);
-    if (args.check && srv.reg != NULL)
+    if (args.check && srv.reg != NULL) {
         main_print_table(srv.reg);
+        main_print_filters(&srv);
+    }
     if (code == EXIT_OK && !args.check)
         code = main_serve(&srv, args.watch);
     server_release(&srv);
