@@ -138,42 +138,22 @@ static void main_print_table(const struct registry *reg)
                 reg->prompts[i].name, reg->prompts[i].def->title ? reg->prompts[i].def->title : "");
 }
 
-/* The kinds of rows each filter sees (PLUGIN_ROW_*, 0 for none), by enum filter_key. */
-static const int main_filter_kinds[FILTER_KEYS][2] = {
-    [FILTER_TOOLS] = {PLUGIN_ROW_TOOL, 0},
-    [FILTER_RESOURCES] = {PLUGIN_ROW_RESOURCE, PLUGIN_ROW_TEMPLATE},
-    [FILTER_PROMPTS] = {PLUGIN_ROW_PROMPT, 0},
-};
-
-/* The plugin's own name (URI, URI template) of kept row i of `kind`. */
-static const char *main_row_name(const struct plugin *pl, int kind, size_t i)
-{
-    if (kind == PLUGIN_ROW_TOOL)
-        return pl->tools[i].name;
-    if (kind == PLUGIN_ROW_RESOURCE)
-        return pl->resources[i].uri;
-    if (kind == PLUGIN_ROW_TEMPLATE)
-        return pl->templates[i].uri_template;
-    return pl->prompts[i].name;
-}
-
-/* One filter's rows, kept then dropped, a line each. */
+/* One filter's rows (of every kind it sees), kept then dropped, a line each. */
 static void main_print_filter_rows(const struct plugin *pl, int key)
 {
-    for (int j = 0; j < 2 && main_filter_kinds[key][j] != 0; j++) {
-        int kind = main_filter_kinds[key][j];
+    for (int kind = PLUGIN_ROW_TOOL; kind <= PLUGIN_ROW_PROMPT; kind++) {
         const char *tag = kind == PLUGIN_ROW_TEMPLATE ? " (template)" : "";
 
-        for (size_t i = 0; i < rows_count_of(pl, kind); i++)
-            fprintf(stdout, "  kept     %s%s\n", main_row_name(pl, kind, i), tag);
+        for (size_t i = 0; rows_kinds[kind].filter == key && i < rows_count_of(pl, kind); i++)
+            fprintf(stdout, "  kept     %s%s\n", rows_name_of(pl, kind, i), tag);
     }
-    for (int j = 0; j < 2 && main_filter_kinds[key][j] != 0; j++) {
-        const struct filter_names *dropped = &pl->dropped[main_filter_kinds[key][j]];
-        const char *tag = main_filter_kinds[key][j] == PLUGIN_ROW_TEMPLATE ? " (template)" : "";
+    for (int kind = PLUGIN_ROW_TOOL; kind <= PLUGIN_ROW_PROMPT; kind++) {
+        const struct filter_names *dropped = &pl->dropped[kind];
+        const char *tag = kind == PLUGIN_ROW_TEMPLATE ? " (template)" : "";
 
-        for (size_t i = 0; i < dropped->n; i++)
+        for (size_t i = 0; rows_kinds[kind].filter == key && i < dropped->n; i++)
             fprintf(stdout, "  dropped  %s%s\n", dropped->names[i], tag);
-        if (dropped->total > dropped->n)
+        if (rows_kinds[kind].filter == key && dropped->total > dropped->n)
             fprintf(stdout, "  dropped  %zu more%s\n", dropped->total - dropped->n, tag);
     }
 }
@@ -182,9 +162,11 @@ static void main_print_filter_rows(const struct plugin *pl, int key)
 static void main_filter_counts(const struct plugin *pl, int key, size_t *kept, size_t *dropped)
 {
     *kept = *dropped = 0;
-    for (int j = 0; j < 2 && main_filter_kinds[key][j] != 0; j++) {
-        *kept += rows_count_of(pl, main_filter_kinds[key][j]);
-        *dropped += pl->dropped[main_filter_kinds[key][j]].total;
+    for (int kind = PLUGIN_ROW_TOOL; kind <= PLUGIN_ROW_PROMPT; kind++) {
+        if (rows_kinds[kind].filter != key)
+            continue;
+        *kept += rows_count_of(pl, kind);
+        *dropped += pl->dropped[kind].total;
     }
 }
 

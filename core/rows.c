@@ -476,6 +476,21 @@ size_t rows_count_of(const struct plugin *pl, int kind)
     return n;
 }
 
+_Static_assert(offsetof(struct plugin_tool, name) == 0 &&
+                   offsetof(struct plugin_resource, uri) == 0 &&
+                   offsetof(struct plugin_template, uri_template) == 0 &&
+                   offsetof(struct plugin_prompt, name) == 0,
+               "a copied row's filtered string is its first member");
+
+const char *rows_name_of(const struct plugin *pl, int kind, size_t i)
+{
+    const struct rows_kind *k = &rows_kinds[kind];
+    const char *name;
+
+    memcpy(&name, (const char *)rows_get_table(pl, k) + i * k->elem, sizeof(name));
+    return name;
+}
+
 /* A uint16_t row size at offset `at` of a struct. */
 static size_t rows_u16(const void *base, size_t at)
 {

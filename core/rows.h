@@ -78,6 +78,10 @@ int rows_define(struct rows_load *ld, int kind, const void *raw);
 /* How many rows of `kind` the instance has. */
 size_t rows_count_of(const struct plugin *pl, int kind);
 
+/* The name its filter sees of row i of `kind` (a tool's or prompt's own name, a resource's
+ * URI, a template's URI template). Borrowed from pl. */
+const char *rows_name_of(const struct plugin *pl, int kind, size_t i);
+
 /* Free every row of every kind, the filters and the names they dropped. */
 void rows_free(struct plugin *pl);
 
