@@ -390,7 +390,7 @@ static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
     pl->template_size = d->template_size;
     pl->prompt_size = d->prompt_size;
     pl->prompt_arg_size = d->prompt_arg_size;
-    status = STATUS_OK;
+    status = rows_keep_filters(ld);
     for (int kind = PLUGIN_ROW_TOOL; status == STATUS_OK && kind <= PLUGIN_ROW_PROMPT; kind++)
         status = rows_copy_table(ld, d, kind);
     if (status == STATUS_OK)

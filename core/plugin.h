@@ -9,6 +9,7 @@
 #include "../plugin-api/plugin-api.h"
 #include "config.h"
 #include "diag.h"
+#include "filter.h"
 #include "log.h"
 #include "schema.h"
 #include "work.h"
@@ -134,6 +135,9 @@ struct plugin {
     size_t nprompts, cap_prompts;
     struct plugin_key *keys;
     size_t nkeys;
+    char *filter[FILTER_KEYS]; /* owned or NULL: its section's filters, as written */
+    /* The names its filters left out, by enum plugin_row_kind (for --check). */
+    struct filter_names dropped[PLUGIN_ROW_PROMPT + 1];
     /* The descriptor's row sizes, for rows defined at init. */
     uint16_t tool_size, resource_size, template_size, prompt_size, prompt_arg_size;
     struct rows_load *loading; /* main thread: the load whose init runs now, else NULL */

@@ -23,6 +23,8 @@ static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
     cp->cache_public = pl->cache_public;
     cp->keys = pl->config;
     cp->nkeys = pl->nconfig;
+    for (int i = 0; i < FILTER_KEYS; i++)
+        cp->filter[i] = pl->filter[i];
 }
 
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)

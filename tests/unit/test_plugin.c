@@ -658,6 +658,95 @@ static void test_defines_limit(void)
     diag_release(&errs);
 }
 
+/* Whether `l` holds exactly the names `want` ("a b c"), in that order. */
+static int plg_names_are(const struct filter_names *l, const char *want)
+{
+    char got[512] = "";
+    size_t len = 0;
+
+    for (size_t i = 0; i < l->n && len < sizeof(got); i++)
+        len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", i ? " " : "", l->names[i]);
+    if (strcmp(got, want) == 0 && l->total == l->n)
+        return 1;
+    fprintf(stderr, "    dropped \"%s\" (%zu), want \"%s\"\n", got, l->total, want);
+    return 0;
+}
+
+/* The section's filters: the table rows they drop are not copied (only their names noted),
+ * the kept ones are served as before, and the instance keeps the filters as written. */
+static void test_filters(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[256];
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs,
+                 PLG_SERVER "[plugin.b]\npath = basic.so\nprefix = px\ntools = e* [bf]* !boom\n"
+                            "resources = basic://hello basic://items/*\nprompts = !*\n",
+                 "b");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(errs.count, 0);
+        if (CHECK_INT_EQ(pl->ntools, 2)) {
+            CHECK_STR_EQ(pl->tools[0].name, "echo");
+            CHECK_STR_EQ(pl->tools[1].name, "fail");
+        }
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_TOOL], "sleep overlap greet boom"));
+        if (CHECK_INT_EQ(pl->nresources, 1))
+            CHECK_STR_EQ(pl->resources[0].uri, "basic://hello");
+        if (CHECK_INT_EQ(pl->ntemplates, 1))
+            CHECK_STR_EQ(pl->templates[0].uri_template, "basic://items/{id}");
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_RESOURCE], ""));
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_TEMPLATE], "basic://files/{+path}"));
+        CHECK_INT_EQ(pl->nprompts, 0);
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_PROMPT], "greet"));
+        CHECK_STR_EQ(pl->filter[FILTER_TOOLS], "e* [bf]* !boom");
+        CHECK_STR_EQ(pl->filter[FILTER_RESOURCES], "basic://hello basic://items/*");
+        CHECK_STR_EQ(pl->filter[FILTER_PROMPTS], "!*");
+        CHECK_INT_EQ(plg_call_tool(pl, "echo", "{\"text\":\"kept\"}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "kept");
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+/* Rows defined at init go through the same filters: a dropped one is not an error to the
+ * plugin (MCPH_OK) and is not checked (bad/name would be refused), only noted. */
+static void test_filters_defines(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[1024];
+
+    diag_init(&errs);
+    if (!CHECK_INT_EQ(plg_write_list(3, "tool bad/name\nprompt p\nresource x://y\n"), 0))
+        return;
+    r = plg_load(&pl, &errs,
+                 PLG_SERVER "[plugin.d]\npath = defines.so\nlist = items.txt\n"
+                            "tools = statuses t? !t1\nresources = !x://*\n",
+                 "d");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        if (CHECK_INT_EQ(pl->ntools, 3)) {
+            CHECK_STR_EQ(pl->tools[0].name, "statuses");
+            CHECK_STR_EQ(pl->tools[1].name, "t0");
+            CHECK_STR_EQ(pl->tools[2].name, "t2");
+        }
+        CHECK(
+            plg_names_are(&pl->dropped[PLUGIN_ROW_TOOL], "refresh late_define where t1 bad/name"));
+        CHECK_INT_EQ(pl->nresources, 0);
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_RESOURCE], "x://y"));
+        CHECK_INT_EQ(pl->nprompts, 1);
+        CHECK_INT_EQ(plg_call_tool(pl, "statuses", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "tool t0: 0\ntool t1: 0\ntool t2: 0\ntool bad/name: 0\nprompt p: 0\n"
+                           "resource x://y: 0\n");
+    }
+    plugin_free(pl);
+    CHECK_INT_EQ(errs.count, 0);
+    diag_release(&errs);
+}
+
 static void test_valid_name(void)
 {
     char name[LIMIT_NAME + 2];
@@ -705,6 +794,8 @@ static const struct check_test tests[] = {
     {"valid_name", test_valid_name},
     {"defines", test_defines},
     {"defines_limit", test_defines_limit},
+    {"filters", test_filters},
+    {"filters_defines", test_filters_defines},
     {0},
 };
 
