@@ -137,18 +137,25 @@ int dispatch_log_wants(void *ctx, int level)
     return level >= atomic_load(&srv->log.sink_level);
 }
 
-void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
+void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data)
 {
     struct server *srv = ctx;
     cJSON *params = cJSON_CreateObject();
 
-    if (params == NULL || cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
-        (who != NULL && cJSON_AddStringToObject(params, "logger", who) == NULL) ||
-        cJSON_AddStringToObject(params, "data", text) == NULL) {
+    if (params == NULL || data == NULL ||
+        cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
+        (logger != NULL && cJSON_AddStringToObject(params, "logger", logger) == NULL)) {
         cJSON_Delete(params);
+        cJSON_Delete(data);
         return;
     }
+    cJSON_AddItemToObject(params, "data", data);
     out_notify(&srv->out, "notifications/message", params);
+}
+
+void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
+{
+    dispatch_client_log(ctx, level, who, cJSON_CreateString(text));
 }
 
 void dispatch_lists_changed(struct server *srv, unsigned lists)

@@ -23,6 +23,12 @@ void dispatch_oversized(struct server *srv);
  * client that asked for logging with logging/setLevel. Any thread. */
 void dispatch_log_sink(void *ctx, int level, const char *who, const char *text);
 
+/* notifications/message at `level` from `logger` (may be NULL) with `data` (any JSON value,
+ * owned by the callee): plugin_env's client_log (ctx is the server), which the caller calls
+ * only for a level log_sink_wants admits; the log sink sends its lines through it. Any
+ * thread. */
+void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data);
+
 /* The log sink's filter (struct log's sink_wants): a line logged while a 2026-07-28 request's
  * handler runs goes to that request if its _meta asked for the level; any other line goes to
  * a legacy session that set a level with logging/setLevel. Any thread. */

@@ -173,6 +173,7 @@ void server_init(struct server *srv)
     srv->env.log = &srv->log;
     srv->env.resource_updated = dispatch_resource_updated;
     srv->env.refresh = server_request_refresh;
+    srv->env.client_log = dispatch_client_log;
     srv->env.ctx = srv;
     srv->env.host_setup = host_setup;
     srv->wake_fd = -1;

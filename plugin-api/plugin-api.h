@@ -602,8 +602,8 @@ struct mcph_host {
      * value as text (an object, or a string). For relaying another server's messages; the
      * plugin's own go through log(), which also writes them to stderr. MCPH_OK, or
      * MCPH_ERR_INVALID for bad JSON. Any thread, between init() and shutdown() return. */
-    int (*client_log)(const struct mcph_host *host, enum mcph_log_level level,
-                      const char *logger, const char *data_json);
+    int (*client_log)(const struct mcph_host *host, enum mcph_log_level level, const char *logger,
+                      const char *data_json);
 
     /* The state of the instance this one replaces, when the descriptor sets
      * MCPH_PLUGIN_TAKE_OVER and this instance is a rebuild of it from the same section and
