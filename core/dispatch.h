@@ -47,6 +47,19 @@ void dispatch_resource_updated(void *ctx, const char *uri);
  * Main thread, after the swap. */
 void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl);
 
+/* subs' heard callback (ctx is the server): tell the instance of the set served that serves
+ * uri (a resource of its, or a template match) that clients began (on 1) or ceased (on 0) to
+ * follow it, through its descriptor's subscribe. Runs on the thread that changed the
+ * subscriptions, without the subs lock: the dispatcher under the state lock (which keeps the
+ * changes in order), or the main thread at shutdown. */
+void dispatch_heard(void *ctx, const char *uri, int on);
+
+/* After a swap from set `old` to srv->reg: each URI still followed whose serving instance
+ * changed is told to the new one (on 1; every new instance thus hears what it serves) and,
+ * if the old one stays in service, to the old one (on 0). Main thread, under the state lock,
+ * after the swap (old is still referenced). */
+void dispatch_subscriptions_moved(struct server *srv, const struct registry *old);
+
 /* A list cursor (opaque to clients: base64 of "mcph:<tag>:<offset>"), owned; NULL when out
  * of memory. */
 char *dispatch_cursor(char tag, size_t offset);

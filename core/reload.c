@@ -284,6 +284,8 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     dispatch_lists_changed(srv, lists);
     for (size_t i = 0; i < r->nreplaced; i++)
         dispatch_resources_reloaded(srv, r->replaced[i]);
+    /* The new instances hear the URIs still followed that they serve. */
+    dispatch_subscriptions_moved(srv, old);
     pthread_mutex_unlock(&srv->lock);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
