@@ -1,16 +1,18 @@
 /* test_server.c: the server's life cycle with real INI files and plugins: init and release
  * with nothing loaded, server_load (what it serves, a wrong or missing INI, plugins that fail
  * or collide, each instance's share of threads), server_open_output (the log reaches the
- * client only when asked; a client that is gone wakes the main loop), refresh requests, and
- * the retired list: what a worker drops the last reference to stays loaded until the main
- * thread frees it. Whether an instance is loaded is read from /proc/self/maps, where its
- * library shows as the memfd named after its INI section. */
+ * client only when asked; a client that is gone wakes the main loop), refresh requests, the
+ * retired list (what a worker drops the last reference to stays loaded until the main thread
+ * frees it), and the subscribe calls of ABI 1.3 across subscriptions and a reload. Whether an
+ * instance is loaded is read from /proc/self/maps, where its library shows as the memfd named
+ * after its INI section. */
 #include "server.h"
 
 #include "check.h"
 #include "fixture.h"
 #include "plugin.h"
 #include "registry.h"
+#include "reload.h"
 #include "status.h"
 
 #include <fcntl.h>
@@ -414,6 +416,65 @@ out:
     }
 }
 
+/* The text of the first content item of tool `name`'s result, in buf ("" when none). */
+static const char *srv_tool_text(const char *name, char *buf, size_t size)
+{
+    char line[256];
+    cJSON *reply, *text;
+
+    snprintf(
+        line, sizeof(line),
+        "{\"jsonrpc\":\"2.0\",\"id\":90,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\"}}",
+        name);
+    reply = fixture_line_json(fixture_server_send(&fx, line), 0);
+    text = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(reply, "result"), "content"),
+                           0),
+        "text");
+    snprintf(buf, size, "%s", cJSON_IsString(text) ? text->valuestring : "");
+    cJSON_Delete(reply);
+    return buf;
+}
+
+/* ABI 1.3 subscribe: the instance serving a URI (a resource, or a template match) hears its
+ * first subscriber and its last; a URI nobody serves is heard by no one; after a reload that
+ * rebuilds it (taking over), the new instance hears what is still followed; the session's end
+ * tells the last followers. */
+static void test_subscribe_heard(void)
+{
+    static const char *const lines[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+        "\"protocolVersion\":\"2025-11-25\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{"
+        "\"uri\":\"relay://item/5\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/subscribe\",\"params\":{"
+        "\"uri\":\"basic://nothing\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/subscribe\",\"params\":{"
+        "\"uri\":\"relay://fixed\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/unsubscribe\",\"params\":{"
+        "\"uri\":\"relay://fixed\"}}",
+    };
+    char text[512];
+
+    if (!fixture_server_serve(&fx, "server",
+                              SRV_SERVER "[plugin.relay]\npath = relay.so\n"
+                                         "[plugin.b]\npath = basic.so\n"))
+        return;
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+        fixture_server_send(&fx, lines[i]);
+    CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)),
+                 "[+relay://item/5 +relay://fixed -relay://fixed]");
+    /* The reload rebuilds the relay (it asks to be rebuilt on every reload). */
+    CHECK_INT_EQ(reload_run(&fx.srv), STATUS_OK);
+    CHECK_STR_HAS(srv_tool_text("status", text, sizeof(text)), "generation 2, took over yes");
+    CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)), "[+relay://item/5]");
+    /* The session ends (as at the end of input): the last follower of item/5 is gone. */
+    subs_unsubscribe_all(&fx.srv.subs);
+    CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)), "[+relay://item/5 -relay://item/5]");
+    fixture_server_close(&fx);
+}
+
 static const struct check_test tests[] = {
     {"init_release_empty", test_init_release_empty},
     {"load_serves", test_load_serves},
@@ -426,6 +487,7 @@ static const struct check_test tests[] = {
     {"refresh", test_refresh},
     {"retired_registry", test_retired_registry},
     {"retired_plugin", test_retired_plugin},
+    {"subscribe_heard", test_subscribe_heard},
     {0},
 };
 
