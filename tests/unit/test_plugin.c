@@ -687,20 +687,15 @@ static int plg_memfds(const char *id)
     return n;
 }
 
-/* Whether instance `id`'s library is mapped into this process. */
-static int plg_mapped(const char *id)
+/* Free *pl (NULL after) and check its shutdown logged `want`. */
+static void plg_free_logs(struct plugin **pl, const char *want)
 {
-    char want[128], line[1024];
-    FILE *f = fopen("/proc/self/maps", "r");
-    int found = 0;
+    char logged[4096];
 
-    if (f == NULL)
-        return -1;
-    snprintf(want, sizeof(want), "/memfd:%s ", id);
-    while (!found && fgets(line, sizeof(line), f) != NULL)
-        found = strstr(line, want) != NULL;
-    fclose(f);
-    return found;
+    plugin_free(*pl);
+    *pl = NULL;
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    CHECK_STR_HAS(logged, want);
 }
 
 #define PLG_RELAY PLG_SERVER "[plugin.r]\npath = relay.so\n"
@@ -730,28 +725,19 @@ static void test_take_over(void)
     CHECK_STR_EQ(text,
                  "generation 2, took over yes, same mapping yes, predecessor outside init NULL");
     /* The predecessor goes first: its shutdown runs, the successor's code stays mapped. */
-    plugin_free(first);
-    first = NULL;
-    fixture_drain(plg_log_read, logged, sizeof(logged));
-    CHECK_STR_HAS(logged, "generation 1 shut down; the child has 1 user(s)");
-    CHECK_INT_EQ(plg_mapped("r"), 1);
+    plg_free_logs(&first, "generation 1 shut down; the child has 1 user(s)");
+    CHECK_INT_EQ(fixture_mapped("r"), 1);
     CHECK_INT_EQ(plg_memfds("r"), 1);
     CHECK_INT_EQ(plg_call_tool(second, "status", "{}", text, sizeof(text)), MCPH_OK);
     /* A third takes over from the second; this time the successor goes first. */
     if (!CHECK_INT_EQ(plg_load_over(&third, second, &errs, PLG_RELAY, "r").status, STATUS_OK))
         goto out;
     CHECK(third->handle == second->handle);
-    plugin_free(third);
-    third = NULL;
-    fixture_drain(plg_log_read, logged, sizeof(logged));
-    CHECK_STR_HAS(logged, "generation 3 shut down; the child has 1 user(s)");
+    plg_free_logs(&third, "generation 3 shut down; the child has 1 user(s)");
     CHECK_INT_EQ(plg_call_tool(second, "status", "{}", text, sizeof(text)), MCPH_OK);
     CHECK_STR_HAS(text, "generation 2");
-    plugin_free(second);
-    second = NULL;
-    fixture_drain(plg_log_read, logged, sizeof(logged));
-    CHECK_STR_HAS(logged, "generation 2 shut down; the child has 0 user(s)");
-    CHECK_INT_EQ(plg_mapped("r"), 0);
+    plg_free_logs(&second, "generation 2 shut down; the child has 0 user(s)");
+    CHECK_INT_EQ(fixture_mapped("r"), 0);
     CHECK_INT_EQ(plg_memfds("r"), 0);
 out:
     plugin_free(third);

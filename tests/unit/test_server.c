@@ -57,22 +57,6 @@ static int srv_wakes(int rd)
     return total;
 }
 
-/* Whether instance `id`'s library is mapped into this process. */
-static int srv_mapped(const char *id)
-{
-    char want[128], line[1024];
-    FILE *f = fopen("/proc/self/maps", "r");
-    int found = 0;
-
-    if (f == NULL)
-        return -1;
-    snprintf(want, sizeof(want), "/memfd:%s ", id);
-    while (!found && fgets(line, sizeof(line), f) != NULL)
-        found = strstr(line, want) != NULL;
-    fclose(f);
-    return found;
-}
-
 static struct plugin *srv_plugin(struct registry *reg, const char *id)
 {
     for (size_t i = 0; reg != NULL && i < reg->nplugins; i++) {
@@ -113,8 +97,8 @@ static void test_load_serves(void)
         CHECK_INT_EQ(fx.srv.reg->ntools, 7);
         CHECK(registry_find_tool(fx.srv.reg, "ts_overlap_mt") != NULL);
     }
-    CHECK_INT_EQ(srv_mapped("b"), 1);
-    CHECK_INT_EQ(srv_mapped("t"), 1);
+    CHECK_INT_EQ(fixture_mapped("b"), 1);
+    CHECK_INT_EQ(fixture_mapped("t"), 1);
     /* The INI's log level applies; the served set says the INI's name. */
     CHECK_INT_EQ(atomic_load(&fx.srv.log.level), LOG_WARNING);
     CHECK_STR_HAS(fixture_server_send(&fx, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
@@ -128,8 +112,8 @@ static void test_load_serves(void)
     CHECK_STR_HAS(fixture_capture_take(&fx.log), "for stderr");
 out:
     fixture_server_close(&fx);
-    CHECK_INT_EQ(srv_mapped("b"), 0);
-    CHECK_INT_EQ(srv_mapped("t"), 0);
+    CHECK_INT_EQ(fixture_mapped("b"), 0);
+    CHECK_INT_EQ(fixture_mapped("t"), 0);
 }
 
 static void test_load_bad_ini(void)
@@ -140,7 +124,7 @@ static void test_load_bad_ini(void)
                               SRV_SERVER "colour = blue\n[plugin.b]\npath = basic.so\n") != 0);
     CHECK_INT_EQ(fx.load_status, STATUS_INVALID);
     CHECK(fx.srv.reg == NULL);
-    CHECK_INT_EQ(srv_mapped("b"), 0);
+    CHECK_INT_EQ(fixture_mapped("b"), 0);
     log = fixture_capture_take(&fx.log);
     CHECK_STR_HAS(log, "build/tests/tmp/server/mcph.ini");
     CHECK_STR_HAS(log, "colour");
@@ -358,14 +342,14 @@ static void test_retired_registry(void)
     old = srv_swap_out();
     server_release_registry(&fx.srv, old);
     CHECK_INT_EQ(srv_wakes(wake[0]), 0);
-    CHECK_INT_EQ(srv_mapped("retiree"), 1);
+    CHECK_INT_EQ(fixture_mapped("retiree"), 1);
     /* The call ends on a worker: the last reference goes to the main thread, which is woken,
      * and nothing is unloaded on the worker. */
     srv_drop_on_worker(&fx.srv, held, NULL);
     CHECK_INT_EQ(srv_wakes(wake[0]), 1);
-    CHECK_INT_EQ(srv_mapped("retiree"), 1);
+    CHECK_INT_EQ(fixture_mapped("retiree"), 1);
     server_free_retired(&fx.srv);
-    CHECK_INT_EQ(srv_mapped("retiree"), 0);
+    CHECK_INT_EQ(fixture_mapped("retiree"), 0);
     /* Nothing more to free. */
     server_free_retired(&fx.srv);
     CHECK_INT_EQ(srv_wakes(wake[0]), 0);
@@ -397,19 +381,19 @@ static void test_retired_plugin(void)
     old = srv_swap_out();
     server_release_registry(&fx.srv, old);
     CHECK_INT_EQ(srv_wakes(wake[0]), 1);
-    CHECK_INT_EQ(srv_mapped("late"), 1);
+    CHECK_INT_EQ(fixture_mapped("late"), 1);
     server_free_retired(&fx.srv);
     /* The set was the main thread's last reference to it: freed then and there. */
-    CHECK_INT_EQ(srv_mapped("late"), 0);
-    CHECK_INT_EQ(srv_mapped("kept"), 1);
+    CHECK_INT_EQ(fixture_mapped("late"), 0);
+    CHECK_INT_EQ(fixture_mapped("kept"), 1);
     CHECK_INT_EQ(atomic_load(&pl->refs), 1);
     srv_drop_on_worker(&fx.srv, NULL, pl);
     CHECK_INT_EQ(srv_wakes(wake[0]), 1);
-    CHECK_INT_EQ(srv_mapped("kept"), 1);
+    CHECK_INT_EQ(fixture_mapped("kept"), 1);
 out:
     /* Still retired: server_release unloads it. */
     fixture_server_close(&fx);
-    CHECK_INT_EQ(srv_mapped("kept"), 0);
+    CHECK_INT_EQ(fixture_mapped("kept"), 0);
     if (wake[0] >= 0) {
         close(wake[0]);
         close(wake[1]);
