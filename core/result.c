@@ -528,7 +528,7 @@ static int result_contents_ok(const cJSON *r, int default_uri)
     return text != NULL ? blob == NULL && cJSON_IsString(text) : cJSON_IsString(blob);
 }
 
-/* Bytes the base64 text of n characters stands for. */
+/* How many bytes the base64 text b64 stands for. */
 static size_t result_b64_bytes(const char *b64)
 {
     size_t n = strlen(b64);
