@@ -26,6 +26,8 @@ struct config_parse {
     char *last_key;    /* owned: the last key, for continuation lines */
     int server_seen;
     unsigned server_set; /* bit per server key already set */
+    struct strbuf why;   /* what a plugin key's setter found wrong, when it says more than
+                          * the key's help text */
 };
 
 typedef int (*config_server_fn)(struct config_parse *p, const char *value);
@@ -334,6 +336,31 @@ static int config_set_max_concurrent(struct config_parse *p, struct config_plugi
     return config_parse_int(value, 1, LIMIT_WORKERS_MAX, &pl->max_concurrent);
 }
 
+static int config_set_filter(struct config_parse *p, struct config_plugin *pl, int key,
+                             const char *value)
+{
+    int status = filter_check(value, &p->why);
+
+    if (status != STATUS_OK)
+        return status;
+    return config_set_string(p, &pl->filter[key], value) == STATUS_NOMEM ? STATUS_NOMEM : STATUS_OK;
+}
+
+static int config_set_tools(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    return config_set_filter(p, pl, FILTER_TOOLS, value);
+}
+
+static int config_set_resources(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    return config_set_filter(p, pl, FILTER_RESOURCES, value);
+}
+
+static int config_set_prompts(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    return config_set_filter(p, pl, FILTER_PROMPTS, value);
+}
+
 _Static_assert(LIMIT_ID == 64 && LIMIT_WORKERS_MAX == 64 && LIMIT_CACHE_TTL_MAX_MS == 86400000,
                "the help texts of config_core_keys name these limits");
 
@@ -353,6 +380,14 @@ static const struct config_core_key {
      "public or private"},
     {"max_concurrent", offsetof(struct config_plugin, max_concurrent_line),
      config_set_max_concurrent, "a number from 1 to 64"},
+    {"tools", offsetof(struct config_plugin, filter_line[FILTER_TOOLS]), config_set_tools,
+     "globs of tool names, space-separated (* ? [set] [!set], \\ escapes; !glob excludes)"},
+    {"resources", offsetof(struct config_plugin, filter_line[FILTER_RESOURCES]),
+     config_set_resources,
+     "globs of resource URIs and URI templates, space-separated (* ? [set] [!set], \\ "
+     "escapes; !glob excludes)"},
+    {"prompts", offsetof(struct config_plugin, filter_line[FILTER_PROMPTS]), config_set_prompts,
+     "globs of prompt names, space-separated (* ? [set] [!set], \\ escapes; !glob excludes)"},
     {0},
 };
 
@@ -368,9 +403,10 @@ int config_core_key(const char *key)
 
 const char *config_core_key_names(void)
 {
-    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 7,
+    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 10,
                    "the list below names every core key");
-    return "path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent";
+    return "path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent, tools, resources, "
+           "prompts";
 }
 
 /* The key of a [plugin.NAME] section: mcph's own (config_core_keys), or the plugin's. */
@@ -390,10 +426,16 @@ static void config_plugin_key(struct config_parse *p, const char *key, const cha
                          pl->id, *line);
             return;
         }
+        strbuf_reset(&p->why);
         status = k->set(p, pl, value);
-        if (status == STATUS_INVALID)
+        if (status == STATUS_INVALID && p->why.len > 0)
+            config_error(p, "[plugin.%s] %s = '%s' is not valid: %s; use %s", pl->id, key, value,
+                         p->why.buf, k->help);
+        else if (status == STATUS_INVALID)
             config_error(p, "[plugin.%s] %s = '%s' is not valid; use %s", pl->id, key, value,
                          k->help);
+        else if (status == STATUS_NOMEM)
+            p->errs->nomem = 1;
         else if (status == STATUS_OK)
             *line = p->line;
         return;
@@ -630,6 +672,8 @@ static void config_plugin_release(struct config_plugin *pl)
     free(pl->id);
     free(pl->path);
     free(pl->prefix);
+    for (int i = 0; i < FILTER_KEYS; i++)
+        free(pl->filter[i]);
     for (size_t i = 0; i < pl->nkeys; i++) {
         free(pl->keys[i].key);
         free(pl->keys[i].value);
@@ -700,7 +744,7 @@ static void config_resolve_paths(struct config_parse *p)
 
 int config_load(struct config *cfg, const char *path, struct diag *errs)
 {
-    struct config_parse p = {.cfg = cfg, .errs = errs};
+    struct config_parse p = {.cfg = cfg, .errs = errs, .why = STRBUF_INIT};
     size_t before = errs->count;
     int line;
 
@@ -718,6 +762,7 @@ int config_load(struct config *cfg, const char *path, struct diag *errs)
     free((char *)p.text);
     free(p.section);
     free(p.last_key);
+    strbuf_release(&p.why);
     if (errs->nomem)
         return STATUS_NOMEM;
     return errs->count > before ? STATUS_CONFIG : STATUS_OK;
@@ -754,6 +799,10 @@ int config_plugin_same(const struct config_plugin *a, const struct config_plugin
         !config_str_eq(a->prefix, b->prefix) || a->cache_ttl_ms != b->cache_ttl_ms ||
         a->cache_public != b->cache_public || a->nkeys != b->nkeys)
         return 0;
+    for (int i = 0; i < FILTER_KEYS; i++) {
+        if (!config_str_eq(a->filter[i], b->filter[i]))
+            return 0;
+    }
     for (size_t i = 0; i < a->nkeys; i++) {
         if (!config_str_eq(a->keys[i].value, config_kv_get(b, a->keys[i].key)))
             return 0;

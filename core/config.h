@@ -7,6 +7,7 @@
 #define MCPH_CONFIG_H
 
 #include "diag.h"
+#include "filter.h"
 
 #include <stddef.h>
 
@@ -33,6 +34,8 @@ struct config_plugin {
     int cache_scope_line;
     int max_concurrent; /* calls of the instance at once; 0 when not set ([server] workers) */
     int max_concurrent_line;
+    char *filter[FILTER_KEYS]; /* owned or NULL: tools =, resources =, prompts = (filter.h) */
+    int filter_line[FILTER_KEYS];
     struct config_kv *keys; /* owned: the plugin's own keys, in file order */
     size_t nkeys;
 };
@@ -82,16 +85,16 @@ char *config_join(const char *base, const char *rel);
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
 
 /* Whether key belongs to mcph in a [plugin.NAME] section (path, enabled, prefix, the cache
- * keys, max_concurrent): a plugin may not declare a key of that name. */
+ * keys, max_concurrent, the filters): a plugin may not declare a key of that name. */
 int config_core_key(const char *key);
 
 /* Those keys as one line for messages: "path, enabled, ...". */
 const char *config_core_key_names(void);
 
 /* 1 when two sections would configure a plugin identically (same path, enabled, prefix,
- * cache keys and own keys with the same values in any order), else 0: the one test of
- * whether a reload keeps an instance. max_concurrent is not compared: a kept instance takes
- * a new share without being built again. */
+ * cache keys, filters as written, and own keys with the same values in any order), else 0:
+ * the one test of whether a reload keeps an instance. max_concurrent is not compared: a kept
+ * instance takes a new share without being built again. */
 int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b);
 
 #endif

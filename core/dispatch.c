@@ -137,18 +137,25 @@ int dispatch_log_wants(void *ctx, int level)
     return level >= atomic_load(&srv->log.sink_level);
 }
 
-void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
+void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data)
 {
     struct server *srv = ctx;
     cJSON *params = cJSON_CreateObject();
 
-    if (params == NULL || cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
-        (who != NULL && cJSON_AddStringToObject(params, "logger", who) == NULL) ||
-        cJSON_AddStringToObject(params, "data", text) == NULL) {
+    if (params == NULL || data == NULL ||
+        cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
+        (logger != NULL && cJSON_AddStringToObject(params, "logger", logger) == NULL)) {
         cJSON_Delete(params);
+        cJSON_Delete(data);
         return;
     }
+    cJSON_AddItemToObject(params, "data", data);
     out_notify(&srv->out, "notifications/message", params);
+}
+
+void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
+{
+    dispatch_client_log(ctx, level, who, cJSON_CreateString(text));
 }
 
 void dispatch_lists_changed(struct server *srv, unsigned lists)
@@ -698,6 +705,19 @@ void dispatch_resource_updated(void *ctx, const char *uri)
     out_notify(&srv->out, "notifications/resources/updated", params);
 }
 
+/* The instance of reg that serves uri: the one with that resource, else the one whose
+ * template matches first (as resources/read finds it); NULL for none. */
+static struct plugin *dispatch_server_of(const struct registry *reg, const char *uri)
+{
+    const struct registry_resource *r = reg ? registry_find_resource(reg, uri) : NULL;
+    const struct registry_template *t;
+
+    if (r != NULL)
+        return r->plugin;
+    t = reg ? registry_match_template(reg, uri, NULL) : NULL;
+    return t != NULL ? t->plugin : NULL;
+}
+
 /* The instance whose resources were reloaded, in the set being served. */
 struct dispatch_served {
     const struct registry *reg;
@@ -708,13 +728,55 @@ struct dispatch_served {
 static int dispatch_serves(void *ctx, const char *uri)
 {
     const struct dispatch_served *by = ctx;
-    const struct registry_resource *r = registry_find_resource(by->reg, uri);
-    const struct registry_template *t;
 
-    if (r != NULL)
-        return r->plugin == by->pl;
-    t = registry_match_template(by->reg, uri, NULL);
-    return t != NULL && t->plugin == by->pl;
+    return dispatch_server_of(by->reg, uri) == by->pl;
+}
+
+static int dispatch_any_uri(void *ctx, const char *uri)
+{
+    (void)ctx;
+    (void)uri;
+    return 1;
+}
+
+void dispatch_heard(void *ctx, const char *uri, int on)
+{
+    struct server *srv = ctx;
+    /* The thread that changed who follows what reads srv->reg: the dispatcher under the state
+     * lock, or the main thread (which alone replaces it) when the session ends at shutdown. */
+    struct plugin *pl = dispatch_server_of(srv->reg, uri);
+
+    if (pl != NULL)
+        plugin_subscribe(pl, uri, on);
+}
+
+static int dispatch_in_set(const struct registry *reg, const struct plugin *pl)
+{
+    for (size_t i = 0; i < reg->nplugins; i++) {
+        if (reg->plugins[i] == pl)
+            return 1;
+    }
+    return 0;
+}
+
+void dispatch_subscriptions_moved(struct server *srv, const struct registry *old)
+{
+    size_t n;
+    char **uris = subs_followed(&srv->subs, dispatch_any_uri, NULL, &n);
+
+    for (size_t i = 0; i < n; i++) {
+        struct plugin *was = dispatch_server_of(old, uris[i]);
+        struct plugin *now = dispatch_server_of(srv->reg, uris[i]);
+
+        /* A new instance (a pointer the old set never had) always hears; an instance kept in
+         * service hears when the URI left it; one leaving service hears nothing. */
+        if (was != now && was != NULL && dispatch_in_set(srv->reg, was))
+            plugin_subscribe(was, uris[i], 0);
+        if (was != now && now != NULL)
+            plugin_subscribe(now, uris[i], 1);
+        free(uris[i]);
+    }
+    free(uris);
 }
 
 void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl)

@@ -5,6 +5,7 @@
 #include "log.h"
 #include "plugin.h"
 #include "result.h"
+#include "status.h"
 #include "version.h"
 
 #include <math.h>
@@ -301,6 +302,40 @@ static const char *host_config_path(const struct mcph_host *vt, const char *key)
     return plugin_config_path(host_plugin(vt), key);
 }
 
+/* --- Since 1.3. --- */
+
+/* A level outside the enum is sent as an error, as log() does; bad JSON is refused whether
+ * or not the client's level admits the message, so a plugin learns of it either way. */
+static int host_client_log(const struct mcph_host *vt, enum mcph_log_level level,
+                           const char *logger, const char *data_json)
+{
+    struct plugin *pl = host_plugin(vt);
+    int lvl = (int)level < LOG_DEBUG || (int)level > LOG_EMERGENCY ? LOG_ERROR : (int)level;
+    cJSON *data = data_json ? cJSON_Parse(data_json) : NULL;
+
+    if (data == NULL)
+        return MCPH_ERR_INVALID;
+    /* Admitted exactly as the core's own log lines are (the client's chosen level, or a
+     * 2026-07-28 request's own while its handler runs on this thread); never on stderr. */
+    if (pl->env == NULL || pl->env->client_log == NULL || !log_sink_wants(pl->log, lvl) ||
+        number_exact(data) != STATUS_OK) {
+        cJSON_Delete(data);
+        return MCPH_OK;
+    }
+    pl->env->client_log(pl->env->ctx, lvl, logger ? logger : pl->id, data);
+    return MCPH_OK;
+}
+
+/* The state handed over only while this instance's init runs, on the thread running it. */
+static void *host_predecessor(const struct mcph_host *vt)
+{
+    struct plugin *pl = host_plugin(vt);
+
+    if (pl->loading == NULL || !pthread_equal(pl->loader, pthread_self()))
+        return NULL;
+    return pl->predecessor;
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -348,6 +383,9 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .config_path = host_config_path,
         .call_data = host_call_data,
         .vlog = host_vlog,
+        .result_json = result_json,
+        .client_log = host_client_log,
+        .predecessor = host_predecessor,
     };
 
     h->vt = vtable;

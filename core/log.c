@@ -45,12 +45,19 @@ const char *log_level_name(int level)
     return log_names[level];
 }
 
+int log_sink_wants(const struct log *lg, int level)
+{
+    if (lg->sink == NULL)
+        return 0;
+    if (lg->sink_wants != NULL)
+        return lg->sink_wants(lg->sink_ctx, level);
+    return level >= atomic_load(&lg->sink_level);
+}
+
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
 {
     char line[LIMIT_LOG_LINE];
-    int to_sink =
-        lg->sink != NULL && (lg->sink_wants != NULL ? lg->sink_wants(lg->sink_ctx, level)
-                                                    : level >= atomic_load(&lg->sink_level));
+    int to_sink = log_sink_wants(lg, level);
     int n;
     size_t len, start;
 

@@ -48,6 +48,10 @@ int log_level_parse(const char *name, int *level);
 /* The name of a level ("info"). Static; "unknown" for an invalid level. */
 const char *log_level_name(int level);
 
+/* Whether a message at `level` goes to the sink: there is one, and its filter (sink_wants,
+ * else sink_level) admits the level. Any thread. */
+int log_sink_wants(const struct log *lg, int level);
+
 /* Write "mcph: LEVEL: [who: ]message\n" to stderr if level passes lg->level, and hand the
  * message to the sink if it passes sink_level. `who` may be NULL. Any thread. */
 void log_msg(const struct log *lg, int level, const char *who, const char *fmt, ...)

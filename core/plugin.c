@@ -24,6 +24,18 @@
 /* Largest plugin file mcph copies into memory to load. */
 #define PLUGIN_MAX_FILE (256L * 1024 * 1024)
 
+/* The first minor whose descriptor has subscribe and whose flags may ask to take over. */
+#define PLUGIN_MINOR_TAKE_OVER 3
+
+/* The sealed copy of a plugin's file its library was loaded from. Its path, /proc/self/fd/N,
+ * is the library's name in the dynamic loader, so the memfd stays open while the library is
+ * mapped: no other file can then take that name. Instances that run in one mapping (a take
+ * over) share it. Main thread. */
+struct plugin_image {
+    int memfd;    /* owned */
+    size_t users; /* instances holding a share */
+};
+
 int plugin_valid_name(const char *name)
 {
     static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
@@ -111,10 +123,25 @@ static int plugin_copy_to_memfd(struct rows_load *ld, int fd, off_t size)
     return mfd;
 }
 
-static int plugin_open(struct rows_load *ld)
+/* dlopen the library of pl's image by its path: the mapping of that name when one is loaded
+ * already (glibc hands back its handle). */
+static int plugin_dlopen(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     char name[64];
+
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", pl->image->memfd);
+    pl->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (pl->handle == NULL) {
+        rows_fail(ld, "dlopen failed: %s", dlerror());
+        return STATUS_PLUGIN;
+    }
+    return STATUS_OK;
+}
+
+static int plugin_open(struct rows_load *ld)
+{
+    struct plugin *pl = ld->pl;
     struct stat st;
     int fd, mfd;
 
@@ -136,14 +163,29 @@ static int plugin_open(struct rows_load *ld)
     close(fd);
     if (mfd < 0)
         return STATUS_PLUGIN;
-    snprintf(name, sizeof(name), "/proc/self/fd/%d", mfd);
-    pl->memfd = mfd;
-    pl->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (pl->handle == NULL) {
-        rows_fail(ld, "dlopen failed: %s", dlerror());
-        return STATUS_PLUGIN;
+    pl->image = calloc(1, sizeof(*pl->image));
+    if (pl->image == NULL) {
+        close(mfd);
+        return STATUS_NOMEM;
     }
-    return STATUS_OK;
+    pl->image->memfd = mfd;
+    pl->image->users = 1;
+    return plugin_dlopen(ld);
+}
+
+/* Open the library of `old` again, in its mapping: the image is shared, the file is neither
+ * read nor checked again (it is the one old was loaded from, unchanged). */
+static int plugin_open_shared(struct rows_load *ld, const struct plugin *old)
+{
+    struct plugin *pl = ld->pl;
+
+    pl->dev = old->dev;
+    pl->ino = old->ino;
+    pl->mtime = old->mtime;
+    pl->size = old->size;
+    pl->image = old->image;
+    pl->image->users++;
+    return plugin_dlopen(ld);
 }
 
 /* --- The descriptor. --- */
@@ -385,12 +427,14 @@ static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
     pl->rebuild = (d->flags & MCPH_PLUGIN_REBUILD_ON_RELOAD) != 0;
     pl->abi_minor = d->abi_minor;
     pl->shutdown = d->shutdown;
+    /* A member the plugin's minor does not have reads as zero, whatever its size says. */
+    pl->subscribe = d->abi_minor >= PLUGIN_MINOR_TAKE_OVER ? d->subscribe : NULL;
     pl->tool_size = d->tool_size;
     pl->resource_size = d->resource_size;
     pl->template_size = d->template_size;
     pl->prompt_size = d->prompt_size;
     pl->prompt_arg_size = d->prompt_arg_size;
-    status = STATUS_OK;
+    status = rows_keep_filters(ld);
     for (int kind = PLUGIN_ROW_TOOL; status == STATUS_OK && kind <= PLUGIN_ROW_PROMPT; kind++)
         status = rows_copy_table(ld, d, kind);
     if (status == STATUS_OK)
@@ -426,12 +470,14 @@ static int plugin_run_init(struct rows_load *ld, const struct mcph_plugin *d)
     return STATUS_OK;
 }
 
-static int plugin_load_steps(struct rows_load *ld)
+/* Open (in old's mapping when given), read the descriptor, copy, check, init (handing init
+ * old's state when given). */
+static int plugin_load_steps(struct rows_load *ld, const struct plugin *old)
 {
     struct mcph_plugin d;
     int status;
 
-    status = plugin_open(ld);
+    status = old != NULL ? plugin_open_shared(ld, old) : plugin_open(ld);
     if (status == STATUS_OK)
         status = plugin_read_descriptor(ld, &d);
     if (status == STATUS_OK)
@@ -440,13 +486,19 @@ static int plugin_load_steps(struct rows_load *ld)
         status = plugin_check_config(ld);
     if (status == STATUS_OK && ld->failed)
         status = STATUS_PLUGIN;
-    if (status == STATUS_OK)
+    if (status == STATUS_OK) {
+        /* Only during init: a rebuild's predecessor is not the instance's to keep. */
+        ld->pl->predecessor = old != NULL ? old->state : NULL;
         status = plugin_run_init(ld, &d);
+        ld->pl->predecessor = NULL;
+    }
     return status;
 }
 
-int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
-                const struct plugin_env *env, struct diag *errs)
+/* Load section cp; in old's mapping, taking over its state, when old is not NULL. */
+static int plugin_load_over(struct plugin **out, const struct plugin *old,
+                            const struct config_plugin *cp, const char *ini_file,
+                            const struct plugin_env *env, struct diag *errs)
 {
     struct rows_load ld = {.cp = cp, .ini_file = ini_file, .errs = errs};
     struct plugin *pl = calloc(1, sizeof(*pl));
@@ -455,7 +507,7 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
     if (pl == NULL)
         return STATUS_NOMEM;
     ld.pl = pl;
-    pl->memfd = -1;
+    pthread_mutex_init(&pl->subscribe_lock, NULL);
     pl->env = env;
     pl->log = env->log;
     atomic_init(&pl->refs, 1);
@@ -470,13 +522,39 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
         plugin_free(pl);
         return STATUS_NOMEM;
     }
-    status = plugin_load_steps(&ld);
+    status = plugin_load_steps(&ld, old);
     if (status != STATUS_OK) {
         plugin_free(pl);
         return status;
     }
     *out = pl;
     return STATUS_OK;
+}
+
+int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
+                const struct plugin_env *env, struct diag *errs)
+{
+    return plugin_load_over(out, NULL, cp, ini_file, env, errs);
+}
+
+int plugin_takes_over(const struct plugin *pl)
+{
+    return pl->abi_minor >= PLUGIN_MINOR_TAKE_OVER && (pl->flags & MCPH_PLUGIN_TAKE_OVER) != 0;
+}
+
+int plugin_rebuild(struct plugin **out, struct plugin *old, const struct config_plugin *cp,
+                   const char *ini_file, const struct plugin_env *env, struct diag *errs)
+{
+    return plugin_load_over(out, plugin_takes_over(old) ? old : NULL, cp, ini_file, env, errs);
+}
+
+void plugin_subscribe(struct plugin *pl, const char *uri, int on)
+{
+    if (pl->subscribe == NULL)
+        return;
+    pthread_mutex_lock(&pl->subscribe_lock);
+    pl->subscribe(&pl->host.vt, pl->state, uri, on);
+    pthread_mutex_unlock(&pl->subscribe_lock);
 }
 
 void plugin_ref(struct plugin *pl)
@@ -509,8 +587,10 @@ static void plugin_free_keys(struct plugin *pl)
     free(pl->paths);
 }
 
-/* dlclose, then release the memfd unless the library stayed mapped (a library marked
- * NODELETE never unloads): its name must then stay unique for the process's life. */
+/* dlclose, then release the image: the last instance holding it closes the memfd, unless
+ * the library stayed mapped (a library marked NODELETE never unloads): its name must then
+ * stay unique for the process's life. While another instance holds it, that one's handle
+ * keeps the library mapped under the memfd's name. */
 static void plugin_close(struct plugin *pl)
 {
     char name[64];
@@ -518,16 +598,18 @@ static void plugin_close(struct plugin *pl)
 
     if (pl->handle != NULL)
         dlclose(pl->handle);
-    if (pl->memfd < 0)
+    if (pl->image == NULL || --pl->image->users > 0)
         return;
-    snprintf(name, sizeof(name), "/proc/self/fd/%d", pl->memfd);
+    snprintf(name, sizeof(name), "/proc/self/fd/%d", pl->image->memfd);
     still = pl->handle != NULL ? dlopen(name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
     if (still != NULL) {
         dlclose(still);
         log_msg(pl->log, LOG_DEBUG, NULL, "plugin '%s' stays mapped after dlclose", pl->id);
+        free(pl->image);
         return;
     }
-    close(pl->memfd);
+    close(pl->image->memfd);
+    free(pl->image);
 }
 
 void plugin_free(struct plugin *pl)
@@ -537,6 +619,7 @@ void plugin_free(struct plugin *pl)
     if (pl->initialized && pl->shutdown != NULL)
         pl->shutdown(pl->state);
     plugin_close(pl);
+    pthread_mutex_destroy(&pl->subscribe_lock);
     rows_free(pl);
     plugin_free_keys(pl);
     free(pl->ini_dir);

@@ -9,6 +9,7 @@
 #include "../plugin-api/plugin-api.h"
 #include "config.h"
 #include "diag.h"
+#include "filter.h"
 #include "log.h"
 #include "schema.h"
 #include "work.h"
@@ -20,6 +21,7 @@
 #include <time.h>
 
 struct plugin;
+struct plugin_image;
 struct rows_load;
 
 /* The host vtable of one instance; `vt` first, so a host member can find its instance. */
@@ -95,6 +97,10 @@ struct plugin_env {
      * request belongs to the id, not the instance: an instance being replaced may ask for
      * its successor. */
     void (*refresh)(void *ctx, const char *id);
+    /* Called (any thread) to send the client a log message whose level the log's sink admits
+     * (host->client_log): logger borrowed for the call, data owned by the callee; may be
+     * NULL (nothing is sent). */
+    void (*client_log)(void *ctx, int level, const char *logger, cJSON *data);
     void *ctx;
     /* Fills the host vtable of instance pl (h is &pl->host) before its init runs: the
      * services every instance gets (host_setup). Required. Main thread. */
@@ -134,6 +140,9 @@ struct plugin {
     size_t nprompts, cap_prompts;
     struct plugin_key *keys;
     size_t nkeys;
+    char *filter[FILTER_KEYS]; /* owned or NULL: its section's filters, as written */
+    /* The names its filters left out, by enum plugin_row_kind (for --check). */
+    struct filter_names dropped[PLUGIN_ROW_PROMPT + 1];
     /* The descriptor's row sizes, for rows defined at init. */
     uint16_t tool_size, resource_size, template_size, prompt_size, prompt_arg_size;
     struct rows_load *loading; /* main thread: the load whose init runs now, else NULL */
@@ -145,13 +154,19 @@ struct plugin {
     pthread_t loader; /* the thread running init while loading is set */
 
     void *handle;                  /* dlopen handle, owned */
-    int memfd;                     /* owned: the sealed copy handle was loaded from */
+    struct plugin_image *image;    /* a share of the sealed copy handle was loaded from */
     void (*shutdown)(void *state); /* from the descriptor, or NULL */
-    void *state;                   /* what init stored */
-    int initialized;               /* init ran and succeeded */
-    struct plugin_host host;       /* handed to init and handlers */
-    const struct log *log;         /* borrowed for the instance's life (env->log) */
-    const struct plugin_env *env;  /* borrowed for the instance's life */
+    /* From a 1.3 descriptor, or NULL: hears which URIs clients follow. Called through
+     * plugin_subscribe only. */
+    void (*subscribe)(const struct mcph_host *host, void *state, const char *uri, int on);
+    pthread_mutex_t subscribe_lock; /* held around each subscribe call: one at a time */
+    void *state;                    /* what init stored */
+    void *predecessor;              /* main thread, during init only: the state of the instance
+                                     * this one takes over (host->predecessor), else NULL */
+    int initialized;                /* init ran and succeeded */
+    struct plugin_host host;        /* handed to init and handlers */
+    const struct log *log;          /* borrowed for the instance's life (env->log) */
+    const struct plugin_env *env;   /* borrowed for the instance's life */
 
     /* Identity of the file loaded, to notice a rebuilt .so. */
     dev_t dev;
@@ -172,6 +187,29 @@ struct plugin {
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
                 const struct plugin_env *env, struct diag *errs)
     __attribute__((warn_unused_result));
+
+/*
+ * Load a rebuild of `old` (in service) from the section it was loaded with and the same,
+ * unchanged file: a refresh, or a reload's RELOAD_REBUILD. When old's descriptor (1.3 or
+ * newer) sets MCPH_PLUGIN_TAKE_OVER, the new instance runs in old's mapping of the library
+ * (the same dlopen handle: one copy of its code and globals; the file is not read again) and
+ * host->predecessor() gives old's state during the new init. Otherwise exactly plugin_load,
+ * a fresh copy. old keeps serving and is borrowed for the call. Returns as plugin_load. Main
+ * thread.
+ */
+int plugin_rebuild(struct plugin **out, struct plugin *old, const struct config_plugin *cp,
+                   const char *ini_file, const struct plugin_env *env, struct diag *errs)
+    __attribute__((warn_unused_result));
+
+/* Whether instance pl takes over its predecessor on a rebuild (MCPH_PLUGIN_TAKE_OVER in a 1.3
+ * or newer descriptor). */
+int plugin_takes_over(const struct plugin *pl);
+
+/* Tell instance pl that clients began (on 1) or ceased (on 0) to follow uri, if its
+ * descriptor has subscribe(); calls into one instance are serialized by its subscribe_lock.
+ * The caller must hold no lock a plugin thread calling the host can wait for (the subs lock
+ * above all: host->resource_updated takes it). Any thread, while pl is in service. */
+void plugin_subscribe(struct plugin *pl, const char *uri, int on);
 
 /*
  * Add one row of `kind` that init defines (host->define_*): `row` is the plugin's struct

@@ -23,6 +23,8 @@ static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
     cp->cache_public = pl->cache_public;
     cp->keys = pl->config;
     cp->nkeys = pl->nconfig;
+    for (int i = 0; i < FILTER_KEYS; i++)
+        cp->filter[i] = pl->filter[i];
 }
 
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
@@ -145,7 +147,12 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
         return STATUS_OK;
     }
     diag_init(&errs);
-    status = plugin_load(&pl, step->section, r->in->file, &srv->env, &errs);
+    /* A rebuild may run in the mapping of the instance it replaces and take over its state
+     * (MCPH_PLUGIN_TAKE_OVER); every other new instance is a fresh copy. */
+    if (step->action == RELOAD_REBUILD)
+        status = plugin_rebuild(&pl, step->old, step->section, r->in->file, &srv->env, &errs);
+    else
+        status = plugin_load(&pl, step->section, r->in->file, &srv->env, &errs);
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_NOMEM)
@@ -279,6 +286,8 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     dispatch_lists_changed(srv, lists);
     for (size_t i = 0; i < r->nreplaced; i++)
         dispatch_resources_reloaded(srv, r->replaced[i]);
+    /* The new instances hear the URIs still followed that they serve. */
+    dispatch_subscriptions_moved(srv, old);
     pthread_mutex_unlock(&srv->lock);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);

@@ -52,6 +52,9 @@ struct mcph_call {
     int progress_sent;          /* a progress notification went out */
     double last_progress;       /* its value */
     size_t ncompletions;        /* completion values offered (may exceed those kept) */
+    double total;               /* completion total given by result_json, or -1 */
+    int more;                   /* result_json said the completion has more values */
+    cJSON *extra;               /* owned or NULL: members result_json passes on (_meta too) */
 };
 
 /* Set up a call of `kind` (enum result_kind) for a client of revision `rev`. args and uri
@@ -99,5 +102,12 @@ int result_error(struct mcph_call *c, int status, const char *fmt, ...)
 int result_completion(struct mcph_call *c, const char *value);
 int result_annotate(struct mcph_call *c, const char *annotations_json);
 int result_content_meta(struct mcph_call *c, const char *meta_json);
+/* Since 1.3: the whole result as JSON text, added after what the sinks added and kept to the
+ * client's revision as the sinks keep theirs (plugin-api.h states the contract). Validated
+ * whole before anything is added: MCPH_ERR_INVALID adds nothing, and neither do
+ * MCPH_ERR_LIMIT (its JSON text's length is counted against LIMIT_RESULT_BYTES) and
+ * MCPH_ERR_NOMEM. mcph's own envelope members (resultType, ttlMs, cacheScope,
+ * inputRequests, requestState, _meta keys under io.modelcontextprotocol/) are dropped. */
+int result_json(struct mcph_call *c, const char *json);
 
 #endif

@@ -408,30 +408,37 @@ static void rows_release_prompt(void *slot)
 /* --- The kinds. --- */
 
 #define ROWS_KIND(name, row, min_member, copy, desc_rows, desc_stride, rows_, n, cap_, fill_,      \
-                  release_)                                                                        \
+                  release_, filter_)                                                               \
     {                                                                                              \
         .what = name, .min_size = ROWS_END(row, min_member), .row_size = sizeof(row),              \
         .elem = sizeof(copy), .desc_table = offsetof(struct mcph_plugin, desc_rows),               \
         .desc_size = offsetof(struct mcph_plugin, desc_stride),                                    \
         .table = offsetof(struct plugin, rows_), .count = offsetof(struct plugin, n),              \
         .cap = offsetof(struct plugin, cap_), .size = offsetof(struct plugin, desc_stride),        \
-        .fill = fill_, .release = release_                                                         \
+        .fill = fill_, .release = release_, .filter = filter_                                      \
     }
+
+/* What a filter sees is the first member of each row (rows_filtered). */
+_Static_assert(offsetof(struct mcph_tool, name) == 0 && offsetof(struct mcph_resource, uri) == 0 &&
+                   offsetof(struct mcph_resource_template, uri_template) == 0 &&
+                   offsetof(struct mcph_prompt, name) == 0,
+               "a row's filtered string is its first member");
 
 const struct rows_kind rows_kinds[] = {
     [PLUGIN_ROW_TOOL] =
         ROWS_KIND("tool", struct mcph_tool, call, struct plugin_tool, tools, tool_size, tools,
-                  ntools, cap_tools, rows_fill_tool, rows_release_tool),
-    [PLUGIN_ROW_RESOURCE] = ROWS_KIND(
-        "resource", struct mcph_resource, read, struct plugin_resource, resources, resource_size,
-        resources, nresources, cap_resources, rows_fill_resource, rows_release_resource),
+                  ntools, cap_tools, rows_fill_tool, rows_release_tool, FILTER_TOOLS),
+    [PLUGIN_ROW_RESOURCE] =
+        ROWS_KIND("resource", struct mcph_resource, read, struct plugin_resource, resources,
+                  resource_size, resources, nresources, cap_resources, rows_fill_resource,
+                  rows_release_resource, FILTER_RESOURCES),
     [PLUGIN_ROW_TEMPLATE] =
         ROWS_KIND("resource template", struct mcph_resource_template, read, struct plugin_template,
                   resource_templates, template_size, templates, ntemplates, cap_templates,
-                  rows_fill_template, rows_release_template),
-    [PLUGIN_ROW_PROMPT] =
-        ROWS_KIND("prompt", struct mcph_prompt, get, struct plugin_prompt, prompts, prompt_size,
-                  prompts, nprompts, cap_prompts, rows_fill_prompt, rows_release_prompt),
+                  rows_fill_template, rows_release_template, FILTER_RESOURCES),
+    [PLUGIN_ROW_PROMPT] = ROWS_KIND("prompt", struct mcph_prompt, get, struct plugin_prompt,
+                                    prompts, prompt_size, prompts, nprompts, cap_prompts,
+                                    rows_fill_prompt, rows_release_prompt, FILTER_PROMPTS),
 };
 
 /* A row of any kind, as this header has it. */
@@ -467,6 +474,21 @@ size_t rows_count_of(const struct plugin *pl, int kind)
 
     memcpy(&n, (const char *)pl + rows_kinds[kind].count, sizeof(n));
     return n;
+}
+
+_Static_assert(offsetof(struct plugin_tool, name) == 0 &&
+                   offsetof(struct plugin_resource, uri) == 0 &&
+                   offsetof(struct plugin_template, uri_template) == 0 &&
+                   offsetof(struct plugin_prompt, name) == 0,
+               "a copied row's filtered string is its first member");
+
+const char *rows_name_of(const struct plugin *pl, int kind, size_t i)
+{
+    const struct rows_kind *k = &rows_kinds[kind];
+    const char *name;
+
+    memcpy(&name, (const char *)rows_get_table(pl, k) + i * k->elem, sizeof(name));
+    return name;
 }
 
 /* A uint16_t row size at offset `at` of a struct. */
@@ -506,6 +528,33 @@ int rows_check_sizes(struct rows_load *ld, const struct mcph_plugin *d)
     return ok ? STATUS_OK : STATUS_PLUGIN;
 }
 
+int rows_keep_filters(struct rows_load *ld)
+{
+    for (int i = 0; i < FILTER_KEYS; i++) {
+        if (ld->cp->filter[i] == NULL)
+            continue;
+        ld->pl->filter[i] = strdup(ld->cp->filter[i]);
+        if (ld->pl->filter[i] == NULL)
+            return STATUS_NOMEM;
+    }
+    return STATUS_OK;
+}
+
+/* Whether the instance's filter drops `row` of `kind` (a row without its first member is
+ * kept, for the checks to refuse); a dropped row's name is noted. Out of memory is noted in
+ * ld->errs. */
+static int rows_filtered(struct rows_load *ld, int kind, const union rows_row *row)
+{
+    const char *name;
+
+    memcpy(&name, row, sizeof(name));
+    if (name == NULL || filter_keeps(ld->pl->filter[rows_kinds[kind].filter], name))
+        return 0;
+    if (filter_names_add(&ld->pl->dropped[kind], name) != STATUS_OK)
+        ld->errs->nomem = 1;
+    return 1;
+}
+
 int rows_copy_table(struct rows_load *ld, const struct mcph_plugin *d, int kind)
 {
     const struct rows_kind *k = &rows_kinds[kind];
@@ -526,6 +575,8 @@ int rows_copy_table(struct rows_load *ld, const struct mcph_plugin *d, int kind)
     rows_set_table(pl, k, rows);
     memcpy((char *)pl + k->cap, &(size_t){(size_t)n}, sizeof(size_t));
     for (size_t i = 0; rows_read(table, stride, i, &row, k->row_size); i++) {
+        if (rows_filtered(ld, kind, &row))
+            continue;
         k->fill(ld, &row, rows + *rows_n(pl, k) * k->elem);
         (*rows_n(pl, k))++;
     }
@@ -550,14 +601,17 @@ int rows_define(struct rows_load *ld, int kind, const void *raw)
 {
     const struct rows_kind *k = &rows_kinds[kind];
     size_t stride = rows_u16(ld->pl, k->size);
-    void *slot = rows_slot(ld->pl, k);
     union rows_row row;
+    void *slot;
 
-    if (slot == NULL)
-        return MCPH_ERR_NOMEM;
     /* The plugin's row, of the size its descriptor records, as this header's struct. */
     memset(&row, 0, sizeof(row));
     memcpy(&row, raw, stride < k->row_size ? stride : k->row_size);
+    if (rows_filtered(ld, kind, &row))
+        return ld->errs->nomem ? MCPH_ERR_NOMEM : MCPH_OK;
+    slot = rows_slot(ld->pl, k);
+    if (slot == NULL)
+        return MCPH_ERR_NOMEM;
     k->fill(ld, &row, slot);
     if (ld->errs->nomem || ld->errs->count > 0) {
         k->release(slot);
@@ -576,5 +630,8 @@ void rows_free(struct plugin *pl)
         for (size_t i = 0; i < *rows_n(pl, k); i++)
             k->release(table + i * k->elem);
         free(table);
+        filter_names_release(&pl->dropped[kind]);
     }
+    for (int i = 0; i < FILTER_KEYS; i++)
+        free(pl->filter[i]);
 }

@@ -34,6 +34,8 @@ struct rows_kind {
     size_t table, count, cap, size;
     void (*fill)(struct rows_load *ld, const void *row, void *slot);
     void (*release)(void *slot);
+    int filter; /* enum filter_key: the filter that sees the row's first member (its name,
+                 * URI or URI template) */
 };
 
 /* Indexed by enum plugin_row_kind (PLUGIN_ROW_TOOL ... PLUGIN_ROW_PROMPT). */
@@ -58,19 +60,29 @@ long rows_table_size(struct rows_load *ld, const char *what, const void *table, 
  * is not is said in ld). */
 int rows_check_sizes(struct rows_load *ld, const struct mcph_plugin *d);
 
-/* Copy the descriptor's static table of `kind`: every row is kept (a failed one too, so that
- * it is freed with the instance); a problem fails the load. Returns STATUS_OK, STATUS_PLUGIN
- * or STATUS_NOMEM. */
+/* Copy the section's filters (ld->cp) into the instance, which keeps them for its life (a
+ * refresh rebuilds it from them). Returns STATUS_OK or STATUS_NOMEM. */
+int rows_keep_filters(struct rows_load *ld);
+
+/* Copy the descriptor's static table of `kind`: every row its filter keeps is copied (a
+ * failed one too, so that it is freed with the instance); a problem fails the load. A row
+ * the filter drops is not checked, only its name noted in pl->dropped. Returns STATUS_OK,
+ * STATUS_PLUGIN or STATUS_NOMEM. */
 int rows_copy_table(struct rows_load *ld, const struct mcph_plugin *d, int kind);
 
 /* Check and add one row of `kind` defined at init, of the size the descriptor records. A
- * refused row is freed and not counted. Returns MCPH_OK, MCPH_ERR_INVALID, MCPH_ERR_NOMEM. */
+ * refused row is freed and not counted. A row the filter drops is noted in pl->dropped and
+ * is not an error (MCPH_OK). Returns MCPH_OK, MCPH_ERR_INVALID, MCPH_ERR_NOMEM. */
 int rows_define(struct rows_load *ld, int kind, const void *raw);
 
 /* How many rows of `kind` the instance has. */
 size_t rows_count_of(const struct plugin *pl, int kind);
 
-/* Free every row of every kind. */
+/* The name its filter sees of row i of `kind` (a tool's or prompt's own name, a resource's
+ * URI, a template's URI template). Borrowed from pl. */
+const char *rows_name_of(const struct plugin *pl, int kind, size_t i);
+
+/* Free every row of every kind, the filters and the names they dropped. */
 void rows_free(struct plugin *pl);
 
 #endif

@@ -168,11 +168,13 @@ void server_init(struct server *srv)
     pthread_mutex_init(&srv->retired_lock, NULL);
     pthread_mutex_init(&srv->refresh_lock, NULL);
     subs_init(&srv->subs);
+    subs_set_heard(&srv->subs, dispatch_heard, srv);
     inflight_init(&srv->inflight);
     pthread_key_create(&srv->call_key, NULL);
     srv->env.log = &srv->log;
     srv->env.resource_updated = dispatch_resource_updated;
     srv->env.refresh = server_request_refresh;
+    srv->env.client_log = dispatch_client_log;
     srv->env.ctx = srv;
     srv->env.host_setup = host_setup;
     srv->wake_fd = -1;
@@ -376,6 +378,9 @@ int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), vo
     if (!server_finish_calls(srv, by_signal, stop_asked, ctx) ||
         !work_stop(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS))
         return 0;
+    /* The legacy session ends: plugins hear that nobody follows its URIs any more (while
+     * they are still in service). */
+    subs_unsubscribe_all(&srv->subs);
     out_flush(&srv->out);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
      * may still log until then, so the writer stays until they are gone (server_release). */

@@ -19,6 +19,7 @@
  * The state they serve from:
  *   server.c    the server's setup, start, stop and teardown; retired sets; refresh asks
  *   config.c    the INI file as a struct, and the one table of mcph's keys
+ *   filter.c    the per-section filters tools, resources, prompts: glob lists checked, matched
  *   plugin.c    loading an instance: file checks, dlopen from a sealed copy, descriptor,
  *               config keys, init, shutdown
  *   rows.c      the row kinds (tools, resources, templates, prompts): check, copy, free

@@ -3,13 +3,33 @@
 #include "limits.h"
 #include "status.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* One URI followed and how many follow it: the session once, each listener once for each time
+ * its resourceSubscriptions lists it. Also a change to tell (first or last follower) once the
+ * lock is released: then count is 1 for "on" and 0 for "off". */
+struct subs_uri {
+    struct subs_uri *next; /* in its bucket, or in a list of changes */
+    size_t count;
+    unsigned mark; /* the subs_followed pass that listed it */
+    char uri[];
+};
+
+/* Buckets of the follower table at first; it doubles when it holds as many URIs. */
+#define SUBS_BUCKETS 64
 
 void subs_init(struct subs *s)
 {
     memset(s, 0, sizeof(*s));
     pthread_mutex_init(&s->lock, NULL);
+}
+
+void subs_set_heard(struct subs *s, subs_heard_fn heard, void *ctx)
+{
+    s->heard = heard;
+    s->heard_ctx = ctx;
 }
 
 void subs_listener_release(struct listener *l)
@@ -29,13 +49,152 @@ static void subs_drop_listeners(struct subs *s)
     s->nlisteners = 0;
 }
 
+static void subs_free_list(struct subs_uri *list)
+{
+    while (list != NULL) {
+        struct subs_uri *next = list->next;
+
+        free(list);
+        list = next;
+    }
+}
+
 void subs_release(struct subs *s)
 {
     for (size_t i = 0; i < s->nuris; i++)
         free(s->uris[i]);
     free(s->uris);
     subs_drop_listeners(s);
+    for (size_t i = 0; i < s->nbuckets; i++)
+        subs_free_list(s->followed[i]);
+    free(s->followed);
     pthread_mutex_destroy(&s->lock);
+}
+
+/* --- Followers. Lock held. --- */
+
+/* FNV-1a. */
+static size_t subs_hash(const char *uri)
+{
+    uint64_t h = 14695981039346656037u;
+
+    for (const unsigned char *p = (const unsigned char *)uri; *p != '\0'; p++)
+        h = (h ^ *p) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The link that points at uri's entry, or at the end of its bucket; NULL with no table. */
+static struct subs_uri **subs_link(struct subs *s, const char *uri)
+{
+    struct subs_uri **link;
+
+    if (s->nbuckets == 0)
+        return NULL;
+    link = &s->followed[subs_hash(uri) & (s->nbuckets - 1)];
+    while (*link != NULL && strcmp((*link)->uri, uri) != 0)
+        link = &(*link)->next;
+    return link;
+}
+
+/* Double the table (or make the first one). Out of memory keeps the one there is. */
+static void subs_grow(struct subs *s)
+{
+    size_t n = s->nbuckets ? s->nbuckets * 2 : SUBS_BUCKETS;
+    struct subs_uri **table = calloc(n, sizeof(*table));
+
+    if (table == NULL)
+        return;
+    for (size_t i = 0; i < s->nbuckets; i++) {
+        while (s->followed[i] != NULL) {
+            struct subs_uri *e = s->followed[i];
+            size_t at = subs_hash(e->uri) & (n - 1);
+
+            s->followed[i] = e->next;
+            e->next = table[at];
+            table[at] = e;
+        }
+    }
+    free(s->followed);
+    s->followed = table;
+    s->nbuckets = n;
+}
+
+static struct subs_uri *subs_entry_new(const char *uri, size_t count)
+{
+    size_t len = strlen(uri);
+    struct subs_uri *e = malloc(sizeof(*e) + len + 1);
+
+    if (e != NULL) {
+        e->next = NULL;
+        e->count = count;
+        e->mark = 0;
+        memcpy(e->uri, uri, len + 1);
+    }
+    return e;
+}
+
+/* One more follower of uri; a first one is added to *changes as "on". Returns STATUS_OK or
+ * STATUS_NOMEM (nothing changed). */
+static int subs_follow(struct subs *s, const char *uri, struct subs_uri **changes)
+{
+    struct subs_uri **link, *e, *on;
+
+    if (s->nfollowed >= s->nbuckets)
+        subs_grow(s);
+    link = subs_link(s, uri);
+    if (link == NULL)
+        return STATUS_NOMEM;
+    if (*link != NULL) {
+        (*link)->count++;
+        return STATUS_OK;
+    }
+    e = subs_entry_new(uri, 1);
+    on = subs_entry_new(uri, 1);
+    if (e == NULL || on == NULL) {
+        free(e);
+        free(on);
+        return STATUS_NOMEM;
+    }
+    *link = e;
+    s->nfollowed++;
+    on->next = *changes;
+    *changes = on;
+    return STATUS_OK;
+}
+
+/* One follower of uri fewer; the entry of the last one moves to *changes as "off". */
+static void subs_unfollow(struct subs *s, const char *uri, struct subs_uri **changes)
+{
+    struct subs_uri **link = subs_link(s, uri);
+    struct subs_uri *e = link ? *link : NULL;
+
+    if (e == NULL || --e->count > 0)
+        return;
+    *link = e->next;
+    s->nfollowed--;
+    e->next = *changes;
+    *changes = e;
+}
+
+/* --- Telling the changes, lock released. --- */
+
+/* Tell the changes (kept newest first) in the order they happened, and free them. */
+static void subs_tell(struct subs *s, struct subs_uri *changes)
+{
+    struct subs_uri *ordered = NULL;
+
+    while (changes != NULL) {
+        struct subs_uri *next = changes->next;
+
+        changes->next = ordered;
+        ordered = changes;
+        changes = next;
+    }
+    for (struct subs_uri *e = ordered; e != NULL; e = e->next) {
+        if (s->heard != NULL)
+            s->heard(s->heard_ctx, e->uri, e->count > 0);
+    }
+    subs_free_list(ordered);
 }
 
 /* Where uri is in the session's list, or -1. Lock held. */
@@ -48,52 +207,69 @@ static long subs_find(const struct subs *s, const char *uri)
     return -1;
 }
 
-int subs_subscribe(struct subs *s, const char *uri)
+/* Add uri to the session's list and follow it. Lock held. */
+static int subs_add(struct subs *s, const char *uri, struct subs_uri **changes)
 {
-    int status = STATUS_OK;
     char **grown;
 
-    pthread_mutex_lock(&s->lock);
-    if (subs_find(s, uri) >= 0) {
-        /* Held already. */
-    } else if (s->nuris >= LIMIT_SUBSCRIPTIONS) {
-        status = STATUS_LIMIT;
-    } else if ((grown = realloc(s->uris, (s->nuris + 1) * sizeof(*grown))) == NULL) {
-        status = STATUS_NOMEM;
-    } else {
-        s->uris = grown;
-        grown[s->nuris] = strdup(uri);
-        if (grown[s->nuris] == NULL)
-            status = STATUS_NOMEM;
-        else
-            s->nuris++;
+    if (s->nuris >= LIMIT_SUBSCRIPTIONS)
+        return STATUS_LIMIT;
+    grown = realloc(s->uris, (s->nuris + 1) * sizeof(*grown));
+    if (grown == NULL)
+        return STATUS_NOMEM;
+    s->uris = grown;
+    grown[s->nuris] = strdup(uri);
+    if (grown[s->nuris] == NULL || subs_follow(s, uri, changes) != STATUS_OK) {
+        free(grown[s->nuris]);
+        return STATUS_NOMEM;
     }
+    s->nuris++;
+    return STATUS_OK;
+}
+
+int subs_subscribe(struct subs *s, const char *uri)
+{
+    struct subs_uri *changes = NULL;
+    int status = STATUS_OK;
+
+    pthread_mutex_lock(&s->lock);
+    if (subs_find(s, uri) < 0)
+        status = subs_add(s, uri, &changes);
     pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
     return status;
 }
 
 void subs_unsubscribe(struct subs *s, const char *uri)
 {
+    struct subs_uri *changes = NULL;
     long at;
 
     pthread_mutex_lock(&s->lock);
     at = subs_find(s, uri);
     if (at >= 0) {
+        subs_unfollow(s, uri, &changes);
         free(s->uris[at]);
         s->uris[at] = s->uris[--s->nuris];
     }
     pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
 }
 
 void subs_unsubscribe_all(struct subs *s)
 {
+    struct subs_uri *changes = NULL;
+
     pthread_mutex_lock(&s->lock);
-    for (size_t i = 0; i < s->nuris; i++)
+    for (size_t i = 0; i < s->nuris; i++) {
+        subs_unfollow(s, s->uris[i], &changes);
         free(s->uris[i]);
+    }
     free(s->uris);
     s->uris = NULL;
     s->nuris = 0;
     pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
 }
 
 int subs_subscribed(struct subs *s, const char *uri)
@@ -106,34 +282,46 @@ int subs_subscribed(struct subs *s, const char *uri)
     return found;
 }
 
-/* Add uri to the list unless it is there already or keep refuses it. Lock held. */
-static void subs_collect(char **uris, size_t *n, const char *uri,
+/* Add uri to the list unless this pass listed it already or keep refuses it. Lock held. */
+static void subs_collect(struct subs *s, char **uris, size_t *n, const char *uri,
                          int (*keep)(void *ctx, const char *uri), void *ctx)
 {
-    for (size_t i = 0; i < *n; i++) {
-        if (strcmp(uris[i], uri) == 0)
-            return;
-    }
+    struct subs_uri **link = subs_link(s, uri);
+    struct subs_uri *e = link ? *link : NULL;
+
+    if (e == NULL || e->mark == s->pass)
+        return;
+    e->mark = s->pass;
     if (keep(ctx, uri) && (uris[*n] = strdup(uri)) != NULL)
         (*n)++;
+}
+
+/* A new pass of subs_followed: no entry carries its mark yet. Lock held. */
+static void subs_new_pass(struct subs *s)
+{
+    if (++s->pass != 0)
+        return;
+    for (size_t i = 0; i < s->nbuckets; i++) {
+        for (struct subs_uri *e = s->followed[i]; e != NULL; e = e->next)
+            e->mark = 0;
+    }
+    s->pass = 1;
 }
 
 char **subs_followed(struct subs *s, int (*keep)(void *ctx, const char *uri), void *ctx, size_t *n)
 {
     char **uris;
-    size_t cap;
 
     *n = 0;
     pthread_mutex_lock(&s->lock);
-    cap = s->nuris;
-    for (size_t i = 0; i < s->nlisteners; i++)
-        cap += s->listeners[i].nuris;
-    uris = calloc(cap + 1, sizeof(*uris));
+    subs_new_pass(s);
+    /* Each URI once, in the order followed: the session's, then each listener's. */
+    uris = calloc(s->nfollowed + 1, sizeof(*uris));
     for (size_t i = 0; uris != NULL && i < s->nuris; i++)
-        subs_collect(uris, n, s->uris[i], keep, ctx);
+        subs_collect(s, uris, n, s->uris[i], keep, ctx);
     for (size_t i = 0; uris != NULL && i < s->nlisteners; i++) {
         for (size_t k = 0; k < s->listeners[i].nuris; k++)
-            subs_collect(uris, n, s->listeners[i].uris[k], keep, ctx);
+            subs_collect(s, uris, n, s->listeners[i].uris[k], keep, ctx);
     }
     pthread_mutex_unlock(&s->lock);
     return uris;
@@ -149,8 +337,24 @@ static long subs_find_listener(const struct subs *s, const cJSON *id)
     return -1;
 }
 
+/* Follow each URI of l; on failure, none of them (and nothing is told). Lock held. */
+static int subs_follow_all(struct subs *s, const struct listener *l, struct subs_uri **changes)
+{
+    for (size_t k = 0; k < l->nuris; k++) {
+        if (subs_follow(s, l->uris[k], changes) == STATUS_OK)
+            continue;
+        while (k-- > 0)
+            subs_unfollow(s, l->uris[k], changes);
+        subs_free_list(*changes);
+        *changes = NULL;
+        return STATUS_NOMEM;
+    }
+    return STATUS_OK;
+}
+
 int subs_listen(struct subs *s, struct listener *l, subs_listener_fn added, void *ctx)
 {
+    struct subs_uri *changes = NULL;
     struct listener *grown;
     int status = STATUS_OK;
 
@@ -163,24 +367,37 @@ int subs_listen(struct subs *s, struct listener *l, subs_listener_fn added, void
         status = STATUS_NOMEM;
     } else {
         s->listeners = grown;
-        grown[s->nlisteners] = *l;
-        added(ctx, &grown[s->nlisteners++]);
+        status = subs_follow_all(s, l, &changes);
+    }
+    if (status == STATUS_OK) {
+        s->listeners[s->nlisteners] = *l;
+        added(ctx, &s->listeners[s->nlisteners++]);
     }
     pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
     return status;
+}
+
+/* Unfollow the URIs of listener `at` and remove it. Lock held. */
+static void subs_remove_listener(struct subs *s, size_t at, struct subs_uri **changes)
+{
+    for (size_t k = 0; k < s->listeners[at].nuris; k++)
+        subs_unfollow(s, s->listeners[at].uris[k], changes);
+    subs_listener_release(&s->listeners[at]);
+    s->listeners[at] = s->listeners[--s->nlisteners];
 }
 
 int subs_unlisten(struct subs *s, const cJSON *id)
 {
+    struct subs_uri *changes = NULL;
     long at;
 
     pthread_mutex_lock(&s->lock);
     at = subs_find_listener(s, id);
-    if (at >= 0) {
-        subs_listener_release(&s->listeners[at]);
-        s->listeners[at] = s->listeners[--s->nlisteners];
-    }
+    if (at >= 0)
+        subs_remove_listener(s, (size_t)at, &changes);
     pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
     return at >= 0;
 }
 
@@ -194,9 +411,15 @@ void subs_each_listener(struct subs *s, subs_listener_fn fn, void *ctx)
 
 void subs_close_listeners(struct subs *s, subs_listener_fn fn, void *ctx)
 {
+    struct subs_uri *changes = NULL;
+
     pthread_mutex_lock(&s->lock);
     for (size_t i = 0; i < s->nlisteners; i++)
         fn(ctx, &s->listeners[i]);
-    subs_drop_listeners(s);
+    while (s->nlisteners > 0)
+        subs_remove_listener(s, s->nlisteners - 1, &changes);
+    free(s->listeners);
+    s->listeners = NULL;
     pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
 }

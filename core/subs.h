@@ -3,6 +3,13 @@
  * (resources/subscribe) and the open 2026-07-28 listen requests (subscriptions/listen), with
  * the one lock that guards both. The protocol's side (what is answered and notified) stays in
  * dispatch.c and modern.c; this module owns the tables. Any thread.
+ *
+ * It also counts the followers of each URI (the session, and each listener that lists it), so
+ * it knows when a URI gains its first follower or loses its last: those changes are handed to
+ * the `heard` callback after the lock is released (a plugin hearing them may be calling
+ * host->resource_updated, which takes the lock, from a thread of its own), in the order they
+ * happened as long as the callers that change the tables are serialized (the dispatcher does
+ * that under the server's state lock).
  */
 #ifndef MCPH_SUBS_H
 #define MCPH_SUBS_H
@@ -19,26 +26,42 @@ struct listener {
     size_t nuris;
 };
 
+/* A URI that gained its first follower (on 1) or lost its last (on 0). Called without the
+ * lock, on the thread that made the change; uri is borrowed for the call. */
+typedef void (*subs_heard_fn)(void *ctx, const char *uri, int on);
+
+struct subs_uri;
+
 struct subs {
-    pthread_mutex_t lock; /* guards everything below */
+    pthread_mutex_t lock; /* guards everything below but heard */
     char **uris;          /* owned: URIs the legacy session subscribed to */
     size_t nuris;
     struct listener *listeners; /* owned: open listen requests */
     size_t nlisteners;
+    struct subs_uri **followed; /* owned hash table: each URI followed and its followers */
+    size_t nbuckets, nfollowed;
+    unsigned pass;       /* subs_followed: marks the URIs listed by the current pass */
+    subs_heard_fn heard; /* or NULL; set before any thread uses the tables */
+    void *heard_ctx;
 };
 
 /* Called with the lock held, for one listener; must not call back into subs. */
 typedef void (*subs_listener_fn)(void *ctx, const struct listener *l);
 
 void subs_init(struct subs *s);
+/* Where first and last followers are told (NULL: nowhere). Before any other call but init. */
+void subs_set_heard(struct subs *s, subs_heard_fn heard, void *ctx);
 /* Free every subscription and listener (closing nothing: see subs_close_listeners). */
 void subs_release(struct subs *s);
 
 /* The legacy session subscribes to uri. Returns STATUS_OK (also when it was subscribed
- * already), STATUS_LIMIT past LIMIT_SUBSCRIPTIONS, or STATUS_NOMEM. */
+ * already), STATUS_LIMIT past LIMIT_SUBSCRIPTIONS, or STATUS_NOMEM. heard(uri, 1) when it is
+ * the first to follow it. */
 int subs_subscribe(struct subs *s, const char *uri);
+/* heard(uri, 0) when the session was the last to follow it. */
 void subs_unsubscribe(struct subs *s, const char *uri);
-/* The session's subscriptions all end (a fresh session). */
+/* The session's subscriptions all end (the session ended); heard(uri, 0) for each URI nobody
+ * follows any more. */
 void subs_unsubscribe_all(struct subs *s);
 /* Whether the legacy session follows uri. */
 int subs_subscribed(struct subs *s, const char *uri);
@@ -49,14 +72,17 @@ int subs_subscribed(struct subs *s, const char *uri);
 char **subs_followed(struct subs *s, int (*keep)(void *ctx, const char *uri), void *ctx, size_t *n);
 
 /* Add l (its members then belong to the table) and call added(ctx, stored copy) before any
- * other thread can see it. Returns STATUS_OK, STATUS_EXISTS when a listener has l's id,
- * STATUS_LIMIT past LIMIT_LISTENERS, or STATUS_NOMEM; l is then still the caller's. */
+ * other thread can see it; then heard(uri, 1) for each of its URIs nobody followed before.
+ * Returns STATUS_OK, STATUS_EXISTS when a listener has l's id, STATUS_LIMIT past
+ * LIMIT_LISTENERS, or STATUS_NOMEM; l is then still the caller's. */
 int subs_listen(struct subs *s, struct listener *l, subs_listener_fn added, void *ctx);
-/* Remove the listener with this id; returns whether there was one. */
+/* Remove the listener with this id; returns whether there was one. heard(uri, 0) for each of
+ * its URIs nobody follows any more. */
 int subs_unlisten(struct subs *s, const cJSON *id);
 /* Call fn for each listener. */
 void subs_each_listener(struct subs *s, subs_listener_fn fn, void *ctx);
-/* Call fn for each listener, then remove them all (end of input: each gets its final reply). */
+/* Call fn for each listener, then remove them all (end of input: each gets its final reply);
+ * heard(uri, 0) for each URI nobody follows any more. */
 void subs_close_listeners(struct subs *s, subs_listener_fn fn, void *ctx);
 
 /* Free a listener's members (one that was never added, or was removed). */

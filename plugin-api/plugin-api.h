@@ -294,10 +294,10 @@ struct mcph_prompt {
 };
 
 /* A key the plugin accepts in its INI section. mcph refuses any other key besides its own
- * (path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent; mcph.ini(5)), and a
- * missing required key, naming the file and line. A plugin may not declare a key of mcph's
- * own, nor one starting with "cache_". default_value is what host->config() returns when the
- * INI does not set the key (may be NULL). Since 1.0. */
+ * (path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent, tools, resources,
+ * prompts; mcph.ini(5)), and a missing required key, naming the file and line. A plugin may
+ * not declare a key of mcph's own, nor one starting with "cache_". default_value is what
+ * host->config() returns when the INI does not set the key (may be NULL). Since 1.0. */
 struct mcph_config_key {
     const char *name;
     const char *description;
@@ -591,7 +591,9 @@ struct mcph_host {
      * kept to what the client's revision carries as for the sinks: a content type the
      * revision lacks becomes a text stand-in, a member it lacks (structuredContent, _meta,
      * a content item's _meta or annotations) is left out, and the result is counted against
-     * MCPH_MAX_RESULT_BYTES. Other members are passed as they are. Returns MCPH_OK,
+     * MCPH_MAX_RESULT_BYTES (as the length of json). Other members are passed as they are,
+     * but for those mcph sets itself (resultType, ttlMs, cacheScope, inputRequests,
+     * requestState, and the io.modelcontextprotocol/ keys of _meta). Returns MCPH_OK,
      * MCPH_ERR_INVALID (not an object, or a member of the wrong type: nothing is added),
      * MCPH_ERR_LIMIT or MCPH_ERR_NOMEM. The handler's thread, during the handler.
      */
@@ -609,8 +611,10 @@ struct mcph_host {
      * MCPH_PLUGIN_TAKE_OVER and this instance is a rebuild of it from the same section and
      * file; else NULL. That instance may still be serving calls (on pool threads) while this
      * init runs, and its shutdown() runs after its last call returns: what init takes over
-     * must be shared safely until then, and that shutdown must leave it alone. Main thread,
-     * during init() only. */
+     * must be shared safely until then, and that shutdown must leave it alone. This instance
+     * may also be shut down without being served (the reload is refused after its init, say
+     * for a name collision) while that one stays: share what you take over (count its
+     * users), do not move it. Main thread, during init() only. */
     void *(*predecessor)(const struct mcph_host *host);
 };
 

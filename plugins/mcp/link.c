@@ -9,7 +9,7 @@
  * PR_SET_PDEATHSIG kills it when that thread ends: when the link stops, or mcph dies.
  *
  * A link outlives the instance that opened it when a rebuild takes it over (see mcp.c), so
- * the host it reports to is swapped under hlock.
+ * the host it reports to is the newest instance attached, under hlock.
  */
 #include "mcp.h"
 
@@ -742,7 +742,10 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     pthread_cond_init(&l->cond, &ca);
     pthread_condattr_destroy(&ca);
     l->refs = 1;
-    l->host = host;
+    if (mcp_link_attach(l, host) != MCPH_OK) {
+        free(l);
+        return NULL;
+    }
     l->spec = *spec;
     memset(spec, 0, sizeof(*spec));
     l->state = MCP_STARTING;
@@ -771,6 +774,7 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     return NULL;
 fail:
     mcp_spec_release(&l->spec);
+    free(l->hosts);
     pthread_cond_destroy(&l->cond);
     pthread_mutex_destroy(&l->lock);
     pthread_mutex_destroy(&l->wlock);
@@ -786,10 +790,32 @@ void mcp_link_ref(struct mcp_link *l)
     pthread_mutex_unlock(&l->lock);
 }
 
-void mcp_link_set_host(struct mcp_link *l, const struct mcph_host *host)
+int mcp_link_attach(struct mcp_link *l, const struct mcph_host *host)
+{
+    const struct mcph_host **grown;
+
+    pthread_mutex_lock(&l->hlock);
+    grown = realloc(l->hosts, (l->nhosts + 1) * sizeof(*grown));
+    if (grown != NULL) {
+        l->hosts = grown;
+        l->hosts[l->nhosts++] = host;
+        l->host = host;
+    }
+    pthread_mutex_unlock(&l->hlock);
+    return grown != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
+}
+
+void mcp_link_detach(struct mcp_link *l, const struct mcph_host *host)
 {
     pthread_mutex_lock(&l->hlock);
-    l->host = host;
+    for (size_t i = 0; i < l->nhosts; i++) {
+        if (l->hosts[i] == host) {
+            memmove(&l->hosts[i], &l->hosts[i + 1], (l->nhosts - i - 1) * sizeof(*l->hosts));
+            l->nhosts--;
+            break;
+        }
+    }
+    l->host = l->nhosts > 0 ? l->hosts[l->nhosts - 1] : NULL;
     pthread_mutex_unlock(&l->hlock);
 }
 
@@ -838,6 +864,7 @@ void mcp_link_unref(struct mcp_link *l)
         free(l->subs[i]);
     free(l->subs);
     cJSON_Delete(l->init_result);
+    free(l->hosts);
     mcp_spec_release(&l->spec);
     pthread_cond_destroy(&l->cond);
     pthread_mutex_destroy(&l->lock);

@@ -593,7 +593,7 @@ static int mcp_init(const struct mcph_host *host, void **state)
     struct mcp *m = calloc(1, sizeof(*m));
     struct mcp *before = host->predecessor(host);
     struct mcp_spec spec;
-    int rc;
+    int rc, taken = 0;
 
     if (m == NULL)
         return MCPH_ERR_NOMEM;
@@ -609,6 +609,7 @@ static int mcp_init(const struct mcph_host *host, void **state)
         mcp_link_ref(m->link);
         mcp_link_retry(m->link);
         mcp_spec_release(&spec);
+        taken = 1;
     } else {
         m->link = mcp_link_open(host, &spec);
         mcp_spec_release(&spec);
@@ -618,12 +619,15 @@ static int mcp_init(const struct mcph_host *host, void **state)
         return MCPH_ERR;
     }
     rc = mcp_define_all(m);
+    if (rc == MCPH_OK && taken)
+        rc = mcp_link_attach(m->link, host);
     if (rc != MCPH_OK) {
+        if (!taken)
+            mcp_link_detach(m->link, host);
         mcp_link_unref(m->link);
         free(m);
         return rc;
     }
-    mcp_link_set_host(m->link, host);
     *state = m;
     return MCPH_OK;
 }
@@ -632,10 +636,7 @@ static void mcp_shutdown(void *state)
 {
     struct mcp *m = state;
 
-    pthread_mutex_lock(&m->link->hlock);
-    if (m->link->host == m->host)
-        m->link->host = NULL;
-    pthread_mutex_unlock(&m->link->hlock);
+    mcp_link_detach(m->link, m->host);
     mcp_link_unref(m->link);
     free(m);
 }

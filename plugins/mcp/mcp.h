@@ -95,11 +95,13 @@ struct mcp_pending {
 
 struct mcp_link {
     pthread_mutex_t lock;
-    pthread_cond_t cond;          /* state, replies and events changed */
-    pthread_mutex_t wlock;        /* one writer at a time on the server's stdin */
-    pthread_mutex_t hlock;        /* held while host is used from the link's thread */
-    int refs;                     /* instances holding the link (lock) */
-    const struct mcph_host *host; /* the instance in service (hlock) */
+    pthread_cond_t cond;            /* state, replies and events changed */
+    pthread_mutex_t wlock;          /* one writer at a time on the server's stdin */
+    pthread_mutex_t hlock;          /* held while host is used from the link's thread */
+    int refs;                       /* instances holding the link (lock) */
+    const struct mcph_host *host;   /* the newest instance attached, or NULL (hlock) */
+    const struct mcph_host **hosts; /* every instance attached, oldest first (hlock) */
+    size_t nhosts;
     struct mcp_spec spec;
     enum mcp_state state;
     uint64_t gen; /* counts processes started */
@@ -128,8 +130,12 @@ void mcp_link_ref(struct mcp_link *l);
 /* Drop a reference; the last one stops the server (stdin closed, then SIGTERM to its
  * group, SIGKILL after MCP_STOP_GRACE_MS) and joins the thread. */
 void mcp_link_unref(struct mcp_link *l);
-/* The instance in service becomes host (a take-over). */
-void mcp_link_set_host(struct mcp_link *l, const struct mcph_host *host);
+/* An instance that serves the link (opened it, or took it over) attaches its host, and
+ * detaches it at its shutdown; the server's notifications go to the newest one attached.
+ * An instance that took over may be shut down before the one it replaced (a reload refused
+ * after its init), so each keeps its place. */
+int mcp_link_attach(struct mcp_link *l, const struct mcph_host *host);
+void mcp_link_detach(struct mcp_link *l, const struct mcph_host *host);
 /* A down link starts again (a reload took it over). */
 void mcp_link_retry(struct mcp_link *l);
 

@@ -98,6 +98,23 @@ static inline struct registry *fixture_registry(const char *name)
     return reg;
 }
 
+/* Whether the library of plugin instance `id` is mapped into this process (1 or 0; -1 when
+ * /proc/self/maps cannot be read): it shows as the memfd named after its INI section. */
+static inline int fixture_mapped(const char *id)
+{
+    char want[128], line[1024];
+    FILE *f = fopen("/proc/self/maps", "r");
+    int found = 0;
+
+    if (f == NULL)
+        return -1;
+    snprintf(want, sizeof(want), "/memfd:%s ", id);
+    while (!found && fgets(line, sizeof(line), f) != NULL)
+        found = strstr(line, want) != NULL;
+    fclose(f);
+    return found;
+}
+
 /* Write text to path (created or truncated). Returns 0, or -1 on an I/O error. */
 static inline int fixture_write_file(const char *path, const char *text)
 {

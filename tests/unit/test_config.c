@@ -428,6 +428,40 @@ static const struct {
     {"invalid plugin id", "[server]\n[plugin.bad id!]\nk = v\n", 2, "[plugin.bad id!]"},
     {"empty plugin id", "[plugin.]\n", 1, "the name must be"},
     {"bad prefix", "[plugin.p]\nprefix = a b\n", 2, "prefix = 'a b' is not valid"},
+    /* Filters: each glob syntax mcph does not know, said with what to write instead. */
+    {"filter brace", "[plugin.p]\ntools = read_* a{b\n", 2,
+     "tools = 'read_* a{b' is not valid: '{' in 'a{b' is not glob syntax mcph knows (no brace "
+     "lists); write one glob per name, or \\{ to match the character; use globs of tool names"},
+    {"filter closing brace", "[plugin.p]\nk = v\nprompts = x}\n", 3,
+     "prompts = 'x}' is not valid: '}' in 'x}' is not glob syntax mcph knows"},
+    {"filter unclosed set", "[plugin.p]\nresources = file:///[ab\n", 2,
+     "resources = 'file:///[ab' is not valid: the set opened by '[' in 'file:///[ab' is not "
+     "closed; close it with ']', or write \\[ to match the character; use globs of resource "
+     "URIs and URI templates"},
+    {"filter empty set", "[plugin.p]\ntools = a[]\n", 2,
+     "the set '[]' in 'a[]' holds no character; put characters in it, or write \\[\\] to "
+     "match the brackets"},
+    {"filter empty negated set", "[plugin.p]\nprompts = [!]\n", 2,
+     "the set '[!]' in '[!]' holds no character"},
+    {"filter trailing backslash", "[plugin.p]\ntools = a\\\n", 2,
+     "tools = 'a\\' is not valid: 'a\\' ends with '\\', which escapes nothing; remove it, or "
+     "write \\\\ to match a backslash"},
+    {"filter empty exclusion", "[plugin.p]\ntools = read_* !\n", 2,
+     "tools = 'read_* !' is not valid: a '!' alone excludes nothing; write the glob right after "
+     "it (!*_write)"},
+    {"filter caret set", "[plugin.p]\ntools = [^a]*\n", 2,
+     "'[^' in '[^a]*' is not glob syntax mcph knows; write [!...] for a set that excludes"},
+    {"filter class", "[plugin.p]\ntools = [[:alpha:]]*\n", 2,
+     "'[' inside a set in '[[:alpha:]]*' is not glob syntax mcph knows (no [:class:])"},
+    {"filter stray bracket", "[plugin.p]\nprompts = a]\n", 2,
+     "']' in 'a]' closes no set; write \\] to match the character"},
+    {"filter empty", "[plugin.p]\nresources =\n", 2,
+     "resources = '' is not valid: it holds no glob; write at least one, !* to serve none, or "
+     "remove the line"},
+    {"filter twice", "[plugin.p]\ntools = a*\nk = v\ntools = b*\n", 4,
+     "'tools' is set twice in [plugin.p] (first on line 2)"},
+    {"filter continued", "[plugin.p]\ntools = a*\n    b*\n", 3,
+     "indented line continues 'tools', which takes one line"},
     {"not a key", "[server]\nname = a\njust words\n", 3, "cannot parse this line"},
     {0},
 };
@@ -585,6 +619,39 @@ static void test_missing_file(void)
     diag_release(&errs);
 }
 
+/* The filters are kept as written, with their lines; a section without them has none. */
+static void test_filters(void)
+{
+    static const char ini[] = "[plugin.a]\n"                        /* 1 */
+                              "tools = read_* list_* !*_write\n"    /* 2 */
+                              "own = 1\n"                           /* 3 */
+                              "resources = file:///srv/* \\{x\\}\n" /* 4 */
+                              "prompts = !*\n"                      /* 5 */
+                              "[plugin.b]\n";                       /* 6 */
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "filters.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    if (CHECK_INT_EQ(cfg.nplugins, 2)) {
+        const struct config_plugin *a = &cfg.plugins[0], *b = &cfg.plugins[1];
+
+        CHECK_STR_EQ(a->filter[FILTER_TOOLS], "read_* list_* !*_write");
+        CHECK_INT_EQ(a->filter_line[FILTER_TOOLS], 2);
+        CHECK_STR_EQ(a->filter[FILTER_RESOURCES], "file:///srv/* \\{x\\}");
+        CHECK_INT_EQ(a->filter_line[FILTER_RESOURCES], 4);
+        CHECK_STR_EQ(a->filter[FILTER_PROMPTS], "!*");
+        CHECK_INT_EQ(a->filter_line[FILTER_PROMPTS], 5);
+        /* Not the plugin's own keys. */
+        if (CHECK_INT_EQ(a->nkeys, 1))
+            CHECK_STR_EQ(a->keys[0].key, "own");
+        for (int i = 0; i < FILTER_KEYS; i++)
+            CHECK(b->filter[i] == NULL && b->filter_line[i] == 0);
+    }
+    cfg_done(&cfg, &errs, path);
+}
+
 /* config_plugin_same over two files: same settings in another order, then one change. */
 static void test_plugin_same(void)
 {
@@ -598,6 +665,9 @@ static void test_plugin_same(void)
         "[plugin.p]\npath = x.so\na = 1\nb = 2\n",              /* no prefix */
         "[plugin.p]\npath = x.so\nprefix = qq\na = 1\nb = 2\n", /* another prefix */
         "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 2\nenabled = no\n",
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 2\ntools = *\n", /* a filter */
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 2\nresources = *\n",
+        "[plugin.p]\npath = x.so\nprefix = pp\na = 1\nb = 2\nprompts = *\n",
         NULL,
     };
     struct config ca, cb;
@@ -618,6 +688,38 @@ static void test_plugin_same(void)
     }
     if (ca.nplugins == 1)
         CHECK_INT_EQ(config_plugin_same(&ca.plugins[0], &ca.plugins[0]), 1);
+    cfg_done(&ca, &ea, pa);
+}
+
+/* Filters take part in config_plugin_same: the same ones in another order are the same
+ * section; another glob, or the same globs under another key, are not. */
+static void test_plugin_same_filters(void)
+{
+    static const char base[] = "[plugin.p]\ntools = a* !ab\nprompts = x\nk = v\n";
+    static const struct {
+        const char *ini;
+        int same;
+    } others[] = {
+        {"[plugin.p]\nk = v\nprompts = x\ntools = a* !ab\n", 1},
+        {"[plugin.p]\ntools = a* !ac\nprompts = x\nk = v\n", 0},
+        {"[plugin.p]\ntools = a*\nprompts = x\nk = v\n", 0},
+        {"[plugin.p]\ntools = a* !ab\nresources = x\nk = v\n", 0},
+        {"[plugin.p]\ntools = a* !ab\nk = v\n", 0},
+        {"[plugin.p]\ntools = a* !ab\nprompts = x\nresources = *\nk = v\n", 0},
+    };
+    struct config ca, cb;
+    struct diag ea, eb;
+    char pa[512], pb[512];
+
+    CHECK_INT_EQ(cfg_load(&ca, &ea, pa, sizeof(pa), "samef-a.ini", base), STATUS_OK);
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        CHECK_INT_EQ(cfg_load(&cb, &eb, pb, sizeof(pb), "samef-b.ini", others[i].ini), STATUS_OK);
+        if (CHECK_INT_EQ(ca.nplugins, 1) && CHECK_INT_EQ(cb.nplugins, 1) &&
+            (!CHECK_INT_EQ(config_plugin_same(&ca.plugins[0], &cb.plugins[0]), others[i].same) ||
+             !CHECK_INT_EQ(config_plugin_same(&cb.plugins[0], &ca.plugins[0]), others[i].same)))
+            fprintf(stderr, "    other INI: %s\n", others[i].ini);
+        cfg_done(&cb, &eb, pb);
+    }
     cfg_done(&ca, &ea, pa);
 }
 
@@ -643,8 +745,9 @@ static void test_release_reinit(void)
  * read them, names the same list. */
 static void test_core_keys(void)
 {
-    static const char *const own[] = {"path",        "enabled",        "prefix", "cache_ttl_ms",
-                                      "cache_scope", "max_concurrent", NULL};
+    static const char *const own[] = {
+        "path",           "enabled", "prefix",    "cache_ttl_ms", "cache_scope",
+        "max_concurrent", "tools",   "resources", "prompts",      NULL};
     const char *names = config_core_key_names();
     char *header = NULL;
     size_t len = 0;
@@ -701,6 +804,8 @@ static const struct check_test tests[] = {
     {"plugin_id_length", test_plugin_id_length},
     {"missing_file", test_missing_file},
     {"plugin_same", test_plugin_same},
+    {"plugin_same_filters", test_plugin_same_filters},
+    {"filters", test_filters},
     {"release_reinit", test_release_reinit},
     {0},
 };

@@ -1,6 +1,7 @@
 /* test_host.c: the host vtable driven as a plugin would, on a zeroed instance with an id
  * and a log: services, argument accessors, content sinks per revision, structured results,
- * resource contents, prompt messages, protocol errors and the result of each call kind. */
+ * resource contents, prompt messages, protocol errors and the result of each call kind;
+ * client_log through the log sink's filter, and no predecessor outside init (1.3). */
 #include "host.h"
 
 #include "check.h"
@@ -541,6 +542,84 @@ static void test_result_shapes(void)
     cJSON_Delete(args);
 }
 
+/* --- client_log and predecessor (1.3). --- */
+
+/* What the fake env's client_log was handed last. */
+static struct {
+    int calls, level;
+    char logger[64];
+    char *data; /* owned: printed */
+} host_heard;
+
+static void host_fake_client_log(void *ctx, int level, const char *logger, cJSON *data)
+{
+    (void)ctx;
+    host_heard.calls++;
+    host_heard.level = level;
+    snprintf(host_heard.logger, sizeof(host_heard.logger), "%s", logger ? logger : "(null)");
+    free(host_heard.data);
+    host_heard.data = cJSON_PrintUnformatted(data);
+    cJSON_Delete(data);
+}
+
+static void host_fake_sink(void *ctx, int level, const char *who, const char *text)
+{
+    (void)ctx;
+    (void)level;
+    (void)who;
+    (void)text;
+}
+
+/* Sent when the client's level admits it (as the core's own lines), with the instance id for
+ * a NULL logger and any JSON value as data; never on stderr; bad JSON refused at any level. */
+static void test_client_log(void)
+{
+    static const struct plugin_env env = {.client_log = host_fake_client_log};
+    char buf[256];
+
+    host_pl.env = &env;
+    host_log.sink = host_fake_sink;
+    atomic_store(&host_log.sink_level, LOG_WARNING);
+    fixture_drain(host_log_read, buf, sizeof(buf));
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_WARNING, NULL, "{\"a\":[1,2]}"), MCPH_OK);
+    CHECK_INT_EQ(host_heard.calls, 1);
+    CHECK_INT_EQ(host_heard.level, LOG_WARNING);
+    CHECK_STR_EQ(host_heard.logger, "fake");
+    CHECK_STR_EQ(host_heard.data, "{\"a\":[1,2]}");
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_CRITICAL, "child", "\"plain text\""), MCPH_OK);
+    CHECK_STR_EQ(host_heard.logger, "child");
+    CHECK_STR_EQ(host_heard.data, "\"plain text\"");
+    /* Below the client's level: not sent; bad JSON: refused either way. */
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_INFO, NULL, "{}"), MCPH_OK);
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_INFO, NULL, "{oops"), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_ERROR, NULL, "{oops"), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_ERROR, NULL, NULL), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(host_heard.calls, 2);
+    /* A level outside the enum goes as an error, as log() does. */
+    CHECK_INT_EQ(vt->client_log(vt, (enum mcph_log_level)42, NULL, "1"), MCPH_OK);
+    CHECK_INT_EQ(host_heard.level, LOG_ERROR);
+    /* No sink (no client, or --check): nothing. */
+    host_log.sink = NULL;
+    CHECK_INT_EQ(vt->client_log(vt, MCPH_LOG_EMERGENCY, NULL, "1"), MCPH_OK);
+    CHECK_INT_EQ(host_heard.calls, 3);
+    fixture_drain(host_log_read, buf, sizeof(buf));
+    CHECK_STR_EQ(buf, "");
+    atomic_store(&host_log.sink_level, LOG_OFF);
+    host_pl.env = NULL;
+    free(host_heard.data);
+    host_heard.data = NULL;
+}
+
+/* Outside an init that takes over, there is no predecessor. */
+static void test_predecessor_outside_init(void)
+{
+    int state = 7;
+
+    host_pl.predecessor = &state;
+    CHECK(vt->predecessor(vt) == NULL);
+    host_pl.predecessor = NULL;
+}
+
 static const struct check_test tests[] = {
     {"vtable_fields", test_vtable_fields},
     {"log", test_log},
@@ -559,6 +638,8 @@ static const struct check_test tests[] = {
     {"contents", test_contents},
     {"prompt_messages", test_prompt_messages},
     {"result_shapes", test_result_shapes},
+    {"client_log", test_client_log},
+    {"predecessor_outside_init", test_predecessor_outside_init},
     {0},
 };
 

@@ -1,6 +1,7 @@
 /* test_plugin.c: loading each test plugin of build/tests/plugins/ through a real INI file:
  * what a good plugin gives, every refusal and its message, config keys, file and folder
- * permissions, noticing a changed file, and init -> shutdown -> init. Scratch files live in
+ * permissions, noticing a changed file, init -> shutdown -> init, and rebuilds that take over
+ * their predecessor in its mapping (1.3) or load a fresh copy. Scratch files live in
  * build/tests/tmp/plugin/. */
 #include "plugin.h"
 
@@ -42,9 +43,10 @@ struct plg_result {
     char ini[512];
 };
 
-/* Write `text` to build/tests/tmp/plugin/plugin.ini, parse it, and load section `id`. */
-static struct plg_result plg_load(struct plugin **out, struct diag *errs, const char *text,
-                                  const char *id)
+/* Write `text` to build/tests/tmp/plugin/plugin.ini, parse it, and load section `id`: as a
+ * rebuild of `old` (plugin_rebuild) when it is not NULL. */
+static struct plg_result plg_load_over(struct plugin **out, struct plugin *old, struct diag *errs,
+                                       const char *text, const char *id)
 {
     struct plg_result res = {.status = -1000};
     const struct config_plugin *cp;
@@ -65,7 +67,8 @@ static struct plg_result plg_load(struct plugin **out, struct diag *errs, const 
         cp = config_find_plugin(&cfg, id);
         if (cp != NULL) {
             snprintf(res.path, sizeof(res.path), "%s", cp->path);
-            res.status = plugin_load(out, cp, cfg.file, &plg_env, errs);
+            res.status = old != NULL ? plugin_rebuild(out, old, cp, cfg.file, &plg_env, errs)
+                                     : plugin_load(out, cp, cfg.file, &plg_env, errs);
         }
     } else {
         for (size_t i = 0; i < cfg_errs.count; i++)
@@ -74,6 +77,12 @@ static struct plg_result plg_load(struct plugin **out, struct diag *errs, const 
     config_release(&cfg);
     diag_release(&cfg_errs);
     return res;
+}
+
+static struct plg_result plg_load(struct plugin **out, struct diag *errs, const char *text,
+                                  const char *id)
+{
+    return plg_load_over(out, NULL, errs, text, id);
 }
 
 static int plg_copy(const char *from, const char *to, mode_t mode)
@@ -658,6 +667,202 @@ static void test_defines_limit(void)
     diag_release(&errs);
 }
 
+/* Whether `l` holds exactly the names `want` ("a b c"), in that order. */
+static int plg_names_are(const struct filter_names *l, const char *want)
+{
+    char got[512] = "";
+    size_t len = 0;
+
+    for (size_t i = 0; i < l->n && len < sizeof(got); i++)
+        len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s", i ? " " : "", l->names[i]);
+    if (strcmp(got, want) == 0 && l->total == l->n)
+        return 1;
+    fprintf(stderr, "    dropped \"%s\" (%zu), want \"%s\"\n", got, l->total, want);
+    return 0;
+}
+
+/* The section's filters: the table rows they drop are not copied (only their names noted),
+ * the kept ones are served as before, and the instance keeps the filters as written. */
+static void test_filters(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[256];
+
+    diag_init(&errs);
+    r = plg_load(&pl, &errs,
+                 PLG_SERVER "[plugin.b]\npath = basic.so\nprefix = px\ntools = e* [bf]* !boom\n"
+                            "resources = basic://hello basic://items/*\nprompts = !*\n",
+                 "b");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        CHECK_INT_EQ(errs.count, 0);
+        if (CHECK_INT_EQ(pl->ntools, 2)) {
+            CHECK_STR_EQ(pl->tools[0].name, "echo");
+            CHECK_STR_EQ(pl->tools[1].name, "fail");
+        }
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_TOOL], "sleep overlap greet boom"));
+        if (CHECK_INT_EQ(pl->nresources, 1))
+            CHECK_STR_EQ(pl->resources[0].uri, "basic://hello");
+        if (CHECK_INT_EQ(pl->ntemplates, 1))
+            CHECK_STR_EQ(pl->templates[0].uri_template, "basic://items/{id}");
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_RESOURCE], ""));
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_TEMPLATE], "basic://files/{+path}"));
+        CHECK_INT_EQ(pl->nprompts, 0);
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_PROMPT], "greet"));
+        CHECK_STR_EQ(pl->filter[FILTER_TOOLS], "e* [bf]* !boom");
+        CHECK_STR_EQ(pl->filter[FILTER_RESOURCES], "basic://hello basic://items/*");
+        CHECK_STR_EQ(pl->filter[FILTER_PROMPTS], "!*");
+        CHECK_INT_EQ(plg_call_tool(pl, "echo", "{\"text\":\"kept\"}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "kept");
+    }
+    plugin_free(pl);
+    diag_release(&errs);
+}
+
+/* Rows defined at init go through the same filters: a dropped one is not an error to the
+ * plugin (MCPH_OK) and is not checked (bad/name would be refused), only noted. */
+static void test_filters_defines(void)
+{
+    struct plugin *pl;
+    struct diag errs;
+    struct plg_result r;
+    char text[1024];
+
+    diag_init(&errs);
+    if (!CHECK_INT_EQ(plg_write_list(3, "tool bad/name\nprompt p\nresource x://y\n"), 0))
+        return;
+    r = plg_load(&pl, &errs,
+                 PLG_SERVER "[plugin.d]\npath = defines.so\nlist = items.txt\n"
+                            "tools = statuses t? !t1\nresources = !x://*\n",
+                 "d");
+    if (CHECK_INT_EQ(r.status, STATUS_OK)) {
+        if (CHECK_INT_EQ(pl->ntools, 3)) {
+            CHECK_STR_EQ(pl->tools[0].name, "statuses");
+            CHECK_STR_EQ(pl->tools[1].name, "t0");
+            CHECK_STR_EQ(pl->tools[2].name, "t2");
+        }
+        CHECK(
+            plg_names_are(&pl->dropped[PLUGIN_ROW_TOOL], "refresh late_define where t1 bad/name"));
+        CHECK_INT_EQ(pl->nresources, 0);
+        CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_RESOURCE], "x://y"));
+        CHECK_INT_EQ(pl->nprompts, 1);
+        CHECK_INT_EQ(plg_call_tool(pl, "statuses", "{}", text, sizeof(text)), MCPH_OK);
+        CHECK_STR_EQ(text, "tool t0: 0\ntool t1: 0\ntool t2: 0\ntool bad/name: 0\nprompt p: 0\n"
+                           "resource x://y: 0\n");
+    }
+    plugin_free(pl);
+    CHECK_INT_EQ(errs.count, 0);
+    diag_release(&errs);
+}
+
+/* How many of this process's descriptors are the memfd copy of instance `id`'s file. */
+static int plg_memfds(const char *id)
+{
+    char want[128], path[64], link[256];
+    int n = 0;
+
+    snprintf(want, sizeof(want), "/memfd:%s ", id);
+    for (int fd = 0; fd < 1024; fd++) {
+        ssize_t len;
+
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+        len = readlink(path, link, sizeof(link) - 1);
+        if (len <= 0)
+            continue;
+        link[len] = '\0';
+        n += strncmp(link, want, strlen(want)) == 0;
+    }
+    return n;
+}
+
+/* Free *pl (NULL after) and check its shutdown logged `want`. */
+static void plg_free_logs(struct plugin **pl, const char *want)
+{
+    char logged[4096];
+
+    plugin_free(*pl);
+    *pl = NULL;
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    CHECK_STR_HAS(logged, want);
+}
+
+#define PLG_RELAY PLG_SERVER "[plugin.r]\npath = relay.so\n"
+
+/* ABI 1.3, MCPH_PLUGIN_TAKE_OVER: a rebuild runs in the same mapping (the same handle, one
+ * memfd) and its init gets the predecessor's state, which it has nowhere else; the library
+ * stays while either instance holds it, whichever goes first, and its memfd goes with the
+ * last. Each shutdown still runs. */
+static void test_take_over(void)
+{
+    struct plugin *first = NULL, *second = NULL, *third = NULL;
+    struct diag errs;
+    char text[256], logged[4096];
+
+    diag_init(&errs);
+    fixture_drain(plg_log_read, logged, sizeof(logged));
+    if (!CHECK_INT_EQ(plg_load(&first, &errs, PLG_RELAY, "r").status, STATUS_OK) ||
+        !CHECK_INT_EQ(plg_load_over(&second, first, &errs, PLG_RELAY, "r").status, STATUS_OK))
+        goto out;
+    CHECK(plugin_takes_over(first));
+    CHECK(second->handle == first->handle);
+    CHECK_INT_EQ(plg_memfds("r"), 1);
+    CHECK_INT_EQ(plg_call_tool(first, "status", "{}", text, sizeof(text)), MCPH_OK);
+    CHECK_STR_EQ(text,
+                 "generation 1, took over no, same mapping no, predecessor outside init NULL");
+    CHECK_INT_EQ(plg_call_tool(second, "status", "{}", text, sizeof(text)), MCPH_OK);
+    CHECK_STR_EQ(text,
+                 "generation 2, took over yes, same mapping yes, predecessor outside init NULL");
+    /* The predecessor goes first: its shutdown runs, the successor's code stays mapped. */
+    plg_free_logs(&first, "generation 1 shut down; the child has 1 user(s)");
+    CHECK_INT_EQ(fixture_mapped("r"), 1);
+    CHECK_INT_EQ(plg_memfds("r"), 1);
+    CHECK_INT_EQ(plg_call_tool(second, "status", "{}", text, sizeof(text)), MCPH_OK);
+    /* A third takes over from the second; this time the successor goes first. */
+    if (!CHECK_INT_EQ(plg_load_over(&third, second, &errs, PLG_RELAY, "r").status, STATUS_OK))
+        goto out;
+    CHECK(third->handle == second->handle);
+    plg_free_logs(&third, "generation 3 shut down; the child has 1 user(s)");
+    CHECK_INT_EQ(plg_call_tool(second, "status", "{}", text, sizeof(text)), MCPH_OK);
+    CHECK_STR_HAS(text, "generation 2");
+    plg_free_logs(&second, "generation 2 shut down; the child has 0 user(s)");
+    CHECK_INT_EQ(fixture_mapped("r"), 0);
+    CHECK_INT_EQ(plg_memfds("r"), 0);
+out:
+    plugin_free(third);
+    plugin_free(second);
+    plugin_free(first);
+    diag_release(&errs);
+}
+
+/* Without the flag (and for a 1.2 plugin that sets its bit, which 1.2 did not define), a
+ * rebuild is a fresh copy: another memfd, another handle. A 1.2 descriptor loads, and its
+ * subscribe (past its size) is not read. */
+static void test_no_take_over(void)
+{
+    static const char *const ini[] = {PLG_SERVER "[plugin.n]\npath = reloadable.so\n",
+                                      PLG_SERVER "[plugin.n]\npath = abi12.so\n"};
+    struct diag errs;
+
+    diag_init(&errs);
+    for (size_t i = 0; i < 2; i++) {
+        struct plugin *old = NULL, *pl = NULL;
+
+        if (CHECK_INT_EQ(plg_load(&old, &errs, ini[i], "n").status, STATUS_OK) &&
+            CHECK_INT_EQ(plg_load_over(&pl, old, &errs, ini[i], "n").status, STATUS_OK)) {
+            CHECK(!plugin_takes_over(old));
+            CHECK(pl->handle != old->handle);
+            CHECK_INT_EQ(plg_memfds("n"), 2);
+            CHECK(pl->subscribe == NULL);
+        }
+        plugin_free(pl);
+        plugin_free(old);
+        CHECK_INT_EQ(plg_memfds("n"), 0);
+    }
+    CHECK_INT_EQ(errs.count, 0);
+    diag_release(&errs);
+}
+
 static void test_valid_name(void)
 {
     char name[LIMIT_NAME + 2];
@@ -705,6 +910,10 @@ static const struct check_test tests[] = {
     {"valid_name", test_valid_name},
     {"defines", test_defines},
     {"defines_limit", test_defines_limit},
+    {"filters", test_filters},
+    {"filters_defines", test_filters_defines},
+    {"take_over", test_take_over},
+    {"no_take_over", test_no_take_over},
     {0},
 };
 

@@ -197,6 +197,37 @@ static void test_same_section(void)
     config_release(&cfg);
 }
 
+/* The filters are part of the section an instance was loaded from: the same ones keep it,
+ * another one (or none) does not. */
+static void test_same_section_filters(void)
+{
+    struct config cfg;
+    char dir[256], path[300];
+    struct plugin *pl;
+
+    if (!CHECK(load_ini(&cfg, "[server]\nplugin_dir = .\n[plugin.p]\ntools = a* !ab\n"
+                              "prompts = !*\n") == STATUS_OK))
+        return;
+    check_tmp(dir, sizeof(dir), "reload");
+    snprintf(path, sizeof(path), "%s/p.so", dir);
+    pl = fake_plugin("p", path, NULL, NULL, NULL);
+    CHECK(!reload_same_section(pl, &cfg.plugins[0]));
+    pl->filter[FILTER_TOOLS] = strdup("a* !ab");
+    pl->filter[FILTER_PROMPTS] = strdup("!*");
+    CHECK(reload_same_section(pl, &cfg.plugins[0]));
+    pl->filter[FILTER_RESOURCES] = strdup("*");
+    CHECK(!reload_same_section(pl, &cfg.plugins[0]));
+    free(pl->filter[FILTER_RESOURCES]);
+    pl->filter[FILTER_RESOURCES] = NULL;
+    free(pl->filter[FILTER_TOOLS]);
+    pl->filter[FILTER_TOOLS] = strdup("a*");
+    CHECK(!reload_same_section(pl, &cfg.plugins[0]));
+    for (int i = 0; i < FILTER_KEYS; i++)
+        free(pl->filter[i]);
+    fake_free(pl);
+    config_release(&cfg);
+}
+
 static void test_nothing_running(void)
 {
     struct config cfg;
@@ -215,11 +246,9 @@ static void test_nothing_running(void)
 }
 
 static const struct check_test tests[] = {
-    {"every_action", test_every_action},
-    {"rebuild", test_rebuild},
-    {"same_section", test_same_section},
-    {"nothing_running", test_nothing_running},
-    {0},
+    {"every_action", test_every_action},       {"rebuild", test_rebuild},
+    {"same_section", test_same_section},       {"same_section_filters", test_same_section_filters},
+    {"nothing_running", test_nothing_running}, {0},
 };
 
 int main(void)

@@ -1,7 +1,9 @@
 /* test_result.c: the result module called directly (test_host.c drives the same sinks through
  * the vtable): messages and stand-ins longer than any fixed buffer come out whole, the
  * client-side URI of a link stand-in is cut at LIMIT_URI, sinks refuse the kinds they do not
- * serve, and completion values past RESULT_COMPLETION_MAX are counted, not kept. */
+ * serve, and completion values past RESULT_COMPLETION_MAX are counted, not kept. result_json
+ * (1.3) per kind and per revision: the sinks' stand-ins and fields, wrong types refused whole,
+ * the limit. */
 #include "result.h"
 
 #include "check.h"
@@ -179,6 +181,272 @@ out:
     cJSON_Delete(args);
 }
 
+/* --- result_json (1.3). --- */
+
+/* One CallToolResult with every kind of content, a type no revision has, the members each
+ * revision may lack, mcph's own envelope and a member of the plugin's own. */
+static const char result_tool_json[] =
+    "{\"content\":["
+    "{\"type\":\"text\",\"text\":\"hi\",\"annotations\":{\"audience\":[\"user\"],"
+    "\"lastModified\":\"2025-01-01T00:00:00Z\"},\"_meta\":{\"k\":1}},"
+    "{\"type\":\"audio\",\"data\":\"AAAA\",\"mimeType\":\"audio/wav\"},"
+    "{\"type\":\"resource_link\",\"uri\":\"file:///x\",\"name\":\"x\","
+    "\"icons\":[{\"src\":\"https://e.example/i.png\"}]},"
+    "{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///y\",\"text\":\"body\","
+    "\"_meta\":{\"m\":2}}},"
+    "{\"type\":\"hologram\",\"data\":\"x\"}],"
+    "\"structuredContent\":{\"n\":1},\"isError\":true,"
+    "\"_meta\":{\"trace\":\"t\",\"io.modelcontextprotocol/serverInfo\":{\"name\":\"child\"}},"
+    "\"resultType\":\"complete\",\"ttlMs\":5,\"extraMember\":[1,2]}";
+
+/* The call of `kind` for revision rev, result_json(json) returning want, then the result built
+ * compared with want_result (NULL: not built). */
+static int result_json_is(int kind, int rev, const char *uri, const char *json, int want,
+                          const char *want_result)
+{
+    cJSON *args = cJSON_CreateObject();
+    struct mcph_call c;
+    int ok = 0;
+
+    if (args != NULL && result_init(&c, kind, rev, args, uri) == STATUS_OK) {
+        c.mime_type = uri != NULL ? "text/plain" : NULL;
+        ok = CHECK_INT_EQ(result_json(&c, json), want);
+        if (want_result != NULL) {
+            cJSON *result = result_build(&c);
+
+            ok &= fixture_json_is(result, want_result);
+            cJSON_Delete(result);
+        }
+        result_release(&c);
+    }
+    cJSON_Delete(args);
+    return ok;
+}
+
+/* A 2024-11-05 client gets the sinks' stand-ins for audio, links and the unknown type, no
+ * lastModified, no _meta anywhere, no structuredContent (the text item is its mirror); every
+ * revision loses mcph's envelope members and keeps the plugin's own. */
+static void test_json_tool_2024(void)
+{
+    CHECK(result_json_is(
+        RESULT_TOOL, REV_2024_11_05, NULL, result_tool_json, MCPH_OK,
+        "{\"content\":["
+        "{\"type\":\"text\",\"text\":\"hi\",\"annotations\":{\"audience\":[\"user\"]}},"
+        "{\"type\":\"text\",\"text\":\"[audio/wav audio, 3 bytes: this client's protocol "
+        "revision cannot carry audio]\"},"
+        "{\"type\":\"text\",\"text\":\"[resource link] x: file:///x\"},"
+        "{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///y\",\"text\":\"body\"}},"
+        "{\"type\":\"text\",\"text\":\"[hologram content: this client's protocol revision "
+        "cannot carry it]\"}],"
+        "\"isError\":true,\"extraMember\":[1,2]}"));
+}
+
+/* 2025-11-25 carries everything but the unknown type; the protocol's own _meta keys go. */
+static void test_json_tool_2025_11(void)
+{
+    CHECK(result_json_is(
+        RESULT_TOOL, REV_2025_11_25, NULL, result_tool_json, MCPH_OK,
+        "{\"content\":["
+        "{\"type\":\"text\",\"text\":\"hi\",\"annotations\":{\"audience\":[\"user\"],"
+        "\"lastModified\":\"2025-01-01T00:00:00Z\"},\"_meta\":{\"k\":1}},"
+        "{\"type\":\"audio\",\"data\":\"AAAA\",\"mimeType\":\"audio/wav\"},"
+        "{\"type\":\"resource_link\",\"uri\":\"file:///x\",\"name\":\"x\","
+        "\"icons\":[{\"src\":\"https://e.example/i.png\"}]},"
+        "{\"type\":\"resource\",\"resource\":{\"uri\":\"file:///y\",\"text\":\"body\","
+        "\"_meta\":{\"m\":2}}},"
+        "{\"type\":\"text\",\"text\":\"[hologram content: this client's protocol revision "
+        "cannot carry it]\"}],"
+        "\"structuredContent\":{\"n\":1},\"isError\":true,\"_meta\":{\"trace\":\"t\"},"
+        "\"extraMember\":[1,2]}"));
+    /* 2025-06-18 has resource links and _meta, but no icons yet. */
+    CHECK(result_json_is(RESULT_TOOL, REV_2025_06_18, NULL,
+                         "{\"content\":[{\"type\":\"resource_link\",\"uri\":\"file:///x\","
+                         "\"name\":\"x\",\"icons\":[{\"src\":\"https://e.example/i.png\"}]}]}",
+                         MCPH_OK,
+                         "{\"content\":[{\"type\":\"resource_link\",\"uri\":\"file:///x\","
+                         "\"name\":\"x\"}]}"));
+}
+
+/* What the sinks added comes first; a structured result without text gets the sinks' text
+ * mirror where structuredContent is not carried; a later result_json adds after an earlier. */
+static void test_json_after_sinks(void)
+{
+    cJSON *args = cJSON_CreateObject();
+    struct mcph_call c;
+    cJSON *result;
+
+    if (!CHECK(args != NULL) ||
+        !CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_03_26, args, NULL), STATUS_OK))
+        goto out;
+    CHECK_INT_EQ(result_image(&c, "abc", 3, "image/png"), MCPH_OK);
+    CHECK_INT_EQ(result_json(&c, "{\"structuredContent\":{\"a\":1},\"isError\":false}"), MCPH_OK);
+    CHECK_INT_EQ(result_json(&c, "{\"content\":[{\"type\":\"image\",\"data\":\"eHl6\","
+                                 "\"mimeType\":\"image/gif\"}]}"),
+                 MCPH_OK);
+    result = result_build(&c);
+    CHECK(fixture_json_is(result,
+                          "{\"content\":["
+                          "{\"type\":\"image\",\"data\":\"YWJj\",\"mimeType\":\"image/png\"},"
+                          "{\"type\":\"image\",\"data\":\"eHl6\",\"mimeType\":\"image/gif\"},"
+                          "{\"type\":\"text\",\"text\":\"{\\\"a\\\":1}\"}]}"));
+    cJSON_Delete(result);
+    result_release(&c);
+out:
+    cJSON_Delete(args);
+}
+
+/* Resource contents take the URI being read and the definition's mimeType where they have
+ * none, as the sinks do; _meta of contents only from 2025-06-18. */
+static void test_json_resource(void)
+{
+    static const char json[] =
+        "{\"contents\":[{\"text\":\"a\"},{\"uri\":\"x://other\",\"blob\":\"AAAA\","
+        "\"mimeType\":\"application/octet-stream\",\"_meta\":{\"a\":1}}]}";
+
+    CHECK(result_json_is(RESULT_RESOURCE, REV_2024_11_05, "x://r", json, MCPH_OK,
+                         "{\"contents\":[{\"uri\":\"x://r\",\"mimeType\":\"text/plain\","
+                         "\"text\":\"a\"},{\"uri\":\"x://other\",\"blob\":\"AAAA\","
+                         "\"mimeType\":\"application/octet-stream\"}]}"));
+    CHECK(result_json_is(RESULT_RESOURCE, REV_2025_06_18, "x://r", json, MCPH_OK,
+                         "{\"contents\":[{\"uri\":\"x://r\",\"mimeType\":\"text/plain\","
+                         "\"text\":\"a\"},{\"uri\":\"x://other\",\"blob\":\"AAAA\","
+                         "\"mimeType\":\"application/octet-stream\",\"_meta\":{\"a\":1}}]}"));
+}
+
+/* A prompt's description and messages; a message's content is adapted as tool content is. */
+static void test_json_prompt(void)
+{
+    static const char json[] =
+        "{\"description\":\"d\",\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\","
+        "\"text\":\"q\"}},{\"role\":\"assistant\",\"content\":{\"type\":\"audio\","
+        "\"data\":\"AAAAAA==\",\"mimeType\":\"audio/mpeg\"}}]}";
+
+    CHECK(result_json_is(RESULT_PROMPT, REV_2024_11_05, NULL, json, MCPH_OK,
+                         "{\"description\":\"d\",\"messages\":[{\"role\":\"user\",\"content\":"
+                         "{\"type\":\"text\",\"text\":\"q\"}},{\"role\":\"assistant\","
+                         "\"content\":{\"type\":\"text\",\"text\":\"[audio/mpeg audio, 4 bytes: "
+                         "this client's protocol revision cannot carry audio]\"}}]}"));
+    CHECK(result_json_is(RESULT_PROMPT, REV_2025_03_26, NULL, json, MCPH_OK,
+                         "{\"description\":\"d\",\"messages\":[{\"role\":\"user\",\"content\":"
+                         "{\"type\":\"text\",\"text\":\"q\"}},{\"role\":\"assistant\","
+                         "\"content\":{\"type\":\"audio\",\"data\":\"AAAAAA==\","
+                         "\"mimeType\":\"audio/mpeg\"}}]}"));
+}
+
+/* Completion values go through the cap of host->completion; total and hasMore are kept. */
+static void test_json_complete(void)
+{
+    cJSON *args = cJSON_CreateObject();
+    struct mcph_call c;
+    cJSON *result, *completion;
+
+    CHECK(result_json_is(RESULT_COMPLETE, REV_2025_06_18, NULL,
+                         "{\"completion\":{\"values\":[\"a\"],\"total\":7,\"hasMore\":true}}",
+                         MCPH_OK,
+                         "{\"completion\":{\"values\":[\"a\"],\"total\":7,\"hasMore\":true}}"));
+    if (!CHECK(args != NULL) ||
+        !CHECK_INT_EQ(result_init(&c, RESULT_COMPLETE, REV_2025_06_18, args, NULL), STATUS_OK))
+        goto out;
+    for (int i = 0; i < RESULT_COMPLETION_MAX - 1; i++)
+        CHECK_INT_EQ(result_completion(&c, "v"), MCPH_OK);
+    CHECK_INT_EQ(result_json(&c, "{\"completion\":{\"values\":[\"x\",\"y\",\"z\"],"
+                                 "\"total\":500,\"hasMore\":false}}"),
+                 MCPH_OK);
+    result = result_build(&c);
+    completion = cJSON_GetObjectItemCaseSensitive(result, "completion");
+    CHECK_INT_EQ(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(completion, "values")),
+                 RESULT_COMPLETION_MAX);
+    CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetArrayItem(
+                     cJSON_GetObjectItemCaseSensitive(completion, "values"), 99)),
+                 "x");
+    CHECK_INT_EQ(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(completion, "total")), 500);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(completion, "hasMore")));
+    cJSON_Delete(result);
+    result_release(&c);
+out:
+    cJSON_Delete(args);
+}
+
+/* A member of the wrong type anywhere refuses the whole result: nothing is added, nothing is
+ * counted. */
+static void test_json_wrong_types(void)
+{
+    static const struct {
+        int kind;
+        const char *json;
+    } bad[] = {
+        {RESULT_TOOL, "[]"},
+        {RESULT_TOOL, "not json"},
+        {RESULT_TOOL, "{\"content\":{}}"},
+        {RESULT_TOOL, "{\"content\":[1]}"},
+        {RESULT_TOOL, "{\"content\":[{\"text\":\"no type\"}]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"text\",\"text\":1}]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"},"
+                      "{\"type\":\"image\",\"data\":\"eHl6\"}]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"text\",\"text\":\"a\",\"annotations\":[]}]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"text\",\"text\":\"a\",\"_meta\":\"m\"}]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":\"x:a\"}}]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"resource_link\",\"uri\":\"x:a\"}]}"},
+        {RESULT_TOOL, "{\"content\":[],\"isError\":\"yes\"}"},
+        {RESULT_TOOL, "{\"structuredContent\":[1]}"},
+        {RESULT_TOOL, "{\"content\":[{\"type\":\"text\",\"text\":\"a\"}],\"_meta\":3}"},
+        {RESULT_PROMPT, "{\"messages\":[{\"role\":\"system\",\"content\":{\"type\":\"text\","
+                        "\"text\":\"a\"}}]}"},
+        {RESULT_PROMPT, "{\"messages\":[{\"role\":\"user\"}]}"},
+        {RESULT_PROMPT, "{\"description\":5,\"messages\":[]}"},
+        {RESULT_RESOURCE, "{\"contents\":[{\"uri\":\"x:a\",\"text\":\"t\",\"blob\":\"AAAA\"}]}"},
+        {RESULT_RESOURCE, "{\"contents\":[{\"uri\":7,\"text\":\"t\"}]}"},
+        {RESULT_RESOURCE, "{\"contents\":[{\"text\":\"t\",\"mimeType\":false}]}"},
+        {RESULT_COMPLETE, "{\"completion\":{\"values\":[\"a\",2]}}"},
+        {RESULT_COMPLETE, "{\"completion\":{\"values\":[],\"total\":-1}}"},
+        {RESULT_COMPLETE, "{\"completion\":{\"values\":[],\"total\":1.5}}"},
+        {RESULT_COMPLETE, "{\"completion\":{\"values\":[],\"hasMore\":1}}"},
+        {RESULT_COMPLETE, "{\"completion\":[]}"},
+    };
+    cJSON *args = cJSON_CreateObject();
+    struct mcph_call c;
+
+    for (size_t i = 0; args != NULL && i < sizeof(bad) / sizeof(bad[0]); i++) {
+        if (!CHECK_INT_EQ(result_init(&c, bad[i].kind, REV_2025_11_25, args, "x://r"), STATUS_OK))
+            break;
+        if (!CHECK_INT_EQ(result_json(&c, bad[i].json), MCPH_ERR_INVALID))
+            fprintf(stderr, "    for %s\n", bad[i].json);
+        CHECK_INT_EQ(cJSON_GetArraySize(c.items), 0);
+        CHECK_INT_EQ(c.bytes, 0);
+        CHECK(c.structured == NULL && c.description == NULL && !c.is_error && !c.more);
+        CHECK(c.extra == NULL || c.extra->child == NULL);
+        result_release(&c);
+    }
+    CHECK_INT_EQ(result_json(NULL, "{}"), MCPH_ERR_INVALID);
+    if (CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_11_25, args, NULL), STATUS_OK)) {
+        CHECK_INT_EQ(result_json(&c, NULL), MCPH_ERR_INVALID);
+        result_release(&c);
+    }
+    cJSON_Delete(args);
+}
+
+/* The JSON text counts against the result limit; past it, nothing is added. */
+static void test_json_limit(void)
+{
+    static const char json[] = "{\"content\":[{\"type\":\"text\",\"text\":\"abc\"}]}";
+    cJSON *args = cJSON_CreateObject();
+    struct mcph_call c;
+
+    if (!CHECK(args != NULL) ||
+        !CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_11_25, args, NULL), STATUS_OK))
+        goto out;
+    c.bytes = LIMIT_RESULT_BYTES - (sizeof(json) - 1) + 1;
+    CHECK_INT_EQ(result_json(&c, json), MCPH_ERR_LIMIT);
+    CHECK_INT_EQ(cJSON_GetArraySize(c.items), 0);
+    c.bytes = LIMIT_RESULT_BYTES - (sizeof(json) - 1);
+    CHECK_INT_EQ(result_json(&c, json), MCPH_OK);
+    CHECK_INT_EQ(cJSON_GetArraySize(c.items), 1);
+    CHECK_INT_EQ(c.bytes, LIMIT_RESULT_BYTES);
+    result_release(&c);
+out:
+    cJSON_Delete(args);
+}
+
 static const struct check_test tests[] = {
     {"long_tool_error", test_long_tool_error},
     {"long_protocol_error", test_long_protocol_error},
@@ -186,6 +454,14 @@ static const struct check_test tests[] = {
     {"link_stand_in", test_link_stand_in},
     {"sinks_by_kind", test_sinks_by_kind},
     {"completion_cap", test_completion_cap},
+    {"json_tool_2024", test_json_tool_2024},
+    {"json_tool_2025_11", test_json_tool_2025_11},
+    {"json_after_sinks", test_json_after_sinks},
+    {"json_resource", test_json_resource},
+    {"json_prompt", test_json_prompt},
+    {"json_complete", test_json_complete},
+    {"json_wrong_types", test_json_wrong_types},
+    {"json_limit", test_json_limit},
     {0},
 };
 

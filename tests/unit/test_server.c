@@ -1,16 +1,18 @@
 /* test_server.c: the server's life cycle with real INI files and plugins: init and release
  * with nothing loaded, server_load (what it serves, a wrong or missing INI, plugins that fail
  * or collide, each instance's share of threads), server_open_output (the log reaches the
- * client only when asked; a client that is gone wakes the main loop), refresh requests, and
- * the retired list: what a worker drops the last reference to stays loaded until the main
- * thread frees it. Whether an instance is loaded is read from /proc/self/maps, where its
- * library shows as the memfd named after its INI section. */
+ * client only when asked; a client that is gone wakes the main loop), refresh requests, the
+ * retired list (what a worker drops the last reference to stays loaded until the main thread
+ * frees it), and the subscribe calls of ABI 1.3 across subscriptions and a reload. Whether an
+ * instance is loaded is read from /proc/self/maps, where its library shows as the memfd named
+ * after its INI section. */
 #include "server.h"
 
 #include "check.h"
 #include "fixture.h"
 #include "plugin.h"
 #include "registry.h"
+#include "reload.h"
 #include "status.h"
 
 #include <fcntl.h>
@@ -55,22 +57,6 @@ static int srv_wakes(int rd)
     return total;
 }
 
-/* Whether instance `id`'s library is mapped into this process. */
-static int srv_mapped(const char *id)
-{
-    char want[128], line[1024];
-    FILE *f = fopen("/proc/self/maps", "r");
-    int found = 0;
-
-    if (f == NULL)
-        return -1;
-    snprintf(want, sizeof(want), "/memfd:%s ", id);
-    while (!found && fgets(line, sizeof(line), f) != NULL)
-        found = strstr(line, want) != NULL;
-    fclose(f);
-    return found;
-}
-
 static struct plugin *srv_plugin(struct registry *reg, const char *id)
 {
     for (size_t i = 0; reg != NULL && i < reg->nplugins; i++) {
@@ -111,8 +97,8 @@ static void test_load_serves(void)
         CHECK_INT_EQ(fx.srv.reg->ntools, 7);
         CHECK(registry_find_tool(fx.srv.reg, "ts_overlap_mt") != NULL);
     }
-    CHECK_INT_EQ(srv_mapped("b"), 1);
-    CHECK_INT_EQ(srv_mapped("t"), 1);
+    CHECK_INT_EQ(fixture_mapped("b"), 1);
+    CHECK_INT_EQ(fixture_mapped("t"), 1);
     /* The INI's log level applies; the served set says the INI's name. */
     CHECK_INT_EQ(atomic_load(&fx.srv.log.level), LOG_WARNING);
     CHECK_STR_HAS(fixture_server_send(&fx, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
@@ -126,8 +112,8 @@ static void test_load_serves(void)
     CHECK_STR_HAS(fixture_capture_take(&fx.log), "for stderr");
 out:
     fixture_server_close(&fx);
-    CHECK_INT_EQ(srv_mapped("b"), 0);
-    CHECK_INT_EQ(srv_mapped("t"), 0);
+    CHECK_INT_EQ(fixture_mapped("b"), 0);
+    CHECK_INT_EQ(fixture_mapped("t"), 0);
 }
 
 static void test_load_bad_ini(void)
@@ -138,7 +124,7 @@ static void test_load_bad_ini(void)
                               SRV_SERVER "colour = blue\n[plugin.b]\npath = basic.so\n") != 0);
     CHECK_INT_EQ(fx.load_status, STATUS_INVALID);
     CHECK(fx.srv.reg == NULL);
-    CHECK_INT_EQ(srv_mapped("b"), 0);
+    CHECK_INT_EQ(fixture_mapped("b"), 0);
     log = fixture_capture_take(&fx.log);
     CHECK_STR_HAS(log, "build/tests/tmp/server/mcph.ini");
     CHECK_STR_HAS(log, "colour");
@@ -356,14 +342,14 @@ static void test_retired_registry(void)
     old = srv_swap_out();
     server_release_registry(&fx.srv, old);
     CHECK_INT_EQ(srv_wakes(wake[0]), 0);
-    CHECK_INT_EQ(srv_mapped("retiree"), 1);
+    CHECK_INT_EQ(fixture_mapped("retiree"), 1);
     /* The call ends on a worker: the last reference goes to the main thread, which is woken,
      * and nothing is unloaded on the worker. */
     srv_drop_on_worker(&fx.srv, held, NULL);
     CHECK_INT_EQ(srv_wakes(wake[0]), 1);
-    CHECK_INT_EQ(srv_mapped("retiree"), 1);
+    CHECK_INT_EQ(fixture_mapped("retiree"), 1);
     server_free_retired(&fx.srv);
-    CHECK_INT_EQ(srv_mapped("retiree"), 0);
+    CHECK_INT_EQ(fixture_mapped("retiree"), 0);
     /* Nothing more to free. */
     server_free_retired(&fx.srv);
     CHECK_INT_EQ(srv_wakes(wake[0]), 0);
@@ -395,23 +381,82 @@ static void test_retired_plugin(void)
     old = srv_swap_out();
     server_release_registry(&fx.srv, old);
     CHECK_INT_EQ(srv_wakes(wake[0]), 1);
-    CHECK_INT_EQ(srv_mapped("late"), 1);
+    CHECK_INT_EQ(fixture_mapped("late"), 1);
     server_free_retired(&fx.srv);
     /* The set was the main thread's last reference to it: freed then and there. */
-    CHECK_INT_EQ(srv_mapped("late"), 0);
-    CHECK_INT_EQ(srv_mapped("kept"), 1);
+    CHECK_INT_EQ(fixture_mapped("late"), 0);
+    CHECK_INT_EQ(fixture_mapped("kept"), 1);
     CHECK_INT_EQ(atomic_load(&pl->refs), 1);
     srv_drop_on_worker(&fx.srv, NULL, pl);
     CHECK_INT_EQ(srv_wakes(wake[0]), 1);
-    CHECK_INT_EQ(srv_mapped("kept"), 1);
+    CHECK_INT_EQ(fixture_mapped("kept"), 1);
 out:
     /* Still retired: server_release unloads it. */
     fixture_server_close(&fx);
-    CHECK_INT_EQ(srv_mapped("kept"), 0);
+    CHECK_INT_EQ(fixture_mapped("kept"), 0);
     if (wake[0] >= 0) {
         close(wake[0]);
         close(wake[1]);
     }
+}
+
+/* The text of the first content item of tool `name`'s result, in buf ("" when none). */
+static const char *srv_tool_text(const char *name, char *buf, size_t size)
+{
+    char line[256];
+    cJSON *reply, *text;
+
+    snprintf(
+        line, sizeof(line),
+        "{\"jsonrpc\":\"2.0\",\"id\":90,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\"}}",
+        name);
+    reply = fixture_line_json(fixture_server_send(&fx, line), 0);
+    text = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(reply, "result"), "content"),
+                           0),
+        "text");
+    snprintf(buf, size, "%s", cJSON_IsString(text) ? text->valuestring : "");
+    cJSON_Delete(reply);
+    return buf;
+}
+
+/* ABI 1.3 subscribe: the instance serving a URI (a resource, or a template match) hears its
+ * first subscriber and its last; a URI nobody serves is heard by no one; after a reload that
+ * rebuilds it (taking over), the new instance hears what is still followed; the session's end
+ * tells the last followers. */
+static void test_subscribe_heard(void)
+{
+    static const char *const lines[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+        "\"protocolVersion\":\"2025-11-25\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{"
+        "\"uri\":\"relay://item/5\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/subscribe\",\"params\":{"
+        "\"uri\":\"basic://nothing\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/subscribe\",\"params\":{"
+        "\"uri\":\"relay://fixed\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/unsubscribe\",\"params\":{"
+        "\"uri\":\"relay://fixed\"}}",
+    };
+    char text[512];
+
+    if (!fixture_server_serve(&fx, "server",
+                              SRV_SERVER "[plugin.relay]\npath = relay.so\n"
+                                         "[plugin.b]\npath = basic.so\n"))
+        return;
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+        fixture_server_send(&fx, lines[i]);
+    CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)),
+                 "[+relay://item/5 +relay://fixed -relay://fixed]");
+    /* The reload rebuilds the relay (it asks to be rebuilt on every reload). */
+    CHECK_INT_EQ(reload_run(&fx.srv), STATUS_OK);
+    CHECK_STR_HAS(srv_tool_text("status", text, sizeof(text)), "generation 2, took over yes");
+    CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)), "[+relay://item/5]");
+    /* The session ends (as at the end of input): the last follower of item/5 is gone. */
+    subs_unsubscribe_all(&fx.srv.subs);
+    CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)), "[+relay://item/5 -relay://item/5]");
+    fixture_server_close(&fx);
 }
 
 static const struct check_test tests[] = {
@@ -426,6 +471,7 @@ static const struct check_test tests[] = {
     {"refresh", test_refresh},
     {"retired_registry", test_retired_registry},
     {"retired_plugin", test_retired_plugin},
+    {"subscribe_heard", test_subscribe_heard},
     {0},
 };
 

@@ -1,6 +1,7 @@
 /* test_subs.c: who follows what: the session's subscriptions (no duplicates, the limit),
  * listeners (added and acknowledged under the lock, one per id, the limit), the URIs anyone
- * follows once each, and closing every listener. */
+ * follows once each, and closing every listener; each URI's first and last followers told to
+ * heard, in order, without the lock (1.3). */
 #include "subs.h"
 
 #include "check.h"
@@ -187,6 +188,96 @@ static void test_close(void)
     subs_release(&s);
 }
 
+/* What heard was told, "+URI" and "-URI" in order, and whether the lock was free each time. */
+struct heard {
+    struct subs *s;
+    char log[512];
+    int locked; /* a call found the lock held */
+};
+
+static void test_heard_fn(void *ctx, const char *uri, int on)
+{
+    struct heard *h = ctx;
+    size_t len = strlen(h->log);
+
+    if (pthread_mutex_trylock(&h->s->lock) != 0)
+        h->locked = 1;
+    else
+        pthread_mutex_unlock(&h->s->lock);
+    snprintf(h->log + len, sizeof(h->log) - len, "%s%c%s", len ? " " : "", on ? '+' : '-', uri);
+}
+
+/* heard hears a URI's first follower and its last, whoever they are (the session, each listener
+ * as often as it lists the URI), in order, with the lock released. */
+static void test_heard(void)
+{
+    static const char *const l1uris[] = {"a", "c", "c"};
+    static const char *const l2uris[] = {"b", "d"};
+    static const char *const l3uris[] = {"d"};
+    struct subs s;
+    struct heard h = {.s = &s};
+    struct seen seen = {0};
+    struct listener l1 = test_listener(1, l1uris, 3), l2 = test_listener(2, l2uris, 2),
+                    l3 = test_listener(3, l3uris, 1);
+    cJSON *id = cJSON_CreateNumber(1);
+
+    subs_init(&s);
+    subs_set_heard(&s, test_heard_fn, &h);
+    CHECK_INT_EQ(subs_subscribe(&s, "a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, "a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, "b"), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &l1, test_saw, &seen), STATUS_OK);
+    CHECK_STR_EQ(h.log, "+a +b +c");
+    /* a is still the listener's; then the listener goes: a and c lose their last. */
+    subs_unsubscribe(&s, "a");
+    CHECK_INT_EQ(subs_unlisten(&s, id), 1);
+    CHECK_STR_EQ(h.log, "+a +b +c -a -c");
+    CHECK_INT_EQ(subs_listen(&s, &l2, test_saw, &seen), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &l3, test_saw, &seen), STATUS_OK);
+    /* The session ends: b is still a listener's. Then every listener closes. */
+    subs_unsubscribe_all(&s);
+    subs_close_listeners(&s, test_saw, &seen);
+    CHECK_STR_EQ(h.log, "+a +b +c -a -c +d -b -d");
+    CHECK_INT_EQ(h.locked, 0);
+    CHECK_INT_EQ(s.nfollowed, 0);
+    cJSON_Delete(id);
+    subs_release(&s);
+}
+
+/* Many URIs and listeners: the table grows, and what is followed is listed once each. */
+static void test_many_followed(void)
+{
+    struct subs s;
+    struct seen seen = {0};
+    char uri[32], *uris[300];
+    size_t n = 0;
+    char **followed;
+    int asked = 0;
+
+    subs_init(&s);
+    for (int i = 0; i < 300; i++) {
+        snprintf(uri, sizeof(uri), "mem://%d", i);
+        uris[i] = strdup(uri);
+        CHECK_INT_EQ(subs_subscribe(&s, uri), STATUS_OK);
+    }
+    for (int k = 0; k < 3; k++) {
+        struct listener l = test_listener(k, (const char *const *)uris, 300);
+
+        CHECK_INT_EQ(subs_listen(&s, &l, test_saw, &seen), STATUS_OK);
+    }
+    CHECK_INT_EQ(s.nfollowed, 300);
+    CHECK(s.nbuckets >= 300);
+    followed = subs_followed(&s, test_keep_not_c, &asked, &n);
+    CHECK_INT_EQ(n, 300);
+    CHECK_INT_EQ(asked, 300);
+    for (size_t i = 0; followed != NULL && i < n; i++)
+        free(followed[i]);
+    free(followed);
+    for (int i = 0; i < 300; i++)
+        free(uris[i]);
+    subs_release(&s);
+}
+
 static const struct check_test tests[] = {
     {"subscribe", test_subscribe},
     {"subscribe_limit", test_subscribe_limit},
@@ -194,6 +285,8 @@ static const struct check_test tests[] = {
     {"listen_limit", test_listen_limit},
     {"followed", test_followed},
     {"close", test_close},
+    {"heard", test_heard},
+    {"many_followed", test_many_followed},
     {0},
 };
 
