@@ -151,9 +151,9 @@ export const textOf = (r) => (r?.content || []).filter((c) => c.type === 'text')
 const TIME = /\b\d{1,2}:\d{2}:\d{2}\s?[AP]M\b/g;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 // Only behind mcph: the tap's variable (get-env) and, under 2026-07-28, the server's name in
-// every result's _meta.
+// every result's _meta and the cache hints of cacheable results.
 const GATEWAY_ONLY_ENV = 'MCPH_GW_TAP';
-const GATEWAY_ONLY_META = 'io.modelcontextprotocol/serverInfo';
+const GATEWAY_ONLY = new Set(['io.modelcontextprotocol/serverInfo', 'cacheScope', 'ttlMs']);
 
 // Text that is a JSON object (get-env's environment, a structured result as text): parsed,
 // normalised and printed again, so that the order of its members does not matter.
@@ -181,7 +181,7 @@ export function normalise(v) {
     if (!isObject(v)) return v;
     const out = {};
     for (const k of Object.keys(v).sort()) {
-        if (v[k] === undefined || k === GATEWAY_ONLY_META) continue;
+        if (v[k] === undefined || GATEWAY_ONLY.has(k)) continue;
         if (k === 'blob' && typeof v[k] === 'string') {
             const text = Buffer.from(v[k], 'base64').toString('utf8');
             out[k] = /^[\x20-\x7e\s]*$/.test(text) ? `base64 of: ${normaliseText(text)}` : v[k];

@@ -12,8 +12,9 @@ import { check, expect, expectEq } from '../lib/check.mjs';
 import { writeIni } from '../lib/workspace.mjs';
 import {
     workspace, gatewayIni, fakeCommand, startSession, pidsByMarker, waitNoMarker, waitOneMarker,
-    fdCount, threadCount, killMarker, events, sleep, waitFor, short, ROOT, PLUGINS,
+    fdCount, threadCount, killMarker, events, sleep, waitFor, short, ROOT, PLUGINS, firstDifference,
 } from './common.mjs';
+import { SANITIZER_REPORT } from '../lib/util.mjs';
 
 const RUN = `${process.pid}`;
 const markers = [];
@@ -31,12 +32,18 @@ async function session(mcph, ini, opts) {
     return s;
 }
 
-// What a session saw that breaks the protocol, since the last look.
+// What a session saw that breaks the protocol, since the last look, and a sanitizer's report
+// in mcph's stderr (once).
 function drain(s) {
     if (!s) return [];
     const all = s.problems();
     const fresh = all.slice(s.seenProblems || 0);
     s.seenProblems = all.length;
+    const report = SANITIZER_REPORT.exec(s.stderr);
+    if (report && !s.sanitizerSeen) {
+        s.sanitizerSeen = true;
+        fresh.push(`sanitizer report in mcph's stderr: ${short(s.stderr.slice(report.index), 400)}`);
+    }
     return fresh;
 }
 
@@ -71,6 +78,24 @@ async function killedMidCall(mcph) {
     const ws = workspace('kill');
     const ini = gatewayIni(ws, { fake: { command: fakeCommand('die-mid-call', mk) } });
     let s;
+    await step('read and get in flight when the server dies: JSON-RPC -32603 naming it', async () => {
+        s = await session(mcph, ini);
+        const read = s.request('resources/read', { uri: 'fake://slow' });
+        const get = s.request('prompts/get', { name: 'fake_slow_prompt' });
+        await sleep(200);
+        s.request('tools/call', { name: 'fake_die', arguments: { how: 'kill' } });
+        const problems = [];
+        for (const [what, id] of [['read', read], ['get', get]]) {
+            const a = await s.answer(id, 10000);
+            if (!a) problems.push(`no answer to the ${what}`);
+            else if (a.error?.code !== -32603) problems.push(`${what}: ${short(a)}`);
+            else if (!a.error.message.includes(mk) || !a.error.message.includes('SIGKILL')) problems.push(`${what}: the message does not name the server and how it ended: ${a.error.message}`);
+        }
+        return problems.length ? problems : 'both -32603';
+    }, () => s);
+    if (s) await end(s);
+    // A fresh mcph: the crashes below are the first and the second in a row.
+    s = null;
     await step('server killed mid-call: a tool error naming it, then it serves again', async () => {
         s = await session(mcph, ini);
         const pid0 = await waitOneMarker(mk, 5000);
@@ -89,7 +114,7 @@ async function killedMidCall(mcph) {
         expect(ms >= 200, `served again ${ms.toFixed(0)} ms after the crash: the 250 ms backoff was not waited`);
         return `"${short(r.text, 90)}"; serving again ${ms.toFixed(0)} ms after the crash (pid ${pid0} -> ${pid1})`;
     }, () => s);
-    await step('server exiting mid-call: "exited with status 9", and serving again', async () => {
+    await step('server exiting mid-call: "exited with status 9", and serving again after a doubled backoff', async () => {
         expect(s, 'no session');
         const r = await tool(s, 'fake_die', { how: 'exit', delay_ms: 50 });
         const t0 = performance.now();
@@ -98,23 +123,24 @@ async function killedMidCall(mcph) {
         const ms = performance.now() - t0;
         expect(echoOk(e, 'back'), `after the exit: ${short(e.msg)}`);
         // Second crash in a row: the backoff doubled.
-        expect(ms >= 450, `served again ${ms.toFixed(0)} ms after the second crash: the backoff did not double to 500 ms`);
+        expect(ms >= 450, `served again ${ms.toFixed(0)} ms after the second crash in a row: the backoff did not double to 500 ms (stderr: ${short(s.stderrTail(4), 400)})`);
         return `serving again ${ms.toFixed(0)} ms after the second crash`;
     }, () => s);
-    await step('read and get in flight when the server dies: JSON-RPC -32603 naming it', async () => {
-        expect(s, 'no session');
-        const read = s.request('resources/read', { uri: 'fake://slow' });
-        const get = s.request('prompts/get', { name: 'fake_slow_prompt' });
-        await sleep(200);
-        s.request('tools/call', { name: 'fake_die', arguments: { how: 'kill' } });
-        const problems = [];
-        for (const [what, id] of [['read', read], ['get', get]]) {
-            const a = await s.answer(id, 10000);
-            if (!a) problems.push(`no answer to the ${what}`);
-            else if (a.error?.code !== -32603) problems.push(`${what}: ${short(a)}`);
-            else if (!a.error.message.includes(mk) || !a.error.message.includes('SIGKILL')) problems.push(`${what}: the message does not name the server and how it ended: ${a.error.message}`);
-        }
-        return problems.length ? problems : 'both -32603';
+    if (s) await end(s);
+    s = null;
+    await step('SIGHUP while the server restarts: the rebuild lists everything again (prompts too)', async () => {
+        s = await session(mcph, ini);
+        const before = await s.snapshot();
+        await tool(s, 'fake_die', { how: 'kill' });
+        const m = s.mark();
+        s.hup(); // the rebuild takes the link over during the backoff
+        expect(await reloaded(s, m), `no reload line on stderr: ${s.stderrTail(4)}`);
+        const e = await tool(s, 'fake_echo', { text: 'after' }, 20000);
+        expect(echoOk(e, 'after'), `after the restart: ${short(e.msg)}`);
+        await sleep(500); // the refresh after the restart settles
+        const after = await s.snapshot();
+        const d = firstDifference(JSON.parse(before), JSON.parse(after));
+        return d ? [`the lists changed across the restart: ${d}; stderr: ${short(s.since(m).stderr, 400)}`] : 'the same lists';
     }, () => s);
     if (s) await end(s);
 }
@@ -211,7 +237,7 @@ async function crashLoop(mcph) {
         const t0 = performance.now();
         const r = await tool(s, 'flaky_die', { how: 'exit' });
         expect(r.isError && r.text.includes('exited with status 9'), `the crash itself: ${short(r.msg)}`);
-        const alert = (ns) => ns.find((n) => n.method === 'notifications/message' && n.params?.level === 'error' && JSON.stringify(n.params.data).includes('down'));
+        const alert = (ns) => ns.find((n) => n.method === 'notifications/message' && n.params?.level === 'error' && JSON.stringify(n.params.data).includes('is down'));
         const heard = await s.waitNotes(m, alert, 15000);
         const ms = performance.now() - t0;
         expect(heard, `no notifications/message level error saying "down" within 15 s; notes: ${short(s.since(m).notes, 300)}; stderr: ${s.stderrTail(6)}`);
@@ -222,9 +248,9 @@ async function crashLoop(mcph) {
         const t1 = performance.now();
         const d = await tool(s, 'flaky_echo', { text: 'x' });
         const callMs = performance.now() - t1;
-        if (!d.isError || !/down/.test(d.text)) problems.push(`a call while down: ${short(d.msg)}`);
+        if (!d.isError || !/is down/.test(d.text)) problems.push(`a call while down: ${short(d.msg)}`);
         if (callMs > 1000) problems.push(`a call while down took ${callMs.toFixed(0)} ms`);
-        if (!/down/.test(s.stderr)) problems.push('stderr does not say it is down');
+        if (!/is down/.test(s.stderr)) problems.push('stderr does not say it is down');
         const alertText = JSON.stringify(alert(s.since(m).notes).params.data);
         return problems.length ? problems : `down after ${ms.toFixed(0)} ms and ${starts} starts: ${short(alertText, 120)}; a call: "${short(d.text, 80)}"`;
     }, () => s);

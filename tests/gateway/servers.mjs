@@ -40,7 +40,8 @@ async function filesystemAndMemory(mcph) {
     const memoryFile = path.join(ws, 'memory.jsonl');
     const ini = gatewayIni(ws, {
         fs: { command: `${NODE} filesystem.js root`, startup_timeout_ms: 20000 },
-        mem: { command: `${NODE} memory.js`, env: 'MEMORY_FILE_PATH=memory.jsonl', startup_timeout_ms: 20000 },
+        // Absolute: server-memory takes a relative path from its own folder (node_modules).
+        mem: { command: `${NODE} memory.js`, env: `MEMORY_FILE_PATH=${memoryFile}`, startup_timeout_ms: 20000 },
     });
     let s;
     await step('filesystem: write a file, read it back, list the root, refuse a path outside', async () => {
@@ -78,7 +79,8 @@ async function filesystemAndMemory(mcph) {
         const graph = g.msg.result.structuredContent || JSON.parse(g.text);
         expect(graph.entities?.length === 2 && graph.relations?.[0]?.relationType === 'serves', `the graph: ${short(graph)}`);
         const q = await s.tool('mem_search_nodes', { query: 'written in C' });
-        expect(ok(q) && q.text.includes('"mcph"') && !q.text.includes('"everything"'), `search_nodes: ${short(q.msg)}`);
+        const found = ok(q) ? (q.msg.result.structuredContent || JSON.parse(q.text)).entities?.map((e) => e.name) : null;
+        expect(JSON.stringify(found) === '["mcph"]', `search_nodes found ${short(found)}: ${short(q.msg)}`);
         const disk = fs.existsSync(memoryFile) ? fs.readFileSync(memoryFile, 'utf8') : '';
         expect(disk.includes('"written in C"') && disk.includes('"serves"'), `the memory file (${memoryFile}): ${short(disk)}`);
         return `2 entities, 1 relation, in ${path.basename(memoryFile)}`;
