@@ -67,8 +67,8 @@ echo "bench: node $(node --version), @modelcontextprotocol/sdk" \
 VALGRIND=$(command -v valgrind || true)
 EVERYTHING=tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 # The gateway rows need the mcp plugin and server-everything (the test npm packages). Their
-# INIs are named by absolute paths: the mcp plugin takes a relative command from its cwd,
-# which is the INI's folder as the INI was named.
+# INIs are named by absolute paths, so the relative commands in them are resolved from the
+# INIs' folder.
 GATEWAY=
 if [ -f build/plugins/mcp.so ] && [ -f "$EVERYTHING" ]; then
     GATEWAY=yes
