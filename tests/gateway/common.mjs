@@ -5,7 +5,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, sleep, waitFor, short } from '../lib/util.mjs';
+import { ROOT, sleep, waitFor, short, SANITIZER_REPORT } from '../lib/util.mjs';
+import { check } from '../lib/check.mjs';
 import { workspace as libWorkspace, writeIni, PLUGINS } from '../lib/workspace.mjs';
 import { Session } from '../lib/session.mjs';
 import { makeValidator, defaultSpecDir } from '../lib/schema.mjs';
@@ -53,12 +54,52 @@ export function getValidator() {
     return validator;
 }
 
+const sessions = new Set(); // every session started and not ended: killed by endSessions()
+
 // A raw JSON-RPC session with mcph (tests/lib/session.mjs), initialized at 2025-11-25 with
 // logging at `setLevel`; every line validated against its revision's schema.
 export async function startSession(mcph, ini, opts = {}) {
     const s = new Session(mcph, ini, { validator: getValidator(), strict: true, timeoutMs: 15000, ...opts });
+    sessions.add(s);
     await s.initialize({ rev: opts.rev || '2025-11-25', setLevel: opts.setLevel === undefined ? 'debug' : opts.setLevel, capabilities: opts.capabilities, ms: opts.initMs || 30000 });
     return s;
+}
+
+// Close a session's stdin and wait for mcph to exit (killed after 5 s).
+export async function endSession(s) {
+    sessions.delete(s);
+    return s.stop(5000);
+}
+
+// A session whose mcph the caller ended itself.
+export function forgetSession(s) {
+    sessions.delete(s);
+}
+
+// Kill every session still open (after a failure or the time limit).
+export function endSessions() {
+    for (const s of sessions) s.kill('SIGKILL');
+    sessions.clear();
+}
+
+// What a session saw that breaks the protocol since the last look, and a sanitizer's report
+// in mcph's stderr (once).
+function drain(s) {
+    if (!s) return [];
+    const all = s.problems();
+    const fresh = all.slice(s.seenProblems || 0);
+    s.seenProblems = all.length;
+    const report = SANITIZER_REPORT.exec(s.stderr);
+    if (report && !s.sanitizerSeen) {
+        s.sanitizerSeen = true;
+        fresh.push(`sanitizer report in mcph's stderr: ${short(s.stderr.slice(report.index), 400)}`);
+    }
+    return fresh;
+}
+
+// One named check ("gateway NAME"); session() gives the session whose problems fail it too.
+export function step(name, fn, session = () => null) {
+    return check(`gateway ${name}`, fn, { problems: () => drain(session()) });
 }
 
 // --- Processes. ---

@@ -127,71 +127,66 @@ function tapWire(transport) {
     return wire;
 }
 
-// A v1 client (legacy, 2025-11-25) on argv; direct or through mcph.
-function clientV1(argv, env) {
-    const asked = [];
-    const logs = [];
-    const updated = [];
-    const transport = new StdioV1({ command: argv[0], args: argv.slice(1), env, stderr: 'pipe' });
-    open.add(transport);
-    const wire = tapWire(transport);
-    let stderr = '';
-    transport.stderr?.on('data', (d) => {
-        stderr += d;
-    });
-    const client = new ClientV1({ name: 'mcph-gateway-tests', version: '1.0.0' }, { capabilities: CAPS });
-    const a = answers(asked);
-    client.setRequestHandler(CreateMessageRequestSchema, async (r) => a.sampling(r));
-    client.setRequestHandler(ElicitRequestSchema, async (r) => a.elicitation(r));
-    client.setRequestHandler(ListRootsRequestSchema, async (r) => a.roots(r));
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.push(n.params));
-    return {
-        kind: 'v1', client, transport, asked, logs, updated, wire, stderr: () => stderr,
-        connect: () => client.connect(transport, TIMEOUT),
-        callTool: (p, o = {}) => client.callTool(p, undefined, { ...TIMEOUT, ...o }),
-        listTools: () => client.listTools(undefined, TIMEOUT),
-        listResources: () => client.listResources(undefined, TIMEOUT),
-        listResourceTemplates: () => client.listResourceTemplates(undefined, TIMEOUT),
-        listPrompts: () => client.listPrompts(undefined, TIMEOUT),
-        readResource: (p) => client.readResource(p, TIMEOUT),
-        getPrompt: (p) => client.getPrompt(p, TIMEOUT),
-        complete: (p) => client.complete(p, TIMEOUT),
-        close: () => client.close(),
-    };
-}
+// The two SDK clients: how each is made, takes handlers, and calls a tool.
+const KINDS = {
+    // v1, legacy (initialize, 2025-11-25); direct or through mcph.
+    v1: {
+        Transport: StdioV1,
+        make: () => new ClientV1({ name: 'mcph-gateway-tests', version: '1.0.0' }, { capabilities: CAPS }),
+        handlers: (client, a, logs, updated) => {
+            client.setRequestHandler(CreateMessageRequestSchema, async (r) => a.sampling(r));
+            client.setRequestHandler(ElicitRequestSchema, async (r) => a.elicitation(r));
+            client.setRequestHandler(ListRootsRequestSchema, async (r) => a.roots(r));
+            client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+            client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.push(n.params));
+        },
+        callTool: (client, p, o) => client.callTool(p, undefined, o),
+        readOptions: {},
+    },
+    // v2 pinned to 2026-07-28, through mcph.
+    v2: {
+        Transport: StdioV2,
+        make: () => new ClientV2({ name: 'mcph-gateway-tests', version: '1.0.0' }, {
+            capabilities: { ...CAPS, roots: { listChanged: true } },
+            versionNegotiation: { mode: { pin: MODERN_REVISION } },
+        }),
+        handlers: (client, a, logs, updated) => {
+            client.setRequestHandler('sampling/createMessage', async (r) => a.sampling(r));
+            client.setRequestHandler('elicitation/create', async (r) => a.elicitation(r));
+            client.setRequestHandler('roots/list', async (r) => a.roots(r));
+            client.setNotificationHandler('notifications/message', (n) => logs.push(n.params));
+            client.setNotificationHandler('notifications/resources/updated', (n) => updated.push(n.params));
+        },
+        callTool: (client, p, o) => client.callTool(p, o),
+        readOptions: { cacheMode: 'bypass' },
+    },
+};
 
-// A v2 client pinned to 2026-07-28, through mcph.
-function clientV2(argv, env) {
+// A client of `kind` on argv, with what it was asked, the log messages and resource updates
+// it got, and the wire (tapWire).
+function clientOf(kind, argv, env) {
+    const k = KINDS[kind];
     const asked = [];
     const logs = [];
     const updated = [];
-    const transport = new StdioV2({ command: argv[0], args: argv.slice(1), env, stderr: 'pipe' });
+    const transport = new k.Transport({ command: argv[0], args: argv.slice(1), env, stderr: 'pipe' });
     open.add(transport);
     const wire = tapWire(transport);
     let stderr = '';
     transport.stderr?.on('data', (d) => {
         stderr += d;
     });
-    const client = new ClientV2({ name: 'mcph-gateway-tests', version: '1.0.0' }, {
-        capabilities: { ...CAPS, roots: { listChanged: true } },
-        versionNegotiation: { mode: { pin: MODERN_REVISION } },
-    });
-    const a = answers(asked);
-    client.setRequestHandler('sampling/createMessage', async (r) => a.sampling(r));
-    client.setRequestHandler('elicitation/create', async (r) => a.elicitation(r));
-    client.setRequestHandler('roots/list', async (r) => a.roots(r));
-    client.setNotificationHandler('notifications/message', (n) => logs.push(n.params));
-    client.setNotificationHandler('notifications/resources/updated', (n) => updated.push(n.params));
+    const client = k.make();
+    k.handlers(client, answers(asked), logs, updated);
     return {
-        kind: 'v2', client, transport, asked, logs, updated, wire, stderr: () => stderr,
+        kind, client, transport, asked, logs, updated, wire, stderr: () => stderr,
         connect: () => client.connect(transport, TIMEOUT),
-        callTool: (p, o = {}) => client.callTool(p, { ...TIMEOUT, ...o }),
+        callTool: (p, o = {}) => k.callTool(client, p, { ...TIMEOUT, ...o }),
         listTools: () => client.listTools(undefined, TIMEOUT),
         listResources: () => client.listResources(undefined, TIMEOUT),
         listResourceTemplates: () => client.listResourceTemplates(undefined, TIMEOUT),
         listPrompts: () => client.listPrompts(undefined, TIMEOUT),
-        readResource: (p) => client.readResource(p, { ...TIMEOUT, cacheMode: 'bypass' }),
+        readResource: (p) => client.readResource(p, { ...TIMEOUT, ...k.readOptions }),
         getPrompt: (p) => client.getPrompt(p, TIMEOUT),
         complete: (p) => client.complete(p, TIMEOUT),
         close: () => client.close(),
@@ -354,7 +349,7 @@ function tapped(file) {
 async function modernQuestions(mcph) {
     const ws = workspace('ask-modern');
     const ini = gatewayIni(ws, { fake: { command: fakeCommand('normal', `gw-askv2-${process.pid}`) } });
-    const c = clientV2([mcph, ini], process.env);
+    const c = clientOf('v2', [mcph, ini], process.env);
     const name = (n) => `gateway everything v2 2026-07-28: ${n}`;
     if (!(await check(name('fake server connect'), async () => {
         await c.connect();
@@ -387,7 +382,7 @@ export async function run(mcph) {
     await modernQuestions(mcph);
     const label = (mode, name) => `gateway everything ${mode}: ${name}`;
     // The direct run first: the reference.
-    const direct = clientV1(directArgv(), { ...BASE_ENV });
+    const direct = clientOf('v1', directArgv(), { ...BASE_ENV });
     let ref = null;
     await check('gateway everything direct: survey (the reference)', async () => {
         await direct.connect();
@@ -407,7 +402,7 @@ export async function run(mcph) {
 
     for (const mode of ['v1 2025-11-25', 'v2 2026-07-28']) {
         const { ini, tap } = gatewayWorkspace(mode.startsWith('v1') ? 'everything-v1' : 'everything-v2');
-        const c = mode.startsWith('v1') ? clientV1([mcph, ini], process.env) : clientV2([mcph, ini], process.env);
+        const c = clientOf(mode.slice(0, 2), [mcph, ini], process.env);
         let out = null;
         const ok = await check(label(mode, 'connect'), async () => {
             await c.connect();

@@ -8,17 +8,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { check, expect, expectEq } from '../lib/check.mjs';
+import { expect, expectEq } from '../lib/check.mjs';
 import { writeIni } from '../lib/workspace.mjs';
 import {
-    workspace, gatewayIni, fakeCommand, startSession, pidsByMarker, waitNoMarker, waitOneMarker,
-    fdCount, threadCount, killMarker, events, sleep, waitFor, short, ROOT, PLUGINS, firstDifference,
+    workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, forgetSession, step, pidsByMarker,
+    waitNoMarker, waitOneMarker, fdCount, threadCount, killMarker, events, sleep, waitFor, short,
+    ROOT, PLUGINS, firstDifference,
 } from './common.mjs';
-import { SANITIZER_REPORT } from '../lib/util.mjs';
 
 const RUN = `${process.pid}`;
 const markers = [];
-const sessions = new Set();
 
 function marker(name) {
     const m = `gw-${name}-${RUN}`;
@@ -26,41 +25,13 @@ function marker(name) {
     return m;
 }
 
-async function session(mcph, ini, opts) {
-    const s = await startSession(mcph, ini, opts);
-    sessions.add(s);
-    return s;
-}
-
-// What a session saw that breaks the protocol, since the last look, and a sanitizer's report
-// in mcph's stderr (once).
-function drain(s) {
-    if (!s) return [];
-    const all = s.problems();
-    const fresh = all.slice(s.seenProblems || 0);
-    s.seenProblems = all.length;
-    const report = SANITIZER_REPORT.exec(s.stderr);
-    if (report && !s.sanitizerSeen) {
-        s.sanitizerSeen = true;
-        fresh.push(`sanitizer report in mcph's stderr: ${short(s.stderr.slice(report.index), 400)}`);
-    }
-    return fresh;
-}
-
-function step(name, fn, s = () => null) {
-    return check(`gateway ${name}`, fn, { problems: () => drain(s()) });
-}
+const session = startSession;
+const end = endSession;
 
 // Kill every session and server this part started (also after a failure).
 export async function cleanup() {
-    for (const s of sessions) s.kill('SIGKILL');
-    sessions.clear();
+    endSessions();
     for (const m of markers) killMarker(m);
-}
-
-async function end(s) {
-    sessions.delete(s);
-    return s.stop(5000);
 }
 
 // Wait for the next "reload: serving" line on stderr after mark m; true when it came.
@@ -289,7 +260,7 @@ async function noLeftovers(mcph) {
                 s.kill(how);
                 exit = await s.wait(10000);
             }
-            sessions.delete(s);
+            forgetSession(s);
             const left = await waitNoMarker(mk, 5000);
             const ms = performance.now() - t0;
             const problems = [];
@@ -547,8 +518,9 @@ export async function run(mcph) {
     await relativePaths(mcph);
 }
 
-// One scenario by its function's name (for working on it).
+// One scenario by its function's name (gateway.mjs BINARY faults:NAME).
 export async function runOne(name, mcph) {
     const all = { killedMidCall, startupFailures, neverLists, crashLoop, noLeftovers, reloads, reloadStorm, serverNotes, questions, relativePaths };
+    if (!all[name]) throw new Error(`no scenario ${name}; one of ${Object.keys(all).join(', ')}`);
     await all[name](mcph);
 }

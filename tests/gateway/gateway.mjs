@@ -4,7 +4,7 @@
 //
 //   node tests/gateway/gateway.mjs [BINARY [PART]]      BINARY: build/mcph
 //
-// Parts, in order (PART runs one):
+// Parts, in order (PART runs one; faults:NAME one scenario of faults.mjs, e.g. crashLoop):
 //   everything  server-everything through mcph with the SDK v1 client (2025-11-25) and the v2
 //               client (2026-07-28), every tool, read, prompt and completion compared with
 //               the same server spoken to directly; sampling, elicitation, progress,
@@ -30,8 +30,8 @@ const PARTS = { everything, servers, faults };
 const LIMIT_MS = 170000;
 
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
-const only = process.argv[3];
-if (only && !PARTS[only]) {
+const [only, scenario] = (process.argv[3] || '').split(':');
+if (only && (!PARTS[only] || (scenario && !PARTS[only].runOne))) {
     console.error(`usage: node tests/gateway/gateway.mjs [BINARY [${Object.keys(PARTS).join('|')}]]`);
     process.exit(2);
 }
@@ -49,7 +49,8 @@ const watchdog = setTimeout(async () => {
 const t0 = Date.now();
 try {
     for (const [name, part] of Object.entries(PARTS)) {
-        if (!only || only === name) await part.run(mcph);
+        if (scenario && only === name) await part.runOne(scenario, mcph);
+        else if (!only || only === name) await part.run(mcph);
     }
 } catch (err) {
     report(false, 'gateway suite', `threw: ${err?.stack || err}`);

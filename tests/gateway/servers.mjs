@@ -5,27 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { check, expect } from '../lib/check.mjs';
-import { workspace, gatewayIni, startSession, NODE, SERVERS, short } from './common.mjs';
-
-const sessions = new Set();
+import { expect } from '../lib/check.mjs';
+import { workspace, gatewayIni, startSession, endSession, endSessions, step, NODE, SERVERS, short } from './common.mjs';
 
 export async function cleanup() {
-    for (const s of sessions) s.kill('SIGKILL');
-    sessions.clear();
-}
-
-function step(name, fn, s = () => null) {
-    return check(`gateway ${name}`, fn, {
-        problems: () => {
-            const x = s();
-            if (!x) return [];
-            const all = x.problems();
-            const fresh = all.slice(x.seenProblems || 0);
-            x.seenProblems = all.length;
-            return fresh;
-        },
-    });
+    endSessions();
 }
 
 const ok = (r) => !r.error && !r.isError;
@@ -46,7 +30,6 @@ async function filesystemAndMemory(mcph) {
     let s;
     await step('filesystem: write a file, read it back, list the root, refuse a path outside', async () => {
         s = await startSession(mcph, ini);
-        sessions.add(s);
         const names = await s.names('tools');
         for (const t of ['fs_write_file', 'fs_read_text_file', 'fs_list_directory', 'mem_create_entities', 'mem_read_graph']) {
             expect(names.includes(t), `${t} is not listed: ${short(names, 300)}`);
@@ -85,10 +68,7 @@ async function filesystemAndMemory(mcph) {
         expect(disk.includes('"written in C"') && disk.includes('"serves"'), `the memory file (${memoryFile}): ${short(disk)}`);
         return `2 entities, 1 relation, in ${path.basename(memoryFile)}`;
     }, () => s);
-    if (s) {
-        sessions.delete(s);
-        await s.stop(5000);
-    }
+    if (s) await endSession(s);
 }
 
 // The core's tools filter on an mcp section: only the tools it admits are served.
@@ -106,7 +86,6 @@ async function filter(mcph) {
     await step('tools filter on an mcp section: only the admitted tools are served', async () => {
         expect(probe.status === 0, `mcph --check ${ini} exited with ${probe.status}: ${short(probe.stderr, 300)}`);
         s = await startSession(mcph, ini);
-        sessions.add(s);
         const names = await s.names('tools');
         const problems = [];
         for (const n of names) {
@@ -119,10 +98,7 @@ async function filter(mcph) {
         if (!w.error && !w.isError) problems.push('a filtered-out tool was called');
         return problems.length ? problems : `${names.length} tools served: ${names.join(', ')}`;
     }, () => s);
-    if (s) {
-        sessions.delete(s);
-        await s.stop(5000);
-    }
+    if (s) await endSession(s);
 }
 
 export async function run(mcph) {
