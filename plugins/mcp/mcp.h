@@ -21,7 +21,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-#define MCP_PROTOCOL "2025-11-25"          /* the newest revision offered to the server */
+#define MCP_PROTOCOL "2025-11-25"          /* the newest revision of the initialize handshake */
+#define MCP_MODERN "2026-07-28"            /* the revision without one (server/discover) */
 #define MCP_ENV_MAX 64                     /* variables of the server's environment */
 #define MCP_CRASHES_DOWN 5                 /* crashes in a row before the section is down */
 #define MCP_UPTIME_RESET_MS 60000          /* up this long, the crash count starts again */
@@ -110,7 +111,10 @@ struct mcp_link {
     int wake[2];  /* wakes the link's thread (stop, retry) */
     pthread_t thread;
     int64_t next_id;
-    int64_t init_id; /* the initialize request's id while the handshake runs */
+    int64_t init_id;   /* server/discover's or initialize's id while the handshake runs */
+    int discovering;   /* init_id is server/discover's */
+    int modern;        /* the server speaks MCP_MODERN: _meta on every request, no session */
+    int64_t listen_id; /* the open subscriptions/listen request (modern), or 0 */
     struct mcp_pending *pending;
     cJSON *init_result; /* owned: the server's InitializeResult, once up */
     int crashes;        /* in a row */
@@ -163,7 +167,10 @@ void mcp_link_notify(struct mcp_link *l, const char *method, cJSON *params);
 /* A request answered at once, for init's lists: the result (owned by the caller) or NULL. */
 cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
                         struct mcph_strbuf *why);
-/* Follow or stop following uri at the server (resources/subscribe, unsubscribe). */
+/* The _meta every request carries to a MCP_MODERN server (added to params), else nothing. */
+void mcp_link_request_meta(struct mcp_link *l, cJSON *params);
+/* Follow or stop following uri at the server (resources/subscribe, unsubscribe; or, for a
+ * MCP_MODERN server, a new subscriptions/listen with the URIs followed). */
 void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);
 
 void mcp_event_free(struct mcp_event *ev);
