@@ -1133,6 +1133,10 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
             w = MCP_WAIT_CANCELLED;
             break;
         }
+        if (p->deadline.tv_sec != 0 && link_ms_since(&p->deadline) >= 0) {
+            w = MCP_WAIT_TIMEOUT;
+            break;
+        }
         link_after(&tick, MCP_TICK_MS);
         link_timedwait(l, &tick);
     }
@@ -1166,6 +1170,7 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
 
     if (p == NULL)
         return NULL;
+    link_after(&p->deadline, l->spec.startup_ms);
     for (;;) {
         enum mcp_wait w = mcp_link_wait(l, p, NULL, NULL, &ev);
 
@@ -1173,7 +1178,10 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
             mcp_event_free(ev);
             continue;
         }
-        if (w == MCP_WAIT_FAILED) {
+        if (w == MCP_WAIT_TIMEOUT) {
+            mcph_sb_addf(why, "server '%s' did not answer %s within %d ms", l->spec.display, method,
+                         l->spec.startup_ms);
+        } else if (w == MCP_WAIT_FAILED) {
             mcph_sb_addf(why, "server '%s' %s", l->spec.display, p->failure);
         } else {
             const cJSON *err = cJSON_GetObjectItemCaseSensitive(p->reply, "error");

@@ -355,6 +355,7 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
                          kind == MCP_TOOL ? "call" : "request");
             rc = mcp_fail(host, call, kind, why.buf);
             break;
+        case MCP_WAIT_TIMEOUT: /* calls set no deadline: the client cancels */
         case MCP_WAIT_CANCELLED:
             mcp_link_done(l, p, 1);
             cJSON_Delete(retry);

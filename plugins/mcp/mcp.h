@@ -79,10 +79,11 @@ struct mcp_asked {
 struct mcp_pending {
     struct mcp_pending *next;
     int64_t id;
-    uint64_t gen;  /* the server process it went to */
-    int asks;      /* the server's questions may be routed to it */
-    cJSON *reply;  /* owned: the response, or NULL */
-    char *failure; /* owned: why no response will come, or NULL */
+    uint64_t gen;             /* the server process it went to */
+    int asks;                 /* the server's questions may be routed to it */
+    struct timespec deadline; /* CLOCK_MONOTONIC; zero: none (its waiter's own) */
+    cJSON *reply;             /* owned: the response, or NULL */
+    char *failure;            /* owned: why no response will come, or NULL */
     struct mcp_event *events, **tail;
     /* Parked: its call was asked to come back with the client's answer (2026-07-28). */
     int parked;
@@ -152,6 +153,7 @@ enum mcp_wait {
     MCP_WAIT_EVENT,     /* *ev is an event, the caller's now */
     MCP_WAIT_FAILED,    /* p->failure says why */
     MCP_WAIT_CANCELLED, /* the client cancelled the call */
+    MCP_WAIT_TIMEOUT,   /* p->deadline passed */
 };
 enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const struct mcph_host *host,
                             struct mcph_call *call, struct mcp_event **ev);
