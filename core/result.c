@@ -771,6 +771,10 @@ static int result_json_extra(struct result_add *add, const cJSON *r)
         if (strncmp(k->string, "io.modelcontextprotocol/", 24) == 0)
             cJSON_Delete(cJSON_DetachItemViaPointer(meta, k));
     }
+    /* A _meta that held only the protocol's keys is not sent empty. */
+    if (meta != NULL && meta->child == NULL && r->child != NULL &&
+        cJSON_GetObjectItemCaseSensitive(r, "_meta")->child != NULL)
+        cJSON_DeleteItemFromObjectCaseSensitive(add->extra, "_meta");
     return MCPH_OK;
 }
 

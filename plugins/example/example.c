@@ -23,6 +23,12 @@
  *   - a resource defined at init for a file named by a path-valued key (`notes_file`, read
  *     with host->config_path(), so relative to the INI file), whose listed size is made anew
  *     when the instance is rebuilt: by a reload, or by the `rescan` tool (host->refresh()).
+ * and, since ABI 1.3 (what a plugin that relays another server needs),
+ *   - a tool that answers with a whole MCP result given as JSON, and sends the client a log
+ *     message of its own (relay: host->result_json(), host->client_log());
+ *   - the note kept when the instance is rebuilt (MCPH_PLUGIN_TAKE_OVER: the new init copies
+ *     it from host->predecessor());
+ *   - hearing which resources clients follow (the descriptor's subscribe()).
  * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
@@ -427,6 +433,39 @@ static int example_rescan(const struct mcph_host *host, void *state, struct mcph
     return host->text(call, "rescan requested");
 }
 
+/* --- Since 1.3: relaying. --- */
+
+/* A proxy hands back what another server answered, whole: here the result comes from the
+ * arguments. mcph keeps of it what the client's revision carries, as for the sinks. */
+static int example_relay(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *result = NULL, *log = NULL;
+    int rc;
+
+    (void)state;
+    if (host->arg_string(call, "log", &log) == MCPH_OK) {
+        struct mcph_strbuf data = MCPH_STRBUF_INIT;
+
+        mcph_sb_addjson(&data, log, strlen(log));
+        host->client_log(host, MCPH_LOG_INFO, NULL, data.buf);
+        mcph_sb_release(&data);
+    }
+    if (host->arg_string(call, "result", &result) != MCPH_OK)
+        return host->tool_error(call, "result must be a string");
+    rc = host->result_json(call, result);
+    if (rc == MCPH_ERR_INVALID)
+        return host->tool_error(call, "result is not a CallToolResult in JSON");
+    return rc;
+}
+
+/* Clients began or ceased to follow one of this instance's resources. A plugin whose
+ * resources change elsewhere would pass this on; the note changes here, so it only says it. */
+static void example_subscribe(const struct mcph_host *host, void *state, const char *uri, int on)
+{
+    (void)state;
+    host->log(host, MCPH_LOG_DEBUG, "%s %s", on ? "clients follow" : "nobody follows", uri);
+}
+
 /* Reads the file at read time: the size listed is from the last (re)build. */
 static int example_notes_file(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
@@ -692,6 +731,14 @@ static int example_init(const struct mcph_host *host, void **state)
         free(ex);
         return MCPH_ERR;
     }
+    /* Since 1.3: a rebuild keeps the note. The instance replaced may still serve calls, so
+     * its note is copied under its lock, not moved. */
+    struct example *before = host->predecessor(host);
+    if (before != NULL) {
+        pthread_mutex_lock(&before->lock);
+        ex->note = before->note != NULL ? strdup(before->note) : NULL;
+        pthread_mutex_unlock(&before->lock);
+    }
     int rc = example_define_shortcuts(host, ex);
     if (rc == MCPH_OK)
         rc = example_define_notes(host, ex);
@@ -699,6 +746,7 @@ static int example_init(const struct mcph_host *host, void **state)
         host->log(host, MCPH_LOG_ERROR, "cannot define the shortcuts or the notes file (%d)", rc);
         example_free_shortcuts(ex);
         pthread_mutex_destroy(&ex->lock);
+        free(ex->note);
         free(ex);
         return rc;
     }
@@ -880,6 +928,18 @@ static const struct mcph_tool example_tools[] = {
         .open_world_hint = MCPH_HINT_FALSE,
         .call = example_rescan,
     },
+    {
+        .name = "relay",
+        .title = "Relay",
+        .description = "Answers with the CallToolResult given as JSON text in `result`, as a "
+                       "proxy relays another server's result (ABI 1.3); `log`, if given, is "
+                       "sent to the client as a log message first.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{"
+                        "\"result\":{\"type\":\"string\"},\"log\":{\"type\":\"string\"}},"
+                        "\"required\":[\"result\"]}",
+        .open_world_hint = MCPH_HINT_FALSE,
+        .call = example_relay,
+    },
     {0},
 };
 
@@ -961,9 +1021,9 @@ static const struct mcph_config_key example_config_keys[] = {
 static const struct mcph_plugin example_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "example",
-    .version = "1.2.0",
+    .version = "1.3.0",
     .description = "A tour of the mcph plugin ABI",
-    .flags = MCPH_PLUGIN_THREAD_SAFE,
+    .flags = MCPH_PLUGIN_THREAD_SAFE | MCPH_PLUGIN_TAKE_OVER,
     .tools = example_tools,
     .resources = example_resources,
     .resource_templates = example_templates,
@@ -971,6 +1031,7 @@ static const struct mcph_plugin example_plugin = {
     .config_keys = example_config_keys,
     .init = example_init,
     .shutdown = example_shutdown,
+    .subscribe = example_subscribe,
 };
 
 MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void)

@@ -367,6 +367,8 @@ static void link_on_request(struct mcp_link *l, const char *method, cJSON *msg)
 /* Subscriptions held at the server, made again after a restart. */
 static void link_resubscribe(struct mcp_link *l)
 {
+    if (l->modern)
+        return; /* link_on_discover opened a listen request with them */
     pthread_mutex_lock(&l->lock);
     for (size_t i = 0; i < l->nsubs; i++) {
         cJSON *params = cJSON_CreateObject();
@@ -379,8 +381,19 @@ static void link_resubscribe(struct mcp_link *l)
     pthread_mutex_unlock(&l->lock);
 }
 
-/* The answer to the handshake: check it, say initialized, and serve. After a restart, the
- * subscriptions are made again, and a rebuild lists what the new process serves. */
+/* After a restart's handshake the subscriptions are made again, and a rebuild lists what the
+ * new process serves. */
+static void link_restarted(struct mcp_link *l)
+{
+    link_log(l, MCPH_LOG_INFO, "server '%s' serves again", l->spec.display);
+    link_resubscribe(l);
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->refresh(l->host);
+    pthread_mutex_unlock(&l->hlock);
+}
+
+/* The answer to initialize: check it, say initialized, and serve. */
 static void link_on_init(struct mcp_link *l, cJSON *msg)
 {
     cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
@@ -400,19 +413,52 @@ static void link_on_init(struct mcp_link *l, cJSON *msg)
     cJSON_Delete(l->init_result);
     l->init_result = result;
     l->init_id = 0;
+    l->modern = 0;
     l->state = MCP_UP;
     link_now(&l->up_since);
     restarted = l->gen > 1;
     pthread_cond_broadcast(&l->cond);
     pthread_mutex_unlock(&l->lock);
-    if (!restarted)
+    if (restarted)
+        link_restarted(l);
+}
+
+static int link_send_initialize(struct mcp_link *l);
+static void link_listen(struct mcp_link *l);
+
+/* The answer to server/discover: a server that lists MCP_MODERN is spoken to that way, from
+ * now on with no session; any other answer (an error from a server that wants initialize
+ * first) and the handshake goes on with initialize. */
+static void link_on_discover(struct mcp_link *l, cJSON *msg)
+{
+    cJSON *result = cJSON_GetObjectItemCaseSensitive(msg, "result");
+    const cJSON *versions = cJSON_GetObjectItemCaseSensitive(result, "supportedVersions");
+    const cJSON *v;
+    int restarted, modern = 0;
+
+    cJSON_ArrayForEach(v, versions)
+    {
+        if (cJSON_IsString(v) && strcmp(v->valuestring, MCP_MODERN) == 0)
+            modern = 1;
+    }
+    if (!modern || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(result, "capabilities"))) {
+        link_send_initialize(l);
         return;
-    link_log(l, MCPH_LOG_INFO, "server '%s' serves again", l->spec.display);
-    link_resubscribe(l);
-    pthread_mutex_lock(&l->hlock);
-    if (l->host != NULL)
-        l->host->refresh(l->host);
-    pthread_mutex_unlock(&l->hlock);
+    }
+    pthread_mutex_lock(&l->lock);
+    cJSON_Delete(l->init_result);
+    l->init_result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+    l->init_id = 0;
+    l->discovering = 0;
+    l->modern = 1;
+    l->state = MCP_UP;
+    link_now(&l->up_since);
+    restarted = l->gen > 1;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->lock);
+    link_listen(l);
+    if (restarted)
+        link_restarted(l);
 }
 
 static void link_on_response(struct mcp_link *l, const cJSON *id, cJSON *msg)
@@ -425,8 +471,13 @@ static void link_on_response(struct mcp_link *l, const cJSON *id, cJSON *msg)
     n = (int64_t)id->valuedouble;
     pthread_mutex_lock(&l->lock);
     if (n == l->init_id && l->init_id != 0) {
+        int discovering = l->discovering;
+
         pthread_mutex_unlock(&l->lock);
-        link_on_init(l, msg);
+        if (discovering)
+            link_on_discover(l, msg);
+        else
+            link_on_init(l, msg);
         return;
     }
     p = link_find(l, n);
@@ -484,11 +535,104 @@ static int link_send_initialize(struct mcp_link *l)
         return MCPH_ERR_NOMEM;
     pthread_mutex_lock(&l->lock);
     l->init_id = ++l->next_id;
+    l->discovering = 0;
     pthread_mutex_unlock(&l->lock);
     cJSON_AddNumberToObject(msg, "id", (double)l->init_id);
     rc = link_write(l, msg);
     cJSON_Delete(msg);
     return rc;
+}
+
+/* The client's side of every MCP_MODERN request: who it is and what it can do. */
+static void link_add_meta(struct mcp_link *l, cJSON *params)
+{
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    cJSON *caps, *info;
+
+    if (meta == NULL)
+        meta = cJSON_AddObjectToObject(params, "_meta");
+    if (!cJSON_IsObject(meta))
+        return;
+    cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", MCP_MODERN);
+    caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
+    cJSON_AddObjectToObject(caps, "sampling");
+    cJSON_AddObjectToObject(caps, "elicitation");
+    cJSON_AddObjectToObject(caps, "roots");
+    info = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientInfo");
+    cJSON_AddStringToObject(info, "name", "mcph");
+    pthread_mutex_lock(&l->hlock);
+    cJSON_AddStringToObject(info, "version", l->host != NULL ? l->host->version : "");
+    pthread_mutex_unlock(&l->hlock);
+    /* The client's own level decides what reaches it (client_log); the server sends all. */
+    cJSON_AddStringToObject(meta, "io.modelcontextprotocol/logLevel", "debug");
+}
+
+void mcp_link_request_meta(struct mcp_link *l, cJSON *params)
+{
+    int modern;
+
+    pthread_mutex_lock(&l->lock);
+    modern = l->modern;
+    pthread_mutex_unlock(&l->lock);
+    if (modern)
+        link_add_meta(l, params);
+}
+
+/* The handshake starts with server/discover, which a server of MCP_MODERN answers. */
+static int link_send_discover(struct mcp_link *l)
+{
+    cJSON *params = cJSON_CreateObject();
+    cJSON *msg;
+    int rc;
+
+    if (params == NULL)
+        return MCPH_ERR_NOMEM;
+    link_add_meta(l, params);
+    msg = link_message("server/discover", params);
+    if (msg == NULL)
+        return MCPH_ERR_NOMEM;
+    pthread_mutex_lock(&l->lock);
+    l->init_id = ++l->next_id;
+    l->discovering = 1;
+    pthread_mutex_unlock(&l->lock);
+    cJSON_AddNumberToObject(msg, "id", (double)l->init_id);
+    rc = link_write(l, msg);
+    cJSON_Delete(msg);
+    return rc;
+}
+
+/* A MCP_MODERN server sends list_changed and resources/updated only on an open
+ * subscriptions/listen request: one stays open, made again when the URIs followed change. */
+static void link_listen(struct mcp_link *l)
+{
+    cJSON *params = cJSON_CreateObject();
+    cJSON *filter = cJSON_AddObjectToObject(params, "notifications");
+    cJSON *uris, *msg;
+    int64_t old, id;
+
+    cJSON_AddBoolToObject(filter, "toolsListChanged", 1);
+    cJSON_AddBoolToObject(filter, "resourcesListChanged", 1);
+    cJSON_AddBoolToObject(filter, "promptsListChanged", 1);
+    uris = cJSON_AddArrayToObject(filter, "resourceSubscriptions");
+    pthread_mutex_lock(&l->lock);
+    for (size_t i = 0; i < l->nsubs; i++)
+        cJSON_AddItemToArray(uris, cJSON_CreateString(l->subs[i]));
+    old = l->listen_id;
+    id = l->listen_id = ++l->next_id;
+    pthread_mutex_unlock(&l->lock);
+    link_add_meta(l, params);
+    msg = link_message("subscriptions/listen", params);
+    if (msg == NULL)
+        return;
+    cJSON_AddNumberToObject(msg, "id", (double)id);
+    link_write(l, msg);
+    cJSON_Delete(msg);
+    if (old != 0) {
+        cJSON *cancel = cJSON_CreateObject();
+
+        cJSON_AddNumberToObject(cancel, "requestId", (double)old);
+        mcp_link_notify(l, "notifications/cancelled", cancel);
+    }
 }
 
 /* Start a process; the handshake follows in the read loop. */
@@ -513,10 +657,11 @@ static int link_start(struct mcp_link *l)
     l->from = from;
     l->gen++;
     l->noise = 0;
+    l->listen_id = 0;
     l->ended[0] = '\0';
     pthread_mutex_unlock(&l->lock);
     pthread_mutex_unlock(&l->wlock);
-    return link_send_initialize(l);
+    return link_send_discover(l);
 }
 
 /* Read lines until the server's stdout ends or the link stops; during the handshake, at most
@@ -542,8 +687,20 @@ static void link_read(struct mcp_link *l)
         }
         pthread_mutex_unlock(&l->lock);
         if (handshake) {
-            int64_t left = l->spec.startup_ms - link_ms_since(&started);
+            int64_t spent = link_ms_since(&started);
+            int64_t left = l->spec.startup_ms - spent;
+            /* A server that leaves server/discover unanswered gets initialize after a third
+             * of the start-up time. */
+            int64_t discover_left = l->spec.startup_ms / 3 - spent;
+            int discovering;
 
+            pthread_mutex_lock(&l->lock);
+            discovering = l->discovering;
+            pthread_mutex_unlock(&l->lock);
+            if (discovering && discover_left <= 0) {
+                link_send_initialize(l);
+                continue;
+            }
             if (left <= 0) {
                 pthread_mutex_lock(&l->lock);
                 snprintf(l->ended, sizeof(l->ended), "did not answer initialize within %d ms",
@@ -551,7 +708,7 @@ static void link_read(struct mcp_link *l)
                 pthread_mutex_unlock(&l->lock);
                 break;
             }
-            timeout = (int)left;
+            timeout = (int)(discovering && discover_left < left ? discover_left : left);
         }
         if (poll(fds, 2, timeout) < 0 && errno != EINTR)
             break;
@@ -933,6 +1090,7 @@ struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON 
     params = cJSON_GetObjectItemCaseSensitive(msg, "params");
     if (params == NULL)
         params = cJSON_AddObjectToObject(msg, "params");
+    mcp_link_request_meta(l, params);
     meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     if (meta == NULL)
         meta = cJSON_AddObjectToObject(params, "_meta");
@@ -975,6 +1133,10 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
             w = MCP_WAIT_CANCELLED;
             break;
         }
+        if (p->deadline.tv_sec != 0 && link_ms_since(&p->deadline) >= 0) {
+            w = MCP_WAIT_TIMEOUT;
+            break;
+        }
         link_after(&tick, MCP_TICK_MS);
         link_timedwait(l, &tick);
     }
@@ -1008,6 +1170,7 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
 
     if (p == NULL)
         return NULL;
+    link_after(&p->deadline, l->spec.startup_ms);
     for (;;) {
         enum mcp_wait w = mcp_link_wait(l, p, NULL, NULL, &ev);
 
@@ -1015,7 +1178,10 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
             mcp_event_free(ev);
             continue;
         }
-        if (w == MCP_WAIT_FAILED) {
+        if (w == MCP_WAIT_TIMEOUT) {
+            mcph_sb_addf(why, "server '%s' did not answer %s within %d ms", l->spec.display, method,
+                         l->spec.startup_ms);
+        } else if (w == MCP_WAIT_FAILED) {
             mcph_sb_addf(why, "server '%s' %s", l->spec.display, p->failure);
         } else {
             const cJSON *err = cJSON_GetObjectItemCaseSensitive(p->reply, "error");
@@ -1093,8 +1259,10 @@ void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on)
 {
     cJSON *params = cJSON_CreateObject();
     size_t i;
+    int modern;
 
     pthread_mutex_lock(&l->lock);
+    modern = l->modern;
     for (i = 0; i < l->nsubs && strcmp(l->subs[i], uri) != 0; i++)
         ;
     if (on && i == l->nsubs) {
@@ -1111,6 +1279,11 @@ void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on)
         l->subs[i] = l->subs[--l->nsubs];
     }
     pthread_mutex_unlock(&l->lock);
+    if (modern) {
+        cJSON_Delete(params);
+        link_listen(l);
+        return;
+    }
     cJSON_AddStringToObject(params, "uri", uri);
     /* Not waited for: subscribe() must not block. */
     link_fire(l, on ? "resources/subscribe" : "resources/unsubscribe", params);

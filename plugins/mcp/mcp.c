@@ -30,6 +30,8 @@ struct mcp {
     int subscribe; /* the server takes resources/subscribe */
 };
 
+#define MCP_ROUNDS_MAX 16 /* rounds of a MCP_MODERN server's questions in one call */
+
 /* What a forwarded request serves, for its errors. */
 enum mcp_kind {
     MCP_TOOL,
@@ -217,6 +219,59 @@ static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const
     }
 }
 
+/*
+ * A MCP_MODERN server asks its questions in its result (InputRequiredResult: inputRequests,
+ * requestState): each is asked of the client, and the request is sent again with the
+ * answers. Returns the params of that next round (owned), or NULL with *rc MCPH_OK when the
+ * reply is not such a result, or MCPH_ERR_AGAIN when the client answers by retrying this
+ * call, or another status after a tool error or protocol error was set.
+ */
+static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *host,
+                                 struct mcph_call *call, const cJSON *reply, const cJSON *sent,
+                                 int *rc)
+{
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
+    const cJSON *requests = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
+    const cJSON *q;
+    cJSON *next, *answers;
+
+    (void)l;
+    *rc = MCPH_OK;
+    if (!cJSON_IsString(type) || strcmp(type->valuestring, "input_required") != 0)
+        return NULL;
+    next = cJSON_Duplicate(sent, 1);
+    answers = cJSON_AddObjectToObject(next, "inputResponses");
+    cJSON_ArrayForEach(q, requests)
+    {
+        const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "method");
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(q, "params");
+        char *params_json = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
+        cJSON *answer = NULL;
+
+        *rc = cJSON_IsString(method)
+                  ? mcp_ask(host, call, method->valuestring, params_json, &answer)
+                  : MCPH_ERR_INVALID;
+        free(params_json);
+        if (*rc == MCPH_OK) {
+            cJSON_AddItemToObject(answers, q->string, answer);
+            continue;
+        }
+        cJSON_Delete(answer);
+        cJSON_Delete(next);
+        if (*rc != MCPH_ERR_AGAIN)
+            *rc = host->error(call, MCPH_ERR,
+                              "the server asked %s, and mcph could not ask its "
+                              "client (status %d)",
+                              cJSON_IsString(method) ? method->valuestring : "something", *rc);
+        return NULL;
+    }
+    if (cJSON_IsString(state))
+        cJSON_AddStringToObject(next, "requestState", state->valuestring);
+    return next;
+}
+
 static char *mcp_key(const char *method, const char *name, const char *args)
 {
     struct mcph_strbuf sb = MCPH_STRBUF_INIT;
@@ -236,7 +291,9 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
     struct mcp_link *l = m->link;
     struct mcph_strbuf why = MCPH_STRBUF_INIT;
     struct mcp_pending *p = key != NULL ? mcp_link_unpark(l, key) : NULL;
-    int rc = MCPH_OK;
+    /* The request as first sent, for the rounds of a MCP_MODERN server's questions. */
+    cJSON *retry = p == NULL ? cJSON_Duplicate(params, 1) : NULL;
+    int rc = MCPH_OK, rounds = 0;
 
     if (p != NULL) {
         cJSON_Delete(params);
@@ -249,6 +306,7 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
     }
     if (p == NULL) {
         rc = mcp_fail(host, call, kind, why.buf);
+        cJSON_Delete(retry);
         mcph_sb_release(&why);
         return rc;
     }
@@ -261,10 +319,35 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
             mcp_event_free(ev);
             if (rc == MCPH_ERR_AGAIN && key != NULL) {
                 mcp_link_park(l, p, key);
+                cJSON_Delete(retry);
                 return MCPH_OK; /* discarded: the call comes back with the answer */
             }
             continue;
         case MCP_WAIT_REPLY:
+            if (retry != NULL && rounds < MCP_ROUNDS_MAX) {
+                cJSON *again = mcp_input_required(l, host, call, p->reply, retry, &rc);
+
+                if (rc == MCPH_ERR_AGAIN) {
+                    /* The client answers by running this call again; the server keeps
+                     * nothing meanwhile, so there is nothing to park. */
+                    mcp_link_done(l, p, 0);
+                    cJSON_Delete(retry);
+                    mcph_sb_release(&why);
+                    return MCPH_OK;
+                }
+                if (again != NULL) {
+                    mcp_link_done(l, p, 0);
+                    rounds++;
+                    p = mcp_link_send(l, method, again, kind != MCP_COMPLETE, &why);
+                    if (p == NULL) {
+                        rc = mcp_fail(host, call, kind, why.buf);
+                        cJSON_Delete(retry);
+                        mcph_sb_release(&why);
+                        return rc;
+                    }
+                    continue;
+                }
+            }
             rc = mcp_reply(host, call, p->reply);
             break;
         case MCP_WAIT_FAILED:
@@ -272,14 +355,17 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
                          kind == MCP_TOOL ? "call" : "request");
             rc = mcp_fail(host, call, kind, why.buf);
             break;
+        case MCP_WAIT_TIMEOUT: /* calls set no deadline: the client cancels */
         case MCP_WAIT_CANCELLED:
             mcp_link_done(l, p, 1);
+            cJSON_Delete(retry);
             mcph_sb_release(&why);
             return MCPH_OK;
         }
         break;
     }
     mcp_link_done(l, p, 0);
+    cJSON_Delete(retry);
     mcph_sb_release(&why);
     return rc;
 }

@@ -21,7 +21,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-#define MCP_PROTOCOL "2025-11-25"          /* the newest revision offered to the server */
+#define MCP_PROTOCOL "2025-11-25"          /* the newest revision of the initialize handshake */
+#define MCP_MODERN "2026-07-28"            /* the revision without one (server/discover) */
 #define MCP_ENV_MAX 64                     /* variables of the server's environment */
 #define MCP_CRASHES_DOWN 5                 /* crashes in a row before the section is down */
 #define MCP_UPTIME_RESET_MS 60000          /* up this long, the crash count starts again */
@@ -78,10 +79,11 @@ struct mcp_asked {
 struct mcp_pending {
     struct mcp_pending *next;
     int64_t id;
-    uint64_t gen;  /* the server process it went to */
-    int asks;      /* the server's questions may be routed to it */
-    cJSON *reply;  /* owned: the response, or NULL */
-    char *failure; /* owned: why no response will come, or NULL */
+    uint64_t gen;             /* the server process it went to */
+    int asks;                 /* the server's questions may be routed to it */
+    struct timespec deadline; /* CLOCK_MONOTONIC; zero: none (its waiter's own) */
+    cJSON *reply;             /* owned: the response, or NULL */
+    char *failure;            /* owned: why no response will come, or NULL */
     struct mcp_event *events, **tail;
     /* Parked: its call was asked to come back with the client's answer (2026-07-28). */
     int parked;
@@ -110,7 +112,10 @@ struct mcp_link {
     int wake[2];  /* wakes the link's thread (stop, retry) */
     pthread_t thread;
     int64_t next_id;
-    int64_t init_id; /* the initialize request's id while the handshake runs */
+    int64_t init_id;   /* server/discover's or initialize's id while the handshake runs */
+    int discovering;   /* init_id is server/discover's */
+    int modern;        /* the server speaks MCP_MODERN: _meta on every request, no session */
+    int64_t listen_id; /* the open subscriptions/listen request (modern), or 0 */
     struct mcp_pending *pending;
     cJSON *init_result; /* owned: the server's InitializeResult, once up */
     int crashes;        /* in a row */
@@ -148,6 +153,7 @@ enum mcp_wait {
     MCP_WAIT_EVENT,     /* *ev is an event, the caller's now */
     MCP_WAIT_FAILED,    /* p->failure says why */
     MCP_WAIT_CANCELLED, /* the client cancelled the call */
+    MCP_WAIT_TIMEOUT,   /* p->deadline passed */
 };
 enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const struct mcph_host *host,
                             struct mcph_call *call, struct mcp_event **ev);
@@ -163,7 +169,10 @@ void mcp_link_notify(struct mcp_link *l, const char *method, cJSON *params);
 /* A request answered at once, for init's lists: the result (owned by the caller) or NULL. */
 cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
                         struct mcph_strbuf *why);
-/* Follow or stop following uri at the server (resources/subscribe, unsubscribe). */
+/* The _meta every request carries to a MCP_MODERN server (added to params), else nothing. */
+void mcp_link_request_meta(struct mcp_link *l, cJSON *params);
+/* Follow or stop following uri at the server (resources/subscribe, unsubscribe; or, for a
+ * MCP_MODERN server, a new subscriptions/listen with the URIs followed). */
 void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);
 
 void mcp_event_free(struct mcp_event *ev);

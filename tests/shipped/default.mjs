@@ -61,6 +61,7 @@ const TOOLS = {
     roots: { args: {}, expect: has(/file:\/\/\/srv\/project/) },
     set_note: { args: { text: 'from the default test' }, expect: has(/noted/) },
     rescan: { args: {}, expect: has(/rescan requested/) },
+    relay: { args: { result: JSON.stringify({ content: [{ type: 'text', text: 'relayed' }] }) }, expect: has(/^relayed$/) },
 };
 
 // One URI to read through each template, and what it must contain.

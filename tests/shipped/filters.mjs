@@ -83,7 +83,7 @@ const INI = [
 ].join('\n');
 
 const ALL_TOOLS = ['echo', 'greet', 'add', 'image', 'audio', 'link', 'embed', 'fail', 'count', 'confirm',
-    'ask_model', 'roots', 'set_note', 'rescan'];
+    'ask_model', 'roots', 'set_note', 'rescan', 'relay'];
 
 async function main() {
     const r = runCheck('filters.ini', INI);
@@ -109,7 +109,7 @@ async function main() {
         const blocks = filterBlocks(r.stdout);
         expect(blocks !== null, `no FILTERS part in: ${r.stdout.slice(-600)}`);
         expectEq(blocks.map((b) => b.header), [
-            `[plugin.shop] tools = e* c?unt sh? !sh2 (${r.ini}:7): 4 kept, 13 dropped`,
+            `[plugin.shop] tools = e* c?unt sh? !sh2 (${r.ini}:7): 4 kept, 14 dropped`,
             `[plugin.shop] resources = example://n* !example://note (${r.ini}:8): 1 kept, 3 dropped`,
             `[plugin.shop] prompts = !* (${r.ini}:9): 0 kept, 1 dropped`,
         ], 'one block per filter, the unfiltered instance none');

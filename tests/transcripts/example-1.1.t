@@ -7,7 +7,7 @@ config: conf/example.ini
 < {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"completions":{},"resources":{"subscribe":true}}}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 > {"jsonrpc":"2.0","id":2,"method":"tools/list"}
-< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","icons":"<absent>"},{},{},{},{},{},{},{},{"name":"count","icons":[{"src":"~^data:image/png;base64,","mimeType":"image/png","sizes":["2x2"]}],"_meta":{"example.com/category":"demo"}},{"name":"confirm"},{"name":"ask_model"},{"name":"roots"},{"name":"set_note"},{"name":"rescan"}]}}
+< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo","icons":"<absent>"},{},{},{},{},{},{},{},{"name":"count","icons":[{"src":"~^data:image/png;base64,","mimeType":"image/png","sizes":["2x2"]}],"_meta":{"example.com/category":"demo"}},{"name":"confirm"},{"name":"ask_model"},{"name":"roots"},{"name":"set_note"},{"name":"rescan"},{"name":"relay"}]}}
 # count: progress 1..to, then the result.
 > {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count","arguments":{"to":3,"delay_ms":0},"_meta":{"progressToken":"c"}}}
 < {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"c","progress":1,"total":3,"message":"counted to 1"}}
