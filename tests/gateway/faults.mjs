@@ -10,6 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { expect, expectEq } from '../lib/check.mjs';
 import { writeIni } from '../lib/workspace.mjs';
+import { describeExit } from '../lib/proc.mjs';
 import {
     workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, forgetSession, step, pidsByMarker,
     waitNoMarker, waitOneMarker, fdCount, threadCount, killMarker, events, sleep, waitFor, short,
@@ -34,10 +35,15 @@ export async function cleanup() {
     for (const m of markers) killMarker(m);
 }
 
-// Wait for the next "reload: serving" line on stderr after mark m; true when it came.
-function reloaded(s, m, ms = 15000) {
-    return s.waitFor(() => /reload: serving|reload: .*failed|reload: kept/.test(s.since(m).stderr), ms);
+// Wait for the next "reload: serving" line on stderr after mark m; true when it came (false
+// at once when mcph is gone).
+async function reloaded(s, m, ms = 15000) {
+    await s.waitFor(() => /reload: serving|reload: .*failed|reload: kept/.test(s.since(m).stderr) || s.exited, ms);
+    return /reload: serving|reload: .*failed|reload: kept/.test(s.since(m).stderr);
 }
+
+// Why a reload did not finish: mcph died, or the end of its stderr.
+const noReload = (s) => (s.exited ? `mcph died: ${describeExit(s.exitInfo)}` : `no reload line on stderr: ${s.stderrTail(4)}`);
 
 const tool = async (s, name, args = {}, ms) => s.tool(name, args, ms);
 const echoOk = (r, text) => !r.error && !r.isError && JSON.stringify(r.msg.result?.content) === JSON.stringify([{ type: 'text', text: `echo: ${text}` }]);
@@ -105,7 +111,7 @@ async function killedMidCall(mcph) {
         await tool(s, 'fake_die', { how: 'kill' });
         const m = s.mark();
         s.hup(); // the rebuild takes the link over during the backoff
-        expect(await reloaded(s, m), `no reload line on stderr: ${s.stderrTail(4)}`);
+        expect(await reloaded(s, m), noReload(s));
         const e = await tool(s, 'fake_echo', { text: 'after' }, 20000);
         expect(echoOk(e, 'after'), `after the restart: ${short(e.msg)}`);
         await sleep(500); // the refresh after the restart settles
@@ -231,7 +237,7 @@ async function crashLoop(mcph) {
         const m = s.mark();
         const t0 = performance.now();
         s.hup();
-        expect(await reloaded(s, m), `no reload line on stderr: ${s.stderrTail(4)}`);
+        expect(await reloaded(s, m), noReload(s));
         const r = await tool(s, 'flaky_echo', { text: 'up' }, 20000);
         expect(echoOk(r, 'up'), `after SIGHUP: ${short(r.msg)}`);
         return `serving ${(performance.now() - t0).toFixed(0)} ms after SIGHUP`;
@@ -288,7 +294,7 @@ async function reloads(mcph) {
         expect(pid1, 'no server process');
         const m = s.mark();
         s.hup();
-        expect(await reloaded(s, m), `no reload line on stderr: ${s.stderrTail(4)}`);
+        expect(await reloaded(s, m), noReload(s));
         const r = await tool(s, 'fake_pid');
         expectEq(pidsByMarker(mk), [pid1], 'server processes after SIGHUP');
         expect(!r.isError && r.text === String(pid1), `fake_pid says ${short(r.msg)}, expected ${pid1}`);
@@ -300,7 +306,7 @@ async function reloads(mcph) {
         write({ env: 'GW_CHANGED=1' });
         const m = s.mark();
         s.hup();
-        expect(await reloaded(s, m), `no reload line on stderr: ${s.stderrTail(4)}`);
+        expect(await reloaded(s, m), noReload(s));
         pid2 = await waitOneMarker(mk, 5000, [pid1]);
         expect(pid2, `not one new server: ${pidsByMarker(mk)} (old ${pid1})`);
         const r = await tool(s, 'fake_pid');
@@ -312,7 +318,7 @@ async function reloads(mcph) {
         gatewayIni(ws, { fake: { command: fakeCommand('exit-at-once', mk), env: 'GW_CHANGED=2' } });
         const m = s.mark();
         s.hup();
-        expect(await reloaded(s, m), `no reload line on stderr: ${s.stderrTail(4)}`);
+        expect(await reloaded(s, m), noReload(s));
         await sleep(300);
         const r = await tool(s, 'fake_pid');
         const problems = [];
