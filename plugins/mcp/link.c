@@ -327,17 +327,16 @@ static void link_on_notification(struct mcp_link *l, const char *method, cJSON *
     }
 }
 
-/* The call a question of the server's belongs to: over stdio a request says nothing of that,
- * so the oldest call in flight that takes questions. lock held. */
+/* The call a question of the server's belongs to: over stdio a request names no call, so the
+ * call sent last that takes questions and is not parked (a server asks soon after it was
+ * called, most often while an older call goes on). lock held. */
 static struct mcp_pending *link_asker(struct mcp_link *l)
 {
-    struct mcp_pending *found = NULL;
-
     for (struct mcp_pending *p = l->pending; p != NULL; p = p->next) {
-        if (p->asks && p->gen == l->gen && p->reply == NULL && p->failure == NULL)
-            found = p; /* the list is newest first */
+        if (p->asks && !p->parked && p->gen == l->gen && p->reply == NULL && p->failure == NULL)
+            return p; /* the list is newest first */
     }
-    return found;
+    return NULL;
 }
 
 static void link_on_request(struct mcp_link *l, const char *method, cJSON *msg)
@@ -398,7 +397,7 @@ static void link_on_init(struct mcp_link *l, cJSON *msg)
 {
     cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
-    int restarted;
+    int restarted, logging;
 
     if (!cJSON_IsObject(result) || !cJSON_IsString(version)) {
         pthread_mutex_lock(&l->lock);
@@ -415,10 +414,19 @@ static void link_on_init(struct mcp_link *l, cJSON *msg)
     l->init_id = 0;
     l->modern = 0;
     l->state = MCP_UP;
+    logging = cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(result, "capabilities"), "logging") != NULL;
     link_now(&l->up_since);
     restarted = l->gen > 1;
     pthread_cond_broadcast(&l->cond);
     pthread_mutex_unlock(&l->lock);
+    if (logging) {
+        /* Every level: the client's own choice decides what reaches it (client_log). */
+        cJSON *params = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(params, "level", "debug");
+        link_fire(l, "logging/setLevel", params);
+    }
     if (restarted)
         link_restarted(l);
 }
@@ -979,7 +987,7 @@ void mcp_link_detach(struct mcp_link *l, const struct mcph_host *host)
 void mcp_link_retry(struct mcp_link *l)
 {
     pthread_mutex_lock(&l->lock);
-    if (l->state == MCP_DOWN || l->state == MCP_RESTARTING) {
+    if (l->state == MCP_DOWN) {
         l->retry = 1;
         l->state = MCP_RESTARTING;
         pthread_cond_broadcast(&l->cond);
@@ -1196,6 +1204,16 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
     }
     mcp_link_done(l, p, 0);
     return result;
+}
+
+cJSON *mcp_link_capabilities(struct mcp_link *l)
+{
+    cJSON *caps;
+
+    pthread_mutex_lock(&l->lock);
+    caps = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(l->init_result, "capabilities"), 1);
+    pthread_mutex_unlock(&l->lock);
+    return caps != NULL ? caps : cJSON_CreateObject();
 }
 
 /* --- Parking. --- */

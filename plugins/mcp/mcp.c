@@ -654,7 +654,7 @@ static void mcp_define_resource_row(const struct mcph_host *host, const cJSON *i
 
 static int mcp_define_all(struct mcp *m)
 {
-    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(m->link->init_result, "capabilities");
+    cJSON *caps = mcp_link_capabilities(m->link);
     const cJSON *resources = cJSON_GetObjectItemCaseSensitive(caps, "resources");
     int complete = cJSON_GetObjectItemCaseSensitive(caps, "completions") != NULL;
     int rc = MCPH_OK;
@@ -669,6 +669,7 @@ static int mcp_define_all(struct mcp *m)
                       mcp_define_template);
     if (rc == MCPH_OK && cJSON_GetObjectItemCaseSensitive(caps, "prompts") != NULL)
         rc = mcp_list(m, "prompts/list", "prompts", complete, mcp_define_prompt);
+    cJSON_Delete(caps);
     return rc;
 }
 

@@ -171,6 +171,8 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
                         struct mcph_strbuf *why);
 /* The _meta every request carries to a MCP_MODERN server (added to params), else nothing. */
 void mcp_link_request_meta(struct mcp_link *l, cJSON *params);
+/* A copy of the server's capabilities (owned by the caller). */
+cJSON *mcp_link_capabilities(struct mcp_link *l);
 /* Follow or stop following uri at the server (resources/subscribe, unsubscribe; or, for a
  * MCP_MODERN server, a new subscriptions/listen with the URIs followed). */
 void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);

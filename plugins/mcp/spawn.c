@@ -300,7 +300,15 @@ int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec)
     }
     spec->startup_ms = (int)ms;
     spec->display = strdup(cmd != NULL ? cmd : "");
-    spec->cwd = strdup(cwd != NULL ? cwd : ".");
+    /* Absolute: the child changes to it before it runs a program named relative to it. */
+    spec->cwd = realpath(cwd != NULL ? cwd : ".", NULL);
+    if (spec->cwd == NULL && errno != ENOMEM) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "cwd in [plugin.%s] is '%s': %s; set it to an existing folder", host->instance,
+                  cwd != NULL ? cwd : ".", strerror(errno));
+        mcp_spec_release(spec);
+        return MCPH_ERR_INVALID;
+    }
     if (spec->display == NULL || spec->cwd == NULL) {
         mcp_spec_release(spec);
         return MCPH_ERR_NOMEM;
