@@ -302,7 +302,8 @@ static void link_on_notification(struct mcp_link *l, const char *method, cJSON *
             return;
         pthread_mutex_lock(&l->lock);
         p = link_find(l, (int64_t)token->valuedouble);
-        if (p != NULL && p->reply == NULL) {
+        /* A parked call has nobody to report to; the next progress carries the latest. */
+        if (p != NULL && p->reply == NULL && !p->parked) {
             link_push_event(l, p, cJSON_Duplicate(msg, 1));
         }
         pthread_mutex_unlock(&l->lock);
