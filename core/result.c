@@ -753,6 +753,7 @@ static int result_json_extra(struct result_add *add, const cJSON *r)
 {
     const cJSON *m;
     cJSON *meta;
+    int stripped = 0;
 
     if (!result_absent_or(r, "_meta", cJSON_IsObject))
         return MCPH_ERR_INVALID;
@@ -768,12 +769,13 @@ static int result_json_extra(struct result_add *add, const cJSON *r)
     meta = cJSON_GetObjectItemCaseSensitive(add->extra, "_meta");
     for (cJSON *k = meta ? meta->child : NULL, *next; k != NULL; k = next) {
         next = k->next;
-        if (strncmp(k->string, "io.modelcontextprotocol/", 24) == 0)
+        if (strncmp(k->string, "io.modelcontextprotocol/", 24) == 0) {
             cJSON_Delete(cJSON_DetachItemViaPointer(meta, k));
+            stripped = 1;
+        }
     }
     /* A _meta that held only the protocol's keys is not sent empty. */
-    if (meta != NULL && meta->child == NULL && r->child != NULL &&
-        cJSON_GetObjectItemCaseSensitive(r, "_meta")->child != NULL)
+    if (stripped && meta->child == NULL)
         cJSON_DeleteItemFromObjectCaseSensitive(add->extra, "_meta");
     return MCPH_OK;
 }

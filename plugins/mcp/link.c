@@ -149,18 +149,23 @@ void mcp_link_respond(struct mcp_link *l, const cJSON *id, cJSON *result, int co
     cJSON_Delete(msg);
 }
 
-/* A request nobody waits for (its answer finds no pending request and is dropped). */
-static void link_fire(struct mcp_link *l, const char *method, cJSON *params)
+/* A request nobody waits for in a pending entry (an answer that finds none is dropped, unless
+ * the caller kept the id). Returns the id, or 0 when it could not be written. */
+static int64_t link_fire(struct mcp_link *l, const char *method, cJSON *params)
 {
     cJSON *msg = link_message(method, params);
+    int64_t id;
 
     if (msg == NULL)
-        return;
+        return 0;
     pthread_mutex_lock(&l->lock);
-    cJSON_AddNumberToObject(msg, "id", (double)++l->next_id);
+    id = ++l->next_id;
     pthread_mutex_unlock(&l->lock);
-    link_write(l, msg);
+    cJSON_AddNumberToObject(msg, "id", (double)id);
+    if (link_write(l, msg) != MCPH_OK)
+        id = 0;
     cJSON_Delete(msg);
+    return id;
 }
 
 /* --- Requests waiting for their answer. lock held for each. --- */
@@ -523,15 +528,12 @@ static void link_on_line(struct mcp_link *l, const char *line, size_t len)
 
 /* --- The process. --- */
 
-static int link_send_initialize(struct mcp_link *l)
+/* What mcph says of itself as a client, in initialize and in every MCP_MODERN request. */
+static void link_client(struct mcp_link *l, cJSON *to, const char *caps_key, const char *info_key)
 {
-    cJSON *params = cJSON_CreateObject();
-    cJSON *caps = cJSON_AddObjectToObject(params, "capabilities");
-    cJSON *info = cJSON_AddObjectToObject(params, "clientInfo");
-    cJSON *msg;
-    int rc;
+    cJSON *caps = cJSON_AddObjectToObject(to, caps_key);
+    cJSON *info = cJSON_AddObjectToObject(to, info_key);
 
-    cJSON_AddStringToObject(params, "protocolVersion", MCP_PROTOCOL);
     cJSON_AddObjectToObject(caps, "sampling");
     cJSON_AddObjectToObject(caps, "elicitation");
     cJSON_AddObjectToObject(caps, "roots");
@@ -539,51 +541,59 @@ static int link_send_initialize(struct mcp_link *l)
     pthread_mutex_lock(&l->hlock);
     cJSON_AddStringToObject(info, "version", l->host != NULL ? l->host->version : "");
     pthread_mutex_unlock(&l->hlock);
-    msg = link_message("initialize", params);
-    if (msg == NULL)
-        return MCPH_ERR_NOMEM;
+}
+
+/* A handshake request. Its answer is read by this same thread (the link's), so the id is
+ * recorded after the write. */
+static int link_handshake(struct mcp_link *l, const char *method, cJSON *params, int discovering)
+{
+    int64_t id = link_fire(l, method, params);
+
     pthread_mutex_lock(&l->lock);
-    l->init_id = ++l->next_id;
-    l->discovering = 0;
+    l->init_id = id;
+    l->discovering = discovering;
     pthread_mutex_unlock(&l->lock);
-    cJSON_AddNumberToObject(msg, "id", (double)l->init_id);
-    rc = link_write(l, msg);
-    cJSON_Delete(msg);
-    return rc;
+    return id != 0 ? MCPH_OK : MCPH_ERR;
+}
+
+static int link_send_initialize(struct mcp_link *l)
+{
+    cJSON *params = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(params, "protocolVersion", MCP_PROTOCOL);
+    link_client(l, params, "capabilities", "clientInfo");
+    return link_handshake(l, "initialize", params, 0);
 }
 
 /* The client's side of every MCP_MODERN request: who it is and what it can do. */
 static void link_add_meta(struct mcp_link *l, cJSON *params)
 {
     cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
-    cJSON *caps, *info;
 
     if (meta == NULL)
         meta = cJSON_AddObjectToObject(params, "_meta");
     if (!cJSON_IsObject(meta))
         return;
     cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", MCP_MODERN);
-    caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
-    cJSON_AddObjectToObject(caps, "sampling");
-    cJSON_AddObjectToObject(caps, "elicitation");
-    cJSON_AddObjectToObject(caps, "roots");
-    info = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientInfo");
-    cJSON_AddStringToObject(info, "name", "mcph");
-    pthread_mutex_lock(&l->hlock);
-    cJSON_AddStringToObject(info, "version", l->host != NULL ? l->host->version : "");
-    pthread_mutex_unlock(&l->hlock);
+    link_client(l, meta, "io.modelcontextprotocol/clientCapabilities",
+                "io.modelcontextprotocol/clientInfo");
     /* The client's own level decides what reaches it (client_log); the server sends all. */
     cJSON_AddStringToObject(meta, "io.modelcontextprotocol/logLevel", "debug");
 }
 
-void mcp_link_request_meta(struct mcp_link *l, cJSON *params)
+int mcp_link_modern(struct mcp_link *l)
 {
     int modern;
 
     pthread_mutex_lock(&l->lock);
     modern = l->modern;
     pthread_mutex_unlock(&l->lock);
-    if (modern)
+    return modern;
+}
+
+void mcp_link_request_meta(struct mcp_link *l, cJSON *params)
+{
+    if (mcp_link_modern(l))
         link_add_meta(l, params);
 }
 
@@ -591,23 +601,11 @@ void mcp_link_request_meta(struct mcp_link *l, cJSON *params)
 static int link_send_discover(struct mcp_link *l)
 {
     cJSON *params = cJSON_CreateObject();
-    cJSON *msg;
-    int rc;
 
     if (params == NULL)
         return MCPH_ERR_NOMEM;
     link_add_meta(l, params);
-    msg = link_message("server/discover", params);
-    if (msg == NULL)
-        return MCPH_ERR_NOMEM;
-    pthread_mutex_lock(&l->lock);
-    l->init_id = ++l->next_id;
-    l->discovering = 1;
-    pthread_mutex_unlock(&l->lock);
-    cJSON_AddNumberToObject(msg, "id", (double)l->init_id);
-    rc = link_write(l, msg);
-    cJSON_Delete(msg);
-    return rc;
+    return link_handshake(l, "server/discover", params, 1);
 }
 
 /* A MCP_MODERN server sends list_changed and resources/updated only on an open
@@ -616,7 +614,7 @@ static void link_listen(struct mcp_link *l)
 {
     cJSON *params = cJSON_CreateObject();
     cJSON *filter = cJSON_AddObjectToObject(params, "notifications");
-    cJSON *uris, *msg;
+    cJSON *uris;
     int64_t old, id;
 
     cJSON_AddBoolToObject(filter, "toolsListChanged", 1);
@@ -626,16 +624,13 @@ static void link_listen(struct mcp_link *l)
     pthread_mutex_lock(&l->lock);
     for (size_t i = 0; i < l->nsubs; i++)
         cJSON_AddItemToArray(uris, cJSON_CreateString(l->subs[i]));
-    old = l->listen_id;
-    id = l->listen_id = ++l->next_id;
     pthread_mutex_unlock(&l->lock);
     link_add_meta(l, params);
-    msg = link_message("subscriptions/listen", params);
-    if (msg == NULL)
-        return;
-    cJSON_AddNumberToObject(msg, "id", (double)id);
-    link_write(l, msg);
-    cJSON_Delete(msg);
+    id = link_fire(l, "subscriptions/listen", params);
+    pthread_mutex_lock(&l->lock);
+    old = l->listen_id;
+    l->listen_id = id;
+    pthread_mutex_unlock(&l->lock);
     if (old != 0) {
         cJSON *cancel = cJSON_CreateObject();
 
@@ -1219,14 +1214,29 @@ cJSON *mcp_link_capabilities(struct mcp_link *l)
 
 /* --- Parking. --- */
 
-void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, const char *key)
+void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key)
 {
     pthread_mutex_lock(&l->lock);
-    free(p->park_key);
-    p->park_key = strdup(key);
-    p->parked = p->park_key != NULL;
+    if (key != NULL) {
+        free(p->park_key);
+        p->park_key = key;
+    }
+    if (!p->parked && p->park_key != NULL) {
+        p->parked = 1;
+        l->nparked++;
+    }
     link_after(&p->park_end, MCP_PARK_MS);
     pthread_mutex_unlock(&l->lock);
+}
+
+int mcp_link_parked(struct mcp_link *l)
+{
+    size_t n;
+
+    pthread_mutex_lock(&l->lock);
+    n = l->nparked;
+    pthread_mutex_unlock(&l->lock);
+    return n > 0;
 }
 
 struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key)
@@ -1244,14 +1254,17 @@ struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key)
             *pp = p->next;
             p->next = expired;
             expired = p;
+            l->nparked--;
             continue;
         }
         if (p->parked && strcmp(p->park_key, key) == 0)
             found = p;
         pp = &p->next;
     }
-    if (found != NULL)
+    if (found != NULL) {
         found->parked = 0;
+        l->nparked--;
+    }
     pthread_mutex_unlock(&l->lock);
     while (expired != NULL) {
         struct mcp_pending *p = expired;

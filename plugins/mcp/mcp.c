@@ -272,83 +272,89 @@ static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *hos
     return next;
 }
 
-static char *mcp_key(const char *method, const char *name, const char *args)
-{
-    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+/* What identifies a call that comes back with its client's answer (2026-07-28): its method,
+ * name (or URI) and arguments. The key is made only when a call parks or something is
+ * parked, not on every call. */
+struct mcp_callkey {
+    const char *method;
+    const char *name;
+    const char *args; /* JSON text */
+    char *key;        /* owned, made when first needed, or NULL */
+};
 
-    mcph_sb_addf(&sb, "%s\n%s\n%s", method, name, args);
-    if (sb.nomem) {
+static char *mcp_key(struct mcp_callkey *k)
+{
+    if (k->key == NULL) {
+        struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+
+        mcph_sb_addf(&sb, "%s\n%s\n%s", k->method, k->name, k->args);
+        k->key = sb.nomem ? NULL : mcph_sb_detach(&sb, NULL);
         mcph_sb_release(&sb);
-        return NULL;
     }
-    return mcph_sb_detach(&sb, NULL);
+    return k->key;
 }
 
-/* Send method with params (consumed) for call and see it through. */
+/* Park p for the call's return, or, when it cannot be keyed (out of memory), answer the
+ * server's open question with an error so that it does not wait for nothing. */
+static int mcp_park(struct mcp_link *l, struct mcp_pending *p, struct mcp_callkey *k)
+{
+    if (mcp_key(k) == NULL) {
+        mcp_link_respond(l, p->open_id, NULL, -32603, "out of memory");
+        cJSON_Delete(p->open_id);
+        p->open_id = NULL;
+        return 0;
+    }
+    mcp_link_park(l, p, k->key);
+    k->key = NULL;
+    return 1;
+}
+
+/* Send k->method with params (consumed) for call and see it through. */
 static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_call *call,
-                       enum mcp_kind kind, const char *method, cJSON *params, const char *key)
+                       enum mcp_kind kind, cJSON *params, struct mcp_callkey *k)
 {
     struct mcp_link *l = m->link;
     struct mcph_strbuf why = MCPH_STRBUF_INIT;
-    struct mcp_pending *p = key != NULL ? mcp_link_unpark(l, key) : NULL;
-    /* The request as first sent, for the rounds of a MCP_MODERN server's questions. */
-    cJSON *retry = p == NULL ? cJSON_Duplicate(params, 1) : NULL;
+    struct mcp_pending *p = NULL;
+    cJSON *retry = NULL; /* the request as first sent, for a MCP_MODERN server's rounds */
     int rc = MCPH_OK, rounds = 0;
 
+    if (mcp_link_parked(l) && mcp_key(k) != NULL)
+        p = mcp_link_unpark(l, k->key);
     if (p != NULL) {
         cJSON_Delete(params);
         if (p->open_id != NULL && mcp_ask_open(l, host, call, p) == MCPH_ERR_AGAIN) {
-            mcp_link_park(l, p, key);
-            return MCPH_OK;
+            mcp_link_park(l, p, NULL);
+            p = NULL;
         }
     } else {
-        p = mcp_link_send(l, method, params, kind != MCP_COMPLETE, &why);
+        if (mcp_link_modern(l))
+            retry = cJSON_Duplicate(params, 1);
+        p = mcp_link_send(l, k->method, params, kind != MCP_COMPLETE, &why);
+        if (p == NULL)
+            rc = mcp_fail(host, call, kind, why.buf);
     }
-    if (p == NULL) {
-        rc = mcp_fail(host, call, kind, why.buf);
-        cJSON_Delete(retry);
-        mcph_sb_release(&why);
-        return rc;
-    }
-    for (;;) {
+    while (p != NULL) {
         struct mcp_event *ev = NULL;
+        cJSON *again = NULL;
+        int cancel = 0;
 
         switch (mcp_link_wait(l, p, host, call, &ev)) {
         case MCP_WAIT_EVENT:
             rc = mcp_event(l, host, call, p, ev);
             mcp_event_free(ev);
-            if (rc == MCPH_ERR_AGAIN && key != NULL) {
-                mcp_link_park(l, p, key);
-                cJSON_Delete(retry);
-                return MCPH_OK; /* discarded: the call comes back with the answer */
-            }
+            /* Parked, the call's answer is discarded: it comes back with the client's. */
+            if (rc == MCPH_ERR_AGAIN && mcp_park(l, p, k))
+                p = NULL;
+            rc = MCPH_OK;
             continue;
         case MCP_WAIT_REPLY:
-            if (retry != NULL && rounds < MCP_ROUNDS_MAX) {
-                cJSON *again = mcp_input_required(l, host, call, p->reply, retry, &rc);
-
-                if (rc == MCPH_ERR_AGAIN) {
-                    /* The client answers by running this call again; the server keeps
-                     * nothing meanwhile, so there is nothing to park. */
-                    mcp_link_done(l, p, 0);
-                    cJSON_Delete(retry);
-                    mcph_sb_release(&why);
-                    return MCPH_OK;
-                }
-                if (again != NULL) {
-                    mcp_link_done(l, p, 0);
-                    rounds++;
-                    p = mcp_link_send(l, method, again, kind != MCP_COMPLETE, &why);
-                    if (p == NULL) {
-                        rc = mcp_fail(host, call, kind, why.buf);
-                        cJSON_Delete(retry);
-                        mcph_sb_release(&why);
-                        return rc;
-                    }
-                    continue;
-                }
-            }
-            rc = mcp_reply(host, call, p->reply);
+            if (retry != NULL && rounds < MCP_ROUNDS_MAX)
+                again = mcp_input_required(l, host, call, p->reply, retry, &rc);
+            if (again == NULL && rc == MCPH_OK)
+                rc = mcp_reply(host, call, p->reply);
+            else if (rc == MCPH_ERR_AGAIN) /* the server keeps nothing: nothing to park */
+                rc = MCPH_OK;
             break;
         case MCP_WAIT_FAILED:
             mcph_sb_addf(&why, "server '%s' %s during the %s", l->spec.display, p->failure,
@@ -357,15 +363,20 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
             break;
         case MCP_WAIT_TIMEOUT: /* calls set no deadline: the client cancels */
         case MCP_WAIT_CANCELLED:
-            mcp_link_done(l, p, 1);
-            cJSON_Delete(retry);
-            mcph_sb_release(&why);
-            return MCPH_OK;
+            cancel = 1;
+            break;
         }
-        break;
+        mcp_link_done(l, p, cancel);
+        p = NULL;
+        if (again != NULL) {
+            rounds++;
+            p = mcp_link_send(l, k->method, again, kind != MCP_COMPLETE, &why);
+            if (p == NULL)
+                rc = mcp_fail(host, call, kind, why.buf);
+        }
     }
-    mcp_link_done(l, p, 0);
     cJSON_Delete(retry);
+    free(k->key);
     mcph_sb_release(&why);
     return rc;
 }
@@ -380,47 +391,36 @@ static cJSON *mcp_args(const struct mcph_host *host, struct mcph_call *call, con
     return cJSON_Parse(json);
 }
 
-static int mcp_call_tool(const struct mcph_host *host, void *state, struct mcph_call *call)
+/* A tool call or a prompt get: a name and arguments. */
+static int mcp_named(const struct mcph_host *host, void *state, struct mcph_call *call,
+                     enum mcp_kind kind, const char *method)
 {
-    const char *name = host->call_name(call), *args_text;
+    struct mcp_callkey k = {.method = method, .name = host->call_name(call)};
     cJSON *params = cJSON_CreateObject();
-    cJSON *args = mcp_args(host, call, &args_text);
-    char *key = mcp_key("tools/call", name, args_text);
-    int rc;
+    cJSON *args = mcp_args(host, call, &k.args);
 
-    cJSON_AddStringToObject(params, "name", name);
+    cJSON_AddStringToObject(params, "name", k.name);
     cJSON_AddItemToObject(params, "arguments", args != NULL ? args : cJSON_CreateObject());
-    rc = mcp_forward(state, host, call, MCP_TOOL, "tools/call", params, key);
-    free(key);
-    return rc;
+    return mcp_forward(state, host, call, kind, params, &k);
 }
 
-static int mcp_read(const struct mcph_host *host, void *state, struct mcph_call *call)
+static int mcp_call_tool(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
-    const char *uri = host->uri(call);
-    cJSON *params = cJSON_CreateObject();
-    char *key = mcp_key("resources/read", uri, "");
-    int rc;
-
-    cJSON_AddStringToObject(params, "uri", uri);
-    rc = mcp_forward(state, host, call, MCP_READ, "resources/read", params, key);
-    free(key);
-    return rc;
+    return mcp_named(host, state, call, MCP_TOOL, "tools/call");
 }
 
 static int mcp_get(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
-    const char *name = host->call_name(call), *args_text;
-    cJSON *params = cJSON_CreateObject();
-    cJSON *args = mcp_args(host, call, &args_text);
-    char *key = mcp_key("prompts/get", name, args_text);
-    int rc;
+    return mcp_named(host, state, call, MCP_GET, "prompts/get");
+}
 
-    cJSON_AddStringToObject(params, "name", name);
-    cJSON_AddItemToObject(params, "arguments", args != NULL ? args : cJSON_CreateObject());
-    rc = mcp_forward(state, host, call, MCP_GET, "prompts/get", params, key);
-    free(key);
-    return rc;
+static int mcp_read(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    struct mcp_callkey k = {.method = "resources/read", .name = host->uri(call), .args = ""};
+    cJSON *params = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(params, "uri", k.name);
+    return mcp_forward(state, host, call, MCP_READ, params, &k);
 }
 
 static int mcp_complete(const struct mcph_host *host, void *state, struct mcph_call *call,
@@ -442,7 +442,14 @@ static int mcp_complete(const struct mcph_host *host, void *state, struct mcph_c
 
         cJSON_AddItemToObject(ctx, "arguments", cJSON_Parse(context));
     }
-    return mcp_forward(state, host, call, MCP_COMPLETE, "completion/complete", params, NULL);
+    {
+        struct mcp_callkey k = {.method = "completion/complete", .name = host->call_name(call)};
+
+        host->args_json(call, &k.args);
+        if (k.args == NULL)
+            k.args = "{}";
+        return mcp_forward(state, host, call, MCP_COMPLETE, params, &k);
+    }
 }
 
 static int mcp_complete_prompt(const struct mcph_host *host, void *state, struct mcph_call *call)

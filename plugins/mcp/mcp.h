@@ -117,6 +117,7 @@ struct mcp_link {
     int modern;        /* the server speaks MCP_MODERN: _meta on every request, no session */
     int64_t listen_id; /* the open subscriptions/listen request (modern), or 0 */
     struct mcp_pending *pending;
+    size_t nparked;     /* of them, parked */
     cJSON *init_result; /* owned: the server's InitializeResult, once up */
     int crashes;        /* in a row */
     struct timespec up_since;
@@ -159,9 +160,13 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
                             struct mcph_call *call, struct mcp_event **ev);
 /* Forget a request (answered, failed, or cancelled: then the server is told). */
 void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel);
-/* Park p until a call with key comes back; take a parked request with key (or NULL). */
-void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, const char *key);
+/* Park p until a call with key comes back (key is taken over; NULL keeps p's own); whether
+ * anything is parked; take a parked request with key (or NULL), dropping the expired. */
+void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key);
+int mcp_link_parked(struct mcp_link *l);
 struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key);
+/* Whether the server speaks MCP_MODERN. */
+int mcp_link_modern(struct mcp_link *l);
 /* Answer a request of the server's: result (consumed) or an error. */
 void mcp_link_respond(struct mcp_link *l, const cJSON *id, cJSON *result, int code,
                       const char *message);
