@@ -145,7 +145,9 @@ plugin:
 	sed -e 's/starter/$(NAME)/g' -e "s/STARTER/$$(echo $(NAME) | tr a-z A-Z)/g" \
 	    $(STARTER) > plugins/$(NAME)/$(NAME).c
 	@grep -q '^\[plugin\.$(NAME)\]' $(CONF) || \
-	    printf '\n[plugin.%s]\npath = %s.so\n' $(NAME) $(NAME) >> $(CONF)
+	    printf '\n[plugin.%s]\npath = %s.so\n%s\n%s\n' $(NAME) $(NAME) \
+	        '; a crash in a plugin being written costs its calls, not the session (no for speed)' \
+	        'isolate = process' >> $(CONF)
 	@$(MAKE) --no-print-directory $(BUILD)/plugins/$(NAME).so
 	@echo "mcph: plugins/$(NAME)/$(NAME).c built and enabled as [plugin.$(NAME)] in $(CONF);"
 	@echo "      a running mcph serves its tool $(NAME)_hello after kill -HUP, or at once with --watch"

@@ -48,6 +48,18 @@ async function makePlugin(tree, name) {
 
 const hasTool = (s, tool) => s.names('tools').then((n) => n.includes(tool));
 
+// The pids of the processes serving [plugin.id] of ini alone (mcph --isolated id ini).
+function isolatedChildren(id, ini) {
+    const want = `--isolated\0${id}\0${fs.realpathSync(ini)}\0`;
+    const pids = [];
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        try {
+            if (fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(want)) pids.push(pid);
+        } catch { /* gone */ }
+    }
+    return pids;
+}
+
 async function main() {
     const ws = workspace('scaffold');
     const { tree, ini } = makeTree(ws);
@@ -68,7 +80,9 @@ async function main() {
             if (!fs.existsSync(src)) problems.push('no plugins/scaffolded/scaffolded.c');
             else if (/starter/.test(fs.readFileSync(src, 'utf8'))) problems.push('the source still says starter');
             if (!fs.existsSync(path.join(tree, 'build/plugins/scaffolded.so'))) problems.push('no build/plugins/scaffolded.so');
-            if (!/^\[plugin\.scaffolded\]\npath = scaffolded\.so$/m.test(fs.readFileSync(ini, 'utf8'))) problems.push('no [plugin.scaffolded] in the INI');
+            if (!/^\[plugin\.scaffolded\]\npath = scaffolded\.so\n;.*\nisolate = process$/m.test(fs.readFileSync(ini, 'utf8'))) {
+                problems.push('no [plugin.scaffolded] with isolate = process in the INI');
+            }
             return problems.length ? problems : 'created, enabled, built';
         });
 
@@ -88,6 +102,8 @@ async function main() {
             if (!w.listChanged.includes(TOOLS)) problems.push(`list_changed after SIGHUP: [${w.listChanged}]`);
             const r = await hup.tool('scaffolded_hello', {});
             if (r.text !== 'Hello, world! (from the scaffolded plugin)') problems.push(`tools/call: ${JSON.stringify(r)}`);
+            const children = isolatedChildren('scaffolded', ini);
+            if (children.length !== 2) problems.push(`processes serving [plugin.scaffolded]: ${children.length}, want 2 (one per server)`);
             const e = await hup.tool('echo', { text: 'still here' });
             if (e.text !== 'still here') problems.push(`the example plugin: ${JSON.stringify(e)}`);
             return problems.length ? problems : 'tools/list_changed, tool served, example still served';
