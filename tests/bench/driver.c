@@ -7,6 +7,7 @@
  * usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI --list-conf INI
  *               --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
  *               [--gw-everything SCRIPT --gw-everything-conf INI --gw-mcph-conf INI]
+ *               [--gw-isolate-conf INI]
  *   --mcph       the mcph binary (build/mcph)
  *   --conf       the default deployment (conf/mcph.ini; its example plugin has echo {text})
  *   --list-conf  the INI serving the 1,000 bench tools on one page (tests/bench/bench-list.ini)
@@ -23,6 +24,9 @@
  *   --gw-mcph-conf        mcph serving the default deployment's mcph through the mcp plugin,
  *                         prefix m (tests/bench/bench-gateway-mcph.ini); without the three,
  *                         the gateway rows are left out
+ *   --gw-isolate-conf     mcph serving the example plugin with isolate = process
+ *                         (tests/bench/bench-isolate.ini): the isolation rows, against the
+ *                         default deployment, where it runs in process
  *
  * How each figure is taken (the same way for every server):
  * - Server CPU time: clock_getcpuclockid() of the server's pid, the counter behind utime +
@@ -366,7 +370,7 @@ static const struct bench_target bench_targets[] = {
 
 /* The gateway rows: what each target is, and its figures (a column for the target direct, one
  * for it through mcph, then the overhead). */
-enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_TARGETS };
+enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_ISOLATED, GW_TARGETS };
 enum bench_gw_side { GW_DIRECT, GW_VIA, GW_SIDES };
 
 #define BENCH_GW_FIGURES(X)                                                                        \
@@ -395,7 +399,8 @@ static const struct bench_gw_row bench_gw_rows[GW_FIG_COUNT] = {
 #undef BENCH_GW_ROW
 };
 
-static const char *const bench_gw_names[GW_TARGETS] = {"server-everything", "mcph"};
+static const char *const bench_gw_names[GW_TARGETS] = {"server-everything", "mcph",
+                                                       "the example plugin"};
 
 /* The echo tool a series calls: its name, its argument, and the text of the reply's first
  * content item. */
@@ -409,6 +414,7 @@ static const struct bench_echo bench_gw_echo[GW_TARGETS][GW_SIDES] = {
     [GW_EVERYTHING] = {{"echo", "message", "Echo: " BENCH_TEXT},
                        {"ev_echo", "message", "Echo: " BENCH_TEXT}},
     [GW_MCPH] = {{"echo", "text", BENCH_TEXT}, {"m_echo", "text", BENCH_TEXT}},
+    [GW_ISOLATED] = {{"echo", "text", BENCH_TEXT}, {"echo", "text", BENCH_TEXT}},
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -1929,13 +1935,15 @@ static void bench_gateway(struct bench *b)
 
     for (int r = 0; r < b->n->rounds && r < BENCH_MAX_ROUNDS; r++) {
         for (int t = 0; t < GW_TARGETS; t++) {
-            for (int side = 0; side < GW_SIDES; side++) {
+            for (int side = 0; side < GW_SIDES && b->gw_cmd[t][side][0] != NULL; side++) {
                 double one[GW_FIG_COUNT];
                 int status = bench_gw_series(b, t, side, one);
 
                 if (status != BENCH_OK) {
                     fprintf(stderr, "bench: gateway: %s %s: %s\n", bench_gw_names[t],
-                            side == GW_VIA ? "through mcph" : "direct", bench_status_str(status));
+                            side == GW_VIA ? (t == GW_ISOLATED ? "isolated" : "through mcph")
+                                           : "direct",
+                            bench_status_str(status));
                     continue;
                 }
                 for (int k = 0; k < GW_FIG_COUNT; k++)
@@ -2099,13 +2107,15 @@ static void bench_table(const struct bench *b)
                     "all others lower)\n");
 }
 
-/* The gateway rows: each target direct, through mcph's mcp plugin, and the difference. */
-static void bench_gw_table(const struct bench *b)
+/* The rows of targets [from, to): each direct and through the second process, and the
+ * difference. */
+static void bench_gw_table(const struct bench *b, int from, int to, const char *title,
+                           const char *direct, const char *via, const char *note)
 {
     char label[160];
-    int width = 0;
+    int width = (int)strlen(title);
 
-    for (int t = 0; t < GW_TARGETS; t++) {
+    for (int t = from; t < to; t++) {
         for (int f = 0; f < GW_FIG_COUNT; f++) {
             int len = snprintf(label, sizeof(label), "%s to %s, %s", bench_gw_rows[f].head,
                                bench_gw_names[t], bench_gw_rows[f].tail);
@@ -2113,9 +2123,8 @@ static void bench_gw_table(const struct bench *b)
             width = len > width ? len : width;
         }
     }
-    fprintf(stdout, "\n%-*s %-6s %10s %10s %10s\n", width,
-            "gateway: echo through mcph's mcp plugin", "unit", "direct", "via mcph", "overhead");
-    for (int t = 0; t < GW_TARGETS; t++) {
+    fprintf(stdout, "\n%-*s %-6s %10s %10s %10s\n", width, title, "unit", direct, via, "overhead");
+    for (int t = from; t < to; t++) {
         for (int f = 0; f < GW_FIG_COUNT; f++) {
             const struct bench_gw_row *r = &bench_gw_rows[f];
             const double *v = b->gw[t][f];
@@ -2128,8 +2137,7 @@ static void bench_gw_table(const struct bench *b)
             fprintf(stdout, "\n");
         }
     }
-    fprintf(stdout, "(direct: the server alone; via mcph: mcph's mcp plugin in front of it; "
-                    "overhead = via mcph - direct, per call)\n");
+    fprintf(stdout, "%s\n", note);
 }
 
 /* One verdict line: PASS, MISS or n/a, mcph's standing, and by how much a miss misses. */
@@ -2197,7 +2205,23 @@ static void bench_report(const struct bench *b)
                 b->gw_cmd[GW_EVERYTHING][GW_VIA][0], b->gw_cmd[GW_EVERYTHING][GW_VIA][1],
                 b->gw_cmd[GW_MCPH][GW_DIRECT][0], b->gw_cmd[GW_MCPH][GW_DIRECT][1],
                 b->gw_cmd[GW_MCPH][GW_VIA][0], b->gw_cmd[GW_MCPH][GW_VIA][1]);
-        bench_gw_table(b);
+        bench_gw_table(b, GW_EVERYTHING, GW_ISOLATED, "gateway: echo through mcph's mcp plugin",
+                       "direct", "via mcph",
+                       "(direct: the server alone; via mcph: mcph's mcp plugin in front of it; "
+                       "overhead = via mcph - direct, per call)");
+    }
+    if (b->gw_cmd[GW_ISOLATED][GW_VIA][0] != NULL) {
+        fprintf(stdout,
+                "\nisolation: %d rounds of %d sequential calls (after %d) per side; in "
+                "process: %s %s | isolated: %s %s\n",
+                b->n->rounds, b->n->gw_calls, b->n->warmup, b->gw_cmd[GW_ISOLATED][GW_DIRECT][0],
+                b->gw_cmd[GW_ISOLATED][GW_DIRECT][1], b->gw_cmd[GW_ISOLATED][GW_VIA][0],
+                b->gw_cmd[GW_ISOLATED][GW_VIA][1]);
+        bench_gw_table(b, GW_ISOLATED, GW_TARGETS, "isolate = process: echo of one plugin",
+                       "in proc", "isolated",
+                       "(in proc: the example plugin in mcph's process; isolated: the same "
+                       "plugin with isolate = process, its calls relayed to a child mcph; "
+                       "overhead = isolated - in proc, per call)");
     }
     fprintf(stdout, "\ntargets (mcph):\n");
     for (const struct bench_target *t = bench_targets; t->text != NULL; t++)
@@ -2213,7 +2237,7 @@ static void bench_report(const struct bench *b)
 
 struct bench_args {
     const char *mcph, *conf, *list_conf, *spin_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
-    const char *gw_everything, *gw_everything_conf, *gw_mcph_conf;
+    const char *gw_everything, *gw_everything_conf, *gw_mcph_conf, *gw_isolate_conf;
     char bare_path[BENCH_PATH];
     int quick;
 };
@@ -2253,6 +2277,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
             slot = &a->gw_everything_conf;
         else if (strcmp(argv[i], "--gw-mcph-conf") == 0)
             slot = &a->gw_mcph_conf;
+        else if (strcmp(argv[i], "--gw-isolate-conf") == 0)
+            slot = &a->gw_isolate_conf;
         else
             return BENCH_ERR_USAGE;
         if (slot != NULL && ++i >= argc)
@@ -2275,10 +2301,15 @@ static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
     const char *ev[] = {a->node, a->gw_everything, "stdio", NULL};
     const char *ev_via[] = {a->mcph, a->gw_everything_conf, NULL};
     const char *mcph[] = {a->mcph, a->conf, NULL}, *mcph_via[] = {a->mcph, a->gw_mcph_conf, NULL};
+    const char *isolated[] = {a->mcph, a->gw_isolate_conf, NULL};
 
     for (int t = 0; t < GW_TARGETS; t++) {
         for (int f = 0; f < GW_FIG_COUNT; f++)
             b->gw[t][f][GW_DIRECT] = b->gw[t][f][GW_VIA] = NAN;
+    }
+    if (a->gw_isolate_conf != NULL) {
+        memcpy(b->gw_cmd[GW_ISOLATED][GW_DIRECT], mcph, sizeof(mcph));
+        memcpy(b->gw_cmd[GW_ISOLATED][GW_VIA], isolated, sizeof(isolated));
     }
     if (a->gw_everything == NULL)
         return;
@@ -2376,8 +2407,11 @@ static void bench_run(struct bench *b)
         bench_hup(b, 1, FIG_HUP1);
         bench_hup(b, 20, FIG_HUP20);
     }
-    if (b->enabled[SRV_MCPH] && b->gw_cmd[GW_EVERYTHING][GW_DIRECT][0] != NULL) {
-        fprintf(stderr, "bench: gateway: echo direct and through the mcp plugin, %d rounds\n",
+    if (b->enabled[SRV_MCPH] && (b->gw_cmd[GW_EVERYTHING][GW_DIRECT][0] != NULL ||
+                                 b->gw_cmd[GW_ISOLATED][GW_DIRECT][0] != NULL)) {
+        fprintf(stderr,
+                "bench: gateway: echo direct and through the mcp plugin, and of a plugin in "
+                "process and isolated, %d rounds\n",
                 b->n->rounds);
         bench_gateway(b);
     }

@@ -78,6 +78,7 @@ fi
 # The driver reads QUICK from the environment (set, and not 0: the short run).
 "$OUT/driver" --mcph "$MCPH" --conf conf/mcph.ini --list-conf tests/bench/bench-list.ini \
     --spin-conf tests/bench/bench-spin.ini --dir "$OUT" --sdk tests/bench/sdk-echo.mjs \
+    --gw-isolate-conf "$ROOT/tests/bench/bench-isolate.ini" \
     ${VALGRIND:+--valgrind "$VALGRIND"} \
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
