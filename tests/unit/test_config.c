@@ -2,6 +2,7 @@
  * path resolution, comments, continuation lines, and every error with its FILE:LINE. The
  * INI files are written under build/tests/tmp/config/. */
 #include "config.h"
+#include "isolate.h"
 
 #include "check.h"
 #include "limits.h"
@@ -145,6 +146,103 @@ static void test_value_ranges(void)
     CHECK_INT_EQ(cfg.workers, 1);
     CHECK_INT_EQ(cfg.page_size, 1);
     CHECK_INT_EQ(cfg.strict, 1);
+    cfg_done(&cfg, &errs, path);
+}
+
+/* isolate = process with its limits: parsed, compared by config_plugin_same, and the text
+ * kept in a sealed copy for the children; without an isolated section there is no copy. */
+static void test_isolate(void)
+{
+    static const char ini[] = "[plugin.a]\n"
+                              "isolate = process\n"
+                              "call_timeout_ms = 250\n"
+                              "max_memory = 512M\n"
+                              "max_cpu_s = 30\n"
+                              "max_files = 128\n"
+                              "[plugin.b]\n"
+                              "isolate = no\n";
+    struct config cfg, again;
+    struct diag errs, errs2;
+    char path[512], text[sizeof(ini)] = "";
+    struct config_plugin changed;
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.on, 1);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.call_timeout_ms, 250);
+    CHECK(cfg.plugins[0].isolate.max_memory == 512LL << 20);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.max_cpu_s, 30);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.max_files, 128);
+    CHECK_INT_EQ(cfg.plugins[1].isolate.on, 0);
+    CHECK_INT_EQ(cfg.plugins[1].image_fd, -1);
+    CHECK(cfg.text_fd >= 0);
+    CHECK_INT_EQ(cfg.plugins[0].ini_fd, cfg.text_fd);
+    CHECK(pread(cfg.text_fd, text, sizeof(text) - 1, 0) == (ssize_t)strlen(ini));
+    CHECK_STR_EQ(text, ini);
+    /* Sealed: the children read what the parent read. */
+    CHECK(write(cfg.text_fd, "x", 1) < 0);
+    /* The child reads the same text from the copy. */
+    config_init(&again);
+    diag_init(&errs2);
+    CHECK_INT_EQ(config_load_fd(&again, path, cfg.text_fd, &errs2), STATUS_OK);
+    CHECK_INT_EQ(again.nplugins, 2);
+    CHECK(config_plugin_same(&cfg.plugins[0], &again.plugins[0]));
+    changed = again.plugins[0];
+    changed.isolate.max_files = 129;
+    CHECK(!config_plugin_same(&cfg.plugins[0], &changed));
+    changed.isolate = cfg.plugins[0].isolate;
+    changed.isolate.on = 0;
+    CHECK(!config_plugin_same(&cfg.plugins[0], &changed));
+    config_release(&again);
+    diag_release(&errs2);
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini",
+                          "[plugin.a]\nmax_concurrent = 2\n[plugin.b]\nisolate = no\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(cfg.text_fd, -1);
+    CHECK_INT_EQ(cfg.plugins[0].ini_fd, -1);
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini",
+                          "[plugin.a]\nisolate = process\nmax_memory = 16M\n"),
+                 STATUS_OK);
+    CHECK(cfg.plugins[0].isolate.max_memory == 16LL << 20);
+    cfg_done(&cfg, &errs, path);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini",
+                          "[plugin.a]\nisolate = process\nmax_memory = 1024G\n"),
+                 STATUS_OK);
+    CHECK(cfg.plugins[0].isolate.max_memory == 1024LL << 30);
+    cfg_done(&cfg, &errs, path);
+}
+
+/* The child's view (mcph --isolated ID): its section alone, in process, without the prefix
+ * and filters its parent applies, loaded from the passed image; strict, no watch. */
+static void test_isolate_child(void)
+{
+    static const char ini[] = "[server]\nwatch = yes\n"
+                              "[plugin.a]\nisolate = process\nprefix = pa\ntools = x*\nk = v\n"
+                              "[plugin.b]\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "child.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(isolate_child_config(&cfg, "a", &errs), STATUS_OK);
+    CHECK_INT_EQ(cfg.plugins[0].enabled, 1);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.on, 0);
+    CHECK_INT_EQ(cfg.plugins[0].image_fd, ISOLATE_FD_IMAGE);
+    CHECK(cfg.plugins[0].prefix == NULL);
+    CHECK(cfg.plugins[0].filter[FILTER_TOOLS] == NULL);
+    CHECK_INT_EQ((int)cfg.plugins[0].nkeys, 1);
+    CHECK_INT_EQ(cfg.plugins[1].enabled, 0);
+    CHECK_INT_EQ(cfg.strict, 1);
+    CHECK_INT_EQ(cfg.watch, 0);
+    CHECK_INT_EQ(cfg.text_fd, -1);
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "child.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(isolate_child_config(&cfg, "c", &errs), STATUS_CONFIG);
+    CHECK(errs.count == 1 && strstr(errs.msgs[0], "no [plugin.c] section") != NULL);
     cfg_done(&cfg, &errs, path);
 }
 
@@ -463,6 +561,33 @@ static const struct {
     {"filter continued", "[plugin.p]\ntools = a*\n    b*\n", 3,
      "indented line continues 'tools', which takes one line"},
     {"not a key", "[server]\nname = a\njust words\n", 3, "cannot parse this line"},
+    /* isolate = process and the limits that only an isolated plugin can have. */
+    {"bad isolate", "[plugin.p]\nisolate = thread\n", 2,
+     "isolate = 'thread' is not valid; use process (the plugin runs in a child process of its "
+     "own) or no"},
+    {"timeout in process", "[plugin.p]\nk = v\ncall_timeout_ms = 500\n", 3,
+     "[plugin.p] call_timeout_ms applies to a plugin in a process of its own; add 'isolate = "
+     "process' to the section or remove the key"},
+    {"memory in process", "[plugin.p]\nisolate = no\nmax_memory = 1G\n", 3,
+     "[plugin.p] max_memory applies to a plugin in a process of its own"},
+    {"cpu in process", "[plugin.p]\nmax_cpu_s = 5\n", 2, "max_cpu_s applies to a plugin"},
+    {"files in process", "[plugin.p]\nmax_files = 64\n", 2, "max_files applies to a plugin"},
+    {"timeout zero", "[plugin.p]\nisolate = process\ncall_timeout_ms = 0\n", 3,
+     "call_timeout_ms = '0' is not valid; use milliseconds from 1 to 86400000"},
+    {"memory unit", "[plugin.p]\nisolate = process\nmax_memory = 64MB\n", 3,
+     "max_memory = '64MB' is not valid; use bytes from 16M to 1024G, with K, M or G"},
+    {"memory too small", "[plugin.p]\nisolate = process\nmax_memory = 15M\n", 3,
+     "max_memory = '15M'"},
+    {"memory too big", "[plugin.p]\nisolate = process\nmax_memory = 1025G\n", 3,
+     "max_memory = '1025G'"},
+    {"memory overflow", "[plugin.p]\nisolate = process\nmax_memory = 99999999999999999999\n", 3,
+     "max_memory = '99999999999999999999'"},
+    {"memory negative", "[plugin.p]\nisolate = process\nmax_memory = -1G\n", 3,
+     "max_memory = '-1G'"},
+    {"files too few", "[plugin.p]\nisolate = process\nmax_files = 15\n", 3,
+     "max_files = '15' is not valid; use a number of open files from 16 to 1048576"},
+    {"cpu too long", "[plugin.p]\nisolate = process\nmax_cpu_s = 86401\n", 3,
+     "max_cpu_s = '86401'"},
     {0},
 };
 
@@ -789,6 +914,8 @@ static const struct check_test tests[] = {
     {"server_keys", test_server_keys},
     {"value_ranges", test_value_ranges},
     {"plugin_sections", test_plugin_sections},
+    {"isolate", test_isolate},
+    {"isolate_child", test_isolate_child},
     {"plugin_dir_resolution", test_plugin_dir_resolution},
     {"ini_in_current_folder", test_ini_in_current_folder},
     {"plugin_dir_after_sections", test_plugin_dir_after_sections},
