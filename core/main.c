@@ -118,7 +118,7 @@ static int main_startup(struct server *srv, const struct main_args *args)
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
     if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
-        if (!args->check)
+        if (!args->check && args->isolated == NULL)
             log_msg(&srv->log, LOG_CRITICAL, NULL,
                     "%zu plugin problem(s) and [server] strict "
                     "= yes in %s; not serving",
