@@ -140,24 +140,13 @@ static int plugin_dlopen(struct rows_load *ld)
     return STATUS_OK;
 }
 
-/* In an isolated child: the image is the copy its parent checked (the file is not read). */
-static int plugin_open_passed(struct rows_load *ld)
+/* The image pl is loaded from: the sealed copy mfd (taken over) of the file st describes. */
+static int plugin_keep_image(struct plugin *pl, const struct stat *st, int mfd)
 {
-    struct plugin *pl = ld->pl;
-    struct stat st;
-    int mfd = fcntl(ld->cp->image_fd, F_DUPFD_CLOEXEC, 3);
-
-    if (mfd < 0 || fstat(mfd, &st) != 0) {
-        rows_fail(ld, "cannot use the copy of its file that mcph passed: %s", strerror(errno));
-        if (mfd >= 0)
-            close(mfd);
-        return STATUS_PLUGIN;
-    }
-    pl->dev = st.st_dev;
-    pl->ino = st.st_ino;
-    pl->mtime = st.st_mtim;
-    pl->size = st.st_size;
-    pl->image_fd = ld->cp->image_fd;
+    pl->dev = st->st_dev;
+    pl->ino = st->st_ino;
+    pl->mtime = st->st_mtim;
+    pl->size = st->st_size;
     pl->image = calloc(1, sizeof(*pl->image));
     if (pl->image == NULL) {
         close(mfd);
@@ -165,16 +154,33 @@ static int plugin_open_passed(struct rows_load *ld)
     }
     pl->image->memfd = mfd;
     pl->image->users = 1;
-    return plugin_dlopen(ld);
+    return STATUS_OK;
+}
+
+/* In an isolated child: the image is the copy its parent checked (the file is not read). */
+static int plugin_open_passed(struct rows_load *ld)
+{
+    struct stat st;
+    int mfd = fcntl(ld->cp->image_fd, F_DUPFD_CLOEXEC, 3);
+    int status;
+
+    if (mfd < 0 || fstat(mfd, &st) != 0) {
+        rows_fail(ld, "cannot use the copy of its file that mcph passed: %s", strerror(errno));
+        if (mfd >= 0)
+            close(mfd);
+        return STATUS_PLUGIN;
+    }
+    ld->pl->image_fd = ld->cp->image_fd;
+    status = plugin_keep_image(ld->pl, &st, mfd);
+    return status == STATUS_OK ? plugin_dlopen(ld) : status;
 }
 
 /* Check and copy the file; dlopen the copy, unless the instance is isolated (its child
  * loads it). */
 static int plugin_open(struct rows_load *ld)
 {
-    struct plugin *pl = ld->pl;
     struct stat st;
-    int fd, mfd;
+    int fd, mfd, status;
 
     if (ld->cp->image_fd >= 0)
         return plugin_open_passed(ld);
@@ -188,22 +194,14 @@ static int plugin_open(struct rows_load *ld)
         close(fd);
         return STATUS_PLUGIN;
     }
-    pl->dev = st.st_dev;
-    pl->ino = st.st_ino;
-    pl->mtime = st.st_mtim;
-    pl->size = st.st_size;
     mfd = plugin_copy_to_memfd(ld, fd, st.st_size);
     close(fd);
     if (mfd < 0)
         return STATUS_PLUGIN;
-    pl->image = calloc(1, sizeof(*pl->image));
-    if (pl->image == NULL) {
-        close(mfd);
-        return STATUS_NOMEM;
-    }
-    pl->image->memfd = mfd;
-    pl->image->users = 1;
-    return pl->isolate.on ? STATUS_OK : plugin_dlopen(ld);
+    status = plugin_keep_image(ld->pl, &st, mfd);
+    if (status != STATUS_OK || ld->pl->isolate.on)
+        return status;
+    return plugin_dlopen(ld);
 }
 
 /* Open the library of `old` again, in its mapping: the image is shared, the file is neither
