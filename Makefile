@@ -60,7 +60,10 @@ endif
 
 # --- Core ----------------------------------------------------------------------------------
 CORE_SRC  := $(wildcard core/*.c)
-CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+# The mcp plugin's machinery serves isolated plugins too (core/isolate.c): built into mcph.
+CORE_MCP  := $(wildcard plugins/mcp/*.c)
+CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC)) \
+             $(patsubst plugins/mcp/%.c,$(BUILD)/core/mcp/%.o,$(CORE_MCP))
 CORE_LIB  := $(filter-out $(BUILD)/core/main.o,$(CORE_OBJ))
 MCPH      := $(BUILD)/mcph
 
@@ -86,9 +89,14 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
-$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) plugin-api/plugin-api.h $(FLAGS_STAMP)
+$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h) $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(CFLAGS_ALL) -Iplugin-api $(DEP_CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/core/mcp/%.o: plugins/mcp/%.c $(wildcard plugins/mcp/*.h) $(wildcard plugin-api/*.h) \
+                       $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iplugin-api -DMCP_BUILTIN $(DEP_CFLAGS) -MMD -c -o $@ $<
 
 $(MCPH): $(CORE_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -ldl -lm

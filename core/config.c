@@ -6,12 +6,15 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The parse in progress: the reader counts lines so the handler knows where a key is
  * (Debian's libinih is built without INI_HANDLER_LINENO). */
@@ -364,6 +367,62 @@ static int config_set_prompts(struct config_parse *p, struct config_plugin *pl, 
 _Static_assert(LIMIT_ID == 64 && LIMIT_WORKERS_MAX == 64 && LIMIT_CACHE_TTL_MAX_MS == 86400000,
                "the help texts of config_core_keys name these limits");
 
+static int config_set_isolate(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    (void)p;
+    if (strcmp(value, "process") == 0)
+        pl->isolate.on = 1;
+    else if (strcmp(value, "no") == 0)
+        pl->isolate.on = 0;
+    else
+        return STATUS_INVALID;
+    return STATUS_OK;
+}
+
+static int config_set_call_timeout(struct config_parse *p, struct config_plugin *pl,
+                                   const char *value)
+{
+    (void)p;
+    return config_parse_int(value, 1, LIMIT_CALL_TIMEOUT_MAX_MS, &pl->isolate.call_timeout_ms);
+}
+
+/* Bytes, with K, M or G (1024-based). */
+static int config_set_max_memory(struct config_parse *p, struct config_plugin *pl,
+                                 const char *value)
+{
+    char *end = NULL;
+    long long n;
+    int shift = 0;
+
+    (void)p;
+    errno = 0;
+    n = strtoll(value, &end, 10);
+    if (end == value || errno != 0 || n <= 0 || value[0] == '-' || value[0] == '+')
+        return STATUS_INVALID;
+    if (*end == 'K' || *end == 'M' || *end == 'G')
+        shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+    if (shift != 0)
+        end++;
+    if (*end != '\0' || n > (LIMIT_ISOLATE_MEMORY_MAX >> shift) ||
+        (n << shift) < LIMIT_ISOLATE_MEMORY_MIN)
+        return STATUS_INVALID;
+    pl->isolate.max_memory = n << shift;
+    return STATUS_OK;
+}
+
+static int config_set_max_cpu(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    (void)p;
+    return config_parse_int(value, 1, LIMIT_ISOLATE_CPU_MAX_S, &pl->isolate.max_cpu_s);
+}
+
+static int config_set_max_files(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    (void)p;
+    return config_parse_int(value, LIMIT_ISOLATE_FILES_MIN, LIMIT_ISOLATE_FILES_MAX,
+                            &pl->isolate.max_files);
+}
+
 static const struct config_core_key {
     const char *name;
     size_t line; /* offsetof the member holding the line it was set on (0: not set) */
@@ -388,6 +447,16 @@ static const struct config_core_key {
      "escapes; !glob excludes)"},
     {"prompts", offsetof(struct config_plugin, filter_line[FILTER_PROMPTS]), config_set_prompts,
      "globs of prompt names, space-separated (* ? [set] [!set], \\ escapes; !glob excludes)"},
+    {"isolate", offsetof(struct config_plugin, isolate_line), config_set_isolate,
+     "process (the plugin runs in a child process of its own) or no"},
+    {"call_timeout_ms", offsetof(struct config_plugin, call_timeout_line), config_set_call_timeout,
+     "milliseconds from 1 to 86400000"},
+    {"max_memory", offsetof(struct config_plugin, max_memory_line), config_set_max_memory,
+     "bytes from 16M to 1024G, with K, M or G (1024-based)"},
+    {"max_cpu_s", offsetof(struct config_plugin, max_cpu_line), config_set_max_cpu,
+     "CPU seconds from 1 to 86400"},
+    {"max_files", offsetof(struct config_plugin, max_files_line), config_set_max_files,
+     "a number of open files from 16 to 1048576"},
     {0},
 };
 
@@ -403,10 +472,10 @@ int config_core_key(const char *key)
 
 const char *config_core_key_names(void)
 {
-    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 10,
+    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 15,
                    "the list below names every core key");
     return "path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent, tools, resources, "
-           "prompts";
+           "prompts, isolate, call_timeout_ms, max_memory, max_cpu_s, max_files";
 }
 
 /* The key of a [plugin.NAME] section: mcph's own (config_core_keys), or the plugin's. */
@@ -474,6 +543,8 @@ static int config_new_plugin(struct config_parse *p, const char *id)
     pl->enabled = 1;
     pl->cache_ttl_ms = -1;
     pl->cache_public = -1;
+    pl->ini_fd = -1;
+    pl->image_fd = -1;
     return STATUS_OK;
 }
 
@@ -665,6 +736,7 @@ void config_init(struct config *cfg)
     cfg->max_pending_mb = LIMIT_PENDING_MB_DEFAULT;
     cfg->cache_ttl_ms = 0;
     cfg->cache_public = 0;
+    cfg->text_fd = -1;
 }
 
 static void config_plugin_release(struct config_plugin *pl)
@@ -691,6 +763,9 @@ void config_release(struct config *cfg)
     free(cfg->title);
     free(cfg->instructions);
     free(cfg->plugin_dir);
+    free(cfg->text);
+    if (cfg->text_fd >= 0)
+        close(cfg->text_fd);
     for (size_t i = 0; i < cfg->nplugins; i++)
         config_plugin_release(&cfg->plugins[i]);
     free(cfg->plugins);
@@ -742,30 +817,140 @@ static void config_resolve_paths(struct config_parse *p)
     }
 }
 
-int config_load(struct config *cfg, const char *path, struct diag *errs)
+/* The limits of isolate = process mean nothing for a plugin in mcph's own process. */
+static void config_check_isolation(struct config_parse *p)
+{
+    struct config *cfg = p->cfg;
+
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        const struct config_plugin *pl = &cfg->plugins[i];
+        const struct {
+            const char *key;
+            int line;
+        } limits[] = {{"call_timeout_ms", pl->call_timeout_line},
+                      {"max_memory", pl->max_memory_line},
+                      {"max_cpu_s", pl->max_cpu_line},
+                      {"max_files", pl->max_files_line}};
+
+        for (size_t k = 0; !pl->isolate.on && k < sizeof(limits) / sizeof(limits[0]); k++) {
+            if (limits[k].line == 0)
+                continue;
+            diag_add_at(p->errs, cfg->file, limits[k].line,
+                        "[plugin.%s] %s applies to a plugin in a process of its own; add "
+                        "'isolate = process' to the section or remove the key",
+                        pl->id, limits[k].key);
+        }
+    }
+}
+
+/* A sealed copy of the text for the children of isolated sections, which read the section
+ * they serve from it (the file may change before a child starts again). */
+static int config_share_text(struct config *cfg)
+{
+    size_t len = strlen(cfg->text), done = 0;
+    int isolated = 0, fd;
+
+    for (size_t i = 0; i < cfg->nplugins; i++)
+        isolated |= cfg->plugins[i].isolate.on;
+    if (!isolated)
+        return STATUS_OK;
+    fd = memfd_create("mcph.ini", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return STATUS_IO;
+    while (done < len) {
+        ssize_t n = write(fd, cfg->text + done, len - done);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return STATUS_IO;
+        }
+        done += (size_t)n;
+    }
+    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+    cfg->text_fd = fd;
+    for (size_t i = 0; i < cfg->nplugins; i++)
+        cfg->plugins[i].ini_fd = fd;
+    return STATUS_OK;
+}
+
+static int config_parse_text(struct config *cfg, const char *path, char *text, struct diag *errs)
 {
     struct config_parse p = {.cfg = cfg, .errs = errs, .why = STRBUF_INIT};
     size_t before = errs->count;
     int line;
 
-    if (config_set_paths(cfg, path) != STATUS_OK)
+    if (config_set_paths(cfg, path) != STATUS_OK) {
+        free(text);
         return STATUS_NOMEM;
-    p.text = config_read_file(path, errs);
-    if (p.text == NULL)
-        return errs->nomem ? STATUS_NOMEM : STATUS_IO;
+    }
+    cfg->text = text;
+    p.text = text;
     line = ini_parse_stream(config_reader, &p, config_handler, &p);
     if (line > 0) {
         p.line = line;
         config_error(&p, "cannot parse this line; write 'key = value' or '[section]'");
     }
     config_resolve_paths(&p);
-    free((char *)p.text);
+    config_check_isolation(&p);
     free(p.section);
     free(p.last_key);
     strbuf_release(&p.why);
     if (errs->nomem)
         return STATUS_NOMEM;
-    return errs->count > before ? STATUS_CONFIG : STATUS_OK;
+    if (errs->count > before)
+        return STATUS_CONFIG;
+    if (config_share_text(cfg) != STATUS_OK) {
+        diag_add(errs, "%s: cannot keep a copy for isolated plugins: %s", path, strerror(errno));
+        return STATUS_IO;
+    }
+    return STATUS_OK;
+}
+
+int config_load(struct config *cfg, const char *path, struct diag *errs)
+{
+    char *text = config_read_file(path, errs);
+
+    if (text == NULL) {
+        config_set_paths(cfg, path);
+        return errs->nomem ? STATUS_NOMEM : STATUS_IO;
+    }
+    return config_parse_text(cfg, path, text, errs);
+}
+
+int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
+{
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+
+    for (;;) {
+        ssize_t n;
+
+        if (cap - len < 4096) {
+            char *grown = realloc(text, cap + 65536);
+
+            if (grown == NULL) {
+                free(text);
+                return STATUS_NOMEM;
+            }
+            text = grown;
+            cap += 65536;
+        }
+        n = pread(fd, text + len, cap - len - 1, (off_t)len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            diag_add(errs, "%s: cannot read the copy its parent passed: %s", path, strerror(errno));
+            free(text);
+            return STATUS_IO;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    text[len] = '\0';
+    return config_parse_text(cfg, path, text, errs);
 }
 
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id)
@@ -797,7 +982,8 @@ int config_plugin_same(const struct config_plugin *a, const struct config_plugin
 {
     if (!config_str_eq(a->path, b->path) || a->enabled != b->enabled ||
         !config_str_eq(a->prefix, b->prefix) || a->cache_ttl_ms != b->cache_ttl_ms ||
-        a->cache_public != b->cache_public || a->nkeys != b->nkeys)
+        a->cache_public != b->cache_public || a->nkeys != b->nkeys ||
+        memcmp(&a->isolate, &b->isolate, sizeof(a->isolate)) != 0)
         return 0;
     for (int i = 0; i < FILTER_KEYS; i++) {
         if (!config_str_eq(a->filter[i], b->filter[i]))

@@ -18,6 +18,15 @@ struct config_kv {
     int line;    /* line in the INI file */
 };
 
+/* isolate = process and the limits of its child (isolate.h). */
+struct config_isolate {
+    int on;               /* isolate = process: init, rows, calls and shutdown in a child */
+    int call_timeout_ms;  /* a call unanswered this long kills the child; 0: no limit */
+    long long max_memory; /* RLIMIT_AS of the child in bytes; 0: no limit */
+    int max_cpu_s;        /* RLIMIT_CPU of the child; 0: no limit */
+    int max_files;        /* RLIMIT_NOFILE of the child; 0: mcph's own */
+};
+
 /* One [plugin.NAME] section. */
 struct config_plugin {
     char *id;         /* owned: NAME */
@@ -36,6 +45,11 @@ struct config_plugin {
     int max_concurrent_line;
     char *filter[FILTER_KEYS]; /* owned or NULL: tools =, resources =, prompts = (filter.h) */
     int filter_line[FILTER_KEYS];
+    struct config_isolate isolate;
+    int isolate_line, call_timeout_line, max_memory_line, max_cpu_line, max_files_line;
+    int ini_fd;   /* borrowed: the config's text_fd, for an isolated section's child; or -1 */
+    int image_fd; /* in an isolated child (--isolated): the sealed copy of the plugin its
+                   * parent checked, loaded instead of path; else -1 */
     struct config_kv *keys; /* owned: the plugin's own keys, in file order */
     size_t nkeys;
 };
@@ -56,6 +70,8 @@ struct config {
     int cache_ttl_ms;   /* ttlMs of cacheable results (2026-07-28) */
     int cache_public;   /* cacheScope: public (1) or private (0) */
     int max_pending_mb; /* MiB held for requests in flight and replies not yet written */
+    char *text;         /* owned: the INI file as read */
+    int text_fd;        /* owned: a sealed memfd of text when a section is isolated, else -1 */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };
@@ -70,6 +86,12 @@ void config_release(struct config *cfg);
  * must still be released), or STATUS_IO when the file cannot be read.
  */
 int config_load(struct config *cfg, const char *path, struct diag *errs)
+    __attribute__((warn_unused_result));
+
+/* The same, with the text read from fd (from its start) instead of the file at path, which
+ * still names the file in messages and is the folder relative paths start from: what an
+ * isolated child (--isolated) gets from its parent. */
+int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
     __attribute__((warn_unused_result));
 
 /* The folder of file `path` ("." for a bare name). Owned by the caller; NULL when out of
@@ -92,9 +114,9 @@ int config_core_key(const char *key);
 const char *config_core_key_names(void);
 
 /* 1 when two sections would configure a plugin identically (same path, enabled, prefix,
- * cache keys, filters as written, and own keys with the same values in any order), else 0:
- * the one test of whether a reload keeps an instance. max_concurrent is not compared: a kept
- * instance takes a new share without being built again. */
+ * cache keys, filters as written, isolation and its limits, and own keys with the same values in
+ * any order), else 0: the one test of whether a reload keeps an instance. max_concurrent is not
+ * compared: a kept instance takes a new share without being built again. */
 int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b);
 
 #endif

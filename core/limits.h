@@ -93,6 +93,16 @@
 #define LIMIT_MRTR_ASKS 256
 /* The longest ttlMs a cache hint may give (a day). */
 #define LIMIT_CACHE_TTL_MAX_MS 86400000
+
+/* isolate = process: the keys' ranges (config.c), and how long a child has to start and
+ * list what its plugin serves (isolate.c). */
+#define LIMIT_CALL_TIMEOUT_MAX_MS 86400000
+#define LIMIT_ISOLATE_MEMORY_MIN (16LL << 20)
+#define LIMIT_ISOLATE_MEMORY_MAX (1024LL << 30)
+#define LIMIT_ISOLATE_CPU_MAX_S 86400
+#define LIMIT_ISOLATE_FILES_MIN 16
+#define LIMIT_ISOLATE_FILES_MAX 1048576
+#define LIMIT_ISOLATE_STARTUP_MS 30000
 /* Resources one client subscribes to (resources/subscribe, or one listen request's
  * resourceSubscriptions). */
 #define LIMIT_SUBSCRIPTIONS 4096

@@ -21,6 +21,7 @@ void log_init(struct log *lg)
     lg->sink_ctx = NULL;
     lg->sink_wants = NULL;
     atomic_init(&lg->sink_level, LOG_OFF);
+    snprintf(lg->name, sizeof(lg->name), "mcph");
 }
 
 int log_level_parse(const char *name, int *level)
@@ -64,9 +65,9 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
     if (level < atomic_load(&lg->level) && !to_sink)
         return;
     if (who != NULL)
-        n = snprintf(line, sizeof(line), "mcph: %s: %s: ", log_level_name(level), who);
+        n = snprintf(line, sizeof(line), "%s: %s: %s: ", lg->name, log_level_name(level), who);
     else
-        n = snprintf(line, sizeof(line), "mcph: %s: ", log_level_name(level));
+        n = snprintf(line, sizeof(line), "%s: %s: ", lg->name, log_level_name(level));
     if (n < 0)
         return;
     start = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;

@@ -5,6 +5,8 @@
 #ifndef MCPH_LOG_H
 #define MCPH_LOG_H
 
+#include "limits.h"
+
 #include <stdarg.h>
 #include <stdatomic.h>
 
@@ -35,7 +37,9 @@ struct log {
     void *sink_ctx;   /* borrowed: handed to sink */
     /* NULL, or decides instead of sink_level whether the sink wants a message. */
     int (*sink_wants)(void *ctx, int level);
-    atomic_int sink_level; /* the sink gets messages at or above it; LOG_OFF for none */
+    atomic_int sink_level;   /* the sink gets messages at or above it; LOG_OFF for none */
+    char name[LIMIT_ID + 8]; /* starts each line: "mcph", or "mcph[ID]" in an isolated
+                              * plugin's process */
 };
 
 /* Set up with level info on fd 2, no sink. */

@@ -6,6 +6,7 @@
  * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
  */
 #include "debounce.h"
+#include "isolate.h"
 #include "limits.h"
 #include "log.h"
 #include "pipe.h"
@@ -53,18 +54,22 @@ static void main_on_signal(int sig)
 
 struct main_args {
     const char *config;
+    const char *isolated; /* --isolated ID */
     int check;
     int watch;
 };
 
 static void main_usage(FILE *to)
 {
-    fprintf(to, "usage: mcph [--check | --watch] CONFIG.ini\n"
+    fprintf(to, "usage: mcph [--check | --watch | --isolated ID] CONFIG.ini\n"
                 "  Serves the plugins enabled in CONFIG.ini as one MCP server on stdio.\n"
                 "  SIGHUP reloads CONFIG.ini and every changed plugin.\n"
                 "  --check    load the config and every plugin, print what would be served,\n"
                 "             and exit (0 when everything loaded)\n"
                 "  --watch    reload when CONFIG.ini or an enabled plugin's file changes\n"
+                "  --isolated ID\n"
+                "             serve section [plugin.ID] alone, as the process of a plugin with\n"
+                "             isolate = process (mcph starts it so; not for use by hand)\n"
                 "  --version  print the version\n"
                 "  --help     print this help (also -h)\n");
 }
@@ -76,6 +81,8 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
             args->check = 1;
         } else if (strcmp(argv[i], "--watch") == 0) {
             args->watch = 1;
+        } else if (strcmp(argv[i], "--isolated") == 0 && i + 1 < argc) {
+            args->isolated = argv[++i];
         } else if (strcmp(argv[i], "--version") == 0) {
             fprintf(stdout, "mcph %s (plugin ABI %d.%d)\n", MCPH_VERSION, MCPH_ABI_MAJOR,
                     MCPH_ABI_MINOR);
@@ -91,10 +98,12 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
             args->config = argv[i];
         }
     }
-    if (args->config == NULL) {
+    if (args->config == NULL || (args->isolated != NULL && (args->check || args->watch))) {
         main_usage(stderr);
         return STATUS_INVALID;
     }
+    if (args->isolated != NULL && isolate_child_fds() != STATUS_OK)
+        return STATUS_INVALID;
     return STATUS_OK;
 }
 
@@ -368,6 +377,9 @@ int main(int argc, char **argv)
      * moment, so sharing costs little and keeps the footprint flat. */
     mallopt(M_ARENA_MAX, 1);
     server_init(&srv);
+    srv.isolated = args.isolated;
+    if (args.isolated != NULL)
+        snprintf(srv.log.name, sizeof(srv.log.name), "mcph[%s]", args.isolated);
     if (!args.check) {
         out_fd = main_claim_stdout();
         if (out_fd < 0 || main_signals() != STATUS_OK) {

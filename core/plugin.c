@@ -1,5 +1,6 @@
 #include "plugin.h"
 
+#include "isolate.h"
 #include "limits.h"
 #include "rows.h"
 #include "status.h"
@@ -139,12 +140,44 @@ static int plugin_dlopen(struct rows_load *ld)
     return STATUS_OK;
 }
 
+/* In an isolated child: the image is the copy its parent checked (the file is not read). */
+static int plugin_open_passed(struct rows_load *ld)
+{
+    struct plugin *pl = ld->pl;
+    struct stat st;
+    int mfd = fcntl(ld->cp->image_fd, F_DUPFD_CLOEXEC, 3);
+
+    if (mfd < 0 || fstat(mfd, &st) != 0) {
+        rows_fail(ld, "cannot use the copy of its file that mcph passed: %s", strerror(errno));
+        if (mfd >= 0)
+            close(mfd);
+        return STATUS_PLUGIN;
+    }
+    pl->dev = st.st_dev;
+    pl->ino = st.st_ino;
+    pl->mtime = st.st_mtim;
+    pl->size = st.st_size;
+    pl->image_fd = ld->cp->image_fd;
+    pl->image = calloc(1, sizeof(*pl->image));
+    if (pl->image == NULL) {
+        close(mfd);
+        return STATUS_NOMEM;
+    }
+    pl->image->memfd = mfd;
+    pl->image->users = 1;
+    return plugin_dlopen(ld);
+}
+
+/* Check and copy the file; dlopen the copy, unless the instance is isolated (its child
+ * loads it). */
 static int plugin_open(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     struct stat st;
     int fd, mfd;
 
+    if (ld->cp->image_fd >= 0)
+        return plugin_open_passed(ld);
     fd = open(ld->cp->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         rows_fail(ld, "cannot open: %s; build it (make) or fix [plugin.%s] path in %s",
@@ -170,7 +203,7 @@ static int plugin_open(struct rows_load *ld)
     }
     pl->image->memfd = mfd;
     pl->image->users = 1;
-    return plugin_dlopen(ld);
+    return pl->isolate.on ? STATUS_OK : plugin_dlopen(ld);
 }
 
 /* Open the library of `old` again, in its mapping: the image is shared, the file is neither
@@ -185,7 +218,8 @@ static int plugin_open_shared(struct rows_load *ld, const struct plugin *old)
     pl->size = old->size;
     pl->image = old->image;
     pl->image->users++;
-    return plugin_dlopen(ld);
+    pl->image_fd = old->image_fd;
+    return pl->isolate.on ? STATUS_OK : plugin_dlopen(ld);
 }
 
 /* --- The descriptor. --- */
@@ -221,6 +255,10 @@ static int plugin_read_descriptor(struct rows_load *ld, struct mcph_plugin *d)
     const struct mcph_plugin *(*entry)(void);
     const struct mcph_plugin *raw;
 
+    if (ld->pl->isolate.on) {
+        isolate_descriptor(d);
+        return rows_check_sizes(ld, d);
+    }
     *(void **)&entry = dlsym(ld->pl->handle, MCPH_ENTRY_SYMBOL);
     if (entry == NULL) {
         rows_fail(ld, "no %s() in it; is it an mcph plugin? (see plugin-api/README.md)",
@@ -482,7 +520,8 @@ static int plugin_load_steps(struct rows_load *ld, const struct plugin *old)
         status = plugin_read_descriptor(ld, &d);
     if (status == STATUS_OK)
         status = plugin_copy_tables(ld, &d);
-    if (status == STATUS_OK && !ld->failed)
+    /* An isolated section's keys are the child's to check, against the plugin's own. */
+    if (status == STATUS_OK && !ld->failed && !ld->pl->isolate.on)
         status = plugin_check_config(ld);
     if (status == STATUS_OK && ld->failed)
         status = STATUS_PLUGIN;
@@ -516,9 +555,18 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
     pl->prefix = cp->prefix ? strdup(cp->prefix) : NULL;
     pl->cache_ttl_ms = cp->cache_ttl_ms;
     pl->cache_public = cp->cache_public;
+    pl->isolate = cp->isolate;
+    pl->image_fd = -1;
+    pl->ini_fd = cp->isolate.on && cp->ini_fd >= 0 ? fcntl(cp->ini_fd, F_DUPFD_CLOEXEC, 3) : -1;
+    if (cp->isolate.on) {
+        pl->ini_file = realpath(ini_file, NULL);
+        if (pl->ini_file == NULL)
+            pl->ini_file = strdup(ini_file);
+    }
     /* One call at a time until it is put in service with its share (server_set_shares). */
     work_lane_init(&pl->lane, 1);
-    if (pl->id == NULL || pl->path == NULL || (cp->prefix && pl->prefix == NULL)) {
+    if (pl->id == NULL || pl->path == NULL || (cp->prefix && pl->prefix == NULL) ||
+        (cp->isolate.on && (pl->ini_fd < 0 || pl->ini_file == NULL))) {
         plugin_free(pl);
         return STATUS_NOMEM;
     }
@@ -623,6 +671,9 @@ void plugin_free(struct plugin *pl)
     rows_free(pl);
     plugin_free_keys(pl);
     free(pl->ini_dir);
+    free(pl->ini_file);
+    if (pl->ini_fd >= 0)
+        close(pl->ini_fd);
     free(pl->id);
     free(pl->path);
     free(pl->prefix);
@@ -631,10 +682,17 @@ void plugin_free(struct plugin *pl)
     free(pl);
 }
 
+int plugin_image_fd(const struct plugin *pl)
+{
+    return pl->image != NULL ? pl->image->memfd : -1;
+}
+
 int plugin_file_changed(const struct plugin *pl)
 {
     struct stat st;
 
+    if (pl->image_fd >= 0)
+        return 0; /* a child serves the copy its parent passed, whatever the disk says */
     if (stat(pl->path, &st) != 0)
         return 1;
     return st.st_dev != pl->dev || st.st_ino != pl->ino || st.st_size != pl->size ||

@@ -149,6 +149,11 @@ struct plugin {
     int rebuild;               /* rebuilt on every reload: it defined rows at init, or its
                                 * descriptor asks for it (MCPH_PLUGIN_REBUILD_ON_RELOAD) */
     char *ini_dir;             /* owned: the folder of the INI file it was loaded from */
+    /* isolate = process (isolate.h): the instance serves a child. */
+    struct config_isolate isolate;
+    char *ini_file; /* owned, isolated: the INI file's absolute path, for the child */
+    int ini_fd;     /* owned, isolated: the INI text the child reads (config's text_fd), or -1 */
+    int image_fd;   /* borrowed, in a child: the image its parent passed (the section's), or -1 */
     struct plugin_path *paths; /* owned: config values read as paths (host->config_path) */
     size_t npaths;
     pthread_t loader; /* the thread running init while loading is set */
@@ -233,6 +238,10 @@ int plugin_unref(struct plugin *pl) __attribute__((warn_unused_result));
 
 /* Shut down (if initialised), dlclose and free. Main thread; NULL is fine. */
 void plugin_free(struct plugin *pl);
+
+/* The sealed copy of the file pl was loaded from (a memfd), for an isolated instance's child.
+ * Borrowed. */
+int plugin_image_fd(const struct plugin *pl);
 
 /* Whether the file at the instance's path is not the one loaded (rebuilt, replaced, gone). */
 int plugin_file_changed(const struct plugin *pl);

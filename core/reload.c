@@ -25,6 +25,9 @@ static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
     cp->nkeys = pl->nconfig;
     for (int i = 0; i < FILTER_KEYS; i++)
         cp->filter[i] = pl->filter[i];
+    cp->isolate = pl->isolate;
+    cp->ini_fd = pl->ini_fd;
+    cp->image_fd = pl->image_fd;
 }
 
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
@@ -137,7 +140,7 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
     struct server *srv = r->srv;
     struct plugin *pl = NULL;
     struct diag errs;
-    int status;
+    int status, fresh;
 
     log_msg(&srv->log, step->action == RELOAD_KEEP ? LOG_DEBUG : LOG_INFO, NULL, "reload: %s: %s",
             step->section->id, reload_names[step->action]);
@@ -148,8 +151,12 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
     }
     diag_init(&errs);
     /* A rebuild may run in the mapping of the instance it replaces and take over its state
-     * (MCPH_PLUGIN_TAKE_OVER); every other new instance is a fresh copy. */
-    if (step->action == RELOAD_REBUILD)
+     * (MCPH_PLUGIN_TAKE_OVER); every other new instance is a fresh copy. An isolated
+     * instance takes its child over on a refresh (the child asked, or started again), but a
+     * reload starts a fresh child: the plugin in it is loaded and built again, as it would
+     * be in process. */
+    fresh = step->action != RELOAD_REBUILD || (step->old->isolate.on && !r->refresh);
+    if (!fresh)
         status = plugin_rebuild(&pl, step->old, step->section, r->in->file, &srv->env, &errs);
     else
         status = plugin_load(&pl, step->section, r->in->file, &srv->env, &errs);
@@ -162,7 +169,7 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
         r->next[r->nnext++] = pl;
         /* A rebuilt instance runs the same code with the same config; it says itself which
          * of its resources changed. The others may serve new contents under old URIs. */
-        if (step->old != NULL && step->action != RELOAD_REBUILD)
+        if (step->old != NULL && fresh)
             r->replaced[r->nreplaced++] = pl;
         return STATUS_OK;
     }
@@ -204,7 +211,7 @@ static int reload_prepare(struct reload_run *r)
     if (changed == NULL)
         return STATUS_NOMEM;
     diag_init(&errs);
-    status = config_load(&r->cfg, srv->cfg.file, &errs);
+    status = server_config_load(srv, &r->cfg, srv->cfg.file, &errs);
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status != STATUS_OK) {

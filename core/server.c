@@ -4,6 +4,7 @@
 #include "diag.h"
 #include "dispatch.h"
 #include "host.h"
+#include "isolate.h"
 #include "limits.h"
 #include "modern.h"
 #include "plugin.h"
@@ -233,6 +234,19 @@ static int server_load_plugins(struct server *srv, struct plugin ***out, size_t 
     return STATUS_OK;
 }
 
+int server_config_load(const struct server *srv, struct config *cfg, const char *path,
+                       struct diag *errs)
+{
+    int status;
+
+    if (srv->isolated == NULL)
+        return config_load(cfg, path, errs);
+    status = config_load_fd(cfg, path, ISOLATE_FD_CONFIG, errs);
+    if (status == STATUS_OK)
+        status = isolate_child_config(cfg, srv->isolated, errs);
+    return status;
+}
+
 int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions)
 {
     struct plugin **plugins = NULL;
@@ -241,7 +255,7 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
     int status;
 
     diag_init(&errs);
-    status = config_load(&srv->cfg, path, &errs);
+    status = server_config_load(srv, &srv->cfg, path, &errs);
     server_log_diag(&srv->log, &errs);
     diag_release(&errs);
     if (status != STATUS_OK)

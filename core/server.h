@@ -71,6 +71,8 @@ struct server {
     int output_open;          /* server_open_output ran */
     int wake_fd;              /* write end of the self-pipe: wakes the main loop; -1 when
                                * there is none (--check) */
+    const char *isolated;     /* --isolated ID: the one section served, as the child of an
+                               * isolated plugin (isolate.h); else NULL */
     struct plugin_env env;    /* handed to every plugin instance; set before loading */
     struct inflight inflight; /* client requests in flight and mcph's own asks */
     atomic_size_t calls_held; /* bytes held by calls queued or running (max_pending_mb) */
@@ -96,6 +98,11 @@ void server_init(struct server *srv);
  * plugin's init may start threads that log. Nothing reaches the client before it asks for
  * logging. */
 void server_open_output(struct server *srv, int out_fd);
+
+/* Read the INI file at path into cfg (freshly initialised), as config_load does; in an
+ * isolated child (srv->isolated), the text its parent passed, cut to its one section. */
+int server_config_load(const struct server *srv, struct config *cfg, const char *path,
+                       struct diag *errs) __attribute__((warn_unused_result));
 
 /* Read the INI file at path and load every enabled plugin into the served set (srv->reg).
  * Problems are logged; *failures counts plugins that did not load, *collisions rows left out.

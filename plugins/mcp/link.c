@@ -390,7 +390,7 @@ static void link_resubscribe(struct mcp_link *l)
  * new process serves. */
 static void link_restarted(struct mcp_link *l)
 {
-    link_log(l, MCPH_LOG_INFO, "server '%s' serves again", l->spec.display);
+    link_log(l, MCPH_LOG_INFO, "%s '%s' serves again", mcp_noun(&l->spec), l->spec.display);
     link_resubscribe(l);
     pthread_mutex_lock(&l->hlock);
     if (l->host != NULL)
@@ -663,6 +663,7 @@ static int link_start(struct mcp_link *l)
     l->noise = 0;
     l->listen_id = 0;
     l->ended[0] = '\0';
+    l->timed_out = 0;
     pthread_mutex_unlock(&l->lock);
     pthread_mutex_unlock(&l->wlock);
     return link_send_discover(l);
@@ -793,7 +794,9 @@ static void link_reap(struct mcp_link *l)
     pthread_mutex_lock(&l->lock);
     if (l->ended[0] == '\0')
         snprintf(l->ended, sizeof(l->ended), "%s", how);
-    else if (strlen(l->ended) + strlen(how) + 8 < sizeof(l->ended))
+    /* A kill for call_timeout_ms is said already. */
+    else if (!(l->timed_out && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) &&
+             strlen(l->ended) + strlen(how) + 8 < sizeof(l->ended))
         snprintf(l->ended + strlen(l->ended), sizeof(l->ended) - strlen(l->ended), " (then %s)",
                  how);
     l->pid = 0;
@@ -844,9 +847,9 @@ static void *link_thread(void *arg)
         if (l->crashes >= MCP_CRASHES_DOWN) {
             l->state = MCP_DOWN;
             snprintf(text, sizeof(text),
-                     "server '%s' is down: it %s, %d times in a row; calls fail until a "
+                     "%s '%s' is down: it %s, %d times in a row; calls fail until a "
                      "reload (SIGHUP) starts it again",
-                     l->spec.display, l->ended, l->crashes);
+                     mcp_noun(&l->spec), l->spec.display, l->ended, l->crashes);
             pthread_mutex_unlock(&l->lock);
             link_alert(l, text);
             pthread_mutex_lock(&l->lock);
@@ -869,9 +872,10 @@ static void *link_thread(void *arg)
             backoff = MCP_BACKOFF_MAX_MS;
         pthread_mutex_unlock(&l->lock);
         link_log(l, MCPH_LOG_ERROR,
-                 "server '%s' %s; starting it again in %" PRId64 " ms (crash %d in a row; "
+                 "%s '%s' %s; starting it again in %" PRId64 " ms (crash %d in a row; "
                  "down at %d)",
-                 l->spec.display, l->ended, backoff, l->crashes, MCP_CRASHES_DOWN);
+                 mcp_noun(&l->spec), l->spec.display, l->ended, backoff, l->crashes,
+                 MCP_CRASHES_DOWN);
         pthread_mutex_lock(&l->lock);
         if (link_pause(l, backoff)) {
             l->state = MCP_STOPPED;
@@ -929,7 +933,7 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     pthread_mutex_unlock(&l->lock);
     if (state == MCP_UP)
         return l;
-    host->log(host, MCPH_LOG_ERROR, "server '%s' %s", l->spec.display,
+    host->log(host, MCPH_LOG_ERROR, "%s '%s' %s", mcp_noun(&l->spec), l->spec.display,
               l->ended[0] != '\0' ? l->ended : "did not start");
     mcp_link_unref(l);
     return NULL;
@@ -1051,14 +1055,14 @@ static int link_wait_up(struct mcp_link *l, struct mcph_strbuf *why)
         return MCPH_OK;
     if (l->state == MCP_DOWN)
         mcph_sb_addf(why,
-                     "server '%s' is down after %d crashes in a row (it %s); a reload (SIGHUP) "
+                     "%s '%s' is down after %d crashes in a row (it %s); a reload (SIGHUP) "
                      "starts it again",
-                     l->spec.display, l->crashes, l->ended);
+                     mcp_noun(&l->spec), l->spec.display, l->crashes, l->ended);
     else if (l->state == MCP_RESTARTING)
-        mcph_sb_addf(why, "server '%s' is starting again (it %s); try again", l->spec.display,
-                     l->ended);
+        mcph_sb_addf(why, "%s '%s' is starting again (it %s); try again", mcp_noun(&l->spec),
+                     l->spec.display, l->ended);
     else
-        mcph_sb_addf(why, "server '%s' has stopped", l->spec.display);
+        mcph_sb_addf(why, "%s '%s' has stopped", mcp_noun(&l->spec), l->spec.display);
     return MCPH_ERR;
 }
 
@@ -1086,6 +1090,7 @@ struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON 
     }
     p->id = ++l->next_id;
     p->gen = l->gen;
+    link_now(&p->sent);
     p->next = l->pending;
     l->pending = p;
     pthread_mutex_unlock(&l->lock);
@@ -1105,6 +1110,20 @@ struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON 
     }
     cJSON_Delete(msg);
     return p;
+}
+
+/* A request of the process now serving that has gone unanswered past spec.call_timeout_ms:
+ * the process is killed, and every request it had fails with why (lock held). */
+static void link_check_timeout(struct mcp_link *l, const struct mcp_pending *p)
+{
+    if (l->spec.call_timeout_ms <= 0 || p->parked || p->gen != l->gen || l->pid == 0 ||
+        l->ended[0] != '\0' || link_ms_since(&p->sent) < l->spec.call_timeout_ms)
+        return;
+    snprintf(l->ended, sizeof(l->ended),
+             "did not answer within %d ms (call_timeout_ms) and was killed",
+             l->spec.call_timeout_ms);
+    l->timed_out = 1;
+    kill(-l->pid, SIGKILL);
 }
 
 enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const struct mcph_host *host,
@@ -1141,6 +1160,7 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
             w = MCP_WAIT_TIMEOUT;
             break;
         }
+        link_check_timeout(l, p);
         link_after(&tick, MCP_TICK_MS);
         link_timedwait(l, &tick);
     }
@@ -1183,10 +1203,10 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
             continue;
         }
         if (w == MCP_WAIT_TIMEOUT) {
-            mcph_sb_addf(why, "server '%s' did not answer %s within %d ms", l->spec.display, method,
-                         l->spec.startup_ms);
+            mcph_sb_addf(why, "%s '%s' did not answer %s within %d ms", mcp_noun(&l->spec),
+                         l->spec.display, method, l->spec.startup_ms);
         } else if (w == MCP_WAIT_FAILED) {
-            mcph_sb_addf(why, "server '%s' %s", l->spec.display, p->failure);
+            mcph_sb_addf(why, "%s '%s' %s", mcp_noun(&l->spec), l->spec.display, p->failure);
         } else {
             const cJSON *err = cJSON_GetObjectItemCaseSensitive(p->reply, "error");
             const cJSON *msg = cJSON_GetObjectItemCaseSensitive(err, "message");

@@ -357,8 +357,8 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
                 rc = MCPH_OK;
             break;
         case MCP_WAIT_FAILED:
-            mcph_sb_addf(&why, "server '%s' %s during the %s", l->spec.display, p->failure,
-                         kind == MCP_TOOL ? "call" : "request");
+            mcph_sb_addf(&why, "%s '%s' %s during the %s", mcp_noun(&l->spec), l->spec.display,
+                         p->failure, kind == MCP_TOOL ? "call" : "request");
             rc = mcp_fail(host, call, kind, why.buf);
             break;
         case MCP_WAIT_TIMEOUT: /* calls set no deadline: the client cancels */
@@ -682,31 +682,27 @@ static int mcp_define_all(struct mcp *m)
 
 /* --- Life. --- */
 
-static int mcp_init(const struct mcph_host *host, void **state)
+int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 {
     struct mcp *m = calloc(1, sizeof(*m));
     struct mcp *before = host->predecessor(host);
-    struct mcp_spec spec;
     int rc, taken = 0;
 
-    if (m == NULL)
+    if (m == NULL) {
+        mcp_spec_release(spec);
         return MCPH_ERR_NOMEM;
-    m->host = host;
-    rc = mcp_spec_read(host, &spec);
-    if (rc != MCPH_OK) {
-        free(m);
-        return rc;
     }
-    if (before != NULL && before->link != NULL && mcp_spec_same(&before->link->spec, &spec)) {
+    m->host = host;
+    if (before != NULL && before->link != NULL && mcp_spec_same(&before->link->spec, spec)) {
         /* The same server: keep it running, list it again. */
         m->link = before->link;
         mcp_link_ref(m->link);
         mcp_link_retry(m->link);
-        mcp_spec_release(&spec);
+        mcp_spec_release(spec);
         taken = 1;
     } else {
-        m->link = mcp_link_open(host, &spec);
-        mcp_spec_release(&spec);
+        m->link = mcp_link_open(host, spec);
+        mcp_spec_release(spec);
     }
     if (m->link == NULL) {
         free(m);
@@ -724,6 +720,14 @@ static int mcp_init(const struct mcph_host *host, void **state)
     }
     *state = m;
     return MCPH_OK;
+}
+
+static int mcp_init(const struct mcph_host *host, void **state)
+{
+    struct mcp_spec spec;
+    int rc = mcp_spec_read(host, &spec);
+
+    return rc != MCPH_OK ? rc : mcp_serve(host, state, &spec);
 }
 
 static void mcp_shutdown(void *state)
@@ -778,7 +782,14 @@ static const struct mcph_plugin mcp_plugin = {
     .subscribe = mcp_subscribe,
 };
 
+const struct mcph_plugin *mcp_descriptor(void)
+{
+    return &mcp_plugin;
+}
+
+#ifndef MCP_BUILTIN
 MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void)
 {
     return &mcp_plugin;
 }
+#endif

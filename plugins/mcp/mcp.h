@@ -32,6 +32,7 @@
 #define MCP_LINE_MAX (48u * 1024u * 1024u) /* one line from the server */
 #define MCP_PARK_MS 600000                 /* a parked call waits this long for its client */
 #define MCP_TICK_MS 50                     /* a waiting call looks at its cancellation this often */
+#define MCP_PASS_MAX 2                     /* descriptors a child gets besides stdin and stdout */
 
 /* What starts the server; two are the same server when every member is. */
 struct mcp_spec {
@@ -40,9 +41,29 @@ struct mcp_spec {
     char *cwd;      /* owned: the folder it runs in */
     char *display;  /* owned: the command as configured, for messages */
     int startup_ms; /* start-up and handshake deadline */
+    /* An isolated plugin's child (core/isolate.c) sets these; the mcp plugin leaves them 0. */
+    const char *noun;       /* static: what messages call it ("server" when NULL, "plugin") */
+    int pass[MCP_PASS_MAX]; /* owned: given to the process as fds 3, 4, ... */
+    int npass;
+    int call_timeout_ms;  /* a request unanswered this long kills the process; 0: none */
+    long long max_memory; /* RLIMIT_AS; 0: none */
+    int max_cpu_s;        /* RLIMIT_CPU; 0: none */
+    int max_files;        /* RLIMIT_NOFILE; 0: mcph's own */
 };
 
+/* What messages call the process of spec: "server 'x' ..." or "plugin 'x' ...". */
+static inline const char *mcp_noun(const struct mcp_spec *spec)
+{
+    return spec->noun != NULL ? spec->noun : "server";
+}
+
 int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec);
+/* Serve the process of spec (taken over: released here) as the rows of the instance of host:
+ * init's work once the spec is known. The mcp plugin's init reads its spec from the section;
+ * the core's isolation (core/isolate.c) makes one that runs mcph itself. */
+int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec);
+/* The mcp plugin's descriptor, whose init the core's isolation replaces. */
+const struct mcph_plugin *mcp_descriptor(void);
 void mcp_spec_release(struct mcp_spec *spec);
 int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b);
 
@@ -82,6 +103,7 @@ struct mcp_pending {
     uint64_t gen;             /* the server process it went to */
     int asks;                 /* the server's questions may be routed to it */
     struct timespec deadline; /* CLOCK_MONOTONIC; zero: none (its waiter's own) */
+    struct timespec sent;     /* CLOCK_MONOTONIC: when it went (spec.call_timeout_ms) */
     cJSON *reply;             /* owned: the response, or NULL */
     char *failure;            /* owned: why no response will come, or NULL */
     struct mcp_event *events, **tail;
@@ -122,6 +144,7 @@ struct mcp_link {
     int crashes;        /* in a row */
     struct timespec up_since;
     char ended[192]; /* how the last process ended, or why it could not start */
+    int timed_out;   /* the process was killed for spec.call_timeout_ms */
     int stop;        /* asked to stop */
     int retry;       /* down: asked to try again */
     char **subs;     /* the URIs subscribed at the server */

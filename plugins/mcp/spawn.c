@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +35,8 @@ void mcp_spec_release(struct mcp_spec *spec)
     spawn_free_list(spec->envp);
     free(spec->cwd);
     free(spec->display);
+    for (int i = 0; i < spec->npass; i++)
+        close(spec->pass[i]);
     memset(spec, 0, sizeof(*spec));
 }
 
@@ -48,10 +51,14 @@ static int spawn_list_same(char **a, char **b)
     return a[i] == NULL && b[i] == NULL;
 }
 
+/* The descriptors passed are not compared: an isolated child's are the config's text and the
+ * plugin's image, and a take-over happens only for the same section of an unchanged file. */
 int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b)
 {
     return spawn_list_same(a->argv, b->argv) && spawn_list_same(a->envp, b->envp) &&
-           strcmp(a->cwd, b->cwd) == 0 && a->startup_ms == b->startup_ms;
+           strcmp(a->cwd, b->cwd) == 0 && a->startup_ms == b->startup_ms &&
+           a->call_timeout_ms == b->call_timeout_ms && a->max_memory == b->max_memory &&
+           a->max_cpu_s == b->max_cpu_s && a->max_files == b->max_files;
 }
 
 /* The next word of *pp into a new string: '...' and "..." quote (\" and \\ inside "..."). */
@@ -325,6 +332,47 @@ int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec)
 
 /* --- Starting the process. --- */
 
+/* The descriptors passed become 3, 4, ...: first each is copied above them (one may be 3
+ * already), then put in place without close-on-exec. Between fork and exec. */
+static int spawn_pass(const struct mcp_spec *spec)
+{
+    int high[MCP_PASS_MAX];
+
+    for (int i = 0; i < spec->npass; i++) {
+        high[i] = fcntl(spec->pass[i], F_DUPFD_CLOEXEC, 3 + MCP_PASS_MAX);
+        if (high[i] < 0)
+            return -1;
+    }
+    for (int i = 0; i < spec->npass; i++) {
+        if (dup2(high[i], 3 + i) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int spawn_limit(int resource, rlim_t soft, rlim_t hard)
+{
+    struct rlimit rl = {.rlim_cur = soft, .rlim_max = hard};
+
+    return setrlimit(resource, &rl);
+}
+
+/* max_memory, max_cpu_s, max_files. RLIMIT_CPU's soft limit sends SIGXCPU; a process that
+ * ignores it is killed at the hard limit, a second later. Between fork and exec. */
+static int spawn_limits(const struct mcp_spec *spec)
+{
+    if (spec->max_memory > 0 &&
+        spawn_limit(RLIMIT_AS, (rlim_t)spec->max_memory, (rlim_t)spec->max_memory) != 0)
+        return -1;
+    if (spec->max_cpu_s > 0 &&
+        spawn_limit(RLIMIT_CPU, (rlim_t)spec->max_cpu_s, (rlim_t)spec->max_cpu_s + 1) != 0)
+        return -1;
+    if (spec->max_files > 0 &&
+        spawn_limit(RLIMIT_NOFILE, (rlim_t)spec->max_files, (rlim_t)spec->max_files) != 0)
+        return -1;
+    return 0;
+}
+
 static void spawn_child(const struct mcp_spec *spec, int in, int out, int err, pid_t parent)
 {
     sigset_t none;
@@ -338,6 +386,8 @@ static void spawn_child(const struct mcp_spec *spec, int in, int out, int err, p
     signal(SIGPIPE, SIG_DFL);
     setpgid(0, 0);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0)
+        goto fail;
+    if (spawn_pass(spec) != 0 || spawn_limits(spec) != 0)
         goto fail;
     if (chdir(spec->cwd) != 0)
         goto fail;

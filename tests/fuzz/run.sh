@@ -72,13 +72,21 @@ fuzz_stale() {
     return 1
 }
 
-HEADERS=(core/*.h plugin-api/plugin-api.h)
+HEADERS=(core/*.h plugin-api/*.h plugins/mcp/*.h)
 echo "fuzz: building the core, the plugins and the harnesses with clang into $OUT/"
+# The core's sources, and the mcp plugin's that mcph builds in (isolate = process).
+CORE_SRCS=(core/*.c plugins/mcp/*.c)
+core_obj() {
+    case $1 in
+    plugins/mcp/*) echo "$OUT/core/mcp-$(basename "${1%.c}").o" ;;
+    *) echo "$OUT/core/$(basename "${1%.c}").o" ;;
+    esac
+}
 CORE_OBJS=()
 STALE_SRC=()
-for src in core/*.c; do
+for src in "${CORE_SRCS[@]}"; do
     [ "$src" = core/main.c ] && continue
-    obj="$OUT/core/$(basename "${src%.c}").o"
+    obj=$(core_obj "$src")
     CORE_OBJS+=("$obj")
     if fuzz_stale "$obj" "$src" "${HEADERS[@]}" "$OUT/.flags"; then
         STALE_SRC+=("$src")
@@ -86,13 +94,12 @@ for src in core/*.c; do
 done
 # Objects of sources that are gone would be linked in otherwise.
 for obj in "$OUT"/core/*.o; do
-    [ -e "$obj" ] && [ ! -e "core/$(basename "${obj%.o}").c" ] && rm -f "$obj"
+    [ -e "$obj" ] && [[ " ${CORE_OBJS[*]} " != *" $obj "* ]] && rm -f "$obj"
 done
-if [ ${#STALE_SRC[@]} -gt 0 ]; then
-    # shellcheck disable=SC2016 # {} is xargs', $(basename) the inner shell's
-    printf '%s\n' "${STALE_SRC[@]}" | xargs -P "$JOBS" -I{} sh -c \
-        'clang '"$CFLAGS"' '"${DEP_CFLAGS[*]}"' -c -o "'"$OUT"'/core/$(basename {} .c).o" {}'
-fi
+for src in ${STALE_SRC[@]+"${STALE_SRC[@]}"}; do
+    printf '%s %s\n' "$src" "$(core_obj "$src")"
+done | xargs -r -P "$JOBS" -n 2 sh -c \
+    'clang '"$CFLAGS"' -Iplugin-api -DMCP_BUILTIN '"${DEP_CFLAGS[*]}"' -c -o "$1" "$0"'
 
 for p in $FUZZ_PLUGINS; do
     if [ -d "$p" ]; then

@@ -746,8 +746,9 @@ static void test_release_reinit(void)
 static void test_core_keys(void)
 {
     static const char *const own[] = {
-        "path",           "enabled", "prefix",    "cache_ttl_ms", "cache_scope",
-        "max_concurrent", "tools",   "resources", "prompts",      NULL};
+        "path",      "enabled",   "prefix",  "cache_ttl_ms", "cache_scope",     "max_concurrent",
+        "tools",     "resources", "prompts", "isolate",      "call_timeout_ms", "max_memory",
+        "max_cpu_s", "max_files", NULL};
     const char *names = config_core_key_names();
     char *header = NULL;
     size_t len = 0;
