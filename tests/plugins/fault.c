@@ -16,7 +16,7 @@
  * - fault://wait (a resource) and wait (a prompt): answer after FAULT_WAIT_MS, so a test can
  *   have a read and a get in flight when the process dies.
  * - crash_in_init_file: when the file it names exists (relative to the INI), init crashes.
- * - crash_in_shutdown = yes: shutdown crashes.
+ * - crash_in_shutdown = yes: shutdown logs that it crashes, then crashes.
  * Thread-safe: handlers share nothing but the read-only state, so calls run side by side.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -37,7 +37,8 @@
 #define FAULT_ALLOC_MAX ((size_t)4096 << 20) /* alloc gives up after this much */
 
 struct fault {
-    const char *label; /* borrowed from host->config() until shutdown() */
+    const struct mcph_host *host; /* borrowed until shutdown() returns */
+    const char *label;            /* borrowed from host->config() until shutdown() */
     int crash_in_shutdown;
 };
 
@@ -228,6 +229,7 @@ static int fault_init(const struct mcph_host *host, void **state)
         host->log(host, MCPH_LOG_ERROR, "cannot allocate the fault state: out of memory");
         return MCPH_ERR_NOMEM;
     }
+    f->host = host;
     f->label = host->config(host, "label");
     f->crash_in_shutdown = strcmp(in_shutdown, "yes") == 0;
     *state = f;
@@ -238,8 +240,10 @@ static void fault_shutdown(void *state)
 {
     struct fault *f = state;
 
-    if (f->crash_in_shutdown)
+    if (f->crash_in_shutdown) {
+        f->host->log(f->host, MCPH_LOG_WARNING, "crash_in_shutdown is yes: shutdown crashes");
         fault_null();
+    }
     free(f);
 }
 
