@@ -24,6 +24,8 @@ import { performance } from 'node:perf_hooks';
 import { Case, report, done } from '../lib/check.mjs';
 import { sleep, waitFor, short } from '../lib/util.mjs';
 import { workspace } from '../lib/workspace.mjs';
+import { Session } from '../lib/session.mjs';
+import { describeExit } from '../lib/proc.mjs';
 import { startSession, endSession, endSessions, forgetSession, killMarker } from '../gateway/common.mjs';
 import {
     MCPH, SAN, CALL_TIMEOUT_MS, MAX_MEMORY, MEMORY_LIMITED, ENDED, ended, isolateIni, toolErrorProblems,
@@ -83,21 +85,22 @@ async function endsClean(c, s, file) {
 // --- The four keys only an isolated section takes. ---
 
 async function keysNeedIsolation() {
-    await runCase('call_timeout_ms, max_memory, max_cpu_s, max_files without isolate = process: errors naming file:line', async (c, use) => {
+    await runCase('call_timeout_ms, max_memory, max_cpu_s, max_files without isolate = process: a config error naming file:line', async (c, use) => {
         const dir = ws('keys');
         const keys = { call_timeout_ms: 300, max_memory: '64M', max_cpu_s: 5, max_files: 64 };
         for (const [key, value] of Object.entries(keys)) {
-            const file = ini(dir, { faulty: { isolate: null, call_timeout_ms: null, max_memory: null, enabled: 'no' }, example: { [key]: value } });
-            const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.startsWith(`${key} =`)) + 1;
-            const s = use(await startSession(MCPH, file));
-            const tools = await s.names('tools');
-            c.check(!tools.includes('echo'), `${key}: [plugin.example] is served though ${key} needs isolate = process`);
+            const file = ini(dir, { example: { [key]: value } });
+            const lines = fs.readFileSync(file, 'utf8').split('\n');
+            const line = lines.findIndex((l, i) => i > lines.indexOf('[plugin.example]') && l.startsWith(`${key} =`)) + 1;
+            const s = use(new Session(MCPH, file));
+            s.close();
+            const st = await s.wait(10000);
+            c.check(st.code === 3 && !st.timedOut, `${key}: mcph did not exit with status 3 (a config error): ${describeExit(st)}`);
             const err = s.stderr.split('\n').find((l) => l.includes(`mcph.ini:${line}:`));
             c.check(err && err.includes(key) && err.includes('isolate'), `${key}: no error naming mcph.ini:${line}, the key and isolate: ${short(s.stderrTail(3), 300)}`);
-            if (err) c.note(`"${short(err.replace(/^mcph: error: /, ''), 90)}"`);
-            await endsClean(c, s, file);
+            if (err && c.notes.length === 0) c.note(`"${short(err.replace(/^mcph: error: .*mcph.ini/, 'mcph.ini'), 120)}"`);
+            c.check(leftOver(file).length === 0, `${key}: processes left: ${leftOver(file)}`);
         }
-        c.notes.splice(1);
     });
 }
 
@@ -156,6 +159,10 @@ async function oneFault(how, what) {
             c.check(ms >= CALL_TIMEOUT_MS && ms < CALL_TIMEOUT_MS + slack, `the loop was answered after ${ms.toFixed(0)} ms, not ${CALL_TIMEOUT_MS} ms + at most ${slack}`);
         }
         c.note(`"${short((r.error?.message ?? r.result?.content?.[0]?.text) || '', 80)}" after ${ms.toFixed(0)} ms`);
+        // While the child restarts its rows stay listed.
+        const during = [...await s.names('tools'), ...await s.names('resources'), ...await s.names('prompts')];
+        const rows = ['f_ok', 'f_crash', 'fault://crash', 'fault://wait', 'f_wait'];
+        c.check(rows.every((x) => during.includes(x)), `listed while the child restarts: ${during.filter((x) => /^f_|^fault:/.test(x))}, not all of ${rows}`);
         const again = await okCall(s, 'after');
         const back = performance.now() - t0;
         const pid1 = okPid(again, 'after');
@@ -170,6 +177,7 @@ async function oneFault(how, what) {
             `echo calls to the healthy plugins: ${st.calls} made (${JSON.stringify(st.byTool)}), ${st.failures.length} failed: ${st.failures.slice(0, 3).join('; ')}`);
         c.note(`${st.calls} echo calls, 0 failed`);
         c.check(await s.ping(5000) !== null, 'no answer to ping after the crash');
+        c.check(s.since(m).listChanged.length === 0, `list_changed though the rows did not change: ${s.since(m).listChanged}`);
         c.check(zombiesOf(s.pid).length === 0, `zombie children of mcph: ${zombiesOf(s.pid)}`);
         await endsClean(c, s, file);
     });
@@ -188,9 +196,11 @@ async function initCrash() {
         c.check(tools.includes('echo') && tools.includes('iso_echo'), `echo and iso_echo are not both listed: ${tools.join(' ')}`);
         const e = await s.tool('iso_echo', { text: 'fine' });
         c.check(e.text === 'fine' && !e.isError, `iso_echo: ${short(e.msg)}`);
-        const named = s.stderr.split('\n').filter((l) => l.includes('faulty') && /error|warning/.test(l));
-        c.check(named.length > 0, `no error on stderr names 'faulty': ${short(s.stderrTail(5), 400)}`);
-        if (named.length) c.note(`"${short(named.at(-1).replace(/^mcph: \w+: /, ''), 110)}"`);
+        const named = s.stderr.split('\n').filter((l) => ended('null').some((t) => l.includes(t)));
+        c.check(named.length > 0, `no line on stderr says ${ended('null').join(' or ')}: ${short(s.stderrTail(5), 400)}`);
+        const failed = s.stderr.split('\n').find((l) => l.includes(`plugin 'faulty'`) && l.includes('init failed'));
+        c.check(failed, `no line on stderr says plugin 'faulty' failed its init: ${short(s.stderrTail(5), 400)}`);
+        if (named.length) c.note(`"${short(named[0].replace(/^mcph: \w+: /, ''), 110)}"`);
         await sleep(300);
         c.check(children(file, 'faulty').length === 0, `a child of the failed section is running: ${children(file, 'faulty')}`);
         fs.rmSync(path.join(dir, 'init-crash'));
@@ -223,6 +233,8 @@ async function shutdownCrash() {
         const pid1 = okPid(b, 'two');
         c.check(pid1 && pid1 !== pid0 && b.result.content[0].text.endsWith('label b'), `after the reload f_ok: ${short(b.result)} (was pid ${pid0})`);
         c.check(await waitFor(() => !children(file, 'faulty').includes(pid0), 3000), `the old child ${pid0} is still running after the reload`);
+        const crashed = () => s.stderr.split('shutdown crashes').length - 1; // the plugin's line before it crashes
+        c.check(await s.waitFor(() => crashed() === 1, 3000), `the old child's shutdown did not say it crashes (${crashed()} times)`);
         await sleep(400); // a restart after the crash in shutdown would show by now
         c.check(children(file, 'faulty').join() === String(pid1), `faulty children after the reload: ${children(file, 'faulty')} (want ${pid1})`);
         c.check(!/starting it again/.test(s.since(m).stderr), `the crash in the old child's shutdown was taken for a crash to restart from: ${short(s.since(m).stderr, 300)}`);
@@ -231,6 +243,7 @@ async function shutdownCrash() {
         c.check(st.failures.length === 0 && st.calls > 0, `echo calls: ${st.calls} made, ${st.failures.length} failed: ${st.failures.slice(0, 3).join('; ')}`);
         c.note(`pid ${pid0} -> ${pid1}, ${st.calls} echo calls, 0 failed`);
         await endsClean(c, s, file);
+        c.check(crashed() === 2, `the last child's shutdown did not say it crashes at the exit (${crashed() - 1} times)`);
     });
 }
 
@@ -255,7 +268,7 @@ async function downAfterFive() {
         }
         const isDown = (ns) => ns.some((x) => x.method === 'notifications/message' && x.params?.level === 'error' && JSON.stringify(x.params.data).includes('is down'));
         c.check(await s.waitNotes(m, isDown, 5000), `no notifications/message at level error saying "is down": ${short(s.since(m).messages.filter((x) => x.level === 'error'), 300)}`);
-        const downLine = s.since(m).stderr.split('\n').find((l) => l.includes('is down') && l.includes('faulty'));
+        const downLine = await s.waitFor(() => s.since(m).stderr.split('\n').find((l) => l.includes('is down') && l.includes('faulty')), 3000);
         c.check(downLine, `no "is down" line naming 'faulty' on stderr: ${short(s.since(m).stderr, 400)}`);
         if (downLine) c.note(`"${short(downLine.replace(/^mcph: \w+: /, ''), 100)}" after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         const t1 = performance.now();
