@@ -13,8 +13,8 @@
  *   after FAULT_ALLOC_MAX bytes, so a missing limit fails a test instead of exhausting the
  *   machine).
  * - fault://crash (a resource) and crash (a prompt): a NULL store when read or got.
- * - fault://wait (a resource) and wait (a prompt): answer after FAULT_WAIT_MS, so a test can
- *   have a read and a get in flight when the process dies.
+ * - fault://wait (a resource) and wait (a prompt): answer after `wait_ms` (default 200), so a
+ *   test can have a read and a get in flight when the process dies.
  * - crash_in_init_file: when the file it names exists (relative to the INI), init crashes.
  * - crash_in_shutdown = yes: shutdown logs that it crashes, then crashes.
  * Thread-safe: handlers share nothing but the read-only state, so calls run side by side.
@@ -31,7 +31,6 @@
 
 #include "plugin-api.h"
 
-#define FAULT_WAIT_MS 200                    /* fault://wait and the wait prompt */
 #define FAULT_DELAY_MAX 60000                /* ok's delay_ms */
 #define FAULT_BLOCK ((size_t)16 << 20)       /* alloc's step */
 #define FAULT_ALLOC_MAX ((size_t)4096 << 20) /* alloc gives up after this much */
@@ -40,6 +39,7 @@ struct fault {
     const struct mcph_host *host; /* borrowed until shutdown() returns */
     const char *label;            /* borrowed from host->config() until shutdown() */
     int crash_in_shutdown;
+    long wait_ms; /* fault://wait and the wait prompt */
 };
 
 static void fault_sleep_ms(long ms)
@@ -197,41 +197,64 @@ static int fault_read_crash(const struct mcph_host *host, void *state, struct mc
 
 static int fault_read_wait(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
-    (void)state;
-    fault_sleep_ms(FAULT_WAIT_MS);
+    const struct fault *f = state;
+
+    fault_sleep_ms(f->wait_ms);
     return host->contents_text(call, NULL, "text/plain", "waited");
 }
 
 static int fault_get_wait(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
-    (void)state;
-    fault_sleep_ms(FAULT_WAIT_MS);
+    const struct fault *f = state;
+
+    fault_sleep_ms(f->wait_ms);
     int rc = host->prompt_message(call, MCPH_ROLE_USER);
     return rc == MCPH_OK ? host->text(call, "waited") : rc;
+}
+
+/* The section's keys into f. MCPH_OK, or MCPH_ERR_INVALID after a log saying why. */
+static int fault_config(const struct mcph_host *host, struct fault *f)
+{
+    const char *in_shutdown = host->config(host, "crash_in_shutdown");
+    const char *wait_ms = host->config(host, "wait_ms");
+    char *end;
+    long ms = strtol(wait_ms, &end, 10);
+
+    if (strcmp(in_shutdown, "yes") != 0 && strcmp(in_shutdown, "no") != 0) {
+        host->log(host, MCPH_LOG_ERROR, "crash_in_shutdown must be yes or no, not \"%s\"",
+                  in_shutdown);
+        return MCPH_ERR_INVALID;
+    }
+    if (end == wait_ms || *end != '\0' || ms < 0 || ms > FAULT_DELAY_MAX) {
+        host->log(host, MCPH_LOG_ERROR, "wait_ms must be a number from 0 to %d, not \"%s\"",
+                  FAULT_DELAY_MAX, wait_ms);
+        return MCPH_ERR_INVALID;
+    }
+    f->host = host;
+    f->label = host->config(host, "label");
+    f->crash_in_shutdown = strcmp(in_shutdown, "yes") == 0;
+    f->wait_ms = ms;
+    return MCPH_OK;
 }
 
 static int fault_init(const struct mcph_host *host, void **state)
 {
     const char *file = host->config_path(host, "crash_in_init_file");
-    const char *in_shutdown = host->config(host, "crash_in_shutdown");
 
     if (file != NULL && access(file, F_OK) == 0) {
         host->log(host, MCPH_LOG_WARNING, "%s exists: init crashes", file);
         fault_null();
-    }
-    if (strcmp(in_shutdown, "yes") != 0 && strcmp(in_shutdown, "no") != 0) {
-        host->log(host, MCPH_LOG_ERROR, "crash_in_shutdown must be yes or no, not \"%s\"",
-                  in_shutdown);
-        return MCPH_ERR_INVALID;
     }
     struct fault *f = calloc(1, sizeof(*f));
     if (f == NULL) {
         host->log(host, MCPH_LOG_ERROR, "cannot allocate the fault state: out of memory");
         return MCPH_ERR_NOMEM;
     }
-    f->host = host;
-    f->label = host->config(host, "label");
-    f->crash_in_shutdown = strcmp(in_shutdown, "yes") == 0;
+    int rc = fault_config(host, f);
+    if (rc != MCPH_OK) {
+        free(f);
+        return rc;
+    }
     *state = f;
     return MCPH_OK;
 }
@@ -275,7 +298,7 @@ static const struct mcph_resource fault_resources[] = {
 
 static const struct mcph_prompt fault_prompts[] = {
     {.name = "crash", .description = "Crashes when got.", .get = fault_read_crash},
-    {.name = "wait", .description = "Answers after 200 ms.", .get = fault_get_wait},
+    {.name = "wait", .description = "Answers after wait_ms.", .get = fault_get_wait},
     {0},
 };
 
@@ -283,6 +306,9 @@ static const struct mcph_config_key fault_keys[] = {
     {.name = "crash_in_init_file", .description = "init crashes when this file exists"},
     {.name = "crash_in_shutdown", .description = "yes: shutdown crashes", .default_value = "no"},
     {.name = "label", .description = "Added to ok's answer", .default_value = ""},
+    {.name = "wait_ms",
+     .description = "How long fault://wait and wait take",
+     .default_value = "200"},
     {0},
 };
 
