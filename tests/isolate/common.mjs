@@ -9,11 +9,16 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ROOT, short, sanitizersOf } from '../lib/util.mjs';
 import { writeIni, PLUGINS, TEST_PLUGINS } from '../lib/workspace.mjs';
-import { pidsByMarker } from '../gateway/common.mjs';
+import { pidsByMarker, startSession } from '../gateway/common.mjs';
 
 export const MCPH = path.resolve(process.argv[2] || path.join(ROOT, 'build/mcph'));
 export const SAN = sanitizersOf(MCPH);
-export const CALL_TIMEOUT_MS = 300;
+// call_timeout_ms of [plugin.faulty], and how long its fault://wait, its wait prompt and the
+// f_ok calls beside a crash wait: less, so that they are answered unless the child dies first.
+// A sanitizer build writes a report before the child dies (a stack overflow's thousands of
+// frames symbolized take ASan 180 ms, a SEGV TSan 130 ms): there they are longer.
+export const CALL_TIMEOUT_MS = SAN.any ? 1000 : 300;
+export const WAIT_MS = SAN.any ? 600 : 200;
 export const MAX_MEMORY = '256M';
 // The sanitizers catch SEGV (and a stack overflow) themselves and end the process with their
 // exit code: 1 for ASan and UBSan, 66 for TSan.
@@ -22,6 +27,16 @@ const SAN_STATUS = SAN.thread ? 66 : 1;
 // RLIMIT_AS cannot be applied to a sanitizer build (ASan and TSan reserve terabytes of
 // address space at start), so such a build leaves max_memory out.
 export const MEMORY_LIMITED = !SAN.address && !SAN.thread;
+
+// The environment of mcph and so of its children: TSan sleeps 1 s in the exit of a process
+// with threads (atexit_sleep_ms), which would make every exit of a child a call_timeout_ms.
+export const ENV = SAN.thread ?
+    { ...process.env, TSAN_OPTIONS: `${process.env.TSAN_OPTIONS || ''} atexit_sleep_ms=0`.trim() } : process.env;
+
+// A session with mcph serving ini (tests/gateway/common.mjs's startSession, in ENV).
+export function start(ini, opts = {}) {
+    return startSession(MCPH, ini, { env: ENV, ...opts });
+}
 
 // The INI: [plugin.faulty] (fault.so, isolated, prefix f), [plugin.example] (in process) and
 // [plugin.iso] (example.so isolated, prefix iso, its resources filtered out: the in-process
@@ -37,6 +52,7 @@ export function isolateIni(ws, more = {}, file = 'mcph.ini') {
             call_timeout_ms: CALL_TIMEOUT_MS,
             max_memory: MEMORY_LIMITED ? MAX_MEMORY : undefined,
             crash_in_init_file: 'init-crash',
+            wait_ms: WAIT_MS,
             ...more.faulty,
         },
         'plugin.example': { path: path.join(PLUGINS, 'example.so'), ...more.example },

@@ -4,8 +4,8 @@
 //
 //   node tests/isolate/isolate.mjs [BINARY [CASE]]      BINARY: build/mcph; CASE: a name's start
 //
-// One INI: the fault plugin (tests/plugins/fault.c) isolated with call_timeout_ms = 300 and
-// max_memory = 256M, the example plugin in process and the example plugin isolated. For each
+// One INI: the fault plugin (tests/plugins/fault.c) isolated with call_timeout_ms = 300 (1000
+// under a sanitizer) and max_memory = 256M, the example plugin in process and the example plugin isolated. For each
 // fault (NULL store, abort, _exit(3), stack overflow, a busy loop past call_timeout_ms, an
 // allocation past max_memory, a crash in a read and in a get), with 20 echo calls to the two
 // example instances kept in flight: the crashing call (and a call, a read and a get in flight
@@ -26,11 +26,11 @@ import { sleep, waitFor, short } from '../lib/util.mjs';
 import { workspace } from '../lib/workspace.mjs';
 import { Session } from '../lib/session.mjs';
 import { describeExit } from '../lib/proc.mjs';
-import { startSession, endSession, endSessions, forgetSession, killMarker } from '../gateway/common.mjs';
+import { endSession, endSessions, forgetSession, killMarker } from '../gateway/common.mjs';
 import {
     MCPH, SAN, CALL_TIMEOUT_MS, MAX_MEMORY, MEMORY_LIMITED, ENDED, ended, isolateIni, toolErrorProblems,
     rpcErrorProblems, okPid, echoStream, children, leftOver, zombiesOf, strayReports, trigger, crashProblems,
-    reloaded,
+    reloaded, start, ENV, WAIT_MS,
 } from './common.mjs';
 
 const LIMIT_MS = SAN.any ? 400000 : 150000;
@@ -92,7 +92,7 @@ async function keysNeedIsolation() {
             const file = ini(dir, { example: { [key]: value } });
             const lines = fs.readFileSync(file, 'utf8').split('\n');
             const line = lines.findIndex((l, i) => i > lines.indexOf('[plugin.example]') && l.startsWith(`${key} =`)) + 1;
-            const s = use(new Session(MCPH, file));
+            const s = use(new Session(MCPH, file, { env: ENV }));
             s.close();
             const st = await s.wait(10000);
             c.check(st.code === 3 && !st.timedOut, `${key}: mcph did not exit with status 3 (a config error): ${describeExit(st)}`);
@@ -106,15 +106,14 @@ async function keysNeedIsolation() {
 
 // --- One fault, with echo calls going on and a call, a read and a get in flight beside it. ---
 
-// Besides the crashing request: requests that wait FAULT_WAIT_MS (200 ms, under the 300 ms of
-// call_timeout_ms) on the same plugin, in flight when it dies. Left out for the loop (they
-// would be answered before the time-out kills the child) and the allocation (it may take
-// longer than they wait).
+// Besides the crashing request: requests that wait WAIT_MS (under call_timeout_ms) on the same
+// plugin, in flight when it dies. Left out for the loop (they would be answered before the
+// time-out kills the child) and the allocation (it may take longer than they wait).
 const WITH_COMPANIONS = new Set(['null', 'abort', 'exit3', 'stack', 'read', 'get']);
 
 function sendCompanions(s) {
     return [
-        ['the f_ok call in flight', s.request('tools/call', { name: 'f_ok', arguments: { text: 'inflight', delay_ms: 200 } }), toolErrorProblems],
+        ['the f_ok call in flight', s.request('tools/call', { name: 'f_ok', arguments: { text: 'inflight', delay_ms: WAIT_MS } }), toolErrorProblems],
         ['the read of fault://wait in flight', s.request('resources/read', { uri: 'fault://wait' }), rpcErrorProblems],
         ['the get of f_wait in flight', s.request('prompts/get', { name: 'f_wait' }), rpcErrorProblems],
     ];
@@ -137,7 +136,7 @@ async function oneFault(how, what) {
     }
     await runCase(`crash ${how} (${what})`, async (c, use) => {
         const file = ini(ws(how));
-        const s = use(await startSession(MCPH, file));
+        const s = use(await start(file));
         const pid0 = okPid(await okCall(s, 'before'), 'before');
         c.require(pid0, 'f_ok did not answer "ok before pid N" at start');
         const iso0 = children(file, 'iso');
@@ -190,7 +189,7 @@ async function initCrash() {
         const dir = ws('init');
         const file = ini(dir);
         fs.writeFileSync(path.join(dir, 'init-crash'), '');
-        const s = use(await startSession(MCPH, file, { initMs: 30000 }));
+        const s = use(await start(file, { initMs: 30000 }));
         const tools = await s.names('tools');
         c.check(!tools.some((n) => n.startsWith('f_')), `the fault plugin's tools are listed though its init crashed: ${tools.filter((n) => n.startsWith('f_'))}`);
         c.check(tools.includes('echo') && tools.includes('iso_echo'), `echo and iso_echo are not both listed: ${tools.join(' ')}`);
@@ -220,7 +219,7 @@ async function shutdownCrash() {
     await runCase('crash in shutdown: a reload with the section changed and the exit both work, exit 0, nothing left', async (c, use) => {
         const dir = ws('shutdown');
         const file = ini(dir, { faulty: { crash_in_shutdown: 'yes', label: 'a' } });
-        const s = use(await startSession(MCPH, file));
+        const s = use(await start(file));
         const stream = echoStream(s);
         const a = await okCall(s, 'one');
         const pid0 = okPid(a, 'one');
@@ -252,7 +251,7 @@ async function shutdownCrash() {
 async function downAfterFive() {
     await runCase('five crashes in a row: down (log, notifications/message error), calls fail at once, SIGHUP brings it back', async (c, use) => {
         const file = ini(ws('down'));
-        const s = use(await startSession(MCPH, file));
+        const s = use(await start(file));
         c.require(okPid(await okCall(s, 'first'), 'first'), 'f_ok does not answer at start');
         const stream = echoStream(s);
         const m = s.mark();
@@ -318,7 +317,7 @@ async function sigkill() {
     await runCase('SIGKILL of mcph: no child left (busy, in a restart backoff, while a reload starts children)', async (c, use) => {
         for (const [moment, act] of Object.entries(moments)) {
             const file = ini(ws(`kill-${moment.split(' ')[0]}`));
-            const s = use(await startSession(MCPH, file));
+            const s = use(await start(file));
             c.require(okPid(await okCall(s, 'x'), 'x'), `${moment}: f_ok does not answer at start`);
             const kids = children(file);
             await act(s, file);
@@ -341,7 +340,7 @@ const progressOf = (s, token) => s.notes.filter((n) => n.method === 'notificatio
 async function throughIsolation() {
     await runCase('the isolated example: tools/list and prompts/list equal the in-process one\'s', async (c, use) => {
         const file = ini(ws('lists'));
-        const s = use(await startSession(MCPH, file));
+        const s = use(await start(file));
         for (const kind of ['tools', 'prompts']) {
             const all = await s.list(kind);
             const own = all.filter((t) => !t.name.startsWith('iso_') && !t.name.startsWith('f_'));
@@ -353,7 +352,7 @@ async function throughIsolation() {
     });
     await runCase('progress, cancellation and logging through the isolated example', async (c, use) => {
         const file = ini(ws('features'));
-        const s = use(await startSession(MCPH, file));
+        const s = use(await start(file));
         // Progress: the same notifications as from the in-process instance.
         for (const [tool, token] of [['count', 'p-own'], ['iso_count', 'p-iso']]) {
             const r = await s.call('tools/call', { name: tool, arguments: { to: 3, delay_ms: 20 }, _meta: { progressToken: token } });

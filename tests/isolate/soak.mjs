@@ -21,10 +21,10 @@ import { performance } from 'node:perf_hooks';
 import { report, done } from '../lib/check.mjs';
 import { sleep, waitFor, short, median } from '../lib/util.mjs';
 import { workspace } from '../lib/workspace.mjs';
-import { startSession, endSession, endSessions, killMarker, fdCount } from '../gateway/common.mjs';
+import { endSession, endSessions, killMarker, fdCount } from '../gateway/common.mjs';
 import {
-    MCPH, SAN, isolateIni, okPid, echoStream, children, leftOver, zombiesOf, strayReports, stampLines, trigger,
-    crashProblems, reloaded,
+    SAN, isolateIni, okPid, echoStream, children, leftOver, zombiesOf, strayReports, stampLines, trigger,
+    crashProblems, reloaded, start,
 } from './common.mjs';
 
 const CRASHES = Number(process.argv[3] || 200);
@@ -113,7 +113,7 @@ function startups(lines) {
 const t0 = performance.now();
 let s;
 try {
-    s = await startSession(MCPH, ini, { setLevel: 'warning' });
+    s = await start(ini, { setLevel: 'warning' });
     const lines = stampLines(s);
     let pid = okPid(await s.call('tools/call', { name: 'f_ok', arguments: { text: 'start' } }), 'start');
     if (!pid) throw new Error('f_ok does not answer at start');
