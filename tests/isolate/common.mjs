@@ -14,11 +14,13 @@ import { pidsByMarker, startSession } from '../gateway/common.mjs';
 export const MCPH = path.resolve(process.argv[2] || path.join(ROOT, 'build/mcph'));
 export const SAN = sanitizersOf(MCPH);
 // call_timeout_ms of [plugin.faulty], and how long its fault://wait, its wait prompt and the
-// f_ok calls beside a crash wait: less, so that they are answered unless the child dies first.
-// A sanitizer build writes a report before the child dies (a stack overflow's thousands of
-// frames symbolized take ASan 180 ms, a SEGV TSan 130 ms): there they are longer.
+// f_ok calls beside a crash wait: longer, so that they end only when the child dies, by the
+// crash, or by the time-out if the crash took longer than call_timeout_ms to kill it (which
+// the test then reports). A sanitizer build writes a report before the child dies (a stack
+// overflow's thousands of frames symbolized take ASan 180 ms, a SEGV TSan 130 ms): there the
+// time-out is longer.
 export const CALL_TIMEOUT_MS = SAN.any ? 1000 : 300;
-export const WAIT_MS = SAN.any ? 600 : 200;
+export const WAIT_MS = 2 * CALL_TIMEOUT_MS;
 export const MAX_MEMORY = '256M';
 // The sanitizers catch SEGV (and a stack overflow) themselves and end the process with their
 // exit code: 1 for ASan and UBSan, 66 for TSan.

@@ -106,9 +106,9 @@ async function keysNeedIsolation() {
 
 // --- One fault, with echo calls going on and a call, a read and a get in flight beside it. ---
 
-// Besides the crashing request: requests that wait WAIT_MS (under call_timeout_ms) on the same
-// plugin, in flight when it dies. Left out for the loop (they would be answered before the
-// time-out kills the child) and the allocation (it may take longer than they wait).
+// Besides the crashing request: requests on the same plugin that wait WAIT_MS, longer than
+// call_timeout_ms, in flight when it dies. Left out for the loop (the time-out of the first of
+// them would kill the child) and the allocation (it may take longer than call_timeout_ms).
 const WITH_COMPANIONS = new Set(['null', 'abort', 'exit3', 'stack', 'read', 'get']);
 
 function sendCompanions(s) {
