@@ -5,16 +5,17 @@
 //   node tests/isolate/isolate.mjs [BINARY [CASE]]      BINARY: build/mcph; CASE: a name's start
 //
 // One INI: the fault plugin (tests/plugins/fault.c) isolated with call_timeout_ms = 300 (1000
-// under a sanitizer) and max_memory = 256M, the example plugin in process and the example plugin isolated. For each
-// fault (NULL store, abort, _exit(3), stack overflow, a busy loop past call_timeout_ms, an
-// allocation past max_memory, a crash in a read and in a get), with 20 echo calls to the two
-// example instances kept in flight: the crashing call (and a call, a read and a get in flight
-// beside it) gets "plugin 'faulty' <how it ended>", no echo call fails, the fault plugin
-// serves again from a new child, mcph answers ping and exits 0 at the end of input, and no
-// process is left. Then a crash in init (then SIGHUP), a crash in shutdown (reload, exit),
-// five crashes in a row (down, then SIGHUP), SIGKILL of mcph at three moments, progress,
-// cancellation and logging through the isolated example, and the four keys only an isolated
-// section takes. Every case starts its own mcph; workspaces are build/tests/isolate/NAME/.
+// under a sanitizer) and max_memory = 256M, the example plugin in process and the example
+// plugin isolated. For each fault (NULL store, abort, _exit(3), stack overflow, a busy loop
+// past call_timeout_ms, an allocation past max_memory, a crash in a read and in a get), with
+// 20 echo calls to the two example instances kept in flight: the crashing call (and a call, a
+// read and a get in flight beside it) gets "plugin 'faulty' <how it ended>", no echo call
+// fails, the rows stay listed, the fault plugin serves again from a new child, mcph answers
+// ping and exits 0 at the end of input, and no process is left. Then the four keys only an
+// isolated section takes, the child's rlimits (max_cpu_s ending a busy loop), a crash in init
+// (then SIGHUP), a crash in shutdown (reload, exit), five crashes in a row (down, then
+// SIGHUP), SIGKILL of mcph at three moments, and progress, cancellation and logging through
+// the isolated example. Every case starts its own mcph; workspaces are build/tests/isolate/NAME/.
 // A sanitizer build accepts the sanitizer's exit status for a SEGV and skips max_memory.
 // Prints "ok isolate ..." / "FAIL isolate ...: why", then "isolate: N passed, N failed".
 
@@ -178,6 +179,39 @@ async function oneFault(how, what) {
         c.check(await s.ping(5000) !== null, 'no answer to ping after the crash');
         c.check(s.since(m).listChanged.length === 0, `list_changed though the rows did not change: ${s.since(m).listChanged}`);
         c.check(zombiesOf(s.pid).length === 0, `zombie children of mcph: ${zombiesOf(s.pid)}`);
+        await endsClean(c, s, file);
+    });
+}
+
+// --- The rlimits of the child, and max_cpu_s ending a busy loop. ---
+
+// A limit of /proc/PID/limits: [soft, hard] as written there, or null.
+function limitOf(pid, name) {
+    const line = fs.readFileSync(`/proc/${pid}/limits`, 'utf8').split('\n').find((l) => l.startsWith(name));
+    return line ? line.slice(name.length).trim().split(/\s+/).slice(0, 2) : null;
+}
+
+async function limits() {
+    await runCase('max_cpu_s, max_files, max_memory: the child\'s rlimits; a busy loop past max_cpu_s = 1 gets SIGXCPU', async (c, use) => {
+        const file = ini(ws('limits'), { faulty: { max_cpu_s: 1, max_files: 64, call_timeout_ms: 20000 } });
+        const s = use(await start(file));
+        const [pid] = children(file, 'faulty');
+        c.require(pid, 'no faulty child');
+        const want = { 'Max cpu time': '1', 'Max open files': '64', ...(MEMORY_LIMITED ? { 'Max address space': String(256 << 20) } : {}) };
+        for (const [name, soft] of Object.entries(want)) {
+            const got = limitOf(pid, name);
+            c.check(got && got[0] === soft, `${name} of the child: ${got}, not ${soft}`);
+        }
+        c.check(limitOf(children(file, 'iso')[0], 'Max cpu time')?.[0] === 'unlimited', 'the isolated example, without limits, has a CPU time limit');
+        const t0 = performance.now();
+        const r = await s.call(...trigger('loop'), 30000);
+        const ms = performance.now() - t0;
+        for (const p of toolErrorProblems('the loop', r, `plugin 'faulty' was killed by SIGXCPU`)) c.check(false, p);
+        c.check(ms >= 900, `killed ${ms.toFixed(0)} ms after the loop began, before 1 s of CPU`);
+        c.note(`"${short(r.result?.content?.[0]?.text, 60)}" after ${ms.toFixed(0)} ms`);
+        const pid1 = okPid(await okCall(s, 'again'), 'again');
+        c.check(pid1 && pid1 !== pid, `after the SIGXCPU f_ok answered from ${pid1} (was ${pid})`);
+        c.note(`limits ${Object.entries(want).map(([k, v]) => `${k.replace('Max ', '')} ${v}`).join(', ')}`);
         await endsClean(c, s, file);
     });
 }
@@ -420,6 +454,7 @@ if (SAN.any) console.log(`sanitizer build (${Object.keys(SAN).filter((k) => SAN[
 try {
     await keysNeedIsolation();
     for (const [how, what] of FAULTS) await oneFault(how, what);
+    await limits();
     await initCrash();
     await shutdownCrash();
     await downAfterFive();
