@@ -109,8 +109,8 @@ async function keysNeedIsolation() {
 
 // Besides the crashing request: requests on the same plugin that wait WAIT_MS, longer than
 // call_timeout_ms, in flight when it dies. Left out for the loop (the time-out of the first of
-// them would kill the child) and the allocation (it may take longer than call_timeout_ms).
-const WITH_COMPANIONS = new Set(['null', 'abort', 'exit3', 'stack', 'read', 'get']);
+// them would kill the child).
+const WITH_COMPANIONS = new Set(['null', 'abort', 'exit3', 'stack', 'alloc', 'read', 'get']);
 
 function sendCompanions(s) {
     return [
