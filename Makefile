@@ -84,8 +84,8 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
-        test-edges test-hostile test-conformance test-gateway test-install check-format clean \
-        node-deps plugin \
+        test-edges test-hostile test-conformance test-gateway test-isolate test-install \
+        check-format clean node-deps plugin \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
@@ -163,7 +163,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-conformance test-gateway test-install check-format
+      test-hostile test-conformance test-gateway test-isolate test-install check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -206,6 +206,15 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # reloads and a reload storm; no server left behind.
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
+
+# isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
+# abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
+# init and in shutdown) while calls to other plugins go on; down after five crashes in a row,
+# SIGKILL of mcph, progress, cancellation and logs through a child; then 200 crashes and
+# reloads in a soak.
+test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/isolate/isolate.mjs $(MCPH)
+	node tests/isolate/soak.mjs $(MCPH)
 
 # The pool at its edges: a client that stops reading, end of input then SIGTERM, the thread
 # limit.
