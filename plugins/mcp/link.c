@@ -792,6 +792,10 @@ static void link_reap(struct mcp_link *l)
     kill(-pid, SIGKILL); /* what it started in its group */
     mcp_describe_end(st, how, sizeof(how));
     pthread_mutex_lock(&l->lock);
+    /* Asked to stop: an end other than exit 0 or the signals sent is told by the unref. */
+    if (l->stop && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) &&
+        !(WIFSIGNALED(st) && (WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGKILL)))
+        snprintf(l->stop_end, sizeof(l->stop_end), "%s", how);
     if (l->ended[0] == '\0')
         snprintf(l->ended, sizeof(l->ended), "%s", how);
     /* A kill for call_timeout_ms is said already. */
@@ -935,7 +939,7 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
         return l;
     host->log(host, MCPH_LOG_ERROR, "%s '%s' %s", mcp_noun(&l->spec), l->spec.display,
               l->ended[0] != '\0' ? l->ended : "did not start");
-    mcp_link_unref(l);
+    mcp_link_unref(l, NULL);
     return NULL;
 fail:
     mcp_spec_release(&l->spec);
@@ -995,7 +999,7 @@ void mcp_link_retry(struct mcp_link *l)
     pthread_mutex_unlock(&l->lock);
 }
 
-void mcp_link_unref(struct mcp_link *l)
+void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host)
 {
     int last;
 
@@ -1017,6 +1021,9 @@ void mcp_link_unref(struct mcp_link *l)
     pthread_mutex_unlock(&l->wlock);
     link_wake(l);
     pthread_join(l->thread, NULL);
+    if (host != NULL && l->stop_end[0] != '\0')
+        host->log(host, MCPH_LOG_WARNING, "%s '%s' %s while it was being stopped",
+                  mcp_noun(&l->spec), l->spec.display, l->stop_end);
     close(l->wake[0]);
     close(l->wake[1]);
     while (l->pending != NULL) {

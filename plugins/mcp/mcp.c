@@ -714,7 +714,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
     if (rc != MCPH_OK) {
         if (!taken)
             mcp_link_detach(m->link, host);
-        mcp_link_unref(m->link);
+        mcp_link_unref(m->link, host);
         free(m);
         return rc;
     }
@@ -735,7 +735,7 @@ static void mcp_shutdown(void *state)
     struct mcp *m = state;
 
     mcp_link_detach(m->link, m->host);
-    mcp_link_unref(m->link);
+    mcp_link_unref(m->link, m->host);
     free(m);
 }
 

@@ -143,11 +143,12 @@ struct mcp_link {
     cJSON *init_result; /* owned: the server's InitializeResult, once up */
     int crashes;        /* in a row */
     struct timespec up_since;
-    char ended[192]; /* how the last process ended, or why it could not start */
-    int timed_out;   /* the process was killed for spec.call_timeout_ms */
-    int stop;        /* asked to stop */
-    int retry;       /* down: asked to try again */
-    char **subs;     /* the URIs subscribed at the server */
+    char ended[192];   /* how the last process ended, or why it could not start */
+    int timed_out;     /* the process was killed for spec.call_timeout_ms */
+    char stop_end[96]; /* how the process ended when asked to stop, if not as asked */
+    int stop;          /* asked to stop */
+    int retry;         /* down: asked to try again */
+    char **subs;       /* the URIs subscribed at the server */
     size_t nsubs;
     unsigned noise; /* lines from the server that are not JSON-RPC */
 };
@@ -157,8 +158,9 @@ struct mcp_link {
 struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec);
 void mcp_link_ref(struct mcp_link *l);
 /* Drop a reference; the last one stops the server (stdin closed, then SIGTERM to its
- * group, SIGKILL after MCP_STOP_GRACE_MS) and joins the thread. */
-void mcp_link_unref(struct mcp_link *l);
+ * group, SIGKILL after MCP_STOP_GRACE_MS) and joins the thread, and logs through host (when
+ * not NULL) a server that crashed or failed while it stopped. */
+void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host);
 /* An instance that serves the link (opened it, or took it over) attaches its host, and
  * detaches it at its shutdown; the server's notifications go to the newest one attached.
  * An instance that took over may be shut down before the one it replaced (a reload refused
