@@ -32,8 +32,14 @@ export const MEMORY_LIMITED = !SAN.address && !SAN.thread;
 
 // The environment of mcph and so of its children: TSan sleeps 1 s in the exit of a process
 // with threads (atexit_sleep_ms), which would make every exit of a child a call_timeout_ms.
+// ASan keeps up to 256 MiB of freed memory in quarantine, so the parent's RSS would climb
+// with the number of calls made, whatever it holds: a 16 MiB quarantine lets the soak's RSS
+// say something (use-after-free within the last 16 MiB freed is still caught).
 export const ENV = SAN.thread ?
-    { ...process.env, TSAN_OPTIONS: `${process.env.TSAN_OPTIONS || ''} atexit_sleep_ms=0`.trim() } : process.env;
+    { ...process.env, TSAN_OPTIONS: `${process.env.TSAN_OPTIONS || ''} atexit_sleep_ms=0`.trim() } :
+    SAN.address ?
+        { ...process.env, ASAN_OPTIONS: [process.env.ASAN_OPTIONS, 'quarantine_size_mb=16'].filter(Boolean).join(':') } :
+        process.env;
 
 // A session with mcph serving ini (tests/gateway/common.mjs's startSession, in ENV).
 export function start(ini, opts = {}) {

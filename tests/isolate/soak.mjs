@@ -35,9 +35,10 @@ const LIMIT_MS = (SAN.any ? 240000 : 90000) * Math.max(1, CRASHES / 200);
 // come and go; its live allocations do not (heaptrack over 200 crashes: the live heap's low
 // point rose 11 KB). Measured +1.4 to +1.9 MiB over the 180 crashes after the warm-up (and
 // +3 MiB over 480, levelling off): 4 MiB. Under a sanitizer the allocator is the sanitizer's
-// (ASan keeps freed memory in a quarantine of up to 256 MiB, which fills during the warm-up,
-// and caches per thread; TSan keeps shadow and history): measured +19 to +48 MiB, bounded at
-// 96 MiB; the fds stay the exact check there, and LeakSanitizer reports leaks at exit.
+// (ASan's quarantine, cut to 16 MiB by common.mjs's ENV, and its caches per size and thread;
+// TSan keeps shadow and history): measured +19 to +48 MiB (ASan with a 256 MiB quarantine
+// and two CPU hogs beside it: +195 MiB; with 16 MiB: +23 to +26 MiB), bounded at 96 MiB; the
+// fds stay the exact check there, and LeakSanitizer reports leaks at exit.
 const RSS_BOUND_KIB = SAN.any ? 96 * 1024 : 4 * 1024;
 const KINDS = ['null', 'abort', 'exit3', 'stack', 'read', 'get'];
 
