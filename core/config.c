@@ -690,16 +690,14 @@ static char *config_reader(char *str, int num, void *stream)
     return str;
 }
 
-static char *config_read_file(const char *path, struct diag *errs)
+/* The whole text behind fd, from its start: pread, because a descriptor an isolated child
+ * shares with its parent shares its offset too. path names it in messages. */
+static char *config_read_fd(int fd, const char *path, struct diag *errs)
 {
-    FILE *f = fopen(path, "rb");
     char *text = NULL;
-    size_t len = 0, cap = 0, n;
+    size_t len = 0, cap = 0;
+    ssize_t n;
 
-    if (f == NULL) {
-        diag_add(errs, "%s: cannot open: %s; check the path", path, strerror(errno));
-        return NULL;
-    }
     do {
         if (cap - len < 4096) {
             char *grown = realloc(text, cap + 65536);
@@ -707,22 +705,35 @@ static char *config_read_file(const char *path, struct diag *errs)
             if (grown == NULL) {
                 errs->nomem = 1;
                 free(text);
-                fclose(f);
                 return NULL;
             }
             text = grown;
             cap += 65536;
         }
-        n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-    } while (n > 0);
+        n = pread(fd, text + len, cap - len - 1, (off_t)len);
+        if (n > 0)
+            len += (size_t)n;
+    } while (n > 0 || (n < 0 && errno == EINTR));
     text[len] = '\0';
-    if (ferror(f) || memchr(text, '\0', len) != NULL) {
+    if (n < 0 || memchr(text, '\0', len) != NULL) {
         diag_add(errs, "%s: cannot read it as text; is it an INI file?", path);
         free(text);
-        text = NULL;
+        return NULL;
     }
-    fclose(f);
+    return text;
+}
+
+static char *config_read_file(const char *path, struct diag *errs)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char *text;
+
+    if (fd < 0) {
+        diag_add(errs, "%s: cannot open: %s; check the path", path, strerror(errno));
+        return NULL;
+    }
+    text = config_read_fd(fd, path, errs);
+    close(fd);
     return text;
 }
 
@@ -763,7 +774,6 @@ void config_release(struct config *cfg)
     free(cfg->title);
     free(cfg->instructions);
     free(cfg->plugin_dir);
-    free(cfg->text);
     if (cfg->text_fd >= 0)
         close(cfg->text_fd);
     for (size_t i = 0; i < cfg->nplugins; i++)
@@ -843,22 +853,24 @@ static void config_check_isolation(struct config_parse *p)
     }
 }
 
-/* A sealed copy of the text for the children of isolated sections, which read the section
- * they serve from it (the file may change before a child starts again). */
-static int config_share_text(struct config *cfg)
+/* The text, sealed, for the children of isolated sections, which read the section they serve
+ * from it (the file may change before a child starts again): `from`, when the text came from
+ * such a copy already (a child's own), else a new copy. */
+static int config_share_text(struct config *cfg, const char *text, int from)
 {
-    size_t len = strlen(cfg->text), done = 0;
+    size_t len = strlen(text), done = 0;
     int isolated = 0, fd;
 
     for (size_t i = 0; i < cfg->nplugins; i++)
         isolated |= cfg->plugins[i].isolate.on;
     if (!isolated)
         return STATUS_OK;
-    fd = memfd_create("mcph.ini", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    fd = from >= 0 ? fcntl(from, F_DUPFD_CLOEXEC, 3)
+                   : memfd_create("mcph.ini", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0)
         return STATUS_IO;
-    while (done < len) {
-        ssize_t n = write(fd, cfg->text + done, len - done);
+    while (from < 0 && done < len) {
+        ssize_t n = write(fd, text + done, len - done);
 
         if (n < 0 && errno == EINTR)
             continue;
@@ -868,25 +880,26 @@ static int config_share_text(struct config *cfg)
         }
         done += (size_t)n;
     }
-    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+    if (from < 0)
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
     cfg->text_fd = fd;
     for (size_t i = 0; i < cfg->nplugins; i++)
         cfg->plugins[i].ini_fd = fd;
     return STATUS_OK;
 }
 
-static int config_parse_text(struct config *cfg, const char *path, char *text, struct diag *errs)
+/* Parse text (taken over and freed) read from path, or from fd when it is not -1. */
+static int config_parse_text(struct config *cfg, const char *path, char *text, int fd,
+                             struct diag *errs)
 {
-    struct config_parse p = {.cfg = cfg, .errs = errs, .why = STRBUF_INIT};
+    struct config_parse p = {.cfg = cfg, .errs = errs, .text = text, .why = STRBUF_INIT};
     size_t before = errs->count;
-    int line;
+    int line, status = STATUS_OK;
 
     if (config_set_paths(cfg, path) != STATUS_OK) {
         free(text);
         return STATUS_NOMEM;
     }
-    cfg->text = text;
-    p.text = text;
     line = ini_parse_stream(config_reader, &p, config_handler, &p);
     if (line > 0) {
         p.line = line;
@@ -898,14 +911,15 @@ static int config_parse_text(struct config *cfg, const char *path, char *text, s
     free(p.last_key);
     strbuf_release(&p.why);
     if (errs->nomem)
-        return STATUS_NOMEM;
-    if (errs->count > before)
-        return STATUS_CONFIG;
-    if (config_share_text(cfg) != STATUS_OK) {
+        status = STATUS_NOMEM;
+    else if (errs->count > before)
+        status = STATUS_CONFIG;
+    else if (config_share_text(cfg, text, fd) != STATUS_OK) {
         diag_add(errs, "%s: cannot keep a copy for isolated plugins: %s", path, strerror(errno));
-        return STATUS_IO;
+        status = STATUS_IO;
     }
-    return STATUS_OK;
+    free(text);
+    return status;
 }
 
 int config_load(struct config *cfg, const char *path, struct diag *errs)
@@ -916,41 +930,18 @@ int config_load(struct config *cfg, const char *path, struct diag *errs)
         config_set_paths(cfg, path);
         return errs->nomem ? STATUS_NOMEM : STATUS_IO;
     }
-    return config_parse_text(cfg, path, text, errs);
+    return config_parse_text(cfg, path, text, -1, errs);
 }
 
 int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
 {
-    char *text = NULL;
-    size_t len = 0, cap = 0;
+    char *text = config_read_fd(fd, path, errs);
 
-    for (;;) {
-        ssize_t n;
-
-        if (cap - len < 4096) {
-            char *grown = realloc(text, cap + 65536);
-
-            if (grown == NULL) {
-                free(text);
-                return STATUS_NOMEM;
-            }
-            text = grown;
-            cap += 65536;
-        }
-        n = pread(fd, text + len, cap - len - 1, (off_t)len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            diag_add(errs, "%s: cannot read the copy its parent passed: %s", path, strerror(errno));
-            free(text);
-            return STATUS_IO;
-        }
-        if (n == 0)
-            break;
-        len += (size_t)n;
+    if (text == NULL) {
+        config_set_paths(cfg, path);
+        return errs->nomem ? STATUS_NOMEM : STATUS_IO;
     }
-    text[len] = '\0';
-    return config_parse_text(cfg, path, text, errs);
+    return config_parse_text(cfg, path, text, fd, errs);
 }
 
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id)

@@ -70,8 +70,8 @@ struct config {
     int cache_ttl_ms;   /* ttlMs of cacheable results (2026-07-28) */
     int cache_public;   /* cacheScope: public (1) or private (0) */
     int max_pending_mb; /* MiB held for requests in flight and replies not yet written */
-    char *text;         /* owned: the INI file as read */
-    int text_fd;        /* owned: a sealed memfd of text when a section is isolated, else -1 */
+    int text_fd;        /* owned: the INI text as read, a sealed memfd, when a section is isolated;
+                         * else -1 */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };
