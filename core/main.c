@@ -226,7 +226,6 @@ static int main_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
     return STATUS_OK;
 }
 
@@ -376,6 +375,9 @@ int main(int argc, char **argv)
      * (a 1 MiB message leaves megabytes behind in each). Threads rarely allocate at the same
      * moment, so sharing costs little and keeps the footprint flat. */
     mallopt(M_ARENA_MAX, 1);
+    /* A peer that is gone (the client, or an isolated plugin's child that died while it was
+     * being written to, --check included) is an EPIPE to handle, not a signal that kills. */
+    signal(SIGPIPE, SIG_IGN);
     server_init(&srv);
     srv.isolated = args.isolated;
     if (args.isolated != NULL)

@@ -21,6 +21,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Case, report, done } from '../lib/check.mjs';
 import { sleep, waitFor, short } from '../lib/util.mjs';
@@ -102,6 +103,27 @@ async function keysNeedIsolation() {
             if (err && c.notes.length === 0) c.note(`"${short(err.replace(/^mcph: error: .*mcph.ini/, 'mcph.ini'), 120)}"`);
             c.check(leftOver(file).length === 0, `${key}: processes left: ${leftOver(file)}`);
         }
+    });
+}
+
+// --- --check of an isolated section whose child refuses it at once. ---
+
+// The child exits while the parent may still be writing to it: --check must say why (exit 4,
+// a plugin that does not load), never die of SIGPIPE. Repeated, because the race is narrow.
+async function checkChildRefuses() {
+    await runCase('--check of an isolated section with an unknown key: exit 4 every time, never SIGPIPE', async (c) => {
+        const file = ini(ws('check'), { iso: { no_such_key: 1 } });
+        const runs = SAN.any ? 5 : 20;
+        const codes = {};
+        for (let i = 0; i < runs; i++) {
+            const r = spawnSync(MCPH, ['--check', file], { env: ENV, encoding: 'utf8', timeout: 20000 });
+            const key = r.signal ? `signal ${r.signal}` : `status ${r.status}`;
+            codes[key] = (codes[key] || 0) + 1;
+            if (r.status !== 4 && c.notes.length === 0) c.note(`run ${i}: ${key}: ${short(r.stderr, 300)}`);
+            if (i === 0) c.check(/no_such_key/.test(r.stderr), `no error naming no_such_key: ${short(r.stderr, 300)}`);
+        }
+        c.check(codes['status 4'] === runs, `exits of ${runs} runs: ${JSON.stringify(codes)}, not status 4 each`);
+        c.check(leftOver(file).length === 0, `processes left: ${leftOver(file)}`);
     });
 }
 
@@ -454,6 +476,7 @@ const t0 = Date.now();
 if (SAN.any) console.log(`sanitizer build (${Object.keys(SAN).filter((k) => SAN[k] && k !== 'any').join(', ')}): a SEGV is "${ENDED.null}", a stack overflow ${[ENDED.stack].flat().join(' or ')}`);
 try {
     await keysNeedIsolation();
+    await checkChildRefuses();
     for (const [how, what] of FAULTS) await oneFault(how, what);
     await limits();
     await initCrash();
