@@ -21,6 +21,7 @@
 /* One message being handled. */
 struct dispatch_req {
     struct server *srv;
+    struct peer *peer;   /* who sent it: answers go to peer->out */
     cJSON *msg;          /* owned until a job takes it (then NULL) */
     const cJSON *id;     /* borrowed from msg; NULL for a notification */
     const cJSON *params; /* borrowed from msg; an object or NULL */
@@ -55,7 +56,7 @@ static void dispatch_reply(struct dispatch_req *req, cJSON *result)
 {
     if (req->modern)
         modern_result(result, req->srv->reg, NULL, req->cacheable);
-    out_result(&req->srv->out, req->batch, req->slot, req->id, result);
+    out_result(req->peer->out, req->batch, req->slot, req->id, result);
 }
 
 static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, ...)
@@ -69,21 +70,21 @@ static void dispatch_error(struct dispatch_req *req, int code, const char *fmt, 
     va_start(ap, fmt);
     strbuf_vaddf(&message, fmt, ap);
     va_end(ap);
-    out_error(&req->srv->out, req->batch, req->slot, req->id, code, message.buf, NULL);
+    out_error(req->peer->out, req->batch, req->slot, req->id, code, message.buf, NULL);
     strbuf_release(&message);
 }
 
 /* A whole message (an error made elsewhere; owned) as the answer. */
 static void dispatch_answer(struct dispatch_req *req, cJSON *msg)
 {
-    out_reply(&req->srv->out, req->batch, req->slot, msg);
+    out_reply(req->peer->out, req->batch, req->slot, msg);
 }
 
 /* The message gets no reply (a notification). */
 static void dispatch_no_reply(struct dispatch_req *req)
 {
     if (req->batch != NULL)
-        out_reply(&req->srv->out, req->batch, req->slot, NULL);
+        out_reply(req->peer->out, req->batch, req->slot, NULL);
 }
 
 /* --- Session methods (legacy). --- */
@@ -93,8 +94,8 @@ static void dispatch_initialize(struct dispatch_req *req)
     struct server *srv = req->srv;
     struct session_error err;
     cJSON *result = NULL;
-    int status = session_initialize(&srv->session, req->params, srv->reg, srv->cfg.instructions,
-                                    &result, &err);
+    int status = session_initialize(req->peer->session, req->params, srv->reg,
+                                    srv->cfg.instructions, &result, &err);
 
     if (status == STATUS_OK)
         dispatch_reply(req, result);
@@ -106,7 +107,7 @@ static void dispatch_initialize(struct dispatch_req *req)
 
 static void dispatch_initialized(struct dispatch_req *req)
 {
-    session_initialized(&req->srv->session);
+    session_initialized(req->peer->session);
 }
 
 static void dispatch_ping(struct dispatch_req *req)
@@ -123,24 +124,45 @@ static void dispatch_set_level(struct dispatch_req *req)
         dispatch_error(req, err.code, "%s", err.message);
         return;
     }
-    atomic_store(&req->srv->log.sink_level, level);
+    atomic_store(&req->peer->session->log_level, level);
+    /* The server-wide level only screens: each peer gets what its session asked for. */
+    if (level < atomic_load(&req->srv->log.sink_level))
+        atomic_store(&req->srv->log.sink_level, level);
     dispatch_reply(req, cJSON_CreateObject());
 }
 
 int dispatch_log_wants(void *ctx, int level)
 {
     struct server *srv = ctx;
+    struct peer *p;
     int own;
 
-    if (call_log_level(srv, &own))
+    if (call_log_level(srv, &p, &own))
         return level >= own;
     return level >= atomic_load(&srv->log.sink_level);
+}
+
+/* A log message for every peer whose session asked for its level. */
+struct dispatch_log {
+    int level;
+    const cJSON *params;
+};
+
+static void dispatch_log_one(void *ctx, struct peer *p)
+{
+    const struct dispatch_log *m = ctx;
+
+    if (m->level >= atomic_load(&p->session->log_level))
+        out_notify(p->out, "notifications/message", cJSON_Duplicate(m->params, 1));
 }
 
 void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data)
 {
     struct server *srv = ctx;
     cJSON *params = cJSON_CreateObject();
+    struct dispatch_log m = {.level = level, .params = params};
+    struct peer *p;
+    int own;
 
     if (params == NULL || data == NULL ||
         cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
@@ -150,7 +172,16 @@ void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data)
         return;
     }
     cJSON_AddItemToObject(params, "data", data);
-    out_notify(&srv->out, "notifications/message", params);
+    /* Said during a call: to the peer that made it. Else to every peer that asked. */
+    if (call_log_level(srv, &p, &own)) {
+        if (level >= own)
+            out_notify(p->out, "notifications/message", params);
+        else
+            cJSON_Delete(params);
+        return;
+    }
+    server_each_peer(srv, dispatch_log_one, &m);
+    cJSON_Delete(params);
 }
 
 void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
@@ -158,17 +189,24 @@ void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
     dispatch_client_log(ctx, level, who, cJSON_CreateString(text));
 }
 
-void dispatch_lists_changed(struct server *srv, unsigned lists)
+static void dispatch_lists_changed_one(void *ctx, struct peer *p)
 {
-    /* Listeners get what they asked for, tagged; the legacy session gets the unsolicited
-     * notifications of its era once it is initialized. */
-    modern_lists_changed(srv, lists);
-    if (!srv->session.initialized)
+    const unsigned *lists = ctx;
+
+    if (!p->session->initialized)
         return;
     for (unsigned list = REGISTRY_TOOLS; list <= REGISTRY_PROMPTS; list <<= 1) {
-        if (lists & list)
-            out_notify(&srv->out, registry_list_method(list), NULL);
+        if (*lists & list)
+            out_notify(p->out, registry_list_method(list), NULL);
     }
+}
+
+void dispatch_lists_changed(struct server *srv, unsigned lists)
+{
+    /* Listeners get what they asked for, tagged; each legacy session gets the unsolicited
+     * notifications of its era once it is initialized. */
+    modern_lists_changed(srv, lists);
+    server_each_peer(srv, dispatch_lists_changed_one, &lists);
 }
 
 /* --- Lists. --- */
@@ -317,13 +355,13 @@ static void dispatch_list_page(struct dispatch_req *req, const struct dispatch_l
         }
         if (!registry_page_put(reg, list->tag, req->rev, offset, req->srv->cfg.page_size, text)) {
             /* The cache is full: answer from the text, then let it go. */
-            out_result_text(&req->srv->out, req->batch, req->slot, req->id, text);
+            out_result_text(req->peer->out, req->batch, req->slot, req->id, text);
             free(text);
             return;
         }
         page = text;
     }
-    out_result_text(&req->srv->out, req->batch, req->slot, req->id, page);
+    out_result_text(req->peer->out, req->batch, req->slot, req->id, page);
 }
 
 static void dispatch_tools_list(struct dispatch_req *req)
@@ -359,7 +397,7 @@ static const char *dispatch_param_string(struct dispatch_req *req, const char *k
 static unsigned dispatch_client_can(const struct dispatch_req *req)
 {
     /* A modern request carries its client's capabilities; a legacy one has the session's. */
-    const cJSON *caps = req->modern ? req->env.caps : req->srv->session.client_caps;
+    const cJSON *caps = req->modern ? req->env.caps : req->peer->session->client_caps;
     const cJSON *elicit = cJSON_GetObjectItemCaseSensitive(caps, "elicitation");
     unsigned can = 0;
 
@@ -378,6 +416,7 @@ static unsigned dispatch_client_can(const struct dispatch_req *req)
 static void dispatch_call(struct dispatch_req *req, struct call_target *t)
 {
     struct call_origin o = {.srv = req->srv,
+                            .peer = req->peer,
                             .msg = req->msg,
                             .id = req->id,
                             .method = req->method,
@@ -669,7 +708,7 @@ static void dispatch_subscribe(struct dispatch_req *req)
         dispatch_not_found(req, uri);
         return;
     }
-    status = subs_subscribe(&srv->subs, uri);
+    status = subs_subscribe(&srv->subs, req->peer->home, uri);
     if (status == STATUS_LIMIT)
         dispatch_error(req, JSONRPC_INVALID_PARAMS,
                        "more than %d subscriptions; unsubscribe from some first",
@@ -688,21 +727,25 @@ static void dispatch_unsubscribe(struct dispatch_req *req)
         dispatch_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
         return;
     }
-    subs_unsubscribe(&req->srv->subs, uri);
+    subs_unsubscribe(&req->srv->subs, req->peer->home, uri);
     dispatch_reply(req, cJSON_CreateObject());
+}
+
+static void dispatch_updated_one(void *ctx, const void *owner)
+{
+    const struct peer *p = owner;
+    cJSON *params = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(params, "uri", ctx);
+    out_notify(p->out, "notifications/resources/updated", params);
 }
 
 void dispatch_resource_updated(void *ctx, const char *uri)
 {
     struct server *srv = ctx;
-    cJSON *params;
 
     modern_resource_updated(srv, uri);
-    if (!subs_subscribed(&srv->subs, uri))
-        return;
-    params = cJSON_CreateObject();
-    cJSON_AddStringToObject(params, "uri", uri);
-    out_notify(&srv->out, "notifications/resources/updated", params);
+    subs_each_subscriber(&srv->subs, uri, dispatch_updated_one, (void *)uri);
 }
 
 /* The instance of reg that serves uri: the one with that resource, else the one whose
@@ -801,8 +844,8 @@ static void dispatch_cancelled(struct dispatch_req *req)
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req->params, "requestId");
 
     /* A listen request ends; a call is marked; unknown or finished ids are ignored. */
-    if (jsonrpc_valid_id(id) && !modern_unlisten(req->srv, id))
-        inflight_cancel(&req->srv->inflight, id);
+    if (jsonrpc_valid_id(id) && !modern_unlisten(req->srv, req->peer->home, id))
+        inflight_cancel(req->peer->inflight, id);
 }
 
 /* --- 2026-07-28 methods. --- */
@@ -811,13 +854,13 @@ static void dispatch_discover(struct dispatch_req *req)
 {
     cJSON *caps = session_capabilities(req->srv->reg, req->rev);
 
-    out_result(&req->srv->out, req->batch, req->slot, req->id, modern_discover(req->srv, caps));
+    out_result(req->peer->out, req->batch, req->slot, req->id, modern_discover(req->srv, caps));
 }
 
 static void dispatch_listen(struct dispatch_req *req)
 {
     /* No response while it stays open; an error instead of the acknowledgement. */
-    cJSON *err = modern_listen(req->srv, req->id, req->params);
+    cJSON *err = modern_listen(req->srv, req->peer->home, req->id, req->params);
 
     if (err != NULL)
         dispatch_answer(req, err);
@@ -867,7 +910,7 @@ static const struct dispatch_method *dispatch_find(const char *name)
 static void dispatch_route(struct dispatch_req *req)
 {
     const struct dispatch_method *m = dispatch_find(req->method);
-    struct session *s = &req->srv->session;
+    struct session *s = req->peer->session;
 
     if (req->id == NULL) {
         /* A notification: never answered, whatever it is. */
@@ -959,7 +1002,7 @@ static void dispatch_envelope(struct dispatch_req *req)
          * asked (late, forged, or about a message the client could not read, with id null).
          * A response is never answered. */
         if (jsonrpc_valid_id(req->id) &&
-            inflight_answer(&req->srv->inflight, req->id, req->msg) == STATUS_OK)
+            inflight_answer(req->peer->inflight, req->id, req->msg) == STATUS_OK)
             req->msg = NULL;
         else
             log_msg(&req->srv->log, LOG_DEBUG, NULL, "a response nobody waits for: ignored");
@@ -998,12 +1041,13 @@ static void dispatch_envelope(struct dispatch_req *req)
 
 /* Handle one message (`bytes` of input); takes ownership of msg. In a batch, exactly one
  * reply (or no-reply) reaches slot. */
-static void dispatch_message(struct server *srv, cJSON *msg, struct out_batch *b, size_t slot,
-                             size_t bytes)
+static void dispatch_message(struct server *srv, struct peer *peer, cJSON *msg, struct out_batch *b,
+                             size_t slot, size_t bytes)
 {
-    struct dispatch_req req = {.srv = srv, .msg = msg, .batch = b, .slot = slot, .bytes = bytes};
+    struct dispatch_req req = {
+        .srv = srv, .peer = peer, .msg = msg, .batch = b, .slot = slot, .bytes = bytes};
 
-    req.rev = srv->session.rev;
+    req.rev = peer->session->rev;
     if (!cJSON_IsObject(msg))
         dispatch_error(&req, JSONRPC_INVALID_REQUEST, "Invalid Request: expected an object");
     else
@@ -1011,14 +1055,15 @@ static void dispatch_message(struct server *srv, cJSON *msg, struct out_batch *b
     cJSON_Delete(req.msg);
 }
 
-static void dispatch_batch_message(struct server *srv, cJSON *root, size_t bytes)
+static void dispatch_batch_message(struct server *srv, struct peer *peer, cJSON *root, size_t bytes)
 {
     int n = cJSON_GetArraySize(root);
-    struct dispatch_req req = {.srv = srv};
+    struct dispatch_req req = {.srv = srv, .peer = peer};
+    int rev = peer->session->rev;
     struct out_batch *b;
     cJSON *el;
 
-    if (n == 0 || n > LIMIT_BATCH || !revision_has(srv->session.rev, REVF_BATCH)) {
+    if (n == 0 || n > LIMIT_BATCH || !revision_has(rev, REVF_BATCH)) {
         if (n == 0 || n > LIMIT_BATCH)
             dispatch_error(&req, JSONRPC_INVALID_REQUEST,
                            "Invalid Request: a batch holds 1 "
@@ -1028,66 +1073,63 @@ static void dispatch_batch_message(struct server *srv, cJSON *root, size_t bytes
             dispatch_error(&req, JSONRPC_INVALID_REQUEST,
                            "Invalid Request: JSON-RPC batches "
                            "are not part of protocol %s; send one message per line",
-                           srv->session.rev ? revision_get(srv->session.rev)->name
-                                            : "negotiation (initialize first)");
+                           rev ? revision_get(rev)->name : "negotiation (initialize first)");
         cJSON_Delete(root);
         return;
     }
-    b = out_batch_new(&srv->out, (size_t)n);
+    b = out_batch_new(peer->out, (size_t)n);
     if (b == NULL) {
         cJSON_Delete(root);
         return;
     }
     for (size_t i = 0; (el = cJSON_DetachItemFromArray(root, 0)) != NULL; i++)
-        dispatch_message(srv, el, b, i, bytes / (size_t)n);
+        dispatch_message(srv, peer, el, b, i, bytes / (size_t)n);
     cJSON_Delete(root);
     out_batch_close(b);
 }
 
 /* The message parsed, under the state lock: what it reads of the state and what it changes
  * is one step between reloads. */
-static void dispatch_root(struct server *srv, cJSON *root, size_t bytes)
+void dispatch_root(struct server *srv, struct peer *peer, cJSON *root, size_t bytes)
 {
     pthread_mutex_lock(&srv->lock);
     if (cJSON_IsArray(root))
-        dispatch_batch_message(srv, root, bytes);
+        dispatch_batch_message(srv, peer, root, bytes);
     else
-        dispatch_message(srv, root, NULL, 0, bytes);
+        dispatch_message(srv, peer, root, NULL, 0, bytes);
     pthread_mutex_unlock(&srv->lock);
 }
 
-void dispatch_line(struct server *srv, const char *line, size_t len)
+cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len)
 {
-    struct dispatch_req req = {.srv = srv};
+    struct dispatch_req req = {.srv = srv, .peer = peer};
     struct jsonrpc_scan scan;
     const char *end = NULL;
     cJSON *root;
 
-    if (strspn(line, " \t\r") == len)
-        return;
     jsonrpc_scan(line, len, LIMIT_JSON_DEPTH, &scan);
     if (scan.problem == JSONRPC_TEXT_UTF8) {
         dispatch_error(&req, JSONRPC_PARSE_ERROR, "Parse error: not UTF-8 (at byte %zu)", scan.at);
-        return;
+        return NULL;
     }
     if (scan.problem == JSONRPC_TEXT_CONTROL) {
         dispatch_error(&req, JSONRPC_PARSE_ERROR,
                        "Parse error: control character 0x%02x not escaped (at byte %zu)",
                        (unsigned)(unsigned char)line[scan.at], scan.at);
-        return;
+        return NULL;
     }
     if (scan.depth > LIMIT_JSON_DEPTH) {
         dispatch_error(&req, JSONRPC_INVALID_REQUEST,
                        "Invalid Request: nested deeper than "
                        "%d levels",
                        LIMIT_JSON_DEPTH);
-        return;
+        return NULL;
     }
     root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 1);
     if (root == NULL) {
         dispatch_error(&req, JSONRPC_PARSE_ERROR, "Parse error: not valid JSON (at byte %zu)",
                        end && end >= line ? (size_t)(end - line) : (size_t)0);
-        return;
+        return NULL;
     }
     if (scan.problem == JSONRPC_TEXT_NUL_ESCAPE) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
@@ -1096,14 +1138,25 @@ void dispatch_line(struct server *srv, const char *line, size_t len)
         dispatch_error(&req, req.id ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST,
                        "Strings containing U+0000 are not supported");
         cJSON_Delete(root);
-        return;
+        return NULL;
     }
-    dispatch_root(srv, root, len);
+    return root;
 }
 
-void dispatch_oversized(struct server *srv)
+void dispatch_line(struct server *srv, struct peer *peer, const char *line, size_t len)
 {
-    struct dispatch_req req = {.srv = srv};
+    cJSON *root;
+
+    if (strspn(line, " \t\r") == len)
+        return;
+    root = dispatch_parse(srv, peer, line, len);
+    if (root != NULL)
+        dispatch_root(srv, peer, root, len);
+}
+
+void dispatch_oversized(struct server *srv, struct peer *peer)
+{
+    struct dispatch_req req = {.srv = srv, .peer = peer};
 
     dispatch_error(&req, JSONRPC_INVALID_REQUEST,
                    "Invalid Request: message longer than %u "

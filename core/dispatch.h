@@ -1,7 +1,7 @@
 /*
  * dispatch.h: one input line to its answer. Parses, checks the JSON-RPC envelope, applies
  * the session rules of the negotiated revision, and routes through the method table, all
- * under the server's state lock on the thread holding the reader role: list and session
+ * under the server's state lock on the transport's thread: list and session
  * methods are answered there from the registry; calls into plugins are queued on their
  * plugin's lane and answered by the thread that runs them (most often this one, at once).
  */
@@ -12,12 +12,22 @@
 
 #include <stddef.h>
 
-/* Handle one line (NUL-terminated, len bytes, borrowed for the call): parsed, then handled
- * under the server's state lock. The thread holding the reader role. */
-void dispatch_line(struct server *srv, const char *line, size_t len);
+/* Handle one message from peer (NUL-terminated, len bytes, borrowed for the call): parsed,
+ * then handled under the server's state lock. The transport's thread (stdio: the thread
+ * holding the reader role); it must not be one that a call waits for. */
+void dispatch_line(struct server *srv, struct peer *peer, const char *line, size_t len);
 
-/* Answer a line that was longer than LIMIT_MESSAGE_BYTES. The reader. */
-void dispatch_oversized(struct server *srv);
+/* The first half of dispatch_line: the text checked (UTF-8, control characters, depth, U+0000)
+ * and parsed. Returns the message, or NULL when it was answered with an error (a parse error
+ * or an invalid request). A transport that looks at a message before dispatching it (HTTP)
+ * calls this, then dispatch_root. */
+cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len);
+
+/* The second half: handle root (owned; one message or a batch), `bytes` long as received. */
+void dispatch_root(struct server *srv, struct peer *peer, cJSON *root, size_t bytes);
+
+/* Answer a message that was longer than LIMIT_MESSAGE_BYTES. */
+void dispatch_oversized(struct server *srv, struct peer *peer);
 
 /* The log sink (struct log's sink; ctx is the server): sends notifications/message to a
  * client that asked for logging with logging/setLevel. Any thread. */
@@ -34,9 +44,9 @@ void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data);
  * a legacy session that set a level with logging/setLevel. Any thread. */
 int dispatch_log_wants(void *ctx, int level);
 
-/* Tell the client which lists (enum registry_list bits) changed: one list_changed
- * notification each, and none before the session is initialized. Main thread, under the
- * state lock. */
+/* Tell the clients which lists (enum registry_list bits) changed: one list_changed
+ * notification each to every listener that asked and every legacy session initialized. Main thread,
+ * under the state lock. */
 void dispatch_lists_changed(struct server *srv, unsigned lists);
 
 /* plugin_env's resource_updated (ctx is the server): notifications/resources/updated to a

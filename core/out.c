@@ -111,7 +111,7 @@ static void out_write_queued(struct out *o, const char *const *parts, const size
         v[cnt++] = (struct iovec){(void *)"\n", 1};
     out_note_held(o);
     pthread_mutex_unlock(&o->lock);
-    status = out_writev_all(o->fd, v, cnt);
+    status = o->sink != NULL ? o->sink(o->sink_ctx, v, cnt) : out_writev_all(o->fd, v, cnt);
     pthread_mutex_lock(&o->lock);
     o->written = lines;
     /* A 1 MiB reply once should not keep a 1 MiB buffer for good. */
@@ -213,6 +213,9 @@ static int out_put_valid(struct out *o, const char *const *parts, const size_t *
         o->pending.len = mark;
         o->pending.buf[mark] = '\0';
     }
+    /* A sink has no flush points: its lines go at once. */
+    if (o->sink != NULL && !o->writing)
+        out_drain(o);
     out_note_held(o);
     pthread_mutex_unlock(&o->lock);
     return status;

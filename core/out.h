@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <sys/uio.h>
 
 struct out {
     int fd;
@@ -34,6 +35,12 @@ struct out {
     atomic_size_t held;         /* bytes queued or being written; read without the lock */
     void (*on_fail)(void *ctx); /* NULL, or called once when the peer is found gone */
     void *fail_ctx;
+    /* NULL: lines are written to fd. Else every write goes to sink instead, cnt parts of
+     * whole lines (borrowed for the call), by one writer at a time without the lock, and
+     * nothing waits for a flush point: a transport that frames messages itself (HTTP).
+     * Returns STATUS_OK, or STATUS_IO when the peer is gone (what is queued is dropped). */
+    int (*sink)(void *ctx, const struct iovec *v, int cnt);
+    void *sink_ctx;
 };
 
 /* A JSON-RPC batch (2025-03-26) being answered: replies fill slots from any thread; the last

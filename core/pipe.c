@@ -13,9 +13,9 @@ static void pipe_dispatch(void *ctx)
 
     while ((rc = jsonrpc_reader_next(&srv->in, &line, &len)) != STATUS_AGAIN) {
         if (rc == STATUS_LIMIT)
-            dispatch_oversized(srv);
+            dispatch_oversized(srv, &srv->pipe_peer);
         else if (rc == STATUS_OK)
-            dispatch_line(srv, line, len);
+            dispatch_line(srv, &srv->pipe_peer, line, len);
     }
 }
 

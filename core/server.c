@@ -171,6 +171,12 @@ void server_init(struct server *srv)
     subs_init(&srv->subs);
     subs_set_heard(&srv->subs, dispatch_heard, srv);
     inflight_init(&srv->inflight);
+    pthread_mutex_init(&srv->peers_lock, NULL);
+    srv->pipe_peer = (struct peer){.out = &srv->out,
+                                   .session = &srv->session,
+                                   .inflight = &srv->inflight,
+                                   .home = &srv->pipe_peer};
+    atomic_init(&srv->pipe_peer.refs, 1);
     pthread_key_create(&srv->call_key, NULL);
     srv->env.log = &srv->log;
     srv->env.resource_updated = dispatch_resource_updated;
@@ -181,15 +187,49 @@ void server_init(struct server *srv)
     srv->wake_fd = -1;
 }
 
+void server_open_logs(struct server *srv)
+{
+    srv->log.sink = dispatch_log_sink;
+    srv->log.sink_wants = dispatch_log_wants;
+    srv->log.sink_ctx = srv;
+}
+
 void server_open_output(struct server *srv, int out_fd)
 {
     out_init(&srv->out, out_fd);
     srv->out.on_fail = server_wake;
     srv->out.fail_ctx = srv;
-    srv->log.sink = dispatch_log_sink;
-    srv->log.sink_wants = dispatch_log_wants;
-    srv->log.sink_ctx = srv;
     srv->output_open = 1;
+    server_add_peer(srv, &srv->pipe_peer);
+    server_open_logs(srv);
+}
+
+void server_add_peer(struct server *srv, struct peer *p)
+{
+    pthread_mutex_lock(&srv->peers_lock);
+    p->next = srv->peers;
+    srv->peers = p;
+    pthread_mutex_unlock(&srv->peers_lock);
+}
+
+void server_remove_peer(struct server *srv, struct peer *p)
+{
+    pthread_mutex_lock(&srv->peers_lock);
+    for (struct peer **at = &srv->peers; *at != NULL; at = &(*at)->next) {
+        if (*at == p) {
+            *at = p->next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&srv->peers_lock);
+}
+
+void server_each_peer(struct server *srv, void (*fn)(void *ctx, struct peer *p), void *ctx)
+{
+    pthread_mutex_lock(&srv->peers_lock);
+    for (struct peer *p = srv->peers; p != NULL; p = p->next)
+        fn(ctx, p);
+    pthread_mutex_unlock(&srv->peers_lock);
 }
 
 static void server_log_diag(const struct log *lg, struct diag *d)
@@ -299,9 +339,13 @@ void server_release(struct server *srv)
     subs_release(&srv->subs);
     inflight_release(&srv->inflight);
     pthread_key_delete(srv->call_key);
-    if (srv->output_open)
+    if (srv->output_open) {
+        server_remove_peer(srv, &srv->pipe_peer);
         out_release(&srv->out);
+    }
+    pthread_mutex_destroy(&srv->peers_lock);
     session_release(&srv->session);
+    free(srv->state_key);
     config_release(&srv->cfg);
     pthread_mutex_destroy(&srv->lock);
 }
@@ -394,8 +438,9 @@ int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), vo
         return 0;
     /* The legacy session ends: plugins hear that nobody follows its URIs any more (while
      * they are still in service). */
-    subs_unsubscribe_all(&srv->subs);
-    out_flush(&srv->out);
+    subs_unsubscribe_all(&srv->subs, &srv->pipe_peer);
+    if (srv->output_open)
+        out_flush(&srv->out);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
      * may still log until then, so the writer stays until they are gone (server_release). */
     atomic_store(&srv->log.sink_level, LOG_OFF);

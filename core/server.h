@@ -39,6 +39,7 @@
 #include "jsonrpc.h"
 #include "log.h"
 #include "out.h"
+#include "peer.h"
 #include "registry.h"
 #include "session.h"
 #include "subs.h"
@@ -64,6 +65,9 @@ struct server {
     struct registry *reg;     /* under lock: the set being served (one reference); only the
                                * main thread replaces it */
     struct session session;   /* under lock: the legacy session of the pipe */
+    struct peer pipe_peer;    /* the stdio client: session, out and inflight of the pipe */
+    unsigned char *state_key; /* owned or NULL: [server] state_key_file's key (read-only) */
+    size_t state_key_len;
     struct work work;         /* the threads: the reader, the watcher, calls */
     struct jsonrpc_reader in; /* the thread holding the reader role */
     struct out out;           /* any thread */
@@ -79,6 +83,9 @@ struct server {
     pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
 
     struct subs subs; /* any thread: resource subscriptions and listen requests */
+
+    pthread_mutex_t peers_lock; /* guards peers (taken before any out's lock) */
+    struct peer *peers;         /* the homes that hear what nobody asked for (peer.h) */
 
     pthread_mutex_t refresh_lock; /* guards refresh_ids, nrefresh */
     char **refresh_ids;           /* owned: instance ids whose plugin asked to be rebuilt */
@@ -98,6 +105,18 @@ void server_init(struct server *srv);
  * plugin's init may start threads that log. Nothing reaches the client before it asks for
  * logging. */
 void server_open_output(struct server *srv, int out_fd);
+
+/* The log lines meant for clients go to them (dispatch_client_log) from now on. Before any
+ * plugin loads. server_open_output does it for stdio. */
+void server_open_logs(struct server *srv);
+
+/* A peer that hears list_changed, log messages outside calls and the resources it follows
+ * updated, until it is removed (before its out is released). Any thread. */
+void server_add_peer(struct server *srv, struct peer *p);
+void server_remove_peer(struct server *srv, struct peer *p);
+
+/* Call fn for each peer added, with peers_lock held (fn must not add or remove one). */
+void server_each_peer(struct server *srv, void (*fn)(void *ctx, struct peer *p), void *ctx);
 
 /* Read the INI file at path into cfg (freshly initialised), as config_load does; in an
  * isolated child (srv->isolated), the text its parent passed, cut to its one section. */

@@ -14,6 +14,7 @@ void session_init(struct session *s)
 {
     memset(s, 0, sizeof(*s));
     s->rev = REV_NONE;
+    atomic_init(&s->log_level, LOG_OFF);
 }
 
 void session_release(struct session *s)

@@ -1,5 +1,5 @@
 /*
- * session.h: the legacy session of the pipe (protocol 2024-11-05 to 2025-11-25): the
+ * session.h: a legacy session (protocol 2024-11-05 to 2025-11-25): the
  * initialize handshake and what it negotiates, notifications/initialized, and the level
  * logging/setLevel asks for. A 2026-07-28 request has no session: it carries all of this in
  * its own _meta (modern.h).
@@ -11,14 +11,16 @@
 #define MCPH_SESSION_H
 
 #include <cJSON.h>
+#include <stdatomic.h>
 
 struct registry;
 
 struct session {
-    int rev;            /* enum revision negotiated by initialize; REV_NONE before */
-    int initialized;    /* notifications/initialized arrived */
-    cJSON *client_caps; /* owned: the client's capabilities, or NULL */
-    cJSON *client_info; /* owned: clientInfo, or NULL */
+    int rev;              /* enum revision negotiated by initialize; REV_NONE before */
+    int initialized;      /* notifications/initialized arrived */
+    cJSON *client_caps;   /* owned: the client's capabilities, or NULL */
+    cJSON *client_info;   /* owned: clientInfo, or NULL */
+    atomic_int log_level; /* what logging/setLevel asked for; LOG_OFF before. Any thread */
 };
 
 /* Why a request of the session was refused: a JSON-RPC code and its message. */

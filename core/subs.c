@@ -61,9 +61,9 @@ static void subs_free_list(struct subs_uri *list)
 
 void subs_release(struct subs *s)
 {
-    for (size_t i = 0; i < s->nuris; i++)
-        free(s->uris[i]);
-    free(s->uris);
+    for (size_t i = 0; i < s->nsubs; i++)
+        free(s->subs[i].uri);
+    free(s->subs);
     subs_drop_listeners(s);
     for (size_t i = 0; i < s->nbuckets; i++)
         subs_free_list(s->followed[i]);
@@ -197,89 +197,117 @@ static void subs_tell(struct subs *s, struct subs_uri *changes)
     subs_free_list(ordered);
 }
 
-/* Where uri is in the session's list, or -1. Lock held. */
-static long subs_find(const struct subs *s, const char *uri)
+/* Where the owner's subscription to uri is in the list, or -1; *count: how many the owner
+ * has. Lock held. */
+static long subs_find(const struct subs *s, const void *owner, const char *uri, size_t *count)
 {
-    for (size_t i = 0; i < s->nuris; i++) {
-        if (strcmp(s->uris[i], uri) == 0)
-            return (long)i;
+    long at = -1;
+
+    *count = 0;
+    for (size_t i = 0; i < s->nsubs; i++) {
+        if (s->subs[i].owner != owner)
+            continue;
+        ++*count;
+        if (at < 0 && strcmp(s->subs[i].uri, uri) == 0)
+            at = (long)i;
     }
-    return -1;
+    return at;
 }
 
-/* Add uri to the session's list and follow it. Lock held. */
-static int subs_add(struct subs *s, const char *uri, struct subs_uri **changes)
+/* Add the owner's subscription to uri and follow it. Lock held. */
+static int subs_add(struct subs *s, const void *owner, const char *uri, size_t count,
+                    struct subs_uri **changes)
 {
-    char **grown;
+    struct subs_sub *grown;
+    char *copy;
 
-    if (s->nuris >= LIMIT_SUBSCRIPTIONS)
+    if (count >= LIMIT_SUBSCRIPTIONS)
         return STATUS_LIMIT;
-    grown = realloc(s->uris, (s->nuris + 1) * sizeof(*grown));
+    grown = realloc(s->subs, (s->nsubs + 1) * sizeof(*grown));
     if (grown == NULL)
         return STATUS_NOMEM;
-    s->uris = grown;
-    grown[s->nuris] = strdup(uri);
-    if (grown[s->nuris] == NULL || subs_follow(s, uri, changes) != STATUS_OK) {
-        free(grown[s->nuris]);
+    s->subs = grown;
+    copy = strdup(uri);
+    if (copy == NULL || subs_follow(s, uri, changes) != STATUS_OK) {
+        free(copy);
         return STATUS_NOMEM;
     }
-    s->nuris++;
+    grown[s->nsubs++] = (struct subs_sub){.owner = owner, .uri = copy};
     return STATUS_OK;
 }
 
-int subs_subscribe(struct subs *s, const char *uri)
+int subs_subscribe(struct subs *s, const void *owner, const char *uri)
 {
     struct subs_uri *changes = NULL;
     int status = STATUS_OK;
+    size_t count;
 
     pthread_mutex_lock(&s->lock);
-    if (subs_find(s, uri) < 0)
-        status = subs_add(s, uri, &changes);
+    if (subs_find(s, owner, uri, &count) < 0)
+        status = subs_add(s, owner, uri, count, &changes);
     pthread_mutex_unlock(&s->lock);
     subs_tell(s, changes);
     return status;
 }
 
-void subs_unsubscribe(struct subs *s, const char *uri)
+/* Remove subscription `at`. Lock held. */
+static void subs_remove(struct subs *s, size_t at, struct subs_uri **changes)
+{
+    subs_unfollow(s, s->subs[at].uri, changes);
+    free(s->subs[at].uri);
+    s->subs[at] = s->subs[--s->nsubs];
+}
+
+void subs_unsubscribe(struct subs *s, const void *owner, const char *uri)
 {
     struct subs_uri *changes = NULL;
+    size_t count;
     long at;
 
     pthread_mutex_lock(&s->lock);
-    at = subs_find(s, uri);
-    if (at >= 0) {
-        subs_unfollow(s, uri, &changes);
-        free(s->uris[at]);
-        s->uris[at] = s->uris[--s->nuris];
-    }
+    at = subs_find(s, owner, uri, &count);
+    if (at >= 0)
+        subs_remove(s, (size_t)at, &changes);
     pthread_mutex_unlock(&s->lock);
     subs_tell(s, changes);
 }
 
-void subs_unsubscribe_all(struct subs *s)
+void subs_unsubscribe_all(struct subs *s, const void *owner)
 {
     struct subs_uri *changes = NULL;
 
     pthread_mutex_lock(&s->lock);
-    for (size_t i = 0; i < s->nuris; i++) {
-        subs_unfollow(s, s->uris[i], &changes);
-        free(s->uris[i]);
+    for (size_t i = s->nsubs; i-- > 0;) {
+        if (s->subs[i].owner == owner)
+            subs_remove(s, i, &changes);
     }
-    free(s->uris);
-    s->uris = NULL;
-    s->nuris = 0;
+    if (s->nsubs == 0) {
+        free(s->subs);
+        s->subs = NULL;
+    }
     pthread_mutex_unlock(&s->lock);
     subs_tell(s, changes);
 }
 
-int subs_subscribed(struct subs *s, const char *uri)
+int subs_subscribed(struct subs *s, const void *owner, const char *uri)
 {
+    size_t count;
     int found;
 
     pthread_mutex_lock(&s->lock);
-    found = subs_find(s, uri) >= 0;
+    found = subs_find(s, owner, uri, &count) >= 0;
     pthread_mutex_unlock(&s->lock);
     return found;
+}
+
+void subs_each_subscriber(struct subs *s, const char *uri, subs_owner_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->nsubs; i++) {
+        if (strcmp(s->subs[i].uri, uri) == 0)
+            fn(ctx, s->subs[i].owner);
+    }
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* Add uri to the list unless this pass listed it already or keep refuses it. Lock held. */
@@ -317,8 +345,8 @@ char **subs_followed(struct subs *s, int (*keep)(void *ctx, const char *uri), vo
     subs_new_pass(s);
     /* Each URI once, in the order followed: the session's, then each listener's. */
     uris = calloc(s->nfollowed + 1, sizeof(*uris));
-    for (size_t i = 0; uris != NULL && i < s->nuris; i++)
-        subs_collect(s, uris, n, s->uris[i], keep, ctx);
+    for (size_t i = 0; uris != NULL && i < s->nsubs; i++)
+        subs_collect(s, uris, n, s->subs[i].uri, keep, ctx);
     for (size_t i = 0; uris != NULL && i < s->nlisteners; i++) {
         for (size_t k = 0; k < s->listeners[i].nuris; k++)
             subs_collect(s, uris, n, s->listeners[i].uris[k], keep, ctx);
@@ -327,11 +355,11 @@ char **subs_followed(struct subs *s, int (*keep)(void *ctx, const char *uri), vo
     return uris;
 }
 
-/* The listener with this id, or -1. Lock held. */
-static long subs_find_listener(const struct subs *s, const cJSON *id)
+/* The owner's listener with this id, or -1. Lock held. */
+static long subs_find_listener(const struct subs *s, const void *owner, const cJSON *id)
 {
     for (size_t i = 0; i < s->nlisteners; i++) {
-        if (cJSON_Compare(s->listeners[i].id, id, 1))
+        if (s->listeners[i].owner == owner && cJSON_Compare(s->listeners[i].id, id, 1))
             return (long)i;
     }
     return -1;
@@ -359,7 +387,7 @@ int subs_listen(struct subs *s, struct listener *l, subs_listener_fn added, void
     int status = STATUS_OK;
 
     pthread_mutex_lock(&s->lock);
-    if (subs_find_listener(s, l->id) >= 0) {
+    if (subs_find_listener(s, l->owner, l->id) >= 0) {
         status = STATUS_EXISTS;
     } else if (s->nlisteners >= LIMIT_LISTENERS) {
         status = STATUS_LIMIT;
@@ -387,18 +415,46 @@ static void subs_remove_listener(struct subs *s, size_t at, struct subs_uri **ch
     s->listeners[at] = s->listeners[--s->nlisteners];
 }
 
-int subs_unlisten(struct subs *s, const cJSON *id)
+int subs_unlisten(struct subs *s, const void *owner, const cJSON *id)
 {
     struct subs_uri *changes = NULL;
     long at;
 
     pthread_mutex_lock(&s->lock);
-    at = subs_find_listener(s, id);
+    at = subs_find_listener(s, owner, id);
     if (at >= 0)
         subs_remove_listener(s, (size_t)at, &changes);
     pthread_mutex_unlock(&s->lock);
     subs_tell(s, changes);
     return at >= 0;
+}
+
+size_t subs_unlisten_owner(struct subs *s, const void *owner)
+{
+    struct subs_uri *changes = NULL;
+    size_t n = 0;
+
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = s->nlisteners; i-- > 0;) {
+        if (s->listeners[i].owner != owner)
+            continue;
+        subs_remove_listener(s, i, &changes);
+        n++;
+    }
+    pthread_mutex_unlock(&s->lock);
+    subs_tell(s, changes);
+    return n;
+}
+
+int subs_listening(struct subs *s, const void *owner)
+{
+    int found = 0;
+
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->nlisteners && !found; i++)
+        found = s->listeners[i].owner == owner;
+    pthread_mutex_unlock(&s->lock);
+    return found;
 }
 
 void subs_each_listener(struct subs *s, subs_listener_fn fn, void *ctx)

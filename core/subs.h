@@ -1,5 +1,5 @@
 /*
- * subs.h: who follows what. The legacy session's resource subscriptions
+ * subs.h: who follows what. The legacy sessions' resource subscriptions
  * (resources/subscribe) and the open 2026-07-28 listen requests (subscriptions/listen), with
  * the one lock that guards both. The protocol's side (what is answered and notified) stays in
  * dispatch.c and modern.c; this module owns the tables. Any thread.
@@ -20,9 +20,10 @@
 
 /* An open subscriptions/listen request: which notifications it asked for. */
 struct listener {
-    cJSON *id;      /* owned: the listen request's id, echoed as subscriptionId */
-    unsigned lists; /* enum registry_list bits it asked for */
-    char **uris;    /* owned: resourceSubscriptions */
+    const void *owner; /* whose it is (the peer it came from; its id is unique per owner) */
+    cJSON *id;         /* owned: the listen request's id, echoed as subscriptionId */
+    unsigned lists;    /* enum registry_list bits it asked for */
+    char **uris;       /* owned: resourceSubscriptions */
     size_t nuris;
 };
 
@@ -32,10 +33,16 @@ typedef void (*subs_heard_fn)(void *ctx, const char *uri, int on);
 
 struct subs_uri;
 
+/* A legacy session's subscription to a resource. */
+struct subs_sub {
+    const void *owner; /* whose it is: the session's peer */
+    char *uri;         /* owned */
+};
+
 struct subs {
-    pthread_mutex_t lock; /* guards everything below but heard */
-    char **uris;          /* owned: URIs the legacy session subscribed to */
-    size_t nuris;
+    pthread_mutex_t lock;  /* guards everything below but heard */
+    struct subs_sub *subs; /* owned: what legacy sessions subscribed to */
+    size_t nsubs;
     struct listener *listeners; /* owned: open listen requests */
     size_t nlisteners;
     struct subs_uri **followed; /* owned hash table: each URI followed and its followers */
@@ -48,23 +55,28 @@ struct subs {
 /* Called with the lock held, for one listener; must not call back into subs. */
 typedef void (*subs_listener_fn)(void *ctx, const struct listener *l);
 
+/* Called with the lock held, for one owner of a subscription; must not call back into subs. */
+typedef void (*subs_owner_fn)(void *ctx, const void *owner);
+
 void subs_init(struct subs *s);
 /* Where first and last followers are told (NULL: nowhere). Before any other call but init. */
 void subs_set_heard(struct subs *s, subs_heard_fn heard, void *ctx);
 /* Free every subscription and listener (closing nothing: see subs_close_listeners). */
 void subs_release(struct subs *s);
 
-/* The legacy session subscribes to uri. Returns STATUS_OK (also when it was subscribed
- * already), STATUS_LIMIT past LIMIT_SUBSCRIPTIONS, or STATUS_NOMEM. heard(uri, 1) when it is
- * the first to follow it. */
-int subs_subscribe(struct subs *s, const char *uri);
-/* heard(uri, 0) when the session was the last to follow it. */
-void subs_unsubscribe(struct subs *s, const char *uri);
-/* The session's subscriptions all end (the session ended); heard(uri, 0) for each URI nobody
+/* A legacy session (owner) subscribes to uri. Returns STATUS_OK (also when it was subscribed
+ * already), STATUS_LIMIT past LIMIT_SUBSCRIPTIONS of its own, or STATUS_NOMEM. heard(uri, 1)
+ * when it is the first to follow it. */
+int subs_subscribe(struct subs *s, const void *owner, const char *uri);
+/* heard(uri, 0) when the owner was the last to follow it. */
+void subs_unsubscribe(struct subs *s, const void *owner, const char *uri);
+/* The owner's subscriptions all end (its session ended); heard(uri, 0) for each URI nobody
  * follows any more. */
-void subs_unsubscribe_all(struct subs *s);
-/* Whether the legacy session follows uri. */
-int subs_subscribed(struct subs *s, const char *uri);
+void subs_unsubscribe_all(struct subs *s, const void *owner);
+/* Whether the owner follows uri. */
+int subs_subscribed(struct subs *s, const void *owner, const char *uri);
+/* Call fn for each owner subscribed to uri. */
+void subs_each_subscriber(struct subs *s, const char *uri, subs_owner_fn fn, void *ctx);
 
 /* Every URI anyone follows (the session's and each listener's), once each, for which
  * keep(ctx, uri) says 1: an owned array of owned strings, *n of them (NULL when none or out of
@@ -73,12 +85,17 @@ char **subs_followed(struct subs *s, int (*keep)(void *ctx, const char *uri), vo
 
 /* Add l (its members then belong to the table) and call added(ctx, stored copy) before any
  * other thread can see it; then heard(uri, 1) for each of its URIs nobody followed before.
- * Returns STATUS_OK, STATUS_EXISTS when a listener has l's id, STATUS_LIMIT past
+ * Returns STATUS_OK, STATUS_EXISTS when a listener of l's owner has l's id, STATUS_LIMIT past
  * LIMIT_LISTENERS, or STATUS_NOMEM; l is then still the caller's. */
 int subs_listen(struct subs *s, struct listener *l, subs_listener_fn added, void *ctx);
-/* Remove the listener with this id; returns whether there was one. heard(uri, 0) for each of
- * its URIs nobody follows any more. */
-int subs_unlisten(struct subs *s, const cJSON *id);
+/* Remove the owner's listener with this id; returns whether there was one. heard(uri, 0) for each
+ * of its URIs nobody follows any more. */
+int subs_unlisten(struct subs *s, const void *owner, const cJSON *id);
+/* Remove every listener of owner (its stream closed); returns how many there were. heard(uri,
+ * 0) for each of their URIs nobody follows any more. */
+size_t subs_unlisten_owner(struct subs *s, const void *owner);
+/* Whether owner has a listener open. */
+int subs_listening(struct subs *s, const void *owner);
 /* Call fn for each listener. */
 void subs_each_listener(struct subs *s, subs_listener_fn fn, void *ctx);
 /* Call fn for each listener, then remove them all (end of input: each gets its final reply);

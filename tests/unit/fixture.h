@@ -296,7 +296,7 @@ static inline int fixture_server_settle(struct fixture_server *fx, int timeout_m
  * return what was written to the client meanwhile (valid until the next take). */
 static inline const char *fixture_server_send(struct fixture_server *fx, const char *line)
 {
-    dispatch_line(&fx->srv, line, strlen(line));
+    dispatch_line(&fx->srv, &fx->srv.pipe_peer, line, strlen(line));
     fixture_server_settle(fx, 5000);
     return fixture_capture_take(&fx->out);
 }

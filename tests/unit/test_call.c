@@ -50,7 +50,7 @@ static int call_go(const struct call_req *r)
     char text[1024];
     const struct registry_tool *t = registry_find_tool(fx.srv.reg, r->tool);
     struct call_target target = {.kind = RESULT_TOOL};
-    struct call_origin o = {.srv = &fx.srv};
+    struct call_origin o = {.srv = &fx.srv, .peer = &fx.srv.pipe_peer};
 
     if (!CHECK(t != NULL))
         return -1;
@@ -420,7 +420,7 @@ static void test_ask_client(void)
              "\"content\":{\"type\":\"text\",\"text\":\"yes\"},\"model\":\"m\"}}",
              ask_id ? ask_id : "?");
     cJSON_Delete(ask);
-    dispatch_line(&fx.srv, line, strlen(line));
+    dispatch_line(&fx.srv, &fx.srv.pipe_peer, line, strlen(line));
     CHECK_STR_HAS(call_text(call_settle(), 0, buf, sizeof(buf)), "\"text\":\"yes\"");
 out:
     fixture_server_close(&fx);
@@ -463,12 +463,13 @@ static void test_modern_call(void)
 {
     const char *out;
     cJSON *msg;
+    struct peer *peer = NULL;
     int level = -1;
 
     if (!call_open(CALL_SERVER CALL_FEATURES))
         return;
     /* Outside a handler the session's level applies. */
-    CHECK_INT_EQ(call_log_level(&fx.srv, &level), 0);
+    CHECK_INT_EQ(call_log_level(&fx.srv, &peer, &level), 0);
     call_go(&(struct call_req){.id = "1",
                                .tool = "log",
                                .args = "{\"level\":\"warning\",\"text\":\"to the request\"}",

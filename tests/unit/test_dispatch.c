@@ -258,7 +258,7 @@ static void test_oversized(void)
 {
     if (!dsp_open(DSP_INI))
         return;
-    dispatch_oversized(&fx.srv);
+    dispatch_oversized(&fx.srv, &fx.srv.pipe_peer);
     fixture_server_settle(&fx, 1000);
     dsp_error_is(fixture_capture_take(&fx.out), JSONRPC_INVALID_REQUEST, "null", "longer than");
     fixture_server_close(&fx);

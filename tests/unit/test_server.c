@@ -454,7 +454,7 @@ static void test_subscribe_heard(void)
     CHECK_STR_HAS(srv_tool_text("status", text, sizeof(text)), "generation 2, took over yes");
     CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)), "[+relay://item/5]");
     /* The session ends (as at the end of input): the last follower of item/5 is gone. */
-    subs_unsubscribe_all(&fx.srv.subs);
+    subs_unsubscribe_all(&fx.srv.subs, &fx.srv.pipe_peer);
     CHECK_STR_EQ(srv_tool_text("heard", text, sizeof(text)), "[+relay://item/5 -relay://item/5]");
     fixture_server_close(&fx);
 }

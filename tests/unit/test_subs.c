@@ -17,21 +17,21 @@ static void test_subscribe(void)
     struct subs s;
 
     subs_init(&s);
-    CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 0);
-    CHECK_INT_EQ(subs_subscribe(&s, "file:///a"), STATUS_OK);
-    CHECK_INT_EQ(subs_subscribe(&s, "file:///a"), STATUS_OK);
-    CHECK_INT_EQ(subs_subscribe(&s, "file:///b"), STATUS_OK);
-    CHECK_INT_EQ(s.nuris, 2);
-    CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 1);
-    subs_unsubscribe(&s, "file:///a");
-    subs_unsubscribe(&s, "file:///never");
-    CHECK_INT_EQ(subs_subscribed(&s, "file:///a"), 0);
-    CHECK_INT_EQ(subs_subscribed(&s, "file:///b"), 1);
-    CHECK_INT_EQ(s.nuris, 1);
-    subs_unsubscribe_all(&s);
-    CHECK_INT_EQ(subs_subscribed(&s, "file:///b"), 0);
-    CHECK_INT_EQ(s.nuris, 0);
-    CHECK_INT_EQ(subs_subscribe(&s, "file:///b"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribed(&s, NULL, "file:///a"), 0);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "file:///b"), STATUS_OK);
+    CHECK_INT_EQ(s.nsubs, 2);
+    CHECK_INT_EQ(subs_subscribed(&s, NULL, "file:///a"), 1);
+    subs_unsubscribe(&s, NULL, "file:///a");
+    subs_unsubscribe(&s, NULL, "file:///never");
+    CHECK_INT_EQ(subs_subscribed(&s, NULL, "file:///a"), 0);
+    CHECK_INT_EQ(subs_subscribed(&s, NULL, "file:///b"), 1);
+    CHECK_INT_EQ(s.nsubs, 1);
+    subs_unsubscribe_all(&s, NULL);
+    CHECK_INT_EQ(subs_subscribed(&s, NULL, "file:///b"), 0);
+    CHECK_INT_EQ(s.nsubs, 0);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "file:///b"), STATUS_OK);
     subs_release(&s);
 }
 
@@ -44,14 +44,14 @@ static void test_subscribe_limit(void)
     subs_init(&s);
     for (int i = 0; i < LIMIT_SUBSCRIPTIONS; i++) {
         snprintf(uri, sizeof(uri), "mem://%d", i);
-        ok &= subs_subscribe(&s, uri) == STATUS_OK;
+        ok &= subs_subscribe(&s, NULL, uri) == STATUS_OK;
     }
     CHECK(ok);
-    CHECK_INT_EQ(subs_subscribe(&s, "mem://one-more"), STATUS_LIMIT);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "mem://one-more"), STATUS_LIMIT);
     /* One held already is still fine at the limit. */
-    CHECK_INT_EQ(subs_subscribe(&s, "mem://7"), STATUS_OK);
-    subs_unsubscribe(&s, "mem://7");
-    CHECK_INT_EQ(subs_subscribe(&s, "mem://one-more"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "mem://7"), STATUS_OK);
+    subs_unsubscribe(&s, NULL, "mem://7");
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "mem://one-more"), STATUS_OK);
     subs_release(&s);
 }
 
@@ -102,8 +102,8 @@ static void test_listen(void)
     CHECK_INT_EQ(seen.calls, 1);
 
     dup.id = cJSON_CreateNumber(1);
-    CHECK_INT_EQ(subs_unlisten(&s, dup.id), 1);
-    CHECK_INT_EQ(subs_unlisten(&s, dup.id), 0);
+    CHECK_INT_EQ(subs_unlisten(&s, NULL, dup.id), 1);
+    CHECK_INT_EQ(subs_unlisten(&s, NULL, dup.id), 0);
     cJSON_Delete(dup.id);
     CHECK_INT_EQ(s.nlisteners, 0);
     subs_release(&s);
@@ -151,8 +151,8 @@ static void test_followed(void)
     char joined[128] = "";
 
     subs_init(&s);
-    CHECK_INT_EQ(subs_subscribe(&s, "file:///a"), STATUS_OK);
-    CHECK_INT_EQ(subs_subscribe(&s, "file:///b"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "file:///b"), STATUS_OK);
     CHECK_INT_EQ(subs_listen(&s, &l1, test_saw, &seen), STATUS_OK);
     CHECK_INT_EQ(subs_listen(&s, &l2, test_saw, &seen), STATUS_OK);
     uris = subs_followed(&s, test_keep_not_c, &asked, &n);
@@ -223,19 +223,19 @@ static void test_heard(void)
 
     subs_init(&s);
     subs_set_heard(&s, test_heard_fn, &h);
-    CHECK_INT_EQ(subs_subscribe(&s, "a"), STATUS_OK);
-    CHECK_INT_EQ(subs_subscribe(&s, "a"), STATUS_OK);
-    CHECK_INT_EQ(subs_subscribe(&s, "b"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, NULL, "b"), STATUS_OK);
     CHECK_INT_EQ(subs_listen(&s, &l1, test_saw, &seen), STATUS_OK);
     CHECK_STR_EQ(h.log, "+a +b +c");
     /* a is still the listener's; then the listener goes: a and c lose their last. */
-    subs_unsubscribe(&s, "a");
-    CHECK_INT_EQ(subs_unlisten(&s, id), 1);
+    subs_unsubscribe(&s, NULL, "a");
+    CHECK_INT_EQ(subs_unlisten(&s, NULL, id), 1);
     CHECK_STR_EQ(h.log, "+a +b +c -a -c");
     CHECK_INT_EQ(subs_listen(&s, &l2, test_saw, &seen), STATUS_OK);
     CHECK_INT_EQ(subs_listen(&s, &l3, test_saw, &seen), STATUS_OK);
     /* The session ends: b is still a listener's. Then every listener closes. */
-    subs_unsubscribe_all(&s);
+    subs_unsubscribe_all(&s, NULL);
     subs_close_listeners(&s, test_saw, &seen);
     CHECK_STR_EQ(h.log, "+a +b +c -a -c +d -b -d");
     CHECK_INT_EQ(h.locked, 0);
@@ -258,7 +258,7 @@ static void test_many_followed(void)
     for (int i = 0; i < 300; i++) {
         snprintf(uri, sizeof(uri), "mem://%d", i);
         uris[i] = strdup(uri);
-        CHECK_INT_EQ(subs_subscribe(&s, uri), STATUS_OK);
+        CHECK_INT_EQ(subs_subscribe(&s, NULL, uri), STATUS_OK);
     }
     for (int k = 0; k < 3; k++) {
         struct listener l = test_listener(k, (const char *const *)uris, 300);
@@ -278,7 +278,59 @@ static void test_many_followed(void)
     subs_release(&s);
 }
 
+static void test_count_owner(void *ctx, const void *owner)
+{
+    int *seen = ctx;
+
+    seen[owner == (const void *)&seen[0] ? 0 : 1]++;
+}
+
+/* Two sessions (owners) side by side: their subscriptions, their limits and their listener
+ * ids are their own; a URI both follow is heard once, and told to both. */
+static void test_owners(void)
+{
+    struct subs s;
+    int a = 0, b = 0, seen[2] = {0, 0};
+    struct seen told = {0};
+    const char *const u[] = {"file:///x"};
+    struct listener la = test_listener(9, u, 1), lb = test_listener(9, NULL, 0);
+    char uri[64];
+    int ok = 1;
+
+    subs_init(&s);
+    la.owner = &a;
+    lb.owner = &b;
+    CHECK_INT_EQ(subs_subscribe(&s, &seen[0], "file:///x"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, &seen[1], "file:///x"), STATUS_OK);
+    CHECK_INT_EQ(s.nfollowed, 1);
+    subs_each_subscriber(&s, "file:///x", test_count_owner, seen);
+    CHECK_INT_EQ(seen[0], 1);
+    CHECK_INT_EQ(seen[1], 1);
+    subs_unsubscribe_all(&s, &seen[0]);
+    CHECK_INT_EQ(subs_subscribed(&s, &seen[0], "file:///x"), 0);
+    CHECK_INT_EQ(subs_subscribed(&s, &seen[1], "file:///x"), 1);
+    /* One owner at its limit does not hold the other back. */
+    for (int i = 0; i < LIMIT_SUBSCRIPTIONS; i++) {
+        snprintf(uri, sizeof(uri), "mem://%d", i);
+        ok &= subs_subscribe(&s, &seen[0], uri) == STATUS_OK;
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(subs_subscribe(&s, &seen[0], "mem://more"), STATUS_LIMIT);
+    CHECK_INT_EQ(subs_subscribe(&s, &seen[1], "mem://more"), STATUS_OK);
+    /* The same listener id under two owners: two listeners, removed one by one. */
+    CHECK_INT_EQ(subs_listen(&s, &la, test_saw, &told), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &lb, test_saw, &told), STATUS_OK);
+    CHECK_INT_EQ(told.calls, 2);
+    CHECK_INT_EQ(s.nlisteners, 2);
+    CHECK_INT_EQ(subs_unlisten(&s, &b, la.id), 1);
+    CHECK_INT_EQ(subs_unlisten(&s, &b, la.id), 0);
+    CHECK_INT_EQ(s.nlisteners, 1);
+    CHECK(s.listeners[0].owner == &a);
+    subs_release(&s);
+}
+
 static const struct check_test tests[] = {
+    {"owners", test_owners},
     {"subscribe", test_subscribe},
     {"subscribe_limit", test_subscribe_limit},
     {"listen", test_listen},
