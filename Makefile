@@ -21,8 +21,8 @@ WERROR   ?= 1
 
 # --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev; the sqlite
 # plugin adds libsqlite3-dev, and the sqlite3 shell builds its sample database). ----------
-DEB_PKGS := libcjson-dev libinih-dev pkg-config libsqlite3-dev sqlite3
-PC_PKGS  := libcjson inih sqlite3
+DEB_PKGS := libcjson-dev libinih-dev libmicrohttpd-dev pkg-config libsqlite3-dev sqlite3
+PC_PKGS  := libcjson inih libmicrohttpd sqlite3
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # (Not for make clean or make uninstall, which build nothing.)
@@ -37,8 +37,8 @@ endif
 endif
 endif
 
-DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs libcjson inih 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs libcjson inih libmicrohttpd 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wformat=2 -Wvla

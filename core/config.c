@@ -202,6 +202,73 @@ static int config_set_max_pending(struct config_parse *p, const char *value)
     return config_parse_int(value, 1, LIMIT_PENDING_MB_MAX, &p->cfg->max_pending_mb);
 }
 
+static int config_set_file(struct config_parse *p, char **field, const char *value)
+{
+    char *path = config_join(p->cfg->dir, value);
+
+    if (path == NULL) {
+        p->errs->nomem = 1;
+        return STATUS_NOMEM;
+    }
+    free(*field);
+    *field = path;
+    return STATUS_OK;
+}
+
+static int config_set_listen(struct config_parse *p, const char *value)
+{
+    if (config_listen_split(value, NULL, 0, NULL) != STATUS_OK)
+        return STATUS_INVALID;
+    return config_set_string(p, &p->cfg->listen, value);
+}
+
+static int config_set_http_path(struct config_parse *p, const char *value)
+{
+    if (value[0] != '/' || strlen(value) > 200 || strpbrk(value, "?# \t") != NULL)
+        return STATUS_INVALID;
+    return config_set_string(p, &p->cfg->http_path, value);
+}
+
+static int config_set_allowed_hosts(struct config_parse *p, const char *value)
+{
+    return config_set_string(p, &p->cfg->allowed_hosts, value);
+}
+
+static int config_set_allowed_origins(struct config_parse *p, const char *value)
+{
+    return config_set_string(p, &p->cfg->allowed_origins, value);
+}
+
+static int config_set_auth_token_file(struct config_parse *p, const char *value)
+{
+    return config_set_file(p, &p->cfg->auth_token_file, value);
+}
+
+static int config_set_state_key_file(struct config_parse *p, const char *value)
+{
+    return config_set_file(p, &p->cfg->state_key_file, value);
+}
+
+static int config_set_max_sessions(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, LIMIT_HTTP_SESSIONS_MAX, &p->cfg->max_sessions);
+}
+
+static int config_set_session_idle(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, 86400, &p->cfg->session_idle_s);
+}
+
+static int config_set_max_connections(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, LIMIT_HTTP_CONNECTIONS_MAX, &p->cfg->max_connections);
+}
+
+static int config_set_http_timeout(struct config_parse *p, const char *value)
+{
+    return config_parse_int(value, 1, 3600, &p->cfg->http_timeout_s);
+}
+
 static const struct config_server_key config_server_keys[] = {
     {.name = "name", .set = config_set_name, .help = "the server name sent to clients"},
     {.name = "title", .set = config_set_title, .help = "a human-readable server title"},
@@ -222,6 +289,22 @@ static const struct config_server_key config_server_keys[] = {
      .set = config_set_ask_timeout,
      .help = "milliseconds from 100 to 3600000"},
     {.name = "max_pending_mb", .set = config_set_max_pending, .help = "MiB from 1 to 4096"},
+    {.name = "listen",
+     .set = config_set_listen,
+     .help = "HOST:PORT, an IPv4 address, [IPv6] or localhost, and a port from 1 to 65535"},
+    {.name = "http_path",
+     .set = config_set_http_path,
+     .help = "a path that starts with / (no query, no spaces)"},
+    {.name = "allowed_hosts", .set = config_set_allowed_hosts, .help = "host names"},
+    {.name = "allowed_origins", .set = config_set_allowed_origins, .help = "origins"},
+    {.name = "auth_token_file", .set = config_set_auth_token_file, .help = "a file"},
+    {.name = "state_key_file", .set = config_set_state_key_file, .help = "a file"},
+    {.name = "max_sessions", .set = config_set_max_sessions, .help = "a number from 1 to 4096"},
+    {.name = "session_idle_s", .set = config_set_session_idle, .help = "seconds from 1 to 86400"},
+    {.name = "max_connections",
+     .set = config_set_max_connections,
+     .help = "a number from 1 to 4096"},
+    {.name = "http_timeout_s", .set = config_set_http_timeout, .help = "seconds from 1 to 3600"},
     {0},
 };
 
@@ -748,6 +831,10 @@ void config_init(struct config *cfg)
     cfg->cache_ttl_ms = 0;
     cfg->cache_public = 0;
     cfg->text_fd = -1;
+    cfg->max_sessions = LIMIT_HTTP_SESSIONS_DEFAULT;
+    cfg->session_idle_s = LIMIT_HTTP_SESSION_IDLE_S;
+    cfg->max_connections = LIMIT_HTTP_CONNECTIONS_DEFAULT;
+    cfg->http_timeout_s = LIMIT_HTTP_TIMEOUT_S;
 }
 
 static void config_plugin_release(struct config_plugin *pl)
@@ -774,12 +861,50 @@ void config_release(struct config *cfg)
     free(cfg->title);
     free(cfg->instructions);
     free(cfg->plugin_dir);
+    free(cfg->listen);
+    free(cfg->http_path);
+    free(cfg->allowed_hosts);
+    free(cfg->allowed_origins);
+    free(cfg->auth_token_file);
+    free(cfg->state_key_file);
     if (cfg->text_fd >= 0)
         close(cfg->text_fd);
     for (size_t i = 0; i < cfg->nplugins; i++)
         config_plugin_release(&cfg->plugins[i]);
     free(cfg->plugins);
     config_init(cfg);
+}
+
+int config_listen_split(const char *listen, char *host, size_t size, int *port)
+{
+    const char *colon = strrchr(listen, ':');
+    size_t hlen = colon ? (size_t)(colon - listen) : 0;
+    char *end;
+    long n;
+
+    if (colon == NULL || hlen == 0 || colon[1] == '\0')
+        return STATUS_INVALID;
+    errno = 0;
+    n = strtol(colon + 1, &end, 10);
+    if (errno != 0 || *end != '\0' || n < 1 || n > 65535 || colon[1] == '-' || colon[1] == '+')
+        return STATUS_INVALID;
+    if (listen[0] == '[' ? listen[hlen - 1] != ']' : memchr(listen, ':', hlen) != NULL)
+        return STATUS_INVALID;
+    if (listen[0] == '[') {
+        listen++;
+        hlen -= 2;
+    }
+    if (hlen == 0 || hlen >= 64)
+        return STATUS_INVALID;
+    if (host != NULL) {
+        if (hlen >= size)
+            return STATUS_INVALID;
+        memcpy(host, listen, hlen);
+        host[hlen] = '\0';
+    }
+    if (port != NULL)
+        *port = (int)n;
+    return STATUS_OK;
 }
 
 char *config_dirname(const char *path)

@@ -70,8 +70,19 @@ struct config {
     int cache_ttl_ms;   /* ttlMs of cacheable results (2026-07-28) */
     int cache_public;   /* cacheScope: public (1) or private (0) */
     int max_pending_mb; /* MiB held for requests in flight and replies not yet written */
-    int text_fd;        /* owned: the INI text as read, a sealed memfd, when a section is isolated;
-                         * else -1 */
+    /* Streamable HTTP (http.h); listen NULL: stdio. Read at startup only. */
+    char *listen;          /* owned or NULL: HOST:PORT to serve over HTTP */
+    char *http_path;       /* owned or NULL ("/mcp"): the one endpoint */
+    char *allowed_hosts;   /* owned or NULL: Host names accepted besides loopback's */
+    char *allowed_origins; /* owned or NULL: Origins accepted besides the allowed hosts' */
+    char *auth_token_file; /* owned or NULL (resolved): bearer tokens, one a line */
+    char *state_key_file;  /* owned or NULL (resolved): the key requestState is sealed with */
+    int max_sessions;      /* legacy sessions open at once */
+    int session_idle_s;    /* a legacy session unused this long ends */
+    int max_connections;   /* HTTP connections at once */
+    int http_timeout_s;    /* a connection idle (or trickling) this long is closed */
+    int text_fd; /* owned: the INI text as read, a sealed memfd, when a section is isolated;
+                  * else -1 */
     struct config_plugin *plugins; /* owned, in file order */
     size_t nplugins;
 };
@@ -93,6 +104,11 @@ int config_load(struct config *cfg, const char *path, struct diag *errs)
  * isolated child (--isolated) gets from its parent. */
 int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
     __attribute__((warn_unused_result));
+
+/* Split [server] listen (borrowed): "HOST:PORT", "[IPV6]:PORT". The host without brackets
+ * goes to host (size bytes; NULL: only checked), the port to *port (NULL: not wanted).
+ * Returns STATUS_OK or STATUS_INVALID. */
+int config_listen_split(const char *listen, char *host, size_t size, int *port);
 
 /* The folder of file `path` ("." for a bare name). Owned by the caller; NULL when out of
  * memory. */

@@ -67,6 +67,22 @@
  * written, in MiB ([server] max_pending_mb): past it a call is refused with an error. */
 #define LIMIT_PENDING_MB_DEFAULT 64
 #define LIMIT_PENDING_MB_MAX 4096
+
+/* Streamable HTTP (http.c): legacy sessions and connections at once ([server] max_sessions,
+ * max_connections), how long a session may sit unused and a connection may trickle, and how
+ * often an open event stream gets a comment (a client that went away is found by it). */
+#define LIMIT_HTTP_SESSIONS_DEFAULT 256
+#define LIMIT_HTTP_SESSIONS_MAX 4096
+#define LIMIT_HTTP_SESSION_IDLE_S 1800
+#define LIMIT_HTTP_CONNECTIONS_DEFAULT 512
+#define LIMIT_HTTP_CONNECTIONS_MAX 4096
+#define LIMIT_HTTP_TIMEOUT_S 30
+#define LIMIT_HTTP_KEEPALIVE_MS 10000
+/* At shutdown, how long open responses get to send what they hold. */
+#define LIMIT_HTTP_STOP_MS 1000
+/* What one HTTP response may hold unsent (a client that does not read its stream): past it
+ * the stream is dropped. */
+#define LIMIT_HTTP_STREAM_BYTES (64u * 1024u * 1024u)
 /* What one call holds besides its input (its job, in-flight entry, parsed tree's nodes). */
 #define LIMIT_PENDING_CALL_BYTES 1024
 /* Text of the client's quoted in an error message (a name, a method, a member name), in

@@ -6,6 +6,7 @@
  * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
  */
 #include "debounce.h"
+#include "http.h"
 #include "isolate.h"
 #include "limits.h"
 #include "log.h"
@@ -55,18 +56,22 @@ static void main_on_signal(int sig)
 struct main_args {
     const char *config;
     const char *isolated; /* --isolated ID */
+    const char *listen;   /* --listen HOST:PORT */
     int check;
     int watch;
 };
 
 static void main_usage(FILE *to)
 {
-    fprintf(to, "usage: mcph [--check | --watch | --isolated ID] CONFIG.ini\n"
+    fprintf(to, "usage: mcph [--check | --watch | --isolated ID] [--listen HOST:PORT] CONFIG.ini\n"
                 "  Serves the plugins enabled in CONFIG.ini as one MCP server on stdio.\n"
                 "  SIGHUP reloads CONFIG.ini and every changed plugin.\n"
                 "  --check    load the config and every plugin, print what would be served,\n"
                 "             and exit (0 when everything loaded)\n"
                 "  --watch    reload when CONFIG.ini or an enabled plugin's file changes\n"
+                "  --listen HOST:PORT\n"
+                "             serve Streamable HTTP there instead of stdio (as [server] listen;\n"
+                "             port 0 picks a free one, logged)\n"
                 "  --isolated ID\n"
                 "             serve section [plugin.ID] alone, as the process of a plugin with\n"
                 "             isolate = process (mcph starts it so; not for use by hand)\n"
@@ -83,6 +88,13 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
             args->watch = 1;
         } else if (strcmp(argv[i], "--isolated") == 0 && i + 1 < argc) {
             args->isolated = argv[++i];
+        } else if (strcmp(argv[i], "--listen") == 0 && i + 1 < argc) {
+            args->listen = argv[++i];
+            if (config_listen_split(args->listen, NULL, 0, NULL) != STATUS_OK) {
+                fprintf(stderr, "mcph: --listen %s: use HOST:PORT, e.g. 127.0.0.1:8808\n",
+                        args->listen);
+                return STATUS_INVALID;
+            }
         } else if (strcmp(argv[i], "--version") == 0) {
             fprintf(stdout, "mcph %s (plugin ABI %d.%d)\n", MCPH_VERSION, MCPH_ABI_MAJOR,
                     MCPH_ABI_MINOR);
@@ -98,7 +110,8 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
             args->config = argv[i];
         }
     }
-    if (args->config == NULL || (args->isolated != NULL && (args->check || args->watch))) {
+    if (args->config == NULL ||
+        (args->isolated != NULL && (args->check || args->watch || args->listen))) {
         main_usage(stderr);
         return STATUS_INVALID;
     }
@@ -348,18 +361,46 @@ static int main_stop_signalled(void *ctx)
 
 static int main_serve(struct server *srv, int watch_forced)
 {
-    struct work_source src;
+    struct work_source src = {0};
+    struct http *http = NULL;
     int by_signal;
 
-    pipe_source(srv, &src);
+    if (srv->cfg.listen == NULL)
+        pipe_source(srv, &src);
     if (server_start(srv, &src) != STATUS_OK)
         return EXIT_RUNTIME;
+    if (srv->cfg.listen != NULL && http_start(srv, &http) != STATUS_OK) {
+        server_stop(srv, 1, main_stop_signalled, srv);
+        return EXIT_CONFIG;
+    }
     by_signal = main_loop(srv, watch_forced);
+    http_quiesce(http);
     if (!server_stop(srv, by_signal, main_stop_signalled, srv)) {
         log_msg(&srv->log, LOG_WARNING, NULL,
                 "calls or replies still held up; exiting without unloading plugins");
         _exit(EXIT_OK);
     }
+    http_stop(http);
+    return EXIT_OK;
+}
+
+/* --listen over [server] listen (an isolated child serves its parent on stdio, always). Over
+ * HTTP, the stdio client hears nothing. Returns an exit code. */
+static int main_set_listen(struct server *srv, const struct main_args *args)
+{
+    if (srv->isolated != NULL || args->check) {
+        free(srv->cfg.listen);
+        srv->cfg.listen = NULL;
+        return EXIT_OK;
+    }
+    if (args->listen != NULL) {
+        free(srv->cfg.listen);
+        srv->cfg.listen = strdup(args->listen);
+        if (srv->cfg.listen == NULL)
+            return EXIT_RUNTIME;
+    }
+    if (srv->cfg.listen != NULL)
+        server_remove_peer(srv, &srv->pipe_peer);
     return EXIT_OK;
 }
 
@@ -392,6 +433,8 @@ int main(int argc, char **argv)
         server_open_output(&srv, out_fd);
     }
     code = main_startup(&srv, &args);
+    if (code == EXIT_OK)
+        code = main_set_listen(&srv, &args);
     if (args.check && srv.reg != NULL) {
         main_print_table(srv.reg);
         main_print_filters(&srv);

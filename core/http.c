@@ -1,0 +1,1434 @@
+#include "http.h"
+
+#include "dispatch.h"
+#include "jsonrpc.h"
+#include "limits.h"
+#include "log.h"
+#include "revision.h"
+#include "sha256.h"
+#include "status.h"
+#include "strbuf.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HTTP_SESSION_HEADER "Mcp-Session-Id"
+#define HTTP_VERSION_HEADER "MCP-Protocol-Version"
+#define HTTP_MAX_TOKENS 64
+
+enum http_kind {
+    HTTP_POST,   /* a POST: its answers, JSON or an event stream */
+    HTTP_STREAM, /* a GET: a legacy session's event stream */
+};
+
+enum http_mode {
+    HTTP_WAITING, /* no response yet: the answer is not ready */
+    HTTP_EVENTS,  /* an event stream is being sent */
+    HTTP_DONE,    /* a whole response was queued */
+};
+
+struct http_session;
+
+/* One request being served: the connection's con_cls, and the peer its messages came from. */
+struct http_conn {
+    struct peer peer;              /* first: the peer is the conn */
+    struct out out;                /* the peer's out: its lines come to http_conn_sink */
+    struct session own_session;    /* a sessionless (2026-07-28) request's: never initialized */
+    struct inflight *own_inflight; /* owned: a sessionless request's; NULL in a session */
+    struct http *h;
+    struct MHD_Connection *mc;
+    enum http_kind kind;
+    struct strbuf body;        /* the POST's body as received */
+    int too_big;               /* the body passed LIMIT_MESSAGE_BYTES */
+    int processed;             /* the body was dispatched */
+    int requests;              /* how many requests the body held */
+    struct http_session *sess; /* held (its peer): the legacy session, or NULL */
+    int new_session;           /* this POST made sess (initialize): its id goes back */
+    struct http_conn *prev;    /* in h->conns, under h->lock */
+    struct http_conn *next;
+    pthread_mutex_t lock; /* guards everything below, and refs' last steps */
+    struct strbuf raw;    /* lines written, not yet sent (before the mode is chosen) */
+    struct strbuf events; /* the event stream's text not yet sent */
+    size_t events_at;     /* how much of events went */
+    enum http_mode mode;
+    unsigned long wakes; /* bumped by anything that should wake the connection */
+    int suspended;       /* MHD holds the connection until resumed */
+    int gone;            /* the connection closed: nothing more can be sent */
+    int ended;           /* the stream ends once what is queued is sent */
+};
+
+/* A legacy session (Mcp-Session-Id): the home of its POSTs. */
+struct http_session {
+    struct peer peer; /* first; refs: 1 for the table, +1 for each POST of it */
+    struct out out;   /* what nobody asked for: to the GET stream, when one is open */
+    struct session session;
+    struct inflight inflight;
+    struct http *h;
+    char id[33];
+    pthread_mutex_t lock;     /* guards stream */
+    struct http_conn *stream; /* the GET stream, or NULL */
+    struct timespec used;     /* last request (under h->lock) */
+};
+
+struct http {
+    struct server *srv;
+    struct MHD_Daemon *daemon;
+    char path[256];
+    char *hosts[32]; /* owned: Host names accepted (lower case) */
+    size_t nhosts;
+    char *origins[32]; /* owned: Origins accepted besides http(s)://ALLOWED-HOST[:port] */
+    size_t norigins;
+    unsigned char tokens[HTTP_MAX_TOKENS][SHA256_BYTES]; /* hashes of the bearer tokens */
+    size_t ntokens;
+    pthread_mutex_t lock;           /* guards sessions, conns, stopping */
+    struct http_session **sessions; /* owned references */
+    size_t nsessions;
+    struct http_conn *conns; /* every connection being served */
+    int stopping;
+    size_t max_sessions; /* [server] max_sessions, as at the start */
+    long idle_ms;        /* [server] session_idle_s, as at the start */
+    pthread_t ticker;    /* keep-alive comments and idle sessions */
+    pthread_cond_t tick;
+    int ticker_started;
+};
+
+/* --- Small parts. --- */
+
+static long http_ms_since(const struct timespec *t)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - t->tv_sec) * 1000L + (now.tv_nsec - t->tv_nsec) / 1000000L;
+}
+
+static const char *http_header(struct MHD_Connection *mc, const char *name)
+{
+    return MHD_lookup_connection_value(mc, MHD_HEADER_KIND, name);
+}
+
+/* Whether a comma-separated header value lists media type `type` (or a wildcard for it). */
+static int http_accepts(const char *accept, const char *type)
+{
+    const char *slash = strchr(type, '/');
+
+    if (accept == NULL)
+        return 1;
+    for (const char *p = accept; *p != '\0';) {
+        size_t n;
+
+        p += strspn(p, " \t,");
+        n = strcspn(p, ",;");
+        if ((n == strlen(type) && strncasecmp(p, type, n) == 0) ||
+            (n == 3 && strncmp(p, "*/*", 3) == 0) ||
+            (slash != NULL && n == (size_t)(slash - type) + 2 &&
+             strncasecmp(p, type, (size_t)(slash - type) + 1) == 0 && p[n - 1] == '*'))
+            return 1;
+        p += n;
+        p += strcspn(p, ",");
+    }
+    return 0;
+}
+
+/* A JSON-RPC error with id null, as the body of an HTTP error. Owned text. */
+static char *http_error_text(int code, const char *message)
+{
+    cJSON *msg = jsonrpc_error(NULL, code, message, NULL);
+    char *text = msg ? cJSON_PrintUnformatted(msg) : NULL;
+
+    cJSON_Delete(msg);
+    return text;
+}
+
+static enum MHD_Result http_queue(struct MHD_Connection *mc, unsigned status,
+                                  struct MHD_Response *r)
+{
+    enum MHD_Result rc;
+
+    if (r == NULL)
+        return MHD_NO;
+    rc = MHD_queue_response(mc, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static struct MHD_Response *http_json_response(const char *text, size_t len)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
+
+    if (r != NULL)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    return r;
+}
+
+/* An HTTP error whose body is a JSON-RPC error (id null). */
+static enum MHD_Result http_fail(struct MHD_Connection *mc, unsigned status, int code,
+                                 const char *message)
+{
+    char *text = http_error_text(code, message);
+    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+
+    free(text);
+    if (r != NULL && status == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+    if (r != NULL && status == MHD_HTTP_SERVICE_UNAVAILABLE)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    return http_queue(mc, status, r);
+}
+
+/* --- Streams: what a peer's out writes, queued for the connection. --- */
+
+/* Wake a connection that waits for something to send. conn lock held. */
+static void http_wake(struct http_conn *c)
+{
+    c->wakes++;
+    if (c->suspended) {
+        c->suspended = 0;
+        MHD_resume_connection(c->mc);
+    }
+}
+
+/* One whole line (a message) as an event. */
+static void http_event(struct strbuf *sb, const char *line, size_t len)
+{
+    strbuf_addstr(sb, "event: message\ndata: ");
+    strbuf_add(sb, line, len);
+    strbuf_addstr(sb, "\n\n");
+}
+
+/* Every whole line of raw to events. conn lock held. */
+static void http_raw_to_events(struct http_conn *c)
+{
+    size_t at = 0;
+
+    for (;;) {
+        const char *nl = memchr(c->raw.buf + at, '\n', c->raw.len - at);
+
+        if (nl == NULL)
+            break;
+        http_event(&c->events, c->raw.buf + at, (size_t)(nl - (c->raw.buf + at)));
+        at = (size_t)(nl - c->raw.buf) + 1;
+    }
+    if (at > 0) {
+        memmove(c->raw.buf, c->raw.buf + at, c->raw.len - at);
+        c->raw.len -= at;
+        c->raw.buf[c->raw.len] = '\0';
+    }
+}
+
+/* Lines for c: kept for its response. Returns STATUS_IO when c can take no more. */
+static int http_conn_push(struct http_conn *c, const struct iovec *v, int cnt)
+{
+    int status = STATUS_OK;
+
+    pthread_mutex_lock(&c->lock);
+    if (c->gone || c->ended) {
+        status = STATUS_IO;
+    } else {
+        for (int i = 0; i < cnt; i++)
+            strbuf_add(&c->raw, v[i].iov_base, v[i].iov_len);
+        if (c->mode == HTTP_EVENTS)
+            http_raw_to_events(c);
+        if (c->raw.nomem || c->events.nomem ||
+            c->raw.len + c->events.len - c->events_at > LIMIT_HTTP_STREAM_BYTES) {
+            /* A client that does not read its stream loses it, not the server its memory. */
+            c->ended = 1;
+            strbuf_reset(&c->raw);
+            status = STATUS_IO;
+        }
+        http_wake(c);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return status;
+}
+
+static int http_conn_sink(void *ctx, const struct iovec *v, int cnt)
+{
+    return http_conn_push(ctx, v, cnt);
+}
+
+/* A session's lines go to its GET stream; with none open they are dropped (the spec lets a
+ * server send them only there). */
+static int http_session_sink(void *ctx, const struct iovec *v, int cnt)
+{
+    struct http_session *s = ctx;
+
+    pthread_mutex_lock(&s->lock);
+    if (s->stream != NULL)
+        http_conn_push(s->stream, v, cnt);
+    pthread_mutex_unlock(&s->lock);
+    return STATUS_OK;
+}
+
+/* --- Sessions. --- */
+
+static void http_session_free(struct peer *p)
+{
+    struct http_session *s = (struct http_session *)p;
+
+    out_release(&s->out);
+    session_release(&s->session);
+    inflight_release(&s->inflight);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+static struct http_session *http_session_new(struct http *h)
+{
+    struct http_session *s = calloc(1, sizeof(*s));
+    unsigned char rnd[16];
+
+    if (s == NULL || getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+        free(s);
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof(rnd); i++)
+        snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+    s->h = h;
+    out_init(&s->out, -1);
+    s->out.sink = http_session_sink;
+    s->out.sink_ctx = s;
+    session_init(&s->session);
+    inflight_init(&s->inflight);
+    pthread_mutex_init(&s->lock, NULL);
+    s->peer = (struct peer){.out = &s->out,
+                            .session = &s->session,
+                            .inflight = &s->inflight,
+                            .home = &s->peer,
+                            .free = http_session_free};
+    atomic_init(&s->peer.refs, 1);
+    clock_gettime(CLOCK_MONOTONIC, &s->used);
+    return s;
+}
+
+/* The session with this id, held (peer_drop it), or NULL. */
+static struct http_session *http_session_find(struct http *h, const char *id)
+{
+    struct http_session *found = NULL;
+
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < h->nsessions && found == NULL; i++) {
+        if (strcmp(h->sessions[i]->id, id) == 0)
+            found = h->sessions[i];
+    }
+    if (found != NULL) {
+        peer_hold(&found->peer);
+        clock_gettime(CLOCK_MONOTONIC, &found->used);
+    }
+    pthread_mutex_unlock(&h->lock);
+    return found;
+}
+
+/* End a session taken out of the table: nobody hears it or follows its URIs any more, a
+ * question waiting for its client ends, its stream closes; then the table's reference goes. */
+static void http_session_end(struct http *h, struct http_session *s)
+{
+    server_remove_peer(h->srv, &s->peer);
+    subs_unsubscribe_all(&h->srv->subs, &s->peer);
+    inflight_close(&s->inflight);
+    pthread_mutex_lock(&s->lock);
+    if (s->stream != NULL) {
+        pthread_mutex_lock(&s->stream->lock);
+        s->stream->ended = 1;
+        http_wake(s->stream);
+        pthread_mutex_unlock(&s->stream->lock);
+        s->stream = NULL;
+    }
+    pthread_mutex_unlock(&s->lock);
+    peer_drop(&s->peer);
+}
+
+/* Take session s out of the table (h->lock held). Returns whether it was there. */
+static int http_session_unlink(struct http *h, const struct http_session *s)
+{
+    for (size_t i = 0; i < h->nsessions; i++) {
+        if (h->sessions[i] == s) {
+            h->sessions[i] = h->sessions[--h->nsessions];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A new session in the table (s is initialized by now). STATUS_LIMIT past max_sessions. */
+static int http_session_add(struct http *h, struct http_session *s)
+{
+    struct http_session **grown;
+    int status = STATUS_OK;
+
+    pthread_mutex_lock(&h->lock);
+    if (h->nsessions >= h->max_sessions) {
+        status = STATUS_LIMIT;
+    } else if ((grown = realloc(h->sessions, (h->nsessions + 1) * sizeof(*grown))) == NULL) {
+        status = STATUS_NOMEM;
+    } else {
+        h->sessions = grown;
+        peer_hold(&s->peer);
+        h->sessions[h->nsessions++] = s;
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (status == STATUS_OK)
+        server_add_peer(h->srv, &s->peer);
+    return status;
+}
+
+/* --- Connections. --- */
+
+static void http_conn_free(struct http_conn *c)
+{
+    out_release(&c->out);
+    session_release(&c->own_session);
+    if (c->own_inflight != NULL) {
+        inflight_release(c->own_inflight);
+        free(c->own_inflight);
+    }
+    if (c->sess != NULL)
+        peer_drop(&c->sess->peer);
+    strbuf_release(&c->body);
+    strbuf_release(&c->raw);
+    strbuf_release(&c->events);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+/* peer_drop of a conn: under its lock, so the connection learns when only its own reference
+ * is left (every call it made has answered) and nothing frees it meanwhile. */
+static void http_conn_release(struct peer *p)
+{
+    struct http_conn *c = (struct http_conn *)p;
+    int left;
+
+    pthread_mutex_lock(&c->lock);
+    left = atomic_fetch_sub(&c->peer.refs, 1) - 1;
+    if (left == 1 && !c->gone)
+        http_wake(c);
+    pthread_mutex_unlock(&c->lock);
+    if (left == 0)
+        http_conn_free(c);
+}
+
+static struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc,
+                                       enum http_kind kind)
+{
+    struct http_conn *c = calloc(1, sizeof(*c));
+
+    if (c == NULL)
+        return NULL;
+    c->h = h;
+    c->mc = mc;
+    c->kind = kind;
+    out_init(&c->out, -1);
+    c->out.sink = http_conn_sink;
+    c->out.sink_ctx = c;
+    session_init(&c->own_session);
+    strbuf_init(&c->body);
+    strbuf_init(&c->raw);
+    strbuf_init(&c->events);
+    pthread_mutex_init(&c->lock, NULL);
+    c->peer = (struct peer){
+        .out = &c->out, .session = &c->own_session, .home = &c->peer, .release = http_conn_release};
+    atomic_init(&c->peer.refs, 1);
+    pthread_mutex_lock(&h->lock);
+    c->next = h->conns;
+    if (h->conns != NULL)
+        h->conns->prev = c;
+    h->conns = c;
+    pthread_mutex_unlock(&h->lock);
+    return c;
+}
+
+/* The connection closed (or failed): nothing more is sent to it. A sessionless request's
+ * calls are cancelled (its client can no longer hear their answers, and has no session to
+ * come back to); a legacy one's go on, as the spec asks. Its listen requests end. */
+static void http_conn_close(struct http_conn *c, int aborted)
+{
+    struct http *h = c->h;
+
+    pthread_mutex_lock(&h->lock);
+    if (c->prev != NULL)
+        c->prev->next = c->next;
+    else
+        h->conns = c->next;
+    if (c->next != NULL)
+        c->next->prev = c->prev;
+    pthread_mutex_unlock(&h->lock);
+    if (c->kind == HTTP_STREAM && c->sess != NULL) {
+        pthread_mutex_lock(&c->sess->lock);
+        if (c->sess->stream == c)
+            c->sess->stream = NULL;
+        pthread_mutex_unlock(&c->sess->lock);
+    }
+    pthread_mutex_lock(&c->lock);
+    c->gone = 1;
+    pthread_mutex_unlock(&c->lock);
+    if (c->kind == HTTP_POST) {
+        subs_unlisten_owner(&h->srv->subs, &c->peer);
+        if (aborted && c->own_inflight != NULL)
+            inflight_cancel_all(c->own_inflight);
+    }
+    peer_drop(&c->peer);
+}
+
+static void http_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
+                           enum MHD_RequestTerminationCode toe)
+{
+    struct http_conn *c = *con_cls;
+
+    (void)cls;
+    (void)mc;
+    if (c == NULL)
+        return;
+    *con_cls = NULL;
+    http_conn_close(c, toe != MHD_REQUEST_TERMINATED_COMPLETED_OK);
+}
+
+/* Whether a POST has nothing more coming: every call it made answered, no listen open. */
+static int http_conn_settled(struct http_conn *c)
+{
+    return atomic_load(&c->peer.refs) == 1 && !subs_listening(&c->h->srv->subs, &c->peer);
+}
+
+/* --- The event stream. --- */
+
+static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct http_conn *c = cls;
+    unsigned long seen;
+    int settled;
+
+    (void)pos;
+    pthread_mutex_lock(&c->lock);
+    if (c->events_at < c->events.len) {
+        size_t n = c->events.len - c->events_at;
+
+        if (n > max)
+            n = max;
+        memcpy(buf, c->events.buf + c->events_at, n);
+        c->events_at += n;
+        if (c->events_at == c->events.len) {
+            strbuf_reset(&c->events);
+            c->events_at = 0;
+        }
+        pthread_mutex_unlock(&c->lock);
+        return (ssize_t)n;
+    }
+    if (c->ended) {
+        pthread_mutex_unlock(&c->lock);
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    seen = c->wakes;
+    pthread_mutex_unlock(&c->lock);
+    settled = c->kind == HTTP_POST && http_conn_settled(c);
+    pthread_mutex_lock(&c->lock);
+    if (settled && c->events.len == 0) {
+        pthread_mutex_unlock(&c->lock);
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    /* Nothing to send yet: wait for a wake (unless one came meanwhile). */
+    if (c->wakes == seen && !settled) {
+        c->suspended = 1;
+        MHD_suspend_connection(c->mc);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+}
+
+/* The event stream as the response (conn lock held): what is queued goes first. */
+static struct MHD_Response *http_events_response(struct http_conn *c)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, http_events_read, c, NULL);
+
+    if (r == NULL)
+        return NULL;
+    c->mode = HTTP_EVENTS;
+    http_raw_to_events(c);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    /* nginx and its kin pass events on as they come instead of buffering them. */
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    return r;
+}
+
+/* --- Answering a POST. --- */
+
+static void http_add_session_header(struct http_conn *c, struct MHD_Response *r)
+{
+    if (r != NULL && c->new_session)
+        MHD_add_response_header(r, HTTP_SESSION_HEADER, c->sess->id);
+}
+
+/* Whether raw holds exactly one line, an error about the request as a whole (id null). */
+static int http_whole_error(const struct http_conn *c)
+{
+    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":";
+    const char *nl = memchr(c->raw.buf, '\n', c->raw.len);
+
+    return nl != NULL && (size_t)(nl - c->raw.buf) + 1 == c->raw.len &&
+           strncmp(c->raw.buf, head, sizeof(head) - 1) == 0;
+}
+
+/* Whether raw holds a message that is not an answer (a notification, a question to the
+ * client): the response is then an event stream, whatever comes after. conn lock held. */
+static int http_raw_has_message(const struct http_conn *c)
+{
+    static const char head[] = "{\"jsonrpc\":\"2.0\",\"method\":";
+
+    for (const char *p = c->raw.buf; p != NULL && p < c->raw.buf + c->raw.len;) {
+        const char *nl = memchr(p, '\n', (size_t)(c->raw.buf + c->raw.len - p));
+
+        if (strncmp(p, head, sizeof(head) - 1) == 0)
+            return 1;
+        p = nl ? nl + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Answer the POST if it is time (the access handler, on its first go and after each wake):
+ * JSON when its one answer is all it gets, an event stream when more comes or while it waits
+ * with something to send, 202 when it held no request; else wait. */
+static enum MHD_Result http_post_answer(struct http_conn *c)
+{
+    struct MHD_Response *r = NULL;
+    unsigned status = MHD_HTTP_OK;
+    unsigned long seen;
+    int settled;
+
+    pthread_mutex_lock(&c->lock);
+    seen = c->wakes;
+    pthread_mutex_unlock(&c->lock);
+    settled = http_conn_settled(c);
+    pthread_mutex_lock(&c->lock);
+    if (c->mode != HTTP_WAITING) {
+        pthread_mutex_unlock(&c->lock);
+        return MHD_YES;
+    }
+    if (settled && c->raw.len == 0 && c->requests == 0) {
+        r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+        status = MHD_HTTP_ACCEPTED;
+        c->mode = HTTP_DONE;
+    } else if (settled && memchr(c->raw.buf, '\n', c->raw.len) == c->raw.buf + c->raw.len - 1) {
+        r = http_json_response(c->raw.buf, c->raw.len - 1);
+        if (c->requests == 0 && http_whole_error(c))
+            status = MHD_HTTP_BAD_REQUEST;
+        c->mode = HTTP_DONE;
+    } else if (settled || http_raw_has_message(c) || c->h->stopping) {
+        r = http_events_response(c);
+        c->ended = settled || c->h->stopping;
+    } else if (c->wakes == seen) {
+        c->suspended = 1;
+        MHD_suspend_connection(c->mc);
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (r == NULL)
+        return c->mode == HTTP_WAITING ? MHD_YES : MHD_NO;
+    http_add_session_header(c, r);
+    return http_queue(c->mc, status, r);
+}
+
+/* The method of a single request, or NULL (a batch, a notification, a response). */
+static const char *http_request_method(const cJSON *root)
+{
+    if (!cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "id") == NULL)
+        return NULL;
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
+}
+
+/* How many requests (a method and an id) root holds. */
+static int http_count_requests(const cJSON *root)
+{
+    const cJSON *el;
+    int n = 0;
+
+    if (!cJSON_IsArray(root))
+        return http_request_method(root) != NULL;
+    cJSON_ArrayForEach(el, root)
+    {
+        n += http_request_method(el) != NULL;
+    }
+    return n;
+}
+
+/* What Mcp-Name mirrors for a method: params.name or params.uri, or NULL. */
+static const char *http_name_of(const cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+
+    if (name == NULL)
+        name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+    return name;
+}
+
+/* The protocol version a message's _meta names, or NULL. */
+static const char *http_meta_version(const cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+
+    return cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/protocolVersion"));
+}
+
+/* A 2026-07-28 request's headers against its body: each header sent must say what the body
+ * says. Returns NULL, or what differs (a message for the 400). */
+static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *root, char *buf,
+                                       size_t size)
+{
+    const char *version = http_header(mc, HTTP_VERSION_HEADER);
+    const char *method = http_header(mc, "Mcp-Method");
+    const char *name = http_header(mc, "Mcp-Name");
+    const char *body_method, *body_name, *body_version;
+
+    if (!cJSON_IsObject(root))
+        return (method != NULL || name != NULL)
+                   ? "Mcp-Method and Mcp-Name describe one message; a batch cannot carry them"
+                   : NULL;
+    body_method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
+    body_name = http_name_of(root);
+    body_version = http_meta_version(root);
+    if (version != NULL && body_version != NULL && strcmp(version, body_version) != 0) {
+        snprintf(buf, size, "header %s: %.40s differs from the body's _meta protocolVersion %.40s",
+                 HTTP_VERSION_HEADER, version, body_version);
+        return buf;
+    }
+    if (method != NULL && (body_method == NULL || strcmp(method, body_method) != 0)) {
+        snprintf(buf, size, "header Mcp-Method: %.64s differs from the body's method %.64s", method,
+                 body_method ? body_method : "(none)");
+        return buf;
+    }
+    if (name != NULL && (body_name == NULL || strcmp(name, body_name) != 0)) {
+        snprintf(buf, size, "header Mcp-Name: %.64s differs from the body's name %.64s", name,
+                 body_name ? body_name : "(none)");
+        return buf;
+    }
+    return NULL;
+}
+
+/* A legacy session's MCP-Protocol-Version must be the one it negotiated. */
+static const char *http_check_session_version(struct http_conn *c, char *buf, size_t size)
+{
+    const char *version = http_header(c->mc, HTTP_VERSION_HEADER);
+    int rev = c->sess->session.rev;
+
+    if (version == NULL || !c->sess->session.initialized || rev == REV_NONE)
+        return NULL;
+    if (revision_parse(version) == REV_NONE) {
+        snprintf(buf, size, "Bad Request: unsupported protocol version %.40s in %s", version,
+                 HTTP_VERSION_HEADER);
+        return buf;
+    }
+    if (strcmp(version, revision_get(rev)->name) != 0) {
+        snprintf(buf, size, "Bad Request: %s %.40s is not this session's version %s",
+                 HTTP_VERSION_HEADER, version, revision_get(rev)->name);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Bind the POST to its peer's state: a session's, or its own (sessionless). */
+static int http_bind(struct http_conn *c)
+{
+    if (c->sess != NULL) {
+        c->peer.session = &c->sess->session;
+        c->peer.inflight = &c->sess->inflight;
+        c->peer.home = &c->sess->peer;
+        return STATUS_OK;
+    }
+    c->own_inflight = malloc(sizeof(*c->own_inflight));
+    if (c->own_inflight == NULL)
+        return STATUS_NOMEM;
+    inflight_init(c->own_inflight);
+    c->peer.inflight = c->own_inflight;
+    return STATUS_OK;
+}
+
+/* An initialize made this POST a new session: keep it when the handshake succeeded. */
+static void http_keep_session(struct http_conn *c)
+{
+    int status;
+
+    if (!c->new_session)
+        return;
+    if (c->sess->session.rev == REV_NONE) {
+        c->new_session = 0;
+        return;
+    }
+    status = http_session_add(c->h, c->sess);
+    if (status != STATUS_OK) {
+        log_msg(&c->h->srv->log, LOG_WARNING, NULL,
+                "http: %zu sessions open ([server] max_sessions); a new client is refused",
+                c->h->nsessions);
+        c->new_session = 0;
+        pthread_mutex_lock(&c->lock);
+        strbuf_reset(&c->raw);
+        pthread_mutex_unlock(&c->lock);
+        c->requests = -1;
+    }
+}
+
+/* The POST's body is whole: check it, dispatch it, answer or wait. */
+static enum MHD_Result http_post(struct http_conn *c)
+{
+    struct server *srv = c->h->srv;
+    const char *sid = http_header(c->mc, HTTP_SESSION_HEADER);
+    const char *method, *problem;
+    char buf[256];
+    cJSON *root;
+
+    if (c->too_big) {
+        snprintf(buf, sizeof(buf), "Invalid Request: a body longer than %u bytes",
+                 LIMIT_MESSAGE_BYTES);
+        return http_fail(c->mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST, buf);
+    }
+    if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
+        return http_fail(c->mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+                         "Session not found: it ended or never was; initialize again");
+    root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len);
+    if (root == NULL)
+        return http_post_answer(c);
+    method = http_request_method(root);
+    if (c->sess == NULL && method != NULL && strcmp(method, "initialize") == 0) {
+        c->sess = http_session_new(c->h);
+        c->new_session = c->sess != NULL;
+    }
+    problem = c->sess != NULL ? http_check_session_version(c, buf, sizeof(buf))
+                              : http_check_mirrored(c->mc, root, buf, sizeof(buf));
+    if (problem == NULL && http_bind(c) != STATUS_OK)
+        problem = "out of memory";
+    if (problem != NULL) {
+        cJSON_Delete(root);
+        c->new_session = 0;
+        return http_fail(c->mc, MHD_HTTP_BAD_REQUEST, JSONRPC_INVALID_REQUEST, problem);
+    }
+    c->requests = http_count_requests(root);
+    dispatch_root(srv, &c->peer, root, c->body.len);
+    strbuf_release(&c->body);
+    http_keep_session(c);
+    if (c->requests < 0)
+        return http_fail(c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_INVALID_REQUEST,
+                         "Too many sessions open; try again later");
+    return http_post_answer(c);
+}
+
+static void http_take_body(struct http_conn *c, const char *data, size_t len)
+{
+    if (c->too_big || c->body.len + len > LIMIT_MESSAGE_BYTES) {
+        c->too_big = 1;
+        strbuf_release(&c->body);
+        return;
+    }
+    strbuf_add(&c->body, data, len);
+    if (c->body.nomem)
+        c->too_big = 1;
+}
+
+/* --- Before anything is read: who asks, and for what. --- */
+
+/* The host part of a Host header or an origin's authority, lower-cased into buf. */
+static void http_host_part(const char *authority, size_t len, char *buf, size_t size)
+{
+    size_t n;
+
+    if (len > 0 && authority[0] == '[') {
+        const char *close = memchr(authority, ']', len);
+
+        n = close ? (size_t)(close - authority) + 1 : len;
+    } else {
+        const char *colon = memchr(authority, ':', len);
+
+        n = colon ? (size_t)(colon - authority) : len;
+    }
+    if (n >= size)
+        n = size - 1;
+    for (size_t i = 0; i < n; i++)
+        buf[i] =
+            (char)(authority[i] >= 'A' && authority[i] <= 'Z' ? authority[i] + 32 : authority[i]);
+    buf[n] = '\0';
+}
+
+static int http_host_allowed(const struct http *h, const char *authority, size_t len)
+{
+    char host[256];
+
+    http_host_part(authority, len, host, sizeof(host));
+    for (size_t i = 0; i < h->nhosts; i++) {
+        if (strcmp(h->hosts[i], host) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Origin: absent (not a browser), an allowed host over http(s), or one listed. */
+static int http_origin_allowed(const struct http *h, const char *origin)
+{
+    const char *authority;
+
+    if (origin == NULL)
+        return 1;
+    for (size_t i = 0; i < h->norigins; i++) {
+        if (strcasecmp(h->origins[i], origin) == 0)
+            return 1;
+    }
+    if (strncasecmp(origin, "http://", 7) == 0)
+        authority = origin + 7;
+    else if (strncasecmp(origin, "https://", 8) == 0)
+        authority = origin + 8;
+    else
+        return 0;
+    return http_host_allowed(h, authority, strcspn(authority, "/"));
+}
+
+/* The bearer token against every one configured, each compared in full (constant time). */
+static int http_token_ok(const struct http *h, const char *authorization)
+{
+    unsigned char given[SHA256_BYTES];
+    int ok = 0;
+
+    if (h->ntokens == 0)
+        return 1;
+    if (authorization == NULL || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return 0;
+    authorization += 7;
+    authorization += strspn(authorization, " ");
+    sha256_hmac("mcph", 4, authorization, strlen(authorization), given);
+    for (size_t i = 0; i < h->ntokens; i++)
+        ok |= sha256_equal(given, h->tokens[i], SHA256_BYTES);
+    return ok;
+}
+
+static enum MHD_Result http_unauthorized(struct MHD_Connection *mc, int given)
+{
+    char *text = http_error_text(JSONRPC_INVALID_REQUEST,
+                                 given ? "Unauthorized: the bearer token is not valid"
+                                       : "Unauthorized: send Authorization: Bearer TOKEN");
+    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+
+    free(text);
+    if (r != NULL)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                given ? "Bearer realm=\"mcph\", error=\"invalid_token\""
+                                      : "Bearer realm=\"mcph\"");
+    return http_queue(mc, MHD_HTTP_UNAUTHORIZED, r);
+}
+
+/* A legacy session's GET stream: its notifications from now on. */
+static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls)
+{
+    const char *sid = http_header(mc, HTTP_SESSION_HEADER);
+    struct http_session *s;
+    struct http_conn *c;
+    struct MHD_Response *r;
+
+    if (!http_accepts(http_header(mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
+        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_INVALID_REQUEST,
+                         "Not Acceptable: a GET stream is text/event-stream");
+    if (sid == NULL)
+        return http_fail(
+            mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_INVALID_REQUEST,
+            "Method Not Allowed: GET opens a legacy session's stream; send " HTTP_SESSION_HEADER);
+    s = http_session_find(h, sid);
+    if (s == NULL)
+        return http_fail(mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+                         "Session not found: it ended or never was; initialize again");
+    c = http_conn_new(h, mc, HTTP_STREAM);
+    if (c == NULL) {
+        peer_drop(&s->peer);
+        return MHD_NO;
+    }
+    c->sess = s;
+    pthread_mutex_lock(&s->lock);
+    if (s->stream != NULL) {
+        pthread_mutex_unlock(&s->lock);
+        http_conn_close(c, 0);
+        return http_fail(mc, MHD_HTTP_CONFLICT, JSONRPC_INVALID_REQUEST,
+                         "Conflict: this session has a GET stream open already");
+    }
+    s->stream = c;
+    pthread_mutex_unlock(&s->lock);
+    *con_cls = c;
+    pthread_mutex_lock(&c->lock);
+    r = http_events_response(c);
+    pthread_mutex_unlock(&c->lock);
+    return http_queue(mc, MHD_HTTP_OK, r);
+}
+
+static enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
+{
+    const char *sid = http_header(mc, HTTP_SESSION_HEADER);
+    struct http_session *s;
+    int was;
+
+    if (sid == NULL)
+        return http_fail(mc, MHD_HTTP_BAD_REQUEST, JSONRPC_INVALID_REQUEST,
+                         "Bad Request: DELETE ends a session; send " HTTP_SESSION_HEADER);
+    s = http_session_find(h, sid);
+    if (s == NULL)
+        return http_fail(mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+                         "Session not found: it ended or never was");
+    pthread_mutex_lock(&h->lock);
+    was = http_session_unlink(h, s);
+    pthread_mutex_unlock(&h->lock);
+    if (was)
+        http_session_end(h, s);
+    peer_drop(&s->peer);
+    return http_queue(mc, MHD_HTTP_OK,
+                      MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT));
+}
+
+static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc, void **con_cls)
+{
+    const char *type = http_header(mc, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *accept = http_header(mc, MHD_HTTP_HEADER_ACCEPT);
+    const char *length = http_header(mc, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    struct http_conn *c;
+
+    if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
+        (type[16] != '\0' && type[16] != ';' && type[16] != ' '))
+        return http_fail(mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, JSONRPC_INVALID_REQUEST,
+                         "Unsupported Media Type: the body must be application/json");
+    if (!http_accepts(accept, "application/json") || !http_accepts(accept, "text/event-stream"))
+        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_INVALID_REQUEST,
+                         "Not Acceptable: the client must accept both application/json and "
+                         "text/event-stream");
+    if (length != NULL && strtoull(length, NULL, 10) > LIMIT_MESSAGE_BYTES)
+        return http_fail(mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST,
+                         "Invalid Request: the body is longer than mcph takes (16 MiB)");
+    c = http_conn_new(h, mc, HTTP_POST);
+    if (c == NULL)
+        return MHD_NO;
+    *con_cls = c;
+    return MHD_YES;
+}
+
+/* A new request, headers read: who may ask, and what. */
+static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, const char *url,
+                                  const char *method, void **con_cls)
+{
+    const char *host = http_header(mc, MHD_HTTP_HEADER_HOST);
+    const char *authorization = http_header(mc, MHD_HTTP_HEADER_AUTHORIZATION);
+
+    if (host == NULL || !http_host_allowed(h, host, strlen(host)))
+        return http_fail(mc, MHD_HTTP_FORBIDDEN, JSONRPC_INVALID_REQUEST,
+                         "Forbidden: Host is not one this server answers to "
+                         "([server] allowed_hosts)");
+    if (!http_origin_allowed(h, http_header(mc, MHD_HTTP_HEADER_ORIGIN)))
+        return http_fail(mc, MHD_HTTP_FORBIDDEN, JSONRPC_INVALID_REQUEST,
+                         "Forbidden: Origin is not allowed ([server] allowed_origins)");
+    if (strcmp(url, h->path) != 0)
+        return http_fail(mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+                         "Not Found: the MCP endpoint is elsewhere");
+    if (!http_token_ok(h, authorization))
+        return http_unauthorized(mc, authorization != NULL);
+    if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
+        return http_open_post(h, mc, con_cls);
+    if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
+        return http_open_stream(h, mc, con_cls);
+    if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
+        return http_delete(h, mc);
+    return http_fail(mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_INVALID_REQUEST,
+                     "Method Not Allowed: use POST, GET or DELETE");
+}
+
+static enum MHD_Result http_handle(void *cls, struct MHD_Connection *mc, const char *url,
+                                   const char *method, const char *version, const char *upload_data,
+                                   size_t *upload_size, void **con_cls)
+{
+    struct http_conn *c = *con_cls;
+
+    (void)version;
+    if (c == NULL)
+        return http_begin(cls, mc, url, method, con_cls);
+    if (c->kind != HTTP_POST)
+        return MHD_YES;
+    if (!c->processed) {
+        if (*upload_size > 0) {
+            http_take_body(c, upload_data, *upload_size);
+            *upload_size = 0;
+            return MHD_YES;
+        }
+        c->processed = 1;
+        return http_post(c);
+    }
+    return http_post_answer(c);
+}
+
+/* --- The ticker: keep-alive comments on open streams, and sessions left idle. --- */
+
+static void http_keepalive(struct http *h)
+{
+    pthread_mutex_lock(&h->lock);
+    for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
+        pthread_mutex_lock(&c->lock);
+        if (c->mode == HTTP_EVENTS && !c->gone && !c->ended) {
+            strbuf_addstr(&c->events, ": keep-alive\n\n");
+            http_wake(c);
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+static void http_expire(struct http *h)
+{
+    for (;;) {
+        struct http_session *gone = NULL;
+
+        pthread_mutex_lock(&h->lock);
+        for (size_t i = 0; i < h->nsessions && gone == NULL; i++) {
+            struct http_session *s = h->sessions[i];
+
+            if (atomic_load(&s->peer.refs) == 1 && s->stream == NULL &&
+                http_ms_since(&s->used) >= h->idle_ms)
+                gone = s;
+        }
+        if (gone != NULL)
+            http_session_unlink(h, gone);
+        pthread_mutex_unlock(&h->lock);
+        if (gone == NULL)
+            return;
+        log_msg(&h->srv->log, LOG_INFO, NULL, "http: session %.8s... idle for %ld s: ended",
+                gone->id, h->idle_ms / 1000);
+        http_session_end(h, gone);
+    }
+}
+
+static void *http_ticker(void *arg)
+{
+    struct http *h = arg;
+    struct timespec last;
+
+    clock_gettime(CLOCK_MONOTONIC, &last);
+    pthread_mutex_lock(&h->lock);
+    while (!h->stopping) {
+        struct timespec until;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&h->tick, &h->lock, &until);
+        if (h->stopping)
+            break;
+        pthread_mutex_unlock(&h->lock);
+        http_expire(h);
+        if (http_ms_since(&last) >= LIMIT_HTTP_KEEPALIVE_MS) {
+            http_keepalive(h);
+            clock_gettime(CLOCK_MONOTONIC, &last);
+        }
+        pthread_mutex_lock(&h->lock);
+    }
+    pthread_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+/* --- Start and stop. --- */
+
+static int http_add_name(char **list, size_t *n, size_t cap, const char *name, size_t len)
+{
+    char *copy;
+
+    if (*n >= cap || len == 0)
+        return *n >= cap ? STATUS_LIMIT : STATUS_OK;
+    copy = strndup(name, len);
+    if (copy == NULL)
+        return STATUS_NOMEM;
+    for (char *p = copy; *p != '\0'; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    list[(*n)++] = copy;
+    return STATUS_OK;
+}
+
+/* Names separated by spaces or commas. */
+static int http_add_names(char **list, size_t *n, size_t cap, const char *names)
+{
+    int status = STATUS_OK;
+
+    for (const char *p = names; p != NULL && *p != '\0' && status == STATUS_OK;) {
+        size_t len;
+
+        p += strspn(p, " \t,");
+        len = strcspn(p, " \t,");
+        status = http_add_name(list, n, cap, p, len);
+        p += len;
+    }
+    return status;
+}
+
+static int http_is_loopback(const char *host)
+{
+    return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+           strcmp(host, "::1") == 0;
+}
+
+/* The Host names answered to: the loopback ones when bound there, and those configured. */
+static int http_setup_names(struct http *h, const char *bind_host)
+{
+    const struct config *cfg = &h->srv->cfg;
+    int status = STATUS_OK;
+
+    if (http_is_loopback(bind_host)) {
+        status = http_add_names(h->hosts, &h->nhosts, 32, "localhost 127.0.0.1 [::1]");
+    } else if (cfg->allowed_hosts == NULL) {
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] listen = %s is not a loopback address: set [server] "
+                "allowed_hosts to the names clients reach it by (a DNS rebinding guard)",
+                cfg->file, cfg->listen);
+        return STATUS_INVALID;
+    }
+    if (status == STATUS_OK)
+        status = http_add_names(h->hosts, &h->nhosts, 32, cfg->allowed_hosts);
+    if (status == STATUS_OK)
+        status = http_add_names(h->origins, &h->norigins, 32, cfg->allowed_origins);
+    if (status == STATUS_LIMIT)
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] allowed_hosts or allowed_origins lists more than 32 names",
+                cfg->file);
+    return status;
+}
+
+/* A whole small file (at most 64 KiB) into sb. */
+static int http_read_file(const char *path, struct strbuf *sb)
+{
+    FILE *f = fopen(path, "re");
+    char buf[4096];
+    size_t n;
+
+    if (f == NULL)
+        return STATUS_IO;
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && sb->len < 65536)
+        strbuf_add(sb, buf, n);
+    fclose(f);
+    return sb->nomem ? STATUS_NOMEM : sb->len >= 65536 ? STATUS_LIMIT : STATUS_OK;
+}
+
+/* auth_token_file: one token a line (blank lines and # comments skipped), kept hashed. */
+static int http_load_tokens(struct http *h)
+{
+    const struct config *cfg = &h->srv->cfg;
+    struct strbuf sb = STRBUF_INIT;
+    int status;
+
+    if (cfg->auth_token_file == NULL)
+        return STATUS_OK;
+    status = http_read_file(cfg->auth_token_file, &sb);
+    for (char *line = sb.buf, *next; status == STATUS_OK && line != NULL && *line; line = next) {
+        size_t len = strcspn(line, "\r\n");
+
+        next = line[len] ? line + len + 1 : NULL;
+        line[len] = '\0';
+        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        line += strspn(line, " \t");
+        if (*line == '\0' || *line == '#')
+            continue;
+        if (h->ntokens == HTTP_MAX_TOKENS)
+            status = STATUS_LIMIT;
+        else
+            sha256_hmac("mcph", 4, line, strlen(line), h->tokens[h->ntokens++]);
+    }
+    if (status == STATUS_OK && h->ntokens == 0)
+        status = STATUS_INVALID;
+    if (status != STATUS_OK)
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] auth_token_file = %s: %s; it needs one token a line (at most %d)",
+                cfg->file, cfg->auth_token_file,
+                status == STATUS_INVALID ? "no token in it" : status_str(status), HTTP_MAX_TOKENS);
+    strbuf_release(&sb);
+    return status;
+}
+
+/* state_key_file: the key requestState is sealed with, at least 32 bytes. */
+static int http_load_state_key(struct http *h)
+{
+    struct server *srv = h->srv;
+    struct strbuf sb = STRBUF_INIT;
+    int status;
+
+    if (srv->cfg.state_key_file == NULL)
+        return STATUS_OK;
+    status = http_read_file(srv->cfg.state_key_file, &sb);
+    while (status == STATUS_OK && sb.len > 0 &&
+           (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
+        sb.buf[--sb.len] = '\0';
+    if (status == STATUS_OK && sb.len < 32)
+        status = STATUS_INVALID;
+    if (status != STATUS_OK) {
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "%s: [server] state_key_file = %s: %s; it needs a key of 32 bytes or more "
+                "(head -c 32 /dev/urandom | base64 > FILE)",
+                srv->cfg.file, srv->cfg.state_key_file,
+                status == STATUS_INVALID ? "too short" : status_str(status));
+        strbuf_release(&sb);
+        return status;
+    }
+    srv->state_key_len = sb.len;
+    srv->state_key = (unsigned char *)strbuf_detach(&sb, NULL);
+    return STATUS_OK;
+}
+
+static void http_log_mhd(void *cls, const char *fmt, va_list ap)
+{
+    struct http *h = cls;
+    char line[512];
+
+    vsnprintf(line, sizeof(line), fmt, ap);
+    line[strcspn(line, "\n")] = '\0';
+    log_msg(&h->srv->log, LOG_DEBUG, NULL, "http: %s", line);
+}
+
+static int http_listen(struct http *h, const char *host, int port)
+{
+    const struct config *cfg = &h->srv->cfg;
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
+    struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    const struct sockaddr *addr = (const struct sockaddr *)&a4;
+    unsigned flags =
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+
+    if (strcmp(host, "localhost") == 0)
+        host = "127.0.0.1";
+    if (inet_pton(AF_INET6, host, &a6.sin6_addr) == 1) {
+        addr = (const struct sockaddr *)&a6;
+        flags |= MHD_USE_IPv6;
+    } else if (inet_pton(AF_INET, host, &a4.sin_addr) != 1) {
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] listen = %s: '%s' is not an IP address; use 127.0.0.1, [::1] "
+                "or an address of this machine",
+                cfg->file, cfg->listen, host);
+        return STATUS_INVALID;
+    }
+    h->daemon = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, http_handle, h,
+                                 MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
+                                 http_completed, h, MHD_OPTION_CONNECTION_LIMIT,
+                                 (unsigned)cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
+                                 (unsigned)cfg->http_timeout_s, MHD_OPTION_THREAD_POOL_SIZE, 2u,
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+                                 MHD_OPTION_EXTERNAL_LOGGER, http_log_mhd, h, MHD_OPTION_END);
+    if (h->daemon == NULL) {
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] listen = %s: cannot listen there (%s); is the port in use?",
+                cfg->file, cfg->listen, strerror(errno));
+        return STATUS_IO;
+    }
+    return STATUS_OK;
+}
+
+static void http_free(struct http *h)
+{
+    for (size_t i = 0; i < h->nhosts; i++)
+        free(h->hosts[i]);
+    for (size_t i = 0; i < h->norigins; i++)
+        free(h->origins[i]);
+    free(h->sessions);
+    pthread_cond_destroy(&h->tick);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}
+
+int http_start(struct server *srv, struct http **out)
+{
+    struct http *h = calloc(1, sizeof(*h));
+    const union MHD_DaemonInfo *info;
+    char host[64];
+    int port = 0, status;
+
+    if (h == NULL)
+        return STATUS_NOMEM;
+    h->srv = srv;
+    h->max_sessions = (size_t)srv->cfg.max_sessions;
+    h->idle_ms = (long)srv->cfg.session_idle_s * 1000L;
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->tick, NULL);
+    snprintf(h->path, sizeof(h->path), "%s", srv->cfg.http_path ? srv->cfg.http_path : "/mcp");
+    status = config_listen_split(srv->cfg.listen, host, sizeof(host), &port);
+    if (status == STATUS_OK)
+        status = http_setup_names(h, host);
+    if (status == STATUS_OK)
+        status = http_load_tokens(h);
+    if (status == STATUS_OK)
+        status = http_load_state_key(h);
+    if (status == STATUS_OK)
+        status = http_listen(h, host, port);
+    if (status == STATUS_OK && pthread_create(&h->ticker, NULL, http_ticker, h) != 0)
+        status = STATUS_IO;
+    if (status != STATUS_OK) {
+        if (h->daemon != NULL)
+            MHD_stop_daemon(h->daemon);
+        http_free(h);
+        return status;
+    }
+    h->ticker_started = 1;
+    info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    log_msg(&srv->log, LOG_INFO, NULL, "listening on http://%s%s%s:%u%s%s",
+            strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
+            info ? info->port : (unsigned)port, h->path,
+            h->ntokens ? " (bearer tokens required)" : "");
+    *out = h;
+    return STATUS_OK;
+}
+
+void http_quiesce(struct http *h)
+{
+    int fd;
+
+    if (h == NULL)
+        return;
+    fd = MHD_quiesce_daemon(h->daemon);
+    if (fd >= 0)
+        close(fd);
+}
+
+static int http_conns_open(struct http *h)
+{
+    int open;
+
+    pthread_mutex_lock(&h->lock);
+    open = h->conns != NULL;
+    pthread_mutex_unlock(&h->lock);
+    return open;
+}
+
+void http_stop(struct http *h)
+{
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    h->stopping = 1;
+    pthread_cond_broadcast(&h->tick);
+    pthread_mutex_unlock(&h->lock);
+    if (h->ticker_started)
+        pthread_join(h->ticker, NULL);
+    /* Sessions end (their streams with them); every other stream ends once what it holds is
+     * sent. A suspended connection must be resumed before the daemon stops. */
+    while (h->nsessions > 0) {
+        struct http_session *s;
+
+        pthread_mutex_lock(&h->lock);
+        s = h->nsessions > 0 ? h->sessions[--h->nsessions] : NULL;
+        pthread_mutex_unlock(&h->lock);
+        if (s != NULL)
+            http_session_end(h, s);
+    }
+    pthread_mutex_lock(&h->lock);
+    for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
+        pthread_mutex_lock(&c->lock);
+        c->ended = 1;
+        http_wake(c);
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&h->lock);
+    /* What they hold is sent, for a little while; then the daemon closes what is left. */
+    for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    MHD_stop_daemon(h->daemon);
+    http_free(h);
+}
