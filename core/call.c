@@ -20,7 +20,7 @@ struct call_job {
     struct call_origin o;        /* msg owned */
     struct call_target t;        /* owned_args owned */
     size_t held;                 /* counted in srv->calls_held while the job lives */
-    struct inflight_call flight; /* registered in srv->inflight while the job lives */
+    struct inflight_call flight; /* registered in its peer's inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
     int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
@@ -54,7 +54,7 @@ static void call_progress(void *ctx, double progress, double total, const char *
     /* ProgressNotification.message came with 2025-03-26. */
     if (message != NULL && revision_has(job->o.rev, REVF_AUDIO))
         cJSON_AddStringToObject(params, "message", message);
-    out_notify(&job->o.srv->out, "notifications/progress", params);
+    out_notify(job->o.peer->out, "notifications/progress", params);
 }
 
 static int call_cancelled(void *ctx)
@@ -78,27 +78,28 @@ static void call_ask_abandon(struct call_job *job, const char *ask_id, const cha
 
     cJSON_AddStringToObject(params, "requestId", ask_id);
     cJSON_AddStringToObject(params, "reason", reason);
-    out_notify(&job->o.srv->out, "notifications/cancelled", params);
+    out_notify(job->o.peer->out, "notifications/cancelled", params);
 }
 
 /* A legacy session: a request to the client, and a wait for its response. */
 static int call_ask_legacy(struct call_job *job, int what, cJSON *params, cJSON **answer)
 {
     struct server *srv = job->o.srv;
+    struct peer *peer = job->o.peer;
     cJSON *req, *reply = NULL, *err;
     char ask_id[32];
     int status;
 
     /* Registered before it is sent, so the answer cannot overtake the wait. */
-    inflight_ask_begin(&srv->inflight, &job->flight, ask_id);
+    inflight_ask_begin(peer->inflight, &job->flight, ask_id);
     req = jsonrpc_notification(call_ask_methods[what], params);
     if (req == NULL)
         return MCPH_ERR_NOMEM;
     cJSON_AddStringToObject(req, "id", ask_id);
     /* The answer comes through the reader: if this thread is it, another reads on. */
     work_blocking(&srv->work);
-    out_send(&srv->out, req);
-    status = inflight_ask_wait(&srv->inflight, &job->flight, job->ask_timeout_ms, &reply);
+    out_send(peer->out, req);
+    status = inflight_ask_wait(peer->inflight, &job->flight, job->ask_timeout_ms, &reply);
     if (status == STATUS_EOF) {
         /* Input has ended, so no answer can come; stdout may still be read. */
         call_ask_abandon(job, ask_id, "end of input");
@@ -205,8 +206,16 @@ static struct call_answer call_run_handler(struct call_job *job)
     c.name = job->t.own_name;
     c.data = job->t.own_data;
     c.env = &job->env;
-    if (job->o.modern)
-        modern_mrtr_begin(&job->mrtr, job->o.msg, job->t.name);
+    if (job->o.modern &&
+        modern_mrtr_begin(&job->mrtr, job->o.srv->state_key, job->o.srv->state_key_len, job->o.msg,
+                          job->t.name) != STATUS_OK) {
+        result_release(&c);
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
+                                "requestState was not sealed by this server: it was altered, "
+                                "or sealed under another state_key_file; retry without it",
+                                NULL);
+        return a;
+    }
     pthread_setspecific(job->o.srv->call_key, job);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
     pthread_setspecific(job->o.srv->call_key, NULL);
@@ -235,20 +244,21 @@ static void call_job_free(struct call_job *job)
     modern_mrtr_release(&job->mrtr);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
+    peer_drop(job->o.peer);
     free(job);
 }
 
 static void call_job_run(struct work_job *work)
 {
     struct call_job *job = (struct call_job *)work;
-    struct out *out = &job->o.srv->out;
+    struct out *out = job->o.peer->out;
     struct call_answer a = {0};
 
     /* A request cancelled while queued never reaches the plugin. */
     if (!atomic_load(&job->flight.cancelled))
         a = call_run_handler(job);
     /* No answer at all for a cancelled request. */
-    if (inflight_remove(&job->o.srv->inflight, &job->flight)) {
+    if (inflight_remove(job->o.peer->inflight, &job->flight)) {
         cJSON_Delete(a.result);
         cJSON_Delete(a.error);
         out_reply(out, job->o.batch, job->o.slot, NULL);
@@ -269,9 +279,9 @@ static void call_job_drop(struct work_job *work)
 {
     struct call_job *job = (struct call_job *)work;
 
-    inflight_remove(&job->o.srv->inflight, &job->flight);
+    inflight_remove(job->o.peer->inflight, &job->flight);
     if (job->o.batch != NULL)
-        out_reply(&job->o.srv->out, job->o.batch, job->o.slot, NULL);
+        out_reply(job->o.peer->out, job->o.batch, job->o.slot, NULL);
     call_job_free(job);
 }
 
@@ -286,23 +296,29 @@ static const cJSON *call_progress_token(const cJSON *msg)
     return jsonrpc_valid_id(token) ? token : NULL;
 }
 
-int call_log_level(struct server *srv, int *level)
+int call_log_level(struct server *srv, struct peer **peer, int *level)
 {
     const struct call_job *job = pthread_getspecific(srv->call_key);
 
-    if (job == NULL || !job->o.modern)
+    if (job == NULL)
         return 0;
-    *level = atomic_load(&job->flight.cancelled) ? LOG_OFF : job->o.log_level;
+    *peer = job->o.peer;
+    if (atomic_load(&job->flight.cancelled))
+        *level = LOG_OFF;
+    else if (job->o.modern)
+        *level = job->o.log_level;
+    else
+        *level = atomic_load(&job->o.peer->session->log_level);
     return 1;
 }
 
 /* Whether a call holding `cost` bytes more would take what is held for calls in flight and
  * replies not yet written past [server] max_pending_mb. Under the state lock (cfg). */
-static int call_over_cap(struct server *srv, size_t cost)
+static int call_over_cap(struct server *srv, struct peer *peer, size_t cost)
 {
     size_t cap = (size_t)srv->cfg.max_pending_mb * 1024u * 1024u;
 
-    return atomic_load(&srv->calls_held) + out_held(&srv->out) + cost > cap;
+    return atomic_load(&srv->calls_held) + out_held(peer->out) + cost > cap;
 }
 
 /* Answer a call that will not run with error `code` (0: no answer, out of memory), then free
@@ -310,7 +326,7 @@ static int call_over_cap(struct server *srv, size_t cost)
  * then free both. */
 static void call_refuse(struct call_origin *o, struct call_target *t, int code, int mb)
 {
-    struct out *out = &o->srv->out;
+    struct out *out = o->peer->out;
 
     if (code == JSONRPC_INVALID_REQUEST) {
         out_error(out, o->batch, o->slot, o->id, code,
@@ -342,7 +358,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
     const cJSON *token = call_progress_token(o->msg);
     int status = STATUS_NOMEM;
 
-    if (call_over_cap(srv, cost)) {
+    if (call_over_cap(srv, o->peer, cost)) {
         call_refuse(o, t, JSONRPC_SERVER_BUSY, srv->cfg.max_pending_mb);
         return;
     }
@@ -351,7 +367,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
         memcpy(job->name, t->name ? t->name : "", name_len);
         job->flight.method = o->method;
         job->flight.target = job->name;
-        status = inflight_add(&srv->inflight, o->id, &job->flight);
+        status = inflight_add(o->peer->inflight, o->id, &job->flight);
     }
     if (status != STATUS_OK) {
         free(job);
@@ -368,6 +384,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
     /* The instance, not the whole set served: a queued call must not keep every plugin of an
      * older set loaded across reloads. */
     plugin_ref(t->plugin);
+    peer_hold(o->peer);
     job->env = (struct host_env){
         .ctx = job, .progress = call_progress, .cancelled = call_cancelled, .ask = call_ask};
     job->work.run = call_job_run;

@@ -6,6 +6,7 @@
 #include "log.h"
 #include "out.h"
 #include "revision.h"
+#include "sha256.h"
 #include "status.h"
 #include "strbuf.h"
 
@@ -188,7 +189,7 @@ static cJSON *modern_tagged(const cJSON *id)
  * URIs (resources advertise subscribe). */
 static void modern_acknowledge(void *ctx, const struct listener *l)
 {
-    struct server *srv = ctx;
+    struct peer *peer = ctx;
     cJSON *params = modern_tagged(l->id);
     cJSON *honoured = cJSON_AddObjectToObject(params, "notifications");
 
@@ -206,12 +207,12 @@ static void modern_acknowledge(void *ctx, const struct listener *l)
         for (size_t i = 0; i < l->nuris; i++)
             cJSON_AddItemToArray(uris, cJSON_CreateString(l->uris[i]));
     }
-    out_notify(&srv->out, "notifications/subscriptions/acknowledged", params);
+    out_notify(peer->out, "notifications/subscriptions/acknowledged", params);
 }
 
-cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
+cJSON *modern_listen(struct server *srv, struct peer *peer, const cJSON *id, const cJSON *params)
 {
-    struct listener l = {.id = cJSON_Duplicate(id, 1)};
+    struct listener l = {.owner = peer, .id = cJSON_Duplicate(id, 1)};
     int status;
 
     _Static_assert(LIMIT_SUBSCRIPTIONS == 4096, "the message below names the limit");
@@ -226,7 +227,7 @@ cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
                              NULL);
     }
     /* The stored copy is acknowledged before any notification can be sent to it. */
-    status = subs_listen(&srv->subs, &l, modern_acknowledge, srv);
+    status = subs_listen(&srv->subs, &l, modern_acknowledge, peer);
     if (status == STATUS_OK)
         return NULL;
     subs_listener_release(&l);
@@ -240,9 +241,9 @@ cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params)
                          NULL);
 }
 
-int modern_unlisten(struct server *srv, const cJSON *id)
+int modern_unlisten(struct server *srv, const struct peer *peer, const cJSON *id)
 {
-    return subs_unlisten(&srv->subs, id);
+    return subs_unlisten(&srv->subs, peer, id);
 }
 
 struct modern_notice {
@@ -255,11 +256,11 @@ struct modern_notice {
 static void modern_notify_one(void *ctx, const struct listener *l)
 {
     const struct modern_notice *n = ctx;
+    const struct peer *peer = l->owner;
 
     for (size_t k = 0; modern_lists[k].key != NULL; k++) {
         if (n->lists & l->lists & modern_lists[k].list)
-            out_notify(&n->srv->out, registry_list_method(modern_lists[k].list),
-                       modern_tagged(l->id));
+            out_notify(peer->out, registry_list_method(modern_lists[k].list), modern_tagged(l->id));
     }
     for (size_t k = 0; n->uri != NULL && k < l->nuris; k++) {
         cJSON *params;
@@ -268,7 +269,7 @@ static void modern_notify_one(void *ctx, const struct listener *l)
             continue;
         params = modern_tagged(l->id);
         cJSON_AddStringToObject(params, "uri", n->uri);
-        out_notify(&n->srv->out, "notifications/resources/updated", params);
+        out_notify(peer->out, "notifications/resources/updated", params);
         break;
     }
 }
@@ -291,12 +292,13 @@ void modern_resource_updated(struct server *srv, const char *uri)
 static void modern_close_one(void *ctx, const struct listener *l)
 {
     struct server *srv = ctx;
+    const struct peer *peer = l->owner;
     cJSON *result = cJSON_CreateObject();
     cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
 
     cJSON_AddItemToObject(meta, MODERN_KEY_SUB, cJSON_Duplicate(l->id, 1));
     modern_result(result, srv->reg, NULL, 0);
-    out_send(&srv->out, jsonrpc_result(l->id, result));
+    out_send(peer->out, jsonrpc_result(l->id, result));
 }
 
 void modern_listeners_close(struct server *srv)
@@ -342,11 +344,41 @@ static void modern_mrtr_merge(cJSON *answers, const cJSON *from)
     }
 }
 
-void modern_mrtr_begin(struct modern_mrtr *m, const cJSON *msg, const char *target)
+/* The seal of a state's text under key: base64 of its HMAC-SHA256 (owned; NULL: no memory). */
+static char *modern_mrtr_seal(const unsigned char *key, size_t keylen, const char *text, size_t len)
+{
+    unsigned char mac[SHA256_BYTES];
+
+    sha256_hmac(key, keylen, text, len, mac);
+    return base64_encode(mac, sizeof(mac));
+}
+
+/* A sealed requestState ("STATE.SEAL") checked under key: the STATE part (owned), or NULL
+ * when the seal is missing or wrong. */
+static char *modern_mrtr_unseal(const unsigned char *key, size_t keylen, const char *sealed)
+{
+    const char *dot = strrchr(sealed, '.');
+    char *want, *state = NULL;
+
+    if (dot == NULL)
+        return NULL;
+    want = modern_mrtr_seal(key, keylen, sealed, (size_t)(dot - sealed));
+    if (want != NULL && strlen(want) == strlen(dot + 1) &&
+        sha256_equal(want, dot + 1, strlen(want)))
+        state = strndup(sealed, (size_t)(dot - sealed));
+    free(want);
+    return state;
+}
+
+int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t keylen,
+                      const cJSON *msg, const char *target)
 {
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-    const char *b64 =
+    const char *given_state =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestState"));
+    char *b64 = given_state && key ? modern_mrtr_unseal(key, keylen, given_state)
+                : given_state      ? strdup(given_state)
+                                   : NULL;
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
     const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
     size_t len = 0;
@@ -354,8 +386,12 @@ void modern_mrtr_begin(struct modern_mrtr *m, const cJSON *msg, const char *targ
     cJSON *state = text ? cJSON_ParseWithLength((const char *)text, len) : NULL;
     const char *bound = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
     const cJSON *earlier = cJSON_GetObjectItemCaseSensitive(state, "a");
+    int status = given_state != NULL && key != NULL && b64 == NULL ? STATUS_INVALID : STATUS_OK;
 
+    free(b64);
     memset(m, 0, sizeof(*m));
+    m->key = key;
+    m->keylen = keylen;
     m->answers = cJSON_CreateObject();
     /* A state made for another request (method and target) is ignored: the questions come
      * again. Only objects of answers count: anything else in "a" is not one of ours. */
@@ -367,6 +403,7 @@ void modern_mrtr_begin(struct modern_mrtr *m, const cJSON *msg, const char *targ
     modern_mrtr_merge(m->answers, cJSON_IsObject(given) ? given : NULL);
     cJSON_Delete(state);
     free(text);
+    return status;
 }
 
 int modern_mrtr_ask(struct modern_mrtr *m, const char *method, cJSON *params, cJSON **answer)
@@ -418,6 +455,16 @@ static char *modern_mrtr_state(const struct modern_mrtr *m, const cJSON *msg, co
         return NULL;
     b64 = base64_encode(text, strlen(text));
     free(text);
+    if (b64 != NULL && m->key != NULL) {
+        char *seal = modern_mrtr_seal(m->key, m->keylen, b64, strlen(b64));
+        struct strbuf sb = STRBUF_INIT;
+
+        strbuf_addf(&sb, "%s.%s", b64, seal ? seal : "");
+        free(seal);
+        free(b64);
+        b64 = seal != NULL && !sb.nomem ? strbuf_detach(&sb, NULL) : NULL;
+        strbuf_release(&sb);
+    }
     return b64;
 }
 

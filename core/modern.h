@@ -56,11 +56,11 @@ cJSON *modern_discover(const struct server *srv, cJSON *caps);
  * no response while it stays open. Returns NULL, or the JSON-RPC error to send instead
  * (new object). The dispatching thread.
  */
-cJSON *modern_listen(struct server *srv, const cJSON *id, const cJSON *params);
+cJSON *modern_listen(struct server *srv, struct peer *peer, const cJSON *id, const cJSON *params);
 
-/* Close the listen request with this id (the client cancelled it): nothing more is sent
- * for it. Returns 1 when there was one. The dispatching thread. */
-int modern_unlisten(struct server *srv, const cJSON *id);
+/* Close peer's listen request with this id (the client cancelled it, or its stream closed):
+ * nothing more is sent for it. Returns 1 when there was one. Any thread. */
+int modern_unlisten(struct server *srv, const struct peer *peer, const cJSON *id);
 
 /* Tagged list_changed to each listener that asked for the list. Main thread (reload). */
 void modern_lists_changed(struct server *srv, unsigned lists);
@@ -68,7 +68,8 @@ void modern_lists_changed(struct server *srv, unsigned lists);
 /* Tagged resources/updated to each listener that asked for uri. Any thread. */
 void modern_resource_updated(struct server *srv, const char *uri);
 
-/* End every open listen request gracefully (a result tagged with its id), at shutdown. */
+/* End every open listen request gracefully (a result tagged with its id, to its peer), at
+ * shutdown. */
 void modern_listeners_close(struct server *srv);
 
 /*
@@ -79,14 +80,21 @@ void modern_listeners_close(struct server *srv);
  * them; the client asks the user and retries. One request's handler, one thread.
  */
 struct modern_mrtr {
-    cJSON *answers;  /* owned: every answer so far (requestState and this round's) */
-    cJSON *requests; /* owned: questions asked with no answer yet, or NULL */
-    int nasks;       /* questions asked by this run of the handler */
+    cJSON *answers;           /* owned: every answer so far (requestState and this round's) */
+    cJSON *requests;          /* owned: questions asked with no answer yet, or NULL */
+    int nasks;                /* questions asked by this run of the handler */
+    const unsigned char *key; /* borrowed, or NULL: requestState is sealed with it */
+    size_t keylen;
 };
 
 /* Read the answers a retry carries: requestState if it is ours for this request (msg's
- * method and `target`, the exposed name or URI), then inputResponses. msg borrowed. */
-void modern_mrtr_begin(struct modern_mrtr *m, const cJSON *msg, const char *target);
+ * method and `target`, the exposed name or URI), then inputResponses. msg borrowed. With a
+ * key ([server] state_key_file; borrowed, keylen bytes, NULL: none), requestState carries an
+ * HMAC-SHA256 of its text under that key, so any mcph that shares the key takes a retry and
+ * none takes a state it did not seal. Returns STATUS_OK, or STATUS_INVALID when a key is set
+ * and requestState is not sealed under it (m is still set up, and released as usual). */
+int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t keylen,
+                      const cJSON *msg, const char *target) __attribute__((warn_unused_result));
 
 /* The handler asks `method` (sampling/createMessage, ...) with params (owned). Returns MCPH_OK
  * with *answer (owned by the caller) when the retry carries it, MCPH_ERR_AGAIN when recorded

@@ -28,6 +28,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct registry *fuzz_reg;
+/* The [server] state_key_file key of the runs that seal (flag 0x40). */
+static const unsigned char fuzz_key[] = "fuzz-state-key-0123456789abcdefg";
 static struct log fuzz_log;
 
 static const char *const fuzz_methods[] = {"tools/call", "prompts/get", "resources/read",
@@ -126,8 +128,8 @@ static char *fuzz_ask(struct modern_mrtr *m, int nasks)
 
 /* The retry with the state the result gave: the same answers come back. They are compared
  * as printed: cJSON_Compare finds an object with a duplicate key unequal to itself. */
-static void fuzz_retry(const cJSON *result, const char *method, const char *target,
-                       const char *answers)
+static void fuzz_retry(const cJSON *result, const unsigned char *key, const char *method,
+                       const char *target, const char *answers)
 {
     const char *state =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result, "requestState"));
@@ -138,7 +140,8 @@ static void fuzz_retry(const cJSON *result, const char *method, const char *targ
     if (state == NULL)
         fuzz_fail("an InputRequiredResult without requestState", result);
     msg = fuzz_message(method, target, state, NULL);
-    modern_mrtr_begin(&m, msg, target);
+    if (modern_mrtr_begin(&m, key, key ? 32 : 0, msg, target) != STATUS_OK)
+        fuzz_fail("a state sealed here refused by the same key", result);
     again = cJSON_PrintUnformatted(m.answers);
     if (answers != NULL && again != NULL && strcmp(answers, again) != 0) {
         fprintf(stderr, "fuzz_state: the retry lost answers; before: %s\n", answers);
@@ -153,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct modern_mrtr m;
     unsigned flags;
+    const unsigned char *key;
     char *target, *state_text, *responses_text, *state, *answers;
     const char *method;
     cJSON *msg, *result;
@@ -167,7 +171,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     responses_text = fuzz_part(&data, &size);
     state = (flags & 1) ? strdup(state_text) : base64_encode(state_text, strlen(state_text));
     msg = fuzz_message(method, target, state, cJSON_Parse(responses_text));
-    modern_mrtr_begin(&m, msg, target);
+    key = (flags & 0x40) ? fuzz_key : NULL;
+    /* A state not sealed under the key is refused: the answers then start empty. */
+    if (modern_mrtr_begin(&m, key, key ? 32 : 0, msg, target) != STATUS_OK && m.answers == NULL)
+        fuzz_fail("a refused state left no answers object", msg);
     answers = fuzz_ask(&m, (int)((flags >> 3) & 7));
     result = modern_mrtr_result(&m, fuzz_reg, msg, target);
     if (result != NULL) {
@@ -176,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (printed == NULL || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(result, "_meta")))
             fuzz_fail("an InputRequiredResult that does not print", result);
         free(printed);
-        fuzz_retry(result, method, target, answers);
+        fuzz_retry(result, key, method, target, answers);
     }
     cJSON_Delete(result);
     free(answers);

@@ -41,7 +41,7 @@ static cJSON *modern_retry(struct modern_mrtr *m, const char *state, const char 
 
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"%s", b64 ? b64 : "", more);
     msg = modern_request("ask", extra);
-    modern_mrtr_begin(m, msg, "ask");
+    CHECK_INT_EQ(modern_mrtr_begin(m, NULL, 0, msg, "ask"), STATUS_OK);
     free(b64);
     return msg;
 }
@@ -57,7 +57,7 @@ static void test_round_trip(void)
 
     if (!CHECK(msg != NULL && reg != NULL))
         return;
-    modern_mrtr_begin(&m, msg, "ask");
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     CHECK_INT_EQ(
         modern_mrtr_ask(&m, "elicitation/create", cJSON_Parse("{\"message\":\"ok?\"}"), &answer),
         MCPH_ERR_AGAIN);
@@ -75,7 +75,7 @@ static void test_round_trip(void)
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
              state ? state : "");
     retry = modern_request("ask", extra);
-    modern_mrtr_begin(&m, retry, "ask");
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
     CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
     CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
     CHECK(modern_mrtr_result(&m, reg, retry, "ask") == NULL);
@@ -163,7 +163,7 @@ static void test_answers_foreign_keys(void)
         "ask", "\"inputResponses\":{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-0\":{},\"ask-01\":{},"
                "\"ask-257\":{},\"ask-2x\":{},\"ask-256\":{\"v\":256}}");
 
-    modern_mrtr_begin(&m, msg, "ask");
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-256\":{\"v\":256}}"));
     for (int i = 1; i <= 256; i++) {
         int rc = modern_mrtr_ask(&m, "roots/list", NULL, &answer);
@@ -178,8 +178,63 @@ static void test_answers_foreign_keys(void)
     cJSON_Delete(msg);
 }
 
+/* With a state key, requestState is sealed: a retry under the same key (another replica)
+ * gets its answers back; a state altered by one byte, sealed under another key, or not
+ * sealed at all is refused, and a retry without any state is fine. */
+static void test_sealed(void)
+{
+    static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
+    static const unsigned char other[] = "fedcba9876543210fedcba9876543210";
+    struct modern_mrtr m;
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    char *state, *b64, extra[1024];
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    result = modern_mrtr_result(&m, reg, msg, "ask");
+    modern_mrtr_release(&m);
+    state = strdup(cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
+    CHECK(strchr(state, '.') != NULL);
+    snprintf(extra, sizeof(extra),
+             "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
+             state);
+    retry = modern_request("ask", extra);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    cJSON_Delete(answer);
+    modern_mrtr_release(&m);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, other, 32, retry, "ask"), STATUS_INVALID);
+    modern_mrtr_release(&m);
+    cJSON_Delete(retry);
+    /* One byte of the state changed (its answers forged): refused. */
+    state[2] = state[2] == 'A' ? 'B' : 'A';
+    snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", state);
+    retry = modern_request("ask", extra);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
+    modern_mrtr_release(&m);
+    cJSON_Delete(retry);
+    /* A state with no seal (made without a key) is refused under one. */
+    b64 = modern_state("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}");
+    snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", b64 ? b64 : "");
+    retry = modern_request("ask", extra);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
+    modern_mrtr_release(&m);
+    cJSON_Delete(retry);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
+    modern_mrtr_release(&m);
+    free(b64);
+    free(state);
+    cJSON_Delete(result);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
 static const struct check_test tests[] = {
     {"round_trip", test_round_trip},
+    {"sealed", test_sealed},
     {"state_of_another_request", test_state_of_another_request},
     {"state_answers_not_an_object", test_state_answers_not_an_object},
     {"answers_merge", test_answers_merge},
