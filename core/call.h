@@ -43,6 +43,7 @@ struct call_target {
 /* Who asked, and how the answer goes back. */
 struct call_origin {
     struct server *srv;
+    struct peer *peer;       /* who asked: answered through it, held while the call lives */
     cJSON *msg;              /* the request; taken by call_submit */
     const cJSON *id;         /* borrowed from msg */
     const char *method;      /* borrowed from msg */
@@ -55,11 +56,11 @@ struct call_origin {
     size_t bytes;  /* input it came in (its share of a batch), counted against max_pending_mb */
 };
 
-/* Whether the calling thread runs a handler whose request routes its log lines itself, and
- * at which level: a modern request's own level (LOG_OFF when it asked for none, or was
- * cancelled). Returns 0 (legacy request, or no handler running: the session's level applies)
- * or 1 with *level set. Any thread. */
-int call_log_level(struct server *srv, int *level);
+/* Whether the calling thread runs a handler, whose log lines then go to its peer (*peer) at
+ * or above *level: a modern request's own level, a legacy one's session level (LOG_OFF when
+ * it asked for none, or was cancelled). Returns 0 when no handler runs here (every peer gets
+ * what its session asked for), else 1. Any thread. */
+int call_log_level(struct server *srv, struct peer **peer, int *level);
 
 /* Queue the call on its plugin's lane; the reader runs it once the messages buffered are
  * dispatched, or a pool thread does, and answers from there. A request whose id is already in
