@@ -19,7 +19,7 @@ BUILD    := build
 SANITIZE ?=
 WERROR   ?= 1
 
-# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev; the sqlite
+# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev, libmicrohttpd-dev; the sqlite
 # plugin adds libsqlite3-dev, and the sqlite3 shell builds its sample database). ----------
 DEB_PKGS := libcjson-dev libinih-dev libmicrohttpd-dev pkg-config libsqlite3-dev sqlite3
 PC_PKGS  := libcjson inih libmicrohttpd sqlite3
@@ -84,6 +84,7 @@ NODE_STAMP := tests/node_modules/.installed
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-unit test-harness test-transcripts test-interop test-plugins test-reload \
+        test-http test-scale \
         test-edges test-hostile test-conformance test-gateway test-isolate test-install \
         check-format clean node-deps plugin \
         fuzz install uninstall
@@ -163,7 +164,8 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-conformance test-gateway test-isolate test-install check-format
+      test-hostile test-http test-scale test-conformance test-gateway test-isolate test-install \
+      check-format
 
 test-unit: $(UNIT_BIN) $(TEST_PLUGINS) $(PLUGINS)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -215,6 +217,18 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/isolate/isolate.mjs $(MCPH)
 	node tests/isolate/soak.mjs $(MCPH)
+
+# Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
+# their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
+# slowloris, streams dropped mid-call, bearer tokens, Host and Origin).
+test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/http/http.mjs $(MCPH)
+
+# Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
+# when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session
+# affinity on Mcp-Session-Id.
+test-scale: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	tests/scale/run.sh $(MCPH)
 
 # The pool at its edges: a client that stops reading, end of input then SIGTERM, the thread
 # limit.

@@ -249,6 +249,15 @@ static int config_set_state_key_file(struct config_parse *p, const char *value)
     return config_set_file(p, &p->cfg->state_key_file, value);
 }
 
+static int config_set_session_route(struct config_parse *p, const char *value)
+{
+    size_t n = strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+    if (n == 0 || n > 32 || value[n] != '\0')
+        return STATUS_INVALID;
+    return config_set_string(p, &p->cfg->session_route, value);
+}
+
 static int config_set_max_sessions(struct config_parse *p, const char *value)
 {
     return config_parse_int(value, 1, LIMIT_HTTP_SESSIONS_MAX, &p->cfg->max_sessions);
@@ -299,6 +308,9 @@ static const struct config_server_key config_server_keys[] = {
     {.name = "allowed_origins", .set = config_set_allowed_origins, .help = "origins"},
     {.name = "auth_token_file", .set = config_set_auth_token_file, .help = "a file"},
     {.name = "state_key_file", .set = config_set_state_key_file, .help = "a file"},
+    {.name = "session_route",
+     .set = config_set_session_route,
+     .help = "1 to 32 letters, digits or _"},
     {.name = "max_sessions", .set = config_set_max_sessions, .help = "a number from 1 to 4096"},
     {.name = "session_idle_s", .set = config_set_session_idle, .help = "seconds from 1 to 86400"},
     {.name = "max_connections",
@@ -867,6 +879,7 @@ void config_release(struct config *cfg)
     free(cfg->allowed_origins);
     free(cfg->auth_token_file);
     free(cfg->state_key_file);
+    free(cfg->session_route);
     if (cfg->text_fd >= 0)
         close(cfg->text_fd);
     for (size_t i = 0; i < cfg->nplugins; i++)

@@ -77,6 +77,8 @@ struct config {
     char *allowed_origins; /* owned or NULL: Origins accepted besides the allowed hosts' */
     char *auth_token_file; /* owned or NULL (resolved): bearer tokens, one a line */
     char *state_key_file;  /* owned or NULL (resolved): the key requestState is sealed with */
+    char *session_route;   /* owned or NULL: a name session ids start with (NAME-...), for a
+                            * load balancer to route a legacy session back to this replica */
     int max_sessions;      /* legacy sessions open at once */
     int session_idle_s;    /* a legacy session unused this long ends */
     int max_connections;   /* HTTP connections at once */

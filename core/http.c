@@ -1,9 +1,11 @@
 #include "http.h"
 
+#include "base64.h"
 #include "dispatch.h"
 #include "jsonrpc.h"
 #include "limits.h"
 #include "log.h"
+#include "modern.h"
 #include "revision.h"
 #include "sha256.h"
 #include "status.h"
@@ -24,6 +26,12 @@
 #define HTTP_SESSION_HEADER "Mcp-Session-Id"
 #define HTTP_VERSION_HEADER "MCP-Protocol-Version"
 #define HTTP_MAX_TOKENS 64
+/* JSON-RPC codes of the transport: a session not found (as the SDK), and a 2026-07-28
+ * request whose headers do not say what its body says. */
+#define HTTP_SESSION_NOT_FOUND (-32001)
+#define HTTP_HEADER_MISMATCH (-32020)
+/* The code of the other transport errors (the SDK's: a server error). */
+#define HTTP_ERROR (-32000)
 
 enum http_kind {
     HTTP_POST,   /* a POST: its answers, JSON or an event stream */
@@ -292,8 +300,10 @@ static struct http_session *http_session_new(struct http *h)
         free(s);
         return NULL;
     }
-    for (size_t i = 0; i < sizeof(rnd); i++)
-        snprintf(s->id + 2 * i, 3, "%02x", rnd[i]);
+    if (h->route != NULL)
+        snprintf(s->id, sizeof(s->id), "%s-", h->route);
+    for (size_t i = 0, at = strlen(s->id); i < sizeof(rnd); i++)
+        snprintf(s->id + at + 2 * i, 3, "%02x", rnd[i]);
     s->h = h;
     out_init(&s->out, -1);
     s->out.sink = http_session_sink;
@@ -568,14 +578,27 @@ static void http_add_session_header(struct http_conn *c, struct MHD_Response *r)
         MHD_add_response_header(r, HTTP_SESSION_HEADER, c->sess->id);
 }
 
-/* Whether raw holds exactly one line, an error about the request as a whole (id null). */
-static int http_whole_error(const struct http_conn *c)
+/* The HTTP status of a POST answered with one message (raw, one line): 400 for a message
+ * that could not be read or whose version is not spoken, 404 for a 2026-07-28 method mcph does
+ * not have (the spec's), else 200. conn lock held. */
+static unsigned http_status_of(const struct http_conn *c)
 {
-    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":";
-    const char *nl = memchr(c->raw.buf, '\n', c->raw.len);
+    cJSON *msg, *id;
+    int code;
 
-    return nl != NULL && (size_t)(nl - c->raw.buf) + 1 == c->raw.len &&
-           strncmp(c->raw.buf, head, sizeof(head) - 1) == 0;
+    if (strstr(c->raw.buf, "\"error\":") == NULL)
+        return MHD_HTTP_OK;
+    msg = cJSON_ParseWithLength(c->raw.buf, c->raw.len);
+    id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    code = (int)cJSON_GetNumberValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(msg, "error"), "code"));
+    cJSON_Delete(msg);
+    if ((cJSON_IsNull(id) && c->requests == 0) || code == MODERN_UNSUPPORTED_VERSION ||
+        code == HTTP_HEADER_MISMATCH || code == -32021)
+        return MHD_HTTP_BAD_REQUEST;
+    if (code == JSONRPC_METHOD_NOT_FOUND && c->sess == NULL)
+        return MHD_HTTP_NOT_FOUND;
+    return MHD_HTTP_OK;
 }
 
 /* Whether raw holds a message that is not an answer (a notification, a question to the
@@ -619,8 +642,7 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
         c->mode = HTTP_DONE;
     } else if (settled && memchr(c->raw.buf, '\n', c->raw.len) == c->raw.buf + c->raw.len - 1) {
         r = http_json_response(c->raw.buf, c->raw.len - 1);
-        if (c->requests == 0 && http_whole_error(c))
-            status = MHD_HTTP_BAD_REQUEST;
+        status = http_status_of(c);
         c->mode = HTTP_DONE;
     } else if (settled || http_raw_has_message(c) || c->h->stopping) {
         r = http_events_response(c);
@@ -659,15 +681,20 @@ static int http_count_requests(const cJSON *root)
     return n;
 }
 
-/* What Mcp-Name mirrors for a method: params.name or params.uri, or NULL. */
-static const char *http_name_of(const cJSON *msg)
+/* What Mcp-Name mirrors: params.name of tools/call and prompts/get, params.uri of
+ * resources/read; NULL for other methods (no Mcp-Name expected). *present: the method needs
+ * one. */
+static const char *http_name_of(const cJSON *msg, const char *method, int *needed)
 {
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+    const char *key = NULL;
 
-    if (name == NULL)
-        name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
-    return name;
+    if (strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0)
+        key = "name";
+    else if (strcmp(method, "resources/read") == 0)
+        key = "uri";
+    *needed = key != NULL;
+    return key ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, key)) : NULL;
 }
 
 /* The protocol version a message's _meta names, or NULL. */
@@ -676,64 +703,103 @@ static const char *http_meta_version(const cJSON *msg)
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
 
-    return cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/protocolVersion"));
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_VERSION));
 }
 
-/* A 2026-07-28 request's headers against its body: each header sent must say what the body
- * says. Returns NULL, or what differs (a message for the 400). */
+/* Whether a POST's body is a 2026-07-28 message: its _meta names a version, or its header names
+ * a version of that era. */
+static int http_is_modern(struct MHD_Connection *mc, const cJSON *root)
+{
+    const char *version = http_header(mc, HTTP_VERSION_HEADER);
+    const cJSON *first = cJSON_IsArray(root) ? cJSON_GetArrayItem(root, 0) : root;
+
+    return http_meta_version(first) != NULL ||
+           (version != NULL && revision_has(revision_parse(version), REVF_MODERN));
+}
+
+/* A header value as sent: an Mcp-Name may be "=?base64?...?=" (the UTF-8 text, base64). Owned;
+ * NULL when it does not decode. */
+static char *http_header_value(const char *value)
+{
+    size_t len = strlen(value), n = 0;
+    unsigned char *raw;
+    char *text;
+
+    if (len < 12 || strncmp(value, "=?base64?", 9) != 0 || strcmp(value + len - 2, "?=") != 0)
+        return strdup(value);
+    text = strndup(value + 9, len - 11);
+    raw = text ? base64_decode(text, &n) : NULL;
+    free(text);
+    if (raw == NULL || memchr(raw, '\0', n) != NULL) {
+        free(raw);
+        return NULL;
+    }
+    text = strndup((const char *)raw, n);
+    free(raw);
+    return text;
+}
+
+/* One mirrored header against its body value: NULL, or what is wrong (into buf). */
+static const char *http_check_header(const char *name, const char *header, const char *body,
+                                     int needed, char *buf, size_t size)
+{
+    char *value;
+    int same;
+
+    if (header == NULL) {
+        if (!needed)
+            return NULL;
+        snprintf(buf, size, "Header mismatch: the %s header is missing", name);
+        return buf;
+    }
+    value = http_header_value(header);
+    same = value != NULL && body != NULL && strcmp(value, body) == 0;
+    free(value);
+    if (same)
+        return NULL;
+    snprintf(buf, size,
+             "Header mismatch: %s header value '%.64s' does not match body value '%.64s'", name,
+             header, body ? body : "(none)");
+    return buf;
+}
+
+/* A 2026-07-28 request's headers against its body: each must be there and say what the body
+ * says (a notification needs none). Returns NULL, or what is wrong (a -32020 HeaderMismatch). */
 static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *root, char *buf,
                                        size_t size)
 {
-    const char *version = http_header(mc, HTTP_VERSION_HEADER);
-    const char *method = http_header(mc, "Mcp-Method");
-    const char *name = http_header(mc, "Mcp-Name");
-    const char *body_method, *body_name, *body_version;
+    const char *method, *problem, *name;
+    int needed;
 
     if (!cJSON_IsObject(root))
-        return (method != NULL || name != NULL)
-                   ? "Mcp-Method and Mcp-Name describe one message; a batch cannot carry them"
-                   : NULL;
-    body_method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
-    body_name = http_name_of(root);
-    body_version = http_meta_version(root);
-    if (version != NULL && body_version != NULL && strcmp(version, body_version) != 0) {
-        snprintf(buf, size, "header %s: %.40s differs from the body's _meta protocolVersion %.40s",
-                 HTTP_VERSION_HEADER, version, body_version);
-        return buf;
-    }
-    if (method != NULL && (body_method == NULL || strcmp(method, body_method) != 0)) {
-        snprintf(buf, size, "header Mcp-Method: %.64s differs from the body's method %.64s", method,
-                 body_method ? body_method : "(none)");
-        return buf;
-    }
-    if (name != NULL && (body_name == NULL || strcmp(name, body_name) != 0)) {
-        snprintf(buf, size, "header Mcp-Name: %.64s differs from the body's name %.64s", name,
-                 body_name ? body_name : "(none)");
-        return buf;
-    }
-    return NULL;
+        return "Header mismatch: a 2026-07-28 POST carries one message, not a batch";
+    method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
+    if (method == NULL || cJSON_GetObjectItemCaseSensitive(root, "id") == NULL)
+        return NULL;
+    problem = http_check_header(HTTP_VERSION_HEADER, http_header(mc, HTTP_VERSION_HEADER),
+                                http_meta_version(root), 1, buf, size);
+    if (problem == NULL)
+        problem =
+            http_check_header("Mcp-Method", http_header(mc, "Mcp-Method"), method, 1, buf, size);
+    name = http_name_of(root, method, &needed);
+    if (problem == NULL && (needed || http_header(mc, "Mcp-Name") != NULL))
+        problem =
+            http_check_header("Mcp-Name", http_header(mc, "Mcp-Name"), name, needed, buf, size);
+    return problem;
 }
 
-/* A legacy session's MCP-Protocol-Version must be the one it negotiated. */
+/* A legacy session's MCP-Protocol-Version must be one mcph speaks (-32000, as the SDK). */
 static const char *http_check_session_version(struct http_conn *c, char *buf, size_t size)
 {
     const char *version = http_header(c->mc, HTTP_VERSION_HEADER);
-    int rev = c->sess->session.rev;
 
-    if (version == NULL || !c->sess->session.initialized || rev == REV_NONE)
+    if (version == NULL || revision_parse(version) != REV_NONE)
         return NULL;
-    if (revision_parse(version) == REV_NONE) {
-        snprintf(buf, size, "Bad Request: unsupported protocol version %.40s in %s", version,
-                 HTTP_VERSION_HEADER);
-        return buf;
-    }
-    if (strcmp(version, revision_get(rev)->name) != 0) {
-        snprintf(buf, size, "Bad Request: %s %.40s is not this session's version %s",
-                 HTTP_VERSION_HEADER, version, revision_get(rev)->name);
-        return buf;
-    }
-    return NULL;
+    snprintf(buf, size,
+             "Bad Request: Unsupported protocol version: %.40s (supported versions: "
+             "2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)",
+             version);
+    return buf;
 }
 
 /* Bind the POST to its peer's state: a session's, or its own (sessionless). */
@@ -777,46 +843,78 @@ static void http_keep_session(struct http_conn *c)
     }
 }
 
+/* A 400 whose body is a JSON-RPC error about the message root (its id, when it has one). */
+static enum MHD_Result http_refuse(struct http_conn *c, const cJSON *root, int code,
+                                   const char *message)
+{
+    const cJSON *id = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "id") : NULL;
+    cJSON *msg = jsonrpc_error(jsonrpc_valid_id(id) ? id : NULL, code, message, NULL);
+    char *text = msg ? cJSON_PrintUnformatted(msg) : NULL;
+    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+
+    cJSON_Delete(msg);
+    free(text);
+    return http_queue(c->mc, MHD_HTTP_BAD_REQUEST, r);
+}
+
+/* Which peer the POST is: a session's (Mcp-Session-Id, or a new one for initialize), or its
+ * own (2026-07-28). Returns NULL, or why it is refused (*code: its JSON-RPC code). */
+static const char *http_classify(struct http_conn *c, const cJSON *root, int *code, char *buf,
+                                 size_t size)
+{
+    const char *method = http_request_method(root);
+
+    *code = HTTP_ERROR;
+    if (c->sess != NULL)
+        return http_check_session_version(c, buf, size);
+    if (method != NULL && strcmp(method, "initialize") == 0 && !http_is_modern(c->mc, root)) {
+        c->sess = http_session_new(c->h);
+        c->new_session = c->sess != NULL;
+        return c->sess != NULL ? NULL : "out of memory";
+    }
+    if (!http_is_modern(c->mc, root))
+        return "Bad Request: Mcp-Session-Id header is required (initialize first, or send a "
+               "2026-07-28 request)";
+    *code = HTTP_HEADER_MISMATCH;
+    return http_check_mirrored(c->mc, root, buf, size);
+}
+
 /* The POST's body is whole: check it, dispatch it, answer or wait. */
 static enum MHD_Result http_post(struct http_conn *c)
 {
     struct server *srv = c->h->srv;
     const char *sid = http_header(c->mc, HTTP_SESSION_HEADER);
-    const char *method, *problem;
-    char buf[256];
+    const char *problem;
+    char buf[320];
     cJSON *root;
+    int code;
 
     if (c->too_big) {
-        snprintf(buf, sizeof(buf), "Invalid Request: a body longer than %u bytes",
+        snprintf(buf, sizeof(buf), "Payload Too Large: a body longer than %u bytes",
                  LIMIT_MESSAGE_BYTES);
-        return http_fail(c->mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST, buf);
+        return http_fail(c->mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR, buf);
     }
     if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
-        return http_fail(c->mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
-                         "Session not found: it ended or never was; initialize again");
+        return http_fail(c->mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
     root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len);
     if (root == NULL)
         return http_post_answer(c);
-    method = http_request_method(root);
-    if (c->sess == NULL && method != NULL && strcmp(method, "initialize") == 0) {
-        c->sess = http_session_new(c->h);
-        c->new_session = c->sess != NULL;
-    }
-    problem = c->sess != NULL ? http_check_session_version(c, buf, sizeof(buf))
-                              : http_check_mirrored(c->mc, root, buf, sizeof(buf));
+    problem = http_classify(c, root, &code, buf, sizeof(buf));
     if (problem == NULL && http_bind(c) != STATUS_OK)
         problem = "out of memory";
     if (problem != NULL) {
+        enum MHD_Result rc = http_refuse(c, root, code, problem);
+
         cJSON_Delete(root);
         c->new_session = 0;
-        return http_fail(c->mc, MHD_HTTP_BAD_REQUEST, JSONRPC_INVALID_REQUEST, problem);
+        return rc;
     }
     c->requests = http_count_requests(root);
     dispatch_root(srv, &c->peer, root, c->body.len);
     strbuf_release(&c->body);
     http_keep_session(c);
     if (c->requests < 0)
-        return http_fail(c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_INVALID_REQUEST,
+        return http_fail(c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTP_ERROR,
                          "Too many sessions open; try again later");
     return http_post_answer(c);
 }
@@ -909,9 +1007,9 @@ static int http_token_ok(const struct http *h, const char *authorization)
 
 static enum MHD_Result http_unauthorized(struct MHD_Connection *mc, int given)
 {
-    char *text = http_error_text(JSONRPC_INVALID_REQUEST,
-                                 given ? "Unauthorized: the bearer token is not valid"
-                                       : "Unauthorized: send Authorization: Bearer TOKEN");
+    char *text =
+        http_error_text(HTTP_ERROR, given ? "Unauthorized: the bearer token is not valid"
+                                          : "Unauthorized: send Authorization: Bearer TOKEN");
     struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
 
     free(text);
@@ -931,16 +1029,15 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     struct MHD_Response *r;
 
     if (!http_accepts(http_header(mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
-        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_INVALID_REQUEST,
-                         "Not Acceptable: a GET stream is text/event-stream");
+        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
+                         "Not Acceptable: Client must accept text/event-stream");
     if (sid == NULL)
         return http_fail(
-            mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_INVALID_REQUEST,
+            mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
             "Method Not Allowed: GET opens a legacy session's stream; send " HTTP_SESSION_HEADER);
     s = http_session_find(h, sid);
     if (s == NULL)
-        return http_fail(mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
-                         "Session not found: it ended or never was; initialize again");
+        return http_fail(mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
     c = http_conn_new(h, mc, HTTP_STREAM);
     if (c == NULL) {
         peer_drop(&s->peer);
@@ -951,8 +1048,8 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     if (s->stream != NULL) {
         pthread_mutex_unlock(&s->lock);
         http_conn_close(c, 0);
-        return http_fail(mc, MHD_HTTP_CONFLICT, JSONRPC_INVALID_REQUEST,
-                         "Conflict: this session has a GET stream open already");
+        return http_fail(mc, MHD_HTTP_CONFLICT, HTTP_ERROR,
+                         "Conflict: Only one SSE stream is allowed per session");
     }
     s->stream = c;
     pthread_mutex_unlock(&s->lock);
@@ -970,12 +1067,13 @@ static enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
     int was;
 
     if (sid == NULL)
-        return http_fail(mc, MHD_HTTP_BAD_REQUEST, JSONRPC_INVALID_REQUEST,
-                         "Bad Request: DELETE ends a session; send " HTTP_SESSION_HEADER);
+        return http_fail(
+            mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+            "Method Not Allowed: DELETE ends a legacy session (send " HTTP_SESSION_HEADER
+            "); 2026-07-28 has no sessions");
     s = http_session_find(h, sid);
     if (s == NULL)
-        return http_fail(mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
-                         "Session not found: it ended or never was");
+        return http_fail(mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
     pthread_mutex_lock(&h->lock);
     was = http_session_unlink(h, s);
     pthread_mutex_unlock(&h->lock);
@@ -995,15 +1093,15 @@ static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc,
 
     if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
         (type[16] != '\0' && type[16] != ';' && type[16] != ' '))
-        return http_fail(mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, JSONRPC_INVALID_REQUEST,
-                         "Unsupported Media Type: the body must be application/json");
+        return http_fail(mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, HTTP_ERROR,
+                         "Unsupported Media Type: Content-Type must be application/json");
     if (!http_accepts(accept, "application/json") || !http_accepts(accept, "text/event-stream"))
-        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_INVALID_REQUEST,
-                         "Not Acceptable: the client must accept both application/json and "
+        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
+                         "Not Acceptable: Client must accept both application/json and "
                          "text/event-stream");
     if (length != NULL && strtoull(length, NULL, 10) > LIMIT_MESSAGE_BYTES)
-        return http_fail(mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_INVALID_REQUEST,
-                         "Invalid Request: the body is longer than mcph takes (16 MiB)");
+        return http_fail(mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR,
+                         "Payload Too Large: a body longer than 16 MiB");
     c = http_conn_new(h, mc, HTTP_POST);
     if (c == NULL)
         return MHD_NO;
@@ -1018,15 +1116,21 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
     const char *host = http_header(mc, MHD_HTTP_HEADER_HOST);
     const char *authorization = http_header(mc, MHD_HTTP_HEADER_AUTHORIZATION);
 
-    if (host == NULL || !http_host_allowed(h, host, strlen(host)))
-        return http_fail(mc, MHD_HTTP_FORBIDDEN, JSONRPC_INVALID_REQUEST,
-                         "Forbidden: Host is not one this server answers to "
-                         "([server] allowed_hosts)");
-    if (!http_origin_allowed(h, http_header(mc, MHD_HTTP_HEADER_ORIGIN)))
-        return http_fail(mc, MHD_HTTP_FORBIDDEN, JSONRPC_INVALID_REQUEST,
-                         "Forbidden: Origin is not allowed ([server] allowed_origins)");
+    const char *origin = http_header(mc, MHD_HTTP_HEADER_ORIGIN);
+    char buf[256];
+
+    if (host == NULL || !http_host_allowed(h, host, strlen(host))) {
+        snprintf(buf, sizeof(buf), "Invalid Host header: %.64s (see [server] allowed_hosts)",
+                 host ? host : "null");
+        return http_fail(mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
+    }
+    if (!http_origin_allowed(h, origin)) {
+        snprintf(buf, sizeof(buf), "Invalid Origin header: %.64s (see [server] allowed_origins)",
+                 origin);
+        return http_fail(mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
+    }
     if (strcmp(url, h->path) != 0)
-        return http_fail(mc, MHD_HTTP_NOT_FOUND, JSONRPC_INVALID_REQUEST,
+        return http_fail(mc, MHD_HTTP_NOT_FOUND, HTTP_ERROR,
                          "Not Found: the MCP endpoint is elsewhere");
     if (!http_token_ok(h, authorization))
         return http_unauthorized(mc, authorization != NULL);
@@ -1036,8 +1140,8 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
         return http_open_stream(h, mc, con_cls);
     if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
         return http_delete(h, mc);
-    return http_fail(mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_INVALID_REQUEST,
-                     "Method Not Allowed: use POST, GET or DELETE");
+    return http_fail(mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+                     "Method not allowed: use POST (GET and DELETE for a legacy session)");
 }
 
 static enum MHD_Result http_handle(void *cls, struct MHD_Connection *mc, const char *url,
@@ -1329,6 +1433,7 @@ static void http_free(struct http *h)
     for (size_t i = 0; i < h->norigins; i++)
         free(h->origins[i]);
     free(h->sessions);
+    free(h->route);
     pthread_cond_destroy(&h->tick);
     pthread_mutex_destroy(&h->lock);
     free(h);
@@ -1345,6 +1450,7 @@ int http_start(struct server *srv, struct http **out)
         return STATUS_NOMEM;
     h->srv = srv;
     h->max_sessions = (size_t)srv->cfg.max_sessions;
+    h->route = srv->cfg.session_route ? strdup(srv->cfg.session_route) : NULL;
     h->idle_ms = (long)srv->cfg.session_idle_s * 1000L;
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->tick, NULL);
