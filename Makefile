@@ -222,7 +222,8 @@ test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
 # slowloris, streams dropped mid-call, bearer tokens, Host and Origin).
 test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
-	node tests/http/http.mjs $(MCPH)
+	node tests/http/clients.mjs $(MCPH)
+	node tests/http/hostile.mjs $(MCPH)
 
 # Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
 # when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session
