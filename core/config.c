@@ -300,7 +300,8 @@ static const struct config_server_key config_server_keys[] = {
     {.name = "max_pending_mb", .set = config_set_max_pending, .help = "MiB from 1 to 4096"},
     {.name = "listen",
      .set = config_set_listen,
-     .help = "HOST:PORT, an IPv4 address, [IPv6] or localhost, and a port from 1 to 65535"},
+     .help = "HOST:PORT, an IPv4 address, [IPv6] or localhost, and a port from 0 (any free one) to "
+             "65535"},
     {.name = "http_path",
      .set = config_set_http_path,
      .help = "a path that starts with / (no query, no spaces)"},
@@ -899,7 +900,7 @@ int config_listen_split(const char *listen, char *host, size_t size, int *port)
         return STATUS_INVALID;
     errno = 0;
     n = strtol(colon + 1, &end, 10);
-    if (errno != 0 || *end != '\0' || n < 1 || n > 65535 || colon[1] == '-' || colon[1] == '+')
+    if (errno != 0 || *end != '\0' || n < 0 || n > 65535 || colon[1] == '-' || colon[1] == '+')
         return STATUS_INVALID;
     if (listen[0] == '[' ? listen[hlen - 1] != ']' : memchr(listen, ':', hlen) != NULL)
         return STATUS_INVALID;

@@ -103,6 +103,7 @@ struct http {
     struct http_conn *conns; /* every connection being served */
     int stopping;
     size_t max_sessions; /* [server] max_sessions, as at the start */
+    char *route;         /* owned or NULL: [server] session_route */
     long idle_ms;        /* [server] session_idle_s, as at the start */
     pthread_t ticker;    /* keep-alive comments and idle sessions */
     pthread_cond_t tick;
@@ -834,7 +835,7 @@ static void http_keep_session(struct http_conn *c)
     if (status != STATUS_OK) {
         log_msg(&c->h->srv->log, LOG_WARNING, NULL,
                 "http: %zu sessions open ([server] max_sessions); a new client is refused",
-                c->h->nsessions);
+                c->h->max_sessions);
         c->new_session = 0;
         pthread_mutex_lock(&c->lock);
         strbuf_reset(&c->raw);
@@ -1515,14 +1516,15 @@ void http_stop(struct http *h)
         pthread_join(h->ticker, NULL);
     /* Sessions end (their streams with them); every other stream ends once what it holds is
      * sent. A suspended connection must be resumed before the daemon stops. */
-    while (h->nsessions > 0) {
+    for (;;) {
         struct http_session *s;
 
         pthread_mutex_lock(&h->lock);
         s = h->nsessions > 0 ? h->sessions[--h->nsessions] : NULL;
         pthread_mutex_unlock(&h->lock);
-        if (s != NULL)
-            http_session_end(h, s);
+        if (s == NULL)
+            break;
+        http_session_end(h, s);
     }
     pthread_mutex_lock(&h->lock);
     for (struct http_conn *c = h->conns; c != NULL; c = c->next) {

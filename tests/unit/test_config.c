@@ -908,7 +908,63 @@ static void test_core_keys(void)
     free(header);
 }
 
+/* The HTTP keys: values kept (paths resolved against the INI's folder), defaults, and each
+ * bad value an error naming its line; listen's forms split as the transport needs. */
+static void test_http_keys(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512], host[64];
+    int port = -1;
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "http.ini",
+                          "[server]\nlisten = 127.0.0.1:8808\nhttp_path = /x/mcp\n"
+                          "allowed_hosts = a.example b.example\nauth_token_file = tokens\n"
+                          "state_key_file = /etc/key\nsession_route = r1\nmax_sessions = 3\n"
+                          "session_idle_s = 2\nmax_connections = 9\nhttp_timeout_s = 4\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.listen, "127.0.0.1:8808");
+    CHECK_STR_EQ(cfg.http_path, "/x/mcp");
+    CHECK_STR_EQ(cfg.allowed_hosts, "a.example b.example");
+    CHECK_STR_EQ(cfg.auth_token_file, "build/tests/tmp/config/tokens");
+    CHECK_STR_EQ(cfg.state_key_file, "/etc/key");
+    CHECK_STR_EQ(cfg.session_route, "r1");
+    CHECK_INT_EQ(cfg.max_sessions, 3);
+    CHECK_INT_EQ(cfg.session_idle_s, 2);
+    CHECK_INT_EQ(cfg.max_connections, 9);
+    CHECK_INT_EQ(cfg.http_timeout_s, 4);
+    cfg_done(&cfg, &errs, path);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "http.ini", "[server]\n"), STATUS_OK);
+    CHECK(cfg.listen == NULL);
+    CHECK_INT_EQ(cfg.max_sessions, LIMIT_HTTP_SESSIONS_DEFAULT);
+    CHECK_INT_EQ(cfg.http_timeout_s, LIMIT_HTTP_TIMEOUT_S);
+    cfg_done(&cfg, &errs, path);
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "http.ini",
+                          "[server]\nlisten = 8808\nhttp_path = mcp\nsession_route = r-1\n"
+                          "max_sessions = 0\nhttp_timeout_s = 99999\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 2, "[server] listen = '8808' is not valid; use HOST:PORT"));
+    CHECK(cfg_has_error(&errs, path, 3, "http_path"));
+    CHECK(cfg_has_error(&errs, path, 4, "session_route"));
+    CHECK(cfg_has_error(&errs, path, 5, "max_sessions"));
+    CHECK(cfg_has_error(&errs, path, 6, "http_timeout_s"));
+    cfg_done(&cfg, &errs, path);
+    CHECK_INT_EQ(config_listen_split("[::1]:0", host, sizeof(host), &port), STATUS_OK);
+    CHECK_STR_EQ(host, "::1");
+    CHECK_INT_EQ(port, 0);
+    CHECK_INT_EQ(config_listen_split("localhost:65535", host, sizeof(host), &port), STATUS_OK);
+    CHECK_STR_EQ(host, "localhost");
+    CHECK_INT_EQ(port, 65535);
+    CHECK_INT_EQ(config_listen_split("::1:80", NULL, 0, NULL), STATUS_INVALID);
+    CHECK_INT_EQ(config_listen_split("127.0.0.1:65536", NULL, 0, NULL), STATUS_INVALID);
+    CHECK_INT_EQ(config_listen_split("127.0.0.1:-1", NULL, 0, NULL), STATUS_INVALID);
+    CHECK_INT_EQ(config_listen_split(":80", NULL, 0, NULL), STATUS_INVALID);
+    CHECK_INT_EQ(config_listen_split("[::1:80", NULL, 0, NULL), STATUS_INVALID);
+}
+
 static const struct check_test tests[] = {
+    {"http_keys", test_http_keys},
     {"core_keys", test_core_keys},
     {"defaults", test_defaults},
     {"server_keys", test_server_keys},
