@@ -20,6 +20,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +32,7 @@
  * request whose headers do not say what its body says. */
 #define HTTP_SESSION_NOT_FOUND (-32001)
 #define HTTP_HEADER_MISMATCH (-32020)
+#define HTTP_MISSING_CAPABILITY (-32021)
 /* The code of the other transport errors (the SDK's: a server error). */
 #define HTTP_ERROR (-32000)
 
@@ -72,6 +75,8 @@ struct http_conn {
     int suspended;       /* MHD holds the connection until resumed */
     int gone;            /* the connection closed: nothing more can be sent */
     int ended;           /* the stream ends once what is queued is sent */
+    int dead;            /* the client closed its end: the connection is dropped */
+    int fd;              /* the connection's socket, for the ticker to look at */
 };
 
 /* A legacy session (Mcp-Session-Id): the home of its POSTs. */
@@ -85,6 +90,17 @@ struct http_session {
     pthread_mutex_t lock;     /* guards stream */
     struct http_conn *stream; /* the GET stream, or NULL */
     struct timespec used;     /* last request (under h->lock) */
+};
+
+/* One TCP connection (libmicrohttpd's socket context), watched by the ticker: a request that
+ * takes longer than http_timeout_s to arrive (headers and body) is cut, however it trickles. */
+struct http_sock {
+    int fd;
+    struct timespec since;  /* the request being read started (or the last one ended) */
+    int answering;          /* the request is whole: its answer may take as long as it takes */
+    int cut;                /* shut down by the ticker */
+    struct http_sock *prev; /* in h->socks, under h->lock */
+    struct http_sock *next;
 };
 
 struct http {
@@ -101,10 +117,12 @@ struct http {
     struct http_session **sessions; /* owned references */
     size_t nsessions;
     struct http_conn *conns; /* every connection being served */
+    struct http_sock *socks; /* every TCP connection open */
     int stopping;
     size_t max_sessions; /* [server] max_sessions, as at the start */
     char *route;         /* owned or NULL: [server] session_route */
     long idle_ms;        /* [server] session_idle_s, as at the start */
+    long timeout_ms;     /* [server] http_timeout_s, as at the start */
     pthread_t ticker;    /* keep-alive comments and idle sessions */
     pthread_cond_t tick;
     int ticker_started;
@@ -123,6 +141,26 @@ static long http_ms_since(const struct timespec *t)
 static const char *http_header(struct MHD_Connection *mc, const char *name)
 {
     return MHD_lookup_connection_value(mc, MHD_HEADER_KIND, name);
+}
+
+/* A header's value without the optional whitespace around it (RFC 9110 5.5), copied into buf
+ * (size bytes; a longer value is cut). NULL when the header is absent. */
+static const char *http_value(struct MHD_Connection *mc, const char *name, char *buf, size_t size)
+{
+    const char *v = http_header(mc, name);
+    size_t n;
+
+    if (v == NULL)
+        return NULL;
+    v += strspn(v, " \t");
+    n = strlen(v);
+    while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, v, n);
+    buf[n] = '\0';
+    return buf;
 }
 
 /* Whether a comma-separated header value lists media type `type` (or a wildcard for it). */
@@ -435,9 +473,13 @@ static struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc
 
     if (c == NULL)
         return NULL;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+
     c->h = h;
     c->mc = mc;
     c->kind = kind;
+    c->fd = info != NULL ? info->connect_fd : -1;
     out_init(&c->out, -1);
     c->out.sink = http_conn_sink;
     c->out.sink_ctx = c;
@@ -493,20 +535,88 @@ static void http_conn_close(struct http_conn *c, int aborted)
 static void http_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
                            enum MHD_RequestTerminationCode toe)
 {
+    struct http *h = cls;
     struct http_conn *c = *con_cls;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct http_sock *sock = info != NULL ? info->socket_context : NULL;
 
-    (void)cls;
-    (void)mc;
+    /* The next request on this connection has http_timeout_s to arrive. */
+    if (sock != NULL) {
+        pthread_mutex_lock(&h->lock);
+        sock->answering = 0;
+        clock_gettime(CLOCK_MONOTONIC, &sock->since);
+        pthread_mutex_unlock(&h->lock);
+    }
     if (c == NULL)
         return;
     *con_cls = NULL;
     http_conn_close(c, toe != MHD_REQUEST_TERMINATED_COMPLETED_OK);
 }
 
+static void http_notify_connection(void *cls, struct MHD_Connection *mc, void **socket_context,
+                                   enum MHD_ConnectionNotificationCode toe)
+{
+    struct http *h = cls;
+    struct http_sock *sock = *socket_context;
+
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+        sock = calloc(1, sizeof(*sock));
+        if (sock == NULL)
+            return;
+        sock->fd = info != NULL ? info->connect_fd : -1;
+        clock_gettime(CLOCK_MONOTONIC, &sock->since);
+        pthread_mutex_lock(&h->lock);
+        sock->next = h->socks;
+        if (h->socks != NULL)
+            h->socks->prev = sock;
+        h->socks = sock;
+        pthread_mutex_unlock(&h->lock);
+        *socket_context = sock;
+        return;
+    }
+    if (sock == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    if (sock->prev != NULL)
+        sock->prev->next = sock->next;
+    else
+        h->socks = sock->next;
+    if (sock->next != NULL)
+        sock->next->prev = sock->prev;
+    pthread_mutex_unlock(&h->lock);
+    free(sock);
+    *socket_context = NULL;
+}
+
 /* Whether a POST has nothing more coming: every call it made answered, no listen open. */
 static int http_conn_settled(struct http_conn *c)
 {
     return atomic_load(&c->peer.refs) == 1 && !subs_listening(&c->h->srv->subs, &c->peer);
+}
+
+/* Whether the client closed its end of socket fd (a peer that is gone; a suspended connection
+ * is not watched by libmicrohttpd, so this is how its close is seen). */
+static int http_fd_closed(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+
+    return fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* The client of c went away while c waited: a sessionless request's calls are cancelled (the
+ * spec's cancellation for 2026-07-28), and c is woken to be dropped. h->lock held. */
+static void http_conn_dead(struct http_conn *c)
+{
+    pthread_mutex_lock(&c->lock);
+    c->dead = 1;
+    http_wake(c);
+    pthread_mutex_unlock(&c->lock);
+    if (c->own_inflight != NULL)
+        inflight_cancel_all(c->own_inflight);
 }
 
 /* --- The event stream. --- */
@@ -519,6 +629,10 @@ static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
 
     (void)pos;
     pthread_mutex_lock(&c->lock);
+    if (c->dead) {
+        pthread_mutex_unlock(&c->lock);
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
     if (c->events_at < c->events.len) {
         size_t n = c->events.len - c->events_at;
 
@@ -584,18 +698,26 @@ static void http_add_session_header(struct http_conn *c, struct MHD_Response *r)
  * not have (the spec's), else 200. conn lock held. */
 static unsigned http_status_of(const struct http_conn *c)
 {
-    cJSON *msg, *id;
-    int code;
+    const cJSON *error;
+    const char *message;
+    cJSON *msg;
+    int code, null_id, envelope;
 
     if (strstr(c->raw.buf, "\"error\":") == NULL)
         return MHD_HTTP_OK;
     msg = cJSON_ParseWithLength(c->raw.buf, c->raw.len);
-    id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-    code = (int)cJSON_GetNumberValue(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(msg, "error"), "code"));
+    error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    code = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(error, "code"));
+    message = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "message"));
+    null_id = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id"));
+    /* A 2026-07-28 request whose _meta is wrong never reached its method: a 400 (the SDK's). */
+    envelope = code == JSONRPC_INVALID_PARAMS && message != NULL &&
+               strncmp(message, "Invalid _meta envelope", 22) == 0;
     cJSON_Delete(msg);
-    if ((cJSON_IsNull(id) && c->requests == 0) || code == MODERN_UNSUPPORTED_VERSION ||
-        code == HTTP_HEADER_MISMATCH || code == -32021)
+    if ((null_id && c->requests == 0) || code == JSONRPC_PARSE_ERROR ||
+        code == JSONRPC_INVALID_REQUEST || code == MODERN_UNSUPPORTED_VERSION ||
+        code == HTTP_HEADER_MISMATCH || code == HTTP_MISSING_CAPABILITY ||
+        (envelope && c->sess == NULL))
         return MHD_HTTP_BAD_REQUEST;
     if (code == JSONRPC_METHOD_NOT_FOUND && c->sess == NULL)
         return MHD_HTTP_NOT_FOUND;
@@ -633,6 +755,10 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
     pthread_mutex_unlock(&c->lock);
     settled = http_conn_settled(c);
     pthread_mutex_lock(&c->lock);
+    if (c->dead) {
+        pthread_mutex_unlock(&c->lock);
+        return MHD_NO;
+    }
     if (c->mode != HTTP_WAITING) {
         pthread_mutex_unlock(&c->lock);
         return MHD_YES;
@@ -711,7 +837,8 @@ static const char *http_meta_version(const cJSON *msg)
  * a version of that era. */
 static int http_is_modern(struct MHD_Connection *mc, const cJSON *root)
 {
-    const char *version = http_header(mc, HTTP_VERSION_HEADER);
+    char buf[64];
+    const char *version = http_value(mc, HTTP_VERSION_HEADER, buf, sizeof(buf));
     const cJSON *first = cJSON_IsArray(root) ? cJSON_GetArrayItem(root, 0) : root;
 
     return http_meta_version(first) != NULL ||
@@ -770,6 +897,7 @@ static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *r
                                        size_t size)
 {
     const char *method, *problem, *name;
+    char value[1024];
     int needed;
 
     if (!cJSON_IsObject(root))
@@ -777,22 +905,25 @@ static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *r
     method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
     if (method == NULL || cJSON_GetObjectItemCaseSensitive(root, "id") == NULL)
         return NULL;
-    problem = http_check_header(HTTP_VERSION_HEADER, http_header(mc, HTTP_VERSION_HEADER),
+    problem = http_check_header(HTTP_VERSION_HEADER,
+                                http_value(mc, HTTP_VERSION_HEADER, value, sizeof(value)),
                                 http_meta_version(root), 1, buf, size);
     if (problem == NULL)
-        problem =
-            http_check_header("Mcp-Method", http_header(mc, "Mcp-Method"), method, 1, buf, size);
+        problem = http_check_header(
+            "Mcp-Method", http_value(mc, "Mcp-Method", value, sizeof(value)), method, 1, buf, size);
+    /* Mcp-Name belongs to the methods that name something; elsewhere it is not looked at. */
     name = http_name_of(root, method, &needed);
-    if (problem == NULL && (needed || http_header(mc, "Mcp-Name") != NULL))
-        problem =
-            http_check_header("Mcp-Name", http_header(mc, "Mcp-Name"), name, needed, buf, size);
+    if (problem == NULL && needed)
+        problem = http_check_header("Mcp-Name", http_value(mc, "Mcp-Name", value, sizeof(value)),
+                                    name, needed, buf, size);
     return problem;
 }
 
 /* A legacy session's MCP-Protocol-Version must be one mcph speaks (-32000, as the SDK). */
 static const char *http_check_session_version(struct http_conn *c, char *buf, size_t size)
 {
-    const char *version = http_header(c->mc, HTTP_VERSION_HEADER);
+    char value[64];
+    const char *version = http_value(c->mc, HTTP_VERSION_HEADER, value, sizeof(value));
 
     if (version == NULL || revision_parse(version) != REV_NONE)
         return NULL;
@@ -876,6 +1007,12 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
     if (!http_is_modern(c->mc, root))
         return "Bad Request: Mcp-Session-Id header is required (initialize first, or send a "
                "2026-07-28 request)";
+    if (cJSON_IsObject(root) && http_request_method(root) != NULL &&
+        http_meta_version(root) == NULL) {
+        *code = JSONRPC_INVALID_PARAMS;
+        return "Invalid _meta envelope: MCP-Protocol-Version names 2026-07-28, but the request has "
+               "no _meta io.modelcontextprotocol/protocolVersion";
+    }
     *code = HTTP_HEADER_MISMATCH;
     return http_check_mirrored(c->mc, root, buf, size);
 }
@@ -884,7 +1021,8 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
 static enum MHD_Result http_post(struct http_conn *c)
 {
     struct server *srv = c->h->srv;
-    const char *sid = http_header(c->mc, HTTP_SESSION_HEADER);
+    char sid_buf[128];
+    const char *sid = http_value(c->mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     const char *problem;
     char buf[320];
     cJSON *root;
@@ -1024,7 +1162,8 @@ static enum MHD_Result http_unauthorized(struct MHD_Connection *mc, int given)
 /* A legacy session's GET stream: its notifications from now on. */
 static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls)
 {
-    const char *sid = http_header(mc, HTTP_SESSION_HEADER);
+    char sid_buf[128];
+    const char *sid = http_value(mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
     struct http_conn *c;
     struct MHD_Response *r;
@@ -1046,6 +1185,14 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     }
     c->sess = s;
     pthread_mutex_lock(&s->lock);
+    if (s->stream != NULL && http_fd_closed(s->stream->fd)) {
+        /* The old stream's client is gone (a reconnect): this one takes its place. */
+        pthread_mutex_lock(&s->stream->lock);
+        s->stream->dead = 1;
+        http_wake(s->stream);
+        pthread_mutex_unlock(&s->stream->lock);
+        s->stream = NULL;
+    }
     if (s->stream != NULL) {
         pthread_mutex_unlock(&s->lock);
         http_conn_close(c, 0);
@@ -1063,7 +1210,8 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
 
 static enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
 {
-    const char *sid = http_header(mc, HTTP_SESSION_HEADER);
+    char sid_buf[128];
+    const char *sid = http_value(mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
     int was;
 
@@ -1110,16 +1258,112 @@ static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc,
     return MHD_YES;
 }
 
+/* Header lines that must come once, counted; and whether a name was malformed. */
+struct http_framing {
+    int counts[10];
+    int bad_name;
+};
+
+static const char *const http_once[] = {
+    MHD_HTTP_HEADER_HOST,
+    MHD_HTTP_HEADER_CONTENT_LENGTH,
+    MHD_HTTP_HEADER_TRANSFER_ENCODING,
+    MHD_HTTP_HEADER_CONTENT_TYPE,
+    MHD_HTTP_HEADER_AUTHORIZATION,
+    MHD_HTTP_HEADER_ORIGIN,
+    HTTP_VERSION_HEADER,
+    "Mcp-Method",
+    "Mcp-Name",
+    HTTP_SESSION_HEADER,
+};
+
+static enum MHD_Result http_count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                         const char *value)
+{
+    struct http_framing *f = cls;
+
+    (void)kind;
+    (void)value;
+    if (strpbrk(key, " \t") != NULL)
+        f->bad_name = 1;
+    for (size_t i = 0; i < sizeof(http_once) / sizeof(http_once[0]); i++) {
+        if (strcasecmp(key, http_once[i]) == 0)
+            f->counts[i]++;
+    }
+    return MHD_YES;
+}
+
+/* What is wrong with the request's framing (RFC 9112: a header that must come once came
+ * twice, a name with white space, a length and a chunked body at once), or NULL. A request
+ * refused here is answered and its connection closed. */
+static const char *http_check_framing(struct MHD_Connection *mc, unsigned *status)
+{
+    struct http_framing f = {0};
+    const char *te = http_header(mc, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+
+    MHD_get_connection_values(mc, MHD_HEADER_KIND, http_count_header, &f);
+    *status = MHD_HTTP_BAD_REQUEST;
+    if (f.bad_name)
+        return "Bad Request: white space in a header name";
+    for (size_t i = 0; i < sizeof(http_once) / sizeof(http_once[0]); i++) {
+        if (f.counts[i] > 1)
+            return "Bad Request: a header that must come once came twice";
+    }
+    if (f.counts[1] > 0 && f.counts[2] > 0)
+        return "Bad Request: Content-Length and Transfer-Encoding together";
+    if (te != NULL && strcasecmp(te, "chunked") != 0) {
+        *status = MHD_HTTP_NOT_IMPLEMENTED;
+        return "Not Implemented: only the chunked transfer coding is taken";
+    }
+    return NULL;
+}
+
+/* The request is whole (headers, and body when it has one): the ticker's limit on how long
+ * a request may take to arrive no longer applies to it. */
+static void http_sock_answering(struct http *h, struct MHD_Connection *mc)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct http_sock *sock = info != NULL ? info->socket_context : NULL;
+
+    if (sock == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    sock->answering = 1;
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* A refusal before the body is read: the connection closes after it (what follows on it may
+ * be the rest of a body nobody framed). */
+static enum MHD_Result http_refuse_framing(struct MHD_Connection *mc, unsigned status,
+                                           const char *message)
+{
+    char *text = http_error_text(HTTP_ERROR, message);
+    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+
+    free(text);
+    if (r != NULL)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    return http_queue(mc, status, r);
+}
+
 /* A new request, headers read: who may ask, and what. */
 static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, const char *url,
                                   const char *method, void **con_cls)
 {
-    const char *host = http_header(mc, MHD_HTTP_HEADER_HOST);
-    const char *authorization = http_header(mc, MHD_HTTP_HEADER_AUTHORIZATION);
+    char host_buf[256], auth_buf[1024], origin_buf[256], buf[256];
+    const char *host = http_value(mc, MHD_HTTP_HEADER_HOST, host_buf, sizeof(host_buf));
+    const char *authorization =
+        http_value(mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
+    const char *origin = http_value(mc, MHD_HTTP_HEADER_ORIGIN, origin_buf, sizeof(origin_buf));
+    const char *problem;
+    unsigned status;
 
-    const char *origin = http_header(mc, MHD_HTTP_HEADER_ORIGIN);
-    char buf[256];
-
+    if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
+        http_sock_answering(h, mc);
+    problem = http_check_framing(mc, &status);
+    if (problem != NULL)
+        return http_refuse_framing(mc, status, problem);
     if (host == NULL || !http_host_allowed(h, host, strlen(host))) {
         snprintf(buf, sizeof(buf), "Invalid Host header: %.64s (see [server] allowed_hosts)",
                  host ? host : "null");
@@ -1163,6 +1407,7 @@ static enum MHD_Result http_handle(void *cls, struct MHD_Connection *mc, const c
             return MHD_YES;
         }
         c->processed = 1;
+        http_sock_answering(c->h, mc);
         return http_post(c);
     }
     return http_post_answer(c);
@@ -1208,23 +1453,59 @@ static void http_expire(struct http *h)
     }
 }
 
+/* A request still arriving after http_timeout_s (a slowloris trickle: libmicrohttpd's own
+ * time-out only counts silence) is cut; the daemon then closes the connection. h->lock held. */
+static void http_cut_slow(struct http *h)
+{
+    for (struct http_sock *sock = h->socks; sock != NULL; sock = sock->next) {
+        if (sock->answering || sock->cut || http_ms_since(&sock->since) < h->timeout_ms)
+            continue;
+        sock->cut = 1;
+        shutdown(sock->fd, SHUT_RDWR);
+    }
+}
+
+/* Connections waiting (suspended, unwatched by the daemon) whose client went away. */
+static void http_find_dead(struct http *h)
+{
+    for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
+        int waiting;
+
+        pthread_mutex_lock(&c->lock);
+        waiting = c->suspended && !c->dead && !c->gone;
+        pthread_mutex_unlock(&c->lock);
+        if (waiting && http_fd_closed(c->fd))
+            http_conn_dead(c);
+    }
+}
+
 static void *http_ticker(void *arg)
 {
     struct http *h = arg;
-    struct timespec last;
+    struct timespec last, expired;
 
     clock_gettime(CLOCK_MONOTONIC, &last);
+    expired = last;
     pthread_mutex_lock(&h->lock);
     while (!h->stopping) {
         struct timespec until;
 
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 1;
+        until.tv_nsec += LIMIT_HTTP_TICK_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
         pthread_cond_timedwait(&h->tick, &h->lock, &until);
         if (h->stopping)
             break;
+        http_cut_slow(h);
+        http_find_dead(h);
         pthread_mutex_unlock(&h->lock);
-        http_expire(h);
+        if (http_ms_since(&expired) >= 1000) {
+            http_expire(h);
+            clock_gettime(CLOCK_MONOTONIC, &expired);
+        }
         if (http_ms_since(&last) >= LIMIT_HTTP_KEEPALIVE_MS) {
             http_keepalive(h);
             clock_gettime(CLOCK_MONOTONIC, &last);
@@ -1351,15 +1632,27 @@ static int http_load_tokens(struct http *h)
     return status;
 }
 
-/* state_key_file: the key requestState is sealed with, at least 32 bytes. */
+/* state_key_file: the key requestState is sealed with, at least 32 bytes; without it, 32
+ * random bytes made now. */
 static int http_load_state_key(struct http *h)
 {
     struct server *srv = h->srv;
     struct strbuf sb = STRBUF_INIT;
     int status;
 
-    if (srv->cfg.state_key_file == NULL)
+    if (srv->cfg.state_key_file == NULL) {
+        /* Sealed all the same, under a key of this process's: a state is never taken unchecked
+         * (replicas that share retries need the file). */
+        unsigned char *key = malloc(32);
+
+        if (key == NULL || getrandom(key, 32, 0) != 32) {
+            free(key);
+            return STATUS_IO;
+        }
+        srv->state_key = key;
+        srv->state_key_len = 32;
         return STATUS_OK;
+    }
     status = http_read_file(srv->cfg.state_key_file, &sb);
     while (status == STATUS_OK && sb.len > 0 &&
            (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
@@ -1411,13 +1704,13 @@ static int http_listen(struct http *h, const char *host, int port)
                 cfg->file, cfg->listen, host);
         return STATUS_INVALID;
     }
-    h->daemon = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, http_handle, h,
-                                 MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED,
-                                 http_completed, h, MHD_OPTION_CONNECTION_LIMIT,
-                                 (unsigned)cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
-                                 (unsigned)cfg->http_timeout_s, MHD_OPTION_THREAD_POOL_SIZE, 2u,
-                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
-                                 MHD_OPTION_EXTERNAL_LOGGER, http_log_mhd, h, MHD_OPTION_END);
+    h->daemon = MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, http_handle, h, MHD_OPTION_SOCK_ADDR, addr,
+        MHD_OPTION_NOTIFY_COMPLETED, http_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
+        http_notify_connection, h, MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->http_timeout_s, MHD_OPTION_THREAD_POOL_SIZE,
+        2u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_EXTERNAL_LOGGER,
+        http_log_mhd, h, MHD_OPTION_END);
     if (h->daemon == NULL) {
         log_msg(&h->srv->log, LOG_ERROR, NULL,
                 "%s: [server] listen = %s: cannot listen there (%s); is the port in use?",
@@ -1440,6 +1733,26 @@ static void http_free(struct http *h)
     free(h);
 }
 
+/* server.cancel_more: every call of an HTTP client is cancelled (shutting down). */
+static size_t http_cancel_all(void *ctx)
+{
+    struct http *h = ctx;
+    size_t n = 0;
+
+    pthread_mutex_lock(&h->lock);
+    for (size_t i = 0; i < h->nsessions; i++)
+        n += inflight_cancel_all(&h->sessions[i]->inflight);
+    for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
+        if (c->own_inflight != NULL)
+            n += inflight_cancel_all(c->own_inflight);
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (n > 0)
+        log_msg(&h->srv->log, LOG_WARNING, NULL, "http: cancelled %zu request(s) of HTTP clients",
+                n);
+    return n;
+}
+
 int http_start(struct server *srv, struct http **out)
 {
     struct http *h = calloc(1, sizeof(*h));
@@ -1453,6 +1766,7 @@ int http_start(struct server *srv, struct http **out)
     h->max_sessions = (size_t)srv->cfg.max_sessions;
     h->route = srv->cfg.session_route ? strdup(srv->cfg.session_route) : NULL;
     h->idle_ms = (long)srv->cfg.session_idle_s * 1000L;
+    h->timeout_ms = (long)srv->cfg.http_timeout_s * 1000L;
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->tick, NULL);
     snprintf(h->path, sizeof(h->path), "%s", srv->cfg.http_path ? srv->cfg.http_path : "/mcp");
@@ -1474,6 +1788,8 @@ int http_start(struct server *srv, struct http **out)
         return status;
     }
     h->ticker_started = 1;
+    srv->cancel_more = http_cancel_all;
+    srv->cancel_ctx = h;
     info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     log_msg(&srv->log, LOG_INFO, NULL, "listening on http://%s%s%s:%u%s%s",
             strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
@@ -1508,6 +1824,7 @@ void http_stop(struct http *h)
 {
     if (h == NULL)
         return;
+    h->srv->cancel_more = NULL;
     pthread_mutex_lock(&h->lock);
     h->stopping = 1;
     pthread_cond_broadcast(&h->tick);

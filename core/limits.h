@@ -78,6 +78,9 @@
 #define LIMIT_HTTP_CONNECTIONS_MAX 4096
 #define LIMIT_HTTP_TIMEOUT_S 30
 #define LIMIT_HTTP_KEEPALIVE_MS 10000
+/* How often the HTTP transport looks for clients gone from waiting requests and for requests
+ * trickling in. */
+#define LIMIT_HTTP_TICK_MS 200
 /* At shutdown, how long open responses get to send what they hold. */
 #define LIMIT_HTTP_STOP_MS 1000
 /* What one HTTP response may hold unsent (a client that does not read its stream): past it

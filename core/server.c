@@ -386,6 +386,8 @@ static size_t server_cancel_all(struct server *srv, const char *what)
     size_t n = server_log_inflight(srv, what);
 
     inflight_cancel_all(&srv->inflight);
+    if (srv->cancel_more != NULL)
+        n += srv->cancel_more(srv->cancel_ctx);
     return n;
 }
 

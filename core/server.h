@@ -67,6 +67,10 @@ struct server {
     struct session session;   /* under lock: the legacy session of the pipe */
     struct peer pipe_peer;    /* the stdio client: session, out and inflight of the pipe */
     unsigned char *state_key; /* owned or NULL: [server] state_key_file's key (read-only) */
+    /* NULL, or the transport's own requests in flight (HTTP's peers) are cancelled by it, with
+     * the pipe's, when shutting down; it returns how many it marked. Set before server_stop. */
+    size_t (*cancel_more)(void *ctx);
+    void *cancel_ctx;
     size_t state_key_len;
     struct work work;         /* the threads: the reader, the watcher, calls */
     struct jsonrpc_reader in; /* the thread holding the reader role */
