@@ -23,6 +23,7 @@ struct call_job {
     struct inflight_call flight; /* registered in its peer's inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
+    unsigned missing;        /* CALL_CAN_* bits the handler asked for and the client lacks */
     int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
     struct modern_mrtr mrtr; /* 2026-07-28: the questions and the retry's answers */
     char name[];             /* t.name (which the registry owns) copied, in the same block */
@@ -123,6 +124,8 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 
     /* Only tools, reads and gets may answer input_required under 2026-07-28. */
     if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == RESULT_COMPLETE)) {
+        if (!(job->o.can & call_needs(what)))
+            job->missing |= call_needs(what);
         cJSON_Delete(params);
         return MCPH_ERR_UNSUPPORTED;
     }
@@ -138,6 +141,28 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 
 /* --- Answers. --- */
 
+/* Under 2026-07-28, a handler that gave up because the client lacks a capability it asked
+ * for: -32021 naming what it needs (data.requiredCapabilities, a ClientCapabilities object). */
+static cJSON *call_missing_capability(const struct call_job *job)
+{
+    static const char *const names[] = {"sampling", "elicitation", "roots"};
+    cJSON *data = cJSON_CreateObject();
+    cJSON *caps = cJSON_AddObjectToObject(data, "requiredCapabilities");
+    struct strbuf text = STRBUF_INIT;
+    cJSON *error;
+
+    strbuf_addstr(&text, "Missing required client capability:");
+    for (unsigned i = 0; i < 3; i++) {
+        if (!(job->missing & (1u << i)))
+            continue;
+        cJSON_AddObjectToObject(caps, names[i]);
+        strbuf_addf(&text, " %s", names[i]);
+    }
+    error = jsonrpc_error(job->o.id, CALL_MISSING_CAPABILITY, text.buf, data);
+    strbuf_release(&text);
+    return error;
+}
+
 static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *msg)
 {
     const char *id = job->t.plugin->id;
@@ -148,6 +173,8 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
      * its choice. */
     if (rc == MCPH_ERR_INVALID)
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Invalid params", NULL);
+    if (rc == MCPH_ERR_UNSUPPORTED && job->o.modern && job->missing != 0)
+        return call_missing_capability(job);
     if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
         return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
                                 job->o.modern);

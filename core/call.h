@@ -22,6 +22,7 @@ enum call_can {
     CALL_CAN_SAMPLE = 1u << 0,
     CALL_CAN_ELICIT = 1u << 1,
     CALL_CAN_ROOTS = 1u << 2,
+    /* (the order of sampling, elicitation, roots is that of call_missing_capability's names) */
 };
 
 /* The plugin code to run. */
@@ -39,6 +40,10 @@ struct call_target {
     const void *own_data;               /* the definition's data pointer, for host->call_data */
     const struct schema *output_schema; /* borrowed from a tool's definition, or NULL */
 };
+
+/* MissingRequiredClientCapabilityError (2026-07-28): a handler needed a capability the
+ * request did not declare and returned MCPH_ERR_UNSUPPORTED. */
+#define CALL_MISSING_CAPABILITY (-32021)
 
 /* Who asked, and how the answer goes back. */
 struct call_origin {

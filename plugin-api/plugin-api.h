@@ -493,7 +493,8 @@ struct mcph_host {
      * thread until the client answers, the call is cancelled, or [server] ask_timeout_ms
      * passes. On MCPH_OK *result_json is the client's result as JSON text, borrowed until
      * the handler returns. Else: MCPH_ERR_UNSUPPORTED (the client did not declare the
-     * capability: turn it into a tool error that says so), MCPH_ERR_TIMEOUT,
+     * capability: turn it into a tool error that says so, or return it, and a 2026-07-28
+     * client gets -32021 naming the capability), MCPH_ERR_TIMEOUT,
      * MCPH_ERR_CANCELLED (the call was cancelled, or the client's input ended: return
      * promptly), MCPH_ERR_CLIENT (the client answered with an
      * error; *result_json is then the JSON-RPC error object), MCPH_ERR_INVALID (bad JSON in).
