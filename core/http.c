@@ -76,6 +76,8 @@ struct http_conn {
     int gone;            /* the connection closed: nothing more can be sent */
     int ended;           /* the stream ends once what is queued is sent */
     int dead;            /* the client closed its end: the connection is dropped */
+    int answers;         /* answers (responses) written for its requests */
+    int mid_line;        /* the last write ended inside a line */
     int fd;              /* the connection's socket, for the ticker to look at */
 };
 
@@ -273,6 +275,34 @@ static void http_raw_to_events(struct http_conn *c)
     }
 }
 
+/* Whether text (len bytes, at a line's start) is an answer: a response or a batch of them,
+ * not a notification or a request of mcph's own. */
+static int http_is_answer(const char *text, size_t len)
+{
+    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
+
+    return (len > 0 && text[0] == '[') ||
+           (len >= sizeof(head) - 1 && memcmp(text, head, sizeof(head) - 1) == 0);
+}
+
+/* Count the answers among lines written (whole lines, in parts: a line starts a part or
+ * follows a newline inside one). conn lock held. */
+static void http_count_answers(struct http_conn *c, const struct iovec *v, int cnt)
+{
+    for (int i = 0; i < cnt; i++) {
+        const char *p = v[i].iov_base, *end = p + v[i].iov_len;
+
+        while (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+            if (!c->mid_line && http_is_answer(p, (size_t)(end - p)))
+                c->answers++;
+            c->mid_line = nl == NULL;
+            p = nl != NULL ? nl + 1 : end;
+        }
+    }
+}
+
 /* Lines for c: kept for its response. Returns STATUS_IO when c can take no more. */
 static int http_conn_push(struct http_conn *c, const struct iovec *v, int cnt)
 {
@@ -282,6 +312,7 @@ static int http_conn_push(struct http_conn *c, const struct iovec *v, int cnt)
     if (c->gone || c->ended) {
         status = STATUS_IO;
     } else {
+        http_count_answers(c, v, cnt);
         for (int i = 0; i < cnt; i++)
             strbuf_add(&c->raw, v[i].iov_base, v[i].iov_len);
         if (c->mode == HTTP_EVENTS)
@@ -648,16 +679,22 @@ static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
         return (ssize_t)n;
     }
     if (c->ended) {
+        int unanswered = c->kind == HTTP_POST && c->requests > 0 && c->answers == 0;
+
         pthread_mutex_unlock(&c->lock);
-        return MHD_CONTENT_READER_END_OF_STREAM;
+        return unanswered ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
     }
     seen = c->wakes;
     pthread_mutex_unlock(&c->lock);
     settled = c->kind == HTTP_POST && http_conn_settled(c);
     pthread_mutex_lock(&c->lock);
     if (settled && c->events.len == 0) {
+        /* Requests that got no answer (cancelled, by a shutdown say): the stream breaks off,
+         * so the client sees them fail instead of waiting for what cannot come. */
+        int unanswered = c->requests > 0 && c->answers == 0;
+
         pthread_mutex_unlock(&c->lock);
-        return MHD_CONTENT_READER_END_OF_STREAM;
+        return unanswered ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
     }
     /* Nothing to send yet: wait for a wake (unless one came meanwhile). */
     if (c->wakes == seen && !settled) {
@@ -762,6 +799,11 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
     if (c->mode != HTTP_WAITING) {
         pthread_mutex_unlock(&c->lock);
         return MHD_YES;
+    }
+    if (settled && c->raw.len == 0 && c->requests > 0) {
+        /* Its requests were cancelled and get no answer: no response, the connection closes. */
+        pthread_mutex_unlock(&c->lock);
+        return MHD_NO;
     }
     if (settled && c->raw.len == 0 && c->requests == 0) {
         r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);

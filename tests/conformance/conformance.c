@@ -8,15 +8,23 @@
  * three elicitations, and the pending JSON Schema 2020-12 tool), three fixed resources, one
  * resource template, and four prompts, one with a completion handler.
  *
- * The plugin keeps no state at all, so it has no init() or shutdown() and its handlers may
- * run in parallel: the descriptor sets MCPH_PLUGIN_THREAD_SAFE. That matters here because
- * the logging and progress tools sleep and the asking tools wait for the client; without
- * the flag each would hold up every other call of the session.
+ * The 2026-07-28 scenarios of the prerelease suite (0.2.0-alpha, run by hand: SCENARIOS.md,
+ * "The 2026-07-28 suite") call more: the input_required tools and prompt (questions answered
+ * by a retry), a tool that needs sampling, a logging tool, a tool with an x-mcp-header
+ * argument, and two tools that change the tool and prompt lists. The 0.1.16 scenarios only
+ * see them in the lists.
+ *
+ * The handlers may run in parallel: the descriptor sets MCPH_PLUGIN_THREAD_SAFE. That
+ * matters here because the logging and progress tools sleep and the asking tools wait for
+ * the client; without the flag each would hold up every other call of the session. The only
+ * state is two counters of list changes, atomic, kept across the rebuilds they cause
+ * (MCPH_PLUGIN_TAKE_OVER).
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, outside the mcph tree's -D_GNU_SOURCE too */
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +90,18 @@ static const char *const conformance_arg1_values[] = {
 static const char conformance_short_escapes[] = {
     ['"'] = '"',  ['\\'] = '\\', ['\b'] = 'b', ['\f'] = 'f',
     ['\n'] = 'n', ['\r'] = 'r',  ['\t'] = 't',
+};
+
+/*
+ * An instance's state: how many times test_trigger_tool_change and test_trigger_prompt_change
+ * ran, in this instance and the ones it replaced. While a count is odd the instance defines
+ * test_dynamic_tool or test_dynamic_prompt, so each trigger changes its list: it asks mcph
+ * for a rebuild (host->refresh()), whose init copies the counts and defines accordingly, and
+ * mcph sends list_changed for the list that changed.
+ */
+struct conformance {
+    atomic_uint tool_changes;
+    atomic_uint prompt_changes;
 };
 
 /* --- Helpers. --- */
@@ -445,6 +465,257 @@ static int conformance_schema_2020_12(const struct mcph_host *host, void *state,
     return conformance_text_pair(host, call, "Received arguments: ", args);
 }
 
+/* --- The 2026-07-28 fixtures. Under 2026-07-28 a question (elicit, sample, roots) that has
+ * no answer yet returns MCPH_ERR_AGAIN: mcph answers the request with input_required, and
+ * runs the handler again on the client's retry, when the same question, asked in the same
+ * order, returns the answer. What a handler returns after MCPH_ERR_AGAIN is discarded.
+ * Under the earlier revisions each question waits for the client's answer instead. --- */
+
+/* The question of test_input_required_result_elicitation: the user's name. */
+static const char conformance_name_schema[] = "{\"type\":\"object\",\"properties\":{\"name\":{"
+                                              "\"type\":\"string\"}},\"required\":[\"name\"]}";
+
+/* The question of the request-state and tampered-state tools: a confirmation. */
+static const char conformance_confirm_schema[] = "{\"type\":\"object\",\"properties\":{\"ok\":{"
+                                                 "\"type\":\"boolean\"}},\"required\":[\"ok\"]}";
+
+/* Asks one question with elicit() and, once it is answered, shows the answer after prefix.
+ * For the tools whose only job is to ask. */
+static int conformance_ask_one(const struct mcph_host *host, struct mcph_call *call,
+                               const char *message, const char *schema_json, const char *prefix)
+{
+    const char *answer = NULL;
+
+    int rc = host->elicit(call, message, schema_json, &answer);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    return conformance_answer(host, call, "elicitation", rc, answer, prefix);
+}
+
+static int conformance_ir_elicitation(const struct mcph_host *host, void *state,
+                                      struct mcph_call *call)
+{
+    (void)state;
+    return conformance_ask_one(host, call, "What is your name?", conformance_name_schema,
+                               "Hello, the answer was: ");
+}
+
+static int conformance_ir_sampling(const struct mcph_host *host, void *state,
+                                   struct mcph_call *call)
+{
+    char *params;
+    const char *answer = NULL;
+
+    (void)state;
+    int rc = conformance_sampling_params("What is the capital of France?", &params);
+    if (rc != MCPH_OK)
+        return rc;
+    rc = host->sample(call, params, &answer);
+    free(params);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    return conformance_answer(host, call, "sampling", rc, answer, "Sampling result: ");
+}
+
+static int conformance_ir_roots(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *answer = NULL;
+
+    (void)state;
+    int rc = host->roots(call, &answer);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    return conformance_answer(host, call, "roots", rc, answer, "Roots: ");
+}
+
+/* mcph carries the answers from one round to the next in requestState itself; the scenario
+ * checks that a retry echoing it completes ("state-ok" in the text, as its spec asks). */
+static int conformance_ir_request_state(const struct mcph_host *host, void *state,
+                                        struct mcph_call *call)
+{
+    (void)state;
+    return conformance_ask_one(host, call, "Please confirm", conformance_confirm_schema,
+                               "state-ok: requestState validated; the answer was: ");
+}
+
+/* The scenario sends a requestState altered after the first round: with [server]
+ * state_key_file mcph refuses it (-32602) before this runs again. */
+static int conformance_ir_tampered_state(const struct mcph_host *host, void *state,
+                                         struct mcph_call *call)
+{
+    (void)state;
+    return conformance_ask_one(host, call, "Please confirm", conformance_confirm_schema,
+                               "integrity-ok: the answer was: ");
+}
+
+/* Three questions of three kinds in one round: each is asked before looking at what the
+ * others returned, so under 2026-07-28 one input_required carries all three. */
+static int conformance_ir_multiple(const struct mcph_host *host, void *state,
+                                   struct mcph_call *call)
+{
+    const char *name = NULL, *greeting = NULL, *roots = NULL;
+    char *params;
+
+    (void)state;
+    int rc = conformance_sampling_params("Generate a greeting", &params);
+    if (rc != MCPH_OK)
+        return rc;
+    int rc_name = host->elicit(call, "What is your name?", conformance_name_schema, &name);
+    int rc_greeting = host->sample(call, params, &greeting);
+    int rc_roots = host->roots(call, &roots);
+    free(params);
+    if (rc_name == MCPH_ERR_AGAIN || rc_greeting == MCPH_ERR_AGAIN || rc_roots == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    rc = conformance_answer(host, call, "elicitation", rc_name, name, "Name: ");
+    if (rc == MCPH_OK && rc_name == MCPH_OK)
+        rc = conformance_answer(host, call, "sampling", rc_greeting, greeting, "Greeting: ");
+    if (rc == MCPH_OK && rc_name == MCPH_OK && rc_greeting == MCPH_OK)
+        rc = conformance_answer(host, call, "roots", rc_roots, roots, "Roots: ");
+    return rc;
+}
+
+/* Two rounds: the second question is asked only once the first is answered, so each round
+ * has its own input_required (and its own requestState). */
+static int conformance_ir_multi_round(const struct mcph_host *host, void *state,
+                                      struct mcph_call *call)
+{
+    const char *name = NULL, *color = NULL;
+
+    (void)state;
+    int rc = host->elicit(call, "Step 1: What is your name?", conformance_name_schema, &name);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    if (rc != MCPH_OK)
+        return conformance_answer(host, call, "elicitation", rc, name, "");
+    rc = host->elicit(call, "Step 2: What is your favorite color?",
+                      "{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"string\"}},"
+                      "\"required\":[\"color\"]}",
+                      &color);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    if (rc != MCPH_OK)
+        return conformance_answer(host, call, "elicitation", rc, color, "");
+    rc = conformance_text_pair(host, call, "Multi-round complete, name: ", name);
+    if (rc == MCPH_OK)
+        rc = conformance_text_pair(host, call, "Favorite color: ", color);
+    return rc;
+}
+
+/* Asks only what the client can answer: a question it did not declare the capability for
+ * returns MCPH_ERR_UNSUPPORTED and is left out. */
+static int conformance_ir_capabilities(const struct mcph_host *host, void *state,
+                                       struct mcph_call *call)
+{
+    const char *value = NULL, *sample = NULL;
+    char *params;
+
+    (void)state;
+    int rc = conformance_sampling_params("Sample request", &params);
+    if (rc != MCPH_OK)
+        return rc;
+    int rc_value = host->elicit(call, "Elicitation input",
+                                "{\"type\":\"object\",\"properties\":{\"value\":{\"type\":"
+                                "\"string\"}},\"required\":[\"value\"]}",
+                                &value);
+    int rc_sample = host->sample(call, params, &sample);
+    free(params);
+    if (rc_value == MCPH_ERR_AGAIN || rc_sample == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    if (rc_value == MCPH_ERR_UNSUPPORTED && rc_sample == MCPH_ERR_UNSUPPORTED)
+        return host->text(call, "No supported capabilities declared");
+    rc = host->text(call, "capabilities-ok");
+    if (rc == MCPH_OK && rc_value != MCPH_ERR_UNSUPPORTED)
+        rc = conformance_answer(host, call, "elicitation", rc_value, value, "Elicitation: ");
+    if (rc == MCPH_OK && rc_sample != MCPH_ERR_UNSUPPORTED)
+        rc = conformance_answer(host, call, "sampling", rc_sample, sample, "Sampling: ");
+    return rc;
+}
+
+/* Needs sampling: a client that did not declare it gets the failure as a protocol error
+ * (the scenario wants -32021, MissingRequiredClientCapabilityError, naming sampling). */
+static int conformance_missing_capability(const struct mcph_host *host, void *state,
+                                          struct mcph_call *call)
+{
+    char *params;
+    const char *answer = NULL;
+
+    (void)state;
+    int rc = conformance_sampling_params("Say hello", &params);
+    if (rc != MCPH_OK)
+        return rc;
+    rc = host->sample(call, params, &answer);
+    free(params);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    if (rc == MCPH_ERR_UNSUPPORTED)
+        return host->error(call, MCPH_ERR_UNSUPPORTED, "this tool needs the sampling capability");
+    return conformance_answer(host, call, "sampling", rc, answer, "Success: ");
+}
+
+/* Progress (sent only with a progress token), then a question: the response stream of a
+ * 2026-07-28 call must carry no request of the server's, only notifications and the final
+ * (here input_required) result. */
+static int conformance_streaming_elicitation(const struct mcph_host *host, void *state,
+                                             struct mcph_call *call)
+{
+    (void)state;
+    host->progress(call, 50.0, CONFORMANCE_PROGRESS_TOTAL, "half way");
+    return conformance_ask_one(host, call, "Please confirm", conformance_confirm_schema,
+                               "Streaming complete: ");
+}
+
+/* One log line: under 2026-07-28 mcph must not send it as notifications/message unless the
+ * request's _meta set io.modelcontextprotocol/logLevel. */
+static int conformance_logging_tool(const struct mcph_host *host, void *state,
+                                    struct mcph_call *call)
+{
+    (void)state;
+    host->log(host, MCPH_LOG_INFO, "Diagnostic trace logging activated");
+    return host->text(call, "Logging evaluated");
+}
+
+/* The region argument is mirrored in the Mcp-Param-Region header (x-mcp-header), which mcph
+ * checks against it; the handler only shows it. */
+static int conformance_custom_headers(const struct mcph_host *host, void *state,
+                                      struct mcph_call *call)
+{
+    const char *region;
+
+    (void)state;
+    int rc = host->arg_string(call, "region", &region);
+    if (rc != MCPH_OK)
+        return conformance_bad_arg(host, call, "region", rc);
+    return conformance_text_pair(host, call, "Region: ", region);
+}
+
+static int conformance_trigger_tool_change(const struct mcph_host *host, void *state,
+                                           struct mcph_call *call)
+{
+    struct conformance *conf = state;
+
+    atomic_fetch_add(&conf->tool_changes, 1);
+    host->refresh(host);
+    return host->text(call, "Tool list change triggered");
+}
+
+static int conformance_trigger_prompt_change(const struct mcph_host *host, void *state,
+                                             struct mcph_call *call)
+{
+    struct conformance *conf = state;
+
+    atomic_fetch_add(&conf->prompt_changes, 1);
+    host->refresh(host);
+    return host->text(call, "Prompt list change triggered");
+}
+
+/* Served while the tool list is in its changed state. */
+static int conformance_dynamic_tool(const struct mcph_host *host, void *state,
+                                    struct mcph_call *call)
+{
+    (void)state;
+    return host->text(call, "This tool comes and goes with test_trigger_tool_change.");
+}
+
 /* --- Resources. uri NULL: the contents belong to the URI being read. --- */
 
 static int conformance_static_text(const struct mcph_host *host, void *state,
@@ -612,6 +883,38 @@ static int conformance_image_prompt(const struct mcph_host *host, void *state,
     return rc;
 }
 
+/* A prompt that needs an answer first (input_required under 2026-07-28). */
+static int conformance_ir_prompt(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *answer = NULL;
+
+    (void)state;
+    int rc = host->elicit(call, "What context should the prompt use?",
+                          "{\"type\":\"object\",\"properties\":{\"context\":{\"type\":"
+                          "\"string\"}},\"required\":[\"context\"]}",
+                          &answer);
+    if (rc == MCPH_ERR_AGAIN)
+        return MCPH_OK;
+    if (rc != MCPH_OK)
+        return host->error(call, rc == MCPH_ERR_UNSUPPORTED ? MCPH_ERR_UNSUPPORTED : MCPH_ERR,
+                           "the prompt needs an answer from the user (elicitation)");
+    rc = host->prompt_message(call, MCPH_ROLE_USER);
+    if (rc == MCPH_OK)
+        rc = conformance_text_pair(host, call, "Prompt with context: ", answer);
+    return rc;
+}
+
+/* Served while the prompt list is in its changed state. */
+static int conformance_dynamic_prompt(const struct mcph_host *host, void *state,
+                                      struct mcph_call *call)
+{
+    (void)state;
+    int rc = host->prompt_message(call, MCPH_ROLE_USER);
+    if (rc != MCPH_OK)
+        return rc;
+    return host->text(call, "This prompt comes and goes with test_trigger_prompt_change.");
+}
+
 /* --- The descriptor. mcph copies every string at load time. --- */
 
 static const char conformance_no_args[] = "{\"type\":\"object\",\"properties\":{},"
@@ -716,14 +1019,134 @@ static const struct mcph_tool conformance_tools[] = {
         .description = "Tool with JSON Schema 2020-12 features",
         .input_schema = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
                         "\"type\":\"object\","
-                        "\"$defs\":{\"address\":{\"type\":\"object\",\"properties\":{"
+                        "\"$defs\":{\"address\":{\"$anchor\":\"addressDef\",\"type\":\"object\","
+                        "\"properties\":{"
                         "\"street\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"}}}},"
                         "\"properties\":{\"name\":{\"type\":\"string\"},"
-                        "\"address\":{\"$ref\":\"#/$defs/address\"}},"
+                        "\"address\":{\"$ref\":\"#/$defs/address\"},"
+                        "\"contactMethod\":{\"type\":\"string\",\"enum\":[\"phone\",\"email\"]},"
+                        "\"phone\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},"
+                        "\"allOf\":[{\"anyOf\":[{\"required\":[\"phone\"]},"
+                        "{\"required\":[\"email\"]}]}],"
+                        "\"if\":{\"properties\":{\"contactMethod\":{\"const\":\"phone\"}},"
+                        "\"required\":[\"contactMethod\"]},"
+                        "\"then\":{\"required\":[\"phone\"]},\"else\":{\"required\":[\"email\"]},"
                         "\"additionalProperties\":false}",
         .call = conformance_schema_2020_12,
     },
+    {
+        .name = "test_input_required_result_elicitation",
+        .title = "Input required: elicitation",
+        .description = "Asks the user's name (elicitation), then greets.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_elicitation,
+    },
+    {
+        .name = "test_input_required_result_sampling",
+        .title = "Input required: sampling",
+        .description = "Asks the client's model a question (sampling), then shows the answer.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_sampling,
+    },
+    {
+        .name = "test_input_required_result_list_roots",
+        .title = "Input required: roots",
+        .description = "Asks the client for its roots, then shows them.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_roots,
+    },
+    {
+        .name = "test_input_required_result_request_state",
+        .title = "Input required: request state",
+        .description = "Asks for a confirmation; the retry carries requestState.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_request_state,
+    },
+    {
+        .name = "test_input_required_result_multiple_inputs",
+        .title = "Input required: three questions",
+        .description = "Asks a name (elicitation), a greeting (sampling) and the roots at once.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_multiple,
+    },
+    {
+        .name = "test_input_required_result_multi_round",
+        .title = "Input required: two rounds",
+        .description = "Asks a name, then a favourite color, one round each.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_multi_round,
+    },
+    {
+        .name = "test_input_required_result_tampered_state",
+        .title = "Input required: tampered state",
+        .description = "Asks for a confirmation; a retry with an altered requestState must be "
+                       "refused.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_tampered_state,
+    },
+    {
+        .name = "test_input_required_result_capabilities",
+        .title = "Input required: capabilities",
+        .description = "Asks through elicitation and sampling, each only if the client declared "
+                       "it.",
+        .input_schema = conformance_no_args,
+        .call = conformance_ir_capabilities,
+    },
+    {
+        .name = "test_missing_capability",
+        .title = "Missing capability",
+        .description = "Needs sampling: fails with a protocol error for a client without it.",
+        .input_schema = conformance_no_args,
+        .call = conformance_missing_capability,
+    },
+    {
+        .name = "test_streaming_elicitation",
+        .title = "Streaming elicitation",
+        .description = "Reports progress, then asks for a confirmation.",
+        .input_schema = conformance_no_args,
+        .call = conformance_streaming_elicitation,
+    },
+    {
+        .name = "test_logging_tool",
+        .title = "Logging tool",
+        .description = "Writes one log line at info level, then returns.",
+        .input_schema = conformance_no_args,
+        .call = conformance_logging_tool,
+    },
+    {
+        .name = "test_custom_headers",
+        .title = "Custom headers",
+        .description = "Shows its region argument, which the client also sends in the "
+                       "Mcp-Param-Region header.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\","
+                        "\"description\":\"A region name\",\"x-mcp-header\":\"Region\"}},"
+                        "\"required\":[\"region\"],\"additionalProperties\":false}",
+        .call = conformance_custom_headers,
+    },
+    {
+        .name = "test_trigger_tool_change",
+        .title = "Change the tool list",
+        .description = "Adds test_dynamic_tool to the tool list, or removes it.",
+        .input_schema = conformance_no_args,
+        .call = conformance_trigger_tool_change,
+    },
+    {
+        .name = "test_trigger_prompt_change",
+        .title = "Change the prompt list",
+        .description = "Adds test_dynamic_prompt to the prompt list, or removes it.",
+        .input_schema = conformance_no_args,
+        .call = conformance_trigger_prompt_change,
+    },
     {0},
+};
+
+/* Defined at init while the tool list is in its changed state (struct conformance). */
+static const struct mcph_tool conformance_dynamic_tool_row = {
+    .name = "test_dynamic_tool",
+    .title = "Dynamic tool",
+    .description = "Listed while test_trigger_tool_change has run an odd number of times.",
+    .input_schema = conformance_no_args,
+    .call = conformance_dynamic_tool,
 };
 
 static const struct mcph_resource conformance_resources[] = {
@@ -808,16 +1231,66 @@ static const struct mcph_prompt conformance_prompts[] = {
         .description = "A prompt with an image.",
         .get = conformance_image_prompt,
     },
+    {
+        .name = "test_input_required_result_prompt",
+        .title = "Prompt that asks first",
+        .description = "Asks the user for a context (elicitation), then builds the prompt.",
+        .get = conformance_ir_prompt,
+    },
     {0},
 };
 
-/* No state at all, so handlers may run in parallel. */
+/* Defined at init while the prompt list is in its changed state (struct conformance). */
+static const struct mcph_prompt conformance_dynamic_prompt_row = {
+    .name = "test_dynamic_prompt",
+    .title = "Dynamic prompt",
+    .description = "Listed while test_trigger_prompt_change has run an odd number of times.",
+    .get = conformance_dynamic_prompt,
+};
+
+/* Takes the list-change counts over from the instance this one replaces (it may still be
+ * serving calls: they are read atomically), and defines the rows they call for. */
+static int conformance_init(const struct mcph_host *host, void **state)
+{
+    struct conformance *conf = calloc(1, sizeof(*conf));
+    struct conformance *before = host->predecessor(host);
+    int rc = MCPH_OK;
+
+    if (conf == NULL)
+        return MCPH_ERR_NOMEM;
+    if (before != NULL) {
+        atomic_store(&conf->tool_changes, atomic_load(&before->tool_changes));
+        atomic_store(&conf->prompt_changes, atomic_load(&before->prompt_changes));
+    }
+    if (atomic_load(&conf->tool_changes) % 2 == 1)
+        rc = host->define_tool(host, &conformance_dynamic_tool_row);
+    if (rc == MCPH_OK && atomic_load(&conf->prompt_changes) % 2 == 1)
+        rc = host->define_prompt(host, &conformance_dynamic_prompt_row);
+    if (rc != MCPH_OK) {
+        host->log(host, MCPH_LOG_ERROR, "cannot define the changed tool or prompt list (%d)", rc);
+        free(conf);
+        return rc;
+    }
+    *state = conf;
+    return MCPH_OK;
+}
+
+/* Runs after the last handler returned. */
+static void conformance_shutdown(void *state)
+{
+    free(state);
+}
+
+/* Handlers may run in parallel (the counters are atomic); a rebuild takes the counters over,
+ * and may define nothing where its predecessor defined a row (hence REBUILD_ON_RELOAD). */
 static const struct mcph_plugin conformance_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "conformance",
     .version = "1.0.0",
     .description = "The fixtures of the MCP conformance server suite",
-    .flags = MCPH_PLUGIN_THREAD_SAFE,
+    .flags = MCPH_PLUGIN_THREAD_SAFE | MCPH_PLUGIN_REBUILD_ON_RELOAD | MCPH_PLUGIN_TAKE_OVER,
+    .init = conformance_init,
+    .shutdown = conformance_shutdown,
     .tools = conformance_tools,
     .resources = conformance_resources,
     .resource_templates = conformance_templates,

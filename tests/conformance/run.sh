@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance server suite (@modelcontextprotocol/conformance, pinned in
-# package.json) against mcph serving tests/conformance/mcph.ini, over Streamable HTTP through
-# supergateway (stateful: one mcph process a session, messages relayed unchanged), bound to
-# 127.0.0.1 by the loopback.mjs preload.
+# package.json) against mcph serving tests/conformance/mcph.ini over its own Streamable HTTP
+# listener: `mcph --listen 127.0.0.1:0`, the port read from its "listening on" log line.
 #
 #   tests/conformance/run.sh [MCPH_BINARY [SCENARIO]]
 #
 # MCPH_BINARY defaults to build/mcph of this tree. SCENARIO runs one scenario instead of the
-# suite. Environment: CONFORMANCE_SUITE (active, the default; all;
-# pending), CONFORMANCE_TIMEOUT (seconds for the whole suite, default 600), CONFORMANCE_INI
-# (another INI to serve, for trying fixtures out or two-hop.ini; default
-# tests/conformance/mcph.ini), CONFORMANCE_RESULTS (where results go; default
-# tests/conformance/results).
+# suite. Environment: CONFORMANCE_SUITE (active, the default; all; pending),
+# CONFORMANCE_TIMEOUT (seconds for the whole suite, default 600), CONFORMANCE_INI (another INI
+# to serve, for trying fixtures out or two-hop.ini; default tests/conformance/mcph.ini),
+# CONFORMANCE_RESULTS (where results go; default tests/conformance/results). For trying
+# another release of the suite (SCENARIOS.md, "The 2026-07-28 suite"): CONFORMANCE_CLI (its
+# dist/index.js, installed elsewhere; default the pinned one) and CONFORMANCE_REQUIREMENTS (a
+# spec revision: run the scenarios it requires, --requirements, instead of a suite).
 #
-# Scenarios listed in expected-failures.yml may fail (they test HTTP itself); any other
-# failure, or a listed scenario that passes, makes the run fail. Results (checks.json per
-# scenario), the suite's output and supergateway's log are left in tests/conformance/results/
-# (or CONFORMANCE_RESULTS).
+# Scenarios listed in expected-failures.yml may fail; any other failure, or a listed scenario
+# that passes, makes the run fail. So does mcph exiting before the end, not stopping cleanly on
+# SIGTERM, or a sanitizer report in its log. Results (checks.json per scenario), the suite's
+# output and mcph's log are left in tests/conformance/results/ (or CONFORMANCE_RESULTS).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,7 +37,10 @@ scenario=${2:-}
 suite=${CONFORMANCE_SUITE:-active}
 limit=${CONFORMANCE_TIMEOUT:-600}
 baseline=$here/expected-failures.yml
+cli=${CONFORMANCE_CLI:-$here/node_modules/@modelcontextprotocol/conformance/dist/index.js}
 results=${CONFORMANCE_RESULTS:-$here/results}
+# What a sanitizer writes when it finds something (as tests/lib/util.mjs SANITIZER_REPORT).
+sanitizer='ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error:|SUMMARY: [A-Za-z]*Sanitizer|WARNING: ThreadSanitizer'
 
 if [ ! -x "$mcph" ] || [ -d "$mcph" ]; then
     echo "conformance: $mcph is not an executable; build it first (make)" >&2
@@ -47,7 +51,7 @@ if [ ! -f "$ini" ]; then
     exit 2
 fi
 
-# --- The pinned packages (Node >= 22 from the npm package `node`, the suite, supergateway). --
+# --- The pinned packages (Node >= 22 from the npm package `node`, the suite). ---------------
 stamp=$here/node_modules/.installed
 if [ ! -e "$stamp" ] || [ "$here/package-lock.json" -nt "$stamp" ] ||
     [ "$here/package.json" -nt "$stamp" ]; then
@@ -67,81 +71,100 @@ if [ "$major" -lt 22 ]; then
     exit 2
 fi
 
-# --- supergateway on a loopback port. -------------------------------------------------------
-work=$(mktemp -d)
-gw=
-hold=
-cleanup() {
-
-    if [ -n "$gw" ] && kill -0 "$gw" 2>/dev/null; then
-        kill -TERM "$gw" 2>/dev/null || true # it stops its mcph children, then exits
-        for _ in $(seq 100); do
-            kill -0 "$gw" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "$gw" 2>/dev/null || true
-        wait "$gw" 2>/dev/null || true
+# --- mcph on a loopback port. ---------------------------------------------------------------
+server=
+log=$results/mcph.log
+# Stop mcph: SIGTERM (calls get a grace period, streams end), then SIGKILL after 30 s (a
+# sanitizer build is slow). Sets `stopped` to its exit status.
+stopped=
+stop_mcph() {
+    stopped=
+    if [ -z "$server" ]; then
+        return
     fi
-    if [ -n "$hold" ]; then
-        exec {hold}>&-
+    kill -TERM "$server" 2>/dev/null || true
+    for _ in $(seq 300); do
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$server" 2>/dev/null; then
+        echo "conformance: mcph did not stop within 30 s of SIGTERM; killed" >&2
+        kill -KILL "$server" 2>/dev/null || true
     fi
-    rm -rf "$work"
+    stopped=0
+    wait "$server" 2>/dev/null || stopped=$?
+    server=
 }
-trap cleanup EXIT
+trap stop_mcph EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 rm -rf "$results"
 mkdir -p "$results"
 
-# supergateway exits when its stdin closes: give it a FIFO whose only writer is this script
-# (so it also goes away if this script is killed outright).
-mkfifo "$work/stdin"
-exec {hold}<>"$work/stdin"
+"$mcph" --listen 127.0.0.1:0 "$ini" </dev/null >"$log" 2>&1 &
+server=$!
 
-cmd="exec $(printf '%q' "$mcph") $(printf '%q' "$ini")"
-LOOPBACK_PORT_FILE=$work/port "$node" --import "$here/loopback.mjs" \
-    "$here/node_modules/supergateway/dist/index.js" \
-    --stdio "$cmd" --outputTransport streamableHttp --stateful --port 0 \
-    <"$work/stdin" >"$results/supergateway.log" 2>&1 {hold}>&- &
-gw=$!
-
-port=
-for _ in $(seq 100); do # 10 s
-    if ! kill -0 "$gw" 2>/dev/null; then
-        echo "conformance: supergateway exited at startup; its log:" >&2
-        cat "$results/supergateway.log" >&2
-        exit 1
+# The URL from "mcph: info: listening on http://127.0.0.1:PORT/mcp"; 30 s for a sanitizer
+# build to load its plugins (and, two hops away, start the inner mcph).
+url=
+for _ in $(seq 300); do
+    url=$(sed -n 's#^.*listening on \(http://127\.0\.0\.1:[0-9][0-9]*/[^ ]*\).*$#\1#p' "$log" |
+        head -n 1)
+    if [ -n "$url" ]; then
+        break
     fi
-    if [ -s "$work/port" ] && (exec 3<>"/dev/tcp/127.0.0.1/$(cat "$work/port")") 2>/dev/null; then
-        port=$(cat "$work/port")
+    if ! kill -0 "$server" 2>/dev/null; then
         break
     fi
     sleep 0.1
 done
-if [ -z "$port" ]; then
-    echo "conformance: supergateway did not accept connections within 10 s; its log:" >&2
-    cat "$results/supergateway.log" >&2
+if [ -z "$url" ]; then
+    if kill -0 "$server" 2>/dev/null; then
+        echo "conformance: mcph did not log its URL within 30 s; its log:" >&2
+    else
+        echo "conformance: mcph exited at startup; its log:" >&2
+    fi
+    cat "$log" >&2
     exit 1
 fi
-url=http://127.0.0.1:$port/mcp
-echo "conformance: $mcph $ini behind supergateway at $url"
+echo "conformance: $mcph $ini at $url"
 
 # --- The suite. ----------------------------------------------------------------------------
 select=(--suite "$suite")
 if [ -n "$scenario" ]; then
     select=(--scenario "$scenario")
+elif [ -n "${CONFORMANCE_REQUIREMENTS:-}" ]; then
+    select=(--requirements "$CONFORMANCE_REQUIREMENTS")
 fi
 set +e
-timeout --kill-after=10 "$limit" "$node" \
-    "$here/node_modules/@modelcontextprotocol/conformance/dist/index.js" server \
+timeout --kill-after=10 "$limit" "$node" "$cli" server \
     --url "$url" "${select[@]}" --expected-failures "$baseline" --output-dir "$results" \
-    {hold}>&- >"$results/suite.log" 2>&1
+    >"$results/suite.log" 2>&1
 status=$?
 set -e
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "conformance: the suite did not finish within ${limit} s (CONFORMANCE_TIMEOUT)"
 fi
+
+# --- mcph: still serving, stops cleanly, no sanitizer report (summarize.mjs's mcph-process
+# row: one line a problem in mcph-problems.txt). ---------------------------------------------
+problems=$results/mcph-problems.txt
+: >"$problems"
+if kill -0 "$server" 2>/dev/null; then
+    stop_mcph
+    if [ "$stopped" != 0 ]; then
+        echo "FAILURE mcph exited with status $stopped, not 0, after SIGTERM" >>"$problems"
+    fi
+else
+    stop_mcph
+    echo "FAILURE mcph exited during the suite, status $stopped (its log: mcph.log)" >>"$problems"
+fi
+if grep -Eq "$sanitizer" "$log"; then
+    echo "FAILURE a sanitizer report in mcph.log:" >>"$problems"
+    grep -E -m 5 "$sanitizer" "$log" | sed 's/^/    /' >>"$problems"
+fi
+
 # The suite's own report (its summary and baseline verdict), then the per-scenario one, whose
 # last line is "conformance: N passed, N failed".
 if [ -n "$scenario" ]; then
@@ -150,9 +173,9 @@ else
     sed -n '/=== SUMMARY ===/,$p' "$results/suite.log" | sed 's/\x1b\[[0-9;]*m//g'
 fi
 echo
-echo "conformance: suite exit status $status; results, suite.log and supergateway.log in ${results#"$root"/}/"
+echo "conformance: suite exit status $status; results, suite.log and mcph.log in ${results#"$root"/}/"
 set +e
-"$node" "$here/summarize.mjs" "$results" "$results/suite.log" "$baseline"
+"$node" "$here/summarize.mjs" "$results" "$results/suite.log" "$baseline" "$problems"
 summary=$?
 set -e
 if [ "$status" -ne 0 ] || [ "$summary" -ne 0 ]; then

@@ -2,20 +2,23 @@
 // baseline. Used by run.sh after the suite (which applies the same baseline itself; this is
 // the readable report and a second opinion).
 //
-//   node summarize.mjs RESULTS_DIR SUITE_LOG EXPECTED_FAILURES_YML
+//   node summarize.mjs RESULTS_DIR SUITE_LOG EXPECTED_FAILURES_YML [SERVER_PROBLEMS]
 //
 // RESULTS_DIR holds the suite's `-o` output: one server-<scenario>-<timestamp>/checks.json a
 // scenario. A scenario fails when any of its checks is FAILURE or WARNING (the rule the
-// suite's --expected-failures uses), or when it left no checks.json. Exit 1 when a scenario
-// not in the baseline failed, or a baseline scenario passed (stale entry); else 0. The last
-// line is "conformance: N passed, N failed".
+// suite's --expected-failures uses), or when it left no checks.json. SERVER_PROBLEMS, when
+// given, is a file of what went wrong with the server process itself (one problem a line:
+// it exited early, did not stop cleanly, a sanitizer report); it adds a row `mcph-process`,
+// failing when the file is not empty. Exit 1 when a scenario not in the baseline failed, a
+// baseline scenario passed (stale entry) or the server process had a problem; else 0. The
+// last line is "conformance: N passed, N failed".
 import fs from 'node:fs';
 import path from 'node:path';
 import {parse} from 'yaml';
 
-const [resultsDir, suiteLog, baselineFile] = process.argv.slice(2);
+const [resultsDir, suiteLog, baselineFile, problemsFile] = process.argv.slice(2);
 if (!resultsDir || !suiteLog || !baselineFile) {
-    console.error('usage: summarize.mjs RESULTS_DIR SUITE_LOG EXPECTED_FAILURES_YML');
+    console.error('usage: summarize.mjs RESULTS_DIR SUITE_LOG EXPECTED_FAILURES_YML [SERVER_PROBLEMS]');
     process.exit(2);
 }
 
@@ -58,6 +61,19 @@ for (const name of scenarios) {
     console.log(`${tag.padEnd(5)} ${name}`);
     for (const c of bad)
         console.log(`        ${c.status} ${c.id}: ${c.errorMessage ?? c.description ?? ''}`);
+}
+
+// The server process: one more row, never in the baseline.
+if (problemsFile) {
+    const problems = (fs.existsSync(problemsFile) ? fs.readFileSync(problemsFile, 'utf8') : 'no record')
+                         .split('\n')
+                         .filter((l) => l.trim() !== '');
+    problems.length ? failed++ : passed++;
+    console.log(`${problems.length ? 'FAIL ' : 'PASS '} mcph-process`);
+    for (const p of problems)
+        console.log(`        ${p}`);
+    if (problems.length)
+        unexpected.push('mcph-process');
 }
 
 if (scenarios.length === 0)
