@@ -194,8 +194,8 @@ test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
 	    echo "== $$t"; node $$t $(MCPH) || fail=$$((fail+1)); \
 	done; echo "shipped plugins: $(words $(SHIPPED_TESTS)) suites, $$fail failed"; [ $$fail -eq 0 ]
 
-# The official conformance server suite over supergateway on 127.0.0.1 (run.sh installs the
-# pinned suite, supergateway and Node >= 22 into tests/conformance/node_modules); then the
+# The official conformance server suite against mcph --listen on 127.0.0.1 (run.sh installs the
+# pinned suite and Node >= 22 into tests/conformance/node_modules); then the
 # same suite two hops away: mcph serving, through its mcp plugin, an mcph serving the fixture.
 test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 	tests/conformance/run.sh $(MCPH)
