@@ -38,7 +38,9 @@ endif
 endif
 
 DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs libcjson inih libmicrohttpd 2>/dev/null)
+# libmicrohttpd is opened when mcph listens (core/http.c), not linked: a stdio server maps
+# none of it, nor the TLS libraries it brings.
+DEP_LIBS   := $(shell pkg-config --libs libcjson inih 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wformat=2 -Wvla

@@ -12,9 +12,11 @@
 #include "strbuf.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,75 @@
 #define HTTP_MISSING_CAPABILITY (-32021)
 /* The code of the other transport errors (the SDK's: a server error). */
 #define HTTP_ERROR (-32000)
+
+/* libmicrohttpd, opened only when mcph listens: a stdio server maps none of it (nor the TLS
+ * libraries it brings). Each member is the function of that name with MHD_ before it. */
+struct http_lib {
+    void *dl;
+    __typeof__(MHD_add_response_header) *add_response_header;
+    __typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+    __typeof__(MHD_create_response_from_callback) *create_response_from_callback;
+    __typeof__(MHD_destroy_response) *destroy_response;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
+    __typeof__(MHD_get_connection_values) *get_connection_values;
+    __typeof__(MHD_get_daemon_info) *get_daemon_info;
+    __typeof__(MHD_lookup_connection_value) *lookup_connection_value;
+    __typeof__(MHD_queue_response) *queue_response;
+    __typeof__(MHD_quiesce_daemon) *quiesce_daemon;
+    __typeof__(MHD_resume_connection) *resume_connection;
+    __typeof__(MHD_start_daemon) *start_daemon;
+    __typeof__(MHD_stop_daemon) *stop_daemon;
+    __typeof__(MHD_suspend_connection) *suspend_connection;
+};
+
+/* The table http_lib_open fills: each function's name and where it goes. */
+static const struct {
+    const char *name;
+    size_t at;
+} http_lib_syms[] = {
+    {"MHD_add_response_header", offsetof(struct http_lib, add_response_header)},
+    {"MHD_create_response_from_buffer", offsetof(struct http_lib, create_response_from_buffer)},
+    {"MHD_create_response_from_callback", offsetof(struct http_lib, create_response_from_callback)},
+    {"MHD_destroy_response", offsetof(struct http_lib, destroy_response)},
+    {"MHD_get_connection_info", offsetof(struct http_lib, get_connection_info)},
+    {"MHD_get_connection_values", offsetof(struct http_lib, get_connection_values)},
+    {"MHD_get_daemon_info", offsetof(struct http_lib, get_daemon_info)},
+    {"MHD_lookup_connection_value", offsetof(struct http_lib, lookup_connection_value)},
+    {"MHD_queue_response", offsetof(struct http_lib, queue_response)},
+    {"MHD_quiesce_daemon", offsetof(struct http_lib, quiesce_daemon)},
+    {"MHD_resume_connection", offsetof(struct http_lib, resume_connection)},
+    {"MHD_start_daemon", offsetof(struct http_lib, start_daemon)},
+    {"MHD_stop_daemon", offsetof(struct http_lib, stop_daemon)},
+    {"MHD_suspend_connection", offsetof(struct http_lib, suspend_connection)},
+};
+
+/* Open libmicrohttpd and find its functions. Returns STATUS_OK, or STATUS_IO with the reason
+ * logged. */
+static int http_lib_open(struct http_lib *lib, const struct log *lg)
+{
+    static const char *const names[] = {"libmicrohttpd.so.12", "libmicrohttpd.so"};
+
+    for (size_t i = 0; i < 2 && lib->dl == NULL; i++)
+        lib->dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (lib->dl == NULL) {
+        log_msg(lg, LOG_ERROR, NULL,
+                "HTTP needs libmicrohttpd (Debian: apt-get install libmicrohttpd12): %s",
+                dlerror());
+        return STATUS_IO;
+    }
+    for (size_t i = 0; i < sizeof(http_lib_syms) / sizeof(http_lib_syms[0]); i++) {
+        void *sym = dlsym(lib->dl, http_lib_syms[i].name);
+
+        if (sym == NULL) {
+            log_msg(lg, LOG_ERROR, NULL, "libmicrohttpd has no %s: it is too old (0.9.75 or newer)",
+                    http_lib_syms[i].name);
+            return STATUS_IO;
+        }
+        /* A data pointer to a function pointer, without the cast ISO C does not define. */
+        memcpy((char *)lib + http_lib_syms[i].at, &sym, sizeof(sym));
+    }
+    return STATUS_OK;
+}
 
 enum http_kind {
     HTTP_POST,   /* a POST: its answers, JSON or an event stream */
@@ -107,6 +178,7 @@ struct http_sock {
 
 struct http {
     struct server *srv;
+    struct http_lib lib; /* libmicrohttpd's functions */
     struct MHD_Daemon *daemon;
     char path[256];
     char *hosts[32]; /* owned: Host names accepted (lower case) */
@@ -128,6 +200,7 @@ struct http {
     pthread_t ticker;    /* keep-alive comments and idle sessions */
     pthread_cond_t tick;
     int ticker_started;
+    int listen_fd; /* the listening socket once quiesced (closed after the daemon stops), or -1 */
 };
 
 /* --- Small parts. --- */
@@ -140,16 +213,17 @@ static long http_ms_since(const struct timespec *t)
     return (now.tv_sec - t->tv_sec) * 1000L + (now.tv_nsec - t->tv_nsec) / 1000000L;
 }
 
-static const char *http_header(struct MHD_Connection *mc, const char *name)
+static const char *http_header(const struct http *h, struct MHD_Connection *mc, const char *name)
 {
-    return MHD_lookup_connection_value(mc, MHD_HEADER_KIND, name);
+    return h->lib.lookup_connection_value(mc, MHD_HEADER_KIND, name);
 }
 
 /* A header's value without the optional whitespace around it (RFC 9110 5.5), copied into buf
  * (size bytes; a longer value is cut). NULL when the header is absent. */
-static const char *http_value(struct MHD_Connection *mc, const char *name, char *buf, size_t size)
+static const char *http_value(const struct http *h, struct MHD_Connection *mc, const char *name,
+                              char *buf, size_t size)
 {
-    const char *v = http_header(mc, name);
+    const char *v = http_header(h, mc, name);
     size_t n;
 
     if (v == NULL)
@@ -198,41 +272,41 @@ static char *http_error_text(int code, const char *message)
     return text;
 }
 
-static enum MHD_Result http_queue(struct MHD_Connection *mc, unsigned status,
+static enum MHD_Result http_queue(const struct http *h, struct MHD_Connection *mc, unsigned status,
                                   struct MHD_Response *r)
 {
     enum MHD_Result rc;
 
     if (r == NULL)
         return MHD_NO;
-    rc = MHD_queue_response(mc, status, r);
-    MHD_destroy_response(r);
+    rc = h->lib.queue_response(mc, status, r);
+    h->lib.destroy_response(r);
     return rc;
 }
 
-static struct MHD_Response *http_json_response(const char *text, size_t len)
+static struct MHD_Response *http_json_response(const struct http *h, const char *text, size_t len)
 {
     struct MHD_Response *r =
-        MHD_create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
+        h->lib.create_response_from_buffer(len, (void *)text, MHD_RESPMEM_MUST_COPY);
 
     if (r != NULL)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
     return r;
 }
 
 /* An HTTP error whose body is a JSON-RPC error (id null). */
-static enum MHD_Result http_fail(struct MHD_Connection *mc, unsigned status, int code,
-                                 const char *message)
+static enum MHD_Result http_fail(const struct http *h, struct MHD_Connection *mc, unsigned status,
+                                 int code, const char *message)
 {
     char *text = http_error_text(code, message);
-    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+    struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
     if (r != NULL && status == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, POST, DELETE");
     if (r != NULL && status == MHD_HTTP_SERVICE_UNAVAILABLE)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
-    return http_queue(mc, status, r);
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    return http_queue(h, mc, status, r);
 }
 
 /* --- Streams: what a peer's out writes, queued for the connection. --- */
@@ -240,10 +314,11 @@ static enum MHD_Result http_fail(struct MHD_Connection *mc, unsigned status, int
 /* Wake a connection that waits for something to send. conn lock held. */
 static void http_wake(struct http_conn *c)
 {
+    const struct http *h = c->h;
     c->wakes++;
     if (c->suspended) {
         c->suspended = 0;
-        MHD_resume_connection(c->mc);
+        h->lib.resume_connection(c->mc);
     }
 }
 
@@ -505,7 +580,7 @@ static struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc
     if (c == NULL)
         return NULL;
     const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+        h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
 
     c->h = h;
     c->mc = mc;
@@ -569,7 +644,7 @@ static void http_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
     struct http *h = cls;
     struct http_conn *c = *con_cls;
     const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     struct http_sock *sock = info != NULL ? info->socket_context : NULL;
 
     /* The next request on this connection has http_timeout_s to arrive. */
@@ -593,7 +668,7 @@ static void http_notify_connection(void *cls, struct MHD_Connection *mc, void **
 
     if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *info =
-            MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+            h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
 
         sock = calloc(1, sizeof(*sock));
         if (sock == NULL)
@@ -654,6 +729,7 @@ static void http_conn_dead(struct http_conn *c)
 
 static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
+    const struct http *h = ((struct http_conn *)cls)->h;
     struct http_conn *c = cls;
     unsigned long seen;
     int settled;
@@ -699,7 +775,7 @@ static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
     /* Nothing to send yet: wait for a wake (unless one came meanwhile). */
     if (c->wakes == seen && !settled) {
         c->suspended = 1;
-        MHD_suspend_connection(c->mc);
+        h->lib.suspend_connection(c->mc);
     }
     pthread_mutex_unlock(&c->lock);
     return 0;
@@ -708,17 +784,18 @@ static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
 /* The event stream as the response (conn lock held): what is queued goes first. */
 static struct MHD_Response *http_events_response(struct http_conn *c)
 {
+    const struct http *h = c->h;
     struct MHD_Response *r =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, http_events_read, c, NULL);
+        h->lib.create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, http_events_read, c, NULL);
 
     if (r == NULL)
         return NULL;
     c->mode = HTTP_EVENTS;
     http_raw_to_events(c);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    h->lib.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    h->lib.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     /* nginx and its kin pass events on as they come instead of buffering them. */
-    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    h->lib.add_response_header(r, "X-Accel-Buffering", "no");
     return r;
 }
 
@@ -726,8 +803,9 @@ static struct MHD_Response *http_events_response(struct http_conn *c)
 
 static void http_add_session_header(struct http_conn *c, struct MHD_Response *r)
 {
+    const struct http *h = c->h;
     if (r != NULL && c->new_session)
-        MHD_add_response_header(r, HTTP_SESSION_HEADER, c->sess->id);
+        h->lib.add_response_header(r, HTTP_SESSION_HEADER, c->sess->id);
 }
 
 /* The HTTP status of a POST answered with one message (raw, one line): 400 for a message
@@ -782,6 +860,7 @@ static int http_raw_has_message(const struct http_conn *c)
  * with something to send, 202 when it held no request; else wait. */
 static enum MHD_Result http_post_answer(struct http_conn *c)
 {
+    const struct http *h = c->h;
     struct MHD_Response *r = NULL;
     unsigned status = MHD_HTTP_OK;
     unsigned long seen;
@@ -806,11 +885,11 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
         return MHD_NO;
     }
     if (settled && c->raw.len == 0 && c->requests == 0) {
-        r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+        r = h->lib.create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
         status = MHD_HTTP_ACCEPTED;
         c->mode = HTTP_DONE;
     } else if (settled && memchr(c->raw.buf, '\n', c->raw.len) == c->raw.buf + c->raw.len - 1) {
-        r = http_json_response(c->raw.buf, c->raw.len - 1);
+        r = http_json_response(h, c->raw.buf, c->raw.len - 1);
         status = http_status_of(c);
         c->mode = HTTP_DONE;
     } else if (settled || http_raw_has_message(c) || c->h->stopping) {
@@ -818,13 +897,13 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
         c->ended = settled || c->h->stopping;
     } else if (c->wakes == seen) {
         c->suspended = 1;
-        MHD_suspend_connection(c->mc);
+        h->lib.suspend_connection(c->mc);
     }
     pthread_mutex_unlock(&c->lock);
     if (r == NULL)
         return c->mode == HTTP_WAITING ? MHD_YES : MHD_NO;
     http_add_session_header(c, r);
-    return http_queue(c->mc, status, r);
+    return http_queue(h, c->mc, status, r);
 }
 
 /* The method of a single request, or NULL (a batch, a notification, a response). */
@@ -877,10 +956,10 @@ static const char *http_meta_version(const cJSON *msg)
 
 /* Whether a POST's body is a 2026-07-28 message: its _meta names a version, or its header names
  * a version of that era. */
-static int http_is_modern(struct MHD_Connection *mc, const cJSON *root)
+static int http_is_modern(const struct http *h, struct MHD_Connection *mc, const cJSON *root)
 {
     char buf[64];
-    const char *version = http_value(mc, HTTP_VERSION_HEADER, buf, sizeof(buf));
+    const char *version = http_value(h, mc, HTTP_VERSION_HEADER, buf, sizeof(buf));
     const cJSON *first = cJSON_IsArray(root) ? cJSON_GetArrayItem(root, 0) : root;
 
     return http_meta_version(first) != NULL ||
@@ -935,8 +1014,8 @@ static const char *http_check_header(const char *name, const char *header, const
 
 /* A 2026-07-28 request's headers against its body: each must be there and say what the body
  * says (a notification needs none). Returns NULL, or what is wrong (a -32020 HeaderMismatch). */
-static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *root, char *buf,
-                                       size_t size)
+static const char *http_check_mirrored(const struct http *h, struct MHD_Connection *mc,
+                                       const cJSON *root, char *buf, size_t size)
 {
     const char *method, *problem, *name;
     char value[1024];
@@ -948,15 +1027,16 @@ static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *r
     if (method == NULL || cJSON_GetObjectItemCaseSensitive(root, "id") == NULL)
         return NULL;
     problem = http_check_header(HTTP_VERSION_HEADER,
-                                http_value(mc, HTTP_VERSION_HEADER, value, sizeof(value)),
+                                http_value(h, mc, HTTP_VERSION_HEADER, value, sizeof(value)),
                                 http_meta_version(root), 1, buf, size);
     if (problem == NULL)
-        problem = http_check_header(
-            "Mcp-Method", http_value(mc, "Mcp-Method", value, sizeof(value)), method, 1, buf, size);
+        problem =
+            http_check_header("Mcp-Method", http_value(h, mc, "Mcp-Method", value, sizeof(value)),
+                              method, 1, buf, size);
     /* Mcp-Name belongs to the methods that name something; elsewhere it is not looked at. */
     name = http_name_of(root, method, &needed);
     if (problem == NULL && needed)
-        problem = http_check_header("Mcp-Name", http_value(mc, "Mcp-Name", value, sizeof(value)),
+        problem = http_check_header("Mcp-Name", http_value(h, mc, "Mcp-Name", value, sizeof(value)),
                                     name, needed, buf, size);
     return problem;
 }
@@ -964,8 +1044,9 @@ static const char *http_check_mirrored(struct MHD_Connection *mc, const cJSON *r
 /* A legacy session's MCP-Protocol-Version must be one mcph speaks (-32000, as the SDK). */
 static const char *http_check_session_version(struct http_conn *c, char *buf, size_t size)
 {
+    const struct http *h = c->h;
     char value[64];
-    const char *version = http_value(c->mc, HTTP_VERSION_HEADER, value, sizeof(value));
+    const char *version = http_value(h, c->mc, HTTP_VERSION_HEADER, value, sizeof(value));
 
     if (version == NULL || revision_parse(version) != REV_NONE)
         return NULL;
@@ -1021,14 +1102,15 @@ static void http_keep_session(struct http_conn *c)
 static enum MHD_Result http_refuse(struct http_conn *c, const cJSON *root, int code,
                                    const char *message)
 {
+    const struct http *h = c->h;
     const cJSON *id = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "id") : NULL;
     cJSON *msg = jsonrpc_error(jsonrpc_valid_id(id) ? id : NULL, code, message, NULL);
     char *text = msg ? cJSON_PrintUnformatted(msg) : NULL;
-    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+    struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     cJSON_Delete(msg);
     free(text);
-    return http_queue(c->mc, MHD_HTTP_BAD_REQUEST, r);
+    return http_queue(h, c->mc, MHD_HTTP_BAD_REQUEST, r);
 }
 
 /* Which peer the POST is: a session's (Mcp-Session-Id, or a new one for initialize), or its
@@ -1036,17 +1118,18 @@ static enum MHD_Result http_refuse(struct http_conn *c, const cJSON *root, int c
 static const char *http_classify(struct http_conn *c, const cJSON *root, int *code, char *buf,
                                  size_t size)
 {
+    const struct http *h = c->h;
     const char *method = http_request_method(root);
 
     *code = HTTP_ERROR;
     if (c->sess != NULL)
         return http_check_session_version(c, buf, size);
-    if (method != NULL && strcmp(method, "initialize") == 0 && !http_is_modern(c->mc, root)) {
+    if (method != NULL && strcmp(method, "initialize") == 0 && !http_is_modern(h, c->mc, root)) {
         c->sess = http_session_new(c->h);
         c->new_session = c->sess != NULL;
         return c->sess != NULL ? NULL : "out of memory";
     }
-    if (!http_is_modern(c->mc, root))
+    if (!http_is_modern(h, c->mc, root))
         return "Bad Request: Mcp-Session-Id header is required (initialize first, or send a "
                "2026-07-28 request)";
     if (cJSON_IsObject(root) && http_request_method(root) != NULL &&
@@ -1056,15 +1139,16 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
                "no _meta io.modelcontextprotocol/protocolVersion";
     }
     *code = HTTP_HEADER_MISMATCH;
-    return http_check_mirrored(c->mc, root, buf, size);
+    return http_check_mirrored(h, c->mc, root, buf, size);
 }
 
 /* The POST's body is whole: check it, dispatch it, answer or wait. */
 static enum MHD_Result http_post(struct http_conn *c)
 {
+    const struct http *h = c->h;
     struct server *srv = c->h->srv;
     char sid_buf[128];
-    const char *sid = http_value(c->mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
+    const char *sid = http_value(h, c->mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     const char *problem;
     char buf[320];
     cJSON *root;
@@ -1073,10 +1157,10 @@ static enum MHD_Result http_post(struct http_conn *c)
     if (c->too_big) {
         snprintf(buf, sizeof(buf), "Payload Too Large: a body longer than %u bytes",
                  LIMIT_MESSAGE_BYTES);
-        return http_fail(c->mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR, buf);
+        return http_fail(h, c->mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR, buf);
     }
     if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
-        return http_fail(c->mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
+        return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
     root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len);
     if (root == NULL)
         return http_post_answer(c);
@@ -1095,7 +1179,7 @@ static enum MHD_Result http_post(struct http_conn *c)
     strbuf_release(&c->body);
     http_keep_session(c);
     if (c->requests < 0)
-        return http_fail(c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTP_ERROR,
+        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTP_ERROR,
                          "Too many sessions open; try again later");
     return http_post_answer(c);
 }
@@ -1186,40 +1270,40 @@ static int http_token_ok(const struct http *h, const char *authorization)
     return ok;
 }
 
-static enum MHD_Result http_unauthorized(struct MHD_Connection *mc, int given)
+static enum MHD_Result http_unauthorized(const struct http *h, struct MHD_Connection *mc, int given)
 {
     char *text =
         http_error_text(HTTP_ERROR, given ? "Unauthorized: the bearer token is not valid"
                                           : "Unauthorized: send Authorization: Bearer TOKEN");
-    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+    struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
     if (r != NULL)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-                                given ? "Bearer realm=\"mcph\", error=\"invalid_token\""
-                                      : "Bearer realm=\"mcph\"");
-    return http_queue(mc, MHD_HTTP_UNAUTHORIZED, r);
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                   given ? "Bearer realm=\"mcph\", error=\"invalid_token\""
+                                         : "Bearer realm=\"mcph\"");
+    return http_queue(h, mc, MHD_HTTP_UNAUTHORIZED, r);
 }
 
 /* A legacy session's GET stream: its notifications from now on. */
 static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls)
 {
     char sid_buf[128];
-    const char *sid = http_value(mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
+    const char *sid = http_value(h, mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
     struct http_conn *c;
     struct MHD_Response *r;
 
-    if (!http_accepts(http_header(mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
-        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
+    if (!http_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
+        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
                          "Not Acceptable: Client must accept text/event-stream");
     if (sid == NULL)
         return http_fail(
-            mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
             "Method Not Allowed: GET opens a legacy session's stream; send " HTTP_SESSION_HEADER);
     s = http_session_find(h, sid);
     if (s == NULL)
-        return http_fail(mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
     c = http_conn_new(h, mc, HTTP_STREAM);
     if (c == NULL) {
         peer_drop(&s->peer);
@@ -1238,7 +1322,7 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     if (s->stream != NULL) {
         pthread_mutex_unlock(&s->lock);
         http_conn_close(c, 0);
-        return http_fail(mc, MHD_HTTP_CONFLICT, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_CONFLICT, HTTP_ERROR,
                          "Conflict: Only one SSE stream is allowed per session");
     }
     s->stream = c;
@@ -1247,51 +1331,51 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     pthread_mutex_lock(&c->lock);
     r = http_events_response(c);
     pthread_mutex_unlock(&c->lock);
-    return http_queue(mc, MHD_HTTP_OK, r);
+    return http_queue(h, mc, MHD_HTTP_OK, r);
 }
 
 static enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
 {
     char sid_buf[128];
-    const char *sid = http_value(mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
+    const char *sid = http_value(h, mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
     int was;
 
     if (sid == NULL)
         return http_fail(
-            mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
             "Method Not Allowed: DELETE ends a legacy session (send " HTTP_SESSION_HEADER
             "); 2026-07-28 has no sessions");
     s = http_session_find(h, sid);
     if (s == NULL)
-        return http_fail(mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
     pthread_mutex_lock(&h->lock);
     was = http_session_unlink(h, s);
     pthread_mutex_unlock(&h->lock);
     if (was)
         http_session_end(h, s);
     peer_drop(&s->peer);
-    return http_queue(mc, MHD_HTTP_OK,
-                      MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT));
+    return http_queue(h, mc, MHD_HTTP_OK,
+                      h->lib.create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT));
 }
 
 static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc, void **con_cls)
 {
-    const char *type = http_header(mc, MHD_HTTP_HEADER_CONTENT_TYPE);
-    const char *accept = http_header(mc, MHD_HTTP_HEADER_ACCEPT);
-    const char *length = http_header(mc, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *type = http_header(h, mc, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *accept = http_header(h, mc, MHD_HTTP_HEADER_ACCEPT);
+    const char *length = http_header(h, mc, MHD_HTTP_HEADER_CONTENT_LENGTH);
     struct http_conn *c;
 
     if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
         (type[16] != '\0' && type[16] != ';' && type[16] != ' '))
-        return http_fail(mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, HTTP_ERROR,
                          "Unsupported Media Type: Content-Type must be application/json");
     if (!http_accepts(accept, "application/json") || !http_accepts(accept, "text/event-stream"))
-        return http_fail(mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
                          "Not Acceptable: Client must accept both application/json and "
                          "text/event-stream");
     if (length != NULL && strtoull(length, NULL, 10) > LIMIT_MESSAGE_BYTES)
-        return http_fail(mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR,
                          "Payload Too Large: a body longer than 16 MiB");
     c = http_conn_new(h, mc, HTTP_POST);
     if (c == NULL)
@@ -1338,12 +1422,13 @@ static enum MHD_Result http_count_header(void *cls, enum MHD_ValueKind kind, con
 /* What is wrong with the request's framing (RFC 9112: a header that must come once came
  * twice, a name with white space, a length and a chunked body at once), or NULL. A request
  * refused here is answered and its connection closed. */
-static const char *http_check_framing(struct MHD_Connection *mc, unsigned *status)
+static const char *http_check_framing(const struct http *h, struct MHD_Connection *mc,
+                                      unsigned *status)
 {
     struct http_framing f = {0};
-    const char *te = http_header(mc, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    const char *te = http_header(h, mc, MHD_HTTP_HEADER_TRANSFER_ENCODING);
 
-    MHD_get_connection_values(mc, MHD_HEADER_KIND, http_count_header, &f);
+    h->lib.get_connection_values(mc, MHD_HEADER_KIND, http_count_header, &f);
     *status = MHD_HTTP_BAD_REQUEST;
     if (f.bad_name)
         return "Bad Request: white space in a header name";
@@ -1365,7 +1450,7 @@ static const char *http_check_framing(struct MHD_Connection *mc, unsigned *statu
 static void http_sock_answering(struct http *h, struct MHD_Connection *mc)
 {
     const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     struct http_sock *sock = info != NULL ? info->socket_context : NULL;
 
     if (sock == NULL)
@@ -1377,16 +1462,16 @@ static void http_sock_answering(struct http *h, struct MHD_Connection *mc)
 
 /* A refusal before the body is read: the connection closes after it (what follows on it may
  * be the rest of a body nobody framed). */
-static enum MHD_Result http_refuse_framing(struct MHD_Connection *mc, unsigned status,
-                                           const char *message)
+static enum MHD_Result http_refuse_framing(const struct http *h, struct MHD_Connection *mc,
+                                           unsigned status, const char *message)
 {
     char *text = http_error_text(HTTP_ERROR, message);
-    struct MHD_Response *r = http_json_response(text ? text : "", text ? strlen(text) : 0);
+    struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
     if (r != NULL)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-    return http_queue(mc, status, r);
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    return http_queue(h, mc, status, r);
 }
 
 /* A new request, headers read: who may ask, and what. */
@@ -1394,40 +1479,40 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
                                   const char *method, void **con_cls)
 {
     char host_buf[256], auth_buf[1024], origin_buf[256], buf[256];
-    const char *host = http_value(mc, MHD_HTTP_HEADER_HOST, host_buf, sizeof(host_buf));
+    const char *host = http_value(h, mc, MHD_HTTP_HEADER_HOST, host_buf, sizeof(host_buf));
     const char *authorization =
-        http_value(mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
-    const char *origin = http_value(mc, MHD_HTTP_HEADER_ORIGIN, origin_buf, sizeof(origin_buf));
+        http_value(h, mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
+    const char *origin = http_value(h, mc, MHD_HTTP_HEADER_ORIGIN, origin_buf, sizeof(origin_buf));
     const char *problem;
     unsigned status;
 
     if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
         http_sock_answering(h, mc);
-    problem = http_check_framing(mc, &status);
+    problem = http_check_framing(h, mc, &status);
     if (problem != NULL)
-        return http_refuse_framing(mc, status, problem);
+        return http_refuse_framing(h, mc, status, problem);
     if (host == NULL || !http_host_allowed(h, host, strlen(host))) {
         snprintf(buf, sizeof(buf), "Invalid Host header: %.64s (see [server] allowed_hosts)",
                  host ? host : "null");
-        return http_fail(mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
     }
     if (!http_origin_allowed(h, origin)) {
         snprintf(buf, sizeof(buf), "Invalid Origin header: %.64s (see [server] allowed_origins)",
                  origin);
-        return http_fail(mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
     }
     if (strcmp(url, h->path) != 0)
-        return http_fail(mc, MHD_HTTP_NOT_FOUND, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTP_ERROR,
                          "Not Found: the MCP endpoint is elsewhere");
     if (!http_token_ok(h, authorization))
-        return http_unauthorized(mc, authorization != NULL);
+        return http_unauthorized(h, mc, authorization != NULL);
     if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
         return http_open_post(h, mc, con_cls);
     if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
         return http_open_stream(h, mc, con_cls);
     if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
         return http_delete(h, mc);
-    return http_fail(mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+    return http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
                      "Method not allowed: use POST (GET and DELETE for a legacy session)");
 }
 
@@ -1746,7 +1831,7 @@ static int http_listen(struct http *h, const char *host, int port)
                 cfg->file, cfg->listen, host);
         return STATUS_INVALID;
     }
-    h->daemon = MHD_start_daemon(
+    h->daemon = h->lib.start_daemon(
         flags, (uint16_t)port, NULL, NULL, http_handle, h, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_NOTIFY_COMPLETED, http_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
         http_notify_connection, h, MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
@@ -1770,6 +1855,8 @@ static void http_free(struct http *h)
         free(h->origins[i]);
     free(h->sessions);
     free(h->route);
+    if (h->lib.dl != NULL)
+        dlclose(h->lib.dl);
     pthread_cond_destroy(&h->tick);
     pthread_mutex_destroy(&h->lock);
     free(h);
@@ -1805,6 +1892,7 @@ int http_start(struct server *srv, struct http **out)
     if (h == NULL)
         return STATUS_NOMEM;
     h->srv = srv;
+    h->listen_fd = -1;
     h->max_sessions = (size_t)srv->cfg.max_sessions;
     h->route = srv->cfg.session_route ? strdup(srv->cfg.session_route) : NULL;
     h->idle_ms = (long)srv->cfg.session_idle_s * 1000L;
@@ -1812,7 +1900,9 @@ int http_start(struct server *srv, struct http **out)
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->tick, NULL);
     snprintf(h->path, sizeof(h->path), "%s", srv->cfg.http_path ? srv->cfg.http_path : "/mcp");
-    status = config_listen_split(srv->cfg.listen, host, sizeof(host), &port);
+    status = http_lib_open(&h->lib, &srv->log);
+    if (status == STATUS_OK)
+        status = config_listen_split(srv->cfg.listen, host, sizeof(host), &port);
     if (status == STATUS_OK)
         status = http_setup_names(h, host);
     if (status == STATUS_OK)
@@ -1825,14 +1915,14 @@ int http_start(struct server *srv, struct http **out)
         status = STATUS_IO;
     if (status != STATUS_OK) {
         if (h->daemon != NULL)
-            MHD_stop_daemon(h->daemon);
+            h->lib.stop_daemon(h->daemon);
         http_free(h);
         return status;
     }
     h->ticker_started = 1;
     srv->cancel_more = http_cancel_all;
     srv->cancel_ctx = h;
-    info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    info = h->lib.get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     log_msg(&srv->log, LOG_INFO, NULL, "listening on http://%s%s%s:%u%s%s",
             strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
             info ? info->port : (unsigned)port, h->path,
@@ -1843,13 +1933,10 @@ int http_start(struct server *srv, struct http **out)
 
 void http_quiesce(struct http *h)
 {
-    int fd;
-
     if (h == NULL)
         return;
-    fd = MHD_quiesce_daemon(h->daemon);
-    if (fd >= 0)
-        close(fd);
+    /* The daemon's threads may still be looking at it: closed once they are gone. */
+    h->listen_fd = h->lib.quiesce_daemon(h->daemon);
 }
 
 static int http_conns_open(struct http *h)
@@ -1896,6 +1983,8 @@ void http_stop(struct http *h)
     /* What they hold is sent, for a little while; then the daemon closes what is left. */
     for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
         nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
-    MHD_stop_daemon(h->daemon);
+    h->lib.stop_daemon(h->daemon);
+    if (h->listen_fd >= 0)
+        close(h->listen_fd);
     http_free(h);
 }

@@ -51,7 +51,7 @@ WARN="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 -Wformat=2 -Wvla"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 read -r -a DEP_CFLAGS <<<"$(pkg-config --cflags libcjson inih libmicrohttpd)"
-read -r -a DEP_LIBS <<<"$(pkg-config --libs libcjson inih libmicrohttpd)"
+read -r -a DEP_LIBS <<<"$(pkg-config --libs libcjson inih)"
 CFLAGS="-fsanitize=fuzzer-no-link $SAN -g -O1 -std=c11 -D_GNU_SOURCE -pthread $WARN"
 FLAGS_NOW="clang $CFLAGS ${DEP_CFLAGS[*]}"
 mkdir -p "$OUT/core" "$OUT/plugins" "$OUT/corpus" "$OUT/crashes" "$OUT/logs"
