@@ -1,4 +1,5 @@
 #include "http.h"
+#include "httpmsg.h"
 
 #include "base64.h"
 #include "dispatch.h"
@@ -30,14 +31,6 @@
 #define HTTP_SESSION_HEADER "Mcp-Session-Id"
 #define HTTP_VERSION_HEADER "MCP-Protocol-Version"
 #define HTTP_MAX_TOKENS 64
-/* JSON-RPC codes of the transport: a session not found (as the SDK), and a 2026-07-28
- * request whose headers do not say what its body says. */
-#define HTTP_SESSION_NOT_FOUND (-32001)
-#define HTTP_HEADER_MISMATCH (-32020)
-#define HTTP_MISSING_CAPABILITY (-32021)
-/* The code of the other transport errors (the SDK's: a server error). */
-#define HTTP_ERROR (-32000)
-
 /* libmicrohttpd, opened only when mcph listens: a stdio server maps none of it (nor the TLS
  * libraries it brings). Each member is the function of that name with MHD_ before it. */
 struct http_lib {
@@ -239,29 +232,6 @@ static const char *http_value(const struct http *h, struct MHD_Connection *mc, c
     return buf;
 }
 
-/* Whether a comma-separated header value lists media type `type` (or a wildcard for it). */
-static int http_accepts(const char *accept, const char *type)
-{
-    const char *slash = strchr(type, '/');
-
-    if (accept == NULL)
-        return 1;
-    for (const char *p = accept; *p != '\0';) {
-        size_t n;
-
-        p += strspn(p, " \t,");
-        n = strcspn(p, ",;");
-        if ((n == strlen(type) && strncasecmp(p, type, n) == 0) ||
-            (n == 3 && strncmp(p, "*/*", 3) == 0) ||
-            (slash != NULL && n == (size_t)(slash - type) + 2 &&
-             strncasecmp(p, type, (size_t)(slash - type) + 1) == 0 && p[n - 1] == '*'))
-            return 1;
-        p += n;
-        p += strcspn(p, ",");
-    }
-    return 0;
-}
-
 /* A JSON-RPC error with id null, as the body of an HTTP error. Owned text. */
 static char *http_error_text(int code, const char *message)
 {
@@ -322,14 +292,6 @@ static void http_wake(struct http_conn *c)
     }
 }
 
-/* One whole line (a message) as an event. */
-static void http_event(struct strbuf *sb, const char *line, size_t len)
-{
-    strbuf_addstr(sb, "event: message\ndata: ");
-    strbuf_add(sb, line, len);
-    strbuf_addstr(sb, "\n\n");
-}
-
 /* Every whole line of raw to events. conn lock held. */
 static void http_raw_to_events(struct http_conn *c)
 {
@@ -340,7 +302,7 @@ static void http_raw_to_events(struct http_conn *c)
 
         if (nl == NULL)
             break;
-        http_event(&c->events, c->raw.buf + at, (size_t)(nl - (c->raw.buf + at)));
+        httpmsg_event(&c->events, c->raw.buf + at, (size_t)(nl - (c->raw.buf + at)));
         at = (size_t)(nl - c->raw.buf) + 1;
     }
     if (at > 0) {
@@ -348,16 +310,6 @@ static void http_raw_to_events(struct http_conn *c)
         c->raw.len -= at;
         c->raw.buf[c->raw.len] = '\0';
     }
-}
-
-/* Whether text (len bytes, at a line's start) is an answer: a response or a batch of them,
- * not a notification or a request of mcph's own. */
-static int http_is_answer(const char *text, size_t len)
-{
-    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
-
-    return (len > 0 && text[0] == '[') ||
-           (len >= sizeof(head) - 1 && memcmp(text, head, sizeof(head) - 1) == 0);
 }
 
 /* Count the answers among lines written (whole lines, in parts: a line starts a part or
@@ -370,7 +322,7 @@ static void http_count_answers(struct http_conn *c, const struct iovec *v, int c
         while (p < end) {
             const char *nl = memchr(p, '\n', (size_t)(end - p));
 
-            if (!c->mid_line && http_is_answer(p, (size_t)(end - p)))
+            if (!c->mid_line && httpmsg_is_answer(p, (size_t)(end - p)))
                 c->answers++;
             c->mid_line = nl == NULL;
             p = nl != NULL ? nl + 1 : end;
@@ -808,51 +760,10 @@ static void http_add_session_header(struct http_conn *c, struct MHD_Response *r)
         h->lib.add_response_header(r, HTTP_SESSION_HEADER, c->sess->id);
 }
 
-/* The HTTP status of a POST answered with one message (raw, one line): 400 for a message
- * that could not be read or whose version is not spoken, 404 for a 2026-07-28 method mcph does
- * not have (the spec's), else 200. conn lock held. */
+/* The HTTP status of a POST answered with one message (raw, one line). conn lock held. */
 static unsigned http_status_of(const struct http_conn *c)
 {
-    const cJSON *error;
-    const char *message;
-    cJSON *msg;
-    int code, null_id, envelope;
-
-    if (strstr(c->raw.buf, "\"error\":") == NULL)
-        return MHD_HTTP_OK;
-    msg = cJSON_ParseWithLength(c->raw.buf, c->raw.len);
-    error = cJSON_GetObjectItemCaseSensitive(msg, "error");
-    code = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(error, "code"));
-    message = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "message"));
-    null_id = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id"));
-    /* A 2026-07-28 request whose _meta is wrong never reached its method: a 400 (the SDK's). */
-    envelope = code == JSONRPC_INVALID_PARAMS && message != NULL &&
-               strncmp(message, "Invalid _meta envelope", 22) == 0;
-    cJSON_Delete(msg);
-    if ((null_id && c->requests == 0) || code == JSONRPC_PARSE_ERROR ||
-        code == JSONRPC_INVALID_REQUEST || code == MODERN_UNSUPPORTED_VERSION ||
-        code == HTTP_HEADER_MISMATCH || code == HTTP_MISSING_CAPABILITY ||
-        (envelope && c->sess == NULL))
-        return MHD_HTTP_BAD_REQUEST;
-    if (code == JSONRPC_METHOD_NOT_FOUND && c->sess == NULL)
-        return MHD_HTTP_NOT_FOUND;
-    return MHD_HTTP_OK;
-}
-
-/* Whether raw holds a message that is not an answer (a notification, a question to the
- * client): the response is then an event stream, whatever comes after. conn lock held. */
-static int http_raw_has_message(const struct http_conn *c)
-{
-    static const char head[] = "{\"jsonrpc\":\"2.0\",\"method\":";
-
-    for (const char *p = c->raw.buf; p != NULL && p < c->raw.buf + c->raw.len;) {
-        const char *nl = memchr(p, '\n', (size_t)(c->raw.buf + c->raw.len - p));
-
-        if (strncmp(p, head, sizeof(head) - 1) == 0)
-            return 1;
-        p = nl ? nl + 1 : NULL;
-    }
-    return 0;
+    return httpmsg_status(c->raw.buf, c->raw.len, c->requests, c->sess != NULL);
 }
 
 /* Answer the POST if it is time (the access handler, on its first go and after each wake):
@@ -892,7 +803,7 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
         r = http_json_response(h, c->raw.buf, c->raw.len - 1);
         status = http_status_of(c);
         c->mode = HTTP_DONE;
-    } else if (settled || http_raw_has_message(c) || c->h->stopping) {
+    } else if (settled || httpmsg_has_message(c->raw.buf, c->raw.len) || c->h->stopping) {
         r = http_events_response(c);
         c->ended = settled || c->h->stopping;
     } else if (c->wakes == seen) {
@@ -906,54 +817,6 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
     return http_queue(h, c->mc, status, r);
 }
 
-/* The method of a single request, or NULL (a batch, a notification, a response). */
-static const char *http_request_method(const cJSON *root)
-{
-    if (!cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "id") == NULL)
-        return NULL;
-    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
-}
-
-/* How many requests (a method and an id) root holds. */
-static int http_count_requests(const cJSON *root)
-{
-    const cJSON *el;
-    int n = 0;
-
-    if (!cJSON_IsArray(root))
-        return http_request_method(root) != NULL;
-    cJSON_ArrayForEach(el, root)
-    {
-        n += http_request_method(el) != NULL;
-    }
-    return n;
-}
-
-/* What Mcp-Name mirrors: params.name of tools/call and prompts/get, params.uri of
- * resources/read; NULL for other methods (no Mcp-Name expected). *present: the method needs
- * one. */
-static const char *http_name_of(const cJSON *msg, const char *method, int *needed)
-{
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-    const char *key = NULL;
-
-    if (strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0)
-        key = "name";
-    else if (strcmp(method, "resources/read") == 0)
-        key = "uri";
-    *needed = key != NULL;
-    return key ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, key)) : NULL;
-}
-
-/* The protocol version a message's _meta names, or NULL. */
-static const char *http_meta_version(const cJSON *msg)
-{
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
-
-    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_VERSION));
-}
-
 /* Whether a POST's body is a 2026-07-28 message: its _meta names a version, or its header names
  * a version of that era. */
 static int http_is_modern(const struct http *h, struct MHD_Connection *mc, const cJSON *root)
@@ -962,54 +825,8 @@ static int http_is_modern(const struct http *h, struct MHD_Connection *mc, const
     const char *version = http_value(h, mc, HTTP_VERSION_HEADER, buf, sizeof(buf));
     const cJSON *first = cJSON_IsArray(root) ? cJSON_GetArrayItem(root, 0) : root;
 
-    return http_meta_version(first) != NULL ||
+    return httpmsg_meta_version(first) != NULL ||
            (version != NULL && revision_has(revision_parse(version), REVF_MODERN));
-}
-
-/* A header value as sent: an Mcp-Name may be "=?base64?...?=" (the UTF-8 text, base64). Owned;
- * NULL when it does not decode. */
-static char *http_header_value(const char *value)
-{
-    size_t len = strlen(value), n = 0;
-    unsigned char *raw;
-    char *text;
-
-    if (len < 12 || strncmp(value, "=?base64?", 9) != 0 || strcmp(value + len - 2, "?=") != 0)
-        return strdup(value);
-    text = strndup(value + 9, len - 11);
-    raw = text ? base64_decode(text, &n) : NULL;
-    free(text);
-    if (raw == NULL || memchr(raw, '\0', n) != NULL) {
-        free(raw);
-        return NULL;
-    }
-    text = strndup((const char *)raw, n);
-    free(raw);
-    return text;
-}
-
-/* One mirrored header against its body value: NULL, or what is wrong (into buf). */
-static const char *http_check_header(const char *name, const char *header, const char *body,
-                                     int needed, char *buf, size_t size)
-{
-    char *value;
-    int same;
-
-    if (header == NULL) {
-        if (!needed)
-            return NULL;
-        snprintf(buf, size, "Header mismatch: the %s header is missing", name);
-        return buf;
-    }
-    value = http_header_value(header);
-    same = value != NULL && body != NULL && strcmp(value, body) == 0;
-    free(value);
-    if (same)
-        return NULL;
-    snprintf(buf, size,
-             "Header mismatch: %s header value '%.64s' does not match body value '%.64s'", name,
-             header, body ? body : "(none)");
-    return buf;
 }
 
 /* A 2026-07-28 request's headers against its body: each must be there and say what the body
@@ -1026,18 +843,19 @@ static const char *http_check_mirrored(const struct http *h, struct MHD_Connecti
     method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
     if (method == NULL || cJSON_GetObjectItemCaseSensitive(root, "id") == NULL)
         return NULL;
-    problem = http_check_header(HTTP_VERSION_HEADER,
-                                http_value(h, mc, HTTP_VERSION_HEADER, value, sizeof(value)),
-                                http_meta_version(root), 1, buf, size);
+    problem = httpmsg_check_header(HTTP_VERSION_HEADER,
+                                   http_value(h, mc, HTTP_VERSION_HEADER, value, sizeof(value)),
+                                   httpmsg_meta_version(root), 1, buf, size);
     if (problem == NULL)
-        problem =
-            http_check_header("Mcp-Method", http_value(h, mc, "Mcp-Method", value, sizeof(value)),
-                              method, 1, buf, size);
+        problem = httpmsg_check_header("Mcp-Method",
+                                       http_value(h, mc, "Mcp-Method", value, sizeof(value)),
+                                       method, 1, buf, size);
     /* Mcp-Name belongs to the methods that name something; elsewhere it is not looked at. */
-    name = http_name_of(root, method, &needed);
+    name = httpmsg_name_of(root, method, &needed);
     if (problem == NULL && needed)
-        problem = http_check_header("Mcp-Name", http_value(h, mc, "Mcp-Name", value, sizeof(value)),
-                                    name, needed, buf, size);
+        problem =
+            httpmsg_check_header("Mcp-Name", http_value(h, mc, "Mcp-Name", value, sizeof(value)),
+                                 name, needed, buf, size);
     return problem;
 }
 
@@ -1119,9 +937,9 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
                                  size_t size)
 {
     const struct http *h = c->h;
-    const char *method = http_request_method(root);
+    const char *method = httpmsg_request_method(root);
 
-    *code = HTTP_ERROR;
+    *code = HTTPMSG_ERROR;
     if (c->sess != NULL)
         return http_check_session_version(c, buf, size);
     if (method != NULL && strcmp(method, "initialize") == 0 && !http_is_modern(h, c->mc, root)) {
@@ -1132,13 +950,13 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
     if (!http_is_modern(h, c->mc, root))
         return "Bad Request: Mcp-Session-Id header is required (initialize first, or send a "
                "2026-07-28 request)";
-    if (cJSON_IsObject(root) && http_request_method(root) != NULL &&
-        http_meta_version(root) == NULL) {
+    if (cJSON_IsObject(root) && httpmsg_request_method(root) != NULL &&
+        httpmsg_meta_version(root) == NULL) {
         *code = JSONRPC_INVALID_PARAMS;
         return "Invalid _meta envelope: MCP-Protocol-Version names 2026-07-28, but the request has "
                "no _meta io.modelcontextprotocol/protocolVersion";
     }
-    *code = HTTP_HEADER_MISMATCH;
+    *code = HTTPMSG_HEADER_MISMATCH;
     return http_check_mirrored(h, c->mc, root, buf, size);
 }
 
@@ -1157,10 +975,11 @@ static enum MHD_Result http_post(struct http_conn *c)
     if (c->too_big) {
         snprintf(buf, sizeof(buf), "Payload Too Large: a body longer than %u bytes",
                  LIMIT_MESSAGE_BYTES);
-        return http_fail(h, c->mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR, buf);
+        return http_fail(h, c->mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTPMSG_ERROR, buf);
     }
     if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
-        return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
+        return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND,
+                         "Session not found");
     root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len);
     if (root == NULL)
         return http_post_answer(c);
@@ -1174,12 +993,12 @@ static enum MHD_Result http_post(struct http_conn *c)
         c->new_session = 0;
         return rc;
     }
-    c->requests = http_count_requests(root);
+    c->requests = httpmsg_count_requests(root);
     dispatch_root(srv, &c->peer, root, c->body.len);
     strbuf_release(&c->body);
     http_keep_session(c);
     if (c->requests < 0)
-        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTP_ERROR,
+        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR,
                          "Too many sessions open; try again later");
     return http_post_answer(c);
 }
@@ -1198,33 +1017,11 @@ static void http_take_body(struct http_conn *c, const char *data, size_t len)
 
 /* --- Before anything is read: who asks, and for what. --- */
 
-/* The host part of a Host header or an origin's authority, lower-cased into buf. */
-static void http_host_part(const char *authority, size_t len, char *buf, size_t size)
-{
-    size_t n;
-
-    if (len > 0 && authority[0] == '[') {
-        const char *close = memchr(authority, ']', len);
-
-        n = close ? (size_t)(close - authority) + 1 : len;
-    } else {
-        const char *colon = memchr(authority, ':', len);
-
-        n = colon ? (size_t)(colon - authority) : len;
-    }
-    if (n >= size)
-        n = size - 1;
-    for (size_t i = 0; i < n; i++)
-        buf[i] =
-            (char)(authority[i] >= 'A' && authority[i] <= 'Z' ? authority[i] + 32 : authority[i]);
-    buf[n] = '\0';
-}
-
 static int http_host_allowed(const struct http *h, const char *authority, size_t len)
 {
     char host[256];
 
-    http_host_part(authority, len, host, sizeof(host));
+    httpmsg_host_part(authority, len, host, sizeof(host));
     for (size_t i = 0; i < h->nhosts; i++) {
         if (strcmp(h->hosts[i], host) == 0)
             return 1;
@@ -1273,8 +1070,8 @@ static int http_token_ok(const struct http *h, const char *authorization)
 static enum MHD_Result http_unauthorized(const struct http *h, struct MHD_Connection *mc, int given)
 {
     char *text =
-        http_error_text(HTTP_ERROR, given ? "Unauthorized: the bearer token is not valid"
-                                          : "Unauthorized: send Authorization: Bearer TOKEN");
+        http_error_text(HTTPMSG_ERROR, given ? "Unauthorized: the bearer token is not valid"
+                                             : "Unauthorized: send Authorization: Bearer TOKEN");
     struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
@@ -1294,16 +1091,16 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     struct http_conn *c;
     struct MHD_Response *r;
 
-    if (!http_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
-        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
+    if (!httpmsg_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
+        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTPMSG_ERROR,
                          "Not Acceptable: Client must accept text/event-stream");
     if (sid == NULL)
         return http_fail(
-            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTPMSG_ERROR,
             "Method Not Allowed: GET opens a legacy session's stream; send " HTTP_SESSION_HEADER);
     s = http_session_find(h, sid);
     if (s == NULL)
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
     c = http_conn_new(h, mc, HTTP_STREAM);
     if (c == NULL) {
         peer_drop(&s->peer);
@@ -1322,7 +1119,7 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     if (s->stream != NULL) {
         pthread_mutex_unlock(&s->lock);
         http_conn_close(c, 0);
-        return http_fail(h, mc, MHD_HTTP_CONFLICT, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_CONFLICT, HTTPMSG_ERROR,
                          "Conflict: Only one SSE stream is allowed per session");
     }
     s->stream = c;
@@ -1343,12 +1140,12 @@ static enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
 
     if (sid == NULL)
         return http_fail(
-            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTPMSG_ERROR,
             "Method Not Allowed: DELETE ends a legacy session (send " HTTP_SESSION_HEADER
             "); 2026-07-28 has no sessions");
     s = http_session_find(h, sid);
     if (s == NULL)
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTP_SESSION_NOT_FOUND, "Session not found");
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
     pthread_mutex_lock(&h->lock);
     was = http_session_unlink(h, s);
     pthread_mutex_unlock(&h->lock);
@@ -1368,14 +1165,15 @@ static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc,
 
     if (type == NULL || strncasecmp(type, "application/json", 16) != 0 ||
         (type[16] != '\0' && type[16] != ';' && type[16] != ' '))
-        return http_fail(h, mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, HTTPMSG_ERROR,
                          "Unsupported Media Type: Content-Type must be application/json");
-    if (!http_accepts(accept, "application/json") || !http_accepts(accept, "text/event-stream"))
-        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTP_ERROR,
+    if (!httpmsg_accepts(accept, "application/json") ||
+        !httpmsg_accepts(accept, "text/event-stream"))
+        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTPMSG_ERROR,
                          "Not Acceptable: Client must accept both application/json and "
                          "text/event-stream");
     if (length != NULL && strtoull(length, NULL, 10) > LIMIT_MESSAGE_BYTES)
-        return http_fail(h, mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTPMSG_ERROR,
                          "Payload Too Large: a body longer than 16 MiB");
     c = http_conn_new(h, mc, HTTP_POST);
     if (c == NULL)
@@ -1465,7 +1263,7 @@ static void http_sock_answering(struct http *h, struct MHD_Connection *mc)
 static enum MHD_Result http_refuse_framing(const struct http *h, struct MHD_Connection *mc,
                                            unsigned status, const char *message)
 {
-    char *text = http_error_text(HTTP_ERROR, message);
+    char *text = http_error_text(HTTPMSG_ERROR, message);
     struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
@@ -1494,15 +1292,15 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
     if (host == NULL || !http_host_allowed(h, host, strlen(host))) {
         snprintf(buf, sizeof(buf), "Invalid Host header: %.64s (see [server] allowed_hosts)",
                  host ? host : "null");
-        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTPMSG_ERROR, buf);
     }
     if (!http_origin_allowed(h, origin)) {
         snprintf(buf, sizeof(buf), "Invalid Origin header: %.64s (see [server] allowed_origins)",
                  origin);
-        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTP_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTPMSG_ERROR, buf);
     }
     if (strcmp(url, h->path) != 0)
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTP_ERROR,
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_ERROR,
                          "Not Found: the MCP endpoint is elsewhere");
     if (!http_token_ok(h, authorization))
         return http_unauthorized(h, mc, authorization != NULL);
@@ -1512,7 +1310,7 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
         return http_open_stream(h, mc, con_cls);
     if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
         return http_delete(h, mc);
-    return http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTP_ERROR,
+    return http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTPMSG_ERROR,
                      "Method not allowed: use POST (GET and DELETE for a legacy session)");
 }
 
