@@ -4,6 +4,9 @@
  *
  * A map of core/, one concern a file. The path of a request through it:
  *   pipe.c      the stdio transport: reads lines for the reader, flushes its answers
+ *   http.c      the Streamable HTTP transport (--listen): connections, sessions, streams;
+ *               httpmsg.c what it reads off messages and headers. A transport hands
+ *               dispatch each message with its peer (peer.h): who answers, which session
  *   work.c      the threads: one holds the reader role and serves the input; the watcher
  *               hands reading on when the reader is stuck in a call; plugins' lanes
  *   jsonrpc.c   framing (one line, one message), the input's UTF-8 and depth scan, envelopes

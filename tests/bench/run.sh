@@ -4,10 +4,13 @@
 # bench-spin.ini for the tools/list and CPU-bound rows), the bare cJSON loop and the official
 # TypeScript SDK server, and prints one table with the target verdicts; then the gateway
 # rows: server-everything and mcph, each direct and through mcph's mcp plugin
-# (bench-gateway-everything.ini, bench-gateway-mcph.ini).
+# (bench-gateway-everything.ini, bench-gateway-mcph.ini). Then the HTTP table (http-driver):
+# mcph --listen 127.0.0.1:0 serving the default deployment, sessionless (2026-07-28) and in a
+# legacy session, against the SDK's Streamable HTTP server (sdk-http-echo.mjs).
 #
 #   tests/bench/run.sh [MCPH]        MCPH defaults to build/mcph (built by `make`)
 #   QUICK=1 tests/bench/run.sh       fewer repetitions: under a minute
+#   SDK_SSE=1 tests/bench/run.sh     the HTTP table also has the SDK server with event streams
 #
 # Needs: build/mcph, build/plugins/example.so and mcp.so (`make`), libcjson (pkg-config), Node.js
 # with tests/node_modules (`make node-deps`, installed here with npm ci when missing), and
@@ -51,6 +54,7 @@ CJSON=$(pkg-config --cflags --libs libcjson)
 # shellcheck disable=SC2086
 {
     $CC $FLAGS -o "$OUT/driver" tests/bench/driver.c $CJSON -lm
+    $CC $FLAGS -o "$OUT/http-driver" tests/bench/http-driver.c $CJSON -lm
     $CC $FLAGS -o "$OUT/bare" tests/bench/bare.c $CJSON
     $CC $PLUGIN_FLAGS -o "$OUT/bench.so" tests/bench/bench.c
     $CC $PLUGIN_FLAGS -DBENCH_VARIANT=1 -o "$OUT/bench-a.so" tests/bench/bench.c
@@ -83,4 +87,9 @@ fi
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
         --gw-mcph-conf "$ROOT/tests/bench/bench-gateway-mcph.ini"}
+# The HTTP table; SDK_SSE (set, and not 0) adds the SDK server with event-stream responses.
+SSE=
+case ${SDK_SSE:-0} in 0 | '') ;; *) SSE=yes ;; esac
+"$OUT/http-driver" --mcph "$MCPH" --conf conf/mcph.ini --sdk tests/bench/sdk-http-echo.mjs \
+    --dir "$OUT" ${SSE:+--sdk-sse}
 echo "bench: done in $(($(date +%s) - START)) s; the servers' stderr is in $OUT/logs/" >&2
