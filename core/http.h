@@ -11,12 +11,18 @@
  * and resource updates. A 2026-07-28 request has no session: what it needs is in its _meta,
  * and its MCP-Protocol-Version, Mcp-Method and Mcp-Name headers must say what its body says.
  *
- * Before anything is read: Host and Origin against the allowed names (DNS rebinding), the
- * bearer token when [server] auth_token_file is set (compared in constant time), the method,
- * the media types, and the body's size (LIMIT_MESSAGE_BYTES). Connections are capped
- * ([server] max_connections), and one that trickles is closed after http_timeout_s.
+ * Before anything is read: the framing (a header that must come once, Content-Length with
+ * chunked), Host and Origin against the allowed names (DNS rebinding), the bearer token when
+ * [server] auth_token_file is set (compared in constant time), the method, the media types,
+ * and the body's size (LIMIT_MESSAGE_BYTES). Connections are capped ([server]
+ * max_connections); a request still arriving after http_timeout_s is cut, however it
+ * trickles. A ticker (LIMIT_HTTP_TICK_MS) looks at the sockets of requests waiting for their
+ * answer: a client gone cancels a sessionless request's calls (the 2026-07-28 cancellation)
+ * and frees a session's GET stream for a reconnect. requestState is sealed under
+ * state_key_file's key, or one made at start (server.state_key).
  *
- * Dispatch, calls and reload do not know about any of this.
+ * libmicrohttpd is opened (dlopen) only here, when mcph listens: a stdio server maps none of
+ * it. Dispatch, calls and reload do not know about any of this.
  */
 #ifndef MCPH_HTTP_H
 #define MCPH_HTTP_H
