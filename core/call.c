@@ -345,7 +345,9 @@ static int call_over_cap(struct server *srv, struct peer *peer, size_t cost)
 {
     size_t cap = (size_t)srv->cfg.max_pending_mb * 1024u * 1024u;
 
-    return atomic_load(&srv->calls_held) + out_held(peer->out) + cost > cap;
+    return atomic_load(&srv->calls_held) + out_held(peer->out) + atomic_load(&srv->transport_held) +
+               cost >
+           cap;
 }
 
 /* Answer a call that will not run with error `code` (0: no answer, out of memory), then free

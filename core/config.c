@@ -253,7 +253,7 @@ static int config_set_session_route(struct config_parse *p, const char *value)
 {
     size_t n = strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
 
-    if (n == 0 || n > 32 || value[n] != '\0')
+    if (n == 0 || n > LIMIT_ID_ROUTE || value[n] != '\0')
         return STATUS_INVALID;
     return config_set_string(p, &p->cfg->session_route, value);
 }

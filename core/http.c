@@ -142,6 +142,7 @@ struct http_conn {
     int dead;            /* the client closed its end: the connection is dropped */
     int answers;         /* answers (responses) written for its requests */
     int mid_line;        /* the last write ended inside a line */
+    size_t held;         /* bytes of raw and events counted in server.transport_held */
     int fd;              /* the connection's socket, for the ticker to look at */
 };
 
@@ -152,10 +153,11 @@ struct http_session {
     struct session session;
     struct inflight inflight;
     struct http *h;
-    char id[33];
-    pthread_mutex_t lock;     /* guards stream */
-    struct http_conn *stream; /* the GET stream, or NULL */
-    struct timespec used;     /* last request (under h->lock) */
+    char id[LIMIT_ID_ROUTE + 34]; /* [session_route-]32 hex digits */
+    pthread_mutex_t lock;         /* guards stream, closed */
+    int closed;                   /* ended: no stream attaches any more */
+    struct http_conn *stream;     /* the GET stream, or NULL */
+    struct timespec used;         /* last request (under h->lock) */
 };
 
 /* One TCP connection (libmicrohttpd's socket context), watched by the ticker: a request that
@@ -172,6 +174,7 @@ struct http_sock {
 struct http {
     struct server *srv;
     struct http_lib lib; /* libmicrohttpd's functions */
+    struct log quiet;    /* mcph's log without its clients: for libmicrohttpd's own lines */
     struct MHD_Daemon *daemon;
     char path[256];
     char *hosts[32]; /* owned: Host names accepted (lower case) */
@@ -185,12 +188,13 @@ struct http {
     size_t nsessions;
     struct http_conn *conns; /* every connection being served */
     struct http_sock *socks; /* every TCP connection open */
-    int stopping;
-    size_t max_sessions; /* [server] max_sessions, as at the start */
-    char *route;         /* owned or NULL: [server] session_route */
-    long idle_ms;        /* [server] session_idle_s, as at the start */
-    long timeout_ms;     /* [server] http_timeout_s, as at the start */
-    pthread_t ticker;    /* keep-alive comments and idle sessions */
+    atomic_int stopping;     /* http_stop began: streams end, nothing new starts */
+    atomic_int closing;      /* http_quiesce: new requests get 503 and their connection closes */
+    size_t max_sessions;     /* [server] max_sessions, as at the start */
+    char *route;             /* owned or NULL: [server] session_route */
+    long idle_ms;            /* [server] session_idle_s, as at the start */
+    long timeout_ms;         /* [server] http_timeout_s, as at the start */
+    pthread_t ticker;        /* keep-alive comments and idle sessions */
     pthread_cond_t tick;
     int ticker_started;
     int listen_fd; /* the listening socket once quiesced (closed after the daemon stops), or -1 */
@@ -330,6 +334,19 @@ static void http_count_answers(struct http_conn *c, const struct iovec *v, int c
     }
 }
 
+/* What c holds unsent, counted against [server] max_pending_mb with the calls in flight (as
+ * the pipe's unread replies are). conn lock held. */
+static void http_conn_account(struct http_conn *c)
+{
+    size_t now = c->raw.len + c->events.len - c->events_at;
+
+    if (now >= c->held)
+        atomic_fetch_add(&c->h->srv->transport_held, now - c->held);
+    else
+        atomic_fetch_sub(&c->h->srv->transport_held, c->held - now);
+    c->held = now;
+}
+
 /* Lines for c: kept for its response. Returns STATUS_IO when c can take no more. */
 static int http_conn_push(struct http_conn *c, const struct iovec *v, int cnt)
 {
@@ -351,6 +368,7 @@ static int http_conn_push(struct http_conn *c, const struct iovec *v, int cnt)
             strbuf_reset(&c->raw);
             status = STATUS_IO;
         }
+        http_conn_account(c);
         http_wake(c);
     }
     pthread_mutex_unlock(&c->lock);
@@ -381,6 +399,9 @@ static void http_session_free(struct peer *p)
 {
     struct http_session *s = (struct http_session *)p;
 
+    /* Again, for what a POST of the session did after it ended (a subscribe, say). */
+    server_remove_peer(s->h->srv, &s->peer);
+    subs_unsubscribe_all(&s->h->srv->subs, &s->peer);
     out_release(&s->out);
     session_release(&s->session);
     inflight_release(&s->inflight);
@@ -397,10 +418,11 @@ static struct http_session *http_session_new(struct http *h)
         free(s);
         return NULL;
     }
-    if (h->route != NULL)
-        snprintf(s->id, sizeof(s->id), "%s-", h->route);
-    for (size_t i = 0, at = strlen(s->id); i < sizeof(rnd); i++)
-        snprintf(s->id + at + 2 * i, 3, "%02x", rnd[i]);
+    char hex[33];
+
+    for (size_t i = 0; i < sizeof(rnd); i++)
+        snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
+    snprintf(s->id, sizeof(s->id), "%s%s%s", h->route ? h->route : "", h->route ? "-" : "", hex);
     s->h = h;
     out_init(&s->out, -1);
     s->out.sink = http_session_sink;
@@ -444,6 +466,7 @@ static void http_session_end(struct http *h, struct http_session *s)
     subs_unsubscribe_all(&h->srv->subs, &s->peer);
     inflight_close(&s->inflight);
     pthread_mutex_lock(&s->lock);
+    s->closed = 1;
     if (s->stream != NULL) {
         pthread_mutex_lock(&s->stream->lock);
         s->stream->ended = 1;
@@ -474,7 +497,9 @@ static int http_session_add(struct http *h, struct http_session *s)
     int status = STATUS_OK;
 
     pthread_mutex_lock(&h->lock);
-    if (h->nsessions >= h->max_sessions) {
+    if (atomic_load(&h->closing)) {
+        status = STATUS_IO;
+    } else if (h->nsessions >= h->max_sessions) {
         status = STATUS_LIMIT;
     } else if ((grown = realloc(h->sessions, (h->nsessions + 1) * sizeof(*grown))) == NULL) {
         status = STATUS_NOMEM;
@@ -482,10 +507,9 @@ static int http_session_add(struct http *h, struct http_session *s)
         h->sessions = grown;
         peer_hold(&s->peer);
         h->sessions[h->nsessions++] = s;
+        server_add_peer(h->srv, &s->peer);
     }
     pthread_mutex_unlock(&h->lock);
-    if (status == STATUS_OK)
-        server_add_peer(h->srv, &s->peer);
     return status;
 }
 
@@ -493,6 +517,7 @@ static int http_session_add(struct http *h, struct http_session *s)
 
 static void http_conn_free(struct http_conn *c)
 {
+    atomic_fetch_sub(&c->h->srv->transport_held, c->held);
     out_release(&c->out);
     session_release(&c->own_session);
     if (c->own_inflight != NULL) {
@@ -702,7 +727,14 @@ static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
         if (c->events_at == c->events.len) {
             strbuf_reset(&c->events);
             c->events_at = 0;
+        } else if (c->events_at > c->events.len / 2) {
+            /* A stream that never quite catches up must not keep what it sent. */
+            memmove(c->events.buf, c->events.buf + c->events_at, c->events.len - c->events_at);
+            c->events.len -= c->events_at;
+            c->events.buf[c->events.len] = '\0';
+            c->events_at = 0;
         }
+        http_conn_account(c);
         pthread_mutex_unlock(&c->lock);
         return (ssize_t)n;
     }
@@ -803,9 +835,10 @@ static enum MHD_Result http_post_answer(struct http_conn *c)
         r = http_json_response(h, c->raw.buf, c->raw.len - 1);
         status = http_status_of(c);
         c->mode = HTTP_DONE;
-    } else if (settled || httpmsg_has_message(c->raw.buf, c->raw.len) || c->h->stopping) {
+    } else if (settled || httpmsg_has_message(c->raw.buf, c->raw.len) ||
+               atomic_load(&c->h->stopping)) {
         r = http_events_response(c);
-        c->ended = settled || c->h->stopping;
+        c->ended = settled || atomic_load(&c->h->stopping);
     } else if (c->wakes == seen) {
         c->suspended = 1;
         h->lib.suspend_connection(c->mc);
@@ -884,11 +917,16 @@ static int http_bind(struct http_conn *c)
         c->peer.home = &c->sess->peer;
         return STATUS_OK;
     }
-    c->own_inflight = malloc(sizeof(*c->own_inflight));
-    if (c->own_inflight == NULL)
+    struct inflight *own = malloc(sizeof(*own));
+
+    if (own == NULL)
         return STATUS_NOMEM;
-    inflight_init(c->own_inflight);
-    c->peer.inflight = c->own_inflight;
+    inflight_init(own);
+    c->peer.inflight = own;
+    /* Seen by http_cancel_all (a shutdown) from now on. */
+    pthread_mutex_lock(&c->h->lock);
+    c->own_inflight = own;
+    pthread_mutex_unlock(&c->h->lock);
     return STATUS_OK;
 }
 
@@ -1116,9 +1154,14 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
         pthread_mutex_unlock(&s->stream->lock);
         s->stream = NULL;
     }
-    if (s->stream != NULL) {
+    if (s->stream != NULL || s->closed) {
+        int closed = s->closed;
+
         pthread_mutex_unlock(&s->lock);
         http_conn_close(c, 0);
+        if (closed)
+            return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND,
+                             "Session not found");
         return http_fail(h, mc, MHD_HTTP_CONFLICT, HTTPMSG_ERROR,
                          "Conflict: Only one SSE stream is allowed per session");
     }
@@ -1286,6 +1329,10 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
 
     if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
         http_sock_answering(h, mc);
+    /* Shutting down: a request on a connection kept alive is turned away. */
+    if (atomic_load(&h->closing))
+        return http_refuse_framing(h, mc, MHD_HTTP_SERVICE_UNAVAILABLE,
+                                   "Service Unavailable: mcph is shutting down");
     problem = http_check_framing(h, mc, &status);
     if (problem != NULL)
         return http_refuse_framing(h, mc, status, problem);
@@ -1363,8 +1410,8 @@ static void http_expire(struct http *h)
         for (size_t i = 0; i < h->nsessions && gone == NULL; i++) {
             struct http_session *s = h->sessions[i];
 
-            if (atomic_load(&s->peer.refs) == 1 && s->stream == NULL &&
-                http_ms_since(&s->used) >= h->idle_ms)
+            /* A POST or GET stream of the session holds a reference of its own. */
+            if (atomic_load(&s->peer.refs) == 1 && http_ms_since(&s->used) >= h->idle_ms)
                 gone = s;
         }
         if (gone != NULL)
@@ -1412,7 +1459,7 @@ static void *http_ticker(void *arg)
     clock_gettime(CLOCK_MONOTONIC, &last);
     expired = last;
     pthread_mutex_lock(&h->lock);
-    while (!h->stopping) {
+    while (!atomic_load(&h->stopping)) {
         struct timespec until;
 
         clock_gettime(CLOCK_REALTIME, &until);
@@ -1422,7 +1469,7 @@ static void *http_ticker(void *arg)
             until.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&h->tick, &h->lock, &until);
-        if (h->stopping)
+        if (atomic_load(&h->stopping))
             break;
         http_cut_slow(h);
         http_find_dead(h);
@@ -1605,7 +1652,9 @@ static void http_log_mhd(void *cls, const char *fmt, va_list ap)
 
     vsnprintf(line, sizeof(line), fmt, ap);
     line[strcspn(line, "\n")] = '\0';
-    log_msg(&h->srv->log, LOG_DEBUG, NULL, "http: %s", line);
+    /* stderr only: this may run under the daemon's own locks, where a client's stream must
+     * not be written (and resumed). */
+    log_msg(&h->quiet, LOG_DEBUG, NULL, "http: %s", line);
 }
 
 static int http_listen(struct http *h, const char *host, int port)
@@ -1691,6 +1740,8 @@ int http_start(struct server *srv, struct http **out)
         return STATUS_NOMEM;
     h->srv = srv;
     h->listen_fd = -1;
+    log_init(&h->quiet);
+    atomic_store(&h->quiet.level, atomic_load(&srv->log.level));
     h->max_sessions = (size_t)srv->cfg.max_sessions;
     h->route = srv->cfg.session_route ? strdup(srv->cfg.session_route) : NULL;
     h->idle_ms = (long)srv->cfg.session_idle_s * 1000L;
@@ -1733,6 +1784,7 @@ void http_quiesce(struct http *h)
 {
     if (h == NULL)
         return;
+    atomic_store(&h->closing, 1);
     /* The daemon's threads may still be looking at it: closed once they are gone. */
     h->listen_fd = h->lib.quiesce_daemon(h->daemon);
 }
@@ -1753,7 +1805,7 @@ void http_stop(struct http *h)
         return;
     h->srv->cancel_more = NULL;
     pthread_mutex_lock(&h->lock);
-    h->stopping = 1;
+    atomic_store(&h->stopping, 1);
     pthread_cond_broadcast(&h->tick);
     pthread_mutex_unlock(&h->lock);
     if (h->ticker_started)
@@ -1781,6 +1833,16 @@ void http_stop(struct http *h)
     /* What they hold is sent, for a little while; then the daemon closes what is left. */
     for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
         nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    /* The daemon must not stop with a connection suspended: any still open is woken to end. */
+    pthread_mutex_lock(&h->lock);
+    for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
+        pthread_mutex_lock(&c->lock);
+        c->ended = 1;
+        c->dead = 1;
+        http_wake(c);
+        pthread_mutex_unlock(&c->lock);
+    }
+    pthread_mutex_unlock(&h->lock);
     h->lib.stop_daemon(h->daemon);
     if (h->listen_fd >= 0)
         close(h->listen_fd);

@@ -71,6 +71,8 @@
 /* Streamable HTTP (http.c): legacy sessions and connections at once ([server] max_sessions,
  * max_connections), how long a session may sit unused and a connection may trickle, and how
  * often an open event stream gets a comment (a client that went away is found by it). */
+/* The longest [server] session_route: a session id is ROUTE-32 hex digits. */
+#define LIMIT_ID_ROUTE 32
 #define LIMIT_HTTP_SESSIONS_DEFAULT 256
 #define LIMIT_HTTP_SESSIONS_MAX 4096
 #define LIMIT_HTTP_SESSION_IDLE_S 1800

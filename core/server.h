@@ -74,6 +74,8 @@ struct server {
      * the pipe's, when shutting down; it returns how many it marked. Set before server_stop. */
     size_t (*cancel_more)(void *ctx);
     void *cancel_ctx;
+    atomic_size_t transport_held; /* bytes a transport holds for its clients beyond its outs
+                                   * (HTTP's unsent answers), counted in max_pending_mb */
     size_t state_key_len;
     struct work work;         /* the threads: the reader, the watcher, calls */
     struct jsonrpc_reader in; /* the thread holding the reader role */
