@@ -118,6 +118,14 @@ static int call_ask_legacy(struct call_job *job, int what, cJSON *params, cJSON 
     return cJSON_IsObject(*answer) ? MCPH_OK : MCPH_ERR_CLIENT;
 }
 
+/* A question that is not asked: it still uses up the name the handler gave it. */
+static int call_ask_refuse(struct call_job *job, cJSON *params, int status)
+{
+    modern_mrtr_pass(&job->mrtr, 0);
+    cJSON_Delete(params);
+    return status;
+}
+
 static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 {
     struct call_job *job = ctx;
@@ -126,17 +134,26 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == RESULT_COMPLETE)) {
         if (!(job->o.can & call_needs(what)))
             job->missing |= call_needs(what);
-        cJSON_Delete(params);
-        return MCPH_ERR_UNSUPPORTED;
+        return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
     }
     /* A cancelled call asks nothing more. */
-    if (atomic_load(&job->flight.cancelled)) {
-        cJSON_Delete(params);
-        return MCPH_ERR_CANCELLED;
-    }
+    if (atomic_load(&job->flight.cancelled))
+        return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
     if (job->o.modern)
         return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+    /* A legacy question is a request of its own: its name only counts as used. */
+    if (modern_mrtr_pass(&job->mrtr, 1) != MCPH_OK)
+        return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
     return call_ask_legacy(job, what, params, answer);
+}
+
+/* host->ask_key: the name of the next question, kept by the call's struct modern_mrtr in both
+ * eras, so that a name is checked the same way whichever revision the client speaks. */
+static int call_ask_key(void *ctx, const char *key)
+{
+    struct call_job *job = ctx;
+
+    return modern_mrtr_name(&job->mrtr, key);
 }
 
 /* --- Answers. --- */
@@ -414,8 +431,11 @@ void call_submit(struct call_origin *o, struct call_target *t)
      * older set loaded across reloads. */
     plugin_ref(t->plugin);
     peer_hold(o->peer);
-    job->env = (struct host_env){
-        .ctx = job, .progress = call_progress, .cancelled = call_cancelled, .ask = call_ask};
+    job->env = (struct host_env){.ctx = job,
+                                 .progress = call_progress,
+                                 .cancelled = call_cancelled,
+                                 .ask = call_ask,
+                                 .ask_key = call_ask_key};
     job->work.run = call_job_run;
     job->work.done = call_job_done;
     job->work.drop = call_job_drop;

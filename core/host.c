@@ -184,6 +184,15 @@ static void host_resource_updated(const struct mcph_host *vt, const char *uri)
         pl->env->resource_updated(pl->env->ctx, uri);
 }
 
+/* A question refused before it reached the protocol side (bad input): it still uses up the
+ * name host->ask_key gave it, so that name never lands on a later question. */
+static int host_ask_refused(struct mcph_call *c, int status)
+{
+    if (c != NULL && c->env != NULL && c->env->ask_key != NULL)
+        c->env->ask_key(c->env->ctx, NULL);
+    return status;
+}
+
 /* Ask the client; the answer is lent to the handler as JSON text. */
 static int host_ask(struct mcph_call *c, int what, cJSON *params, const char **result_json)
 {
@@ -192,7 +201,7 @@ static int host_ask(struct mcph_call *c, int what, cJSON *params, const char **r
 
     if (c == NULL || result_json == NULL) {
         cJSON_Delete(params);
-        return MCPH_ERR_INVALID;
+        return host_ask_refused(c, MCPH_ERR_INVALID);
     }
     if (c->env == NULL || c->env->ask == NULL) {
         cJSON_Delete(params);
@@ -215,7 +224,7 @@ static int host_sample(struct mcph_call *c, const char *params_json, const char 
 
     if (!cJSON_IsObject(params)) {
         cJSON_Delete(params);
-        return MCPH_ERR_INVALID;
+        return host_ask_refused(c, MCPH_ERR_INVALID);
     }
     return host_ask(c, HOST_ASK_SAMPLE, params, result_json);
 }
@@ -230,7 +239,8 @@ static int host_elicit(struct mcph_call *c, const char *message, const char *sch
         cJSON_AddStringToObject(params, "message", message) == NULL) {
         cJSON_Delete(schema);
         cJSON_Delete(params);
-        return message == NULL || !cJSON_IsObject(schema) ? MCPH_ERR_INVALID : MCPH_ERR_NOMEM;
+        return host_ask_refused(c, message == NULL || !cJSON_IsObject(schema) ? MCPH_ERR_INVALID
+                                                                              : MCPH_ERR_NOMEM);
     }
     cJSON_AddItemToObject(params, "requestedSchema", schema);
     return host_ask(c, HOST_ASK_ELICIT, params, result_json);
@@ -336,6 +346,18 @@ static void *host_predecessor(const struct mcph_host *vt)
     return pl->predecessor;
 }
 
+/* --- Since 1.4. --- */
+
+static int host_ask_key(struct mcph_call *c, const char *key)
+{
+    if (c == NULL || key == NULL)
+        return MCPH_ERR_INVALID;
+    /* No protocol side (a call made outside a request): nothing is asked, nothing to name. */
+    if (c->env == NULL || c->env->ask_key == NULL)
+        return MCPH_OK;
+    return c->env->ask_key(c->env->ctx, key);
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -386,6 +408,7 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .result_json = result_json,
         .client_log = host_client_log,
         .predecessor = host_predecessor,
+        .ask_key = host_ask_key,
     };
 
     h->vt = vtable;

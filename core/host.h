@@ -31,6 +31,9 @@ struct host_env {
     /* Ask the client; takes params (owned). Returns an MCPH_* code; on MCPH_OK and
      * MCPH_ERR_CLIENT *answer is the result or error object (owned by the caller). */
     int (*ask)(void *ctx, int what, cJSON *params, cJSON **answer);
+    /* Name the next question (host->ask_key), or forget a pending name (key NULL: the next
+     * question was refused before it could be asked). Returns MCPH_OK or MCPH_ERR_INVALID. */
+    int (*ask_key)(void *ctx, const char *key);
 };
 
 /* Fill the vtable of instance `pl` (main thread, before init): the server hands this to the

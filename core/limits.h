@@ -110,8 +110,11 @@
  * the answer by default ([server] ask_timeout_ms). */
 #define LIMIT_ASK_TIMEOUT_MS 60000
 /* Questions one 2026-07-28 call may ask the client across its retries (input requests
- * "ask-1" to "ask-N"); a plugin asking more gets MCPH_ERR_LIMIT. */
+ * "ask-1" to "ask-N", or named by host->ask_key); a plugin asking more gets MCPH_ERR_LIMIT.
+ * Also the most answers a retry keeps (inputResponses first, then requestState's). */
 #define LIMIT_MRTR_ASKS 256
+/* The longest name host->ask_key gives a question, in bytes. */
+#define LIMIT_MRTR_KEY 64
 /* The longest ttlMs a cache hint may give (a day). */
 #define LIMIT_CACHE_TTL_MAX_MS 86400000
 

@@ -308,24 +308,53 @@ void modern_listeners_close(struct server *srv)
 
 /* --- Questions to the client: input requests and the retry that answers them. --- */
 
-/* Whether key is one mcph gives a question: "ask-N", N from 1 to LIMIT_MRTR_ASKS. */
+/* Whether key has mcph's own form, "ask-" and digits only. */
+static int modern_mrtr_numbered(const char *key)
+{
+    const char *d;
+
+    if (strncmp(key, "ask-", 4) != 0 || key[4] == '\0')
+        return 0;
+    for (d = key + 4; *d >= '0' && *d <= '9'; d++)
+        ;
+    return *d == '\0';
+}
+
+/* Whether a handler may name a question `name` (host->ask_key): 1 to LIMIT_MRTR_KEY of
+ * A-Z a-z 0-9 _ . -, and not of mcph's own form, so a name never takes an ask-N key. */
+static int modern_mrtr_name_ok(const char *name)
+{
+    size_t len = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+
+    return len >= 1 && len <= LIMIT_MRTR_KEY && name[len] == '\0' && !modern_mrtr_numbered(name);
+}
+
+/* Whether key is one a question may go under: "ask-N", N from 1 to LIMIT_MRTR_ASKS, or a
+ * name a handler may give. */
 static int modern_mrtr_key(const char *key)
 {
     char *end = NULL;
     long n;
 
-    if (key == NULL || strncmp(key, "ask-", 4) != 0 || key[4] < '1' || key[4] > '9')
+    if (key == NULL)
+        return 0;
+    if (!modern_mrtr_numbered(key))
+        return modern_mrtr_name_ok(key);
+    if (key[4] < '1' || key[4] > '9')
         return 0;
     n = strtol(key + 4, &end, 10);
     return *end == '\0' && n >= 1 && n <= LIMIT_MRTR_ASKS;
 }
 
-/* Copy the members of `from` (an object of answers, or NULL) into answers, later ones
- * replacing earlier ones of the same key. Only keys mcph could have asked count: a client's
- * forged state or inputResponses with thousands of others costs one pass, not a search of
- * every key so far for each. */
+/* Copy the members of `from` (an object of answers, or NULL) that answers lacks into it,
+ * newest source first, so an answer given now wins over one carried from before. Only keys a
+ * question may go under count, and answers holds at most LIMIT_MRTR_ASKS (as many as a call
+ * may ask): a client's forged state or inputResponses with thousands of keys costs one pass
+ * and a search of a bounded object for each, not a search of every key so far; past the
+ * bound, what the client sent more is ignored, like any key nothing asked under. */
 static void modern_mrtr_merge(cJSON *answers, const cJSON *from)
 {
+    int n = cJSON_GetArraySize(answers);
     const cJSON *e;
 
     if (answers == NULL)
@@ -334,12 +363,15 @@ static void modern_mrtr_merge(cJSON *answers, const cJSON *from)
     {
         cJSON *copy;
 
-        if (!modern_mrtr_key(e->string))
+        if (n >= LIMIT_MRTR_ASKS)
+            return;
+        if (!modern_mrtr_key(e->string) ||
+            cJSON_GetObjectItemCaseSensitive(answers, e->string) != NULL)
             continue;
         copy = cJSON_Duplicate(e, 1);
-
-        cJSON_DeleteItemFromObjectCaseSensitive(answers, e->string);
-        if (copy != NULL && !cJSON_AddItemToObject(answers, e->string, copy))
+        if (copy != NULL && cJSON_AddItemToObject(answers, e->string, copy))
+            n++;
+        else
             cJSON_Delete(copy);
     }
 }
@@ -399,25 +431,78 @@ int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t ke
         !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(state, "m"), method, 1) || bound == NULL ||
         strcmp(bound, target) != 0 || !cJSON_IsObject(earlier))
         earlier = NULL;
-    modern_mrtr_merge(m->answers, earlier);
     modern_mrtr_merge(m->answers, cJSON_IsObject(given) ? given : NULL);
+    modern_mrtr_merge(m->answers, earlier);
     cJSON_Delete(state);
     free(text);
     return status;
 }
 
+/* Record that a question of this run went under name (a new one). */
+static int modern_mrtr_used(struct modern_mrtr *m, const char *name)
+{
+    cJSON *copy;
+
+    if (m->named == NULL && (m->named = cJSON_CreateArray()) == NULL)
+        return MCPH_ERR_NOMEM;
+    copy = cJSON_CreateString(name);
+    if (copy == NULL || !cJSON_AddItemToArray(m->named, copy)) {
+        cJSON_Delete(copy);
+        return MCPH_ERR_NOMEM;
+    }
+    return MCPH_OK;
+}
+
+int modern_mrtr_name(struct modern_mrtr *m, const char *name)
+{
+    const cJSON *e;
+
+    if (name == NULL) {
+        m->next[0] = '\0';
+        return MCPH_OK;
+    }
+    if (!modern_mrtr_name_ok(name))
+        return MCPH_ERR_INVALID;
+    cJSON_ArrayForEach(e, m->named)
+    {
+        if (strcmp(e->valuestring, name) == 0)
+            return MCPH_ERR_INVALID;
+    }
+    memcpy(m->next, name, strlen(name) + 1);
+    return MCPH_OK;
+}
+
+int modern_mrtr_pass(struct modern_mrtr *m, int asked)
+{
+    int status = asked && m->next[0] != '\0' ? modern_mrtr_used(m, m->next) : MCPH_OK;
+
+    m->next[0] = '\0';
+    return status;
+}
+
 int modern_mrtr_ask(struct modern_mrtr *m, const char *method, cJSON *params, cJSON **answer)
 {
-    char key[32];
+    char key[LIMIT_MRTR_KEY + 1];
     const cJSON *given;
     cJSON *request;
 
-    /* The n-th question of a run is keyed "ask-n", the same n in every retry. */
+    /* The n-th question of a run is keyed "ask-n", the same n in every retry, unless the
+     * handler named it; n counts the named ones too, so naming one shifts no other key. */
     if (m->nasks >= LIMIT_MRTR_ASKS) {
+        m->next[0] = '\0';
         cJSON_Delete(params);
         return MCPH_ERR_LIMIT;
     }
-    snprintf(key, sizeof(key), "ask-%d", ++m->nasks);
+    m->nasks++;
+    if (m->next[0] == '\0') {
+        snprintf(key, sizeof(key), "ask-%d", m->nasks);
+    } else {
+        memcpy(key, m->next, sizeof(key));
+        if (modern_mrtr_pass(m, 1) != MCPH_OK) {
+            cJSON_Delete(params);
+            return MCPH_ERR_NOMEM;
+        }
+    }
     given = cJSON_GetObjectItemCaseSensitive(m->answers, key);
     if (cJSON_IsObject(given)) {
         cJSON_Delete(params);
@@ -494,5 +579,6 @@ void modern_mrtr_release(struct modern_mrtr *m)
         return;
     cJSON_Delete(m->answers);
     cJSON_Delete(m->requests);
+    cJSON_Delete(m->named);
     memset(m, 0, sizeof(*m));
 }

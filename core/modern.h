@@ -7,6 +7,7 @@
 #ifndef MCPH_MODERN_H
 #define MCPH_MODERN_H
 
+#include "limits.h"
 #include "registry.h"
 #include "server.h"
 
@@ -74,32 +75,51 @@ void modern_listeners_close(struct server *srv);
 
 /*
  * Questions to the client under 2026-07-28 (MRTR): there is no request from server to
- * client. The handler's n-th question is keyed "ask-n"; its answer comes in a retry of the
- * request (inputResponses, or an earlier round's answers carried in requestState). A question
- * with no answer yet is recorded, and the request answers with an InputRequiredResult listing
- * them; the client asks the user and retries. One request's handler, one thread.
+ * client. The handler's n-th question is keyed "ask-n", or by the name the handler gave it
+ * (host->ask_key; n still counts it, so the keys of the others do not shift); its answer comes
+ * in a retry of the request (inputResponses, or an earlier round's answers carried in
+ * requestState), or already in the first run's inputResponses. A question with no answer yet
+ * is recorded, and the request answers with an InputRequiredResult listing them; the client
+ * asks the user and retries. One request's handler, one thread.
  */
 struct modern_mrtr {
-    cJSON *answers;           /* owned: every answer so far (requestState and this round's) */
-    cJSON *requests;          /* owned: questions asked with no answer yet, or NULL */
-    int nasks;                /* questions asked by this run of the handler */
-    const unsigned char *key; /* borrowed, or NULL: requestState is sealed with it */
+    cJSON *answers;                /* owned: every answer so far (requestState and this round's) */
+    cJSON *requests;               /* owned: questions asked with no answer yet, or NULL */
+    cJSON *named;                  /* owned: the names this run's questions went under, or NULL */
+    int nasks;                     /* questions asked by this run of the handler */
+    char next[LIMIT_MRTR_KEY + 1]; /* the name of the next question, or "": ask-n */
+    const unsigned char *key;      /* borrowed, or NULL: requestState is sealed with it */
     size_t keylen;
 };
 
-/* Read the answers a retry carries: requestState if it is ours for this request (msg's
- * method and `target`, the exposed name or URI), then inputResponses. msg borrowed. With a
- * key ([server] state_key_file; borrowed, keylen bytes, NULL: none), requestState carries an
- * HMAC-SHA256 of its text under that key, so any mcph that shares the key takes a retry and
- * none takes a state it did not seal. Returns STATUS_OK, or STATUS_INVALID when a key is set
- * and requestState is not sealed under it (m is still set up, and released as usual). */
+/* Read the answers a retry carries: inputResponses, then those of requestState if it is ours
+ * for this request (msg's method and `target`, the exposed name or URI) that inputResponses
+ * does not replace; only keys a question may go under, LIMIT_MRTR_ASKS at most. msg borrowed.
+ * With a key ([server] state_key_file; borrowed, keylen bytes, NULL: none), requestState
+ * carries an HMAC-SHA256 of its text under that key, so any mcph that shares the key takes a
+ * retry and none takes a state it did not seal. Returns STATUS_OK, or STATUS_INVALID when a
+ * key is set and requestState is not sealed under it (m is still set up, and released as
+ * usual). */
 int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t keylen,
                       const cJSON *msg, const char *target) __attribute__((warn_unused_result));
 
-/* The handler asks `method` (sampling/createMessage, ...) with params (owned). Returns MCPH_OK
- * with *answer (owned by the caller) when the retry carries it, MCPH_ERR_AGAIN when recorded
- * for an InputRequiredResult, or MCPH_ERR_NOMEM. */
+/* The handler asks `method` (sampling/createMessage, ...) with params (owned), under the name
+ * set by modern_mrtr_name (which it uses up), else "ask-n". Returns MCPH_OK with *answer (owned
+ * by the caller) when the request carries it, MCPH_ERR_AGAIN when recorded for an
+ * InputRequiredResult, MCPH_ERR_LIMIT past LIMIT_MRTR_ASKS questions, or MCPH_ERR_NOMEM. */
 int modern_mrtr_ask(struct modern_mrtr *m, const char *method, cJSON *params, cJSON **answer);
+
+/* Name the handler's next question (host->ask_key): 1 to LIMIT_MRTR_KEY of A-Z a-z 0-9 _ . -,
+ * not of the form "ask-<digits>" (mcph's own keys), and not a name a question of this run went
+ * under already. name NULL forgets a pending name. Returns MCPH_OK or MCPH_ERR_INVALID (the
+ * pending name is then unchanged). m may be all zero (a legacy call, with no begin). */
+int modern_mrtr_name(struct modern_mrtr *m, const char *name);
+
+/* The handler's next question does not go through modern_mrtr_ask: it was refused before
+ * being asked (asked 0), or it is a legacy session's request to the client (asked 1: its name,
+ * if any, counts as used, so the same mistakes are refused in both eras). Either way the
+ * pending name is used up. Returns MCPH_OK or MCPH_ERR_NOMEM. */
+int modern_mrtr_pass(struct modern_mrtr *m, int asked);
 
 /* The InputRequiredResult (a new object, with requestState and the modern decoration) when a
  * question went unanswered, else NULL. */

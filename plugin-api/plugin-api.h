@@ -37,6 +37,9 @@
  * instance's handlers one at a time. Each host member below says which threads may call it.
  *
  * Changelog (newest first):
+ *   1.4  ask_key() names the handler's next question to the client: under 2026-07-28 it goes
+ *        under that key in the input_required result (not ask-N), and its answer comes back
+ *        under it.
  *   1.3  For plugins that relay another server (a proxy): result_json() passes a whole MCP
  *        result through; client_log() sends notifications/message; MCPH_PLUGIN_TAKE_OVER
  *        and predecessor() let a rebuilt instance keep what the one it replaces holds (a
@@ -61,7 +64,7 @@
 #include <stdint.h>
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 3
+#define MCPH_ABI_MINOR 4
 
 /* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
  * held before). */
@@ -502,7 +505,9 @@ struct mcph_host {
      * (InputRequiredResult): return at once (what you return is discarded); mcph runs the
      * handler again with the same arguments, and this time the same question, asked in the
      * same order, returns the client's answer. So ask before doing anything that must not
-     * happen twice. The same code works whatever protocol revision the client speaks.
+     * happen twice. The same code works whatever protocol revision the client speaks. The
+     * question goes under the key ask-N (the run's N-th question) in the InputRequiredResult,
+     * or under the one ask_key() gave it (since 1.4).
      * MCPH_ERR_LIMIT: a 2026-07-28 run asked more than 256 questions.
      */
     /* sampling/createMessage: params_json is its params object (messages, maxTokens, ...);
@@ -618,6 +623,30 @@ struct mcph_host {
      * for a name collision) while that one stays: share what you take over (count its
      * users), do not move it. Main thread, during init() only. */
     void *(*predecessor)(const struct mcph_host *host);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.4.
+     * ------------------------------------------------------------------------------------ */
+
+    /*
+     * The key the handler's next question (sample, elicit, roots) goes under in an
+     * input_required result of a 2026-07-28 request, instead of ask-N: 1 to 64 of A-Z a-z 0-9
+     * _ . -, unique among this call's questions (a key used already in this run is
+     * MCPH_ERR_INVALID; so is a key of the form ask-<digits>, mcph's own). It names one
+     * question, the next sample, elicit or roots call whatever that returns; the next gets
+     * ask-N again unless named too. N counts every question of the run, named or not, so
+     * naming one does not shift the keys of the others: after ask_key(call, "user_name"),
+     * elicit, elicit, the second question is ask-2. The answer the client's retry carries
+     * under that key (inputResponses) is the answer to that question, also on the first run
+     * (a client may answer ahead): name a question the same way in every run, as it is asked
+     * in the same order. No effect on a legacy session (the question is a request to the
+     * client there). Returns MCPH_OK or MCPH_ERR_INVALID. The handler's thread, during the
+     * handler.
+     *
+     *     host->ask_key(call, "user_name");
+     *     rc = host->elicit(call, "Your name?", schema, &answer);
+     */
+    int (*ask_key)(struct mcph_call *call, const char *key);
 };
 
 #endif /* MCPH_PLUGIN_API_H */

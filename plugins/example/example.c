@@ -29,6 +29,10 @@
  *   - the note kept when the instance is rebuilt (MCPH_PLUGIN_TAKE_OVER: the new init copies
  *     it from host->predecessor());
  *   - hearing which resources clients follow (the descriptor's subscribe()).
+ * and, since ABI 1.4,
+ *   - a question with a name of its own: ask_model's question to the client's model goes
+ *     under "model_reply" in a 2026-07-28 input_required result, and its answer comes back
+ *     under that key (host->ask_key()), where an unnamed one goes under ask-1.
  * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
@@ -353,7 +357,9 @@ static int example_confirm(const struct mcph_host *host, void *state, struct mcp
 }
 
 /* Sampling: ask the client's model. The params are sampling/createMessage's, as JSON, so the
- * user's text must be escaped into it. */
+ * user's text must be escaped into it. Under 2026-07-28 the question is not a request but an
+ * entry of the input_required result, under the name given it here (since 1.4); a legacy
+ * client gets a request, and the name does nothing. */
 static int example_ask_model(const struct mcph_host *host, void *state, struct mcph_call *call)
 {
     const char *question, *answer = NULL;
@@ -371,6 +377,8 @@ static int example_ask_model(const struct mcph_host *host, void *state, struct m
         mcph_sb_release(&params);
         return MCPH_ERR_NOMEM;
     }
+    /* A valid name, given once per call: it cannot be refused. */
+    host->ask_key(call, "model_reply");
     rc = host->sample(call, params.buf, &answer);
     mcph_sb_release(&params);
     return example_answer(host, call, "sampling", rc, answer);
@@ -1021,7 +1029,7 @@ static const struct mcph_config_key example_config_keys[] = {
 static const struct mcph_plugin example_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "example",
-    .version = "1.3.0",
+    .version = "1.4.0",
     .description = "A tour of the mcph plugin ABI",
     .flags = MCPH_PLUGIN_THREAD_SAFE | MCPH_PLUGIN_TAKE_OVER,
     .tools = example_tools,

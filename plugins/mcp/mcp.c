@@ -222,9 +222,12 @@ static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const
 /*
  * A MCP_MODERN server asks its questions in its result (InputRequiredResult: inputRequests,
  * requestState): each is asked of the client, and the request is sent again with the
- * answers. Returns the params of that next round (owned), or NULL with *rc MCPH_OK when the
- * reply is not such a result, or MCPH_ERR_AGAIN when the client answers by retrying this
- * call, or another status after a tool error or protocol error was set.
+ * answers. Each question keeps the server's key where the host takes it (host->ask_key: a
+ * name, not an ask-N of the server's own numbering, nor one already used in this call), so a
+ * plugin served through an isolated child, or a server relayed, names its questions to the
+ * client as it would in process. Returns the params of that next round (owned), or NULL with
+ * *rc MCPH_OK when the reply is not such a result, or MCPH_ERR_AGAIN when the client answers
+ * by retrying this call, or another status after a tool error or protocol error was set.
  */
 static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *host,
                                  struct mcph_call *call, const cJSON *reply, const cJSON *sent,
@@ -250,9 +253,12 @@ static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *hos
         char *params_json = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
         cJSON *answer = NULL;
 
-        *rc = cJSON_IsString(method)
-                  ? mcp_ask(host, call, method->valuestring, params_json, &answer)
-                  : MCPH_ERR_INVALID;
+        *rc = MCPH_ERR_INVALID;
+        if (cJSON_IsString(method)) {
+            /* A key the host refuses leaves the question under mcph's own ask-N. */
+            host->ask_key(call, q->string);
+            *rc = mcp_ask(host, call, method->valuestring, params_json, &answer);
+        }
         free(params_json);
         if (*rc == MCPH_OK) {
             cJSON_AddItemToObject(answers, q->string, answer);

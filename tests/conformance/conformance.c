@@ -469,7 +469,9 @@ static int conformance_schema_2020_12(const struct mcph_host *host, void *state,
  * no answer yet returns MCPH_ERR_AGAIN: mcph answers the request with input_required, and
  * runs the handler again on the client's retry, when the same question, asked in the same
  * order, returns the answer. What a handler returns after MCPH_ERR_AGAIN is discarded.
- * Under the earlier revisions each question waits for the client's answer instead. --- */
+ * Under the earlier revisions each question waits for the client's answer instead. Each
+ * question goes under the key the scenario's spec gives it (user_name, capital_question, ...:
+ * host->ask_key, ABI 1.4), where it names one; else under mcph's ask-N. --- */
 
 /* The question of test_input_required_result_elicitation: the user's name. */
 static const char conformance_name_schema[] = "{\"type\":\"object\",\"properties\":{\"name\":{"
@@ -479,13 +481,16 @@ static const char conformance_name_schema[] = "{\"type\":\"object\",\"properties
 static const char conformance_confirm_schema[] = "{\"type\":\"object\",\"properties\":{\"ok\":{"
                                                  "\"type\":\"boolean\"}},\"required\":[\"ok\"]}";
 
-/* Asks one question with elicit() and, once it is answered, shows the answer after prefix.
- * For the tools whose only job is to ask. */
+/* Asks one question with elicit(), under key (NULL: ask-1), and, once it is answered, shows
+ * the answer after prefix. For the tools whose only job is to ask. */
 static int conformance_ask_one(const struct mcph_host *host, struct mcph_call *call,
-                               const char *message, const char *schema_json, const char *prefix)
+                               const char *key, const char *message, const char *schema_json,
+                               const char *prefix)
 {
     const char *answer = NULL;
 
+    if (key != NULL)
+        host->ask_key(call, key);
     int rc = host->elicit(call, message, schema_json, &answer);
     if (rc == MCPH_ERR_AGAIN)
         return MCPH_OK;
@@ -496,8 +501,8 @@ static int conformance_ir_elicitation(const struct mcph_host *host, void *state,
                                       struct mcph_call *call)
 {
     (void)state;
-    return conformance_ask_one(host, call, "What is your name?", conformance_name_schema,
-                               "Hello, the answer was: ");
+    return conformance_ask_one(host, call, "user_name", "What is your name?",
+                               conformance_name_schema, "Hello, the answer was: ");
 }
 
 static int conformance_ir_sampling(const struct mcph_host *host, void *state,
@@ -510,6 +515,7 @@ static int conformance_ir_sampling(const struct mcph_host *host, void *state,
     int rc = conformance_sampling_params("What is the capital of France?", &params);
     if (rc != MCPH_OK)
         return rc;
+    host->ask_key(call, "capital_question");
     rc = host->sample(call, params, &answer);
     free(params);
     if (rc == MCPH_ERR_AGAIN)
@@ -522,6 +528,7 @@ static int conformance_ir_roots(const struct mcph_host *host, void *state, struc
     const char *answer = NULL;
 
     (void)state;
+    host->ask_key(call, "client_roots");
     int rc = host->roots(call, &answer);
     if (rc == MCPH_ERR_AGAIN)
         return MCPH_OK;
@@ -534,7 +541,7 @@ static int conformance_ir_request_state(const struct mcph_host *host, void *stat
                                         struct mcph_call *call)
 {
     (void)state;
-    return conformance_ask_one(host, call, "Please confirm", conformance_confirm_schema,
+    return conformance_ask_one(host, call, "confirm", "Please confirm", conformance_confirm_schema,
                                "state-ok: requestState validated; the answer was: ");
 }
 
@@ -544,7 +551,7 @@ static int conformance_ir_tampered_state(const struct mcph_host *host, void *sta
                                          struct mcph_call *call)
 {
     (void)state;
-    return conformance_ask_one(host, call, "Please confirm", conformance_confirm_schema,
+    return conformance_ask_one(host, call, NULL, "Please confirm", conformance_confirm_schema,
                                "integrity-ok: the answer was: ");
 }
 
@@ -560,8 +567,11 @@ static int conformance_ir_multiple(const struct mcph_host *host, void *state,
     int rc = conformance_sampling_params("Generate a greeting", &params);
     if (rc != MCPH_OK)
         return rc;
+    host->ask_key(call, "user_name");
     int rc_name = host->elicit(call, "What is your name?", conformance_name_schema, &name);
+    host->ask_key(call, "greeting");
     int rc_greeting = host->sample(call, params, &greeting);
+    host->ask_key(call, "client_roots");
     int rc_roots = host->roots(call, &roots);
     free(params);
     if (rc_name == MCPH_ERR_AGAIN || rc_greeting == MCPH_ERR_AGAIN || rc_roots == MCPH_ERR_AGAIN)
@@ -582,11 +592,13 @@ static int conformance_ir_multi_round(const struct mcph_host *host, void *state,
     const char *name = NULL, *color = NULL;
 
     (void)state;
+    host->ask_key(call, "step1");
     int rc = host->elicit(call, "Step 1: What is your name?", conformance_name_schema, &name);
     if (rc == MCPH_ERR_AGAIN)
         return MCPH_OK;
     if (rc != MCPH_OK)
         return conformance_answer(host, call, "elicitation", rc, name, "");
+    host->ask_key(call, "step2");
     rc = host->elicit(call, "Step 2: What is your favorite color?",
                       "{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"string\"}},"
                       "\"required\":[\"color\"]}",
@@ -660,7 +672,7 @@ static int conformance_streaming_elicitation(const struct mcph_host *host, void 
 {
     (void)state;
     host->progress(call, 50.0, CONFORMANCE_PROGRESS_TOTAL, "half way");
-    return conformance_ask_one(host, call, "Please confirm", conformance_confirm_schema,
+    return conformance_ask_one(host, call, NULL, "Please confirm", conformance_confirm_schema,
                                "Streaming complete: ");
 }
 
@@ -889,6 +901,7 @@ static int conformance_ir_prompt(const struct mcph_host *host, void *state, stru
     const char *answer = NULL;
 
     (void)state;
+    host->ask_key(call, "user_context");
     int rc = host->elicit(call, "What context should the prompt use?",
                           "{\"type\":\"object\",\"properties\":{\"context\":{\"type\":"
                           "\"string\"}},\"required\":[\"context\"]}",

@@ -2,8 +2,9 @@
  * their plugin's lane and answered into the client's stream or a batch slot: results, tool
  * and plugin errors, outputSchema checks, a duplicate id, cancellation while queued and while
  * running (no answer at all), the max_pending_mb refusal and its release, progress, a question
- * to the client answered through the dispatcher, and a 2026-07-28 call with its own log level.
- * The plugins are build/tests/plugins/basic.so, threadsafe.so and features.so. */
+ * to the client answered through the dispatcher, a 2026-07-28 call with its own log level, and
+ * questions the handler names (ABI 1.4) in both eras. The plugins are
+ * build/tests/plugins/basic.so, threadsafe.so, features.so and named.so. */
 #include "call.h"
 
 #include "check.h"
@@ -20,6 +21,7 @@
 #define CALL_SERVER "[server]\nplugin_dir = ../../plugins\nname = calls\n"
 #define CALL_BASIC "[plugin.b]\npath = basic.so\n"
 #define CALL_FEATURES "[plugin.f]\npath = features.so\n"
+#define CALL_NAMED "[plugin.n]\npath = named.so\n"
 
 static struct fixture_server fx;
 
@@ -29,6 +31,7 @@ struct call_req {
     const char *tool; /* exposed name */
     const char *args; /* JSON object text; NULL: {} */
     const char *meta; /* JSON object text of params._meta, or NULL */
+    const char *more; /* more members of params as JSON text ("\"a\":1"), or NULL */
     int rev;          /* 0: 2025-06-18 */
     unsigned can;     /* enum call_can */
     int modern;
@@ -47,7 +50,7 @@ static int call_open(const char *ini)
  * exists. */
 static int call_go(const struct call_req *r)
 {
-    char text[1024];
+    char text[2048];
     const struct registry_tool *t = registry_find_tool(fx.srv.reg, r->tool);
     struct call_target target = {.kind = RESULT_TOOL};
     struct call_origin o = {.srv = &fx.srv, .peer = &fx.srv.pipe_peer};
@@ -56,9 +59,9 @@ static int call_go(const struct call_req *r)
         return -1;
     snprintf(text, sizeof(text),
              "{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"tools/call\",\"params\":{"
-             "\"name\":\"%s\",\"arguments\":%s%s%s}}",
+             "\"name\":\"%s\",\"arguments\":%s%s%s%s%s}}",
              r->id, r->tool, r->args ? r->args : "{}", r->meta ? ",\"_meta\":" : "",
-             r->meta ? r->meta : "");
+             r->meta ? r->meta : "", r->more ? "," : "", r->more ? r->more : "");
     o.msg = cJSON_Parse(text);
     if (!CHECK(o.msg != NULL))
         return -1;
@@ -509,6 +512,70 @@ static void test_modern_call(void)
     fixture_server_close(&fx);
 }
 
+/* ABI 1.4: under 2026-07-28 a named question goes under its name, the others under ask-N
+ * with N counting every question (a name refused, used already or of mcph's own form, leaves
+ * its question unnamed); answers under those keys on a first call are taken. In a legacy
+ * session the same names are checked the same way and the question is a plain request. */
+static void test_named_questions(void)
+{
+    char acc[4096] = "", line[512], buf[512];
+    cJSON *reply, *ask;
+    const char *out, *ask_id;
+
+    if (!call_open(CALL_SERVER CALL_NAMED))
+        return;
+    call_go(&(struct call_req){.id = "1",
+                               .tool = "ask",
+                               .args = "{\"keys\":\"user_name,-,user_name,ask-9,-\"}",
+                               .can = CALL_CAN_ROOTS,
+                               .modern = 1});
+    reply = fixture_line_json(call_settle(), 0);
+    CHECK(
+        fixture_json_is(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "result"), "inputRequests"),
+                        "{\"user_name\":{\"method\":\"roots/list\"},"
+                        "\"ask-2\":{\"method\":\"roots/list\"},"
+                        "\"ask-3\":{\"method\":\"roots/list\"},"
+                        "\"ask-4\":{\"method\":\"roots/list\"},"
+                        "\"ask-5\":{\"method\":\"roots/list\"}}"));
+    cJSON_Delete(reply);
+    /* Every answer on the first call (no requestState): the handler completes at once. */
+    call_go(&(struct call_req){
+        .id = "2",
+        .tool = "ask",
+        .args = "{\"keys\":\"-,user_name\"}",
+        .more = "\"inputResponses\":{\"user_name\":{\"roots\":[]},\"ask-1\":{\"roots\":[1]},"
+                "\"extra\":{}}",
+        .can = CALL_CAN_ROOTS,
+        .modern = 1});
+    CHECK_STR_EQ(call_text(call_settle(), 0, buf, sizeof(buf)),
+                 "- . 0 {\"roots\":[1]}; user_name 0 0 {\"roots\":[]}");
+    /* Legacy: a refused question (no capability) does not take its name; an asked one does,
+     * and it is a plain roots/list request. */
+    call_go(&(struct call_req){.id = "3", .tool = "ask", .args = "{\"keys\":\"a,a,bad key\"}"});
+    CHECK_STR_EQ(call_text(call_settle(), 0, buf, sizeof(buf)), "a 0 -9; a 0 -9; bad key -2 -9");
+    call_go(&(struct call_req){
+        .id = "4", .tool = "ask", .args = "{\"keys\":\"a,a\"}", .can = CALL_CAN_ROOTS});
+    for (int i = 0; i < 2; i++) {
+        acc[0] = '\0';
+        if (!CHECK(call_wait_output(acc, sizeof(acc), "roots/list", 3000)))
+            goto out;
+        ask = fixture_line_json(acc, 0);
+        CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(ask, "method")), "roots/list");
+        CHECK(cJSON_GetObjectItem(ask, "params") == NULL);
+        ask_id = cJSON_GetStringValue(cJSON_GetObjectItem(ask, "id"));
+        snprintf(line, sizeof(line),
+                 "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"result\":{\"roots\":[]}}",
+                 ask_id ? ask_id : "?");
+        cJSON_Delete(ask);
+        dispatch_line(&fx.srv, &fx.srv.pipe_peer, line, strlen(line));
+    }
+    out = call_settle();
+    CHECK_STR_EQ(call_text(out, 0, buf, sizeof(buf)),
+                 "a 0 0 {\"roots\":[]}; a -2 0 {\"roots\":[]}");
+out:
+    fixture_server_close(&fx);
+}
+
 static const struct check_test tests[] = {
     {"answered", test_answered},
     {"queued_not_run_inline", test_queued_not_run_inline},
@@ -521,6 +588,7 @@ static const struct check_test tests[] = {
     {"ask_client", test_ask_client},
     {"batch_slots", test_batch_slots},
     {"modern_call", test_modern_call},
+    {"named_questions", test_named_questions},
     {0},
 };
 

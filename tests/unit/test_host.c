@@ -1,7 +1,9 @@
 /* test_host.c: the host vtable driven as a plugin would, on a zeroed instance with an id
  * and a log: services, argument accessors, content sinks per revision, structured results,
  * resource contents, prompt messages, protocol errors and the result of each call kind;
- * client_log through the log sink's filter, and no predecessor outside init (1.3). */
+ * client_log through the log sink's filter, and no predecessor outside init (1.3); ask_key
+ * handed to the protocol side, and a question refused for its input forgetting the name
+ * (1.4). */
 #include "host.h"
 
 #include "check.h"
@@ -620,6 +622,65 @@ static void test_predecessor_outside_init(void)
     host_pl.predecessor = NULL;
 }
 
+/* --- ask_key (1.4). --- */
+
+/* What the fake protocol side heard. */
+static struct {
+    int named, forgotten, asked;
+    char last[LIMIT_MRTR_KEY + 1];
+} host_asks;
+
+static int host_fake_ask_key(void *ctx, const char *key)
+{
+    (void)ctx;
+    if (key == NULL) {
+        host_asks.forgotten++;
+        return MCPH_OK;
+    }
+    host_asks.named++;
+    snprintf(host_asks.last, sizeof(host_asks.last), "%s", key);
+    return strcmp(key, "taken") == 0 ? MCPH_ERR_INVALID : MCPH_OK;
+}
+
+static int host_fake_ask(void *ctx, int what, cJSON *params, cJSON **answer)
+{
+    (void)ctx;
+    (void)what;
+    (void)answer;
+    cJSON_Delete(params);
+    host_asks.asked++;
+    return MCPH_ERR_AGAIN;
+}
+
+/* The name goes to the protocol side, which judges it; a question refused before it gets
+ * there (bad JSON, no message) forgets the name, one that gets there does not. Without a
+ * protocol side nothing is asked and nothing named. */
+static void test_ask_key(void)
+{
+    const struct host_env env = {.ask = host_fake_ask, .ask_key = host_fake_ask_key};
+    struct mcph_call c;
+    const char *answer = NULL;
+
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_MODERN, NULL, NULL), STATUS_OK))
+        return;
+    CHECK_INT_EQ(vt->ask_key(NULL, "a"), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->ask_key(&c, NULL), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->ask_key(&c, "a"), MCPH_OK);
+    c.env = &env;
+    CHECK_INT_EQ(vt->ask_key(&c, "user_name"), MCPH_OK);
+    CHECK_STR_EQ(host_asks.last, "user_name");
+    CHECK_INT_EQ(vt->ask_key(&c, "taken"), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->sample(&c, "[1]", &answer), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->elicit(&c, NULL, "{\"type\":\"object\"}", &answer), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(vt->elicit(&c, "ok?", "{oops", &answer), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(host_asks.forgotten, 3);
+    CHECK_INT_EQ(vt->roots(&c, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(host_asks.forgotten, 3);
+    CHECK_INT_EQ(host_asks.named, 2);
+    CHECK_INT_EQ(host_asks.asked, 1);
+    result_release(&c);
+}
+
 static const struct check_test tests[] = {
     {"vtable_fields", test_vtable_fields},
     {"log", test_log},
@@ -640,6 +701,7 @@ static const struct check_test tests[] = {
     {"result_shapes", test_result_shapes},
     {"client_log", test_client_log},
     {"predecessor_outside_init", test_predecessor_outside_init},
+    {"ask_key", test_ask_key},
     {0},
 };
 

@@ -1,13 +1,16 @@
 /* test_modern.c: the 2026-07-28 questions and answers (MRTR): a question without an answer
  * is recorded and the request answers input_required with a requestState; the retry carrying
  * that state and the answers gives the handler its answer; a state bound to another request,
- * or one whose answers are not an object, is ignored (and leaks nothing). */
+ * or one whose answers are not an object, is ignored (and leaks nothing). Questions named by
+ * the handler (ABI 1.4 ask_key): under their name, answered on a retry or ahead, the names
+ * checked, and the ask-N keys of the others unshifted. */
 #include "modern.h"
 
 #include "base64.h"
 #include "check.h"
 #include "fixture.h"
 #include "status.h"
+#include "strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,19 +155,19 @@ static void test_answers_merge(void)
     cJSON_Delete(msg);
 }
 
-/* Only keys mcph gives its questions count ("ask-1" to "ask-256"): anything else a client
- * sends is dropped, so a forged object of many keys costs one pass. And a run asks at most
- * LIMIT_MRTR_ASKS questions. */
+/* Only keys a question may go under count ("ask-1" to "ask-256", and names a handler may give):
+ * anything else a client sends is dropped. And a run asks at most LIMIT_MRTR_ASKS questions. */
 static void test_answers_foreign_keys(void)
 {
     struct modern_mrtr m;
     cJSON *answer = NULL;
     cJSON *msg = modern_request(
         "ask", "\"inputResponses\":{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-0\":{},\"ask-01\":{},"
-               "\"ask-257\":{},\"ask-2x\":{},\"ask-256\":{\"v\":256}}");
+               "\"ask-257\":{},\"ask-2x\":{},\"a b\":{},\"\":{},\"ask-256\":{\"v\":256}}");
 
     CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
-    CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-256\":{\"v\":256}}"));
+    CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-2x\":{},"
+                                     "\"ask-256\":{\"v\":256}}"));
     for (int i = 1; i <= 256; i++) {
         int rc = modern_mrtr_ask(&m, "roots/list", NULL, &answer);
 
@@ -174,6 +177,183 @@ static void test_answers_foreign_keys(void)
         answer = NULL;
     }
     CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_LIMIT);
+    modern_mrtr_release(&m);
+    cJSON_Delete(msg);
+}
+
+/* A retry keeps at most LIMIT_MRTR_ASKS answers, this round's first: a client that sends
+ * thousands of keys costs one pass, and the state it gets back stays bounded. */
+static void test_answers_bounded(void)
+{
+    struct strbuf sb = STRBUF_INIT;
+    struct modern_mrtr m;
+    cJSON *msg;
+
+    strbuf_addstr(&sb, "\"inputResponses\":{");
+    for (int i = 0; i < 3 * LIMIT_MRTR_ASKS; i++)
+        strbuf_addf(&sb, "%s\"k%d\":{\"v\":%d}", i ? "," : "", i, i);
+    strbuf_addstr(&sb, "}");
+    msg = modern_request("ask", "");
+    cJSON_AddItemToObject(cJSON_GetObjectItem(msg, "params"), "inputResponses",
+                          cJSON_Parse(sb.buf + strlen("\"inputResponses\":")));
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(cJSON_GetArraySize(m.answers), LIMIT_MRTR_ASKS);
+    CHECK(cJSON_GetObjectItem(m.answers, "k0") != NULL);
+    CHECK(cJSON_GetObjectItem(m.answers, "k256") == NULL);
+    modern_mrtr_release(&m);
+    cJSON_Delete(msg);
+    strbuf_release(&sb);
+}
+
+/* A named question goes under its name; the next unnamed one is ask-2 (the count includes the
+ * named one); the retry answers it under that name, and the state carries that answer on to
+ * a later round that needs no new one. */
+static void test_named_round_trip(void)
+{
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry, *again;
+    struct modern_mrtr m;
+    char extra[1024];
+    const char *state;
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    result = modern_mrtr_result(&m, reg, msg, "ask");
+    CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
+                          "{\"user_name\":{\"method\":\"elicitation/create\"},"
+                          "\"ask-2\":{\"method\":\"roots/list\"}}"));
+    state = cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState"));
+    modern_mrtr_release(&m);
+    /* The retry answers the named one only: it has its answer, ask-2 is asked again. */
+    snprintf(extra, sizeof(extra),
+             "\"requestState\":\"%s\",\"inputResponses\":{\"user_name\":{\"n\":\"Ada\"}}",
+             state ? state : "");
+    retry = modern_request("ask", extra);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"n\":\"Ada\"}"));
+    cJSON_Delete(answer);
+    answer = NULL;
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    cJSON_Delete(result);
+    result = modern_mrtr_result(&m, reg, retry, "ask");
+    CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
+                          "{\"ask-2\":{\"method\":\"roots/list\"}}"));
+    state = cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState"));
+    modern_mrtr_release(&m);
+    /* The last round: the state carries user_name, the client answers ask-2. */
+    snprintf(extra, sizeof(extra),
+             "\"requestState\":\"%s\",\"inputResponses\":{\"ask-2\":{\"roots\":[]}}",
+             state ? state : "");
+    again = modern_request("ask", extra);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, again, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"n\":\"Ada\"}"));
+    cJSON_Delete(answer);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"roots\":[]}"));
+    cJSON_Delete(answer);
+    CHECK(modern_mrtr_result(&m, reg, again, "ask") == NULL);
+    modern_mrtr_release(&m);
+    cJSON_Delete(again);
+    cJSON_Delete(retry);
+    cJSON_Delete(result);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
+/* A first call may carry the answer already (the client answers ahead), beside keys nothing
+ * asks under, which are ignored; an answer that is not an object asks the question again. */
+static void test_named_answered_ahead(void)
+{
+    struct registry *reg = fixture_registry("s");
+    struct modern_mrtr m;
+    cJSON *answer = NULL, *result;
+    cJSON *msg = modern_request("ask", "\"inputResponses\":{\"user_name\":{\"action\":\"accept\"},"
+                                       "\"unknown_extra_key\":{\"action\":\"accept\"}}");
+    cJSON *wrong = modern_request("ask", "\"inputResponses\":{\"user_name\":12345}");
+
+    if (!CHECK(reg != NULL))
+        return;
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
+    CHECK(modern_mrtr_result(&m, reg, msg, "ask") == NULL);
+    cJSON_Delete(answer);
+    modern_mrtr_release(&m);
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, wrong, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    result = modern_mrtr_result(&m, reg, wrong, "ask");
+    CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
+                          "{\"user_name\":{\"method\":\"elicitation/create\"}}"));
+    cJSON_Delete(result);
+    modern_mrtr_release(&m);
+    cJSON_Delete(wrong);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
+/* What a name may be: 1 to 64 of A-Z a-z 0-9 _ . -, not mcph's own ask-<digits>, and not one
+ * a question of this run went under already (the pending one may be given again, or replaced,
+ * or forgotten). A name names one question; a refused question uses its name up without
+ * taking it, a legacy one takes it. */
+static void test_names(void)
+{
+    static const char *const bad[] = {
+        "", "a b", "ask-1", "ask-01", "ask-300", "na\xc3\xafve", "a/b", NULL,
+    };
+    struct modern_mrtr m;
+    cJSON *msg = modern_request("ask", ""), *answer = NULL;
+    char longest[LIMIT_MRTR_KEY + 2];
+
+    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    for (size_t i = 0; bad[i] != NULL; i++) {
+        if (!CHECK_INT_EQ(modern_mrtr_name(&m, bad[i]), MCPH_ERR_INVALID))
+            fprintf(stderr, "    name '%s'\n", bad[i]);
+    }
+    memset(longest, 'n', sizeof(longest) - 1);
+    longest[sizeof(longest) - 1] = '\0';
+    CHECK_INT_EQ(modern_mrtr_name(&m, longest), MCPH_ERR_INVALID);
+    longest[LIMIT_MRTR_KEY] = '\0';
+    CHECK_INT_EQ(modern_mrtr_name(&m, longest), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "ask-x"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "ask-"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "A.b-c_9"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "A.b-c_9"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    /* Used now: refused for the rest of the run; the next unnamed question is ask-2. */
+    CHECK_INT_EQ(modern_mrtr_name(&m, "A.b-c_9"), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    /* Forgotten, refused (asked 0): the name is free again, and the next one is unnamed. */
+    CHECK_INT_EQ(modern_mrtr_name(&m, "b"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, NULL), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "b"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_pass(&m, 0), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "b"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK(fixture_json_is(m.requests, "{\"A.b-c_9\":{\"method\":\"roots/list\"},"
+                                      "\"ask-2\":{\"method\":\"roots/list\"},"
+                                      "\"ask-3\":{\"method\":\"roots/list\"},"
+                                      "\"ask-4\":{\"method\":\"roots/list\"},"
+                                      "\"b\":{\"method\":\"roots/list\"}}"));
+    modern_mrtr_release(&m);
+    /* A legacy call (no begin: all zero): a question asked takes its name. */
+    memset(&m, 0, sizeof(m));
+    CHECK_INT_EQ(modern_mrtr_name(&m, "c"), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_pass(&m, 1), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "c"), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(modern_mrtr_pass(&m, 1), MCPH_OK);
+    CHECK_INT_EQ(modern_mrtr_name(&m, "d"), MCPH_OK);
     modern_mrtr_release(&m);
     cJSON_Delete(msg);
 }
@@ -239,6 +419,10 @@ static const struct check_test tests[] = {
     {"state_answers_not_an_object", test_state_answers_not_an_object},
     {"answers_merge", test_answers_merge},
     {"answers_foreign_keys", test_answers_foreign_keys},
+    {"answers_bounded", test_answers_bounded},
+    {"named_round_trip", test_named_round_trip},
+    {"named_answered_ahead", test_named_answered_ahead},
+    {"names", test_names},
     {0},
 };
 
