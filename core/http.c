@@ -1645,7 +1645,8 @@ static int http_load_state_key(struct http *h)
     return STATUS_OK;
 }
 
-static void http_log_mhd(void *cls, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void http_log_mhd(void *cls, const char *fmt,
+                                                               va_list ap)
 {
     struct http *h = cls;
     char line[512];

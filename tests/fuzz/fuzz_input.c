@@ -461,7 +461,7 @@ static void fuzz_reset(void)
     session_release(&fuzz_srv.session);
     session_init(&fuzz_srv.session);
     atomic_store(&fuzz_srv.log.sink_level, LOG_OFF);
-    subs_unsubscribe_all(&fuzz_srv.subs);
+    subs_unsubscribe_all(&fuzz_srv.subs, &fuzz_srv.pipe_peer);
     pthread_mutex_unlock(&fuzz_srv.lock);
     server_free_retired(&fuzz_srv);
 }
