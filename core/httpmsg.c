@@ -57,7 +57,10 @@ unsigned httpmsg_status(const char *line, size_t len, int requests, int in_sessi
         return 200;
     msg = cJSON_ParseWithLength(line, len);
     error = cJSON_GetObjectItemCaseSensitive(msg, "error");
-    code = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(error, "code"));
+    /* valueint: cJSON's own int of the number (clamped), 0 when there is none. */
+    code = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(error, "code"))
+               ? cJSON_GetObjectItemCaseSensitive(error, "code")->valueint
+               : 0;
     message = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(error, "message"));
     null_id = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(msg, "id"));
     /* A 2026-07-28 request whose _meta is wrong never reached its method: a 400 (the SDK's). */
