@@ -108,6 +108,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure.h"
+
 /* ---------------------------------------------------------------------------------------
  * Status codes, names, limits.
  * --------------------------------------------------------------------------------------- */
@@ -457,22 +459,14 @@ struct bench_proc {
     size_t out_len;
     size_t out_cap;
     int eof;                       /* the server closed its stdout */
-    double spawned;                /* bench_now() just before fork() */
+    double spawned;                /* measure_now() just before fork() */
     unsigned long long id;         /* the next request id */
     const struct bench_echo *echo; /* CALL_GW: the echo tool called; static */
 };
 
-static double bench_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int bench_ms_until(double deadline)
 {
-    double ms = ceil((deadline - bench_now()) * 1e3);
+    double ms = ceil((deadline - measure_now()) * 1e3);
 
     if (ms <= 0)
         return 0;
@@ -651,7 +645,7 @@ static int bench_spawn(struct bench_proc *p, const char *const *argv, const char
     if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 ||
         (sys_enter >= 0 && pipe2(gate, O_CLOEXEC) != 0))
         goto out;
-    p->spawned = bench_now();
+    p->spawned = measure_now();
     p->pid = fork();
     if (p->pid == 0)
         bench_child(in[0], out[1], log, gate, argv);
@@ -856,7 +850,7 @@ static int bench_wait_reply(struct bench_proc *p, unsigned long long id, double 
  * is killed (BENCH_ERR_TIMEOUT); one that fails is BENCH_ERR_IO. Releases p. */
 static int bench_finish(struct bench_proc *p, double deadline, double *seconds)
 {
-    double t0 = bench_now();
+    double t0 = measure_now();
     int wstatus = 0, status = BENCH_OK;
 
     close(p->to);
@@ -868,7 +862,7 @@ static int bench_finish(struct bench_proc *p, double deadline, double *seconds)
 
         if (p->pidfd < 0 ? waitpid(p->pid, &wstatus, WNOHANG) == p->pid : fds[0].revents != 0)
             break;
-        if ((n < 0 && errno != EINTR) || bench_now() >= deadline) {
+        if ((n < 0 && errno != EINTR) || measure_now() >= deadline) {
             status = n < 0 && errno != EINTR ? BENCH_ERR_IO : BENCH_ERR_TIMEOUT;
             bench_kill(p);
             return status;
@@ -877,7 +871,7 @@ static int bench_finish(struct bench_proc *p, double deadline, double *seconds)
         if (fds[1].revents != 0)
             bench_read_some(p);
     }
-    *seconds = bench_now() - t0;
+    *seconds = measure_now() - t0;
     if (p->pidfd >= 0)
         waitpid(p->pid, &wstatus, 0);
     if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0)
@@ -885,47 +879,6 @@ static int bench_finish(struct bench_proc *p, double deadline, double *seconds)
     p->pid = -1;
     bench_proc_release(p);
     return status;
-}
-
-/* Server CPU time (user and system, every thread) in seconds. */
-static double bench_cpu(pid_t pid)
-{
-    clockid_t clock;
-    struct timespec ts;
-
-    if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
-        return NAN;
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Context switches (voluntary and not) of every thread of pid, so far. */
-static double bench_ctxsw(pid_t pid)
-{
-    char path[64], line[256];
-    double total = 0;
-    struct dirent *e;
-    DIR *dir;
-
-    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-    dir = opendir(path);
-    if (dir == NULL)
-        return NAN;
-    while ((e = readdir(dir)) != NULL) {
-        FILE *f;
-
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
-        f = fopen(path, "r");
-        while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-            if (strstr(line, "ctxt_switches:") != NULL)
-                total += strtod(strchr(line, ':') + 1, NULL);
-        }
-        if (f != NULL)
-            fclose(f);
-    }
-    closedir(dir);
-    return total;
 }
 
 /* A "Vm...:" line of /proc/PID/status, in KiB. */
@@ -1016,7 +969,7 @@ static int bench_handshake(struct bench_proc *p, double deadline, double *reply_
 
     if (status == BENCH_OK)
         status = bench_wait_reply(p, 0, deadline, &line, &len);
-    *reply_at = bench_now();
+    *reply_at = measure_now();
     if (status == BENCH_OK && memmem(line, len, "\"protocolVersion\"", 17) == NULL)
         status = BENCH_ERR_REPLY;
     if (status == BENCH_OK)
@@ -1066,14 +1019,14 @@ static int bench_call(struct bench_proc *p, enum bench_kind kind, int check, dou
                       double *rtt, size_t *reply_len)
 {
     unsigned long long id = p->id++;
-    double t0 = bench_now();
+    double t0 = measure_now();
     const char *line;
     size_t len = 0;
     int status = bench_queue_request(p, kind, id);
 
     if (status == BENCH_OK)
         status = bench_wait_reply(p, id, deadline, &line, &len);
-    *rtt = bench_now() - t0;
+    *rtt = measure_now() - t0;
     if (status == BENCH_OK && check && kind == CALL_LIST)
         status = bench_check_list(line, len, BENCH_LIST_TOOLS);
     else if (status == BENCH_OK && check && (kind == CALL_ECHO || kind == CALL_SPIN))
@@ -1091,25 +1044,6 @@ static int bench_call(struct bench_proc *p, enum bench_kind kind, int check, dou
 /* ---------------------------------------------------------------------------------------
  * Statistics.
  * --------------------------------------------------------------------------------------- */
-
-static int bench_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank quantile q of v[0..n), which it sorts. NAN when n is 0. */
-static double bench_quantile(double *v, size_t n, double q)
-{
-    size_t rank;
-
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof(*v), bench_cmp_double);
-    rank = (size_t)ceil(q * (double)n);
-    return v[rank > 0 ? rank - 1 : 0];
-}
 
 /* ---------------------------------------------------------------------------------------
  * Phases. Each measures one server and stores its figures; a failure is logged and leaves
@@ -1133,7 +1067,7 @@ static int bench_start(const struct bench *b, int srv, const char *const *argv, 
     bench_log_path(b, srv, log, sizeof(log));
     status = bench_spawn(p, argv, log, counted ? b->sys_enter : -1);
     if (status == BENCH_OK)
-        status = bench_handshake(p, bench_now() + BENCH_START_S, &at);
+        status = bench_handshake(p, measure_now() + BENCH_START_S, &at);
     if (status != BENCH_OK)
         bench_kill(p);
     return status;
@@ -1143,21 +1077,21 @@ static int bench_start(const struct bench *b, int srv, const char *const *argv, 
 static void bench_startup(struct bench *b, int srv)
 {
     double init[BENCH_MAX_STARTS], exits[BENCH_MAX_STARTS];
-    double stop = bench_now() + b->n->budget_s;
+    double stop = measure_now() + b->n->budget_s;
     size_t n = 0;
     char log[BENCH_PATH];
 
     bench_log_path(b, srv, log, sizeof(log));
-    for (int i = 0; i <= b->n->starts && i < BENCH_MAX_STARTS && bench_now() < stop; i++) {
+    for (int i = 0; i <= b->n->starts && i < BENCH_MAX_STARTS && measure_now() < stop; i++) {
         struct bench_proc p;
         double at, gone;
         int status = bench_spawn(&p, b->echo_cmd[srv], log, -1);
         double spawned = p.spawned;
 
         if (status == BENCH_OK)
-            status = bench_handshake(&p, bench_now() + BENCH_START_S, &at);
+            status = bench_handshake(&p, measure_now() + BENCH_START_S, &at);
         if (status == BENCH_OK)
-            status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+            status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
         else
             bench_kill(&p);
         if (status != BENCH_OK) {
@@ -1169,8 +1103,8 @@ static void bench_startup(struct bench *b, int srv)
             exits[n++] = gone;
         }
     }
-    b->val[FIG_START][srv] = bench_quantile(init, n, 0.5) * 1e3;
-    b->val[FIG_EXIT][srv] = bench_quantile(exits, n, 0.5) * 1e3;
+    b->val[FIG_START][srv] = measure_quantile(init, n, 0.5) * 1e3;
+    b->val[FIG_EXIT][srv] = measure_quantile(exits, n, 0.5) * 1e3;
 }
 
 /* What a series of sequential calls cost the server, per call. */
@@ -1185,17 +1119,17 @@ struct bench_cost {
 static int bench_series(struct bench_proc *p, enum bench_kind kind, int calls, double deadline,
                         double *rtt, size_t *done, struct bench_cost *cost)
 {
-    double cpu0 = bench_cpu(p->pid), csw0 = bench_ctxsw(p->pid), sys0 = bench_syscalls(p);
+    double cpu0 = measure_cpu(p->pid), csw0 = measure_ctxsw(p->pid), sys0 = bench_syscalls(p);
     int status = BENCH_OK;
 
     *done = 0;
-    while (*done < (size_t)calls && status == BENCH_OK && bench_now() < deadline) {
+    while (*done < (size_t)calls && status == BENCH_OK && measure_now() < deadline) {
         status = bench_call(p, kind, *done == 0, deadline, &rtt[*done], NULL);
         if (status == BENCH_OK)
             (*done)++;
     }
-    cost->cpu = (bench_cpu(p->pid) - cpu0) / (double)*done;
-    cost->ctxsw = (bench_ctxsw(p->pid) - csw0) / (double)*done;
+    cost->cpu = (measure_cpu(p->pid) - cpu0) / (double)*done;
+    cost->ctxsw = (measure_ctxsw(p->pid) - csw0) / (double)*done;
     cost->sys = (bench_syscalls(p) - sys0) / (double)*done;
     return status == BENCH_ERR_TIMEOUT && *done > 0 ? BENCH_OK : status;
 }
@@ -1219,7 +1153,7 @@ static int bench_set_cpu(const struct bench *b, int pinned)
 static int bench_sequential(const struct bench *b, int srv, int pinned, double *fig)
 {
     double *rtt = calloc((size_t)b->n->seq_calls + (size_t)b->n->warmup, sizeof(double));
-    double stop = bench_now() + b->n->budget_s, gone;
+    double stop = measure_now() + b->n->budget_s, gone;
     struct bench_cost cost = {NAN, NAN, NAN};
     struct bench_proc p;
     size_t done = 0;
@@ -1233,15 +1167,15 @@ static int bench_sequential(const struct bench *b, int srv, int pinned, double *
     if (status == BENCH_OK)
         status = bench_series(&p, CALL_ECHO, b->n->seq_calls, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
-        fig[0] = bench_quantile(rtt, done, 0.5) * 1e6;
-        fig[1] = bench_quantile(rtt, done, 0.99) * 1e6;
-        fig[2] = bench_quantile(rtt, done, 0.999) * 1e6;
+        fig[0] = measure_quantile(rtt, done, 0.5) * 1e6;
+        fig[1] = measure_quantile(rtt, done, 0.99) * 1e6;
+        fig[2] = measure_quantile(rtt, done, 0.999) * 1e6;
         fig[3] = cost.cpu * 1e6;
         fig[4] = cost.ctxsw;
         if (done < (size_t)b->n->seq_calls)
             fprintf(stderr, "bench: %s: only %zu sequential calls within the budget\n",
                     bench_server_names[srv], done);
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else if (p.pid > 0) {
         bench_kill(&p);
     }
@@ -1275,7 +1209,7 @@ static void bench_rounds(struct bench *b, int pinned)
     for (int s = 0; s < SRV_COUNT; s++) {
         for (int k = 0; k < BENCH_SEQ_FIGS; k++)
             b->val[(pinned ? FIG_PIN_P50 : FIG_FREE_P50) + k][s] =
-                bench_quantile(fig[s][k], n[s], 0.5);
+                measure_quantile(fig[s][k], n[s], 0.5);
     }
 }
 
@@ -1328,8 +1262,8 @@ static int bench_flow(struct bench_proc *p, enum bench_kind kind, int window, lo
                       double deadline, struct bench_flow *flow)
 {
     unsigned long long first = p->id;
-    double t0 = bench_now(), cpu0 = bench_cpu(p->pid);
-    double csw0 = bench_ctxsw(p->pid), sys0 = bench_syscalls(p);
+    double t0 = measure_now(), cpu0 = measure_cpu(p->pid);
+    double csw0 = measure_ctxsw(p->pid), sys0 = bench_syscalls(p);
     long sent = 0;
     int status = BENCH_OK;
 
@@ -1346,9 +1280,9 @@ static int bench_flow(struct bench_proc *p, enum bench_kind kind, int window, lo
         if (status == BENCH_OK)
             status = bench_flow_replies(p, kind, first, total, flow);
     }
-    flow->seconds = bench_now() - t0;
-    flow->cpu = bench_cpu(p->pid) - cpu0;
-    flow->ctxsw = bench_ctxsw(p->pid) - csw0;
+    flow->seconds = measure_now() - t0;
+    flow->cpu = measure_cpu(p->pid) - cpu0;
+    flow->ctxsw = measure_ctxsw(p->pid) - csw0;
     flow->sys = bench_syscalls(p) - sys0;
     return status;
 }
@@ -1404,15 +1338,15 @@ static int bench_big_call(struct bench_proc *p, const char *text, int check, dou
 static int bench_big(struct bench_proc *p, int calls, double deadline, double *mibps)
 {
     char *text = bench_text(BENCH_BIG_BYTES);
-    double t0 = bench_now();
+    double t0 = measure_now();
     int done = 0, status = text ? BENCH_OK : BENCH_ERR_NOMEM;
 
-    while (status == BENCH_OK && done < calls && bench_now() < deadline) {
+    while (status == BENCH_OK && done < calls && measure_now() < deadline) {
         status = bench_big_call(p, text, done == 0, deadline);
         if (status == BENCH_OK)
             done++;
     }
-    *mibps = done > 0 ? (double)done / (bench_now() - t0) : NAN;
+    *mibps = done > 0 ? (double)done / (measure_now() - t0) : NAN;
     free(text);
     return status;
 }
@@ -1449,7 +1383,7 @@ static void bench_steady(struct bench *b, int srv)
     if (status != BENCH_OK)
         goto out;
     b->val[FIG_RSS_INIT][srv] = bench_vm_kib(p.pid, "VmRSS:") / 1024.0;
-    status = bench_flow(&p, CALL_ECHO, 64, b->n->rss_calls, bench_now() + b->n->budget_s, &flow);
+    status = bench_flow(&p, CALL_ECHO, 64, b->n->rss_calls, measure_now() + b->n->budget_s, &flow);
     if (status == BENCH_OK) {
         bench_store_flow(b, srv, FIG_TPUT64, &flow);
         b->val[FIG_CSW64][srv] = flow.ctxsw / (double)flow.done;
@@ -1457,17 +1391,17 @@ static void bench_steady(struct bench *b, int srv)
         b->val[FIG_RSS_CALLS][srv] = flow.rss[BENCH_RSS_SAMPLES - 1] / 1024.0;
         b->val[FIG_RSS_GROWTH][srv] = bench_rss_floor(&flow, 3) - bench_rss_floor(&flow, 1);
         b->val[FIG_HWM_CALLS][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
-        status =
-            bench_flow(&p, CALL_ECHO, 1024, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
+        status = bench_flow(&p, CALL_ECHO, 1024, b->n->deep_calls, measure_now() + b->n->budget_s,
+                            &flow);
     }
     if (status == BENCH_OK) {
         bench_store_flow(b, srv, FIG_TPUT1024, &flow);
-        status = bench_big(&p, b->n->big_calls, bench_now() + b->n->budget_s, &mibps);
+        status = bench_big(&p, b->n->big_calls, measure_now() + b->n->budget_s, &mibps);
     }
     if (status == BENCH_OK) {
         b->val[FIG_BIG][srv] = mibps;
         b->val[FIG_HWM_BIG][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else {
         bench_kill(&p);
     }
@@ -1551,11 +1485,11 @@ static void bench_flood(struct bench *b, int srv)
     int status = bench_start(b, srv, b->echo_cmd[srv], 0, &p);
 
     if (status == BENCH_OK)
-        status = bench_flood_run(&p, b->n->flood_calls, bench_now() + b->n->budget_s, &f);
+        status = bench_flood_run(&p, b->n->flood_calls, measure_now() + b->n->budget_s, &f);
     if (status == BENCH_OK) {
         b->val[FIG_HWM_FLOOD][srv] = bench_vm_kib(p.pid, "VmHWM:") / 1024.0;
         b->val[FIG_FLOOD_BUSY][srv] = (double)f.refused;
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else if (p.pid > 0) {
         fprintf(stderr, "bench: %s: flood: %ld answered and %ld refused of %d; VmHWM %.1f MiB\n",
                 bench_server_names[srv], f.answered, f.refused, b->n->flood_calls,
@@ -1572,7 +1506,7 @@ static void bench_flood(struct bench *b, int srv)
  * n->spin_calls timed with 64 in flight: throughput and server CPU per call. */
 static void bench_spin(struct bench *b, int srv)
 {
-    double stop = bench_now() + b->n->budget_s, gone;
+    double stop = measure_now() + b->n->budget_s, gone;
     struct bench_flow flow;
     struct bench_proc p;
     int status;
@@ -1586,7 +1520,7 @@ static void bench_spin(struct bench *b, int srv)
         status = bench_flow(&p, CALL_SPIN, 64, b->n->spin_calls, stop, &flow);
     if (status == BENCH_OK) {
         bench_store_flow(b, srv, FIG_TPUT_SPIN, &flow);
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else if (p.pid > 0) {
         bench_kill(&p);
     }
@@ -1598,7 +1532,7 @@ static void bench_spin(struct bench *b, int srv)
 static void bench_list(struct bench *b, int srv)
 {
     double *rtt = calloc((size_t)b->n->list_calls + 10, sizeof(double));
-    double stop = bench_now() + b->n->budget_s, gone;
+    double stop = measure_now() + b->n->budget_s, gone;
     struct bench_cost cost = {NAN, NAN, NAN};
     struct bench_proc p;
     size_t done = 0, bytes = 0;
@@ -1614,10 +1548,10 @@ static void bench_list(struct bench *b, int srv)
     if (status == BENCH_OK)
         status = bench_series(&p, CALL_LIST, b->n->list_calls, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
-        b->val[FIG_LIST_P50][srv] = bench_quantile(rtt, done, 0.5) * 1e3;
+        b->val[FIG_LIST_P50][srv] = measure_quantile(rtt, done, 0.5) * 1e3;
         b->val[FIG_LIST_CPU][srv] = cost.cpu * 1e3;
         b->val[FIG_LIST_BYTES][srv] = (double)(bytes + 1) / 1024.0;
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else if (p.pid > 0) {
         bench_kill(&p);
     }
@@ -1632,7 +1566,7 @@ static void bench_list(struct bench *b, int srv)
 static void bench_counted(struct bench *b, int srv)
 {
     double *rtt = calloc((size_t)b->n->seq_calls + (size_t)b->n->warmup, sizeof(double));
-    double stop = bench_now() + b->n->budget_s, gone;
+    double stop = measure_now() + b->n->budget_s, gone;
     struct bench_cost cost = {NAN, NAN, NAN};
     struct bench_flow flow;
     struct bench_proc p;
@@ -1651,11 +1585,11 @@ static void bench_counted(struct bench *b, int srv)
     if (status == BENCH_OK) {
         b->val[FIG_SYS_SEQ][srv] = cost.sys;
         status =
-            bench_flow(&p, CALL_ECHO, 64, b->n->deep_calls, bench_now() + b->n->budget_s, &flow);
+            bench_flow(&p, CALL_ECHO, 64, b->n->deep_calls, measure_now() + b->n->budget_s, &flow);
     }
     if (status == BENCH_OK) {
         b->val[FIG_SYS64][srv] = flow.sys / (double)flow.done;
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else if (p.pid > 0) {
         bench_kill(&p);
     }
@@ -1671,7 +1605,7 @@ static void bench_counted(struct bench *b, int srv)
 static void bench_busy_ping(struct bench *b, int srv)
 {
     double *rtt = calloc((size_t)b->n->pings, sizeof(double));
-    double stop = bench_now() + b->n->budget_s, gone;
+    double stop = measure_now() + b->n->budget_s, gone;
     struct bench_cost cost = {NAN, NAN, NAN};
     struct bench_proc p;
     unsigned long long slow = 0;
@@ -1691,14 +1625,14 @@ static void bench_busy_ping(struct bench *b, int srv)
         slow_sent++;
     }
     if (status == BENCH_OK && slow_sent > 0) {
-        stop = fmin(stop, bench_now() + BENCH_SLOW_WINDOW_S);
+        stop = fmin(stop, measure_now() + BENCH_SLOW_WINDOW_S);
         bench_sleep(BENCH_SLOW_SETTLE_S);
     }
     if (status == BENCH_OK)
         status = bench_series(&p, CALL_PING, b->n->pings, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
-        b->val[FIG_PING_P50][srv] = bench_quantile(rtt, done, 0.5) * 1e6;
-        b->val[FIG_PING_P99][srv] = bench_quantile(rtt, done, 0.99) * 1e6;
+        b->val[FIG_PING_P50][srv] = measure_quantile(rtt, done, 0.5) * 1e6;
+        b->val[FIG_PING_P99][srv] = measure_quantile(rtt, done, 0.99) * 1e6;
         if (done < (size_t)b->n->pings)
             fprintf(stderr, "bench: %s: only %zu pings within the time\n", bench_server_names[srv],
                     done);
@@ -1706,7 +1640,7 @@ static void bench_busy_ping(struct bench *b, int srv)
     for (int i = 0; i < slow_sent && status == BENCH_OK; i++)
         status = bench_cancel(&p, slow + (unsigned long long)i);
     if (status == BENCH_OK) {
-        status = bench_finish(&p, bench_now() + BENCH_SLOW_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_SLOW_EXIT_S, &gone);
         if (status == BENCH_ERR_TIMEOUT)
             fprintf(stderr,
                     "bench: %s: still running %.1f s after its stdin was closed: "
@@ -1794,7 +1728,7 @@ static int bench_hup_swap(const struct bench *b, int plugins, const char *varian
 /* SIGHUP, then the time until notifications/tools/list_changed arrives. */
 static int bench_hup_once(struct bench_proc *p, double *seconds)
 {
-    double t0 = bench_now(), deadline = t0 + 10.0;
+    double t0 = measure_now(), deadline = t0 + 10.0;
     const char *line;
     size_t len;
 
@@ -1805,7 +1739,7 @@ static int bench_hup_once(struct bench_proc *p, double *seconds)
 
         while (bench_next_line(p, &line, &len)) {
             if (memmem(line, len, "notifications/tools/list_changed", 32) != NULL) {
-                *seconds = bench_now() - t0;
+                *seconds = measure_now() - t0;
                 return BENCH_OK;
             }
         }
@@ -1838,13 +1772,13 @@ static void bench_hup(struct bench *b, int plugins, enum bench_fig fig)
          * mcph still answers. */
         bench_sleep(0.02);
         if (status == BENCH_OK)
-            status = bench_call(&p, CALL_PING, 0, bench_now() + 10.0, &rtt, NULL);
+            status = bench_call(&p, CALL_PING, 0, measure_now() + 10.0, &rtt, NULL);
         if (status == BENCH_OK)
             done++;
     }
-    b->val[fig][SRV_MCPH] = bench_quantile(times, done, 0.5) * 1e3;
+    b->val[fig][SRV_MCPH] = measure_quantile(times, done, 0.5) * 1e3;
     if (status == BENCH_OK)
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     else
         bench_kill(&p);
 out:
@@ -1886,7 +1820,7 @@ static pid_t bench_first_child(pid_t pid)
 /* CPU seconds of pid and, when child > 0, of child. */
 static double bench_chain_cpu(pid_t pid, pid_t child)
 {
-    return bench_cpu(pid) + (child > 0 ? bench_cpu(child) : 0.0);
+    return measure_cpu(pid) + (child > 0 ? measure_cpu(child) : 0.0);
 }
 
 /* One fresh chain of target t on side: the warm-up, then n->gw_calls timed sequential echo
@@ -1894,7 +1828,7 @@ static double bench_chain_cpu(pid_t pid, pid_t child)
 static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
 {
     double *rtt = calloc((size_t)b->n->gw_calls + (size_t)b->n->warmup, sizeof(double));
-    double stop = bench_now() + b->n->budget_s, gone, cpu0;
+    double stop = measure_now() + b->n->budget_s, gone, cpu0;
     struct bench_cost cost;
     struct bench_proc p;
     pid_t child = -1;
@@ -1916,9 +1850,9 @@ static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
         status = BENCH_ERR_SPAWN; /* no server behind the relaying mcph */
     if (status == BENCH_OK) {
         fig[GW_CPU] = (bench_chain_cpu(p.pid, child) - cpu0) / (double)done * 1e6;
-        fig[GW_P50] = bench_quantile(rtt, done, 0.5) * 1e6;
-        fig[GW_P99] = bench_quantile(rtt, done, 0.99) * 1e6;
-        status = bench_finish(&p, bench_now() + BENCH_EXIT_S, &gone);
+        fig[GW_P50] = measure_quantile(rtt, done, 0.5) * 1e6;
+        fig[GW_P99] = measure_quantile(rtt, done, 0.99) * 1e6;
+        status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
     } else if (p.pid > 0) {
         bench_kill(&p);
     }
@@ -1955,7 +1889,7 @@ static void bench_gateway(struct bench *b)
     for (int t = 0; t < GW_TARGETS; t++) {
         for (int side = 0; side < GW_SIDES; side++) {
             for (int k = 0; k < GW_FIG_COUNT; k++)
-                b->gw[t][k][side] = bench_quantile(fig[t][side][k], n[t][side], 0.5);
+                b->gw[t][k][side] = measure_quantile(fig[t][side][k], n[t][side], 0.5);
         }
     }
 }
@@ -2002,11 +1936,11 @@ static int bench_callgrind_run(const struct bench *b, int srv, enum bench_kind k
     for (int i = 0; cmd[i] != NULL && argc < BENCH_MAX_ARGV + 3; i++)
         argv[argc++] = cmd[i];
     status = bench_start(b, srv, argv, 0, &p);
-    deadline = bench_now() + 10 * b->n->budget_s;
+    deadline = measure_now() + 10 * b->n->budget_s;
     for (int i = 0; i < calls && status == BENCH_OK; i++)
         status = bench_call(&p, kind, i == 0, deadline, &rtt, NULL);
     if (status == BENCH_OK)
-        status = bench_finish(&p, bench_now() + 2 * BENCH_START_S, &gone);
+        status = bench_finish(&p, measure_now() + 2 * BENCH_START_S, &gone);
     else if (p.pid > 0)
         bench_kill(&p);
     *instr = status == BENCH_OK ? bench_callgrind_total(out) : NAN;
@@ -2032,26 +1966,6 @@ static void bench_callgrind(struct bench *b, int srv, enum bench_kind kind, enum
 /* ---------------------------------------------------------------------------------------
  * Output.
  * --------------------------------------------------------------------------------------- */
-
-/* "%.*f" of v in a field of width, or "-" for NAN. */
-static void bench_put(double v, int decimals, int width)
-{
-    if (isnan(v))
-        fprintf(stdout, " %*s", width, "-");
-    else
-        fprintf(stdout, " %*.*f", width, decimals, v);
-}
-
-static void bench_put_ratio(double r, int width)
-{
-    char text[32];
-
-    if (isnan(r) || isinf(r))
-        snprintf(text, sizeof(text), "-");
-    else
-        snprintf(text, sizeof(text), "%.*fx", r < 10 ? 2 : r < 100 ? 1 : 0, r);
-    fprintf(stdout, " %*s", width, text);
-}
 
 static void bench_machine(void)
 {
@@ -2098,9 +2012,9 @@ static void bench_table(const struct bench *b)
 
         fprintf(stdout, "%-*s %-6s", width, r->label, r->unit);
         for (int s = 0; s < SRV_COUNT; s++)
-            bench_put(b->val[f][s], r->decimals, 10);
-        bench_put_ratio(b->val[f][SRV_MCPH] / b->val[f][SRV_BARE], 10);
-        bench_put_ratio(b->val[f][SRV_SDK] / b->val[f][SRV_MCPH], 10);
+            measure_put(b->val[f][s], r->decimals, 10);
+        measure_put_ratio(b->val[f][SRV_MCPH] / b->val[f][SRV_BARE], 10);
+        measure_put_ratio(b->val[f][SRV_SDK] / b->val[f][SRV_MCPH], 10);
         fprintf(stdout, "\n");
     }
     fprintf(stdout, "(x/y is a ratio of the figures; rows in call/s and MiB/s are better higher, "
@@ -2131,9 +2045,9 @@ static void bench_gw_table(const struct bench *b, int from, int to, const char *
 
             snprintf(label, sizeof(label), "%s to %s, %s", r->head, bench_gw_names[t], r->tail);
             fprintf(stdout, "%-*s %-6s", width, label, r->unit);
-            bench_put(v[GW_DIRECT], r->decimals, 10);
-            bench_put(v[GW_VIA], r->decimals, 10);
-            bench_put(v[GW_VIA] - v[GW_DIRECT], r->decimals, 10);
+            measure_put(v[GW_DIRECT], r->decimals, 10);
+            measure_put(v[GW_VIA], r->decimals, 10);
+            measure_put(v[GW_VIA] - v[GW_DIRECT], r->decimals, 10);
             fprintf(stdout, "\n");
         }
     }

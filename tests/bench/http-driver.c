@@ -79,6 +79,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure.h"
+
 /* ---------------------------------------------------------------------------------------
  * Status codes, names, limits.
  * --------------------------------------------------------------------------------------- */
@@ -285,17 +287,9 @@ struct hbench_load {
     double *rtt;           /* NULL, or room for the round trip of every call */
 };
 
-static double hbench_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int hbench_ms_until(double deadline)
 {
-    double ms = ceil((deadline - hbench_now()) * 1e3);
+    double ms = ceil((deadline - measure_now()) * 1e3);
 
     if (ms <= 0)
         return 0;
@@ -309,49 +303,6 @@ static void hbench_sleep(double seconds)
 
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
-}
-
-/* CPU seconds of pid (every thread, user and system), or of this process when pid is 0. */
-static double hbench_cpu(pid_t pid)
-{
-    clockid_t clock = CLOCK_PROCESS_CPUTIME_ID;
-    struct timespec ts;
-
-    if (pid > 0 && clock_getcpuclockid(pid, &clock) != 0)
-        return NAN;
-    if (clock_gettime(clock, &ts) != 0)
-        return NAN;
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Context switches (voluntary and not) of every thread of pid, so far. */
-static double hbench_ctxsw(pid_t pid)
-{
-    char path[64], line[256];
-    double total = 0;
-    struct dirent *e;
-    DIR *dir;
-
-    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-    dir = opendir(path);
-    if (dir == NULL)
-        return NAN;
-    while ((e = readdir(dir)) != NULL) {
-        FILE *f;
-
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
-        f = fopen(path, "r");
-        while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-            if (strstr(line, "ctxt_switches:") != NULL)
-                total += strtod(strchr(line, ':') + 1, NULL);
-        }
-        if (f != NULL)
-            fclose(f);
-    }
-    closedir(dir);
-    return total;
 }
 
 /* VmRSS of /proc/PID/status, in KiB. */
@@ -373,25 +324,6 @@ static double hbench_rss_kib(pid_t pid)
     }
     fclose(f);
     return kib;
-}
-
-static int hbench_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-/* Nearest-rank quantile q of v[0..n), which it sorts. NAN when n is 0. */
-static double hbench_quantile(double *v, size_t n, double q)
-{
-    size_t rank;
-
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof(*v), hbench_cmp_double);
-    rank = (size_t)ceil(q * (double)n);
-    return v[rank > 0 ? rank - 1 : 0];
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -423,14 +355,14 @@ static int hbench_log_port(const char *log, off_t from)
 /* SIGTERM, then wait for the exit; SIGKILL past HBENCH_EXIT_S (logged). */
 static void hbench_stop(struct hbench_proc *p, const char *who)
 {
-    double deadline = hbench_now() + HBENCH_EXIT_S;
+    double deadline = measure_now() + HBENCH_EXIT_S;
     int wstatus = 0;
     pid_t got = 0;
 
     if (p->pid <= 0)
         return;
     kill(p->pid, SIGTERM);
-    while ((got = waitpid(p->pid, &wstatus, WNOHANG)) == 0 && hbench_now() < deadline)
+    while ((got = waitpid(p->pid, &wstatus, WNOHANG)) == 0 && measure_now() < deadline)
         hbench_sleep(0.002);
     if (got == 0) {
         fprintf(stderr, "bench: http: %s: no exit %.0f s after SIGTERM: killed\n", who,
@@ -463,7 +395,7 @@ static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
     const char *mcph[] = {b->mcph, "--listen", "127.0.0.1:0", b->conf, NULL};
     const char *sdk[] = {b->node, b->sdk, k->flag, NULL};
     char log[HBENCH_PATH];
-    double deadline = hbench_now() + HBENCH_START_S;
+    double deadline = measure_now() + HBENCH_START_S;
     struct stat st;
     int fd;
 
@@ -483,7 +415,7 @@ static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
     close(fd);
     if (p->pid < 0)
         return HBENCH_ERR_SPAWN;
-    while ((p->port = hbench_log_port(log, st.st_size)) == 0 && hbench_now() < deadline &&
+    while ((p->port = hbench_log_port(log, st.st_size)) == 0 && measure_now() < deadline &&
            waitpid(p->pid, NULL, WNOHANG) == 0)
         hbench_sleep(0.002);
     if (p->port == 0) {
@@ -838,7 +770,7 @@ static int hbench_send(struct hbench_load *l, struct hbench_conn *c)
         return HBENCH_ERR_USAGE;
     c->busy = 1;
     l->issued++;
-    c->sent = hbench_now();
+    c->sent = measure_now();
     return hbench_flush(l, c);
 }
 
@@ -851,7 +783,7 @@ static int hbench_answered(struct hbench_load *l, struct hbench_conn *c,
     int status = hbench_check(r, c->id, !l->checked);
 
     if (l->rtt != NULL)
-        l->rtt[l->done] = hbench_now() - c->sent;
+        l->rtt[l->done] = measure_now() - c->sent;
     l->checked = 1;
     l->done++;
     l->errors += status != HBENCH_OK;
@@ -869,7 +801,7 @@ static int hbench_answered(struct hbench_load *l, struct hbench_conn *c,
             epoll_ctl(l->epfd, EPOLL_CTL_ADD, c->fd, &ev) != 0)
             return HBENCH_ERR_IO;
     }
-    if (l->issued >= total || (l->stop > 0 && hbench_now() >= l->stop))
+    if (l->issued >= total || (l->stop > 0 && measure_now() >= l->stop))
         return HBENCH_OK;
     return hbench_send(l, c);
 }
@@ -982,7 +914,7 @@ static int hbench_exchange(struct hbench_conn *c, const char *req, size_t len, d
     size_t off = 0;
     int status = 0;
 
-    while (off < len && hbench_now() < deadline) {
+    while (off < len && measure_now() < deadline) {
         ssize_t n = send(c->fd, req + off, len - off, MSG_NOSIGNAL);
 
         if (n < 0 && errno != EAGAIN && errno != EINTR)
@@ -990,7 +922,7 @@ static int hbench_exchange(struct hbench_conn *c, const char *req, size_t len, d
         off += n > 0 ? (size_t)n : 0;
     }
     c->in_len = 0;
-    while (status == 0 && off == len && hbench_now() < deadline) {
+    while (status == 0 && off == len && measure_now() < deadline) {
         ssize_t n = recv(c->fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
 
         if (n == 0)
@@ -1056,10 +988,10 @@ struct hbench_snap {
 
 static void hbench_snap(const struct hbench_proc *p, struct hbench_snap *s)
 {
-    s->at = hbench_now();
-    s->cpu = hbench_cpu(p->pid);
-    s->csw = hbench_ctxsw(p->pid);
-    s->self = hbench_cpu(0);
+    s->at = measure_now();
+    s->cpu = measure_cpu(p->pid);
+    s->csw = measure_ctxsw(p->pid);
+    s->self = measure_cpu(0);
 }
 
 /* On one connection: n->warmup untimed calls, then n->seq_calls timed, each sent when the
@@ -1067,7 +999,7 @@ static void hbench_snap(const struct hbench_proc *p, struct hbench_snap *s)
 static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
                              const struct hbench_counts *n, double *fig, long *errors)
 {
-    double deadline = hbench_now() + n->budget_s;
+    double deadline = measure_now() + n->budget_s;
     struct hbench_snap a, z;
     struct hbench_load l;
     int status = hbench_load_open(&l, p, mode, 1);
@@ -1082,8 +1014,8 @@ static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
         status = hbench_series(&l, n->seq_calls, deadline);
     hbench_snap(p, &z);
     if (status == HBENCH_OK) {
-        fig[FIG_P50] = hbench_quantile(l.rtt, (size_t)l.done, 0.5) * 1e6;
-        fig[FIG_P99] = hbench_quantile(l.rtt, (size_t)l.done, 0.99) * 1e6;
+        fig[FIG_P50] = measure_quantile(l.rtt, (size_t)l.done, 0.5) * 1e6;
+        fig[FIG_P99] = measure_quantile(l.rtt, (size_t)l.done, 0.99) * 1e6;
         fig[FIG_CPU1] = (z.cpu - a.cpu) / (double)l.done * 1e6;
         fig[FIG_CSW1] = (z.csw - a.csw) / (double)l.done;
         fig[FIG_CLIENT1] = (z.self - a.self) / (double)l.done * 1e6;
@@ -1099,7 +1031,7 @@ static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
 static int hbench_concurrent(const struct hbench_proc *p, enum hbench_mode mode,
                              const struct hbench_counts *n, double *fig, long *errors)
 {
-    double deadline = hbench_now() + n->budget_s;
+    double deadline = measure_now() + n->budget_s;
     struct hbench_snap a, z;
     struct hbench_load l;
     int status = hbench_load_open(&l, p, mode, HBENCH_CONNS);
@@ -1134,7 +1066,7 @@ static int hbench_round(const struct hbench *b, int s, double *fig, long *errors
     for (int f = 0; f < FIG_COUNT; f++)
         fig[f] = NAN;
     if (status == HBENCH_OK && k->mode == MODE_SESSION)
-        status = hbench_session(&p, hbench_now() + n->budget_s);
+        status = hbench_session(&p, measure_now() + n->budget_s);
     if (status == HBENCH_OK)
         status = hbench_sequential(&p, k->mode, n, fig, errors);
     if (status == HBENCH_OK)
@@ -1175,7 +1107,7 @@ static void hbench_run(struct hbench *b)
     }
     for (int s = 0; s < SRV_COUNT; s++) {
         for (int f = 0; f < FIG_COUNT && b->enabled[s]; f++)
-            b->val[f][s] = hbench_quantile(fig[s][f], done[s], 0.5);
+            b->val[f][s] = measure_quantile(fig[s][f], done[s], 0.5);
         if (b->enabled[s])
             b->val[FIG_ERRORS][s] = (double)errors[s];
     }
@@ -1184,26 +1116,6 @@ static void hbench_run(struct hbench *b)
 /* ---------------------------------------------------------------------------------------
  * Output.
  * --------------------------------------------------------------------------------------- */
-
-/* "%.*f" of v in a field of width, or "-" for NAN. */
-static void hbench_put(double v, int decimals, int width)
-{
-    if (isnan(v))
-        fprintf(stdout, " %*s", width, "-");
-    else
-        fprintf(stdout, " %*.*f", width, decimals, v);
-}
-
-static void hbench_put_ratio(double r, int width)
-{
-    char text[32];
-
-    if (isnan(r) || isinf(r))
-        snprintf(text, sizeof(text), "-");
-    else
-        snprintf(text, sizeof(text), "%.*fx", r < 10 ? 2 : r < 100 ? 1 : 0, r);
-    fprintf(stdout, " %*s", width, text);
-}
 
 static void hbench_table(const struct hbench *b)
 {
@@ -1227,10 +1139,10 @@ static void hbench_table(const struct hbench *b)
         fprintf(stdout, "%-*s %-6s", width, r->label, r->unit);
         for (int s = 0; s < SRV_COUNT; s++) {
             if (b->enabled[s])
-                hbench_put(v[s], r->decimals, 10);
+                measure_put(v[s], r->decimals, 10);
         }
-        hbench_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH26], 10);
-        hbench_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH_SESS], 10);
+        measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH26], 10);
+        measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH_SESS], 10);
         fprintf(stdout, "\n");
     }
 }

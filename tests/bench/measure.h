@@ -1,0 +1,107 @@
+/*
+ * measure.h: what both bench drivers (driver.c over stdio, http-driver.c over HTTP) measure
+ * the same way: the clock, a process's CPU time and context switches, percentiles, and the
+ * table's cells. Header-only (static inline): each driver is one program of its own.
+ */
+#ifndef MCPH_BENCH_MEASURE_H
+#define MCPH_BENCH_MEASURE_H
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+
+static inline double measure_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Context switches (voluntary and not) of every thread of pid, so far. */
+static inline double measure_ctxsw(pid_t pid)
+{
+    char path[64], line[256];
+    double total = 0;
+    struct dirent *e;
+    DIR *dir;
+
+    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+    dir = opendir(path);
+    if (dir == NULL)
+        return NAN;
+    while ((e = readdir(dir)) != NULL) {
+        FILE *f;
+
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", (int)pid, e->d_name);
+        f = fopen(path, "r");
+        while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+            if (strstr(line, "ctxt_switches:") != NULL)
+                total += strtod(strchr(line, ':') + 1, NULL);
+        }
+        if (f != NULL)
+            fclose(f);
+    }
+    closedir(dir);
+    return total;
+}
+
+static inline int measure_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank quantile q of v[0..n), which it sorts. NAN when n is 0. */
+static inline double measure_quantile(double *v, size_t n, double q)
+{
+    size_t rank;
+
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof(*v), measure_cmp_double);
+    rank = (size_t)ceil(q * (double)n);
+    return v[rank > 0 ? rank - 1 : 0];
+}
+
+/* "%.*f" of v in a field of width, or "-" for NAN. */
+static inline void measure_put(double v, int decimals, int width)
+{
+    if (isnan(v))
+        fprintf(stdout, " %*s", width, "-");
+    else
+        fprintf(stdout, " %*.*f", width, decimals, v);
+}
+
+static inline void measure_put_ratio(double r, int width)
+{
+    char text[32];
+
+    if (isnan(r) || isinf(r))
+        snprintf(text, sizeof(text), "-");
+    else
+        snprintf(text, sizeof(text), "%.*fx", r < 10 ? 2 : r < 100 ? 1 : 0, r);
+    fprintf(stdout, " %*s", width, text);
+}
+
+/* CPU seconds of pid (every thread, user and system), or of this process when pid is 0. */
+static inline double measure_cpu(pid_t pid)
+{
+    clockid_t clock = CLOCK_PROCESS_CPUTIME_ID;
+    struct timespec ts;
+
+    if (pid > 0 && clock_getcpuclockid(pid, &clock) != 0)
+        return NAN;
+    if (clock_gettime(clock, &ts) != 0)
+        return NAN;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#endif
