@@ -460,7 +460,15 @@ export async function run(mcph) {
             const diff = firstDifference(want, v);
             const tokens = new Set(c.wire.filter((m) => m.method === 'notifications/progress' && m.params?.total === 3).map((m) => JSON.stringify(m.params.progressToken)));
             if (diff) return [`progress through mcph: ${diff}; all: ${short(v, 300)}`];
-            return tokens.size === 1 ? `${v.length} notifications, one token` : [`progress tokens ${[...tokens]}`];
+            // Under 2026-07-28 the server's own roots/list (it asks once, whenever it gets to it)
+            // is put to the call in flight, which then answers input_required: the client retries
+            // it under a new id, and the progress goes on under the retry's token. Every token
+            // but the last must then be a request answered input_required.
+            const list = [...tokens];
+            const retried = list.slice(0, -1).every((t) => c.wire.some((m) => m.method === undefined &&
+                JSON.stringify(m.id) === t && m.result?.resultType === 'input_required'));
+            if (tokens.size === 1) return `${v.length} notifications, one token`;
+            return retried ? `${v.length} notifications, tokens ${list} (the call was retried after input_required)` : [`progress tokens ${list}`];
         });
         if (c.kind === 'v1') {
             await check(label(mode, 'resources/subscribe: notifications/resources/updated arrives'), async () => {

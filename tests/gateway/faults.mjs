@@ -227,7 +227,8 @@ async function crashLoop(mcph) {
         const callMs = performance.now() - t1;
         if (!d.isError || !/is down/.test(d.text)) problems.push(`a call while down: ${short(d.msg)}`);
         if (callMs > 1000) problems.push(`a call while down took ${callMs.toFixed(0)} ms`);
-        if (!/is down/.test(s.stderr)) problems.push('stderr does not say it is down');
+        // stderr is another pipe: its line may be read after the notification that followed it.
+        if (!(await waitFor(() => /is down/.test(s.stderr) || null, 3000))) problems.push('stderr does not say it is down');
         const alertText = JSON.stringify(alert(s.since(m).notes).params.data);
         return problems.length ? problems : `down after ${ms.toFixed(0)} ms and ${starts} starts: ${short(alertText, 120)}; a call: "${short(d.text, 80)}"`;
     }, () => s);
