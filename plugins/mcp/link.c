@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,36 +71,158 @@ static void link_wake(struct mcp_link *l)
         ;
 }
 
-/* --- Writing. --- */
+/* --- Writing. ---
+ *
+ * The server's stdin is non-blocking and nobody waits on it: what a write() does not take at
+ * once waits in l->out, and the link's thread writes it when the pipe has room. A server that
+ * takes no byte of it for link_write_ms(), or lets more than MCP_OUT_MAX bytes pile up, is hung:
+ * killed, and restarted as after a crash. So a call, the reader answering the server's pings,
+ * a reload and a shutdown never block on a server that stopped reading. */
 
-/* One message, one line. Returns MCPH_OK, or MCPH_ERR when the server's stdin is gone. */
+/* How long a server may leave its stdin unread while something waits for it. */
+static int link_write_ms(const struct mcp_link *l)
+{
+    if (l->spec.call_timeout_ms > 0 && l->spec.call_timeout_ms < MCP_WRITE_MS)
+        return l->spec.call_timeout_ms;
+    return MCP_WRITE_MS;
+}
+
+static void link_out_free(struct mcp_link *l)
+{
+    while (l->out != NULL) {
+        struct mcp_out *o = l->out;
+
+        l->out = o->next;
+        free(o->text);
+        free(o);
+    }
+    l->out_tail = &l->out;
+    l->out_bytes = 0;
+}
+
+/* The process does not read its stdin: it is killed, its link's thread reaps it and fails its
+ * requests with why. wlock held. */
+static void link_hung(struct mcp_link *l, const char *why)
+{
+    l->out_dead = 1;
+    link_out_free(l);
+    pthread_mutex_lock(&l->lock);
+    if (l->pid != 0 && l->ended[0] == '\0') {
+        snprintf(l->ended, sizeof(l->ended), "%s", why);
+        l->timed_out = 1; /* its SIGKILL is not news */
+        kill(-l->pid, SIGKILL);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* Write what waits, as much as the pipe takes now. Returns MCPH_OK, or MCPH_ERR when the
+ * server's stdin is gone (what waited is dropped). wlock held. */
+static int link_flush(struct mcp_link *l)
+{
+    while (l->out != NULL && l->to >= 0) {
+        struct mcp_out *o = l->out;
+        ssize_t n = write(l->to, o->text + o->off, o->len - o->off);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return MCPH_OK;
+        if (n <= 0)
+            break;
+        o->off += (size_t)n;
+        l->out_bytes -= (size_t)n;
+        link_now(&l->out_since);
+        if (o->off == o->len) {
+            l->out = o->next;
+            if (l->out == NULL)
+                l->out_tail = &l->out;
+            free(o->text);
+            free(o);
+        }
+    }
+    if (l->out == NULL)
+        return MCPH_OK;
+    link_out_free(l);
+    return MCPH_ERR;
+}
+
+/* One message, one line: written at once, or queued behind what waits. Never blocks. Returns
+ * MCPH_OK, or MCPH_ERR when the server's stdin is gone or the server is hung. */
 static int link_write(struct mcp_link *l, const cJSON *msg)
 {
     char *text = cJSON_PrintUnformatted(msg);
+    struct mcp_out *o = NULL;
     size_t len, off = 0;
-    int rc = MCPH_OK;
+    int rc = MCPH_OK, wake = 0;
 
     if (text == NULL)
         return MCPH_ERR_NOMEM;
     len = strlen(text);
     text[len++] = '\n'; /* over the NUL: written by length */
     pthread_mutex_lock(&l->wlock);
-    while (off < len && l->to >= 0) {
+    if (l->to < 0 || l->out_dead) {
+        rc = MCPH_ERR;
+        goto out;
+    }
+    while (l->out == NULL && off < len) {
         ssize_t n = write(l->to, text + off, len - off);
 
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
         if (n <= 0) {
             rc = MCPH_ERR;
-            break;
+            goto out;
         }
         off += (size_t)n;
     }
-    if (l->to < 0)
+    if (off == len)
+        goto out;
+    if (l->out_bytes + (len - off) > MCP_OUT_MAX) {
+        char why[160];
+
+        snprintf(why, sizeof(why),
+                 "stopped reading its stdin (over %u MiB waited to be written) and was killed",
+                 MCP_OUT_MAX >> 20);
+        link_hung(l, why);
         rc = MCPH_ERR;
+        goto out;
+    }
+    o = calloc(1, sizeof(*o));
+    if (o == NULL) {
+        rc = MCPH_ERR_NOMEM;
+        goto out;
+    }
+    o->text = text;
+    o->len = len;
+    o->off = off;
+    text = NULL;
+    if (l->out == NULL) {
+        link_now(&l->out_since);
+        wake = 1;
+    }
+    *l->out_tail = o;
+    l->out_tail = &o->next;
+    l->out_bytes += len - off;
+out:
     pthread_mutex_unlock(&l->wlock);
     free(text);
+    if (wake)
+        link_wake(l); /* the link's thread now waits for room in the pipe too */
     return rc;
+}
+
+/* How long what waits for the server's stdin has not moved (0: nothing waits). */
+static int64_t link_stalled_ms(struct mcp_link *l)
+{
+    int64_t ms = 0;
+
+    pthread_mutex_lock(&l->wlock);
+    if (l->out != NULL)
+        ms = link_ms_since(&l->out_since);
+    pthread_mutex_unlock(&l->wlock);
+    return ms;
 }
 
 static cJSON *link_message(const char *method, cJSON *params)
@@ -307,9 +430,21 @@ static void link_on_notification(struct mcp_link *l, const char *method, cJSON *
             return;
         pthread_mutex_lock(&l->lock);
         p = link_find(l, (int64_t)token->valuedouble);
-        /* A parked call has nobody to report to; the next progress carries the latest. */
+        /* A parked call has nobody to report to; the next progress carries the latest. A
+         * progress not taken yet is replaced by the newer one: a server's flood of progress
+         * queues nothing. */
         if (p != NULL && p->reply == NULL && !p->parked) {
-            link_push_event(l, p, cJSON_Duplicate(msg, 1));
+            struct mcp_event *last =
+                p->events == NULL ? NULL
+                                  : (struct mcp_event *)(void *)((char *)p->tail -
+                                                                 offsetof(struct mcp_event, next));
+
+            if (last != NULL && cJSON_GetObjectItemCaseSensitive(last->msg, "id") == NULL) {
+                cJSON_Delete(last->msg);
+                last->msg = cJSON_Duplicate(msg, 1);
+            } else {
+                link_push_event(l, p, cJSON_Duplicate(msg, 1));
+            }
         }
         pthread_mutex_unlock(&l->lock);
     } else if (strcmp(method, "notifications/message") == 0) {
@@ -348,7 +483,9 @@ static struct mcp_pending *link_asker(struct mcp_link *l)
 static void link_on_request(struct mcp_link *l, const char *method, cJSON *msg)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const char *refused = NULL;
     struct mcp_pending *p;
+    char text[128];
 
     if (strcmp(method, "ping") == 0) {
         mcp_link_respond(l, id, cJSON_CreateObject(), 0, NULL);
@@ -361,12 +498,31 @@ static void link_on_request(struct mcp_link *l, const char *method, cJSON *msg)
     }
     pthread_mutex_lock(&l->lock);
     p = link_asker(l);
-    if (p != NULL)
-        link_push_event(l, p, cJSON_Duplicate(msg, 1));
+    if (p != NULL && p->questions >= MCP_CALL_ASKS_MAX) {
+        snprintf(text, sizeof(text), "mcph passes at most %d questions of one call to its client",
+                 MCP_CALL_ASKS_MAX);
+        refused = text;
+    } else if (p != NULL) {
+        int waiting = 0;
+
+        for (const struct mcp_pending *q = l->pending; q != NULL; q = q->next)
+            waiting += q->queued;
+        if (waiting >= MCP_LINK_ASKS_MAX) {
+            snprintf(text, sizeof(text),
+                     "mcph keeps at most %d questions of the server's waiting for their calls",
+                     MCP_LINK_ASKS_MAX);
+            refused = text;
+        } else {
+            p->questions++;
+            p->queued++;
+            link_push_event(l, p, cJSON_Duplicate(msg, 1));
+        }
+    }
     pthread_mutex_unlock(&l->lock);
     if (p == NULL)
-        mcp_link_respond(l, id, NULL, -32603,
-                         "no call is in progress through which mcph could ask its client");
+        refused = "no call is in progress through which mcph could ask its client";
+    if (refused != NULL)
+        mcp_link_respond(l, id, NULL, -32603, refused);
 }
 
 /* Subscriptions held at the server, made again after a restart. */
@@ -654,7 +810,11 @@ static int link_start(struct mcp_link *l)
         return MCPH_ERR;
     }
     mcph_sb_release(&why);
+    /* Ours alone (the child has its own end): writes never block (see link_write). */
+    fcntl(to, F_SETFL, fcntl(to, F_GETFL) | O_NONBLOCK);
     pthread_mutex_lock(&l->wlock);
+    link_out_free(l);
+    l->out_dead = 0;
     pthread_mutex_lock(&l->lock);
     l->pid = pid;
     l->to = to;
@@ -679,11 +839,32 @@ static void link_read(struct mcp_link *l)
 
     link_now(&started);
     for (;;) {
-        struct pollfd fds[2] = {{.fd = l->from, .events = POLLIN},
-                                {.fd = l->wake[0], .events = POLLIN}};
+        struct pollfd fds[3] = {{.fd = l->from, .events = POLLIN},
+                                {.fd = l->wake[0], .events = POLLIN},
+                                {.fd = -1, .events = POLLOUT}};
         int handshake, timeout = -1;
+        int64_t stalled;
         ssize_t n;
 
+        /* What waits for the server's stdin: written when the pipe has room, and a server
+         * that takes none of it for link_write_ms() is hung. */
+        pthread_mutex_lock(&l->wlock);
+        if (link_flush(l) == MCPH_OK && l->out != NULL) {
+            fds[2].fd = l->to;
+            stalled = link_ms_since(&l->out_since);
+            if (stalled >= link_write_ms(l)) {
+                char why[160];
+
+                snprintf(why, sizeof(why),
+                         "took none of its stdin for %d ms (%zu bytes waited) and was killed",
+                         link_write_ms(l), l->out_bytes);
+                link_hung(l, why);
+                fds[2].fd = -1;
+            } else {
+                timeout = (int)(link_write_ms(l) - stalled);
+            }
+        }
+        pthread_mutex_unlock(&l->wlock);
         pthread_mutex_lock(&l->lock);
         handshake = l->state != MCP_UP;
         if (l->stop) {
@@ -713,9 +894,11 @@ static void link_read(struct mcp_link *l)
                 pthread_mutex_unlock(&l->lock);
                 break;
             }
-            timeout = (int)(discovering && discover_left < left ? discover_left : left);
+            left = discovering && discover_left < left ? discover_left : left;
+            if (timeout < 0 || left < timeout)
+                timeout = (int)left;
         }
-        if (poll(fds, 2, timeout) < 0 && errno != EINTR)
+        if (poll(fds, 3, timeout) < 0 && errno != EINTR)
             break;
         if (fds[1].revents != 0) {
             char drain[64];
@@ -770,6 +953,7 @@ static void link_reap(struct mcp_link *l)
     if (l->to >= 0)
         close(l->to);
     l->to = -1;
+    link_out_free(l);
     pthread_mutex_unlock(&l->wlock);
     close(l->from);
     l->from = -1;
@@ -919,6 +1103,7 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     memset(spec, 0, sizeof(*spec));
     l->state = MCP_STARTING;
     l->to = l->from = -1;
+    l->out_tail = &l->out;
     if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         host->log(host, MCPH_LOG_ERROR, "pipe: %s", strerror(errno));
         goto fail;
@@ -1018,6 +1203,7 @@ void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host)
     if (l->to >= 0)
         close(l->to);
     l->to = -1;
+    link_out_free(l);
     pthread_mutex_unlock(&l->wlock);
     link_wake(l);
     pthread_join(l->thread, NULL);
@@ -1142,12 +1328,20 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
     for (;;) {
         struct timespec tick;
 
+        /* Before the events: a cancelled call takes no more of them (a flood of the server's
+         * questions would keep it busy). */
+        if (call != NULL && host->cancelled(call)) {
+            w = MCP_WAIT_CANCELLED;
+            break;
+        }
         if (p->events != NULL) {
             *ev = p->events;
             p->events = (*ev)->next;
             if (p->events == NULL)
                 p->tail = &p->events;
             (*ev)->next = NULL;
+            if (cJSON_GetObjectItemCaseSensitive((*ev)->msg, "id") != NULL)
+                p->queued--;
             w = MCP_WAIT_EVENT;
             break;
         }
@@ -1157,10 +1351,6 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
         }
         if (p->failure != NULL) {
             w = MCP_WAIT_FAILED;
-            break;
-        }
-        if (call != NULL && host->cancelled(call)) {
-            w = MCP_WAIT_CANCELLED;
             break;
         }
         if (p->deadline.tv_sec != 0 && link_ms_since(&p->deadline) >= 0) {
@@ -1197,19 +1387,34 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
 {
     struct mcp_pending *p = mcp_link_send(l, method, params, 0, why);
     struct mcp_event *ev = NULL;
+    struct timespec started;
     cJSON *result = NULL;
 
     if (p == NULL)
         return NULL;
-    link_after(&p->deadline, l->spec.startup_ms);
+    link_now(&started);
     for (;;) {
-        enum mcp_wait w = mcp_link_wait(l, p, NULL, NULL, &ev);
+        enum mcp_wait w;
+        int64_t stalled;
 
+        /* Woken every MCP_LIST_STALL_MS to see whether the server reads its stdin at all: a
+         * reload must not wait out the start-up time for a server that cannot be asked. */
+        link_after(&p->deadline, MCP_LIST_STALL_MS);
+        w = mcp_link_wait(l, p, NULL, NULL, &ev);
         if (w == MCP_WAIT_EVENT) {
             mcp_event_free(ev);
             continue;
         }
-        if (w == MCP_WAIT_TIMEOUT) {
+        stalled = w == MCP_WAIT_TIMEOUT ? link_stalled_ms(l) : 0;
+        if (w == MCP_WAIT_TIMEOUT && stalled < MCP_LIST_STALL_MS &&
+            link_ms_since(&started) < l->spec.startup_ms)
+            continue;
+        if (w == MCP_WAIT_TIMEOUT && stalled >= MCP_LIST_STALL_MS) {
+            mcph_sb_addf(why,
+                         "%s '%s' has taken none of its stdin for %" PRId64 " ms, so %s "
+                         "could not be asked",
+                         mcp_noun(&l->spec), l->spec.display, stalled, method);
+        } else if (w == MCP_WAIT_TIMEOUT) {
             mcph_sb_addf(why, "%s '%s' did not answer %s within %d ms", mcp_noun(&l->spec),
                          l->spec.display, method, l->spec.startup_ms);
         } else if (w == MCP_WAIT_FAILED) {
@@ -1290,6 +1495,7 @@ struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key)
     }
     if (found != NULL) {
         found->parked = 0;
+        found->asked_now = 0; /* a new run of the handler asks them all again */
         l->nparked--;
     }
     pthread_mutex_unlock(&l->lock);

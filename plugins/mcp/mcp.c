@@ -42,6 +42,13 @@ enum mcp_kind {
 
 /* --- Answers to the server's questions, through the client. --- */
 
+/* The questions of the server's that mcph passes to its client. */
+static int mcp_known(const char *method)
+{
+    return strcmp(method, "sampling/createMessage") == 0 ||
+           strcmp(method, "elicitation/create") == 0 || strcmp(method, "roots/list") == 0;
+}
+
 /* Ask the client the server's question msg on behalf of call. MCPH_OK with *answer (owned)
  * set to the result or, after MCPH_ERR_CLIENT, the error object; else a status. */
 static int mcp_ask(const struct mcph_host *host, struct mcph_call *call, const char *method,
@@ -62,8 +69,10 @@ static int mcp_ask(const struct mcph_host *host, struct mcph_call *call, const c
         rc = host->elicit(call, cJSON_IsString(message) ? message->valuestring : "",
                           schema_json != NULL ? schema_json : "{\"type\":\"object\"}", &result);
         free(schema_json);
-    } else {
+    } else if (strcmp(method, "roots/list") == 0) {
         rc = host->roots(call, &result);
+    } else {
+        rc = MCPH_ERR_UNSUPPORTED; /* mcp_known() keeps these out */
     }
     cJSON_Delete(params);
     if ((rc == MCPH_OK || rc == MCPH_ERR_CLIENT) && result != NULL) {
@@ -126,19 +135,25 @@ static int mcp_record(struct mcp_pending *p, const char *method, const cJSON *pa
     return MCPH_OK;
 }
 
-/* Ask the questions from p->answered on (the open one has p->open_id). Returns MCPH_OK, or
- * MCPH_ERR_AGAIN when the call must park. */
+/* Ask the questions not asked yet in this run of the handler (the open one has p->open_id).
+ * Returns MCPH_OK, or MCPH_ERR_AGAIN when the call must park. */
 static int mcp_ask_open(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
                         struct mcp_pending *p)
 {
-    /* The host answers the questions in the order they were asked: the ones answered to
-     * the server already are asked again and their answers dropped. */
-    for (size_t i = 0; i < p->nasked; i++) {
+    /* Under 2026-07-28 the host answers a run's questions in the order they were asked: a run
+     * that comes back (unparked: asked_now 0) asks the ones answered to the server already
+     * again, and their answers are dropped. Within one run, and so in a legacy session
+     * (whose only run never parks), each is asked once. */
+    for (size_t i = p->asked_now; i < p->nasked; i++) {
         cJSON *answer = NULL;
-        int rc = mcp_ask(host, call, p->asked[i].method, p->asked[i].params, &answer);
+        int rc;
 
+        if (host->cancelled(call))
+            return MCPH_OK; /* mcp_link_wait says so next */
+        rc = mcp_ask(host, call, p->asked[i].method, p->asked[i].params, &answer);
         if (rc == MCPH_ERR_AGAIN)
             return MCPH_ERR_AGAIN;
+        p->asked_now = i + 1;
         if (i < p->answered) {
             cJSON_Delete(answer);
             continue;
@@ -201,11 +216,18 @@ static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const
 
         if (json == NULL)
             return MCPH_ERR_NOMEM;
+        size_t len = strlen(json);
+
         rc = host->result_json(call, json);
         free(json);
         if (rc == MCPH_ERR_INVALID)
             return host->error(call, MCPH_ERR, "the server's result is not a valid %s result",
                                "MCP");
+        if (rc == MCPH_ERR_LIMIT)
+            return host->error(call, MCPH_ERR,
+                               "the server's result is %zu bytes; mcph passes results of at "
+                               "most %u MiB (MCPH_MAX_RESULT_BYTES)",
+                               len, MCPH_MAX_RESULT_BYTES >> 20);
         return rc;
     }
     {
@@ -217,6 +239,15 @@ static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const
         return host->error(call, status, "%s",
                            cJSON_IsString(message) ? message->valuestring : "the server failed");
     }
+}
+
+/* Whether a reply is a MCP_MODERN server's InputRequiredResult. */
+static int mcp_asks_again(const cJSON *reply)
+{
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
+
+    return cJSON_IsString(type) && strcmp(type->valuestring, "input_required") == 0;
 }
 
 /*
@@ -244,6 +275,30 @@ static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *hos
     *rc = MCPH_OK;
     if (!cJSON_IsString(type) || strcmp(type->valuestring, "input_required") != 0)
         return NULL;
+    if (!cJSON_IsObject(requests) || cJSON_GetArraySize(requests) > MCP_CALL_ASKS_MAX) {
+        *rc = host->error(call, MCPH_ERR,
+                          "the server answered input_required with %s; inputRequests must be "
+                          "an object of 1 to %d questions, each under its own key",
+                          cJSON_IsObject(requests) ? "too many inputRequests"
+                          : requests == NULL       ? "no inputRequests"
+                                                   : "inputRequests that is not an object",
+                          MCP_CALL_ASKS_MAX);
+        return NULL;
+    }
+    cJSON_ArrayForEach(q, requests)
+    {
+        const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "method");
+
+        if (!cJSON_IsString(method) || !mcp_known(method->valuestring)) {
+            *rc = host->error(
+                call, MCPH_ERR,
+                "the server asked '%s' (inputRequests member '%s'), which mcph does not pass "
+                "to its client; it passes sampling/createMessage, elicitation/create and "
+                "roots/list",
+                cJSON_IsString(method) ? method->valuestring : "(no method)", q->string);
+            return NULL;
+        }
+    }
     next = cJSON_Duplicate(sent, 1);
     answers = cJSON_AddObjectToObject(next, "inputResponses");
     cJSON_ArrayForEach(q, requests)
@@ -357,6 +412,11 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
         case MCP_WAIT_REPLY:
             if (retry != NULL && rounds < MCP_ROUNDS_MAX)
                 again = mcp_input_required(l, host, call, p->reply, retry, &rc);
+            else if (retry != NULL && mcp_asks_again(p->reply))
+                rc = host->error(call, MCPH_ERR,
+                                 "the server still asked for input after %d rounds of "
+                                 "answers in one call; mcph stops at %d rounds",
+                                 rounds, MCP_ROUNDS_MAX);
             if (again == NULL && rc == MCPH_OK)
                 rc = mcp_reply(host, call, p->reply);
             else if (rc == MCPH_ERR_AGAIN) /* the server keeps nothing: nothing to park */

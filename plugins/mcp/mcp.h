@@ -33,6 +33,11 @@
 #define MCP_PARK_MS 600000                 /* a parked call waits this long for its client */
 #define MCP_TICK_MS 50                     /* a waiting call looks at its cancellation this often */
 #define MCP_PASS_MAX 2                     /* descriptors a child gets besides stdin and stdout */
+#define MCP_WRITE_MS 30000                 /* stdin not read this long: the server is hung */
+#define MCP_OUT_MAX (64u * 1024u * 1024u)  /* bytes waiting for its stdin: past it, hung */
+#define MCP_CALL_ASKS_MAX 100  /* the server's questions passed on in one call; more: refused */
+#define MCP_LINK_ASKS_MAX 256  /* the server's questions waiting for their calls; more: refused */
+#define MCP_LIST_STALL_MS 1000 /* init's lists give up on a stdin not read */
 
 /* What starts the server; two are the same server when every member is. */
 struct mcp_spec {
@@ -96,6 +101,14 @@ struct mcp_asked {
     char *params; /* JSON text, or NULL */
 };
 
+/* Bytes waiting for the server's stdin, which is non-blocking: a server that stops reading
+ * holds up nobody (link.c). */
+struct mcp_out {
+    struct mcp_out *next;
+    char *text; /* owned */
+    size_t len, off;
+};
+
 /* One request sent to the server, waiting for its answer. */
 struct mcp_pending {
     struct mcp_pending *next;
@@ -113,14 +126,17 @@ struct mcp_pending {
     struct timespec park_end; /* dropped after this */
     struct mcp_asked *asked;  /* the questions passed on so far, in order */
     size_t nasked;
-    size_t answered; /* of them, answered to the server */
-    cJSON *open_id;  /* owned: the id of the server's question not answered yet */
+    size_t answered;  /* of them, answered to the server */
+    size_t asked_now; /* of them, asked (again) in this run of the call's handler */
+    int questions;    /* the server's questions routed to it, all told (lock) */
+    int queued;       /* of them, in events and not taken yet (lock) */
+    cJSON *open_id;   /* owned: the id of the server's question not answered yet */
 };
 
 struct mcp_link {
     pthread_mutex_t lock;
     pthread_cond_t cond;            /* state, replies and events changed */
-    pthread_mutex_t wlock;          /* one writer at a time on the server's stdin */
+    pthread_mutex_t wlock;          /* to and out; held across non-blocking write()s only */
     pthread_mutex_t hlock;          /* held while host is used from the link's thread */
     int refs;                       /* instances holding the link (lock) */
     const struct mcph_host *host;   /* the newest instance attached, or NULL (hlock) */
@@ -128,10 +144,14 @@ struct mcp_link {
     size_t nhosts;
     struct mcp_spec spec;
     enum mcp_state state;
-    uint64_t gen; /* counts processes started */
-    pid_t pid;    /* the server, or 0 */
-    int to, from; /* its stdin and stdout, or -1 */
-    int wake[2];  /* wakes the link's thread (stop, retry) */
+    uint64_t gen;                    /* counts processes started */
+    pid_t pid;                       /* the server, or 0 */
+    int to, from;                    /* its stdin (O_NONBLOCK) and stdout, or -1 */
+    struct mcp_out *out, **out_tail; /* what waits to be written to to, oldest first (wlock) */
+    size_t out_bytes;                /* of it (wlock) */
+    struct timespec out_since;       /* when out last moved, or became non-empty (wlock) */
+    int out_dead;                    /* this process is hung: writes fail at once (wlock) */
+    int wake[2];                     /* wakes the link's thread (stop, retry) */
     pthread_t thread;
     int64_t next_id;
     int64_t init_id;   /* server/discover's or initialize's id while the handshake runs */

@@ -13,6 +13,7 @@
 //   garbage-forever prints a line that is not JSON-RPC for every line it reads; never answers
 //   exit-at-once    exits with status 3 at once
 //   never-list      answers initialize and ping, never tools/list (nor any other list)
+//   stuck, modern   behave, with more tools: see the block at the end of this file
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
 //                   test can change how the next start behaves without changing the command
 // --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
@@ -49,7 +50,8 @@ let mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'normal';
 if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8').trim().split(/\s+/)[0] || mode;
 
 const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage']);
-const MODES = new Set([...BEHAVING, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
+const STUCK = new Set(['stuck', 'modern']); // the block at the end of this file
+const MODES = new Set([...BEHAVING, ...STUCK, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
 if (!MODES.has(mode)) {
     process.stderr.write(`fake-server: unknown mode '${mode}'; one of ${[...MODES].join(', ')}\n`);
     process.exit(2);
@@ -160,6 +162,7 @@ function callTool(id, params) {
 }
 
 function onMessage(msg) {
+    if (STUCK.has(mode) && stuckMessage(msg)) return;
     if (mode === 'never-init') return;
     if (mode === 'garbage-forever') {
         process.stdout.write('fake-server: this is not JSON-RPC\n');
@@ -231,3 +234,128 @@ process.stdin.on('end', () => {
     log({ event: 'exit', how: 'stdin EOF' });
     process.exit(0);
 });
+
+// --- Stuck and asking servers (mode stuck; mode modern speaks 2026-07-28). ---
+//
+// Mode stuck behaves, with these tools more:
+//   deaf                  stops reading stdin (the pipe fills), never answers
+//   flood {n}             stops reading stdin, then sends n ping requests
+//   questions {n, method, wait}
+//                         asks the client n questions (method: roots/list, the default, or
+//                         elicitation/create), one after the other when wait, else all at
+//                         once; answers "N answered, M refused: FIRST REFUSAL"
+//   big {mb}              answers a text result of mb MiB
+//   asked                 the number of questions asked so far (a call cancelled asks no more)
+// Mode modern answers server/discover with 2026-07-28 (and no initialize) and serves echo and:
+//   ir_ok                 input_required with one roots/list question, then "roots: N"
+//   ir_array              input_required whose inputRequests is an array
+//   ir_unknown            input_required asking a method no client offers
+//   ir_forever            input_required again at every round, with a new question each time
+
+const STUCK_TOOLS = mode === 'modern'
+    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
+    : [
+        { name: 'deaf', description: 'Stop reading stdin', inputSchema: obj({}) },
+        { name: 'flood', description: 'Stop reading stdin, send pings', inputSchema: obj({ n: { type: 'integer' } }) },
+        {
+            name: 'questions',
+            description: 'Ask the client n questions',
+            inputSchema: obj({ n: { type: 'integer' }, method: { type: 'string' }, wait: { type: 'boolean' } }),
+        },
+        { name: 'big', description: 'A result of mb MiB', inputSchema: obj({ mb: { type: 'number' } }) },
+        { name: 'asked', description: 'Questions asked so far', inputSchema: obj({}) },
+    ];
+if (STUCK.has(mode)) tools.push(...STUCK_TOOLS);
+let stuckAsked = 0;
+
+function stuckAsk(method, then) {
+    const rid = `q-${++stuckAsked}`;
+    asking.set(rid, then);
+    const params = method === 'elicitation/create'
+        ? { message: `question ${stuckAsked}`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }
+        : {};
+    write({ jsonrpc: '2.0', id: rid, method, params });
+}
+
+function stuckTool(id, name, args) {
+    if (name === 'deaf') {
+        process.stdin.pause();
+        setInterval(() => {}, 1000); // alive with stdin paused
+        return true;
+    }
+    if (name === 'flood') {
+        process.stdin.pause();
+        setInterval(() => {}, 1000);
+        for (let i = 0; i < (Number(args.n) || 0); i++) write({ jsonrpc: '2.0', id: `flood-${i}`, method: 'ping' });
+        return true;
+    }
+    if (name === 'questions') {
+        const n = Number(args.n) || 0;
+        const method = args.method || 'roots/list';
+        let ok = 0;
+        let refused = 0;
+        let first = '';
+        const one = (answer) => {
+            if (cancelled.includes(id)) return; // asks no more
+            if (answer.error) {
+                refused++;
+                first ||= answer.error.message;
+            } else {
+                ok++;
+            }
+            if (args.wait && ok + refused < n) stuckAsk(method, one);
+            if (ok + refused === n) reply(id, text(`${ok} answered, ${refused} refused: ${first}`));
+        };
+        if (n === 0) reply(id, text('0 answered, 0 refused: '));
+        for (let i = 0; i < (args.wait ? Math.min(n, 1) : n); i++) stuckAsk(method, one);
+        return true;
+    }
+    if (name === 'asked') {
+        reply(id, text(String(stuckAsked)));
+        return true;
+    }
+    if (name === 'big') {
+        reply(id, text('x'.repeat(Math.floor((Number(args.mb) || 1) * 1024 * 1024))));
+        return true;
+    }
+    return false;
+}
+
+// 2026-07-28: a round's questions and what the retry answered.
+function modernTool(id, name, params) {
+    const responses = params?.inputResponses || {};
+    const round = Number(params?.requestState || 0);
+    const ask = (inputRequests) => reply(id, { resultType: 'input_required', inputRequests, requestState: String(round + 1) });
+    if (name === 'ir_ok') {
+        const a = responses.where;
+        if (a) return reply(id, text(`roots: ${(a.roots || []).length}`));
+        return ask({ where: { method: 'roots/list', params: {} } });
+    }
+    if (name === 'ir_array') return ask([{ method: 'roots/list', params: {} }, { method: 'roots/list', params: {} }]);
+    if (name === 'ir_unknown') return ask({ odd: { method: 'tasks/frobnicate', params: {} } });
+    if (name === 'ir_forever') return ask({ [`round${round}`]: { method: 'roots/list', params: {} } });
+    return fail(id, -32602, `no tool ${name}`);
+}
+
+// Returns true when the message was handled here.
+function stuckMessage(msg) {
+    const { id, method, params } = msg;
+    if (mode === 'modern') {
+        if (method === 'initialize') {
+            fail(id, -32600, 'this server speaks 2026-07-28 only');
+            return true;
+        }
+        if (method === 'server/discover') {
+            reply(id, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'fake-modern', version: '1.0.0' } });
+            return true;
+        }
+        if (method === 'subscriptions/listen') return true; // stays open
+        if (method === 'tools/call' && params?.name !== 'echo') {
+            modernTool(id, params?.name, params);
+            return true;
+        }
+        return false;
+    }
+    if (method === 'tools/call') return stuckTool(id, params?.name, params?.arguments || {});
+    return false;
+}
