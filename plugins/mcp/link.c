@@ -856,8 +856,10 @@ static void link_read(struct mcp_link *l)
                 char why[160];
 
                 snprintf(why, sizeof(why),
-                         "took none of its stdin for %d ms (%zu bytes waited) and was killed",
-                         link_write_ms(l), l->out_bytes);
+                         "took none of its stdin for %d ms (%s; %zu bytes waited) and was killed",
+                         link_write_ms(l),
+                         link_write_ms(l) < MCP_WRITE_MS ? "call_timeout_ms" : "MCP_WRITE_MS",
+                         l->out_bytes);
                 link_hung(l, why);
                 fds[2].fd = -1;
             } else {
