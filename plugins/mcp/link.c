@@ -1448,9 +1448,14 @@ cJSON *mcp_link_capabilities(struct mcp_link *l)
 
 /* --- Parking. --- */
 
-void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key)
+int mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key)
 {
     pthread_mutex_lock(&l->lock);
+    if (!p->parked && l->nparked >= MCP_PARKED_MAX) {
+        pthread_mutex_unlock(&l->lock);
+        free(key);
+        return MCPH_ERR_LIMIT;
+    }
     if (key != NULL) {
         free(p->park_key);
         p->park_key = key;
@@ -1461,6 +1466,7 @@ void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key)
     }
     link_after(&p->park_end, MCP_PARK_MS);
     pthread_mutex_unlock(&l->lock);
+    return MCPH_OK;
 }
 
 int mcp_link_parked(struct mcp_link *l)

@@ -355,19 +355,27 @@ static char *mcp_key(struct mcp_callkey *k)
     return k->key;
 }
 
-/* Park p for the call's return, or, when it cannot be keyed (out of memory), answer the
- * server's open question with an error so that it does not wait for nothing. */
+/* Park p for the call's return, or, when it cannot be (out of memory, or MCP_PARKED_MAX
+ * calls parked), answer the server's open question with an error so that it does not wait
+ * for nothing. Returns 1 when parked. */
 static int mcp_park(struct mcp_link *l, struct mcp_pending *p, struct mcp_callkey *k)
 {
+    char why[96];
+
     if (mcp_key(k) == NULL) {
-        mcp_link_respond(l, p->open_id, NULL, -32603, "out of memory");
-        cJSON_Delete(p->open_id);
-        p->open_id = NULL;
-        return 0;
+        snprintf(why, sizeof(why), "out of memory");
+    } else if (mcp_link_park(l, p, k->key) != MCPH_OK) {
+        snprintf(why, sizeof(why), "mcph keeps at most %d calls waiting for their clients",
+                 MCP_PARKED_MAX);
+        k->key = NULL; /* freed */
+    } else {
+        k->key = NULL;
+        return 1;
     }
-    mcp_link_park(l, p, k->key);
-    k->key = NULL;
-    return 1;
+    mcp_link_respond(l, p->open_id, NULL, -32603, why);
+    cJSON_Delete(p->open_id);
+    p->open_id = NULL;
+    return 0;
 }
 
 /* Send k->method with params (consumed) for call and see it through. */
@@ -384,10 +392,9 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
         p = mcp_link_unpark(l, k->key);
     if (p != NULL) {
         cJSON_Delete(params);
-        if (p->open_id != NULL && mcp_ask_open(l, host, call, p) == MCPH_ERR_AGAIN) {
-            mcp_link_park(l, p, NULL);
+        if (p->open_id != NULL && mcp_ask_open(l, host, call, p) == MCPH_ERR_AGAIN &&
+            mcp_park(l, p, k))
             p = NULL;
-        }
     } else {
         if (mcp_link_modern(l))
             retry = cJSON_Duplicate(params, 1);

@@ -37,6 +37,7 @@
 #define MCP_OUT_MAX (64u * 1024u * 1024u)  /* bytes waiting for its stdin: past it, hung */
 #define MCP_CALL_ASKS_MAX 100  /* the server's questions passed on in one call; more: refused */
 #define MCP_LINK_ASKS_MAX 256  /* the server's questions waiting for their calls; more: refused */
+#define MCP_PARKED_MAX 256     /* calls parked for their clients' answers, per server */
 #define MCP_LIST_STALL_MS 1000 /* init's lists give up on a stdin not read */
 
 /* What starts the server; two are the same server when every member is. */
@@ -205,9 +206,11 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
                             struct mcph_call *call, struct mcp_event **ev);
 /* Forget a request (answered, failed, or cancelled: then the server is told). */
 void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel);
-/* Park p until a call with key comes back (key is taken over; NULL keeps p's own); whether
- * anything is parked; take a parked request with key (or NULL), dropping the expired. */
-void mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key);
+/* Park p until a call with key comes back (key is taken over; NULL keeps p's own): MCPH_OK,
+ * or MCPH_ERR_LIMIT with MCP_PARKED_MAX parked already (key is freed, p is not parked);
+ * whether anything is parked; take a parked request with key (or NULL), dropping the
+ * expired. */
+int mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key);
 int mcp_link_parked(struct mcp_link *l);
 struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key);
 /* Whether the server speaks MCP_MODERN. */
