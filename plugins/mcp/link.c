@@ -1396,12 +1396,14 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
         return NULL;
     link_now(&started);
     for (;;) {
+        int64_t stalled, left = l->spec.startup_ms - link_ms_since(&started);
         enum mcp_wait w;
-        int64_t stalled;
 
         /* Woken every MCP_LIST_STALL_MS to see whether the server reads its stdin at all: a
          * reload must not wait out the start-up time for a server that cannot be asked. */
-        link_after(&p->deadline, MCP_LIST_STALL_MS);
+        link_after(&p->deadline, left < 1                   ? 1
+                                 : left < MCP_LIST_STALL_MS ? left
+                                                            : MCP_LIST_STALL_MS);
         w = mcp_link_wait(l, p, NULL, NULL, &ev);
         if (w == MCP_WAIT_EVENT) {
             mcp_event_free(ev);
