@@ -13,6 +13,9 @@
 
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { MODERN_REVISION } from '../lib/era.mjs';
 import { done, report, expect } from '../lib/check.mjs';
 import { describeExit } from '../lib/proc.mjs';
 import {
@@ -141,6 +144,40 @@ async function questions() {
     await endSession(s);
 }
 
+// Under 2026-07-28 the client answers by retrying the call, and each run of the handler asks
+// the questions of the run before again (the host replays their answers): four questions in
+// a row still end in one result, each answered once by the client.
+async function questionsModernClient() {
+    const mk = marker('ask-v2');
+    const ws = workspace('stuck-ask-v2');
+    const ini = gatewayIni(ws, { fake: { command: fakeCommand('stuck', mk) } });
+    const asked = [];
+    const transport = new StdioV2({ command: mcph, args: [ini], env: process.env, stderr: 'pipe' });
+    const client = new ClientV2({ name: 'mcph-stuck-tests', version: '1.0.0' }, {
+        capabilities: { elicitation: {} },
+        versionNegotiation: { mode: { pin: MODERN_REVISION } },
+    });
+    client.setRequestHandler('elicitation/create', async (r) => {
+        asked.push(r.params?.message);
+        return { action: 'accept', content: { a: 'yes' } };
+    });
+    await step('stuck: four questions in one call through a 2026-07-28 client: one result, each asked once', async () => {
+        await client.connect(transport, { timeout: 15000 });
+        const r = await client.callTool({ name: 'fake_questions', arguments: { n: 4, method: 'elicitation/create', wait: true } }, { timeout: 15000 });
+        const text = (r.content || []).map((c) => c.text).join('');
+        expect(text === '4 answered, 0 refused: ' && !r.isError, `the call: ${short(r)}`);
+        const distinct = new Set(asked);
+        expect(distinct.size === 4 && asked.length === 4, `the client was asked ${asked.length} times: ${asked.join(', ')}`);
+        return `asked: ${asked.join(', ')}`;
+    });
+    await client.close().catch(() => {});
+    try {
+        transport._process?.kill('SIGKILL');
+    } catch {
+        // gone
+    }
+}
+
 // --- Item: a 2026-07-28 server's input_required rounds, and a result too large. ---
 
 async function modern() {
@@ -210,7 +247,7 @@ const watchdog = setTimeout(() => {
 const only = process.argv[3];
 const t0 = Date.now();
 try {
-    for (const [name, fn] of Object.entries({ deaf, questions, modern })) {
+    for (const [name, fn] of Object.entries({ deaf, questions, questionsModernClient, modern })) {
         if (!only || only === name) await fn();
     }
 } catch (err) {
