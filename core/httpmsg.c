@@ -264,7 +264,8 @@ static const char *httpmsg_check_param(const char *name, const char *header, int
 
         snprintf(text, sizeof(text), "%.17g", body->valuedouble);
         want = text;
-        same = *value != '\0' && *end == '\0' && isfinite(d) && d == body->valuedouble;
+        same = *value != '\0' && *end == '\0' && isfinite(d) && d == body->valuedouble &&
+               value[strspn(value, "+-0123456789.eE")] == '\0';
     }
     free(value);
     if (same)

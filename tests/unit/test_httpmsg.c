@@ -223,6 +223,7 @@ static void test_params(void)
     const char *missing[] = {"Region", "us-west1", "N", "42", "On", "true", NULL};
     const char *wrong_n[] = {"Region", "us-west1", "N", "43", "On", "true", "Deep-Id", "x1", NULL};
     const char *word_n[] = {"Region", "us-west1", "N", "4x", "On", "true", "Deep-Id", "x1", NULL};
+    const char *hex_n[] = {"Region", "us-west1", "N", "0x2A", "On", "true", "Deep-Id", "x1", NULL};
     const char *wrong_on[] = {"Region", "us-west1", "N", "42", "On", "True", "Deep-Id", "x1", NULL};
     const char *twice[] = {"Region", "us-west1", "Region",  "us-west1", "N", "42",
                            "On",     "true",     "Deep-Id", "x1",       NULL};
@@ -241,6 +242,8 @@ static void test_params(void)
                   "Mcp-Param-N header value '43' does not match body value '42'");
     CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, word_n, buf, sizeof(buf)),
                   "Mcp-Param-N header value '4x'");
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, hex_n, buf, sizeof(buf)),
+                  "Mcp-Param-N header value '0x2A'");
     CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, wrong_on, buf, sizeof(buf)),
                   "'True' does not match body value 'true'");
     CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, twice, buf, sizeof(buf)),
