@@ -858,12 +858,15 @@ static void http_client_of(const struct http *h, struct MHD_Connection *mc, char
 static const char *http_stream_admit(struct http *h, struct http_conn *c, char *buf, size_t size)
 {
     const char *problem = NULL;
+    char client[sizeof(c->client)];
     size_t mine = 0;
 
-    http_client_of(h, c->mc, c->client, sizeof(c->client));
+    /* c is in h->conns already: its client is written under the lock that readers take. */
+    http_client_of(h, c->mc, client, sizeof(client));
     pthread_mutex_lock(&h->lock);
-    for (const struct http_conn *o = h->conns; o != NULL && c->client[0] != '\0'; o = o->next)
-        mine += o->streaming && strcmp(o->client, c->client) == 0;
+    memcpy(c->client, client, sizeof(client));
+    for (const struct http_conn *o = h->conns; o != NULL && client[0] != '\0'; o = o->next)
+        mine += o->streaming && strcmp(o->client, client) == 0;
     if (h->nstreams >= h->max_streams) {
         snprintf(buf, size,
                  "Service Unavailable: %zu long-lived streams open (GET streams and "
@@ -871,11 +874,11 @@ static const char *http_stream_admit(struct http *h, struct http_conn *c, char *
                  "for requests); try again later",
                  h->nstreams, LIMIT_HTTP_STREAM_SHARE);
         problem = buf;
-    } else if (c->client[0] != '\0' && mine >= h->client_streams) {
+    } else if (client[0] != '\0' && mine >= h->client_streams) {
         snprintf(buf, size,
                  "Service Unavailable: this client (%s) has %zu long-lived streams open, the "
                  "most one client may hold; close one or try again later",
-                 c->client, mine);
+                 client, mine);
         problem = buf;
     } else {
         c->streaming = 1;
