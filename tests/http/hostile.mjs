@@ -6,9 +6,12 @@
 //   main   http_timeout_s = 2, session_idle_s = 2, max_sessions = 3, max_connections = 32; the
 //          example plugin, its count tool again as slow_count with max_concurrent = 1 (a call
 //          that is not cancelled holds the next one back: that is how cancellation is seen),
-//          and tests/plugins/hostile.c (block: runs until cancelled);
+//          tests/plugins/hostile.c (block: runs until cancelled), and the conformance plugin's
+//          test_custom_headers (its region argument mirrored in Mcp-Param-Region);
 //   auth   auth_token_file with two tokens;
-//   roomy  max_connections = 64, http_timeout_s = 30 (connections held, many at once).
+//   roomy  max_connections = 64, http_timeout_s = 30 (connections held, many at once);
+//   streams max_connections = 16 (8 long-lived streams, 2 a client), five tokens, and secret
+//          files others may read or write.
 // Each case throws one kind of abuse at one of them (raw node:net sockets for malformed HTTP,
 // node:http for the rest) while a background stream of good calls runs on the same server: a
 // legacy 2025-11-25 session and a sessionless 2026-07-28 client, each calling tools/call echo
@@ -26,6 +29,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
@@ -1614,6 +1618,34 @@ define('secret file modes', 'streams', async (t, srv) => {
     t.check(warned('state_key_file', 'writable'), 'no warning for a state key file others may write (mode 666)');
     const other = await serverFor('auth');
     t.check(!/by group or others/.test(other.proc.stderr), `a warning for a token file of mode 600: ${short(other.proc.stderr, 200)}`);
+});
+
+// 27. A listener off loopback with no bearer token: a warning at start. The address is one of
+// TEST-NET-2 that no interface here has, so mcph cannot bind it and exits after the warning:
+// nothing is ever served off loopback.
+define('open listener', 'streams', async (t) => {
+    const mine = new Set(Object.values(os.networkInterfaces()).flat().map((i) => i.address));
+    const addr = ['198.51.100.77', '198.51.100.78', '198.51.100.79'].find((a) => !mine.has(a));
+    const ws = workspace('http', 'hostile-open');
+    const tokens = path.join(ws, 'tokens');
+    fs.writeFileSync(tokens, `${TOKENS[0]}\n`);
+    fs.chmodSync(tokens, 0o600);
+    const run = async (name, extra) => {
+        const ini = writeIni(ws, {
+            server: { name: 'mcph-http-open', plugin_dir: TEST_PLUGINS, listen: `${addr}:0`, allowed_hosts: 'mcp.example', ...extra },
+            'plugin.example': example(),
+        }, `${name}.ini`);
+        const p = new Proc([BIN, ini], { cwd: ROOT, env: ENV });
+        const r = await p.wait(10000 * SLOW);
+        t.check(!r.timedOut, `${name}: mcph listened on ${addr} (want it unable to)`);
+        t.tried(`listen = ${addr}:0 (${name}) → ${describeExit(r)}`);
+        return p.stderr;
+    };
+    const open = await run('no token', {});
+    t.check(/listen = \S+ is not a loopback address and no auth_token_file is set[^\n]*auth_token_file/.test(open),
+        `no warning for a listener off loopback without tokens: ${short(open, 300)}`);
+    const closed = await run('with tokens', { auth_token_file: tokens });
+    t.check(!/not a loopback address and no auth_token_file/.test(closed), `a warning with auth_token_file set: ${short(closed, 300)}`);
 });
 
 // --- Run. -----------------------------------------------------------------------------------
