@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stddef.h>
@@ -1784,18 +1785,29 @@ static int http_setup_names(struct http *h, const char *bind_host)
 }
 
 /* A whole small file (at most 64 KiB) into sb: [server] `key` (a secret). A file others may
- * read or write gets a warning: the secret is theirs too. */
+ * read or write gets a warning: the secret is theirs too. STATUS_CONFIG when it is not a
+ * regular file (a FIFO would hold the start for as long as nobody writes it). */
 static int http_read_file(const struct http *h, const char *key, const char *path,
                           struct strbuf *sb)
 {
-    FILE *f = fopen(path, "re");
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    FILE *f;
     char buf[4096];
     struct stat st;
     size_t n;
 
-    if (f == NULL)
+    if (fd < 0)
         return STATUS_IO;
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return STATUS_CONFIG;
+    }
+    f = fdopen(fd, "r");
+    if (f == NULL) {
+        close(fd);
+        return STATUS_IO;
+    }
+    if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
         log_msg(&h->srv->log, LOG_WARNING, NULL,
                 "%s: [server] %s = %s is %s by group or others (mode %03o): the secret in it is "
                 "theirs too; chmod 600 %s",
@@ -1839,7 +1851,10 @@ static int http_load_tokens(struct http *h)
         log_msg(&h->srv->log, LOG_ERROR, NULL,
                 "%s: [server] auth_token_file = %s: %s; it needs one token a line (at most %d)",
                 cfg->file, cfg->auth_token_file,
-                status == STATUS_INVALID ? "no token in it" : status_str(status), HTTP_MAX_TOKENS);
+                status == STATUS_INVALID  ? "no token in it"
+                : status == STATUS_CONFIG ? "not a regular file"
+                                          : status_str(status),
+                HTTP_MAX_TOKENS);
     strbuf_release(&sb);
     return status;
 }
@@ -1876,7 +1891,9 @@ static int http_load_state_key(struct http *h)
                 "%s: [server] state_key_file = %s: %s; it needs a key of 32 bytes or more "
                 "(head -c 32 /dev/urandom | base64 > FILE)",
                 srv->cfg.file, srv->cfg.state_key_file,
-                status == STATUS_INVALID ? "too short" : status_str(status));
+                status == STATUS_INVALID  ? "too short"
+                : status == STATUS_CONFIG ? "not a regular file"
+                                          : status_str(status));
         strbuf_release(&sb);
         return status;
     }

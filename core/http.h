@@ -39,7 +39,8 @@ struct http;
 
 /* Listen on srv->cfg.listen and serve. Every problem is logged (the address, a file that
  * cannot be read, a key that is too short). Returns STATUS_OK with *out (owned: http_stop),
- * or STATUS_IO / STATUS_INVALID / STATUS_NOMEM. The main thread, after server_start. */
+ * or STATUS_IO / STATUS_INVALID / STATUS_CONFIG / STATUS_NOMEM. The main thread, after
+ * server_start. */
 int http_start(struct server *srv, struct http **out) __attribute__((warn_unused_result));
 
 /* Stop taking connections (before server_stop); requests being answered go on. */

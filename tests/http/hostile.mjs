@@ -26,6 +26,7 @@
 // multiplied by MCPH_TEST_SLOW (default 1, 3 under ASan/UBSan, 5 under TSan). Memory bounds
 // (VmRSS) are checked on a plain build and only reported under a sanitizer.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -1646,6 +1647,23 @@ define('open listener', 'streams', async (t) => {
         `no warning for a listener off loopback without tokens: ${short(open, 300)}`);
     const closed = await run('with tokens', { auth_token_file: tokens });
     t.check(!/not a loopback address and no auth_token_file/.test(closed), `a warning with auth_token_file set: ${short(closed, 300)}`);
+});
+
+// 28. A secret file that is a FIFO nobody writes: refused at start at once (opening it used to
+// wait for a writer, for ever).
+define('secret fifo', 'streams', async (t) => {
+    const ws = workspace('http', 'hostile-fifo');
+    for (const key of ['auth_token_file', 'state_key_file']) {
+        const fifo = path.join(ws, `${key}.fifo`);
+        fs.rmSync(fifo, { force: true });
+        execFileSync('mkfifo', ['-m', '600', fifo]);
+        const ini = writeIni(ws, { server: { name: 'mcph-http-fifo', plugin_dir: TEST_PLUGINS, [key]: fifo }, 'plugin.example': example() }, `${key}.ini`);
+        const p = new Proc([BIN, '--listen', '127.0.0.1:0', ini], { cwd: ROOT, env: ENV });
+        const r = await p.wait(5000 * SLOW);
+        t.check(!r.timedOut && r.code !== 0, `${key} a FIFO: ${r.timedOut ? 'no exit (killed)' : describeExit(r)} (want a start-up error at once)`);
+        t.check(new RegExp(`${key} = \\S+: not a regular file`).test(p.stderr), `${key} a FIFO: ${short(p.stderr, 200)} (want "not a regular file")`);
+        t.tried(`${key} = a FIFO → ${r.timedOut ? 'hung' : describeExit(r)}`);
+    }
 });
 
 // --- Run. -----------------------------------------------------------------------------------
