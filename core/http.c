@@ -204,7 +204,10 @@ struct http {
     size_t max_streams;      /* max_connections / LIMIT_HTTP_STREAM_SHARE */
     size_t client_streams;   /* of which one client may hold (LIMIT_HTTP_CLIENT_STREAM_SHARE) */
     int loopback;            /* the listener is on a loopback address */
-    pthread_t ticker;        /* keep-alive comments and idle sessions */
+    size_t refused;          /* streams refused and not logged yet, under lock */
+    struct timespec refused_logged; /* when the last refusal was logged, under lock */
+    int refused_once;               /* one was logged (refused_logged is set), under lock */
+    pthread_t ticker;               /* keep-alive comments and idle sessions */
     pthread_cond_t tick;
     int ticker_started;
     int listen_fd; /* the listening socket once quiesced (closed after the daemon stops), or -1 */
@@ -860,7 +863,7 @@ static const char *http_stream_admit(struct http *h, struct http_conn *c, char *
 {
     const char *problem = NULL;
     char client[sizeof(c->client)];
-    size_t mine = 0;
+    size_t mine = 0, refused = 0;
 
     /* c is in h->conns already: its client is written under the lock that readers take. */
     http_client_of(h, c->mc, client, sizeof(client));
@@ -885,10 +888,19 @@ static const char *http_stream_admit(struct http *h, struct http_conn *c, char *
         c->streaming = 1;
         h->nstreams++;
     }
+    /* One line a second at most, however fast a client is refused. */
+    if (problem != NULL && ++h->refused > 0 &&
+        (!h->refused_once || http_ms_since(&h->refused_logged) >= 1000)) {
+        refused = h->refused;
+        h->refused = 0;
+        h->refused_once = 1;
+        clock_gettime(CLOCK_MONOTONIC, &h->refused_logged);
+    }
     pthread_mutex_unlock(&h->lock);
-    if (problem != NULL)
-        log_msg(&h->srv->log, LOG_WARNING, NULL, "http: a long-lived stream refused: %s",
-                problem + strlen("Service Unavailable: "));
+    if (refused > 0)
+        log_msg(&h->srv->log, LOG_WARNING, NULL,
+                "http: %zu long-lived stream(s) refused since the last such line; the last: %s",
+                refused, problem + strlen("Service Unavailable: "));
     return problem;
 }
 
