@@ -226,7 +226,7 @@ test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 # Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
 # slowloris, streams dropped mid-call, bearer tokens, Host and Origin).
-test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
 

@@ -7,6 +7,7 @@
 #include "limits.h"
 #include "log.h"
 #include "modern.h"
+#include "registry.h"
 #include "revision.h"
 #include "sha256.h"
 #include "status.h"
@@ -15,6 +16,7 @@
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@
 #include <sys/random.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,6 +147,8 @@ struct http_conn {
     int mid_line;        /* the last write ended inside a line */
     size_t held;         /* bytes of raw and events counted in server.transport_held */
     int fd;              /* the connection's socket, for the ticker to look at */
+    int streaming;       /* a long-lived stream, counted in h->nstreams (under h->lock) */
+    char client[64];     /* who opened it, when known ("token 2", "address 192.0.2.7"), or "" */
 };
 
 /* A legacy session (Mcp-Session-Id): the home of its POSTs. */
@@ -158,6 +163,7 @@ struct http_session {
     int closed;                   /* ended: no stream attaches any more */
     struct http_conn *stream;     /* the GET stream, or NULL */
     struct timespec used;         /* last request (under h->lock) */
+    atomic_int greeted;           /* notifications/initialized came (session.initialized) */
 };
 
 /* One TCP connection (libmicrohttpd's socket context), watched by the ticker: a request that
@@ -194,7 +200,14 @@ struct http {
     char *route;             /* owned or NULL: [server] session_route */
     long idle_ms;            /* [server] session_idle_s, as at the start */
     long timeout_ms;         /* [server] http_timeout_s, as at the start */
-    pthread_t ticker;        /* keep-alive comments and idle sessions */
+    size_t nstreams;         /* long-lived streams open (GET streams, listen POSTs), under lock */
+    size_t max_streams;      /* max_connections / LIMIT_HTTP_STREAM_SHARE */
+    size_t client_streams;   /* of which one client may hold (LIMIT_HTTP_CLIENT_STREAM_SHARE) */
+    int loopback;            /* the listener is on a loopback address */
+    size_t refused;          /* streams refused and not logged yet, under lock */
+    struct timespec refused_logged; /* when the last refusal was logged, under lock */
+    int refused_once;               /* one was logged (refused_logged is set), under lock */
+    pthread_t ticker;               /* keep-alive comments and idle sessions */
     pthread_cond_t tick;
     int ticker_started;
     int listen_fd; /* the listening socket once quiesced (closed after the daemon stops), or -1 */
@@ -436,6 +449,7 @@ static struct http_session *http_session_new(struct http *h)
                             .home = &s->peer,
                             .free = http_session_free};
     atomic_init(&s->peer.refs, 1);
+    atomic_init(&s->greeted, 0);
     clock_gettime(CLOCK_MONOTONIC, &s->used);
     return s;
 }
@@ -597,6 +611,9 @@ static void http_conn_close(struct http_conn *c, int aborted)
         h->conns = c->next;
     if (c->next != NULL)
         c->next->prev = c->prev;
+    if (c->streaming)
+        h->nstreams--;
+    c->streaming = 0;
     pthread_mutex_unlock(&h->lock);
     if (c->kind == HTTP_STREAM && c->sess != NULL) {
         pthread_mutex_lock(&c->sess->lock);
@@ -783,6 +800,110 @@ static struct MHD_Response *http_events_response(struct http_conn *c)
     return r;
 }
 
+/* --- Who the client is, and room for its streams. --- */
+
+/* The bearer token against every one configured, each compared in full (constant time).
+ * *which: the one it is (its line among the tokens), or -1 (none configured, or no match). */
+static int http_token_ok(const struct http *h, const char *authorization, int *which)
+{
+    unsigned char given[SHA256_BYTES];
+    int ok = 0;
+
+    *which = -1;
+    if (h->ntokens == 0)
+        return 1;
+    if (authorization == NULL || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return 0;
+    authorization += 7;
+    authorization += strspn(authorization, " ");
+    sha256_hmac("mcph", 4, authorization, strlen(authorization), given);
+    for (size_t i = 0; i < h->ntokens; i++) {
+        int same = sha256_equal(given, h->tokens[i], SHA256_BYTES);
+
+        ok |= same;
+        *which = same ? (int)i : *which;
+    }
+    return ok;
+}
+
+/* Who a connection's client is, as far as mcph can tell: its bearer token, else its address
+ * when the listener is not on loopback (there every client, and a reverse proxy's, share one).
+ * "" when unknown. Into buf (size bytes). */
+static void http_client_of(const struct http *h, struct MHD_Connection *mc, char *buf, size_t size)
+{
+    char auth_buf[1024], addr[INET6_ADDRSTRLEN];
+    const char *authorization =
+        http_value(h, mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
+    const union MHD_ConnectionInfo *info;
+    const struct sockaddr *sa;
+    int which;
+
+    buf[0] = '\0';
+    if (http_token_ok(h, authorization, &which) && which >= 0) {
+        snprintf(buf, size, "token %d", which + 1);
+        return;
+    }
+    info = h->loopback ? NULL : h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    sa = info != NULL ? info->client_addr : NULL;
+    if (sa != NULL && sa->sa_family == AF_INET &&
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, addr,
+                  sizeof(addr)) != NULL)
+        snprintf(buf, size, "address %s", addr);
+    else if (sa != NULL && sa->sa_family == AF_INET6 &&
+             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr,
+                       sizeof(addr)) != NULL)
+        snprintf(buf, size, "address %s", addr);
+}
+
+/* Room for a long-lived stream (a session's GET stream, a subscriptions/listen) for c: at
+ * most max_connections / LIMIT_HTTP_STREAM_SHARE in all, the rest kept for short requests,
+ * and a share of those per client when mcph knows who it is. NULL when c may have one (it is
+ * counted until it closes), else why not (a 503), written into buf. */
+static const char *http_stream_admit(struct http *h, struct http_conn *c, char *buf, size_t size)
+{
+    const char *problem = NULL;
+    char client[sizeof(c->client)];
+    size_t mine = 0, refused = 0;
+
+    /* c is in h->conns already: its client is written under the lock that readers take. */
+    http_client_of(h, c->mc, client, sizeof(client));
+    pthread_mutex_lock(&h->lock);
+    memcpy(c->client, client, sizeof(client));
+    for (const struct http_conn *o = h->conns; o != NULL && client[0] != '\0'; o = o->next)
+        mine += o->streaming && strcmp(o->client, client) == 0;
+    if (h->nstreams >= h->max_streams) {
+        snprintf(buf, size,
+                 "Service Unavailable: %zu long-lived streams open (GET streams and "
+                 "subscriptions/listen; at most [server] max_connections / %d, the rest is kept "
+                 "for requests); try again later",
+                 h->nstreams, LIMIT_HTTP_STREAM_SHARE);
+        problem = buf;
+    } else if (client[0] != '\0' && mine >= h->client_streams) {
+        snprintf(buf, size,
+                 "Service Unavailable: this client (%s) has %zu long-lived streams open, the "
+                 "most one client may hold; close one or try again later",
+                 client, mine);
+        problem = buf;
+    } else {
+        c->streaming = 1;
+        h->nstreams++;
+    }
+    /* One line a second at most, however fast a client is refused. */
+    if (problem != NULL && ++h->refused > 0 &&
+        (!h->refused_once || http_ms_since(&h->refused_logged) >= 1000)) {
+        refused = h->refused;
+        h->refused = 0;
+        h->refused_once = 1;
+        clock_gettime(CLOCK_MONOTONIC, &h->refused_logged);
+    }
+    pthread_mutex_unlock(&h->lock);
+    if (refused > 0)
+        log_msg(&h->srv->log, LOG_WARNING, NULL,
+                "http: %zu long-lived stream(s) refused since the last such line; the last: %s",
+                refused, problem + strlen("Service Unavailable: "));
+    return problem;
+}
+
 /* --- Answering a POST. --- */
 
 static void http_add_session_header(struct http_conn *c, struct MHD_Response *r)
@@ -862,8 +983,88 @@ static int http_is_modern(const struct http *h, struct MHD_Connection *mc, const
            (version != NULL && revision_has(revision_parse(version), REVF_MODERN));
 }
 
+/* Looking up one Mcp-Param-NAME header: every line of it is counted. */
+struct http_param_look {
+    const struct http *h;
+    struct MHD_Connection *mc;
+    const char *name;  /* NAME */
+    const char *found; /* the first line's value */
+    int count;
+    char value[4096]; /* found without the white space around it */
+};
+
+static enum MHD_Result http_param_seen(void *cls, enum MHD_ValueKind kind, const char *key,
+                                       const char *value)
+{
+    struct http_param_look *look = cls;
+
+    (void)kind;
+    if (strncasecmp(key, "Mcp-Param-", 10) == 0 && strcasecmp(key + 10, look->name) == 0 &&
+        look->count++ == 0)
+        look->found = value ? value : "";
+    return MHD_YES;
+}
+
+/* httpmsg_param_fn over the request's headers. */
+static const char *http_param_header(void *ctx, const char *name, int *count)
+{
+    struct http_param_look *look = ctx;
+    const char *v;
+    size_t n;
+
+    look->name = name;
+    look->found = NULL;
+    look->count = 0;
+    look->h->lib.get_connection_values(look->mc, MHD_HEADER_KIND, http_param_seen, look);
+    *count = look->count;
+    if (look->found == NULL)
+        return NULL;
+    v = look->found + strspn(look->found, " \t");
+    n = strlen(v);
+    while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+        n--;
+    if (n >= sizeof(look->value))
+        n = sizeof(look->value) - 1;
+    memcpy(look->value, v, n);
+    look->value[n] = '\0';
+    return look->value;
+}
+
+/* A 2026-07-28 tools/call's Mcp-Param-* headers against its arguments, as the tool's
+ * inputSchema (x-mcp-header) in the set served now mirrors them. An unknown tool is left to
+ * dispatch. NULL, or what is wrong. */
+static const char *http_check_params(const struct http *h, struct MHD_Connection *mc,
+                                     const cJSON *root, char *buf, size_t size)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+    struct registry *reg;
+    const struct registry_tool *t;
+    struct http_param_look *look;
+    const char *problem = NULL;
+
+    if (name == NULL)
+        return NULL;
+    look = malloc(sizeof(*look));
+    if (look == NULL)
+        return "out of memory";
+    look->h = h;
+    look->mc = mc;
+    reg = server_hold_registry(h->srv);
+    t = reg != NULL ? registry_find_tool(reg, name) : NULL;
+    if (t != NULL && t->def->input_schema != NULL)
+        problem = httpmsg_check_params(t->def->input_schema,
+                                       cJSON_GetObjectItemCaseSensitive(params, "arguments"),
+                                       http_param_header, look, buf, size);
+    if (reg != NULL)
+        server_release_registry(h->srv, reg);
+    free(look);
+    return problem;
+}
+
 /* A 2026-07-28 request's headers against its body: each must be there and say what the body
- * says (a notification needs none). Returns NULL, or what is wrong (a -32020 HeaderMismatch). */
+ * says (a notification needs none), and so must the Mcp-Param-* headers a tool's schema asks
+ * for. Returns NULL, or what is wrong (a -32020 HeaderMismatch). */
 static const char *http_check_mirrored(const struct http *h, struct MHD_Connection *mc,
                                        const cJSON *root, char *buf, size_t size)
 {
@@ -889,6 +1090,8 @@ static const char *http_check_mirrored(const struct http *h, struct MHD_Connecti
         problem =
             httpmsg_check_header("Mcp-Name", http_value(h, mc, "Mcp-Name", value, sizeof(value)),
                                  name, needed, buf, size);
+    if (problem == NULL && strcmp(method, "tools/call") == 0)
+        problem = http_check_params(h, mc, root, buf, size);
     return problem;
 }
 
@@ -998,6 +1201,25 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
     return http_check_mirrored(h, c->mc, root, buf, size);
 }
 
+/* Whether a POST's body opens a long-lived stream: a subscriptions/listen request in it. */
+static int http_listens(const cJSON *root)
+{
+    const cJSON *el;
+    const char *method = httpmsg_request_method(root);
+
+    if (method != NULL)
+        return strcmp(method, "subscriptions/listen") == 0;
+    if (!cJSON_IsArray(root))
+        return 0;
+    cJSON_ArrayForEach(el, root)
+    {
+        method = httpmsg_request_method(el);
+        if (method != NULL && strcmp(method, "subscriptions/listen") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The POST's body is whole: check it, dispatch it, answer or wait. */
 static enum MHD_Result http_post(struct http_conn *c)
 {
@@ -1031,10 +1253,22 @@ static enum MHD_Result http_post(struct http_conn *c)
         c->new_session = 0;
         return rc;
     }
+    if (http_listens(root) && http_stream_admit(c->h, c, buf, sizeof(buf)) != NULL) {
+        cJSON_Delete(root);
+        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR, buf);
+    }
     c->requests = httpmsg_count_requests(root);
     dispatch_root(srv, &c->peer, root, c->body.len);
     strbuf_release(&c->body);
     http_keep_session(c);
+    if (c->sess != NULL && !atomic_load(&c->sess->greeted)) {
+        int greeted;
+
+        pthread_mutex_lock(&srv->lock);
+        greeted = c->sess->session.initialized;
+        pthread_mutex_unlock(&srv->lock);
+        atomic_store(&c->sess->greeted, greeted);
+    }
     if (c->requests < 0)
         return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR,
                          "Too many sessions open; try again later");
@@ -1087,24 +1321,6 @@ static int http_origin_allowed(const struct http *h, const char *origin)
     return http_host_allowed(h, authority, strcspn(authority, "/"));
 }
 
-/* The bearer token against every one configured, each compared in full (constant time). */
-static int http_token_ok(const struct http *h, const char *authorization)
-{
-    unsigned char given[SHA256_BYTES];
-    int ok = 0;
-
-    if (h->ntokens == 0)
-        return 1;
-    if (authorization == NULL || strncasecmp(authorization, "Bearer ", 7) != 0)
-        return 0;
-    authorization += 7;
-    authorization += strspn(authorization, " ");
-    sha256_hmac("mcph", 4, authorization, strlen(authorization), given);
-    for (size_t i = 0; i < h->ntokens; i++)
-        ok |= sha256_equal(given, h->tokens[i], SHA256_BYTES);
-    return ok;
-}
-
 static enum MHD_Result http_unauthorized(const struct http *h, struct MHD_Connection *mc, int given)
 {
     char *text =
@@ -1128,14 +1344,16 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
     struct http_session *s;
     struct http_conn *c;
     struct MHD_Response *r;
+    char buf[320];
 
     if (!httpmsg_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
         return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTPMSG_ERROR,
                          "Not Acceptable: Client must accept text/event-stream");
     if (sid == NULL)
-        return http_fail(
-            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTPMSG_ERROR,
-            "Method Not Allowed: GET opens a legacy session's stream; send " HTTP_SESSION_HEADER);
+        return http_fail(h, mc, MHD_HTTP_BAD_REQUEST, HTTPMSG_ERROR,
+                         "Bad Request: " HTTP_SESSION_HEADER
+                         " header is required (GET opens a legacy session's stream; a 2026-07-28 "
+                         "client listens with a POST of subscriptions/listen)");
     s = http_session_find(h, sid);
     if (s == NULL)
         return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
@@ -1145,6 +1363,10 @@ static enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *m
         return MHD_NO;
     }
     c->sess = s;
+    if (http_stream_admit(h, c, buf, sizeof(buf)) != NULL) {
+        http_conn_close(c, 0);
+        return http_fail(h, mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR, buf);
+    }
     pthread_mutex_lock(&s->lock);
     if (s->stream != NULL && http_fd_closed(s->stream->fd)) {
         /* The old stream's client is gone (a reconnect): this one takes its place. */
@@ -1182,10 +1404,10 @@ static enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
     int was;
 
     if (sid == NULL)
-        return http_fail(
-            h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTPMSG_ERROR,
-            "Method Not Allowed: DELETE ends a legacy session (send " HTTP_SESSION_HEADER
-            "); 2026-07-28 has no sessions");
+        return http_fail(h, mc, MHD_HTTP_BAD_REQUEST, HTTPMSG_ERROR,
+                         "Bad Request: " HTTP_SESSION_HEADER
+                         " header is required (DELETE ends a legacy session; 2026-07-28 has no "
+                         "sessions)");
     s = http_session_find(h, sid);
     if (s == NULL)
         return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
@@ -1319,13 +1541,14 @@ static enum MHD_Result http_refuse_framing(const struct http *h, struct MHD_Conn
 static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, const char *url,
                                   const char *method, void **con_cls)
 {
-    char host_buf[256], auth_buf[1024], origin_buf[256], buf[256];
+    char host_buf[256], auth_buf[1024], origin_buf[256], buf[400];
     const char *host = http_value(h, mc, MHD_HTTP_HEADER_HOST, host_buf, sizeof(host_buf));
     const char *authorization =
         http_value(h, mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
     const char *origin = http_value(h, mc, MHD_HTTP_HEADER_ORIGIN, origin_buf, sizeof(origin_buf));
     const char *problem;
     unsigned status;
+    int which;
 
     if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
         http_sock_answering(h, mc);
@@ -1346,10 +1569,12 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
                  origin);
         return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTPMSG_ERROR, buf);
     }
-    if (strcmp(url, h->path) != 0)
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_ERROR,
-                         "Not Found: the MCP endpoint is elsewhere");
-    if (!http_token_ok(h, authorization))
+    if (strcmp(url, h->path) != 0) {
+        snprintf(buf, sizeof(buf), "Not Found: the MCP endpoint is %s ([server] http_path)",
+                 h->path);
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_ERROR, buf);
+    }
+    if (!http_token_ok(h, authorization, &which))
         return http_unauthorized(h, mc, authorization != NULL);
     if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
         return http_open_post(h, mc, con_cls);
@@ -1410,8 +1635,12 @@ static void http_expire(struct http *h)
         for (size_t i = 0; i < h->nsessions && gone == NULL; i++) {
             struct http_session *s = h->sessions[i];
 
+            long idle = http_ms_since(&s->used);
+
             /* A POST or GET stream of the session holds a reference of its own. */
-            if (atomic_load(&s->peer.refs) == 1 && http_ms_since(&s->used) >= h->idle_ms)
+            if (atomic_load(&s->peer.refs) == 1 &&
+                (idle >= h->idle_ms ||
+                 (!atomic_load(&s->greeted) && idle >= LIMIT_HTTP_SESSION_UNINIT_S * 1000L)))
                 gone = s;
         }
         if (gone != NULL)
@@ -1419,8 +1648,13 @@ static void http_expire(struct http *h)
         pthread_mutex_unlock(&h->lock);
         if (gone == NULL)
             return;
-        log_msg(&h->srv->log, LOG_INFO, NULL, "http: session %.8s... idle for %ld s: ended",
-                gone->id, h->idle_ms / 1000);
+        if (atomic_load(&gone->greeted))
+            log_msg(&h->srv->log, LOG_INFO, NULL, "http: session %.8s... idle for %ld s: ended",
+                    gone->id, h->idle_ms / 1000);
+        else
+            log_msg(&h->srv->log, LOG_INFO, NULL,
+                    "http: session %.8s... sent no notifications/initialized within %d s: ended",
+                    gone->id, LIMIT_HTTP_SESSION_UNINIT_S);
         http_session_end(h, gone);
     }
 }
@@ -1521,10 +1755,19 @@ static int http_add_names(char **list, size_t *n, size_t cap, const char *names)
     return status;
 }
 
+/* Whether the listen address is a loopback one (127.0.0.0/8, ::1, or 127/8 mapped to IPv6). */
 static int http_is_loopback(const char *host)
 {
-    return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
-           strcmp(host, "::1") == 0;
+    struct in_addr a4;
+    struct in6_addr a6;
+
+    if (strcmp(host, "localhost") == 0)
+        return 1;
+    if (inet_pton(AF_INET, host, &a4) == 1)
+        return (ntohl(a4.s_addr) >> 24) == 127;
+    if (inet_pton(AF_INET6, host, &a6) != 1)
+        return 0;
+    return IN6_IS_ADDR_LOOPBACK(&a6) || (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
 }
 
 /* The Host names answered to: the loopback ones when bound there, and those configured. */
@@ -1553,15 +1796,36 @@ static int http_setup_names(struct http *h, const char *bind_host)
     return status;
 }
 
-/* A whole small file (at most 64 KiB) into sb. */
-static int http_read_file(const char *path, struct strbuf *sb)
+/* A whole small file (at most 64 KiB) into sb: [server] `key` (a secret). A file others may
+ * read or write gets a warning: the secret is theirs too. STATUS_CONFIG when it is not a
+ * regular file (a FIFO would hold the start for as long as nobody writes it). */
+static int http_read_file(const struct http *h, const char *key, const char *path,
+                          struct strbuf *sb)
 {
-    FILE *f = fopen(path, "re");
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    FILE *f;
     char buf[4096];
+    struct stat st;
     size_t n;
 
-    if (f == NULL)
+    if (fd < 0)
         return STATUS_IO;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return STATUS_CONFIG;
+    }
+    f = fdopen(fd, "r");
+    if (f == NULL) {
+        close(fd);
+        return STATUS_IO;
+    }
+    if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0)
+        log_msg(&h->srv->log, LOG_WARNING, NULL,
+                "%s: [server] %s = %s is %s by group or others (mode %03o): the secret in it is "
+                "theirs too; chmod 600 %s",
+                h->srv->cfg.file, key, path,
+                (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ? "writable" : "readable",
+                (unsigned)(st.st_mode & 0777), path);
     while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && sb->len < 65536)
         strbuf_add(sb, buf, n);
     fclose(f);
@@ -1577,7 +1841,7 @@ static int http_load_tokens(struct http *h)
 
     if (cfg->auth_token_file == NULL)
         return STATUS_OK;
-    status = http_read_file(cfg->auth_token_file, &sb);
+    status = http_read_file(h, "auth_token_file", cfg->auth_token_file, &sb);
     for (char *line = sb.buf, *next; status == STATUS_OK && line != NULL && *line; line = next) {
         size_t len = strcspn(line, "\r\n");
 
@@ -1599,7 +1863,10 @@ static int http_load_tokens(struct http *h)
         log_msg(&h->srv->log, LOG_ERROR, NULL,
                 "%s: [server] auth_token_file = %s: %s; it needs one token a line (at most %d)",
                 cfg->file, cfg->auth_token_file,
-                status == STATUS_INVALID ? "no token in it" : status_str(status), HTTP_MAX_TOKENS);
+                status == STATUS_INVALID  ? "no token in it"
+                : status == STATUS_CONFIG ? "not a regular file"
+                                          : status_str(status),
+                HTTP_MAX_TOKENS);
     strbuf_release(&sb);
     return status;
 }
@@ -1625,7 +1892,7 @@ static int http_load_state_key(struct http *h)
         srv->state_key_len = 32;
         return STATUS_OK;
     }
-    status = http_read_file(srv->cfg.state_key_file, &sb);
+    status = http_read_file(h, "state_key_file", srv->cfg.state_key_file, &sb);
     while (status == STATUS_OK && sb.len > 0 &&
            (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
         sb.buf[--sb.len] = '\0';
@@ -1636,7 +1903,9 @@ static int http_load_state_key(struct http *h)
                 "%s: [server] state_key_file = %s: %s; it needs a key of 32 bytes or more "
                 "(head -c 32 /dev/urandom | base64 > FILE)",
                 srv->cfg.file, srv->cfg.state_key_file,
-                status == STATUS_INVALID ? "too short" : status_str(status));
+                status == STATUS_INVALID  ? "too short"
+                : status == STATUS_CONFIG ? "not a regular file"
+                                          : status_str(status));
         strbuf_release(&sb);
         return status;
     }
@@ -1747,6 +2016,10 @@ int http_start(struct server *srv, struct http **out)
     h->route = srv->cfg.session_route ? strdup(srv->cfg.session_route) : NULL;
     h->idle_ms = (long)srv->cfg.session_idle_s * 1000L;
     h->timeout_ms = (long)srv->cfg.http_timeout_s * 1000L;
+    h->max_streams = (size_t)srv->cfg.max_connections / LIMIT_HTTP_STREAM_SHARE;
+    h->client_streams = h->max_streams / LIMIT_HTTP_CLIENT_STREAM_SHARE;
+    if (h->client_streams == 0)
+        h->client_streams = 1;
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->tick, NULL);
     snprintf(h->path, sizeof(h->path), "%s", srv->cfg.http_path ? srv->cfg.http_path : "/mcp");
@@ -1757,6 +2030,13 @@ int http_start(struct server *srv, struct http **out)
         status = http_setup_names(h, host);
     if (status == STATUS_OK)
         status = http_load_tokens(h);
+    h->loopback = http_is_loopback(host);
+    if (status == STATUS_OK && !h->loopback && h->ntokens == 0)
+        log_msg(&srv->log, LOG_WARNING, NULL,
+                "%s: [server] listen = %s is not a loopback address and no auth_token_file is "
+                "set: anyone who reaches it may call every tool; set [server] auth_token_file (or "
+                "put an authenticating proxy in front)",
+                srv->cfg.file, srv->cfg.listen);
     if (status == STATUS_OK)
         status = http_load_state_key(h);
     if (status == STATUS_OK)

@@ -4,6 +4,7 @@
 #include "jsonrpc.h"
 #include "modern.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,17 @@ char *httpmsg_decode_value(const char *value)
     return text;
 }
 
+/* Whether a header value (as sent) holds only what RFC 9110 lets a field value hold without
+ * the base64 form: visible ASCII, space and tab. */
+static int httpmsg_plain_value(const char *value)
+{
+    for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++) {
+        if ((*p < 0x20 && *p != '\t') || *p > 0x7e)
+            return 0;
+    }
+    return 1;
+}
+
 const char *httpmsg_check_header(const char *name, const char *header, const char *body, int needed,
                                  char *buf, size_t size)
 {
@@ -164,6 +176,13 @@ const char *httpmsg_check_header(const char *name, const char *header, const cha
         if (!needed)
             return NULL;
         snprintf(buf, size, "Header mismatch: the %s header is missing", name);
+        return buf;
+    }
+    if (!httpmsg_plain_value(header)) {
+        snprintf(buf, size,
+                 "Header mismatch: the %s header holds bytes outside visible ASCII; send such a "
+                 "value as =?base64?...?=",
+                 name);
         return buf;
     }
     value = httpmsg_decode_value(header);
@@ -196,4 +215,105 @@ void httpmsg_host_part(const char *authority, size_t len, char *buf, size_t size
         buf[i] =
             (char)(authority[i] >= 'A' && authority[i] <= 'Z' ? authority[i] + 32 : authority[i]);
     buf[n] = '\0';
+}
+
+/* One mirrored parameter: the header Mcp-Param-NAME (its value as sent, count: how often it
+ * came) against the argument's value in the body (NULL: absent). */
+static const char *httpmsg_check_param(const char *name, const char *header, int count,
+                                       const cJSON *body, char *buf, size_t size)
+{
+    char text[32], *value;
+    const char *want = NULL;
+    int same = 0;
+
+    if (body != NULL && cJSON_IsNull(body))
+        body = NULL;
+    if (count > 1) {
+        snprintf(buf, size, "Header mismatch: the Mcp-Param-%.64s header came %d times", name,
+                 count);
+        return buf;
+    }
+    if (header == NULL) {
+        /* An argument a header cannot carry (an object, say) is left to the schema check. */
+        if (body == NULL || !(cJSON_IsString(body) || cJSON_IsNumber(body) || cJSON_IsBool(body)))
+            return NULL;
+        snprintf(buf, size,
+                 "Header mismatch: the Mcp-Param-%.64s header is missing (the tool's inputSchema "
+                 "mirrors that argument, x-mcp-header)",
+                 name);
+        return buf;
+    }
+    if (!httpmsg_plain_value(header)) {
+        snprintf(buf, size,
+                 "Header mismatch: the Mcp-Param-%.64s header holds bytes outside visible ASCII; "
+                 "send such a value as =?base64?...?=",
+                 name);
+        return buf;
+    }
+    value = httpmsg_decode_value(header);
+    if (value != NULL && cJSON_IsString(body)) {
+        want = body->valuestring;
+        same = strcmp(value, want) == 0;
+    } else if (value != NULL && cJSON_IsBool(body)) {
+        want = cJSON_IsTrue(body) ? "true" : "false";
+        same = strcmp(value, want) == 0;
+    } else if (value != NULL && cJSON_IsNumber(body)) {
+        /* Integers compare as numbers: 42.0 is 42. */
+        char *end;
+        double d = strtod(value, &end);
+
+        snprintf(text, sizeof(text), "%.17g", body->valuedouble);
+        want = text;
+        same = *value != '\0' && *end == '\0' && isfinite(d) && d == body->valuedouble &&
+               value[strspn(value, "+-0123456789.eE")] == '\0';
+    }
+    free(value);
+    if (same)
+        return NULL;
+    snprintf(buf, size,
+             "Header mismatch: Mcp-Param-%.64s header value '%.64s' does not match body value "
+             "'%.64s'",
+             name, header, want ? want : "(none)");
+    return buf;
+}
+
+/* The x-mcp-header annotations of the properties of schema (an object schema), with the
+ * instance args at the same place (NULL: none there), depth levels down. */
+static const char *httpmsg_walk_params(const cJSON *schema, const cJSON *args, int depth,
+                                       httpmsg_param_fn get, void *ctx, char *buf, size_t size)
+{
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(schema, "properties");
+    const cJSON *prop;
+
+    if (!cJSON_IsObject(props) || depth > HTTPMSG_PARAM_DEPTH)
+        return NULL;
+    cJSON_ArrayForEach(prop, props)
+    {
+        const char *name =
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prop, "x-mcp-header"));
+        const cJSON *value = cJSON_IsObject(args) && prop->string != NULL
+                                 ? cJSON_GetObjectItemCaseSensitive(args, prop->string)
+                                 : NULL;
+        const char *problem = NULL;
+
+        if (!cJSON_IsObject(prop))
+            continue;
+        if (name != NULL && *name != '\0') {
+            int count = 0;
+            const char *header = get(ctx, name, &count);
+
+            problem = httpmsg_check_param(name, header, count, value, buf, size);
+        }
+        if (problem == NULL)
+            problem = httpmsg_walk_params(prop, value, depth + 1, get, ctx, buf, size);
+        if (problem != NULL)
+            return problem;
+    }
+    return NULL;
+}
+
+const char *httpmsg_check_params(const cJSON *schema, const cJSON *args, httpmsg_param_fn get,
+                                 void *ctx, char *buf, size_t size)
+{
+    return httpmsg_walk_params(schema, args, 0, get, ctx, buf, size);
 }

@@ -60,10 +60,28 @@ const char *httpmsg_meta_version(const cJSON *msg);
 char *httpmsg_decode_value(const char *value);
 
 /* One mirrored header (`name`, its value as sent or NULL) against the body's value (NULL:
- * none): NULL when they agree (or the header is absent and not `needed`), else what is wrong,
- * written into buf (size bytes) and returned. */
+ * none): NULL when they agree (or the header is absent and not `needed`), else what is wrong
+ * (a value with bytes outside visible ASCII, space and tab is wrong: those need the base64
+ * form), written into buf (size bytes) and returned. */
 const char *httpmsg_check_header(const char *name, const char *header, const char *body, int needed,
                                  char *buf, size_t size);
+
+/* How deep in nested properties an x-mcp-header annotation is looked for. */
+#define HTTPMSG_PARAM_DEPTH 16
+
+/* The value of the header Mcp-Param-NAME as sent (borrowed; NULL: absent); *count: how many
+ * times it came. */
+typedef const char *(*httpmsg_param_fn)(void *ctx, const char *name, int *count);
+
+/* A 2026-07-28 tools/call's Mcp-Param-* headers against its arguments (args, NULL: none), for
+ * each property of the tool's inputSchema (schema) annotated x-mcp-header and reached through
+ * `properties` alone (the spec's statically reachable): an argument a header can carry must
+ * come in its header once, with the same value (base64 form decoded; a number compared as
+ * one; true/false), and a header must not come for an argument absent or null. Headers no
+ * annotation names are not looked at. NULL when all agree, else what is wrong (a -32020
+ * HeaderMismatch), written into buf (size bytes) and returned. */
+const char *httpmsg_check_params(const cJSON *schema, const cJSON *args, httpmsg_param_fn get,
+                                 void *ctx, char *buf, size_t size);
 
 /* The host of a Host value or an origin's authority (len bytes): no port, lower case, an IPv6
  * address kept in its brackets; into buf (size bytes, cut to fit). */

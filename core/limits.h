@@ -88,6 +88,16 @@
 /* What one HTTP response may hold unsent (a client that does not read its stream): past it
  * the stream is dropped. */
 #define LIMIT_HTTP_STREAM_BYTES (64u * 1024u * 1024u)
+/* Long-lived streams (a legacy session's GET stream, a subscriptions/listen POST) hold a
+ * connection each: at most max_connections / LIMIT_HTTP_STREAM_SHARE of them, the rest kept
+ * for short requests; one client (its bearer token, or its address off loopback) may hold a
+ * 1 / LIMIT_HTTP_CLIENT_STREAM_SHARE of those (at least one). Past either: 503 at once. */
+#define LIMIT_HTTP_STREAM_SHARE 2
+#define LIMIT_HTTP_CLIENT_STREAM_SHARE 4
+/* A legacy session that has not sent notifications/initialized (a client sends it right
+ * after initialize's answer) ends after this long unused, however long session_idle_s is: a
+ * flood of bare initialize requests cannot hold every max_sessions slot. */
+#define LIMIT_HTTP_SESSION_UNINIT_S 10
 /* What one call holds besides its input (its job, in-flight entry, parsed tree's nodes). */
 #define LIMIT_PENDING_CALL_BYTES 1024
 /* Text of the client's quoted in an error message (a name, a method, a member name), in

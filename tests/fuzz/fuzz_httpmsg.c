@@ -4,7 +4,8 @@
  *   - httpmsg_decode_value gives NULL or a string with no NUL, and a value that is not the
  *     whole =?base64?...?= wrapper comes back as itself;
  *   - a decoded value compared against itself as the body value agrees (check_header gives
- *     NULL), and against a different body value does not;
+ *     NULL) when the header holds only visible ASCII, space and tab, and is refused otherwise;
+ *     against a different body value it never agrees;
  *   - httpmsg_host_part fits its buffer, has no ':' outside brackets and no upper case;
  *   - httpmsg_accepts, httpmsg_status and httpmsg_has_message never read past their input
  *     (ASan), and httpmsg_status is one of 200, 400, 404;
@@ -36,8 +37,15 @@ static void fuzz_value(const char *value)
     if (!wrapped && (decoded == NULL || strcmp(decoded, value) != 0))
         fuzz_fail("a plain value did not come back as itself", value);
     if (decoded != NULL) {
-        if (httpmsg_check_header("Mcp-Name", value, decoded, 1, buf, sizeof(buf)) != NULL)
-            fuzz_fail("a value disagrees with what it decodes to", value);
+        int plain = 1;
+
+        for (const unsigned char *p = (const unsigned char *)value; *p != '\0'; p++)
+            plain &= (*p >= 0x20 && *p <= 0x7e) || *p == '\t';
+        if ((httpmsg_check_header("Mcp-Name", value, decoded, 1, buf, sizeof(buf)) == NULL) !=
+            plain)
+            fuzz_fail(plain ? "a value disagrees with what it decodes to"
+                            : "a value with a byte past visible ASCII is taken",
+                      value);
         if (strcmp(decoded, "\x01") != 0 &&
             httpmsg_check_header("Mcp-Name", value, "\x01", 1, buf, sizeof(buf)) == NULL)
             fuzz_fail("a value agrees with another body value", value);

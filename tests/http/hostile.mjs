@@ -6,9 +6,12 @@
 //   main   http_timeout_s = 2, session_idle_s = 2, max_sessions = 3, max_connections = 32; the
 //          example plugin, its count tool again as slow_count with max_concurrent = 1 (a call
 //          that is not cancelled holds the next one back: that is how cancellation is seen),
-//          and tests/plugins/hostile.c (block: runs until cancelled);
+//          tests/plugins/hostile.c (block: runs until cancelled), and the conformance plugin's
+//          test_custom_headers (its region argument mirrored in Mcp-Param-Region);
 //   auth   auth_token_file with two tokens;
-//   roomy  max_connections = 64, http_timeout_s = 30 (connections held, many at once).
+//   roomy  max_connections = 64, http_timeout_s = 30 (connections held, many at once);
+//   streams max_connections = 16 (8 long-lived streams, 2 a client), five tokens, and secret
+//          files others may read or write.
 // Each case throws one kind of abuse at one of them (raw node:net sockets for malformed HTTP,
 // node:http for the rest) while a background stream of good calls runs on the same server: a
 // legacy 2025-11-25 session and a sessionless 2026-07-28 client, each calling tools/call echo
@@ -23,9 +26,11 @@
 // multiplied by MCPH_TEST_SLOW (default 1, 3 under ASan/UBSan, 5 under TSan). Memory bounds
 // (VmRSS) are checked on a plain build and only reported under a sanitizer.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
@@ -58,6 +63,13 @@ const LEGACY = '2025-11-25';
 const KEY_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const KEY_CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const TOKENS = ['mcph-hostile-token-0123456789abcdef', 'second-token-ZYXW'];
+const STREAM_TOKENS = ['stream-token-a-0123456789', 'stream-token-b-0123456789', 'stream-token-c-0123456789',
+    'stream-token-d-0123456789', 'stream-token-e-0123456789'];
+const STREAM_CONNECTIONS = 16; // streams: max_connections
+const STREAM_SHARE = 2; // core/limits.h LIMIT_HTTP_STREAM_SHARE
+const CLIENT_STREAM_SHARE = 4; // core/limits.h LIMIT_HTTP_CLIENT_STREAM_SHARE
+const UNINIT_S = 10; // core/limits.h LIMIT_HTTP_SESSION_UNINIT_S
+const CONFORMANCE = path.join(path.dirname(BIN), 'tests/conformance/conformance.so');
 
 const HTTP_MS = 10000 * SLOW; // one exchange
 const BG_MS = 15000 * SLOW; // one background call
@@ -463,6 +475,8 @@ const SERVERS = {
         'plugin.example': example(),
         'plugin.slow': example({ prefix: 'slow', tools: 'count', resources: '!*', prompts: '!*', max_concurrent: 1 }),
         'plugin.hostile': { path: 'hostile.so', tools: 'block' },
+        // test_custom_headers: its region argument is mirrored in Mcp-Param-Region.
+        'plugin.conf': { path: CONFORMANCE, tools: 'test_custom_headers', resources: '!*', prompts: '!*' },
     })),
     auth: () => new Server('auth', (ws) => {
         const file = path.join(ws, 'tokens');
@@ -473,6 +487,23 @@ const SERVERS = {
             'plugin.example': example(),
         };
     }, { Authorization: `Bearer ${TOKENS[0]}` }),
+    // max_connections = 16: 8 long-lived streams at most, 2 a client (a bearer token); secret
+    // files others may read (the token file) and write (the state key): warned about.
+    streams: () => new Server('streams', (ws) => {
+        const tokens = path.join(ws, 'tokens');
+        const key = path.join(ws, 'state-key');
+        fs.writeFileSync(tokens, `${STREAM_TOKENS.join('\n')}\n`);
+        fs.chmodSync(tokens, 0o640);
+        fs.writeFileSync(key, `${'k'.repeat(40)}\n`);
+        fs.chmodSync(key, 0o666);
+        return {
+            server: {
+                name: 'mcph-http-hostile-streams', plugin_dir: TEST_PLUGINS, max_connections: STREAM_CONNECTIONS,
+                auth_token_file: tokens, state_key_file: key, http_timeout_s: 10,
+            },
+            'plugin.example': example(),
+        };
+    }, { Authorization: `Bearer ${STREAM_TOKENS[0]}` }),
     roomy: () => new Server('roomy', () => ({
         server: { name: 'mcph-http-hostile-roomy', plugin_dir: TEST_PLUGINS, workers: 8, max_connections: ROOMY_CONNECTIONS, http_timeout_s: 30 },
         'plugin.example': example(),
@@ -611,8 +642,10 @@ define('methods', 'main', async (t, srv) => {
     const r = await raw(srv, rawRequest(srv, { method: 'FROB', headers: BASE, body: '{}' }), { until: (rs) => rs.length > 0 });
     t.check(r.responses[0]?.status === 405 && /POST/.test(r.responses[0]?.headers.allow || ''), `FROB: ${r.responses[0] ? `HTTP ${r.responses[0].status}, Allow ${r.responses[0].headers.allow}` : 'no response'} (want 405 with Allow)`);
     t.tried(`FROB (raw) → ${r.responses[0]?.status ?? 'none'}`);
-    t.answer('GET without Mcp-Session-Id', await send(srv, { method: 'GET', headers: { Accept: 'text/event-stream' } }), { status: 405, code: -32000, headers: { Allow: /GET/ } });
-    t.answer('DELETE without Mcp-Session-Id', await send(srv, { method: 'DELETE' }), { status: 405, code: -32000 });
+    // GET and DELETE are allowed (a legacy session's), so without a session they are a bad
+    // request, not a method the endpoint lacks (the 2025-11-25 transport's 400).
+    t.answer('GET without Mcp-Session-Id', await send(srv, { method: 'GET', headers: { Accept: 'text/event-stream' } }), { status: 400, code: -32000, noHeaders: ['Allow'] });
+    t.answer('DELETE without Mcp-Session-Id', await send(srv, { method: 'DELETE' }), { status: 400, code: -32000, noHeaders: ['Allow'] });
 });
 
 // 2. Paths other than the endpoint: 404, whatever the method.
@@ -621,7 +654,9 @@ define('paths', 'main', async (t, srv) => {
         const msg = goodEcho('p1');
         t.answer(`POST ${short(p, 20)}`, await send(srv, { path: p, body: msg, headers: modernHeaders(msg) }), { status: 404 });
     }
-    t.answer('GET /nowhere', await send(srv, { method: 'GET', path: '/nowhere', headers: { Accept: 'text/event-stream' } }), { status: 404 });
+    const where = await send(srv, { method: 'GET', path: '/nowhere', headers: { Accept: 'text/event-stream' } });
+    t.answer('GET /nowhere', where, { status: 404 });
+    t.check(where.json?.error?.message?.includes(`the MCP endpoint is ${srv.path}`), `a 404 does not say where the endpoint is: ${short(where.text, 160)}`);
     t.answer('DELETE /nowhere', await send(srv, { method: 'DELETE', path: '/nowhere' }), { status: 404 });
     const q = goodEcho('q1');
     t.answer('POST /mcp?x=1 (a query is not the path)', await send(srv, { path: `${srv.path}?x=1`, body: q, headers: modernHeaders(q) }), { status: 200, id: 'q1' });
@@ -1448,6 +1483,188 @@ async function shutdownMain(t, srv) {
     t.tried(`SIGTERM with a GET stream, a block call and a trickling client open → ${describeExit(r)} after ${(r.ms / 1000).toFixed(2)} s`);
     t.note(`exit after ${(r.ms / 1000).toFixed(2)} s`);
 }
+
+// 23. Mcp-Param-* (x-mcp-header): a 2026-07-28 tools/call's mirrored arguments must come in
+// their headers and say what the body says, or 400 -32020 HeaderMismatch.
+define('param headers', 'main', async (t, srv) => {
+    const call = (id, args) => modernMsg(id, 'tools/call', { name: 'test_custom_headers', arguments: args });
+    const ask = (what, msg, over, want) => modern(srv, msg, over).then((r) => t.answer(what, r, want));
+    const mismatch = (id) => ({ status: 400, code: -32020, id });
+    const region = { region: 'us-west1' };
+    await ask('Mcp-Param-Region as in the body', call('r1', region), { 'Mcp-Param-Region': 'us-west1' }, { status: 200, id: 'r1' });
+    await ask('mcp-param-region (a header name in any case)', call('r2', region), { 'mcp-param-region': 'us-west1' }, { status: 200, id: 'r2' });
+    await ask('Mcp-Param-Region in its base64 form', call('r3', region), { 'Mcp-Param-Region': `=?base64?${b64('us-west1')}?=` }, { status: 200, id: 'r3' });
+    await ask('Mcp-Param-Region missing', call('r4', region), {}, mismatch('r4'));
+    await ask('Mcp-Param-Region eu-west1 for us-west1', call('r5', region), { 'Mcp-Param-Region': 'eu-west1' }, mismatch('r5'));
+    await ask('Mcp-Param-Region base64 of another value', call('r6', region), { 'Mcp-Param-Region': `=?base64?${b64('eu-west1')}?=` }, mismatch('r6'));
+    await ask('Mcp-Param-Region with a byte past ASCII', call('r7', { region: 'caf\u00e9' }), { 'Mcp-Param-Region': 'caf\u00e9' }, mismatch('r7'));
+    await ask('Mcp-Param-Region for a region absent from the body', call('r8', {}), { 'Mcp-Param-Region': 'us-west1' }, mismatch('r8'));
+    await ask('Mcp-Param-Region for a non-ASCII region, base64', call('r9', { region: 'Hello, 世界' }), { 'Mcp-Param-Region': `=?base64?${b64('Hello, 世界')}?=` }, { status: 200, id: 'r9' });
+    await ask('an Mcp-Param header no schema names (ignored)', call('r10', region), { 'Mcp-Param-Region': 'us-west1', 'Mcp-Param-Other': 'x' }, { status: 200, id: 'r10' });
+    await ask('Mcp-Param-Region on a tool that mirrors nothing (ignored)', goodEcho('r11'), { 'Mcp-Param-Region': 'anything' }, { status: 200, id: 'r11' });
+    // The same header twice (raw: node:http joins them).
+    const msg = call('r12', region);
+    const r = await raw(srv, rawRequest(srv, { headers: { ...modernHeaders(msg), 'Mcp-Param-Region': 'us-west1', 'MCP-PARAM-REGION': 'eu-west1' }, body: JSON.stringify(msg) }), { until: (rs) => rs.length > 0 });
+    t.check(r.responses[0]?.status === 400 && /-32020/.test(r.responses[0]?.body || ''), `Mcp-Param-Region twice: ${r.responses[0] ? `HTTP ${r.responses[0].status} ${short(r.responses[0].body, 120)}` : 'no response'} (want 400 -32020)`);
+    t.tried(`Mcp-Param-Region twice (raw) → ${r.responses[0]?.status ?? 'none'}`);
+});
+
+// A subscriptions/listen stream with these headers: resolves once it is acknowledged
+// ({ acked: true, req: to destroy it, done }) or answered otherwise (send's result).
+function openListen(srv, id, over = {}) {
+    return new Promise((resolve) => {
+        const msg = modernMsg(id, 'subscriptions/listen', { notifications: { toolsListChanged: true } });
+        const t0 = performance.now();
+        let settled = false;
+        const done = send(srv, {
+            body: msg, headers: { ...modernHeaders(msg), ...over }, ms: 60000 * SLOW,
+            onEvent: (m, req) => {
+                if (settled || m.method !== 'notifications/subscriptions/acknowledged') return;
+                settled = true;
+                resolve({ acked: true, status: 200, req, done, ms: performance.now() - t0 });
+            },
+        });
+        done.then((r) => {
+            if (settled) return;
+            settled = true;
+            resolve({ ...r, acked: false, done });
+        });
+    });
+}
+
+// 24. Long-lived streams: at most half of max_connections, a quarter of those a client (its
+// bearer token); past either a 503 at once with Retry-After, and short requests still answered.
+define('stream cap', 'streams', async (t, srv) => {
+    const most = STREAM_CONNECTIONS / STREAM_SHARE;
+    const perClient = most / CLIENT_STREAM_SHARE;
+    const bearer = (i) => ({ Authorization: `Bearer ${STREAM_TOKENS[i]}` });
+    const open = [];
+    const refusals = [];
+    const refusedOk = (r) => r.status === 503 && /^\d+$/.test(r.headers?.['retry-after'] || '') && r.json?.error?.code === -32000 && r.ms < 1000 * SLOW;
+    let session = null;
+    try {
+        // One client: its share, then a 503 naming it.
+        for (let i = 0; i <= perClient; i++) {
+            const r = await openListen(srv, `one-${i}`, bearer(0));
+            if (r.acked) open.push(r);
+            else refusals.push(r);
+        }
+        t.check(open.length === perClient, `one client (a token) opened ${open.length} listen streams (want ${perClient}, a ${CLIENT_STREAM_SHARE}th of ${most})`);
+        t.check(refusals.length === 1 && refusedOk(refusals[0]) && /this client/.test(refusals[0].json?.error?.message || ''),
+            `its next one: ${refusals[0] ? `HTTP ${refusals[0].status || refusals[0].error} Retry-After ${refusals[0].headers?.['retry-after']} ${short(refusals[0].text, 160)}` : 'accepted'} (want 503 at once, Retry-After, naming the client)`);
+        // Other clients up to max_connections attempts in all: half of them get a stream.
+        for (let i = 0; open.length + refusals.length < STREAM_CONNECTIONS; i++) {
+            const r = await openListen(srv, `many-${i}`, bearer(1 + (i % (STREAM_TOKENS.length - 1))));
+            if (r.acked) open.push(r);
+            else refusals.push(r);
+        }
+        t.check(open.length === most, `${open.length} listen streams open of ${STREAM_CONNECTIONS} asked for (want ${most}: max_connections / ${STREAM_SHARE})`);
+        const bad = refusals.filter((r) => !refusedOk(r));
+        t.check(bad.length === 0, `${bad.length} of ${refusals.length} refusals not a 503 at once with Retry-After: ${bad.slice(0, 2).map((r) => `${r.status || r.error} ${Math.round(r.ms)} ms ${short(r.text, 100)}`).join('; ')}`);
+        // Requests still get through, at once; a legacy GET stream is a stream too.
+        const r = await modern(srv, goodEcho('short-1'), bearer(4), { ms: 3000 * SLOW });
+        t.answer('a call with every stream slot held', r, { status: 200, id: 'short-1' });
+        t.check(r.ms < 2000 * SLOW, `the call took ${Math.round(r.ms)} ms`);
+        session = new Legacy(srv, { prefix: 'sg', headers: bearer(4) });
+        await session.openOk();
+        t.answer('a legacy GET stream with every stream slot held', await session.stream({ ms: 3000 * SLOW }), { status: 503, code: -32000, headers: { 'Retry-After': /^\d+$/ } });
+        // Closed streams give their slots back.
+        for (const o of open.splice(0)) o.req.destroy();
+        let again = null;
+        await waitFor(async () => {
+            again = await openListen(srv, `again-${performance.now()}`, bearer(0));
+            if (again.acked) return true;
+            await sleep(100);
+            return false;
+        }, 5000 * SLOW);
+        t.check(again?.acked, `a listen after the others closed: ${again ? again.status || again.error : 'none'} (want it acknowledged)`);
+        if (again?.acked) open.push(again);
+        t.note(`${most} streams, ${refusals.length} refused`);
+    } finally {
+        for (const o of open) o.req.destroy();
+        await Promise.all(open.map((o) => capped(o.done, 3000 * SLOW)));
+        if (session?.id) await session.close();
+    }
+});
+
+// 25. A legacy session that never sends notifications/initialized ends after
+// LIMIT_HTTP_SESSION_UNINIT_S unused, however long session_idle_s (1800 s here) is.
+define('uninitialized sessions', 'streams', async (t, srv) => {
+    const bare = new Legacy(srv, { prefix: 'ui' });
+    const good = new Legacy(srv, { prefix: 'ug' });
+    try {
+        const r = await send(srv, {
+            body: rpc('ui-init', 'initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'http-hostile', version: '1' } }),
+            headers: { ...BASE, ...srv.auth },
+        });
+        bare.id = r.headers?.['mcp-session-id'] ?? null;
+        t.check(r.status === 200 && bare.id, `initialize: ${r.status || r.error} (want 200 and a session)`);
+        await good.openOk();
+        const mark = srv.proc.stderr.length;
+        await sleep(UNINIT_S * 1000 + 2500);
+        t.answer(`the session without notifications/initialized after ${UNINIT_S + 2.5} s`, await bare.post(rpc('ui-1', 'tools/list')), { status: 404, code: -32001 });
+        t.answer('the session that sent it', await good.post(rpc('ug-1', 'tools/call', echoParams('g'))), { status: 200, id: 'ug-1' });
+        t.check(/sent no notifications\/initialized within \d+ s/.test(srv.proc.stderr.slice(mark)), 'mcph did not log the uninitialized session it ended');
+        bare.id = null;
+    } finally {
+        for (const s of [bare, good]) if (s.id) await s.close();
+    }
+});
+
+// 26. Secret files others may read or write: a warning at start naming the file and the fix;
+// none for a file only its owner reads (auth).
+define('secret file modes', 'streams', async (t, srv) => {
+    const warned = (key, how) => new RegExp(`\\[server\\] ${key} = \\S+ is ${how} by group or others \\(mode \\d+\\)[^\\n]*chmod 600`).test(srv.proc.stderr);
+    t.check(warned('auth_token_file', 'readable'), 'no warning for a token file its group may read (mode 640)');
+    t.check(warned('state_key_file', 'writable'), 'no warning for a state key file others may write (mode 666)');
+    const other = await serverFor('auth');
+    t.check(!/by group or others/.test(other.proc.stderr), `a warning for a token file of mode 600: ${short(other.proc.stderr, 200)}`);
+});
+
+// 27. A listener off loopback with no bearer token: a warning at start. The address is one of
+// TEST-NET-2 that no interface here has, so mcph cannot bind it and exits after the warning:
+// nothing is ever served off loopback.
+define('open listener', 'streams', async (t) => {
+    const mine = new Set(Object.values(os.networkInterfaces()).flat().map((i) => i.address));
+    const addr = ['198.51.100.77', '198.51.100.78', '198.51.100.79'].find((a) => !mine.has(a));
+    const ws = workspace('http', 'hostile-open');
+    const tokens = path.join(ws, 'tokens');
+    fs.writeFileSync(tokens, `${TOKENS[0]}\n`);
+    fs.chmodSync(tokens, 0o600);
+    const run = async (name, extra) => {
+        const ini = writeIni(ws, {
+            server: { name: 'mcph-http-open', plugin_dir: TEST_PLUGINS, listen: `${addr}:0`, allowed_hosts: 'mcp.example', ...extra },
+            'plugin.example': example(),
+        }, `${name}.ini`);
+        const p = new Proc([BIN, ini], { cwd: ROOT, env: ENV });
+        const r = await p.wait(10000 * SLOW);
+        t.check(!r.timedOut, `${name}: mcph listened on ${addr} (want it unable to)`);
+        t.tried(`listen = ${addr}:0 (${name}) → ${describeExit(r)}`);
+        return p.stderr;
+    };
+    const open = await run('no token', {});
+    t.check(/listen = \S+ is not a loopback address and no auth_token_file is set[^\n]*auth_token_file/.test(open),
+        `no warning for a listener off loopback without tokens: ${short(open, 300)}`);
+    const closed = await run('with tokens', { auth_token_file: tokens });
+    t.check(!/not a loopback address and no auth_token_file/.test(closed), `a warning with auth_token_file set: ${short(closed, 300)}`);
+});
+
+// 28. A secret file that is a FIFO nobody writes: refused at start at once (opening it used to
+// wait for a writer, for ever).
+define('secret fifo', 'streams', async (t) => {
+    const ws = workspace('http', 'hostile-fifo');
+    for (const key of ['auth_token_file', 'state_key_file']) {
+        const fifo = path.join(ws, `${key}.fifo`);
+        fs.rmSync(fifo, { force: true });
+        execFileSync('mkfifo', ['-m', '600', fifo]);
+        const ini = writeIni(ws, { server: { name: 'mcph-http-fifo', plugin_dir: TEST_PLUGINS, [key]: fifo }, 'plugin.example': example() }, `${key}.ini`);
+        const p = new Proc([BIN, '--listen', '127.0.0.1:0', ini], { cwd: ROOT, env: ENV });
+        const r = await p.wait(5000 * SLOW);
+        t.check(!r.timedOut && r.code !== 0, `${key} a FIFO: ${r.timedOut ? 'no exit (killed)' : describeExit(r)} (want a start-up error at once)`);
+        t.check(new RegExp(`${key} = \\S+: not a regular file`).test(p.stderr), `${key} a FIFO: ${short(p.stderr, 200)} (want "not a regular file")`);
+        t.tried(`${key} = a FIFO → ${r.timedOut ? 'hung' : describeExit(r)}`);
+    }
+});
 
 // --- Run. -----------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void test_accepts(void)
 {
@@ -151,6 +152,10 @@ static void test_mirrored(void)
         httpmsg_check_header("Mcp-Method", "TOOLS/CALL", "tools/call", 1, buf, sizeof(buf)),
         "'TOOLS/CALL' does not match body value 'tools/call'");
     CHECK_STR_HAS(httpmsg_check_header("Mcp-Name", "x", NULL, 1, buf, sizeof(buf)), "(none)");
+    /* A name past ASCII must come in the base64 form. */
+    CHECK_STR_HAS(
+        httpmsg_check_header("Mcp-Name", "caf\xc3\xa9", "caf\xc3\xa9", 1, buf, sizeof(buf)),
+        "outside visible ASCII");
     /* The spec's examples of the base64 form. */
     CHECK(httpmsg_check_header("Mcp-Name", "=?base64?SGVsbG8sIOS4lueVjA==?=",
                                "Hello, \xe4\xb8\x96\xe7\x95\x8c", 1, buf, sizeof(buf)) == NULL);
@@ -183,6 +188,83 @@ static void test_decode_value(void)
     CHECK(httpmsg_decode_value("=?base64?YQBi?=") == NULL);
 }
 
+/* Headers for test_params: "Mcp-Param-NAME: VALUE" lines, NULL-ended; a name may repeat. */
+static const char *params_lookup(void *ctx, const char *name, int *count)
+{
+    const char *const *lines = ctx;
+    const char *found = NULL;
+
+    *count = 0;
+    for (; *lines != NULL; lines += 2) {
+        if (strcasecmp(lines[0], name) == 0 && (*count)++ == 0)
+            found = lines[1];
+    }
+    return found;
+}
+
+/* x-mcp-header against the arguments: the spec's types, the base64 form, numbers as numbers,
+ * nested properties, and the places an annotation does not count. */
+static void test_params(void)
+{
+    cJSON *schema = cJSON_Parse(
+        "{\"type\":\"object\",\"properties\":{"
+        "\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"},"
+        "\"n\":{\"type\":\"integer\",\"x-mcp-header\":\"N\"},"
+        "\"on\":{\"type\":\"boolean\",\"x-mcp-header\":\"On\"},"
+        "\"deep\":{\"type\":\"object\",\"properties\":{"
+        "\"id\":{\"type\":\"string\",\"x-mcp-header\":\"Deep-Id\"}}},"
+        "\"list\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"x-mcp-header\":\"Item\"}},"
+        "\"any\":{\"anyOf\":[{\"type\":\"string\",\"x-mcp-header\":\"Any\"}]}}}");
+    cJSON *args = cJSON_Parse("{\"region\":\"us-west1\",\"n\":42,\"on\":true,"
+                              "\"deep\":{\"id\":\"x1\"},\"list\":[\"a\"],\"any\":\"b\"}");
+    cJSON *few = cJSON_Parse("{\"region\":null}");
+    cJSON *greet = cJSON_Parse("{\"region\":\"Hello, \xe4\xb8\x96\xe7\x95\x8c\"}");
+    const char *good[] = {"Region", "us-west1", "n", "42.0", "On", "true", "deep-id", "x1", NULL};
+    const char *missing[] = {"Region", "us-west1", "N", "42", "On", "true", NULL};
+    const char *wrong_n[] = {"Region", "us-west1", "N", "43", "On", "true", "Deep-Id", "x1", NULL};
+    const char *word_n[] = {"Region", "us-west1", "N", "4x", "On", "true", "Deep-Id", "x1", NULL};
+    const char *hex_n[] = {"Region", "us-west1", "N", "0x2A", "On", "true", "Deep-Id", "x1", NULL};
+    const char *wrong_on[] = {"Region", "us-west1", "N", "42", "On", "True", "Deep-Id", "x1", NULL};
+    const char *twice[] = {"Region", "us-west1", "Region",  "us-west1", "N", "42",
+                           "On",     "true",     "Deep-Id", "x1",       NULL};
+    const char *b64[] = {"Region", "=?base64?SGVsbG8sIOS4lueVjA==?=", NULL};
+    const char *raw[] = {"Region", "Hello, \xe4\xb8\x96\xe7\x95\x8c", NULL};
+    const char *none[] = {NULL};
+    const char *extra[] = {"Region", "us-west1", NULL};
+    char buf[256];
+
+    if (!CHECK(schema != NULL && args != NULL && few != NULL && greet != NULL))
+        return;
+    CHECK(httpmsg_check_params(schema, args, params_lookup, good, buf, sizeof(buf)) == NULL);
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, missing, buf, sizeof(buf)),
+                  "the Mcp-Param-Deep-Id header is missing");
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, wrong_n, buf, sizeof(buf)),
+                  "Mcp-Param-N header value '43' does not match body value '42'");
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, word_n, buf, sizeof(buf)),
+                  "Mcp-Param-N header value '4x'");
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, hex_n, buf, sizeof(buf)),
+                  "Mcp-Param-N header value '0x2A'");
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, wrong_on, buf, sizeof(buf)),
+                  "'True' does not match body value 'true'");
+    CHECK_STR_HAS(httpmsg_check_params(schema, args, params_lookup, twice, buf, sizeof(buf)),
+                  "came 2 times");
+    /* The spec's example of the base64 form; the same text sent raw has bytes past ASCII. */
+    CHECK(httpmsg_check_params(schema, greet, params_lookup, b64, buf, sizeof(buf)) == NULL);
+    CHECK_STR_HAS(httpmsg_check_params(schema, greet, params_lookup, raw, buf, sizeof(buf)),
+                  "outside visible ASCII");
+    /* null or absent: no header expected, and one sent does not match. */
+    CHECK(httpmsg_check_params(schema, few, params_lookup, none, buf, sizeof(buf)) == NULL);
+    CHECK_STR_HAS(httpmsg_check_params(schema, few, params_lookup, extra, buf, sizeof(buf)),
+                  "does not match body value '(none)'");
+    CHECK(httpmsg_check_params(schema, NULL, params_lookup, none, buf, sizeof(buf)) == NULL);
+    /* No annotation: nothing looked at. */
+    CHECK(httpmsg_check_params(few, args, params_lookup, none, buf, sizeof(buf)) == NULL);
+    cJSON_Delete(schema);
+    cJSON_Delete(args);
+    cJSON_Delete(few);
+    cJSON_Delete(greet);
+}
+
 static void test_host_part(void)
 {
     char buf[64];
@@ -200,15 +282,11 @@ static void test_host_part(void)
 }
 
 static const struct check_test tests[] = {
-    {"accepts", test_accepts},
-    {"event", test_event},
-    {"answers", test_answers},
-    {"status", test_status},
-    {"requests", test_requests},
-    {"mirrored", test_mirrored},
-    {"decode_value", test_decode_value},
-    {"host_part", test_host_part},
-    {0},
+    {"accepts", test_accepts},           {"event", test_event},
+    {"answers", test_answers},           {"status", test_status},
+    {"requests", test_requests},         {"mirrored", test_mirrored},
+    {"decode_value", test_decode_value}, {"params", test_params},
+    {"host_part", test_host_part},       {0},
 };
 
 int main(void)
