@@ -9,12 +9,16 @@
  * - bad_utf8: answers with bytes that are not UTF-8 (an invalid byte, an overlong sequence,
  *   an encoded surrogate, a truncated sequence) as text, as a tool error or as a protocol
  *   error, so the test can check that mcph never writes them to stdout as they are.
+ * - block_init_file: when the file it names exists (relative to the INI), init never returns
+ *   (it sleeps until the process ends): created after start-up, it blocks the next reload's
+ *   init only, so a test can check that SIGTERM still ends mcph.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plugin-api.h"
 
@@ -90,6 +94,24 @@ static const struct mcph_tool hostile_tools[] = {
     {0},
 };
 
+static int hostile_init(const struct mcph_host *host, void **state)
+{
+    const char *file = host->config_path(host, "block_init_file");
+
+    *state = NULL;
+    if (file == NULL || access(file, F_OK) != 0)
+        return MCPH_OK;
+    host->log(host, MCPH_LOG_WARNING, "%s exists: init blocks for ever", file);
+    for (;;)
+        hostile_sleep_ms(1000);
+    return MCPH_OK; /* not reached */
+}
+
+static const struct mcph_config_key hostile_keys[] = {
+    {.name = "block_init_file", .description = "init never returns when this file exists"},
+    {0},
+};
+
 static const struct mcph_plugin hostile_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "hostile",
@@ -97,6 +119,8 @@ static const struct mcph_plugin hostile_plugin = {
     .description = "Test plugin: calls that block, hang or answer bytes that are not UTF-8",
     .flags = MCPH_PLUGIN_THREAD_SAFE,
     .tools = hostile_tools,
+    .config_keys = hostile_keys,
+    .init = hostile_init,
 };
 
 MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void)
