@@ -1,5 +1,6 @@
 #include "call.h"
 
+#include "crash.h"
 #include "host.h"
 #include "inflight.h"
 #include "limits.h"
@@ -227,6 +228,14 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
     return error;
 }
 
+/* What a crash report calls the row a handler serves. */
+static const char *const call_kind_names[] = {
+    [RESULT_TOOL] = "tool",
+    [RESULT_RESOURCE] = "resource",
+    [RESULT_PROMPT] = "prompt",
+    [RESULT_COMPLETE] = "completion",
+};
+
 /* What the handler's run gives: a result to wrap in the envelope, or a whole error message. */
 struct call_answer {
     cJSON *result; /* owned, or NULL */
@@ -261,7 +270,10 @@ static struct call_answer call_run_handler(struct call_job *job)
         return a;
     }
     pthread_setspecific(job->o.srv->call_key, job);
+    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
+                job->o.id);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
+    crash_leave();
     pthread_setspecific(job->o.srv->call_key, NULL);
     /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
     reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;

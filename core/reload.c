@@ -1,5 +1,6 @@
 #include "reload.h"
 
+#include "crash.h"
 #include "diag.h"
 #include "dispatch.h"
 #include "log.h"
@@ -156,10 +157,13 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
      * reload starts a fresh child: the plugin in it is loaded and built again, as it would
      * be in process. */
     fresh = step->action != RELOAD_REBUILD || (step->old->isolate.on && !r->refresh);
+    crash_enter(step->section->id, r->refresh ? "init, rebuilt on its request" : "init, on reload",
+                NULL, NULL);
     if (!fresh)
         status = plugin_rebuild(&pl, step->old, step->section, r->in->file, &srv->env, &errs);
     else
         status = plugin_load(&pl, step->section, r->in->file, &srv->env, &errs);
+    crash_leave();
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_NOMEM)
