@@ -239,7 +239,28 @@ static int reload_prepare(struct reload_run *r)
     return status;
 }
 
-/* The new set merged, with no collision; *out owns one reference. */
+/*
+ * Whether a new collision of instance `id` leaves its row out instead of refusing the reload:
+ * when the instance itself chose its rows (a rebuild: it defines them at init, from what it
+ * reads or an upstream serves), as start-up does. Refusing would keep refusing every reload
+ * for as long as it serves that name. A collision the INI brings (an added, re-initialised
+ * or reopened instance) still refuses the reload.
+ */
+static int reload_excused(const char *id, void *ctx)
+{
+    const struct reload_run *r = ctx;
+
+    for (size_t i = 0; i < r->plan.nsteps; i++) {
+        const struct reload_step *step = &r->plan.steps[i];
+
+        if (strcmp(step->section->id, id) != 0)
+            continue;
+        return r->refresh ? step->action != RELOAD_KEEP : step->action == RELOAD_REBUILD;
+    }
+    return 0;
+}
+
+/* The new set merged, with no collision the INI brings; *out owns one reference. */
 static int reload_merge(struct reload_run *r, struct registry **out)
 {
     struct server *srv = r->srv;
@@ -248,7 +269,7 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     int status;
 
     diag_init(&errs);
-    status = registry_build(out, r->next, r->nnext, &srv->log, &errs, &collisions);
+    status = registry_build_over(out, r->next, r->nnext, srv->reg, &srv->log, &errs, &collisions);
     if (status == STATUS_OK && registry_set_meta(*out, r->in) != STATUS_OK) {
         registry_free(*out);
         *out = NULL;
@@ -257,7 +278,7 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_OK)
-        collisions = registry_new_collisions(srv->reg, *out);
+        collisions = registry_new_collisions(srv->reg, *out, reload_excused, r);
     if (status == STATUS_OK && collisions > 0) {
         log_msg(&srv->log, LOG_ERROR, NULL,
                 "reload refused: %zu new name collision(s); the running set stays", collisions);
