@@ -7,6 +7,7 @@
 #include "log.h"
 #include "modern.h"
 #include "out.h"
+#include "question.h"
 #include "registry.h"
 #include "revision.h"
 #include "schema.h"
@@ -127,6 +128,23 @@ static int call_ask_refuse(struct call_job *job, cJSON *params, int status)
     return status;
 }
 
+/* Fit a legacy question to the session's revision; one that does not fit is not asked and
+ * the log says why. */
+static int call_ask_fits(struct call_job *job, int what, cJSON *params)
+{
+    struct strbuf why = STRBUF_INIT;
+    int status = question_fit(what, params, job->o.rev, &why);
+
+    if (status != STATUS_OK)
+        log_msg(&job->o.srv->log, LOG_WARNING, NULL,
+                "plugin '%s' (%s): %s not asked: %s; the client speaks %s (the plugin gets "
+                "MCPH_ERR_UNSUPPORTED; ask without it, or the client needs 2025-11-25)",
+                job->t.plugin->id, job->name, call_ask_methods[what], why.buf,
+                revision_get(job->o.rev)->name);
+    strbuf_release(&why);
+    return status;
+}
+
 static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 {
     struct call_job *job = ctx;
@@ -142,6 +160,9 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
         return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
     if (job->o.modern)
         return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+    /* Only what the client's revision defines is asked. */
+    if (call_ask_fits(job, what, params) != STATUS_OK)
+        return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
     /* A legacy question is a request of its own: its name only counts as used. */
     if (modern_mrtr_pass(&job->mrtr, 1) != MCPH_OK)
         return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
