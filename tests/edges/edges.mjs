@@ -106,7 +106,9 @@ async function threadLimit() {
         await sleep(50);
         threads = countThreads();
     }
-    check('the slow calls take the threads up to the limit', threads >= 100 && threads <= 130, `${threads} threads`);
+    // LIMIT_THREADS (128) pool threads, the main thread, the shutdown watchdog and one spare (a
+    // sanitizer's own).
+    check('the slow calls take the threads up to the limit', threads >= 100 && threads <= 131, `${threads} threads`);
     const t0 = performance.now();
     const pong = await p.answer(p.request('ping'), 2000);
     const ms = performance.now() - t0;
@@ -151,7 +153,9 @@ async function stuckReload(signals) {
         check('... within the watchdog\'s 10.2 s and a margin', s < 12.5, `${s.toFixed(1)} s`);
         check('... and says why', /shutdown did not end/.test(p.stderr), p.stderrTail(2));
     } else {
-        check(`${name}: the second one ends mcph at once`, !res.timedOut && res.code === 0 && s < 1.5,
+        // TSan holds a signal until the thread that takes it reaches one of its safe points.
+        const atOnce = sanitizersOf(BIN).any ? 4 : 1.5;
+        check(`${name}: the second one ends mcph at once`, !res.timedOut && res.code === 0 && s < atOnce,
             `${describeExit(res)} after ${s.toFixed(1)} s`);
         check('... and says so', /second stop signal/.test(p.stderr), p.stderrTail(2));
     }
@@ -164,7 +168,10 @@ const stuckReloadTwo = () => stuckReload(2);
 // A crash in a plugin served in process: the same death, with a line that says where.
 async function crashInProcess() {
     const conf = ini('crash.ini', '[plugin.faulty]\npath = fault.so\nprefix = f\n');
-    const cases = [['null', 'SIGSEGV'], ['abort', 'SIGABRT'], ['stack', 'SIGSEGV']];
+    // Under UBSan the NULL store is the sanitizer's to report (the plugin is built with it):
+    // it ends mcph itself, before any signal.
+    const cases = [['abort', 'SIGABRT'], ['stack', 'SIGSEGV']];
+    if (!sanitizersOf(BIN).undefined) cases.unshift(['null', 'SIGSEGV']);
     for (const [how, signal] of cases) {
         const p = await start(conf);
         p.send(call(`crash-${how}`, 'f_crash', { how }));
