@@ -12,6 +12,9 @@
 // - A plugin whose init blocks during a reload (hostile.so's block_init_file): SIGTERM still
 //   ends mcph, by the watchdog, within LIMIT_SHUTDOWN_WATCHDOG_MS and a margin (about 11 s);
 //   a second SIGTERM ends it at once.
+// - An upstream (the mcp plugin, tests/edges/deaf-upstream.mjs) that stops reading in the middle
+//   of a 1 MiB call, then SIGHUP with its section changed, then SIGTERM: mcph ends within the
+//   watchdog's bound (the call's thread blocks in write(), and the reload may wait for it).
 // - A plugin served in process that crashes (fault.so: a NULL store, an abort, a stack
 //   overflow): mcph dies of the same signal, and stderr names the plugin, the tool and the
 //   request id, and says that isolate = process would contain it.
@@ -162,6 +165,26 @@ async function stuckReload(signals) {
     fs.rmSync(marker, { force: true });
 }
 
+// The issue's first case: a call's thread blocked writing to a deaf upstream, then a reload.
+async function deafUpstream() {
+    const plugins = path.resolve(path.dirname(BIN), 'plugins');
+    fs.copyFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'deaf-upstream.mjs'), path.join(WORK, 'deaf.mjs'));
+    const conf = writeIni(WORK, `[server]\nname = edges\nplugin_dir = ${plugins}\n` +
+        `[plugin.up]\npath = mcp.so\nprefix = up\ncommand = ${process.execPath} deaf.mjs\n`, 'deaf.ini');
+    const p = await start(conf);
+    p.send(call('big', 'up_take', { pad: 'x'.repeat(1 << 20) }));
+    await sleep(500);
+    p.hup();
+    await sleep(500);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    check('a call blocked writing to a deaf upstream, then SIGHUP: SIGTERM ends mcph', !res.timedOut,
+        `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
+    check('... within the watchdog\'s 10.2 s and a margin', s < 12.5, `${s.toFixed(1)} s`);
+}
+
 const stuckReloadOne = () => stuckReload(1);
 const stuckReloadTwo = () => stuckReload(2);
 
@@ -185,7 +208,8 @@ async function crashInProcess() {
     }
 }
 
-for (const t of [clientStopsReading, eofThenSignal, threadLimit, stuckReloadOne, stuckReloadTwo, crashInProcess]) {
+for (const t of [clientStopsReading, eofThenSignal, threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream,
+    crashInProcess]) {
     try {
         await t();
     } catch (err) {
