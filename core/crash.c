@@ -48,6 +48,12 @@ static void crash_add(struct crash_line *l, const char *s)
         l->buf[l->len++] = s[i] == '\n' || s[i] == '\r' ? ' ' : s[i];
 }
 
+/* The line's end (crash_add turns a newline into a space: a name cannot start a line). */
+static void crash_end(struct crash_line *l)
+{
+    l->buf[l->len++] = '\n';
+}
+
 static void crash_add_number(struct crash_line *l, double v)
 {
     char digits[24];
@@ -99,7 +105,8 @@ static void crash_format(struct crash_line *l, int sig)
     crash_add(l, "mcph: ");
     crash_add(l, crash_name_of(sig));
     if (h->plugin == NULL) {
-        crash_add(l, " outside the plugin calls and reloads mcph follows; mcph ends\n");
+        crash_add(l, " outside the plugin calls and reloads mcph follows; mcph ends");
+        crash_end(l);
         return;
     }
     crash_add(l, " in plugin '");
@@ -114,7 +121,8 @@ static void crash_format(struct crash_line *l, int sig)
     crash_add_id(l, h->id);
     crash_add(l, "): the plugin crashed inside mcph and ends it; isolate = process in [plugin.");
     crash_add(l, h->plugin);
-    crash_add(l, "] would contain such a crash to its own process\n");
+    crash_add(l, "] would contain such a crash to its own process");
+    crash_end(l);
 }
 
 /* Say what crashed, then let the signal do what it would have done without this handler:
