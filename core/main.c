@@ -1,9 +1,11 @@
 /*
  * main.c: argv, startup and shutdown order, and the poll loop of the protocol thread.
  *
- * Exit codes: 0 served until end of input (or SIGTERM/SIGINT), or --check found no
- * problem; 1 runtime failure (I/O, out of memory); 2 usage; 3 the INI file is wrong;
- * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
+ * Exit codes: 0 served until end of input (or SIGTERM/SIGINT; a second one exits at once, still
+ * 0), or --check found no problem; 1 runtime failure (I/O, out of memory, or a shutdown that
+ * did not end within LIMIT_SHUTDOWN_WATCHDOG_MS); 2 usage; 3 the INI file is wrong; 4 a plugin
+ * failed to load while [server] strict = yes, or --check found a problem. A plugin served in
+ * process that crashes ends mcph with its signal (crash.h).
  */
 #include "crash.h"
 #include "debounce.h"
