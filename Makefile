@@ -238,7 +238,7 @@ test-scale: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 
 # The pool at its edges: a client that stops reading, end of input then SIGTERM, the thread
 # limit.
-test-edges: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
+test-edges: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/edges/edges.mjs $(MCPH)
 
 # Hostile input through the real binary: malformed and abusive messages, a client that stops

@@ -1,11 +1,13 @@
 #include "call.h"
 
+#include "crash.h"
 #include "host.h"
 #include "inflight.h"
 #include "limits.h"
 #include "log.h"
 #include "modern.h"
 #include "out.h"
+#include "question.h"
 #include "registry.h"
 #include "revision.h"
 #include "schema.h"
@@ -126,6 +128,23 @@ static int call_ask_refuse(struct call_job *job, cJSON *params, int status)
     return status;
 }
 
+/* Fit a legacy question to the session's revision; one that does not fit is not asked and
+ * the log says why. */
+static int call_ask_fits(struct call_job *job, int what, cJSON *params)
+{
+    struct strbuf why = STRBUF_INIT;
+    int status = question_fit(what, params, job->o.rev, &why);
+
+    if (status != STATUS_OK)
+        log_msg(&job->o.srv->log, LOG_WARNING, NULL,
+                "plugin '%s' (%s): %s not asked: %s; the client speaks %s (the plugin gets "
+                "MCPH_ERR_UNSUPPORTED; ask without it, or the client needs 2025-11-25)",
+                job->t.plugin->id, job->name, call_ask_methods[what], why.buf,
+                revision_get(job->o.rev)->name);
+    strbuf_release(&why);
+    return status;
+}
+
 static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
 {
     struct call_job *job = ctx;
@@ -141,6 +160,9 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
         return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
     if (job->o.modern)
         return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+    /* Only what the client's revision defines is asked. */
+    if (call_ask_fits(job, what, params) != STATUS_OK)
+        return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
     /* A legacy question is a request of its own: its name only counts as used. */
     if (modern_mrtr_pass(&job->mrtr, 1) != MCPH_OK)
         return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
@@ -227,6 +249,14 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
     return error;
 }
 
+/* What a crash report calls the row a handler serves. */
+static const char *const call_kind_names[] = {
+    [RESULT_TOOL] = "tool",
+    [RESULT_RESOURCE] = "resource",
+    [RESULT_PROMPT] = "prompt",
+    [RESULT_COMPLETE] = "completion",
+};
+
 /* What the handler's run gives: a result to wrap in the envelope, or a whole error message. */
 struct call_answer {
     cJSON *result; /* owned, or NULL */
@@ -261,7 +291,10 @@ static struct call_answer call_run_handler(struct call_job *job)
         return a;
     }
     pthread_setspecific(job->o.srv->call_key, job);
+    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
+                job->o.id);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
+    crash_leave();
     pthread_setspecific(job->o.srv->call_key, NULL);
     /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
     reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;

@@ -113,6 +113,11 @@
 /* How long shutdown waits for the reader to leave its role before going on without it (a
  * client that stopped reading can hold it in a write). */
 #define LIMIT_SHUTDOWN_READER_MS 200
+/* From the first stop signal (or the end of input), how long the orderly shutdown may take
+ * before mcph exits anyway (main.c's watchdog): the grace and cancel periods, the pool's own
+ * stop and a margin for plugins' shutdown hooks. */
+#define LIMIT_SHUTDOWN_WATCHDOG_MS                                                                 \
+    (LIMIT_SHUTDOWN_GRACE_MS + 2 * LIMIT_SHUTDOWN_CANCEL_MS + LIMIT_SHUTDOWN_READER_MS + 1000)
 /* Shutdown waits for calls in slices of this long, looking for a stop signal between them. */
 #define LIMIT_SHUTDOWN_SLICE_MS 50
 

@@ -76,6 +76,9 @@ static const char *registry_resource_key(const void *rows, size_t i)
 
 struct registry_build {
     struct registry *reg;
+    const struct registry *incumbent; /* borrowed: the set in service on a reload, or NULL */
+    struct plugin *const *plugins;    /* borrowed: the instances being merged */
+    size_t nplugins;
     const struct log *log;
     struct diag *errs;
     size_t collisions;
@@ -90,6 +93,17 @@ static char *registry_exposed(const struct plugin *pl, const char *name)
     if (asprintf(&out, "%s_%s", pl->prefix, name) < 0)
         return NULL;
     return out;
+}
+
+/* What fixes a collision, up to the section name: a prefix renames tools and prompts, never
+ * a URI. */
+static const char *registry_advice(const char *what, const struct plugin *later)
+{
+    if (strncmp(what, "resource", 8) == 0)
+        return "A prefix does not change a URI: leave it out with a resources filter in [plugin.";
+    if (later->prefix != NULL)
+        return "Change the prefix in [plugin.";
+    return "Set a prefix in [plugin.";
 }
 
 static void registry_refuse(struct registry_build *b, const char *what, const char *name,
@@ -108,9 +122,9 @@ static void registry_refuse(struct registry_build *b, const char *what, const ch
     }
     free(key);
     diag_add(b->errs,
-             "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. "
-             "Set a prefix in [plugin.%s] or rename one of them",
-             later->id, later->path, what, name, first->id, later->id);
+             "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. %s%s%s",
+             later->id, later->path, what, name, first->id, registry_advice(what, later), later->id,
+             "] or rename one of them");
     b->collisions++;
 }
 
@@ -124,11 +138,83 @@ static const struct plugin *registry_tool_owner(const struct registry *reg, cons
     return NULL;
 }
 
+/* Whether pl serves `name` of `kind` (a kind as registry_refuse names it). */
+static int registry_serves(const struct plugin *pl, const char *kind, const char *name)
+{
+    int found = 0;
+
+    for (size_t i = 0; strcmp(kind, "tool") == 0 && !found && i < pl->ntools; i++) {
+        char *exposed = registry_exposed(pl, pl->tools[i].name);
+
+        found = exposed != NULL && strcmp(exposed, name) == 0;
+        free(exposed);
+    }
+    for (size_t i = 0; strcmp(kind, "prompt") == 0 && !found && i < pl->nprompts; i++) {
+        char *exposed = registry_exposed(pl, pl->prompts[i].name);
+
+        found = exposed != NULL && strcmp(exposed, name) == 0;
+        free(exposed);
+    }
+    for (size_t i = 0; strcmp(kind, "resource") == 0 && !found && i < pl->nresources; i++)
+        found = strcmp(pl->resources[i].uri, name) == 0;
+    for (size_t i = 0; strcmp(kind, "resource template") == 0 && !found && i < pl->ntemplates; i++)
+        found = strcmp(pl->templates[i].uri_template, name) == 0;
+    return found;
+}
+
+/* Who served `name` of `kind` in the set in service (NULL: nobody, or no such set). */
+static const struct plugin *registry_old_owner(const struct registry *old, const char *kind,
+                                               const char *name)
+{
+    for (size_t i = 0; strcmp(kind, "tool") == 0 && i < old->ntools; i++) {
+        if (strcmp(old->tools[i].name, name) == 0)
+            return old->tools[i].plugin;
+    }
+    for (size_t i = 0; strcmp(kind, "prompt") == 0 && i < old->nprompts; i++) {
+        if (strcmp(old->prompts[i].name, name) == 0)
+            return old->prompts[i].plugin;
+    }
+    for (size_t i = 0; strcmp(kind, "resource") == 0 && i < old->nresources; i++) {
+        if (strcmp(old->resources[i].def->uri, name) == 0)
+            return old->resources[i].plugin;
+    }
+    for (size_t i = 0; strcmp(kind, "resource template") == 0 && i < old->ntemplates; i++) {
+        if (strcmp(old->templates[i].def->uri_template, name) == 0)
+            return old->templates[i].plugin;
+    }
+    return NULL;
+}
+
+/*
+ * On a reload, the instance of the new set that takes over a name another instance serves
+ * now, when it still serves it: that one keeps it, whatever the INI order, so a plugin that
+ * starts serving a name (one that defines its rows, rebuilt) cannot shadow a row in service.
+ * NULL when pl may have the name.
+ */
+static const struct plugin *registry_incumbent(const struct registry_build *b, const char *kind,
+                                               const char *name, const struct plugin *pl)
+{
+    const struct plugin *was;
+
+    if (b->incumbent == NULL)
+        return NULL;
+    was = registry_old_owner(b->incumbent, kind, name);
+    if (was == NULL || strcmp(was->id, pl->id) == 0)
+        return NULL;
+    for (size_t i = 0; i < b->nplugins; i++) {
+        if (strcmp(b->plugins[i]->id, was->id) == 0)
+            return registry_serves(b->plugins[i], kind, name) ? b->plugins[i] : NULL;
+    }
+    return NULL;
+}
+
 /* Whether exposed name `name` of `kind` may be served: not taken (owner NULL) and not too
  * long with its prefix. A refusal is reported; a long name gets a warning. */
 static int registry_name_ok(struct registry_build *b, const char *kind, const char *name,
                             const struct plugin *owner, const struct plugin *pl)
 {
+    if (owner == NULL)
+        owner = registry_incumbent(b, kind, name, pl);
     if (owner != NULL) {
         registry_refuse(b, kind, name, owner, pl);
         return 0;
@@ -202,6 +288,8 @@ static void registry_add_resources(struct registry_build *b, struct plugin *pl)
             if (strcmp(reg->resources[j].def->uri, uri) == 0)
                 owner = reg->resources[j].plugin;
         }
+        if (owner == NULL)
+            owner = registry_incumbent(b, "resource", uri, pl);
         if (owner != NULL) {
             registry_refuse(b, "resource", uri, owner, pl);
             continue;
@@ -216,6 +304,8 @@ static void registry_add_resources(struct registry_build *b, struct plugin *pl)
             if (strcmp(reg->templates[j].def->uri_template, tpl) == 0)
                 owner = reg->templates[j].plugin;
         }
+        if (owner == NULL)
+            owner = registry_incumbent(b, "resource template", tpl, pl);
         if (owner != NULL) {
             registry_refuse(b, "resource template", tpl, owner, pl);
             continue;
@@ -272,7 +362,15 @@ static int registry_merge(struct registry_build *b, struct plugin *const *plugin
 int registry_build(struct registry **out, struct plugin *const *plugins, size_t n,
                    const struct log *log, struct diag *errs, size_t *collisions)
 {
-    struct registry_build b = {.log = log, .errs = errs};
+    return registry_build_over(out, plugins, n, NULL, log, errs, collisions);
+}
+
+int registry_build_over(struct registry **out, struct plugin *const *plugins, size_t n,
+                        const struct registry *incumbent, const struct log *log, struct diag *errs,
+                        size_t *collisions)
+{
+    struct registry_build b = {
+        .incumbent = incumbent, .plugins = plugins, .nplugins = n, .log = log, .errs = errs};
     int status;
 
     b.reg = calloc(1, sizeof(*b.reg));
@@ -655,12 +753,15 @@ const char *registry_list_method(unsigned list)
     }
 }
 
-size_t registry_new_collisions(const struct registry *old, const struct registry *next)
+size_t registry_new_collisions(const struct registry *old, const struct registry *next,
+                               int (*excused)(const char *id, void *ctx), void *ctx)
 {
     size_t fresh = 0;
 
     for (size_t i = 0; i < next->ncollided; i++) {
-        int known = 0;
+        /* "KIND NAME ID": the id (no spaces in it) of the instance whose row is left out. */
+        const char *id = strrchr(next->collided[i], ' ');
+        int known = excused != NULL && id != NULL && excused(id + 1, ctx);
 
         for (size_t j = 0; j < old->ncollided && !known; j++)
             known = strcmp(next->collided[i], old->collided[j]) == 0;

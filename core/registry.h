@@ -102,6 +102,16 @@ int registry_build(struct registry **out, struct plugin *const *plugins, size_t 
                    const struct log *log, struct diag *errs, size_t *collisions)
     __attribute__((warn_unused_result));
 
+/*
+ * registry_build for a reload: `incumbent` (borrowed, may be NULL) is the set in service. A
+ * name or URI an instance of `incumbent` serves stays with the instance of the same id in the
+ * new set, when that one still serves it: another instance's row of that name is left out
+ * (reported as a collision naming both) even when it comes first in INI order.
+ */
+int registry_build_over(struct registry **out, struct plugin *const *plugins, size_t n,
+                        const struct registry *incumbent, const struct log *log, struct diag *errs,
+                        size_t *collisions) __attribute__((warn_unused_result));
+
 /* Copy the server's identity and cache hints from cfg. Main thread, before the registry is
  * published. Returns STATUS_OK or STATUS_NOMEM. */
 int registry_set_meta(struct registry *reg, const struct config *cfg)
@@ -147,8 +157,11 @@ cJSON *registry_prompt_json(const struct registry_prompt *p, int rev);
 const char *registry_list_method(unsigned list);
 
 /* How many of next's collisions the set in service (old) did not already have. A reload
- * refuses only new ones: one left out at startup stays left out. */
-size_t registry_new_collisions(const struct registry *old, const struct registry *next);
+ * refuses only new ones: one left out at startup stays left out. A collision whose left-out
+ * row belongs to an instance for which excused(id, ctx) is true is not counted either
+ * (excused may be NULL). */
+size_t registry_new_collisions(const struct registry *old, const struct registry *next,
+                               int (*excused)(const char *id, void *ctx), void *ctx);
 
 /* The lists (enum registry_list bits) whose served definitions differ between a and b. */
 unsigned registry_diff(const struct registry *a, const struct registry *b);

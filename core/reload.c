@@ -1,5 +1,6 @@
 #include "reload.h"
 
+#include "crash.h"
 #include "diag.h"
 #include "dispatch.h"
 #include "log.h"
@@ -156,10 +157,13 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
      * reload starts a fresh child: the plugin in it is loaded and built again, as it would
      * be in process. */
     fresh = step->action != RELOAD_REBUILD || (step->old->isolate.on && !r->refresh);
+    crash_enter(step->section->id, r->refresh ? "init, rebuilt on its request" : "init, on reload",
+                NULL, NULL);
     if (!fresh)
         status = plugin_rebuild(&pl, step->old, step->section, r->in->file, &srv->env, &errs);
     else
         status = plugin_load(&pl, step->section, r->in->file, &srv->env, &errs);
+    crash_leave();
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_NOMEM)
@@ -235,7 +239,28 @@ static int reload_prepare(struct reload_run *r)
     return status;
 }
 
-/* The new set merged, with no collision; *out owns one reference. */
+/*
+ * Whether a new collision of instance `id` leaves its row out instead of refusing the reload:
+ * when the instance itself chose its rows (a rebuild: it defines them at init, from what it
+ * reads or an upstream serves), as start-up does. Refusing would keep refusing every reload
+ * for as long as it serves that name. A collision the INI brings (an added, re-initialised
+ * or reopened instance) still refuses the reload.
+ */
+static int reload_excused(const char *id, void *ctx)
+{
+    const struct reload_run *r = ctx;
+
+    for (size_t i = 0; i < r->plan.nsteps; i++) {
+        const struct reload_step *step = &r->plan.steps[i];
+
+        if (strcmp(step->section->id, id) != 0)
+            continue;
+        return r->refresh ? step->action != RELOAD_KEEP : step->action == RELOAD_REBUILD;
+    }
+    return 0;
+}
+
+/* The new set merged, with no collision the INI brings; *out owns one reference. */
 static int reload_merge(struct reload_run *r, struct registry **out)
 {
     struct server *srv = r->srv;
@@ -244,7 +269,7 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     int status;
 
     diag_init(&errs);
-    status = registry_build(out, r->next, r->nnext, &srv->log, &errs, &collisions);
+    status = registry_build_over(out, r->next, r->nnext, srv->reg, &srv->log, &errs, &collisions);
     if (status == STATUS_OK && registry_set_meta(*out, r->in) != STATUS_OK) {
         registry_free(*out);
         *out = NULL;
@@ -253,7 +278,7 @@ static int reload_merge(struct reload_run *r, struct registry **out)
     reload_log_diag(srv, &errs);
     diag_release(&errs);
     if (status == STATUS_OK)
-        collisions = registry_new_collisions(srv->reg, *out);
+        collisions = registry_new_collisions(srv->reg, *out, reload_excused, r);
     if (status == STATUS_OK && collisions > 0) {
         log_msg(&srv->log, LOG_ERROR, NULL,
                 "reload refused: %zu new name collision(s); the running set stays", collisions);

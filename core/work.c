@@ -1,5 +1,6 @@
 #include "work.h"
 
+#include "crash.h"
 #include "limits.h"
 #include "status.h"
 
@@ -593,6 +594,8 @@ static void *work_main(void *arg)
     struct work_job *job;
 
     pthread_setspecific(w->self, t);
+    /* Plugin code runs here: a stack overflow in it is reported too (crash.h). */
+    crash_thread_enter();
     pthread_mutex_lock(&w->lock);
     if (t->woken && w->nwoken > 0)
         w->nwoken--;
@@ -620,6 +623,7 @@ static void *work_main(void *arg)
     t->done = 1;
     pthread_cond_broadcast(&w->idle);
     pthread_mutex_unlock(&w->lock);
+    crash_thread_leave();
     return NULL;
 }
 

@@ -300,8 +300,15 @@ static void *files_watch_main(void *arg)
         int n = poll(fds, 2, files_watch_timeout(w, now));
         if (n < 0 && errno != EINTR)
             break;
-        if (fds[1].revents)
+        if (fds[1].revents) {
+            /* Stopped (a reload replaces this instance, or mcph ends): what was seen goes out
+             * now, or a change made just before a SIGHUP would never be told, since the new
+             * instance's watches start after it. */
+            files_watch_read(w, buf);
+            if (w->npending > 0 || w->tree_changed)
+                files_watch_flush(w);
             break;
+        }
         now = files_now_ms();
         if (n > 0 && (fds[0].revents & POLLIN) && files_watch_read(w, buf)) {
             if (w->first_ms == 0)

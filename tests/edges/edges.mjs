@@ -9,6 +9,15 @@
 // - The thread limit: two thread-safe plugins whose shares add up to more than LIMIT_THREADS
 //   (128) fill them with slow calls; ping is still answered at once, and every call is
 //   answered in the end.
+// - A plugin whose init blocks during a reload (hostile.so's block_init_file): SIGTERM still
+//   ends mcph, by the watchdog, within LIMIT_SHUTDOWN_WATCHDOG_MS and a margin (about 11 s);
+//   a second SIGTERM ends it at once.
+// - An upstream (the mcp plugin, tests/edges/deaf-upstream.mjs) that stops reading in the middle
+//   of a 1 MiB call, then SIGHUP with its section changed, then SIGTERM: mcph ends within the
+//   watchdog's bound (the call's thread blocks in write(), and the reload may wait for it).
+// - A plugin served in process that crashes (fault.so: a NULL store, an abort, a stack
+//   overflow): mcph dies of the same signal, and stderr names the plugin, the tool and the
+//   request id, and says that isolate = process would contain it.
 // Every wait is bounded; each check prints "ok NAME" or "FAIL NAME: why", then a count.
 
 import fs from 'node:fs';
@@ -100,7 +109,9 @@ async function threadLimit() {
         await sleep(50);
         threads = countThreads();
     }
-    check('the slow calls take the threads up to the limit', threads >= 100 && threads <= 130, `${threads} threads`);
+    // LIMIT_THREADS (128) pool threads, the main thread, the shutdown watchdog and one spare (a
+    // sanitizer's own).
+    check('the slow calls take the threads up to the limit', threads >= 100 && threads <= 131, `${threads} threads`);
     const t0 = performance.now();
     const pong = await p.answer(p.request('ping'), 2000);
     const ms = performance.now() - t0;
@@ -118,7 +129,91 @@ async function threadLimit() {
     check('... and mcph exits at the end of input', res.code === 0, describeExit(res));
 }
 
-for (const t of [clientStopsReading, eofThenSignal, threadLimit]) {
+// LIMIT_SHUTDOWN_WATCHDOG_MS and a margin; TSan may hold the first signal a while (until the
+// thread that takes it reaches one of its safe points).
+const WATCHDOG_S = sanitizersOf(BIN).any ? 14 : 12.5;
+
+// A reload whose plugin init never returns: the main thread is inside it, not reading the
+// signal pipe.
+async function stuckReload(signals) {
+    const marker = path.join(WORK, `block-init-${signals}`);
+    fs.rmSync(marker, { force: true });
+    const conf = ini(`stuck-${signals}.ini`, `[plugin.hostile]\npath = hostile.so\nblock_init_file = ${marker}\n`);
+    const p = await start(conf);
+    fs.writeFileSync(marker, '');
+    // An instance added by the reload: its init runs (and blocks).
+    fs.appendFileSync(conf, `\n[plugin.hostile2]\npath = hostile.so\nprefix = h2\nblock_init_file = ${marker}\n`);
+    p.hup();
+    for (const until = performance.now() + 3000; !/init blocks/.test(p.stderr) && performance.now() < until;) await sleep(50);
+    const name = signals === 1 ? 'a reload stuck in a plugin\'s init' : 'a reload stuck in init, two SIGTERMs';
+    check(`${name}: the reload is inside the init`, /init blocks/.test(p.stderr), p.stderrTail(3));
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    if (signals === 2) {
+        await sleep(200);
+        p.kill('SIGTERM');
+    }
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    if (signals === 1) {
+        check(`${name}: SIGTERM ends mcph`, !res.timedOut && res.code === 1, `${describeExit(res)} after ${s.toFixed(1)} s`);
+        check('... within the watchdog\'s 10.2 s and a margin', s < WATCHDOG_S, `${s.toFixed(1)} s`);
+        check('... and says why', /shutdown did not end/.test(p.stderr), p.stderrTail(2));
+    } else {
+        // TSan holds a signal until the thread that takes it reaches one of its safe points.
+        const atOnce = sanitizersOf(BIN).any ? 4 : 1.5;
+        check(`${name}: the second one ends mcph at once`, !res.timedOut && res.code === 0 && s < atOnce,
+            `${describeExit(res)} after ${s.toFixed(1)} s`);
+        check('... and says so', /second stop signal/.test(p.stderr), p.stderrTail(2));
+    }
+    fs.rmSync(marker, { force: true });
+}
+
+// The issue's first case: a call's thread blocked writing to a deaf upstream, then a reload.
+async function deafUpstream() {
+    const plugins = path.resolve(path.dirname(BIN), 'plugins');
+    fs.copyFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'deaf-upstream.mjs'), path.join(WORK, 'deaf.mjs'));
+    const conf = writeIni(WORK, `[server]\nname = edges\nplugin_dir = ${plugins}\n` +
+        `[plugin.up]\npath = mcp.so\nprefix = up\ncommand = ${process.execPath} deaf.mjs\n`, 'deaf.ini');
+    const p = await start(conf);
+    p.send(call('big', 'up_take', { pad: 'x'.repeat(1 << 20) }));
+    await sleep(500);
+    p.hup();
+    await sleep(500);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    check('a call blocked writing to a deaf upstream, then SIGHUP: SIGTERM ends mcph', !res.timedOut,
+        `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
+    check('... within the watchdog\'s 10.2 s and a margin', s < WATCHDOG_S, `${s.toFixed(1)} s`);
+}
+
+const stuckReloadOne = () => stuckReload(1);
+const stuckReloadTwo = () => stuckReload(2);
+
+// A crash in a plugin served in process: the same death, with a line that says where.
+async function crashInProcess() {
+    const conf = ini('crash.ini', '[plugin.faulty]\npath = fault.so\nprefix = f\n');
+    // Under UBSan the NULL store is the sanitizer's to report (the plugin is built with it):
+    // it ends mcph itself, before any signal.
+    const cases = [['abort', 'SIGABRT'], ['stack', 'SIGSEGV']];
+    if (!sanitizersOf(BIN).undefined) cases.unshift(['null', 'SIGSEGV']);
+    for (const [how, signal] of cases) {
+        const p = await start(conf);
+        p.send(call(`crash-${how}`, 'f_crash', { how }));
+        const res = await p.wait(15000);
+        check(`a crash in process (${how}): mcph dies of ${signal}`, res.signal === signal, describeExit(res));
+        const line = p.stderr.split('\n').find((l) => /in plugin 'faulty'/.test(l)) || '';
+        check(`... stderr names the plugin, the tool and the request (${how})`,
+            line.includes(signal) && line.includes("tool 'f_crash'") && line.includes('request id "crash-' + how + '"'),
+            line || p.stderrTail(3));
+        check(`... and says isolate = process would contain it (${how})`, /isolate = process/.test(line), line);
+    }
+}
+
+for (const t of [clientStopsReading, eofThenSignal, threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream,
+    crashInProcess]) {
     try {
         await t();
     } catch (err) {

@@ -646,6 +646,36 @@ defCase('plugin threads during shutdown', async (t) => {
     }
 });
 
+// A file changes, and a SIGHUP comes before the files plugin's watcher has told mcph (its
+// burst waits 150 ms of quiet): the reload rebuilds the instance, and the old one, shut down,
+// must still deliver what it had seen. Each round waits for the notifications/resources/updated
+// of that change (it used to be lost: 0 of 9 delivered).
+defCase('resources/updated across a reload', async (t) => {
+    const ws = workspace('updated-reload');
+    copyPlugin(ws, 'files', 'files.so', { from: path.join(ROOT, 'build/plugins') });
+    const docs = path.join(ws, 'docs');
+    fs.mkdirSync(docs, { recursive: true });
+    fs.writeFileSync(path.join(docs, 'a.txt'), 'zero\n');
+    const s = await t.session(writeIni(ws, iniText([section('files', { path: 'files.so', root: 'docs' })])));
+    const list = await s.call('resources/list', {});
+    const uri = list.result?.resources?.find((r) => r.name === 'a.txt')?.uri;
+    t.require(uri, `no resource a.txt: ${JSON.stringify(list).slice(0, 300)}`);
+    const sub = await s.call('resources/subscribe', { uri });
+    t.require(!sub.error, `resources/subscribe: ${JSON.stringify(sub.error)}`);
+    const rounds = 6;
+    let delivered = 0;
+    for (let i = 0; i < rounds; i++) {
+        await sleep(400);
+        const m = s.mark();
+        fs.writeFileSync(path.join(docs, 'a.txt'), `round ${i}\n`);
+        await sleep(20 + 10 * i);
+        s.hup();
+        const got = await s.waitNotes(m, (n) => n.some((x) => x.method === 'notifications/resources/updated' && x.params?.uri === uri), 2000);
+        delivered += got ? 1 : 0;
+    }
+    t.check(delivered === rounds, `notifications/resources/updated after a change then a SIGHUP: ${delivered} of ${rounds} delivered`);
+});
+
 // resources/subscribe: at most 4096 URIs a session (LIMIT_SUBSCRIPTIONS); one more is refused
 // as bad params, subscribing again to one already held is fine, and unsubscribing makes room.
 defCase('subscription limit', async (t) => {

@@ -122,8 +122,15 @@ try {
     let reloads = 0;
     let rebuilds = 0;
     const stderrBefore = s.stderr.length;
+    // The INI is replaced whole (written aside, renamed over): a reload still running from the
+    // previous SIGHUP may read it at any moment, and a file caught between its truncation and
+    // its write is a valid INI with no plugin at all (every call then fails as unknown).
+    const writeAtomic = (text) => {
+        fs.writeFileSync(`${ini}.next`, text);
+        fs.renameSync(`${ini}.next`, ini);
+    };
     for (let i = 1; i <= RELOADS && s.alive(); i++) {
-        fs.writeFileSync(ini, i % 2 ? configB : configA);
+        writeAtomic(i % 2 ? configB : configA);
         if (i % 20 === 0) {
             const tmp = path.join(ws, 'next.so');
             fs.copyFileSync(path.join(ws, rebuilds % 2 ? 'variant-one.so' : 'variant-two.so'), tmp);
@@ -136,7 +143,7 @@ try {
         await sleep(10 + Math.floor(Math.random() * 11));
     }
     // End on config A, whatever the count.
-    fs.writeFileSync(ini, configA);
+    writeAtomic(configA);
     s.hup();
     await sleep(150);
     const soakMs = performance.now() - soakStart;

@@ -197,6 +197,51 @@ out:
     reg_drop(pls, 2);
 }
 
+/* A reload: the instance serving a name keeps it, whichever comes first in the new set; the
+ * newcomer's row is left out, and registry_new_collisions counts that unless excused. */
+static int reg_excuse_c(const char *id, void *ctx)
+{
+    (void)ctx;
+    return strcmp(id, "c") == 0;
+}
+
+static void test_collision_incumbent(void)
+{
+    struct plugin *pls[2];
+    struct registry *old = NULL, *next = NULL;
+    struct diag errs;
+    size_t collisions = 0;
+    const struct registry_tool *t;
+
+    pls[0] = reg_load("[plugin.b]\npath = basic.so\n", "b");
+    pls[1] = reg_load("[plugin.c]\npath = collide.so\n", "c");
+    diag_init(&errs);
+    if (!CHECK(reg_all_loaded(pls, 2)) ||
+        !CHECK_INT_EQ(registry_build(&old, pls, 1, &reg_log, &errs, NULL), STATUS_OK))
+        goto out;
+    {
+        struct plugin *rev[2] = {pls[1], pls[0]};
+
+        if (!CHECK_INT_EQ(registry_build_over(&next, rev, 2, old, &reg_log, &errs, &collisions),
+                          STATUS_OK))
+            goto out;
+    }
+    CHECK_INT_EQ(collisions, 1);
+    CHECK(FIXTURE_HAS(&errs, "plugin 'c'", "tool 'echo'", "already served by plugin 'b'"));
+    t = registry_find_tool(next, "echo");
+    if (CHECK(t != NULL))
+        CHECK(t->plugin == pls[0]);
+    CHECK_INT_EQ(registry_new_collisions(old, next, NULL, NULL), 1);
+    CHECK_INT_EQ(registry_new_collisions(old, next, reg_excuse_c, NULL), 0);
+    /* Once in service, the same collision is not new. */
+    CHECK_INT_EQ(registry_new_collisions(next, next, NULL, NULL), 0);
+out:
+    registry_free(next);
+    registry_free(old);
+    diag_release(&errs);
+    reg_drop(pls, 2);
+}
+
 static void test_collision_avoided_by_prefix(void)
 {
     struct plugin *pls[2];
@@ -665,6 +710,7 @@ static const struct check_test tests[] = {
     {"build_order", test_build_order},
     {"prefix", test_prefix},
     {"collision", test_collision},
+    {"collision_incumbent", test_collision_incumbent},
     {"collision_avoided_by_prefix", test_collision_avoided_by_prefix},
     {"resource_collision", test_resource_collision},
     {"find_and_match", test_find_and_match},
