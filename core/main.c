@@ -2,8 +2,9 @@
  * main.c: argv, startup and shutdown order, and the poll loop of the protocol thread.
  *
  * Exit codes: 0 served until end of input (or SIGTERM/SIGINT), or --check found no
- * problem; 1 runtime failure (I/O, out of memory); 2 usage; 3 the INI file is wrong;
- * 4 a plugin failed to load while [server] strict = yes, or --check found a problem.
+ * problem; 1 runtime failure (I/O, out of memory); 2 usage; 3 the INI file is wrong (a key,
+ * a plugin section's keys or path, the plugin its path names, a name two sections serve);
+ * 4 a plugin's init failed while [server] strict = yes, or --check saw one fail.
  */
 #include "debounce.h"
 #include "http.h"
@@ -133,7 +134,7 @@ static int main_startup(struct server *srv, const struct main_args *args)
     if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
         if (!args->check && args->isolated == NULL)
             log_msg(&srv->log, LOG_CRITICAL, NULL,
-                    "%zu plugin problem(s) and [server] strict "
+                    "%zu plugin init failure(s) and [server] strict "
                     "= yes in %s; not serving",
                     failures + collisions, srv->cfg.file);
         return EXIT_PLUGIN;

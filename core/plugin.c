@@ -498,6 +498,13 @@ static int plugin_run_init(struct rows_load *ld, const struct mcph_plugin *d)
     pl->loader = pthread_self();
     rc = d->init(&pl->host.vt, &pl->state);
     pl->loading = NULL;
+    /* MCPH_ERR_INVALID: init refused what its section says, a configuration error; any
+     * other code is a failure of the moment (a database down, no memory). */
+    if (rc == MCPH_ERR_INVALID) {
+        rows_fail(ld, "init refused the section's keys (MCPH_ERR_INVALID); fix what its "
+                      "messages above name");
+        return STATUS_CONFIG;
+    }
     if (rc != MCPH_OK) {
         rows_fail(ld, "init failed (status %d); see its messages above", rc);
         return STATUS_PLUGIN;
@@ -521,8 +528,10 @@ static int plugin_load_steps(struct rows_load *ld, const struct plugin *old)
     /* An isolated section's keys are the child's to check, against the plugin's own. */
     if (status == STATUS_OK && !ld->failed && !ld->pl->isolate.on)
         status = plugin_check_config(ld);
-    if (status == STATUS_OK && ld->failed)
-        status = STATUS_PLUGIN;
+    /* Everything before init is the section's to fix: its path, its keys, or the plugin
+     * its path names. */
+    if ((status != STATUS_OK && status != STATUS_NOMEM) || (status == STATUS_OK && ld->failed))
+        status = STATUS_CONFIG;
     if (status == STATUS_OK) {
         /* Only during init: a rebuild's predecessor is not the instance's to keep. */
         ld->pl->predecessor = old != NULL ? old->state : NULL;

@@ -186,8 +186,10 @@ struct plugin {
 /*
  * Load the plugin of section `cp` from the INI `ini_file`: check, dlopen, copy, validate,
  * init. On success *out is a new instance (one reference, owned by the caller). On failure
- * every reason is added to errs ("plugin 'ID' (PATH): what; the fix") and a negative status
- * is returned (STATUS_PLUGIN, STATUS_CONFIG for config keys, STATUS_NOMEM). Main thread.
+ * every reason is added to errs ("FILE:LINE: plugin 'ID' (PATH): what; the fix") and a
+ * negative status is returned: STATUS_CONFIG when the section is to fix (its path, its keys,
+ * the file's trust, the plugin it names: descriptor, rows, schemas; or init returned
+ * MCPH_ERR_INVALID), STATUS_PLUGIN when init failed otherwise, STATUS_NOMEM. Main thread.
  */
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
                 const struct plugin_env *env, struct diag *errs)

@@ -107,10 +107,19 @@ static void registry_refuse(struct registry_build *b, const char *what, const ch
         }
     }
     free(key);
-    diag_add(b->errs,
-             "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. "
-             "Set a prefix in [plugin.%s] or rename one of them",
-             later->id, later->path, what, name, first->id, later->id);
+    /* A prefix renames tools and prompts, never URIs; a filter leaves any row out. */
+    if (strncmp(what, "resource", 8) == 0)
+        diag_add(b->errs,
+                 "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. A prefix "
+                 "does not change URIs: leave it out with 'resources = !GLOB' in [plugin.%s], or "
+                 "have one of them serve other URIs",
+                 later->id, later->path, what, name, first->id, later->id);
+    else
+        diag_add(b->errs,
+                 "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. %s in "
+                 "[plugin.%s], or leave it out there with '%ss = !GLOB'",
+                 later->id, later->path, what, name, first->id,
+                 later->prefix != NULL ? "Choose another prefix" : "Set a prefix", later->id, what);
     b->collisions++;
 }
 
