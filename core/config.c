@@ -24,12 +24,12 @@ struct config_parse {
     struct diag *errs;
     const char *text; /* the whole file, NUL-terminated */
     size_t pos;
-    int line;          /* the line the reader returned last */
-    int line_indented; /* it started with white space (a continuation line) */
+    int line;                     /* the line the reader returned last */
+    int line_indented;            /* it started with white space (a continuation line) */
     char raw[LIMIT_INI_LINE + 2]; /* that line as read: values are taken from it again, so
                                    * that a ';' in quotes stays (config_value) */
-    char *section;     /* owned: the section of the last key */
-    char *last_key;    /* owned: the last key, for continuation lines */
+    char *section;                /* owned: the section of the last key */
+    char *last_key;               /* owned: the last key, for continuation lines */
     int server_seen;
     unsigned server_set; /* bit per server key already set */
     struct strbuf why;   /* what a plugin key's setter found wrong, when it says more than
@@ -785,9 +785,8 @@ static int config_handler(void *user, const char *section, const char *key, cons
     int status = STATUS_OK;
     char buf[sizeof(p->raw)];
     /* libinih continues the last key on an indented line, whatever the line holds. */
-    const char *value =
-        config_value(p, p->line_indented && p->last_key != NULL && strcmp(p->last_key, key) == 0,
-                     buf);
+    const char *value = config_value(
+        p, p->line_indented && p->last_key != NULL && strcmp(p->last_key, key) == 0, buf);
 
     (void)inih;
 

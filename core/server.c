@@ -351,6 +351,9 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
     if (status == STATUS_OK && wrong > 0) {
         log_msg(&srv->log, LOG_CRITICAL, NULL,
                 "%zu plugin section(s) of %s to fix (above); not serving", wrong, srv->cfg.file);
+        /* As after a [server] error: nothing stays loaded. */
+        registry_free(srv->reg);
+        srv->reg = NULL;
         return STATUS_INVALID;
     }
     return status;

@@ -502,7 +502,8 @@ static void test_writable_ancestor(void)
         !CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
         return;
     CHECK(chmod(top, 0777) == 0);
-    snprintf(want, sizeof(want), "/open (mode 0777, owner uid %u) is writable", (unsigned)geteuid());
+    snprintf(want, sizeof(want), "/open (mode 0777, owner uid %u) is writable",
+             (unsigned)geteuid());
     CHECK_INT_EQ(plg_trust("open/inner/basic.so", want, "chmod go-w"), STATUS_CONFIG);
     /* Group-writable alone is refused too. */
     CHECK(chmod(top, 0775) == 0);
@@ -513,8 +514,9 @@ static void test_writable_ancestor(void)
     if (geteuid() == 0) {
         /* Sticky, but what is in it belongs to another user: refused. */
         CHECK(chown(inner, 65534, 65534) == 0);
-        CHECK_INT_EQ(plg_trust("open/inner/basic.so", "(mode 0755, owner uid 65534) belongs to "
-                                                      "another user",
+        CHECK_INT_EQ(plg_trust("open/inner/basic.so",
+                               "(mode 0755, owner uid 65534) belongs to "
+                               "another user",
                                "move the plugin"),
                      STATUS_CONFIG);
         CHECK(chown(inner, 0, 0) == 0);
@@ -565,8 +567,9 @@ static void test_foreign_owner(void)
     if (!CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
         return;
     CHECK(chown(so, 65534, 65534) == 0);
-    snprintf(want, sizeof(want), "the file belongs to uid 65534, neither root nor the user mcph "
-                                 "runs as (uid 0)");
+    snprintf(want, sizeof(want),
+             "the file belongs to uid 65534, neither root nor the user mcph "
+             "runs as (uid 0)");
     CHECK_INT_EQ(plg_trust("foreign.so", want, "chown 0"), STATUS_CONFIG);
     CHECK(chown(so, 0, 0) == 0);
     CHECK_INT_EQ(plg_trust("foreign.so", NULL, NULL), STATUS_OK);
