@@ -16,6 +16,8 @@ stderr ~failures\.ini:15: plugin 'missing' \(.*does-not-exist\.so\): cannot open
 stderr ~failures\.ini:19: \[plugin\.basic2\] unknown key 'colour'; plugin 'basic' accepts
 stderr ~plugin 'collide' \(.*\): tool 'echo' is already served by plugin 'basic'; left out\. Set a prefix in \[plugin\.collide\]
 stderr ~failures\.ini:20: \[plugin\.collide\] serves a name another plugin serves
-stderr ~critical: 12 plugin section\(s\) of .*failures\.ini to fix \(above\); not serving
+stderr ~failures\.ini:21: plugin 'schema_keywords' \(.*\): input_schema of 'needs_text': "required" at # must be an array of unique strings; it is a string; fix the schema
+stderr ~failures\.ini:21: plugin 'schema_keywords' \(.*\): output_schema of 'counts': "minimum" at #/properties/n must be a number; it is a string
+stderr ~critical: 13 plugin section\(s\) of .*failures\.ini to fix \(above\); not serving
 stderr !~does-not-exist-either
 stderr !~serving \d+ tools
