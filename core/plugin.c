@@ -521,6 +521,49 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
     return rc;
 }
 
+int plugin_initializing(const struct plugin *pl)
+{
+    /* loader is set before init runs and never after: reading it is safe on any thread that
+     * init or later code started; loading is the loader's own. */
+    return pthread_equal(pl->loader, pthread_self()) && pl->loading != NULL;
+}
+
+/* Where word (a key name) is in text as a whole word, or NULL. */
+static const char *plugin_find_word(const char *text, const char *word)
+{
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    size_t n = strlen(word);
+
+    for (const char *at = strstr(text, word); n > 0 && at != NULL; at = strstr(at + 1, word)) {
+        if ((at == text || strchr(chars, at[-1]) == NULL) &&
+            (at[n] == '\0' || strchr(chars, at[n]) == NULL))
+            return at;
+    }
+    return NULL;
+}
+
+int plugin_init_line(const struct plugin *pl, const char *text, const char **file)
+{
+    const struct config_plugin *cp;
+    const char *first = NULL;
+    int line;
+
+    if (!plugin_initializing(pl))
+        return 0;
+    cp = pl->loading->cp;
+    line = 0;
+    for (size_t i = 0; i < cp->nkeys; i++) {
+        const char *at = plugin_find_word(text, cp->keys[i].key);
+
+        if (at != NULL && (first == NULL || at < first)) {
+            first = at;
+            line = cp->keys[i].line;
+        }
+    }
+    *file = pl->loading->ini_file;
+    return line;
+}
+
 static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;

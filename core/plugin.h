@@ -227,6 +227,15 @@ void plugin_subscribe(struct plugin *pl, const char *uri, int on);
  */
 int plugin_define(struct plugin *pl, int kind, const void *row);
 
+/* Whether the calling thread runs instance pl's init now. Any thread. */
+int plugin_initializing(const struct plugin *pl);
+
+/* For a message (text, borrowed) that instance pl logs while its init runs on this thread:
+ * the line of the first of its section's own keys the message names as a word, with the INI
+ * file in *file (borrowed until init returns). 0 when it names none, or when init is not
+ * running on this thread. */
+int plugin_init_line(const struct plugin *pl, const char *text, const char **file);
+
 /* The value of config key `key` read as a path (host->config_path), or NULL. Borrowed from
  * pl. Any thread. */
 const char *plugin_config_path(const struct plugin *pl, const char *key);
