@@ -843,7 +843,8 @@ static char *config_reader(char *str, int num, void *stream)
     p->pos += len + (line[len] == '\n');
     if (len > 0 && line[len - 1] == '\r')
         len--;
-    if (len >= (size_t)num) {
+    /* p->raw holds LIMIT_INI_LINE bytes, libinih's line (num - 1) as Debian builds it. */
+    if (len >= (size_t)num || len >= sizeof(p->raw) - 1) {
         config_error(p, "line is longer than %d bytes; shorten it", num - 1);
         len = 0;
     }

@@ -131,12 +131,13 @@ static int main_startup(struct server *srv, const struct main_args *args)
         return EXIT_CONFIG;
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
-    if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
+    /* Collisions made server_load refuse the INI already: only failed inits are left. */
+    if (failures > 0 && (srv->cfg.strict || args->check)) {
         if (!args->check && args->isolated == NULL)
             log_msg(&srv->log, LOG_CRITICAL, NULL,
                     "%zu plugin init failure(s) and [server] strict "
                     "= yes in %s; not serving",
-                    failures + collisions, srv->cfg.file);
+                    failures, srv->cfg.file);
         return EXIT_PLUGIN;
     }
     return EXIT_OK;
