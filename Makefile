@@ -1,10 +1,17 @@
 # mcph: one non-recursive Makefile for the core, plugins, tests and bench.
 #
 #   make                 build build/mcph and every plugin into build/plugins/
-#   make run             build, then serve conf/mcph.ini on stdio
-#   make test            build, then run every test layer (installs what the tests need)
+#   make run             build (its output goes to stderr), then serve conf/local.ini if it
+#                        exists, else conf/mcph.ini, on stdio: stdout carries only the protocol
+#   make test            build, then run every test layer. It installs what the tests need
+#                        with apt-get and npm when missing: Node.js and npm, the npm packages
+#                        of tests/ (tests/node_modules), nginx (test-scale's load balancer), and
+#                        a second Node.js >= 22 for the conformance suite
+#                        (tests/conformance/node_modules)
 #   make SANITIZE=address,undefined test    the same under ASan/UBSan
-#   make plugin NAME=foo    a new plugin, plugins/foo/, from the starter; enabled in conf/mcph.ini
+#   make plugin NAME=foo    a new plugin, plugins/foo/, from the starter; enabled in
+#                        conf/local.ini (untracked; made from conf/mcph.ini the first time) or
+#                        in the INI named by CONF=
 #   make bench           mcph against a bare cJSON loop and the SDK server (QUICK=1: shorter)
 #   make fuzz            run every libFuzzer harness for FUZZ_SECONDS (default 60) each
 #   make check-format    clang-format check of core/, plugins/, plugin-api/, tests/
@@ -28,7 +35,7 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # (Not for make clean or make uninstall, which build nothing.)
 ifneq ($(if $(MAKECMDGOALS),$(filter-out clean uninstall,$(MAKECMDGOALS)),all),)
 ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && command -v sqlite3 >/dev/null && echo ok),ok)
-$(info mcph: the build needs $(DEB_PKGS); installing them with apt-get)
+$(shell echo "mcph: the build needs $(DEB_PKGS); installing them with apt-get" >&2)
 $(shell $(SUDO) apt-get update -qq >&2 && \
         DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEB_PKGS) >&2)
 ifneq ($(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && echo ok),ok)
@@ -129,13 +136,20 @@ $(SAMPLE_DB): conf/sample.sql
 	@install -d -m 755 $(dir $@)
 	rm -f $@.tmp && sqlite3 -bail $@.tmp < $< && mv $@.tmp $@
 
-run: all
-	$(MCPH) conf/mcph.ini
+# The INI make run serves: conf/local.ini (what make plugin adds to) when there is one.
+RUN_CONF ?= $(if $(wildcard conf/local.ini),conf/local.ini,conf/mcph.ini)
+# stdout is the protocol stream: the build's lines go to stderr, and no command is echoed.
+run:
+	@$(MAKE) --no-print-directory all >&2
+	@echo "mcph: serving $(RUN_CONF) on stdio" >&2
+	@exec $(MCPH) $(RUN_CONF)
 
-# make plugin NAME=foo [CONF=conf/mcph.ini]: a new plugin in plugins/foo/ from the example's
+# make plugin NAME=foo [CONF=conf/local.ini]: a new plugin in plugins/foo/ from the example's
 # starter (one tool, foo_hello), enabled as [plugin.foo] in CONF, and built. A running mcph
-# serves it after a SIGHUP, or at once in watch mode.
-CONF    ?= conf/mcph.ini
+# serves it after a SIGHUP, or at once in watch mode. The default CONF, conf/local.ini, is
+# untracked (conf/.gitignore): the first make plugin copies it from conf/mcph.ini, which
+# stays as shipped; make run serves it from then on.
+CONF    ?= conf/local.ini
 STARTER := plugins/example/starter/starter.c
 plugin:
 	@case "$(NAME)" in ''|*[!a-z0-9_]*|[!a-z]*) \
@@ -143,6 +157,10 @@ plugin:
 	    exit 2;; esac
 	@test ! -e plugins/$(NAME) || { \
 	    echo "mcph: plugins/$(NAME) exists already; choose another NAME" >&2; exit 2; }
+	@test -f $(CONF) || test "$(CONF)" != conf/local.ini || { \
+	    { echo '; conf/local.ini: conf/mcph.ini plus the plugins make plugin added; untracked.'; \
+	      echo '; make run serves this file while it exists.'; cat conf/mcph.ini; } > $(CONF) && \
+	    echo "mcph: made $(CONF) from conf/mcph.ini (untracked; make run serves it)" >&2; }
 	@test -f $(CONF) || { echo "mcph: no INI file $(CONF); set CONF=path/to/mcph.ini" >&2; exit 2; }
 	@install -d -m 755 plugins/$(NAME)
 	sed -e 's/starter/$(NAME)/g' -e "s/STARTER/$$(echo $(NAME) | tr a-z A-Z)/g" \

@@ -5,6 +5,7 @@
 #include "status.h"
 #include "strbuf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -23,10 +24,12 @@ struct config_parse {
     struct diag *errs;
     const char *text; /* the whole file, NUL-terminated */
     size_t pos;
-    int line;          /* the line the reader returned last */
-    int line_indented; /* it started with white space (a continuation line) */
-    char *section;     /* owned: the section of the last key */
-    char *last_key;    /* owned: the last key, for continuation lines */
+    int line;                     /* the line the reader returned last */
+    int line_indented;            /* it started with white space (a continuation line) */
+    char raw[LIMIT_INI_LINE + 2]; /* that line as read: values are taken from it again, so
+                                   * that a ';' in quotes stays (config_value) */
+    char *section;                /* owned: the section of the last key */
+    char *last_key;               /* owned: the last key, for continuation lines */
     int server_seen;
     unsigned server_set; /* bit per server key already set */
     struct strbuf why;   /* what a plugin key's setter found wrong, when it says more than
@@ -717,10 +720,75 @@ static int config_enter_section(struct config_parse *p, const char *section)
     return STATUS_INVALID;
 }
 
-static int config_handler(void *user, const char *section, const char *key, const char *value)
+/* Where the quote opened at *q ends on the line (in "..." a backslash escapes the next
+ * character), or NULL when it does not. */
+static const char *config_quote_end(const char *q)
+{
+    for (const char *c = q + 1; *c != '\0'; c++) {
+        if (*q == '"' && *c == '\\' && c[1] != '\0')
+            c++;
+        else if (*c == *q)
+            return c;
+    }
+    return NULL;
+}
+
+/* The length of value text s up to its comment: a ';' after white space, unless in quotes
+ * (a " or ' at the start of a word, closed later on the line). libinih cuts at every such
+ * ';', quotes or not. */
+static size_t config_uncommented(const char *s)
+{
+    int was_space = 0;
+
+    for (const char *c = s; *c != '\0'; c++) {
+        const char *end = NULL;
+
+        if ((*c == '"' || *c == '\'') && (c == s || isspace((unsigned char)c[-1])))
+            end = config_quote_end(c);
+        if (end != NULL) {
+            c = end;
+            was_space = 0;
+            continue;
+        }
+        if (was_space && *c == ';')
+            return (size_t)(c - s);
+        was_space = isspace((unsigned char)*c) != 0;
+    }
+    return strlen(s);
+}
+
+/* The value of the line the handler got (the last one read): after the first '=' or ':' of
+ * a key line, or the whole of a continuation line, without its comment and outer white
+ * space. Into out (LIMIT_INI_LINE + 2 bytes). */
+static const char *config_value(struct config_parse *p, int continuation, char *out)
+{
+    const char *s = p->raw + strspn(p->raw, " \t");
+    size_t len;
+
+    if (!continuation)
+        s += strcspn(s, "=:") + (s[strcspn(s, "=:")] != '\0');
+    len = config_uncommented(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    while (len > 0 && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return out;
+}
+
+static int config_handler(void *user, const char *section, const char *key, const char *inih)
 {
     struct config_parse *p = user;
     int status = STATUS_OK;
+    char buf[sizeof(p->raw)];
+    /* libinih continues the last key on an indented line, whatever the line holds. */
+    const char *value = config_value(
+        p, p->line_indented && p->last_key != NULL && strcmp(p->last_key, key) == 0, buf);
+
+    (void)inih;
 
     if (config_continuation(p, section, key, value))
         return 1;
@@ -775,12 +843,14 @@ static char *config_reader(char *str, int num, void *stream)
     p->pos += len + (line[len] == '\n');
     if (len > 0 && line[len - 1] == '\r')
         len--;
-    if (len >= (size_t)num) {
+    /* p->raw holds LIMIT_INI_LINE bytes, libinih's line (num - 1) as Debian builds it. */
+    if (len >= (size_t)num || len >= sizeof(p->raw) - 1) {
         config_error(p, "line is longer than %d bytes; shorten it", num - 1);
         len = 0;
     }
     memcpy(str, line, len);
     str[len] = '\0';
+    memcpy(p->raw, str, len + 1);
     p->line_indented = len > 0 && (str[0] == ' ' || str[0] == '\t');
     config_scan_header(p, str);
     return str;

@@ -6,6 +6,7 @@
 #include "plugin.h"
 #include "result.h"
 #include "status.h"
+#include "strbuf.h"
 #include "version.h"
 
 #include <math.h>
@@ -300,11 +301,26 @@ static void host_vlog(const struct mcph_host *vt, enum mcph_log_level level, con
 {
     struct plugin *pl = host_plugin(vt);
     char who[LIMIT_ID + 16];
+    struct strbuf text = STRBUF_INIT;
+    const char *file = NULL;
+    int line = 0;
+    va_list copy;
 
     if ((int)level < LOG_DEBUG || (int)level > LOG_EMERGENCY)
         level = MCPH_LOG_ERROR;
     snprintf(who, sizeof(who), "plugin %s", pl->id);
-    log_vmsg(pl->log, (int)level, who, fmt, ap);
+    /* A problem init reports is most often its section's: say where (FILE:LINE). */
+    if ((int)level >= LOG_WARNING && plugin_initializing(pl)) {
+        va_copy(copy, ap);
+        (void)strbuf_vaddf(&text, fmt, copy);
+        va_end(copy);
+        line = plugin_init_line(pl, text.buf, &file);
+    }
+    if (line > 0)
+        log_msg(pl->log, (int)level, who, "%s:%d: %s", file, line, text.buf);
+    else
+        log_vmsg(pl->log, (int)level, who, fmt, ap);
+    strbuf_release(&text);
 }
 
 static const char *host_config_path(const struct mcph_host *vt, const char *key)

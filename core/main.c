@@ -3,9 +3,10 @@
  *
  * Exit codes: 0 served until end of input (or SIGTERM/SIGINT; a second one exits at once, still
  * 0), or --check found no problem; 1 runtime failure (I/O, out of memory, or a shutdown that
- * did not end within LIMIT_SHUTDOWN_WATCHDOG_MS); 2 usage; 3 the INI file is wrong; 4 a plugin
- * failed to load while [server] strict = yes, or --check found a problem. A plugin served in
- * process that crashes ends mcph with its signal (crash.h).
+ * did not end within LIMIT_SHUTDOWN_WATCHDOG_MS); 2 usage; 3 the INI file is wrong (a key, a
+ * plugin section's keys or path, the plugin its path names, a name two sections serve); 4 a
+ * plugin's init failed while [server] strict = yes, or --check saw one fail. A plugin served
+ * in process that crashes ends mcph with its signal (crash.h).
  */
 #include "crash.h"
 #include "debounce.h"
@@ -209,12 +210,13 @@ static int main_startup(struct server *srv, const struct main_args *args)
         return EXIT_CONFIG;
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
-    if ((failures > 0 || collisions > 0) && (srv->cfg.strict || args->check)) {
+    /* Collisions made server_load refuse the INI already: only failed inits are left. */
+    if (failures > 0 && (srv->cfg.strict || args->check)) {
         if (!args->check && args->isolated == NULL)
             log_msg(&srv->log, LOG_CRITICAL, NULL,
-                    "%zu plugin problem(s) and [server] strict "
+                    "%zu plugin init failure(s) and [server] strict "
                     "= yes in %s; not serving",
-                    failures + collisions, srv->cfg.file);
+                    failures, srv->cfg.file);
         return EXIT_PLUGIN;
     }
     return EXIT_OK;

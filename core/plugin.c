@@ -51,30 +51,92 @@ int plugin_valid_name(const char *name)
 /* --- The file: checked through the descriptor we then load from, so what is checked is
  * what runs. --- */
 
-static int plugin_check_dir(struct rows_load *ld, const char *file)
+/* Owners mcph trusts with its plugins: root and the user mcph runs as. */
+static int plugin_trusted_uid(uid_t uid)
 {
-    char real[PATH_MAX];
-    struct stat st;
-    char *slash;
+    return uid == 0 || uid == geteuid();
+}
 
-    if (realpath(file, real) == NULL) {
+/* Folder `dir` (a real path), which holds an entry owned by entry_uid, and every folder
+ * above it, as sshd's StrictModes checks them: each belongs to root or mcph's user, and is
+ * writable by nobody else, unless it is sticky (then others cannot swap an entry they do
+ * not own) and the entry in it is trusted. dir is cut down as the walk goes up. */
+static int plugin_check_ancestors(struct rows_load *ld, char *dir, uid_t entry_uid)
+{
+    struct stat st;
+
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+
+        if (stat(dir, &st) != 0) {
+            rows_fail(ld, "cannot check its folder %s: %s", dir, strerror(errno));
+            return STATUS_PLUGIN;
+        }
+        if (!plugin_trusted_uid(st.st_uid)) {
+            rows_fail(ld,
+                      "its folder %s (mode %04o, owner uid %u) belongs to another user, who "
+                      "could swap the plugin; move the plugin to folders owned by root or uid %u",
+                      dir, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+                      (unsigned)geteuid());
+            return STATUS_PLUGIN;
+        }
+        if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+            !((st.st_mode & S_ISVTX) && plugin_trusted_uid(entry_uid))) {
+            rows_fail(ld,
+                      "its folder %s (mode %04o, owner uid %u) is writable by group or others%s, "
+                      "so anyone could swap the plugin; run chmod go-w %s, or move the plugin",
+                      dir, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+                      st.st_mode & S_ISVTX ? " and what is in it belongs to another user" : "",
+                      dir);
+            return STATUS_PLUGIN;
+        }
+        if (slash == NULL || strcmp(dir, "/") == 0)
+            return STATUS_OK;
+        entry_uid = st.st_uid;
+        if (slash == dir)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+}
+
+/* The folders of `file`, the one opened as st: those of its real path, and when a symbolic
+ * link led there, those of the link's own folder (whoever can swap the link swaps the
+ * plugin). The real path must still name the file opened. */
+static int plugin_check_dir(struct rows_load *ld, const char *file, const struct stat *st)
+{
+    char real[PATH_MAX], *dir;
+    struct stat now;
+    int status;
+
+    if (realpath(file, real) == NULL || stat(real, &now) != 0) {
         rows_fail(ld, "cannot resolve the path: %s; check [plugin.%s] path", strerror(errno),
                   ld->cp->id);
         return STATUS_PLUGIN;
     }
-    slash = strrchr(real, '/');
-    if (slash == real)
-        slash[1] = '\0';
-    else
-        *slash = '\0';
-    if (stat(real, &st) != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-        rows_fail(ld,
-                  "its folder %s is writable by group or others, so anyone could swap "
-                  "the plugin; run chmod go-w %s",
-                  real, real);
+    if (now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+        rows_fail(ld, "the file changed while it was checked; load it again (SIGHUP)");
         return STATUS_PLUGIN;
     }
-    return STATUS_OK;
+    dir = strrchr(real, '/');
+    if (dir == real)
+        dir[1] = '\0';
+    else
+        *dir = '\0';
+    status = plugin_check_ancestors(ld, real, st->st_uid);
+    if (status != STATUS_OK)
+        return status;
+    dir = config_dirname(file);
+    if (dir == NULL)
+        return STATUS_NOMEM;
+    if (realpath(dir, real) == NULL) {
+        rows_fail(ld, "cannot resolve the folder %s: %s", dir, strerror(errno));
+        status = STATUS_PLUGIN;
+    } else {
+        status = plugin_check_ancestors(ld, real, st->st_uid);
+    }
+    free(dir);
+    return status;
 }
 
 static int plugin_check_file(struct rows_load *ld, int fd, struct stat *st)
@@ -87,11 +149,18 @@ static int plugin_check_file(struct rows_load *ld, int fd, struct stat *st)
         rows_fail(ld, "the file is writable by group or others; run chmod go-w %s", ld->cp->path);
         return STATUS_PLUGIN;
     }
+    if (!plugin_trusted_uid(st->st_uid)) {
+        rows_fail(ld,
+                  "the file belongs to uid %u, neither root nor the user mcph runs as (uid %u), "
+                  "who could change it; run chown %u %s, or install it as root",
+                  (unsigned)st->st_uid, (unsigned)geteuid(), (unsigned)geteuid(), ld->cp->path);
+        return STATUS_PLUGIN;
+    }
     if (st->st_size > PLUGIN_MAX_FILE) {
         rows_fail(ld, "the file is larger than %ld bytes", PLUGIN_MAX_FILE);
         return STATUS_PLUGIN;
     }
-    return plugin_check_dir(ld, ld->cp->path);
+    return plugin_check_dir(ld, ld->cp->path, st);
 }
 
 /* Copy the file into a sealed memfd and dlopen that as /proc/self/fd/N: glibc hands back
@@ -452,6 +521,49 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
     return rc;
 }
 
+int plugin_initializing(const struct plugin *pl)
+{
+    /* loader is set before init runs and never after: reading it is safe on any thread that
+     * init or later code started; loading is the loader's own. */
+    return pthread_equal(pl->loader, pthread_self()) && pl->loading != NULL;
+}
+
+/* Where word (a key name) is in text as a whole word, or NULL. */
+static const char *plugin_find_word(const char *text, const char *word)
+{
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    size_t n = strlen(word);
+
+    for (const char *at = strstr(text, word); n > 0 && at != NULL; at = strstr(at + 1, word)) {
+        if ((at == text || strchr(chars, at[-1]) == NULL) &&
+            (at[n] == '\0' || strchr(chars, at[n]) == NULL))
+            return at;
+    }
+    return NULL;
+}
+
+int plugin_init_line(const struct plugin *pl, const char *text, const char **file)
+{
+    const struct config_plugin *cp;
+    const char *first = NULL;
+    int line;
+
+    if (!plugin_initializing(pl))
+        return 0;
+    cp = pl->loading->cp;
+    line = 0;
+    for (size_t i = 0; i < cp->nkeys; i++) {
+        const char *at = plugin_find_word(text, cp->keys[i].key);
+
+        if (at != NULL && (first == NULL || at < first)) {
+            first = at;
+            line = cp->keys[i].line;
+        }
+    }
+    *file = pl->loading->ini_file;
+    return line;
+}
+
 static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
@@ -498,6 +610,13 @@ static int plugin_run_init(struct rows_load *ld, const struct mcph_plugin *d)
     pl->loader = pthread_self();
     rc = d->init(&pl->host.vt, &pl->state);
     pl->loading = NULL;
+    /* MCPH_ERR_INVALID: init refused what its section says, a configuration error; any
+     * other code is a failure of the moment (a database down, no memory). */
+    if (rc == MCPH_ERR_INVALID) {
+        rows_fail(ld, "init refused the section's keys (MCPH_ERR_INVALID); fix what its "
+                      "messages above name");
+        return STATUS_CONFIG;
+    }
     if (rc != MCPH_OK) {
         rows_fail(ld, "init failed (status %d); see its messages above", rc);
         return STATUS_PLUGIN;
@@ -521,8 +640,10 @@ static int plugin_load_steps(struct rows_load *ld, const struct plugin *old)
     /* An isolated section's keys are the child's to check, against the plugin's own. */
     if (status == STATUS_OK && !ld->failed && !ld->pl->isolate.on)
         status = plugin_check_config(ld);
-    if (status == STATUS_OK && ld->failed)
-        status = STATUS_PLUGIN;
+    /* Everything before init is the section's to fix: its path, its keys, or the plugin
+     * its path names. */
+    if ((status != STATUS_OK && status != STATUS_NOMEM) || (status == STATUS_OK && ld->failed))
+        status = STATUS_CONFIG;
     if (status == STATUS_OK) {
         /* Only during init: a rebuild's predecessor is not the instance's to keep. */
         ld->pl->predecessor = old != NULL ? old->state : NULL;

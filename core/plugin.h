@@ -186,8 +186,10 @@ struct plugin {
 /*
  * Load the plugin of section `cp` from the INI `ini_file`: check, dlopen, copy, validate,
  * init. On success *out is a new instance (one reference, owned by the caller). On failure
- * every reason is added to errs ("plugin 'ID' (PATH): what; the fix") and a negative status
- * is returned (STATUS_PLUGIN, STATUS_CONFIG for config keys, STATUS_NOMEM). Main thread.
+ * every reason is added to errs ("FILE:LINE: plugin 'ID' (PATH): what; the fix") and a
+ * negative status is returned: STATUS_CONFIG when the section is to fix (its path, its keys,
+ * the file's trust, the plugin it names: descriptor, rows, schemas; or init returned
+ * MCPH_ERR_INVALID), STATUS_PLUGIN when init failed otherwise, STATUS_NOMEM. Main thread.
  */
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
                 const struct plugin_env *env, struct diag *errs)
@@ -224,6 +226,15 @@ void plugin_subscribe(struct plugin *pl, const char *uri, int on);
  * running. Main thread, during init.
  */
 int plugin_define(struct plugin *pl, int kind, const void *row);
+
+/* Whether the calling thread runs instance pl's init now. Any thread. */
+int plugin_initializing(const struct plugin *pl);
+
+/* For a message (text, borrowed) that instance pl logs while its init runs on this thread:
+ * the line of the first of its section's own keys the message names as a word, with the INI
+ * file in *file (borrowed until init returns). 0 when it names none, or when init is not
+ * running on this thread. */
+int plugin_init_line(const struct plugin *pl, const char *text, const char **file);
 
 /* The value of config key `key` read as a path (host->config_path), or NULL. Borrowed from
  * pl. Any thread. */

@@ -95,17 +95,6 @@ static char *registry_exposed(const struct plugin *pl, const char *name)
     return out;
 }
 
-/* What fixes a collision, up to the section name: a prefix renames tools and prompts, never
- * a URI. */
-static const char *registry_advice(const char *what, const struct plugin *later)
-{
-    if (strncmp(what, "resource", 8) == 0)
-        return "A prefix does not change a URI: leave it out with a resources filter in [plugin.";
-    if (later->prefix != NULL)
-        return "Change the prefix in [plugin.";
-    return "Set a prefix in [plugin.";
-}
-
 static void registry_refuse(struct registry_build *b, const char *what, const char *name,
                             const struct plugin *first, const struct plugin *later)
 {
@@ -121,10 +110,19 @@ static void registry_refuse(struct registry_build *b, const char *what, const ch
         }
     }
     free(key);
-    diag_add(b->errs,
-             "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. %s%s%s",
-             later->id, later->path, what, name, first->id, registry_advice(what, later), later->id,
-             "] or rename one of them");
+    /* A prefix renames tools and prompts, never URIs; a filter leaves any row out. */
+    if (strncmp(what, "resource", 8) == 0)
+        diag_add(b->errs,
+                 "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. A prefix "
+                 "does not change URIs: leave it out with 'resources = !GLOB' in [plugin.%s], or "
+                 "have one of them serve other URIs",
+                 later->id, later->path, what, name, first->id, later->id);
+    else
+        diag_add(b->errs,
+                 "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. %s in "
+                 "[plugin.%s], or leave it out there with '%ss = !GLOB'",
+                 later->id, later->path, what, name, first->id,
+                 later->prefix != NULL ? "Choose another prefix" : "Set a prefix", later->id, what);
     b->collisions++;
 }
 

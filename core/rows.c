@@ -21,6 +21,10 @@ void rows_fail(struct rows_load *ld, const char *fmt, ...)
     va_list ap;
 
     ld->failed = 1;
+    /* FILE:LINE of the section's path (its header when path is defaulted): the line to fix,
+     * or the plugin the line names. */
+    if (ld->ini_file != NULL && ld->cp->path_line > 0)
+        (void)strbuf_addf(&where, "%s:%d: ", ld->ini_file, ld->cp->path_line);
     if (strbuf_addf(&where, "plugin '%s' (%s)", ld->cp->id, ld->cp->path) != STATUS_OK)
         ld->errs->nomem = 1;
     va_start(ap, fmt);

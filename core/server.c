@@ -241,9 +241,10 @@ static void server_log_diag(const struct log *lg, struct diag *d)
 }
 
 /* Load every enabled plugin of the config, in order; failures are reported and skipped.
- * *failures counts them. Returns STATUS_OK or STATUS_NOMEM. */
+ * *failures counts those whose init failed, *wrong the sections to fix (STATUS_CONFIG).
+ * Returns STATUS_OK or STATUS_NOMEM. */
 static int server_load_plugins(struct server *srv, struct plugin ***out, size_t *n,
-                               size_t *failures)
+                               size_t *failures, size_t *wrong)
 {
     const struct config *cfg = &srv->cfg;
     struct plugin **plugins = calloc(cfg->nplugins + 1, sizeof(*plugins));
@@ -267,6 +268,8 @@ static int server_load_plugins(struct server *srv, struct plugin ***out, size_t 
         }
         if (status == STATUS_OK)
             (*n)++;
+        else if (status == STATUS_CONFIG)
+            (*wrong)++;
         else
             (*failures)++;
     }
@@ -287,10 +290,35 @@ int server_config_load(const struct server *srv, struct config *cfg, const char 
     return status;
 }
 
+/* A row left out for a collision is the later section's to fix (a prefix, a filter): its
+ * FILE:LINE, once per section (the reasons are logged above). */
+static size_t server_log_collided(const struct server *srv)
+{
+    const struct registry *reg = srv->reg;
+    size_t sections = 0;
+
+    for (size_t i = 0; i < reg->ncollided; i++) {
+        const char *id = strrchr(reg->collided[i], ' ');
+        const struct config_plugin *cp = id != NULL ? config_find_plugin(&srv->cfg, id + 1) : NULL;
+        int seen = 0;
+
+        for (size_t j = 0; j < i && cp != NULL; j++)
+            seen |= strcmp(strrchr(reg->collided[j], ' '), id) == 0;
+        if (cp == NULL || seen)
+            continue;
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "%s:%d: [plugin.%s] serves a name another plugin serves (see above); fix the "
+                "section",
+                srv->cfg.file, cp->line, cp->id);
+        sections++;
+    }
+    return sections;
+}
+
 int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions)
 {
     struct plugin **plugins = NULL;
-    size_t n = 0;
+    size_t n = 0, wrong = 0;
     struct diag errs;
     int status;
 
@@ -301,7 +329,7 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
     if (status != STATUS_OK)
         return status == STATUS_NOMEM ? STATUS_NOMEM : STATUS_INVALID;
     atomic_store(&srv->log.level, srv->cfg.log_level);
-    status = server_load_plugins(srv, &plugins, &n, failures);
+    status = server_load_plugins(srv, &plugins, &n, failures, &wrong);
     if (status == STATUS_OK)
         status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, collisions);
     if (status == STATUS_OK)
@@ -316,7 +344,19 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
             plugin_free(plugins[i]);
     }
     free(plugins);
-    return status == STATUS_INVALID ? STATUS_NOMEM : status;
+    if (status == STATUS_INVALID)
+        return STATUS_NOMEM;
+    if (status == STATUS_OK && *collisions > 0)
+        wrong += server_log_collided(srv);
+    if (status == STATUS_OK && wrong > 0) {
+        log_msg(&srv->log, LOG_CRITICAL, NULL,
+                "%zu plugin section(s) of %s to fix (above); not serving", wrong, srv->cfg.file);
+        /* As after a [server] error: nothing stays loaded. */
+        registry_free(srv->reg);
+        srv->reg = NULL;
+        return STATUS_INVALID;
+    }
+    return status;
 }
 
 void server_release(struct server *srv)
@@ -350,15 +390,43 @@ void server_release(struct server *srv)
     pthread_mutex_destroy(&srv->lock);
 }
 
+/* The enabled sections not in service (their init failed), "a, b" into sb; returns how
+ * many. */
+static size_t server_left_out(const struct server *srv, struct strbuf *sb)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < srv->cfg.nplugins; i++) {
+        const struct config_plugin *cp = &srv->cfg.plugins[i];
+        int served = 0;
+
+        for (size_t j = 0; j < srv->reg->nplugins; j++)
+            served |= strcmp(srv->reg->plugins[j]->id, cp->id) == 0;
+        if (!cp->enabled || served)
+            continue;
+        (void)strbuf_addf(sb, "%s%s", n == 0 ? "" : ", ", cp->id);
+        n++;
+    }
+    return n;
+}
+
 int server_start(struct server *srv, const struct work_source *src)
 {
+    struct strbuf out = STRBUF_INIT, names = STRBUF_INIT;
+    size_t left;
+
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
+    left = server_left_out(srv, &names);
+    if (left > 0)
+        (void)strbuf_addf(&out, "; %zu left out, their init failed: %s", left, names.buf);
     /* Before the first message is read: this line is for stderr only. */
-    log_msg(&srv->log, LOG_INFO, NULL,
+    log_msg(&srv->log, left > 0 ? LOG_WARNING : LOG_INFO, NULL,
             "serving %zu tools, %zu resources, %zu templates, "
-            "%zu prompts from %zu plugins (%s)",
+            "%zu prompts from %zu plugins (%s)%s",
             srv->reg->ntools, srv->reg->nresources, srv->reg->ntemplates, srv->reg->nprompts,
-            srv->reg->nplugins, srv->cfg.file);
+            srv->reg->nplugins, srv->cfg.file, out.buf);
+    strbuf_release(&out);
+    strbuf_release(&names);
     if (work_start(&srv->work, src, LIMIT_THREADS) != STATUS_OK) {
         log_msg(&srv->log, LOG_ERROR, NULL, "cannot start threads");
         jsonrpc_reader_release(&srv->in);

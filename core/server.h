@@ -133,8 +133,12 @@ int server_config_load(const struct server *srv, struct config *cfg, const char 
                        struct diag *errs) __attribute__((warn_unused_result));
 
 /* Read the INI file at path and load every enabled plugin into the served set (srv->reg).
- * Problems are logged; *failures counts plugins that did not load, *collisions rows left out.
- * Returns STATUS_OK, STATUS_INVALID when the INI file is wrong, or STATUS_NOMEM. */
+ * Problems are logged. *failures counts plugins left out because their init failed (not for
+ * their section's keys), *collisions rows two sections serve. Returns STATUS_OK;
+ * STATUS_INVALID when the INI file is wrong: a [server] problem, or any plugin section to fix
+ * (its keys, its file, the plugin it names, init's MCPH_ERR_INVALID, a collision), every
+ * section tried and each problem logged with FILE:LINE; srv->reg is then NULL. Or
+ * STATUS_NOMEM. */
 int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions);
 
 /* Start serving: the threads of srv->work take the reader role on src. Returns STATUS_OK,

@@ -132,7 +132,8 @@ async function startupFailures(mcph) {
         ok: { command: fakeCommand('normal', mk.ok) },
         stuck: { command: fakeCommand('never-init', mk.stuck), startup_timeout_ms: limit },
         gone: { command: fakeCommand('exit-at-once', mk.gone) },
-        noisy: { command: fakeCommand('garbage', mk.noisy) },
+        // The same fake server as ok's: its URIs would collide, which stops start-up.
+        noisy: { command: fakeCommand('garbage', mk.noisy), resources: '!*' },
         mute: { command: fakeCommand('garbage-forever', mk.mute), startup_timeout_ms: limit },
     });
     let s;

@@ -4,10 +4,12 @@
 // build/tests/reload/scaffold/, `make plugin NAME=...` must create plugins/NAME/NAME.c from
 // the starter, enable [plugin.NAME] in the INI it is given, and build it; a running mcph
 // must then serve the new tool after a SIGHUP, and a mcph in watch mode without any signal.
-// Bad names and an existing plugin are refused with a message and exit status 2. Prints
+// Bad names and an existing plugin are refused with a message and exit status 2. Without
+// CONF=, make plugin leaves the tracked conf/mcph.ini as it is and writes conf/local.ini (made
+// from it). `make run` puts nothing but the protocol on stdout. Prints
 // "ok NAME" / "FAIL NAME: why" per check and "N passed, N failed"; exits 1 on a failure.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +23,7 @@ const TOOLS = 'notifications/tools/list_changed';
 // A copy of what `make plugin` needs, and nothing of the real tree's plugins/ or build/.
 function makeTree(ws) {
     const tree = path.join(ws, 'tree');
-    for (const rel of ['Makefile', 'plugin-api', 'plugins/example', 'conf/sample.sql']) {
+    for (const rel of ['Makefile', 'plugin-api', 'plugins/example', 'conf/sample.sql', 'conf/mcph.ini']) {
         fs.cpSync(path.join(ROOT, rel), path.join(tree, rel), { recursive: true });
     }
     fs.mkdirSync(path.join(tree, 'build/plugins'), { recursive: true });
@@ -33,12 +35,13 @@ function makeTree(ws) {
     return { tree, ini };
 }
 
-// make -C tree plugin NAME=name CONF=conf/test.ini; resolves { code, out }.
-async function makePlugin(tree, name) {
+// make -C tree plugin NAME=name CONF=conf/test.ini (no CONF= when conf is null); resolves
+// { code, out }.
+async function makePlugin(tree, name, conf = 'conf/test.ini') {
     const env = { ...process.env };
     for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL']) delete env[k];
     try {
-        const r = await execFileP('make', ['-C', tree, '--no-print-directory', 'plugin', `NAME=${name}`, 'CONF=conf/test.ini'],
+        const r = await execFileP('make', ['-C', tree, '--no-print-directory', 'plugin', `NAME=${name}`, ...(conf ? [`CONF=${conf}`] : [])],
             { env, timeout: 120_000 });
         return { code: 0, out: r.stdout + r.stderr };
     } catch (err) {
@@ -58,6 +61,28 @@ function isolatedChildren(id, ini) {
         } catch { /* gone */ }
     }
     return pids;
+}
+
+// `make run` in the tree (serving conf/test.ini with this mcph), one initialize, then the end
+// of input: resolves { code, stdout, stderr }.
+function makeRun(tree) {
+    const env = { ...process.env };
+    for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL']) delete env[k];
+    return new Promise((resolve) => {
+        // As a user runs it, in the tree (make -C prints "Entering directory" on stdout: a
+        // client starting mcph from elsewhere runs make -s -C DIR run).
+        const child = spawn('make', ['run', `MCPH=${MCPH}`, 'RUN_CONF=conf/test.ini'], { env, cwd: tree });
+        let stdout = '';
+        let stderr = '';
+        const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+        child.stdout.on('data', (d) => { stdout += d; });
+        child.stderr.on('data', (d) => { stderr += d; });
+        child.on('close', (code) => {
+            clearTimeout(timer);
+            resolve({ code, stdout, stderr });
+        });
+        child.stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'scaffold', version: '1' } } })}\n`);
+    });
 }
 
 async function main() {
@@ -122,6 +147,40 @@ async function main() {
                 return problems.length ? problems : 'exit 2';
             });
         }
+        await check('make plugin without CONF= leaves conf/mcph.ini as shipped', async () => {
+            const shipped = fs.readFileSync(path.join(tree, 'conf/mcph.ini'), 'utf8');
+            const r = await makePlugin(tree, 'unlisted', null);
+            const problems = [];
+            const local = path.join(tree, 'conf/local.ini');
+            if (r.code !== 0) problems.push(`exit ${r.code}: ${r.out.slice(-400)}`);
+            if (fs.readFileSync(path.join(tree, 'conf/mcph.ini'), 'utf8') !== shipped) problems.push('conf/mcph.ini changed');
+            if (!fs.existsSync(local)) problems.push('no conf/local.ini');
+            else {
+                const text = fs.readFileSync(local, 'utf8');
+                if (!text.includes(shipped)) problems.push('conf/local.ini lacks conf/mcph.ini');
+                if (!/^\[plugin\.unlisted\]\npath = unlisted\.so$/m.test(text)) problems.push('conf/local.ini lacks [plugin.unlisted]');
+            }
+            if (!/conf\/local\.ini/.test(r.out)) problems.push(`the output does not name conf/local.ini: ${r.out.slice(-300)}`);
+            return problems.length ? problems : 'conf/local.ini made from it, the plugin enabled there';
+        });
+
+        await check('make run: stdout is only the protocol', async () => {
+            const r = await makeRun(tree);
+            const lines = r.stdout.split('\n').filter((l) => l !== '');
+            const bad = lines.filter((l) => {
+                try {
+                    return JSON.parse(l).jsonrpc !== '2.0';
+                } catch {
+                    return true;
+                }
+            });
+            const problems = [];
+            if (r.code !== 0) problems.push(`exit ${r.code}: ${r.stderr.slice(-400)}`);
+            if (bad.length) problems.push(`not protocol on stdout: ${JSON.stringify(bad.slice(0, 3))}`);
+            if (!lines.some((l) => /"id":1,"result"/.test(l))) problems.push(`no initialize result: ${r.stdout.slice(0, 300)}`);
+            if (!/serving conf\/test\.ini/.test(r.stderr)) problems.push(`stderr does not say what is served: ${r.stderr.slice(-300)}`);
+            return problems.length ? problems : `${lines.length} protocol line(s) on stdout, the rest on stderr`;
+        });
         await check('no schema or protocol problem', async () => [...hup.problems(), ...watch.problems()]);
     } finally {
         for (const s of [hup, watch]) {

@@ -1066,7 +1066,7 @@ async function checkConfigErrors(top) {
                 return ['--check passed'];
             } catch (err) {
                 out = `${err.stdout}${err.stderr}`;
-                return err.status === 4 && re.test(out) ? short(out.split('\n').find((l) => re.test(l)), 160) : [`status ${err.status}: ${short(out)}`];
+                return err.status === 3 && re.test(out) ? short(out.split('\n').find((l) => re.test(l)), 160) : [`status ${err.status}: ${short(out)}`];
             }
         });
     }

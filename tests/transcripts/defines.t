@@ -58,7 +58,7 @@ silence 400
 # A rebuild whose init fails keeps the instance in service.
 sh rm items.txt
 signal HUP
-stderr ~plugin defines: cannot open the list /.*/items\.txt \(vlog\)
+stderr ~plugin defines: /.*/mcph\.ini:10: cannot open the list /.*/items\.txt \(vlog\)
 stderr ~reload: defines: the new version failed; the one in service stays
 silence 400
 > {"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"gamma","arguments":{}}}

@@ -1,25 +1,23 @@
-# Every kind of plugin failure is reported with the plugin, its path and the fix; the good
-# plugins are served.
+# Every error in a plugin section stops start-up (exit 3), like a [server] error: each names
+# FILE:LINE of the section (its path line, or its header when path is defaulted), the plugin,
+# its path and the fix; then one line counts the sections to fix. Nothing is served.
 config: conf/failures.ini
-> {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
-< {"jsonrpc":"2.0","id":1,"result":"<any>"}
-stderr ~plugin 'abi_major' \(.*abi_major\.so\): built for plugin ABI 2\.4, this mcph has ABI 1\.4; rebuild
-stderr ~plugin 'abi_minor' \(.*\): built for plugin ABI 1\.5, newer than this mcph's ABI 1\.4
-stderr ~plugin 'short_descriptor' \(.*\): descriptor is 8 bytes
-stderr ~plugin 'bad_schema' \(.*\): input_schema of '.*' is not valid JSON
-stderr ~plugin 'schema_not_object' \(.*\): input_schema of '.*' must be a JSON Schema object
-stderr ~plugin 'dup_names' \(.*\): two tools are named 'same'
-stderr ~plugin 'bad_name' \(.*\): tool name 'bad name!' is not valid
-stderr ~plugin init_fail: init failed on purpose
-stderr ~plugin 'init_fail' \(.*\): init failed
-stderr ~plugin 'no_entry' \(.*\): no mcph_plugin_entry\(\)
-stderr ~failures\.ini:14: \[plugin\.config_required\] needs 'token'
-stderr ~plugin 'missing' \(.*does-not-exist\.so\): cannot open
-stderr ~plugin 'collide' \(.*\): tool 'echo' is already served by plugin 'basic'
+exit 3
+stderr ~failures\.ini:5: plugin 'abi_major' \(.*abi_major\.so\): built for plugin ABI 2\.4, this mcph has ABI 1\.4; rebuild
+stderr ~failures\.ini:6: plugin 'abi_minor' \(.*\): built for plugin ABI 1\.5, newer than this mcph's ABI 1\.4
+stderr ~failures\.ini:7: plugin 'short_descriptor' \(.*\): descriptor is 8 bytes
+stderr ~failures\.ini:8: plugin 'bad_schema' \(.*\): input_schema of '.*' is not valid JSON
+stderr ~failures\.ini:9: plugin 'schema_not_object' \(.*\): input_schema of '.*' must be a JSON Schema object
+stderr ~failures\.ini:10: plugin 'dup_names' \(.*\): two tools are named 'same'
+stderr ~failures\.ini:11: plugin 'bad_name' \(.*\): tool name 'bad name!' is not valid
+stderr ~failures\.ini:12: plugin 'no_entry' \(.*\): no mcph_plugin_entry\(\)
+stderr ~failures\.ini:13: \[plugin\.config_required\] needs 'token'
+stderr ~failures\.ini:15: plugin 'missing' \(.*does-not-exist\.so\): cannot open
+stderr ~failures\.ini:19: \[plugin\.basic2\] unknown key 'colour'; plugin 'basic' accepts
+stderr ~plugin 'collide' \(.*\): tool 'echo' is already served by plugin 'basic'; left out\. Set a prefix in \[plugin\.collide\]
+stderr ~failures\.ini:20: \[plugin\.collide\] serves a name another plugin serves
+stderr ~failures\.ini:21: plugin 'schema_keywords' \(.*\): input_schema of 'needs_text': "required" at # must be an array of unique strings; it is a string; fix the schema
+stderr ~failures\.ini:21: plugin 'schema_keywords' \(.*\): output_schema of 'counts': "minimum" at #/properties/n must be a number; it is a string
+stderr ~critical: 13 plugin section\(s\) of .*failures\.ini to fix \(above\); not serving
 stderr !~does-not-exist-either
-> {"jsonrpc":"2.0","id":2,"method":"tools/list"}
-< {"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"echo"},{"name":"sleep"},{"name":"overlap"},{"name":"greet"},{"name":"fail"},{"name":"boom"},{"name":"shout"}]}}
-# A plugin that writes to stdout cannot corrupt the protocol stream.
-> {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"shout"}}
-< {"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"shouted"}]}}
-stderr ~garbage from init
+stderr !~serving \d+ tools

@@ -402,6 +402,36 @@ static void test_comments(void)
     cfg_done(&cfg, &errs, path);
 }
 
+/* A ';' in quotes is the value's: "..." (with \" inside) and '...' opened at the start of a
+ * word and closed on the line; a quote left open, or one inside a word, changes nothing. */
+static void test_comments_in_quotes(void)
+{
+    static const char ini[] = "[server]\n"
+                              "name = \"a ;b\" ; the comment\n"
+                              "title = don't ;stop here\n"
+                              "instructions = first \"x \\\" ;y\" ; gone\n"
+                              "  second 'p ; q' ; gone too\n"
+                              "[plugin.p]\n"
+                              "commands = date \"now ; then\": /bin/date ; said \"x\"\n"
+                              "open = \"never closed ; cut\n"
+                              "eq =\"a ;b\"\n";
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "quotes.ini", ini), STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_STR_EQ(cfg.name, "\"a ;b\"");
+    CHECK_STR_EQ(cfg.title, "don't");
+    CHECK_STR_EQ(cfg.instructions, "first \"x \\\" ;y\"\nsecond 'p ; q'");
+    if (CHECK_INT_EQ(cfg.nplugins, 1) && CHECK_INT_EQ(cfg.plugins[0].nkeys, 3)) {
+        CHECK_STR_EQ(cfg.plugins[0].keys[0].value, "date \"now ; then\": /bin/date");
+        CHECK_STR_EQ(cfg.plugins[0].keys[1].value, "\"never closed");
+        CHECK_STR_EQ(cfg.plugins[0].keys[2].value, "\"a ;b\"");
+    }
+    cfg_done(&cfg, &errs, path);
+}
+
 static void test_crlf(void)
 {
     struct config cfg;
@@ -976,6 +1006,7 @@ static const struct check_test tests[] = {
     {"ini_in_current_folder", test_ini_in_current_folder},
     {"plugin_dir_after_sections", test_plugin_dir_after_sections},
     {"comments", test_comments},
+    {"comments_in_quotes", test_comments_in_quotes},
     {"crlf", test_crlf},
     {"continuation", test_continuation},
     {"continuation_elsewhere", test_continuation_elsewhere},

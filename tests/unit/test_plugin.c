@@ -289,53 +289,53 @@ static void test_abi_major(void)
     char theirs[32], ours[32];
 
     /* abi_major.so claims the next major with this header's minor. */
-    plg_expect_refusal("abi_major.so", STATUS_PLUGIN,
+    plg_expect_refusal("abi_major.so", STATUS_CONFIG,
                        plg_abi(theirs, sizeof(theirs), MCPH_ABI_MAJOR + 1, MCPH_ABI_MINOR),
                        plg_abi(ours, sizeof(ours), MCPH_ABI_MAJOR, MCPH_ABI_MINOR));
-    plg_expect_refusal("abi_major.so", STATUS_PLUGIN, "rebuild", "plugin-api.h");
+    plg_expect_refusal("abi_major.so", STATUS_CONFIG, "rebuild", "plugin-api.h");
 }
 
 static void test_abi_minor(void)
 {
     char theirs[32], ours[32];
 
-    plg_expect_refusal("abi_minor.so", STATUS_PLUGIN,
+    plg_expect_refusal("abi_minor.so", STATUS_CONFIG,
                        plg_abi(theirs, sizeof(theirs), MCPH_ABI_MAJOR, MCPH_ABI_MINOR + 1),
                        plg_abi(ours, sizeof(ours), MCPH_ABI_MAJOR, MCPH_ABI_MINOR));
-    plg_expect_refusal("abi_minor.so", STATUS_PLUGIN, "upgrade mcph", "rebuild");
+    plg_expect_refusal("abi_minor.so", STATUS_CONFIG, "upgrade mcph", "rebuild");
 }
 
 static void test_short_descriptor(void)
 {
-    plg_expect_refusal("short_descriptor.so", STATUS_PLUGIN, "descriptor is 8 bytes",
+    plg_expect_refusal("short_descriptor.so", STATUS_CONFIG, "descriptor is 8 bytes",
                        "MCPH_PLUGIN_HEADER");
 }
 
 static void test_bad_schema(void)
 {
-    plg_expect_refusal("bad_schema.so", STATUS_PLUGIN, "'broken'", "not valid JSON");
+    plg_expect_refusal("bad_schema.so", STATUS_CONFIG, "'broken'", "not valid JSON");
 }
 
 /* The message names the tool and the type it found ("string"), not only the one wanted. */
 static void test_schema_not_object(void)
 {
-    plg_expect_refusal("schema_not_object.so", STATUS_PLUGIN, "'stringly'", "\"object\"");
-    plg_expect_refusal("schema_not_object.so", STATUS_PLUGIN, "'stringly'", "\"string\"");
+    plg_expect_refusal("schema_not_object.so", STATUS_CONFIG, "'stringly'", "\"object\"");
+    plg_expect_refusal("schema_not_object.so", STATUS_CONFIG, "'stringly'", "\"string\"");
 }
 
 static void test_dup_names(void)
 {
-    plg_expect_refusal("dup_names.so", STATUS_PLUGIN, "two tools are named 'same'", "rename");
+    plg_expect_refusal("dup_names.so", STATUS_CONFIG, "two tools are named 'same'", "rename");
 }
 
 static void test_bad_name(void)
 {
-    plg_expect_refusal("bad_name.so", STATUS_PLUGIN, "'bad name!'", "A-Z a-z 0-9 _ . -");
+    plg_expect_refusal("bad_name.so", STATUS_CONFIG, "'bad name!'", "A-Z a-z 0-9 _ . -");
 }
 
 static void test_no_entry(void)
 {
-    plg_expect_refusal("no_entry.so", STATUS_PLUGIN, "mcph_plugin_entry", "no ");
+    plg_expect_refusal("no_entry.so", STATUS_CONFIG, "mcph_plugin_entry", "no ");
 }
 
 static void test_init_fail(void)
@@ -350,7 +350,7 @@ static void test_init_fail(void)
 
 static void test_missing_file(void)
 {
-    plg_expect_refusal("no-such-plugin.so", STATUS_PLUGIN, "cannot open",
+    plg_expect_refusal("no-such-plugin.so", STATUS_CONFIG, "cannot open",
                        "build/tests/tmp/plugin/plugin.ini");
 }
 
@@ -415,7 +415,7 @@ static void test_group_writable_file(void)
     snprintf(ini, sizeof(ini), "[plugin.g]\npath = gw.so\n");
     diag_init(&errs);
     r = plg_load(&pl, &errs, ini, "g");
-    CHECK_INT_EQ(r.status, STATUS_PLUGIN);
+    CHECK_INT_EQ(r.status, STATUS_CONFIG);
     CHECK(pl == NULL);
     CHECK(FIXTURE_HAS(&errs, "plugin 'g'", "writable by group or others", "chmod go-w"));
     diag_release(&errs);
@@ -444,7 +444,7 @@ static void test_group_writable_folder(void)
         return;
     diag_init(&errs);
     r = plg_load(&pl, &errs, "[plugin.g]\npath = gwdir/basic.so\n", "g");
-    CHECK_INT_EQ(r.status, STATUS_PLUGIN);
+    CHECK_INT_EQ(r.status, STATUS_CONFIG);
     CHECK(pl == NULL);
     CHECK(FIXTURE_HAS(&errs, "plugin 'g'", "folder", "gwdir", "writable by group or others"));
     diag_release(&errs);
@@ -453,7 +453,7 @@ static void test_group_writable_folder(void)
     CHECK(chmod(dir, 0757) == 0);
     diag_init(&errs);
     r = plg_load(&pl, &errs, "[plugin.g]\npath = gwdir/basic.so\n", "g");
-    CHECK_INT_EQ(r.status, STATUS_PLUGIN);
+    CHECK_INT_EQ(r.status, STATUS_CONFIG);
     diag_release(&errs);
     CHECK(chmod(dir, 0755) == 0);
     diag_init(&errs);
@@ -463,6 +463,117 @@ static void test_group_writable_folder(void)
     diag_release(&errs);
     unlink(so);
     rmdir(dir);
+}
+
+/* Load path (relative to plg_dir) as [plugin.g]; the status, and whether errs has a
+ * message with both parts. */
+static int plg_trust(const char *path, const char *part1, const char *part2)
+{
+    char ini[512];
+    struct plugin *pl = NULL;
+    struct diag errs;
+    struct plg_result r;
+    int status;
+
+    snprintf(ini, sizeof(ini), "[plugin.g]\npath = %s\n", path);
+    diag_init(&errs);
+    r = plg_load(&pl, &errs, ini, "g");
+    status = r.status;
+    if (part1 != NULL && !CHECK(FIXTURE_HAS(&errs, "plugin 'g'", part1, part2)))
+        fprintf(stderr, "    %s: %s\n", path, errs.count > 0 ? errs.msgs[0] : "no message");
+    plugin_free(pl);
+    diag_release(&errs);
+    return status;
+}
+
+/* Every folder above the plugin counts, as sshd's StrictModes has it: a world-writable one
+ * that is not sticky is refused (anyone could rename the folder below and put another
+ * plugin in its place), a sticky one only when what is in it belongs to root or mcph's
+ * user. The message names the folder, its mode and owner, and the fix. */
+static void test_writable_ancestor(void)
+{
+    char top[512], inner[600], so[700], want[800];
+
+    snprintf(top, sizeof(top), "%s/open", plg_dir);
+    snprintf(inner, sizeof(inner), "%s/inner", top);
+    snprintf(so, sizeof(so), "%s/basic.so", inner);
+    if (!CHECK(mkdir(top, 0755) == 0 || errno == EEXIST) ||
+        !CHECK(mkdir(inner, 0755) == 0 || errno == EEXIST) ||
+        !CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
+        return;
+    CHECK(chmod(top, 0777) == 0);
+    snprintf(want, sizeof(want), "/open (mode 0777, owner uid %u) is writable",
+             (unsigned)geteuid());
+    CHECK_INT_EQ(plg_trust("open/inner/basic.so", want, "chmod go-w"), STATUS_CONFIG);
+    /* Group-writable alone is refused too. */
+    CHECK(chmod(top, 0775) == 0);
+    CHECK_INT_EQ(plg_trust("open/inner/basic.so", "(mode 0775", "chmod go-w"), STATUS_CONFIG);
+    /* Sticky, like /tmp, with the folder in it mcph's own: loads. */
+    CHECK(chmod(top, 01777) == 0);
+    CHECK_INT_EQ(plg_trust("open/inner/basic.so", NULL, NULL), STATUS_OK);
+    if (geteuid() == 0) {
+        /* Sticky, but what is in it belongs to another user: refused. */
+        CHECK(chown(inner, 65534, 65534) == 0);
+        CHECK_INT_EQ(plg_trust("open/inner/basic.so",
+                               "(mode 0755, owner uid 65534) belongs to "
+                               "another user",
+                               "move the plugin"),
+                     STATUS_CONFIG);
+        CHECK(chown(inner, 0, 0) == 0);
+        CHECK(chmod(top, 0755) == 0);
+        CHECK(chown(top, 65534, 65534) == 0);
+        CHECK_INT_EQ(plg_trust("open/inner/basic.so", "open (mode 0755, owner uid 65534)",
+                               "belongs to another user"),
+                     STATUS_CONFIG);
+        CHECK(chown(top, 0, 0) == 0);
+    }
+    CHECK(chmod(top, 0755) == 0);
+    CHECK_INT_EQ(plg_trust("open/inner/basic.so", NULL, NULL), STATUS_OK);
+    unlink(so);
+    rmdir(inner);
+    rmdir(top);
+}
+
+/* A link in a world-writable folder is as good as the plugin: its folder counts too. */
+static void test_writable_link_folder(void)
+{
+    char top[512], link[600], so[600], real[4096];
+
+    snprintf(top, sizeof(top), "%s/links", plg_dir);
+    snprintf(link, sizeof(link), "%s/basic.so", top);
+    snprintf(so, sizeof(so), "%s/linked.so", plg_dir);
+    if (!CHECK(mkdir(top, 0755) == 0 || errno == EEXIST) ||
+        !CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
+        return;
+    unlink(link);
+    CHECK(realpath(so, real) != NULL && symlink(real, link) == 0);
+    CHECK_INT_EQ(plg_trust("links/basic.so", NULL, NULL), STATUS_OK);
+    CHECK(chmod(top, 0777) == 0);
+    CHECK_INT_EQ(plg_trust("links/basic.so", "links (mode 0777", "chmod go-w"), STATUS_CONFIG);
+    CHECK(chmod(top, 0755) == 0);
+    unlink(link);
+    unlink(so);
+    rmdir(top);
+}
+
+/* A plugin file that belongs to another user (who could change it) is refused. */
+static void test_foreign_owner(void)
+{
+    char so[512], want[600];
+
+    if (geteuid() != 0)
+        return; /* only root can give a file away */
+    snprintf(so, sizeof(so), "%s/foreign.so", plg_dir);
+    if (!CHECK(plg_copy("build/tests/plugins/basic.so", so, 0644) == 0))
+        return;
+    CHECK(chown(so, 65534, 65534) == 0);
+    snprintf(want, sizeof(want),
+             "the file belongs to uid 65534, neither root nor the user mcph "
+             "runs as (uid 0)");
+    CHECK_INT_EQ(plg_trust("foreign.so", want, "chown 0"), STATUS_CONFIG);
+    CHECK(chown(so, 0, 0) == 0);
+    CHECK_INT_EQ(plg_trust("foreign.so", NULL, NULL), STATUS_OK);
+    unlink(so);
 }
 
 static void test_file_changed(void)
@@ -903,6 +1014,9 @@ static const struct check_test tests[] = {
     {"undeclared_key", test_undeclared_key},
     {"group_writable_file", test_group_writable_file},
     {"group_writable_folder", test_group_writable_folder},
+    {"writable_ancestor", test_writable_ancestor},
+    {"writable_link_folder", test_writable_link_folder},
+    {"foreign_owner", test_foreign_owner},
     {"file_changed", test_file_changed},
     {"load_free_load", test_load_free_load},
     {"two_instances", test_two_instances},

@@ -765,7 +765,66 @@ static void test_check_data_is_not_schema(void)
     CHECK(schema_check_is("{\"default\":{\"$ref\":\"#/nowhere\"}}", STATUS_OK, NULL));
 }
 
+/* Each keyword's value follows the keyword's own rule (the meta-schema's), at any depth; the
+ * message names the keyword, where it is and what it must be. */
+static void test_check_keywords(void)
+{
+    static const struct {
+        const char *schema;
+        const char *part; /* NULL: accepted */
+    } cases[] = {
+        {"{\"required\":\"text\"}", "\"required\" at # must be an array of unique strings; it is "
+                                    "a string"},
+        {"{\"required\":[\"a\",\"a\"]}", "\"required\" at # must be an array of unique"},
+        {"{\"required\":[\"a\",1]}", "unique strings; it is an array"},
+        {"{\"required\":[]}", NULL},
+        {"{\"properties\":{\"p\":{\"required\":\"x\"}}}", "\"required\" at #/properties/p must"},
+        {"{\"type\":\"text\"}", "\"type\" at # must be a type name"},
+        {"{\"type\":[\"string\",\"string\"]}", "\"type\" at #"},
+        {"{\"type\":[]}", "\"type\" at #"},
+        {"{\"type\":5}", "it is a number"},
+        {"{\"type\":[\"string\",\"null\"]}", NULL},
+        {"{\"properties\":[{}]}", "\"properties\" at # must be an object of schemas"},
+        {"{\"properties\":{\"p\":\"string\"}}", "the schema at #/properties/p must be an object "
+                                                "or a boolean; it is a string"},
+        {"{\"properties\":{\"p\":true,\"q\":{}}}", NULL},
+        {"{\"enum\":\"a\"}", "\"enum\" at # must be an array"},
+        {"{\"enum\":[]}", NULL},
+        {"{\"minimum\":\"1\"}", "\"minimum\" at # must be a number; it is a string"},
+        {"{\"maximum\":null}", "\"maximum\" at # must be a number; it is null"},
+        {"{\"exclusiveMinimum\":true,\"minimum\":1}", NULL},
+        {"{\"exclusiveMaximum\":\"2\"}", "\"exclusiveMaximum\" at # must be a number"},
+        {"{\"multipleOf\":0}", "\"multipleOf\" at # must be a number greater than 0"},
+        {"{\"multipleOf\":-2}", "greater than 0"},
+        {"{\"minLength\":-1}", "\"minLength\" at # must be a non-negative integer"},
+        {"{\"maxLength\":1.5}", "\"maxLength\" at # must be a non-negative integer"},
+        {"{\"minItems\":\"2\"}", "\"minItems\""},
+        {"{\"maxItems\":2,\"minProperties\":0,\"maxProperties\":3}", NULL},
+        {"{\"uniqueItems\":\"yes\"}", "\"uniqueItems\" at # must be a boolean"},
+        {"{\"pattern\":5}", "\"pattern\" at # must be a regular expression"},
+        {"{\"items\":\"string\"}", "\"items\" at # must be a schema, or an array of schemas"},
+        {"{\"items\":[{},5]}", "the schema at #/items/1 must be an object or a boolean"},
+        {"{\"prefixItems\":[]}", "\"prefixItems\" at # must be a non-empty array of schemas"},
+        {"{\"anyOf\":[]}", "\"anyOf\" at # must be a non-empty array"},
+        {"{\"oneOf\":{}}", "\"oneOf\" at #"},
+        {"{\"allOf\":[{\"type\":\"nope\"}]}", "\"type\" at #/allOf/0 must be a type name"},
+        {"{\"not\":[]}", "\"not\" at # must be a schema"},
+        {"{\"additionalProperties\":\"no\"}", "\"additionalProperties\" at # must be a schema"},
+        {"{\"$ref\":5}", "\"$ref\" at # must be"},
+        {"{\"$defs\":{\"x\":{\"minimum\":\"0\"}},\"$ref\":\"#/$defs/x\"}",
+         "\"minimum\" at #/$defs/x must be a number"},
+        /* Annotations and keywords mcph does not enforce are not checked. */
+        {"{\"format\":5,\"title\":[],\"description\":{},\"x-anything\":1}", NULL},
+        {"[]", "the schema at # must be an object or a boolean; it is an array"},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        CHECK(schema_check_is(cases[i].schema, cases[i].part ? STATUS_INVALID : STATUS_OK,
+                              cases[i].part));
+}
+
 static const struct check_test tests[] = {
+    {"check_keywords", test_check_keywords},
     {"type", test_type},
     {"path_escapes", test_path_escapes},
     {"enum_const", test_enum_const},

@@ -148,45 +148,76 @@ static void test_load_missing_ini(void)
     fixture_capture_close(&log);
 }
 
+/* A plugin whose init fails is left out and counted; the disabled one is not looked at. */
 static void test_plugin_failures(void)
 {
     const char *log;
 
     if (!srv_open(SRV_SERVER "[plugin.ok]\npath = basic.so\n"
                              "[plugin.bad]\npath = init_fail.so\n"
-                             "[plugin.gone]\npath = missing.so\n"
                              "[plugin.off]\npath = missing.so\nenabled = no\n"))
         goto out;
-    /* Served without them; each is counted and logged by name, the disabled one is not. */
-    CHECK_INT_EQ(fx.failures, 2);
+    CHECK_INT_EQ(fx.failures, 1);
     if (CHECK(fx.srv.reg != NULL)) {
         CHECK_INT_EQ(fx.srv.reg->nplugins, 1);
         CHECK(srv_plugin(fx.srv.reg, "ok") != NULL);
     }
     log = fixture_capture_take(&fx.log);
     CHECK_STR_HAS(log, "bad");
-    CHECK_STR_HAS(log, "gone");
     CHECK(strstr(log, "'off'") == NULL && strstr(log, "plugin.off") == NULL);
 out:
     fixture_server_close(&fx);
 }
 
+/* An error in a plugin section (here a missing .so) stops the load as a [server] error does,
+ * after every section was tried (each error is logged), and nothing is left loaded. */
+static void test_section_errors(void)
+{
+    const char *log;
+
+    CHECK(fixture_server_open(&fx, "server",
+                              SRV_SERVER "[plugin.ok]\npath = basic.so\n"
+                                         "[plugin.gone]\npath = missing.so\n"
+                                         "[plugin.bad]\npath = init_fail.so\n") != 0);
+    CHECK_INT_EQ(fx.load_status, STATUS_INVALID);
+    CHECK_INT_EQ(fixture_mapped("ok"), 0);
+    log = fixture_capture_take(&fx.log);
+    CHECK_STR_HAS(log, "build/tests/tmp/server/mcph.ini:6: plugin 'gone'");
+    CHECK_STR_HAS(log, "init failed on purpose");
+    CHECK_STR_HAS(log, "1 plugin section(s) of build/tests/tmp/server/mcph.ini to fix");
+    fixture_server_close(&fx);
+}
+
+/* A name two sections serve is the later section's to fix: the load stops, naming its line,
+ * with advice that fits the row (a prefix renames tools, never URIs). */
 static void test_collisions(void)
 {
-    if (srv_open(SRV_SERVER "[plugin.one]\npath = basic.so\n[plugin.two]\npath = basic.so\n")) {
-        /* The second instance's rows are left out, and counted. */
-        CHECK_INT_EQ(fx.collisions, 10);
-        CHECK_INT_EQ(fx.srv.reg->ntools, 6);
-        CHECK_STR_HAS(fixture_capture_take(&fx.log), "two");
-    }
+    const char *log;
+
+    CHECK(fixture_server_open(&fx, "server",
+                              SRV_SERVER "[plugin.one]\npath = basic.so\n"
+                                         "[plugin.two]\npath = basic.so\n") != 0);
+    CHECK_INT_EQ(fx.load_status, STATUS_INVALID);
+    log = fixture_capture_take(&fx.log);
+    CHECK_STR_HAS(log, "tool 'echo' is already served by plugin 'one'; left out. Set a prefix in "
+                       "[plugin.two], or leave it out there with 'tools = !GLOB'");
+    CHECK_STR_HAS(log, "build/tests/tmp/server/mcph.ini:5: [plugin.two] serves a name");
     fixture_server_close(&fx);
-    /* A prefix renames tools and prompts; URIs stay as they are, so those still collide. */
-    if (srv_open(SRV_SERVER "[plugin.one]\npath = basic.so\n"
-                            "[plugin.two]\npath = basic.so\nprefix = two\n")) {
-        CHECK_INT_EQ(fx.collisions, 3);
-        CHECK_INT_EQ(fx.srv.reg->nresources + fx.srv.reg->ntemplates, 3);
-        CHECK_INT_EQ(fx.srv.reg->ntools, 12);
-    }
+    CHECK(fixture_server_open(&fx, "server",
+                              SRV_SERVER "[plugin.one]\npath = basic.so\nprefix = one\n"
+                                         "[plugin.two]\npath = basic.so\nprefix = one\n") != 0);
+    log = fixture_capture_take(&fx.log);
+    CHECK_STR_HAS(log, "tool 'one_echo' is already served by plugin 'one'; left out. Choose "
+                       "another prefix in [plugin.two]");
+    fixture_server_close(&fx);
+    CHECK(fixture_server_open(&fx, "server",
+                              SRV_SERVER "[plugin.one]\npath = basic.so\n"
+                                         "[plugin.two]\npath = basic.so\nprefix = two\n") != 0);
+    CHECK_INT_EQ(fx.load_status, STATUS_INVALID);
+    log = fixture_capture_take(&fx.log);
+    CHECK_STR_HAS(log, "resource 'basic://hello' is already served by plugin 'one'; left out. A "
+                       "prefix does not change URIs: leave it out with 'resources = !GLOB'");
+    CHECK(strstr(log, "tool 'two_echo'") == NULL);
     fixture_server_close(&fx);
 }
 
@@ -465,6 +496,7 @@ static const struct check_test tests[] = {
     {"load_bad_ini", test_load_bad_ini},
     {"load_missing_ini", test_load_missing_ini},
     {"plugin_failures", test_plugin_failures},
+    {"section_errors", test_section_errors},
     {"collisions", test_collisions},
     {"shares", test_shares},
     {"output_gone_wakes", test_output_gone_wakes},
