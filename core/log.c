@@ -67,7 +67,10 @@ static size_t log_escape(char *line, size_t len, size_t cap, const char *msg, in
         size_t n;
 
         if (*p == '\n' || *p == '\r' || *p == '\t')
-            n = (size_t)snprintf(esc, sizeof(esc), "\\%c", *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't');
+            n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+                                 *p == '\n'   ? 'n'
+                                 : *p == '\r' ? 'r'
+                                              : 't');
         else if (*p < 0x20 || *p == 0x7f)
             n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p);
         else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)

@@ -468,6 +468,55 @@ static int mcp_complete_template(const struct mcph_host *host, void *state, stru
     return mcp_complete(host, state, call, "ref/resource", "uri");
 }
 
+/* --- Text cut at a NUL. --- */
+
+/* Mark a and its containers when a string of a (member name or value) differs from b's. */
+static int mcp_cut_walk(cJSON *a, const cJSON *b)
+{
+    int cut = 0;
+    const cJSON *bc = b->child;
+
+    if ((a->string != NULL) != (b->string != NULL) ||
+        (a->string != NULL && strcmp(a->string, b->string) != 0))
+        cut = 1;
+    if (cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring) != 0)
+        cut = 1;
+    for (cJSON *ac = a->child; ac != NULL && bc != NULL; ac = ac->next, bc = bc->next)
+        cut |= mcp_cut_walk(ac, bc);
+    if (cut)
+        a->type |= MCP_JSON_CUT;
+    return cut;
+}
+
+void mcp_json_mark_cut(cJSON *msg, const char *line, size_t len)
+{
+    char *copy;
+    cJSON *other;
+    int found = 0;
+
+    if (msg == NULL || memmem(line, len, "\\u0000", 6) == NULL)
+        return;
+    copy = malloc(len);
+    if (copy == NULL)
+        return;
+    memcpy(copy, line, len);
+    /* A backslash is only ever inside a string, where it starts an escape of 2 or 6. */
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (copy[i] != '\\')
+            continue;
+        if (copy[i + 1] == 'u' && i + 6 <= len && memcmp(copy + i + 2, "0000", 4) == 0) {
+            copy[i + 5] = '1';
+            found = 1;
+        }
+        i++;
+    }
+    other = found ? cJSON_ParseWithLength(copy, len) : NULL;
+    if (other != NULL)
+        mcp_cut_walk(msg, other);
+    cJSON_Delete(other);
+    free(copy);
+}
+
 /* --- Rows from the server's lists. --- */
 
 /* Members as the row's strings: borrowed from the item, or printed into scratch. */
@@ -509,7 +558,7 @@ static unsigned char mcp_hint(const cJSON *annotations, const char *name)
     return cJSON_IsTrue(v) ? MCPH_HINT_TRUE : MCPH_HINT_FALSE;
 }
 
-static void mcp_define_tool(const struct mcph_host *host, const cJSON *item)
+static int mcp_define_tool(const struct mcph_host *host, const cJSON *item)
 {
     const cJSON *ann = cJSON_GetObjectItemCaseSensitive(item, "annotations");
     struct mcp_scratch s = {0};
@@ -523,17 +572,18 @@ static void mcp_define_tool(const struct mcph_host *host, const cJSON *item)
         .open_world_hint = mcp_hint(ann, "openWorldHint"),
         .call = mcp_call_tool,
     };
+    int rc;
 
     t.input_schema = mcp_json(&s, item, "inputSchema");
     t.output_schema = mcp_json(&s, item, "outputSchema");
     t.icons = mcp_json(&s, item, "icons");
     t.meta = mcp_json(&s, item, "_meta");
-    if (t.name != NULL)
-        host->define_tool(host, &t);
+    rc = t.name != NULL ? host->define_tool(host, &t) : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
+    return rc;
 }
 
-static void mcp_define_resource(const struct mcph_host *host, const cJSON *item)
+static int mcp_define_resource(const struct mcph_host *host, const cJSON *item)
 {
     const cJSON *size = cJSON_GetObjectItemCaseSensitive(item, "size");
     struct mcp_scratch s = {0};
@@ -546,16 +596,17 @@ static void mcp_define_resource(const struct mcph_host *host, const cJSON *item)
         .size = cJSON_IsNumber(size) && size->valuedouble >= 0 ? (uint64_t)size->valuedouble : 0,
         .read = mcp_read,
     };
+    int rc;
 
     r.annotations = mcp_json(&s, item, "annotations");
     r.icons = mcp_json(&s, item, "icons");
     r.meta = mcp_json(&s, item, "_meta");
-    if (r.uri != NULL && r.name != NULL)
-        host->define_resource(host, &r);
+    rc = r.uri != NULL && r.name != NULL ? host->define_resource(host, &r) : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
+    return rc;
 }
 
-static void mcp_define_template(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_template(const struct mcph_host *host, const cJSON *item, int complete)
 {
     struct mcp_scratch s = {0};
     struct mcph_resource_template t = {
@@ -567,16 +618,18 @@ static void mcp_define_template(const struct mcph_host *host, const cJSON *item,
         .read = mcp_read,
         .complete = complete ? mcp_complete_template : NULL,
     };
+    int rc;
 
     t.annotations = mcp_json(&s, item, "annotations");
     t.icons = mcp_json(&s, item, "icons");
     t.meta = mcp_json(&s, item, "_meta");
-    if (t.uri_template != NULL && t.name != NULL)
-        host->define_template(host, &t);
+    rc = t.uri_template != NULL && t.name != NULL ? host->define_template(host, &t)
+                                                  : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
+    return rc;
 }
 
-static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_prompt(const struct mcph_host *host, const cJSON *item, int complete)
 {
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(item, "arguments");
     int n = cJSON_IsArray(args) ? cJSON_GetArraySize(args) : 0;
@@ -590,11 +643,11 @@ static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, i
         .get = mcp_get,
         .complete = complete ? mcp_complete_prompt : NULL,
     };
-    int i = 0;
+    int i = 0, rc;
     const cJSON *a;
 
     if (table == NULL)
-        return;
+        return MCPH_ERR_NOMEM;
     cJSON_ArrayForEach(a, args)
     {
         const cJSON *required = cJSON_GetObjectItemCaseSensitive(a, "required");
@@ -609,18 +662,69 @@ static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, i
     }
     p.icons = mcp_json(&s, item, "icons");
     p.meta = mcp_json(&s, item, "_meta");
-    if (p.name != NULL)
-        host->define_prompt(host, &p);
+    rc = p.name != NULL ? host->define_prompt(host, &p) : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
     free(table);
+    return rc;
+}
+
+/* One of the server's lists and how its items become rows. */
+struct mcp_kind_list {
+    const char *method, *member;
+    const char *what; /* a row of it, for messages */
+    const char *key;  /* the member that names an item, for messages */
+    int (*define)(const struct mcph_host *, const cJSON *, int);
+};
+
+/* Items of a list left out for one reason: counted, the first few named, said in one line
+ * once the list is read (an upstream with 100,000 such items writes one line, not 100,000). */
+#define MCP_LEFT_NAMED 5
+
+struct mcp_left {
+    size_t n;
+    struct mcph_strbuf names;
+};
+
+static void mcp_left_add(struct mcp_left *left, const char *name)
+{
+    if (left->n++ < MCP_LEFT_NAMED)
+        mcph_sb_addf(&left->names, "%s'%s'", left->n > 1 ? ", " : "",
+                     name != NULL ? name : "(no name)");
+}
+
+static void mcp_left_say(const struct mcph_host *host, const struct mcp_kind_list *k,
+                         struct mcp_left *left, const char *why)
+{
+    if (left->n > 0)
+        host->log(host, MCPH_LOG_WARNING, "%s: %zu %s%s %s; left out: %s%s", k->method, left->n,
+                  k->what, left->n == 1 ? "" : "s", why, left->names.buf,
+                  left->n > MCP_LEFT_NAMED ? " and more" : "");
+    mcph_sb_release(&left->names);
+    left->n = 0;
+}
+
+/* Why an item of k cannot be served as it is, before the host sees it; NULL when it can. */
+static const char *mcp_unservable(const struct mcp_kind_list *k, const cJSON *item)
+{
+    const cJSON *execution = cJSON_GetObjectItemCaseSensitive(item, "execution");
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(execution, "taskSupport");
+
+    if (item->type & MCP_JSON_CUT)
+        return "hold";
+    if (strcmp(k->member, "tools") == 0 && cJSON_IsString(tasks) &&
+        strcmp(tasks->valuestring, "required") == 0)
+        return "tasks";
+    return NULL;
 }
 
 /* Every page of one list. Returns MCPH_OK, or MCPH_ERR after logging why. */
-static int mcp_list(struct mcp *m, const char *method, const char *member, int complete,
-                    void (*define)(const struct mcph_host *, const cJSON *, int))
+static int mcp_list(struct mcp *m, const struct mcp_kind_list *k, int complete)
 {
     const struct mcph_host *host = m->host;
     char *cursor = NULL;
+    struct mcp_left nul = {0}, tasks = {0}, over = {0};
+    size_t defined = 0;
+    int rc = MCPH_ERR;
 
     for (int page = 0; page < 1000; page++) {
         struct mcph_strbuf why = MCPH_STRBUF_INIT;
@@ -632,38 +736,66 @@ static int mcp_list(struct mcp *m, const char *method, const char *member, int c
             cJSON_AddStringToObject(params, "cursor", cursor);
         free(cursor);
         cursor = NULL;
-        result = mcp_link_request(m->link, method, params, &why);
+        result = mcp_link_request(m->link, k->method, params, &why);
         if (result == NULL) {
-            host->log(host, MCPH_LOG_ERROR, "%s: %s", method, why.buf);
+            host->log(host, MCPH_LOG_ERROR, "%s: %s", k->method, why.buf);
             mcph_sb_release(&why);
-            return MCPH_ERR;
+            goto out;
         }
         mcph_sb_release(&why);
-        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, member))
-            define(host, item, complete);
+        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, k->member))
+        {
+            const char *unservable = mcp_unservable(k, item);
+
+            if (unservable != NULL)
+                mcp_left_add(unservable[0] == 'h' ? &nul : &tasks, mcp_str(item, k->key));
+            else if (defined >= MCPH_MAX_ROWS)
+                mcp_left_add(&over, mcp_str(item, k->key));
+            else if (k->define(host, item, complete) == MCPH_OK)
+                defined++;
+        }
         next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");
         if (cJSON_IsString(next) && next->valuestring[0] != '\0')
             cursor = strdup(next->valuestring);
         cJSON_Delete(result);
-        if (cursor == NULL)
-            return MCPH_OK;
+        if (cursor == NULL) {
+            rc = MCPH_OK;
+            goto out;
+        }
     }
     free(cursor);
-    host->log(host, MCPH_LOG_ERROR, "%s: more than 1000 pages", method);
-    return MCPH_ERR;
+    host->log(host, MCPH_LOG_ERROR, "%s: more than 1000 pages", k->method);
+out:
+    mcp_left_say(host, k, &nul,
+                 "hold a NUL character (\\u0000) in their text, which mcph cannot pass on whole");
+    mcp_left_say(host, k, &tasks,
+                 "require tasks (execution.taskSupport \"required\"), which mcph does not run");
+    _Static_assert(MCPH_MAX_ROWS == 4096, "the message below names the limit");
+    mcp_left_say(host, k, &over, "are past the 4096 that mcph serves of one kind");
+    return rc;
 }
 
-static void mcp_define_tool_row(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_tool_row(const struct mcph_host *host, const cJSON *item, int complete)
 {
     (void)complete;
-    mcp_define_tool(host, item);
+    return mcp_define_tool(host, item);
 }
 
-static void mcp_define_resource_row(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_resource_row(const struct mcph_host *host, const cJSON *item, int complete)
 {
     (void)complete;
-    mcp_define_resource(host, item);
+    return mcp_define_resource(host, item);
 }
+
+static const struct mcp_kind_list mcp_tools = {"tools/list", "tools", "tool", "name",
+                                               mcp_define_tool_row};
+static const struct mcp_kind_list mcp_resources = {"resources/list", "resources", "resource", "uri",
+                                                   mcp_define_resource_row};
+static const struct mcp_kind_list mcp_templates = {"resources/templates/list", "resourceTemplates",
+                                                   "resource template", "uriTemplate",
+                                                   mcp_define_template};
+static const struct mcp_kind_list mcp_prompts = {"prompts/list", "prompts", "prompt", "name",
+                                                 mcp_define_prompt};
 
 static int mcp_define_all(struct mcp *m)
 {
@@ -674,14 +806,13 @@ static int mcp_define_all(struct mcp *m)
 
     m->subscribe = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(resources, "subscribe"));
     if (cJSON_GetObjectItemCaseSensitive(caps, "tools") != NULL)
-        rc = mcp_list(m, "tools/list", "tools", 0, mcp_define_tool_row);
+        rc = mcp_list(m, &mcp_tools, 0);
     if (rc == MCPH_OK && resources != NULL)
-        rc = mcp_list(m, "resources/list", "resources", 0, mcp_define_resource_row);
+        rc = mcp_list(m, &mcp_resources, 0);
     if (rc == MCPH_OK && resources != NULL)
-        rc = mcp_list(m, "resources/templates/list", "resourceTemplates", complete,
-                      mcp_define_template);
+        rc = mcp_list(m, &mcp_templates, complete);
     if (rc == MCPH_OK && cJSON_GetObjectItemCaseSensitive(caps, "prompts") != NULL)
-        rc = mcp_list(m, "prompts/list", "prompts", complete, mcp_define_prompt);
+        rc = mcp_list(m, &mcp_prompts, complete);
     cJSON_Delete(caps);
     return rc;
 }

@@ -209,4 +209,11 @@ void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);
 
 void mcp_event_free(struct mcp_event *ev);
 
+/* cJSON cuts a string at a \u0000 escape ("nul\u0000byte" reads as "nul"). A message whose
+ * text held one gets MCP_JSON_CUT in the type of each node whose member name or string was
+ * cut, and of every node that contains one (cJSON ignores the bit; cJSON_Duplicate keeps
+ * it), so that what reads it can refuse such text rather than pass it on cut. */
+#define MCP_JSON_CUT (1 << 14)
+void mcp_json_mark_cut(cJSON *msg, const char *line, size_t len);
+
 #endif

@@ -205,7 +205,8 @@ static void test_controls_escaped(void)
         return;
     log_init(&lg);
     lg.fd = fds[1];
-    log_msg(&lg, LOG_INFO, "up", "tool '%s' left out", "a\nmcph: error: forged\r\x1b[31m\x7f\t\xc2\x85é");
+    log_msg(&lg, LOG_INFO, "up", "tool '%s' left out",
+            "a\nmcph: error: forged\r\x1b[31m\x7f\t\xc2\x85é");
     log_drain(fds[0], buf, sizeof(buf));
     CHECK_STR_EQ(buf, "mcph: info: up: tool 'a\\nmcph: error: forged\\r\\x1b[31m\\x7f\\t\\u0085é' "
                       "left out\n");
