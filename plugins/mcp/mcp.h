@@ -36,11 +36,13 @@
 
 /* What starts the server; two are the same server when every member is. */
 struct mcp_spec {
-    char **argv;    /* owned, NULL-ended; argv[0] resolved to a path */
-    char **envp;    /* owned, NULL-ended */
-    char *cwd;      /* owned: the folder it runs in */
-    char *display;  /* owned: the command as configured, for messages */
-    int startup_ms; /* start-up and handshake deadline */
+    char **argv;   /* owned, NULL-ended; argv[0] resolved to a path */
+    char **envp;   /* owned, NULL-ended */
+    char *cwd;     /* owned: the folder it runs in */
+    char *display; /* owned: the command as configured, for messages */
+    char *tag;     /* owned: the section, tagging the server's stderr lines; NULL: not tagged */
+    struct spawn_tail *tail; /* owned: the reader of the last process's stderr (spawn.c) */
+    int startup_ms;          /* start-up and handshake deadline */
     /* An isolated plugin's child (core/isolate.c) sets these; the mcp plugin leaves them 0. */
     const char *noun;       /* static: what messages call it ("server" when NULL, "plugin") */
     int pass[MCP_PASS_MAX]; /* owned: given to the process as fds 3, 4, ... */
@@ -49,6 +51,7 @@ struct mcp_spec {
     long long max_memory; /* RLIMIT_AS; 0: none */
     int max_cpu_s;        /* RLIMIT_CPU; 0: none */
     int max_files;        /* RLIMIT_NOFILE; 0: mcph's own */
+    int max_procs;        /* processes under the child, counted by the child itself; 0: none */
 };
 
 /* What messages call the process of spec: "server 'x' ..." or "plugin 'x' ...". */
@@ -68,9 +71,12 @@ void mcp_spec_release(struct mcp_spec *spec);
 int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b);
 
 /* Start argv in cwd with envp, its stdin and stdout on pipes, in a process group of its own,
- * killed if the calling thread ends (PR_SET_PDEATHSIG). On success *pid, *to (its stdin) and
- * *from (its stdout) are set; else why says what failed. */
-int mcp_spawn(const struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph_strbuf *why);
+ * under a keeper (spawn.c) that dies with the calling thread (PR_SET_PDEATHSIG) and takes the
+ * process's whole tree with it when either ends, and ends as the process did. On success
+ * *pid (the keeper's: wait for it, signal its group), *to (its stdin) and *from (its stdout)
+ * are set, and its stderr lines go to mcph's tagged with spec->tag (spec->tail reads them);
+ * else why says what failed. */
+int mcp_spawn(struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph_strbuf *why);
 
 /* How a process ended, from its wait status: "exited with status 3", "killed by SIGSEGV". */
 void mcp_describe_end(int wstatus, char *buf, size_t n);

@@ -157,8 +157,8 @@ const watchdog = setTimeout(async () => {
 const t0 = Date.now();
 try {
     await hostileRows(mcph);
-    // STDERR await stderrNoise(mcph);
-    // STDERR await stderrFlood(mcph);
+    await stderrNoise(mcph);
+    await stderrFlood(mcph);
 } catch (err) {
     report(false, 'gateway rows suite', `threw: ${err?.stack || err}`);
 } finally {
