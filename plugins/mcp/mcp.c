@@ -696,25 +696,56 @@ static void mcp_left_say(const struct mcph_host *host, const struct mcp_kind_lis
                          struct mcp_left *left, const char *why)
 {
     if (left->n > 0)
-        host->log(host, MCPH_LOG_WARNING, "%s: %zu %s%s %s; left out: %s%s", k->method, left->n,
+        host->log(host, MCPH_LOG_WARNING, "%s: %zu %s%s left out, %s: %s%s", k->method, left->n,
                   k->what, left->n == 1 ? "" : "s", why, left->names.buf,
                   left->n > MCP_LEFT_NAMED ? " and more" : "");
     mcph_sb_release(&left->names);
     left->n = 0;
 }
 
-/* Why an item of k cannot be served as it is, before the host sees it; NULL when it can. */
-static const char *mcp_unservable(const struct mcp_kind_list *k, const cJSON *item)
+/* Why an item of a list is left out before the host sees it, each said in one line a list. */
+enum mcp_why {
+    MCP_WHY_NUL,   /* text held \u0000 */
+    MCP_WHY_TASKS, /* a tool that requires tasks */
+    MCP_WHY_NAME,  /* a tool or prompt name the host refuses (one line each, else) */
+    MCP_WHY_OVER,  /* past MCPH_MAX_ROWS */
+    MCP_WHYS,
+    MCP_WHY_NONE = MCP_WHYS,
+};
+
+static const char *const mcp_whys[MCP_WHYS] = {
+    [MCP_WHY_NUL] = "for text holding a NUL character (\\u0000), which mcph cannot pass on whole",
+    [MCP_WHY_TASKS] = "for requiring tasks (execution.taskSupport \"required\"), which mcph does "
+                      "not run",
+    [MCP_WHY_NAME] = "for a name mcph cannot serve (1-128 of A-Z a-z 0-9 _ . -)",
+    [MCP_WHY_OVER] = "past the 4096 that mcph serves of one kind",
+};
+
+_Static_assert(MCPH_MAX_ROWS == 4096, "mcp_whys names the limit");
+
+/* The rule of tool and prompt names (plugin-api.h). */
+static int mcp_name_ok(const char *name)
+{
+    size_t n = name != NULL ? strlen(name) : 0;
+
+    if (n == 0 || n > MCPH_MAX_NAME)
+        return 0;
+    return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
+}
+
+static enum mcp_why mcp_unservable(const struct mcp_kind_list *k, const cJSON *item)
 {
     const cJSON *execution = cJSON_GetObjectItemCaseSensitive(item, "execution");
     const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(execution, "taskSupport");
+    int tool = strcmp(k->member, "tools") == 0;
 
     if (item->type & MCP_JSON_CUT)
-        return "hold";
-    if (strcmp(k->member, "tools") == 0 && cJSON_IsString(tasks) &&
-        strcmp(tasks->valuestring, "required") == 0)
-        return "tasks";
-    return NULL;
+        return MCP_WHY_NUL;
+    if (tool && cJSON_IsString(tasks) && strcmp(tasks->valuestring, "required") == 0)
+        return MCP_WHY_TASKS;
+    if ((tool || strcmp(k->member, "prompts") == 0) && !mcp_name_ok(mcp_str(item, "name")))
+        return MCP_WHY_NAME;
+    return MCP_WHY_NONE;
 }
 
 /* Every page of one list. Returns MCPH_OK, or MCPH_ERR after logging why. */
@@ -722,7 +753,7 @@ static int mcp_list(struct mcp *m, const struct mcp_kind_list *k, int complete)
 {
     const struct mcph_host *host = m->host;
     char *cursor = NULL;
-    struct mcp_left nul = {0}, tasks = {0}, over = {0};
+    struct mcp_left left[MCP_WHYS] = {0};
     size_t defined = 0;
     int rc = MCPH_ERR;
 
@@ -745,12 +776,12 @@ static int mcp_list(struct mcp *m, const struct mcp_kind_list *k, int complete)
         mcph_sb_release(&why);
         cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, k->member))
         {
-            const char *unservable = mcp_unservable(k, item);
+            enum mcp_why w = mcp_unservable(k, item);
 
-            if (unservable != NULL)
-                mcp_left_add(unservable[0] == 'h' ? &nul : &tasks, mcp_str(item, k->key));
-            else if (defined >= MCPH_MAX_ROWS)
-                mcp_left_add(&over, mcp_str(item, k->key));
+            if (w == MCP_WHY_NONE && defined >= MCPH_MAX_ROWS)
+                w = MCP_WHY_OVER;
+            if (w != MCP_WHY_NONE)
+                mcp_left_add(&left[w], mcp_str(item, k->key));
             else if (k->define(host, item, complete) == MCPH_OK)
                 defined++;
         }
@@ -766,12 +797,8 @@ static int mcp_list(struct mcp *m, const struct mcp_kind_list *k, int complete)
     free(cursor);
     host->log(host, MCPH_LOG_ERROR, "%s: more than 1000 pages", k->method);
 out:
-    mcp_left_say(host, k, &nul,
-                 "hold a NUL character (\\u0000) in their text, which mcph cannot pass on whole");
-    mcp_left_say(host, k, &tasks,
-                 "require tasks (execution.taskSupport \"required\"), which mcph does not run");
-    _Static_assert(MCPH_MAX_ROWS == 4096, "the message below names the limit");
-    mcp_left_say(host, k, &over, "are past the 4096 that mcph serves of one kind");
+    for (int w = 0; w < MCP_WHYS; w++)
+        mcp_left_say(host, k, &left[w], mcp_whys[w]);
     return rc;
 }
 

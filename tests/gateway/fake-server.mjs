@@ -109,7 +109,8 @@ const tools = [
 //   hostile-rows  besides the tools above: "nul\u0000byte" (cJSON would cut it to "nul"), a
 //                 name with a newline that forges a log line, a tool that requires tasks and
 //                 one that may use them, a resource whose URI holds \u0000, 4,100 tools
-//                 many_N (past mcph's 4,096), and serverInfo title and instructions
+//                 many_N (past mcph's 4,096), 1,000 tools whose names have a space, and
+//                 serverInfo title and instructions
 //   stderr-noise  writes to stderr at start: two plain lines, a line with a forged log line
 //                 and an escape sequence inside, a 100 KiB line, and a last line with no
 //                 newline (cut short), then behaves
@@ -124,6 +125,7 @@ if (mode === 'hostile-rows') {
         { name: 'may_task', description: 'May use tasks', inputSchema: obj({}), execution: { taskSupport: 'optional' } },
     );
     for (let i = 0; i < 4100; i++) tools.push({ name: `many_${i}`, inputSchema: obj({}) });
+    for (let i = 0; i < 1000; i++) tools.push({ name: `bad name ${i}`, inputSchema: obj({}) });
     ROWS_RESOURCES.push({ uri: 'fake://nul\u0000cut', name: 'cut', mimeType: 'text/plain' });
 }
 if (mode === 'stderr-noise') {

@@ -36,7 +36,7 @@ async function hostileRows(mcph) {
     const ini = gatewayIni(ws, { fake: { command: fakeCommand('hostile-rows', mk) } });
     let s;
     let tools = [];
-    await step('rows: a server with 4,110 tools, NUL and newline names, tasks: mcph starts and lists', async () => {
+    await step('rows: a server with 5,110 tools, NUL, newline and space names, tasks: mcph starts and lists', async () => {
         s = await startSession(mcph, ini, { initMs: 60000 });
         tools = await s.list('tools');
         return `${tools.length} tools`;
@@ -47,14 +47,14 @@ async function hostileRows(mcph) {
     await step('rows: a tool name holding \\u0000 is left out and said, never served cut', async () => {
         expect(!names.has('fake_nul'), 'the cut name fake_nul is served');
         expect(![...names].some((n) => n.includes('nul') || n.includes('\u0000')), `a nul tool is served: ${[...names].filter((n) => n.includes('nul'))}`);
-        const said = lines(err).filter((l) => /tools\/list: 1 tool hold a NUL character \(\\u0000\).*left out: 'nul'/.test(l));
+        const said = lines(err).filter((l) => /tools\/list: 1 tool left out, for text holding a NUL character \(\\u0000\).*: 'nul'$/.test(l));
         expect(said.length === 1, `no one line naming it on stderr: ${lines(err).filter((l) => l.includes('NUL')).join(' | ') || '(none)'}`);
         return said[0];
     }, () => s);
     await step('rows: a resource URI holding \\u0000 is left out and said', async () => {
         const uris = (await s.list('resources')).map((r) => r.uri);
         expect(!uris.some((u) => u.startsWith('fake://nul')), `served: ${uris}`);
-        expect(/resources\/list: 1 resource hold a NUL character/.test(err), 'not said on stderr');
+        expect(/resources\/list: 1 resource left out, for text holding a NUL character/.test(err), 'not said on stderr');
         return uris.join(', ');
     }, () => s);
     await step('rows: a newline in a tool name cannot forge a line of mcph\'s log', async () => {
@@ -67,15 +67,22 @@ async function hostileRows(mcph) {
     await step('rows: a tool that requires tasks is left out with one line; one that may use them is served', async () => {
         expect(!names.has('fake_needs_task'), 'fake_needs_task is listed, and calls to it would fail');
         expect(names.has('fake_may_task'), 'fake_may_task is not listed');
-        const said = lines(err).filter((l) => /tools\/list: 1 tool require tasks .*left out: 'needs_task'/.test(l));
+        const said = lines(err).filter((l) => /tools\/list: 1 tool left out, for requiring tasks .*: 'needs_task'$/.test(l));
         expect(said.length === 1, `not said once: ${said.length}`);
         return said[0];
+    }, () => s);
+    await step('rows: 1,000 tools with names mcph cannot serve: one line, not 1,000', async () => {
+        const each = lines(err).filter((l) => /tool name 'bad name/.test(l));
+        expect(each.length === 0, `${each.length} lines, one a tool, e.g. ${each[0]}`);
+        const said = lines(err).filter((l) => /tools\/list: 1001 tools left out, for a name mcph cannot serve.*: .*'bad name 0'.* and more$/.test(l));
+        expect(said.length === 1, `not one line for them: ${lines(err).filter((l) => l.includes('cannot serve')).join(' | ').slice(0, 300) || '(none)'}`);
+        return said[0].slice(0, 160);
     }, () => s);
     await step('rows: 4,096 tools served of 4,110; one line for the rest, not one each', async () => {
         expect(tools.length === 4096, `${tools.length} tools listed`);
         const each = lines(err).filter((l) => /more than 4096/.test(l));
         expect(each.length === 0, `${each.length} lines of 'more than 4096', e.g. ${each[0]}`);
-        const summary = lines(err).filter((l) => /tools\/list: \d+ tools are past the 4096/.test(l));
+        const summary = lines(err).filter((l) => /tools\/list: \d+ tools left out, past the 4096/.test(l));
         expect(summary.length === 1, `${summary.length} summary lines`);
         const r = await s.tool('fake_echo', { text: 'still' });
         expect(r.text === 'echo: still', `echo: ${r.text}`);
