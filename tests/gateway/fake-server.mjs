@@ -37,6 +37,7 @@
 // ping. Unknown requests get -32601. stdin at EOF: exit 0.
 
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -52,7 +53,7 @@ const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'gar
 const MODES = new Set([...BEHAVING, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
 // Rows and stderr (tests/gateway/rows.mjs): behaving modes that serve hostile rows or write
 // hostile stderr; see the block after the tools.
-const ROWS_MODES = ['hostile-rows', 'stderr-noise', 'stderr-flood'];
+const ROWS_MODES = ['hostile-rows', 'stderr-noise', 'stderr-flood', 'setsid-child'];
 for (const m of ROWS_MODES) {
     BEHAVING.add(m);
     MODES.add(m);
@@ -116,6 +117,9 @@ const tools = [
 //                 newline (cut short), then behaves
 //   stderr-flood  behaves, and writes 64 KiB lines to stderr without pause (never blocked
 //                 for long: the writes are asynchronous)
+//   setsid-child  behaves, and starts a shell loop in a session of its own (detached) whose
+//                 $0 is the marker and "-grandchild", as a launcher's child may: it must end
+//                 with the server
 const ROWS_RESOURCES = [];
 if (mode === 'hostile-rows') {
     tools.push(
@@ -133,6 +137,10 @@ if (mode === 'stderr-noise') {
     process.stderr.write('before\rmcph: error: forged \x1b[31mred\n');
     process.stderr.write(`${'x'.repeat(100 * 1024)}\n`);
     process.stderr.write('the last line, with no newline');
+}
+if (mode === 'setsid-child') {
+    const loop = spawn('/bin/sh', ['-c', 'while :; do sleep 1; done', `${opt('--marker')}-grandchild`], { detached: true, stdio: 'ignore' });
+    loop.unref();
 }
 if (mode === 'stderr-flood') {
     const chunk = `${'f'.repeat(64 * 1024)}\n`;

@@ -5,7 +5,8 @@
 // newline unable to forge a log line; a tool that requires tasks left out and said, one that
 // may use them served; 4,100 tools: 4,096 served and one line for the rest; the server's
 // stderr lines tagged with the section, escaped and cut at a bounded length; a server that
-// floods its stderr neither blocks mcph nor grows it. `make test-gateway` runs it.
+// floods its stderr neither blocks mcph nor grows it; a server's setsid() child ends with mcph
+// (at the end of input, and after SIGKILL). `make test-gateway` runs it.
 //
 //   node tests/gateway/rows.mjs [BINARY]      BINARY: build/mcph
 //
@@ -16,7 +17,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { expect, done, report } from '../lib/check.mjs';
 import {
-    workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, step, killMarker, sleep,
+    workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, forgetSession, step, killMarker, sleep,
+    waitFor, pidsByMarker,
 } from './common.mjs';
 
 const LIMIT_MS = 120000;
@@ -150,6 +152,33 @@ async function stderrFlood(mcph) {
     if (s) await endSession(s);
 }
 
+// A server's detached (setsid) child ends with mcph: at the end of input, and after SIGKILL.
+async function setsidChild(mcph) {
+    for (const how of ['end of input', 'SIGKILL']) {
+        const mk = marker(how === 'SIGKILL' ? 'setsid-kill' : 'setsid-end');
+        const grand = `${mk}-grandchild`;
+        markers.push(grand);
+        const ws = workspace(`rows-${how === 'SIGKILL' ? 'setsid-kill' : 'setsid-end'}`);
+        const ini = gatewayIni(ws, { launcher: { command: fakeCommand('setsid-child', mk) } });
+        let s;
+        await step(`tree: a server's setsid() child ends with mcph (${how})`, async () => {
+            s = await startSession(mcph, ini);
+            expect(await waitFor(() => pidsByMarker(grand).length === 1, 5000), `the server's setsid child is not running: ${pidsByMarker(grand)}`);
+            if (how === 'SIGKILL') {
+                s.kill('SIGKILL');
+                await s.wait(5000);
+                forgetSession(s);
+            } else {
+                await endSession(s);
+            }
+            const gone = await waitFor(() => pidsByMarker(grand).length === 0, 3000);
+            expect(gone, `the setsid child outlived mcph: ${pidsByMarker(grand)}`);
+            expect(await waitFor(() => pidsByMarker(mk).length === 0, 3000), `processes left: ${pidsByMarker(mk)}`);
+            return 'gone';
+        }, () => s);
+    }
+}
+
 async function cleanup() {
     endSessions();
     for (const m of markers) killMarker(m);
@@ -166,6 +195,7 @@ try {
     await hostileRows(mcph);
     await stderrNoise(mcph);
     await stderrFlood(mcph);
+    await setsidChild(mcph);
 } catch (err) {
     report(false, 'gateway rows suite', `threw: ${err?.stack || err}`);
 } finally {
