@@ -508,15 +508,15 @@ static long long spawn_tree_cpu(const pid_t *tree, size_t n)
     return ticks / (hz > 0 ? hz : 100) + ru.ru_utime.tv_sec + ru.ru_stime.tv_sec;
 }
 
-/* Kill every process under this one, and reap them (at most 5 s: a process in the kernel's
- * uninterruptible sleep is left). */
-static void spawn_tree_kill(pid_t group, pid_t *tree)
+/* Kill every process under this one (the server's group first: the keeper's pid names it),
+ * and reap them (at most 5 s: a process in the kernel's uninterruptible sleep is left). */
+static void spawn_tree_kill(pid_t *tree)
 {
     for (int round = 0; round < 500; round++) {
         struct timespec pause = {0, 10000000L};
         size_t n;
 
-        kill(-group, SIGKILL);
+        kill(-getpid(), SIGKILL);
         n = spawn_tree(tree, SPAWN_TREE_MAX);
         for (size_t i = 0; i < n; i++)
             kill(tree[i], SIGKILL);
@@ -591,6 +591,7 @@ static void spawn_keep(const struct mcp_spec *spec, pid_t server, pid_t parent, 
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     struct timespec tick = {0, SPAWN_TICK_NS};
     int limits = spec->max_cpu_s > 0 || spec->max_procs > 0, st = SIGKILL, over = 0;
+    int ticks_over = 0; /* since the server was told: a second on, SIGKILL (SIGXCPU ignored) */
 
     if (tree == MAP_FAILED)
         _exit(125);
@@ -607,8 +608,10 @@ static void spawn_keep(const struct mcp_spec *spec, pid_t server, pid_t parent, 
             break;
         if (limits && !over)
             over = spawn_over(spec, server, tree);
+        else if (over && ++ticks_over == 1000000000L / SPAWN_TICK_NS)
+            kill(server, SIGKILL);
     }
-    spawn_tree_kill(server, tree);
+    spawn_tree_kill(tree);
     spawn_mirror(st);
 }
 
