@@ -20,6 +20,7 @@
  */
 #include "mcp.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -846,6 +847,22 @@ static int mcp_define_all(struct mcp *m)
 
 /* --- Life. --- */
 
+/* What the kernel does not let mcph hold is said at start-up, not skipped in silence. */
+static void mcp_say_keeper(const struct mcph_host *host, const struct mcp_spec *spec)
+{
+    int e = mcp_keeper_support();
+
+    if (e == 0)
+        return;
+    host->log(host, MCPH_LOG_WARNING,
+              "%s '%s': this system refuses a subreaper (%s), so what it starts and moves out "
+              "of its process group can outlive it%s",
+              mcp_noun(spec), spec->display, strerror(e),
+              spec->max_procs > 0 || spec->max_cpu_s > 0
+                  ? "; max_cpu_s limits its own process alone, and max_procs is not enforced"
+                  : "");
+}
+
 int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 {
     struct mcp *m = calloc(1, sizeof(*m));
@@ -865,6 +882,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         mcp_spec_release(spec);
         taken = 1;
     } else {
+        mcp_say_keeper(host, spec);
         m->link = mcp_link_open(host, spec);
         mcp_spec_release(spec);
     }

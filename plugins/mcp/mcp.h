@@ -78,6 +78,11 @@ int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b);
  * else why says what failed. */
 int mcp_spawn(struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph_strbuf *why);
 
+/* 0 when the keeper of mcp_spawn can hold the process's tree (PR_SET_CHILD_SUBREAPER), else
+ * the errno that refused it: what the process starts may then outlive it, and max_procs and
+ * max_cpu_s count the process alone. Forks a probe. */
+int mcp_keeper_support(void);
+
 /* How a process ended, from its wait status: "exited with status 3", "killed by SIGSEGV". */
 void mcp_describe_end(int wstatus, char *buf, size_t n);
 

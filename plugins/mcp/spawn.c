@@ -653,6 +653,20 @@ static void spawn_keeper(const struct mcp_spec *spec, pid_t parent, pid_t home)
     spawn_keep(spec, server, parent, &wait);
 }
 
+int mcp_keeper_support(void)
+{
+    pid_t pid = fork();
+    int st = 0;
+
+    if (pid == 0)
+        _exit(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 0 : errno > 0 && errno < 126 ? errno : 125);
+    if (pid < 0)
+        return errno;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : EINVAL;
+}
+
 static void spawn_child(const struct mcp_spec *spec, int in, int out, int err, int errout,
                         pid_t parent)
 {
