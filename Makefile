@@ -230,6 +230,7 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)
+	node tests/gateway/rows.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in

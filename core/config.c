@@ -522,6 +522,12 @@ static int config_set_max_files(struct config_parse *p, struct config_plugin *pl
                             &pl->isolate.max_files);
 }
 
+static int config_set_max_procs(struct config_parse *p, struct config_plugin *pl, const char *value)
+{
+    (void)p;
+    return config_parse_int(value, 1, LIMIT_ISOLATE_PROCS_MAX, &pl->isolate.max_procs);
+}
+
 static const struct config_core_key {
     const char *name;
     size_t line; /* offsetof the member holding the line it was set on (0: not set) */
@@ -556,6 +562,8 @@ static const struct config_core_key {
      "CPU seconds from 1 to 86400"},
     {"max_files", offsetof(struct config_plugin, max_files_line), config_set_max_files,
      "a number of open files from 16 to 1048576"},
+    {"max_procs", offsetof(struct config_plugin, max_procs_line), config_set_max_procs,
+     "a number of processes from 1 to 4096"},
     {0},
 };
 
@@ -571,10 +579,10 @@ int config_core_key(const char *key)
 
 const char *config_core_key_names(void)
 {
-    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 15,
+    _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 16,
                    "the list below names every core key");
     return "path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent, tools, resources, "
-           "prompts, isolate, call_timeout_ms, max_memory, max_cpu_s, max_files";
+           "prompts, isolate, call_timeout_ms, max_memory, max_cpu_s, max_files, max_procs";
 }
 
 /* The key of a [plugin.NAME] section: mcph's own (config_core_keys), or the plugin's. */
@@ -1049,7 +1057,8 @@ static void config_check_isolation(struct config_parse *p)
         } limits[] = {{"call_timeout_ms", pl->call_timeout_line},
                       {"max_memory", pl->max_memory_line},
                       {"max_cpu_s", pl->max_cpu_line},
-                      {"max_files", pl->max_files_line}};
+                      {"max_files", pl->max_files_line},
+                      {"max_procs", pl->max_procs_line}};
 
         for (size_t k = 0; !pl->isolate.on && k < sizeof(limits) / sizeof(limits[0]); k++) {
             if (limits[k].line == 0)

@@ -25,6 +25,7 @@ struct config_isolate {
     long long max_memory; /* RLIMIT_AS of the child in bytes; 0: no limit */
     int max_cpu_s;        /* RLIMIT_CPU of the child; 0: no limit */
     int max_files;        /* RLIMIT_NOFILE of the child; 0: mcph's own */
+    int max_procs;        /* processes under the child (its tree), counted by it; 0: none */
 };
 
 /* One [plugin.NAME] section. */
@@ -47,6 +48,7 @@ struct config_plugin {
     int filter_line[FILTER_KEYS];
     struct config_isolate isolate;
     int isolate_line, call_timeout_line, max_memory_line, max_cpu_line, max_files_line;
+    int max_procs_line;
     int ini_fd;   /* borrowed: the config's text_fd, for an isolated section's child; or -1 */
     int image_fd; /* in an isolated child (--isolated): the sealed copy of the plugin its
                    * parent checked, loaded instead of path; else -1 */

@@ -141,6 +141,7 @@
 #define LIMIT_ISOLATE_CPU_MAX_S 86400
 #define LIMIT_ISOLATE_FILES_MIN 16
 #define LIMIT_ISOLATE_FILES_MAX 1048576
+#define LIMIT_ISOLATE_PROCS_MAX 4096 /* max_procs */
 #define LIMIT_ISOLATE_STARTUP_MS 30000
 /* Resources one client subscribes to (resources/subscribe, or one listen request's
  * resourceSubscriptions). */

@@ -55,12 +55,47 @@ int log_sink_wants(const struct log *lg, int level)
     return level >= atomic_load(&lg->sink_level);
 }
 
+/* Append msg to line (len so far, at most cap - 1 bytes in all) with every control character
+ * written as an escape: \n, \r, \t stay readable, the rest are \xNN (C0, DEL) or \u00NN (the
+ * C1 controls, U+0080-U+009F, in UTF-8). Text from outside (an upstream's tool name, a
+ * child's line) then never starts a line of its own nor drives the terminal. Returns the new
+ * length; *cut is set when msg did not fit whole. */
+static size_t log_escape(char *line, size_t len, size_t cap, const char *msg, int *cut)
+{
+    for (const unsigned char *p = (const unsigned char *)msg; *p != '\0'; p++) {
+        char esc[8];
+        size_t n;
+
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            n = (size_t)snprintf(esc, sizeof(esc), "\\%c",
+                                 *p == '\n'   ? 'n'
+                                 : *p == '\r' ? 'r'
+                                              : 't');
+        else if (*p < 0x20 || *p == 0x7f)
+            n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            n = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", *++p);
+        else {
+            esc[0] = (char)*p;
+            n = 1;
+        }
+        if (len + n > cap - 1) {
+            *cut = 1;
+            return len;
+        }
+        memcpy(line + len, esc, n);
+        len += n;
+    }
+    return len;
+}
+
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
 {
-    char line[LIMIT_LOG_LINE];
+    char line[LIMIT_LOG_LINE], msg[LIMIT_LOG_LINE];
     int to_sink = log_sink_wants(lg, level);
     int n;
     size_t len, start;
+    int cut = 0;
 
     if (level < atomic_load(&lg->level) && !to_sink)
         return;
@@ -71,14 +106,14 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
     if (n < 0)
         return;
     start = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
-    n = vsnprintf(line + start, sizeof(line) - start, fmt, ap);
+    n = vsnprintf(msg, sizeof(msg), fmt, ap);
     if (n < 0)
         return;
-    len = start + (size_t)n;
     /* The newline needs one byte: a message that fills the rest fits whole. */
-    if (len > sizeof(line) - 1) {
+    len = log_escape(line, start, sizeof(line), msg, &cut);
+    if (cut || (size_t)n >= sizeof(msg)) {
         /* Cut, and say so, rather than lose the newline. */
-        len = sizeof(line) - 5;
+        len = len < sizeof(line) - 5 ? len : sizeof(line) - 5;
         memcpy(line + len, "...", 3);
         len += 3;
     }

@@ -664,6 +664,7 @@ static void link_on_line(struct mcp_link *l, const char *line, size_t len)
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
 
+    mcp_json_mark_cut(msg, line, len);
     if (!cJSON_IsObject(msg)) {
         /* Not JSON-RPC: some servers print banners. Said once, then every 100th. */
         if (l->noise++ % 100 == 0)

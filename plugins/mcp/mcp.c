@@ -20,6 +20,7 @@
  */
 #include "mcp.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,6 +536,55 @@ static int mcp_complete_template(const struct mcph_host *host, void *state, stru
     return mcp_complete(host, state, call, "ref/resource", "uri");
 }
 
+/* --- Text cut at a NUL. --- */
+
+/* Mark a and its containers when a string of a (member name or value) differs from b's. */
+static int mcp_cut_walk(cJSON *a, const cJSON *b)
+{
+    int cut = 0;
+    const cJSON *bc = b->child;
+
+    if ((a->string != NULL) != (b->string != NULL) ||
+        (a->string != NULL && strcmp(a->string, b->string) != 0))
+        cut = 1;
+    if (cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring) != 0)
+        cut = 1;
+    for (cJSON *ac = a->child; ac != NULL && bc != NULL; ac = ac->next, bc = bc->next)
+        cut |= mcp_cut_walk(ac, bc);
+    if (cut)
+        a->type |= MCP_JSON_CUT;
+    return cut;
+}
+
+void mcp_json_mark_cut(cJSON *msg, const char *line, size_t len)
+{
+    char *copy;
+    cJSON *other;
+    int found = 0;
+
+    if (msg == NULL || memmem(line, len, "\\u0000", 6) == NULL)
+        return;
+    copy = malloc(len);
+    if (copy == NULL)
+        return;
+    memcpy(copy, line, len);
+    /* A backslash is only ever inside a string, where it starts an escape of 2 or 6. */
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (copy[i] != '\\')
+            continue;
+        if (copy[i + 1] == 'u' && i + 6 <= len && memcmp(copy + i + 2, "0000", 4) == 0) {
+            copy[i + 5] = '1';
+            found = 1;
+        }
+        i++;
+    }
+    other = found ? cJSON_ParseWithLength(copy, len) : NULL;
+    if (other != NULL)
+        mcp_cut_walk(msg, other);
+    cJSON_Delete(other);
+    free(copy);
+}
+
 /* --- Rows from the server's lists. --- */
 
 /* Members as the row's strings: borrowed from the item, or printed into scratch. */
@@ -576,7 +626,7 @@ static unsigned char mcp_hint(const cJSON *annotations, const char *name)
     return cJSON_IsTrue(v) ? MCPH_HINT_TRUE : MCPH_HINT_FALSE;
 }
 
-static void mcp_define_tool(const struct mcph_host *host, const cJSON *item)
+static int mcp_define_tool(const struct mcph_host *host, const cJSON *item)
 {
     const cJSON *ann = cJSON_GetObjectItemCaseSensitive(item, "annotations");
     struct mcp_scratch s = {0};
@@ -590,17 +640,18 @@ static void mcp_define_tool(const struct mcph_host *host, const cJSON *item)
         .open_world_hint = mcp_hint(ann, "openWorldHint"),
         .call = mcp_call_tool,
     };
+    int rc;
 
     t.input_schema = mcp_json(&s, item, "inputSchema");
     t.output_schema = mcp_json(&s, item, "outputSchema");
     t.icons = mcp_json(&s, item, "icons");
     t.meta = mcp_json(&s, item, "_meta");
-    if (t.name != NULL)
-        host->define_tool(host, &t);
+    rc = t.name != NULL ? host->define_tool(host, &t) : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
+    return rc;
 }
 
-static void mcp_define_resource(const struct mcph_host *host, const cJSON *item)
+static int mcp_define_resource(const struct mcph_host *host, const cJSON *item)
 {
     const cJSON *size = cJSON_GetObjectItemCaseSensitive(item, "size");
     struct mcp_scratch s = {0};
@@ -613,16 +664,17 @@ static void mcp_define_resource(const struct mcph_host *host, const cJSON *item)
         .size = cJSON_IsNumber(size) && size->valuedouble >= 0 ? (uint64_t)size->valuedouble : 0,
         .read = mcp_read,
     };
+    int rc;
 
     r.annotations = mcp_json(&s, item, "annotations");
     r.icons = mcp_json(&s, item, "icons");
     r.meta = mcp_json(&s, item, "_meta");
-    if (r.uri != NULL && r.name != NULL)
-        host->define_resource(host, &r);
+    rc = r.uri != NULL && r.name != NULL ? host->define_resource(host, &r) : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
+    return rc;
 }
 
-static void mcp_define_template(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_template(const struct mcph_host *host, const cJSON *item, int complete)
 {
     struct mcp_scratch s = {0};
     struct mcph_resource_template t = {
@@ -634,16 +686,18 @@ static void mcp_define_template(const struct mcph_host *host, const cJSON *item,
         .read = mcp_read,
         .complete = complete ? mcp_complete_template : NULL,
     };
+    int rc;
 
     t.annotations = mcp_json(&s, item, "annotations");
     t.icons = mcp_json(&s, item, "icons");
     t.meta = mcp_json(&s, item, "_meta");
-    if (t.uri_template != NULL && t.name != NULL)
-        host->define_template(host, &t);
+    rc = t.uri_template != NULL && t.name != NULL ? host->define_template(host, &t)
+                                                  : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
+    return rc;
 }
 
-static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_prompt(const struct mcph_host *host, const cJSON *item, int complete)
 {
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(item, "arguments");
     int n = cJSON_IsArray(args) ? cJSON_GetArraySize(args) : 0;
@@ -657,11 +711,11 @@ static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, i
         .get = mcp_get,
         .complete = complete ? mcp_complete_prompt : NULL,
     };
-    int i = 0;
+    int i = 0, rc;
     const cJSON *a;
 
     if (table == NULL)
-        return;
+        return MCPH_ERR_NOMEM;
     cJSON_ArrayForEach(a, args)
     {
         const cJSON *required = cJSON_GetObjectItemCaseSensitive(a, "required");
@@ -676,18 +730,100 @@ static void mcp_define_prompt(const struct mcph_host *host, const cJSON *item, i
     }
     p.icons = mcp_json(&s, item, "icons");
     p.meta = mcp_json(&s, item, "_meta");
-    if (p.name != NULL)
-        host->define_prompt(host, &p);
+    rc = p.name != NULL ? host->define_prompt(host, &p) : MCPH_ERR_INVALID;
     mcp_scratch_free(&s);
     free(table);
+    return rc;
+}
+
+/* One of the server's lists and how its items become rows. */
+struct mcp_kind_list {
+    const char *method, *member;
+    const char *what; /* a row of it, for messages */
+    const char *key;  /* the member that names an item, for messages */
+    int (*define)(const struct mcph_host *, const cJSON *, int);
+};
+
+/* Items of a list left out for one reason: counted, the first few named, said in one line
+ * once the list is read (an upstream with 100,000 such items writes one line, not 100,000). */
+#define MCP_LEFT_NAMED 5
+
+struct mcp_left {
+    size_t n;
+    struct mcph_strbuf names;
+};
+
+static void mcp_left_add(struct mcp_left *left, const char *name)
+{
+    if (left->n++ < MCP_LEFT_NAMED)
+        mcph_sb_addf(&left->names, "%s'%s'", left->n > 1 ? ", " : "",
+                     name != NULL ? name : "(no name)");
+}
+
+static void mcp_left_say(const struct mcph_host *host, const struct mcp_kind_list *k,
+                         struct mcp_left *left, const char *why)
+{
+    if (left->n > 0)
+        host->log(host, MCPH_LOG_WARNING, "%s: %zu %s%s left out, %s: %s%s", k->method, left->n,
+                  k->what, left->n == 1 ? "" : "s", why, left->names.buf,
+                  left->n > MCP_LEFT_NAMED ? " and more" : "");
+    mcph_sb_release(&left->names);
+    left->n = 0;
+}
+
+/* Why an item of a list is left out before the host sees it, each said in one line a list. */
+enum mcp_why {
+    MCP_WHY_NUL,   /* text held \u0000 */
+    MCP_WHY_TASKS, /* a tool that requires tasks */
+    MCP_WHY_NAME,  /* a tool or prompt name the host refuses (one line each, else) */
+    MCP_WHY_OVER,  /* past MCPH_MAX_ROWS */
+    MCP_WHYS,
+    MCP_WHY_NONE = MCP_WHYS,
+};
+
+static const char *const mcp_whys[MCP_WHYS] = {
+    [MCP_WHY_NUL] = "for text holding a NUL character (\\u0000), which mcph cannot pass on whole",
+    [MCP_WHY_TASKS] = "for requiring tasks (execution.taskSupport \"required\"), which mcph does "
+                      "not run",
+    [MCP_WHY_NAME] = "for a name mcph cannot serve (1-128 of A-Z a-z 0-9 _ . -)",
+    [MCP_WHY_OVER] = "past the 4096 that mcph serves of one kind",
+};
+
+_Static_assert(MCPH_MAX_ROWS == 4096, "mcp_whys names the limit");
+
+/* The rule of tool and prompt names (plugin-api.h). */
+static int mcp_name_ok(const char *name)
+{
+    size_t n = name != NULL ? strlen(name) : 0;
+
+    if (n == 0 || n > MCPH_MAX_NAME)
+        return 0;
+    return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == n;
+}
+
+static enum mcp_why mcp_unservable(const struct mcp_kind_list *k, const cJSON *item)
+{
+    const cJSON *execution = cJSON_GetObjectItemCaseSensitive(item, "execution");
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(execution, "taskSupport");
+    int tool = strcmp(k->member, "tools") == 0;
+
+    if (item->type & MCP_JSON_CUT)
+        return MCP_WHY_NUL;
+    if (tool && cJSON_IsString(tasks) && strcmp(tasks->valuestring, "required") == 0)
+        return MCP_WHY_TASKS;
+    if ((tool || strcmp(k->member, "prompts") == 0) && !mcp_name_ok(mcp_str(item, "name")))
+        return MCP_WHY_NAME;
+    return MCP_WHY_NONE;
 }
 
 /* Every page of one list. Returns MCPH_OK, or MCPH_ERR after logging why. */
-static int mcp_list(struct mcp *m, const char *method, const char *member, int complete,
-                    void (*define)(const struct mcph_host *, const cJSON *, int))
+static int mcp_list(struct mcp *m, const struct mcp_kind_list *k, int complete)
 {
     const struct mcph_host *host = m->host;
     char *cursor = NULL;
+    struct mcp_left left[MCP_WHYS] = {0};
+    size_t defined = 0;
+    int rc = MCPH_ERR;
 
     for (int page = 0; page < 1000; page++) {
         struct mcph_strbuf why = MCPH_STRBUF_INIT;
@@ -699,38 +835,62 @@ static int mcp_list(struct mcp *m, const char *method, const char *member, int c
             cJSON_AddStringToObject(params, "cursor", cursor);
         free(cursor);
         cursor = NULL;
-        result = mcp_link_request(m->link, method, params, &why);
+        result = mcp_link_request(m->link, k->method, params, &why);
         if (result == NULL) {
-            host->log(host, MCPH_LOG_ERROR, "%s: %s", method, why.buf);
+            host->log(host, MCPH_LOG_ERROR, "%s: %s", k->method, why.buf);
             mcph_sb_release(&why);
-            return MCPH_ERR;
+            goto out;
         }
         mcph_sb_release(&why);
-        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, member))
-            define(host, item, complete);
+        cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(result, k->member))
+        {
+            enum mcp_why w = mcp_unservable(k, item);
+
+            if (w == MCP_WHY_NONE && defined >= MCPH_MAX_ROWS)
+                w = MCP_WHY_OVER;
+            if (w != MCP_WHY_NONE)
+                mcp_left_add(&left[w], mcp_str(item, k->key));
+            else if (k->define(host, item, complete) == MCPH_OK)
+                defined++;
+        }
         next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");
         if (cJSON_IsString(next) && next->valuestring[0] != '\0')
             cursor = strdup(next->valuestring);
         cJSON_Delete(result);
-        if (cursor == NULL)
-            return MCPH_OK;
+        if (cursor == NULL) {
+            rc = MCPH_OK;
+            goto out;
+        }
     }
     free(cursor);
-    host->log(host, MCPH_LOG_ERROR, "%s: more than 1000 pages", method);
-    return MCPH_ERR;
+    host->log(host, MCPH_LOG_ERROR, "%s: more than 1000 pages", k->method);
+out:
+    for (int w = 0; w < MCP_WHYS; w++)
+        mcp_left_say(host, k, &left[w], mcp_whys[w]);
+    return rc;
 }
 
-static void mcp_define_tool_row(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_tool_row(const struct mcph_host *host, const cJSON *item, int complete)
 {
     (void)complete;
-    mcp_define_tool(host, item);
+    return mcp_define_tool(host, item);
 }
 
-static void mcp_define_resource_row(const struct mcph_host *host, const cJSON *item, int complete)
+static int mcp_define_resource_row(const struct mcph_host *host, const cJSON *item, int complete)
 {
     (void)complete;
-    mcp_define_resource(host, item);
+    return mcp_define_resource(host, item);
 }
+
+static const struct mcp_kind_list mcp_tools = {"tools/list", "tools", "tool", "name",
+                                               mcp_define_tool_row};
+static const struct mcp_kind_list mcp_resources = {"resources/list", "resources", "resource", "uri",
+                                                   mcp_define_resource_row};
+static const struct mcp_kind_list mcp_templates = {"resources/templates/list", "resourceTemplates",
+                                                   "resource template", "uriTemplate",
+                                                   mcp_define_template};
+static const struct mcp_kind_list mcp_prompts = {"prompts/list", "prompts", "prompt", "name",
+                                                 mcp_define_prompt};
 
 static int mcp_define_all(struct mcp *m)
 {
@@ -741,19 +901,34 @@ static int mcp_define_all(struct mcp *m)
 
     m->subscribe = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(resources, "subscribe"));
     if (cJSON_GetObjectItemCaseSensitive(caps, "tools") != NULL)
-        rc = mcp_list(m, "tools/list", "tools", 0, mcp_define_tool_row);
+        rc = mcp_list(m, &mcp_tools, 0);
     if (rc == MCPH_OK && resources != NULL)
-        rc = mcp_list(m, "resources/list", "resources", 0, mcp_define_resource_row);
+        rc = mcp_list(m, &mcp_resources, 0);
     if (rc == MCPH_OK && resources != NULL)
-        rc = mcp_list(m, "resources/templates/list", "resourceTemplates", complete,
-                      mcp_define_template);
+        rc = mcp_list(m, &mcp_templates, complete);
     if (rc == MCPH_OK && cJSON_GetObjectItemCaseSensitive(caps, "prompts") != NULL)
-        rc = mcp_list(m, "prompts/list", "prompts", complete, mcp_define_prompt);
+        rc = mcp_list(m, &mcp_prompts, complete);
     cJSON_Delete(caps);
     return rc;
 }
 
 /* --- Life. --- */
+
+/* What the kernel does not let mcph hold is said at start-up, not skipped in silence. */
+static void mcp_say_keeper(const struct mcph_host *host, const struct mcp_spec *spec)
+{
+    int e = mcp_keeper_support();
+
+    if (e == 0)
+        return;
+    host->log(host, MCPH_LOG_WARNING,
+              "%s '%s': this system refuses a subreaper (%s), so what it starts and moves out "
+              "of its process group can outlive it%s",
+              mcp_noun(spec), spec->display, strerror(e),
+              spec->max_procs > 0 || spec->max_cpu_s > 0
+                  ? "; max_cpu_s limits its own process alone, and max_procs is not enforced"
+                  : "");
+}
 
 int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 {
@@ -774,6 +949,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         mcp_spec_release(spec);
         taken = 1;
     } else {
+        mcp_say_keeper(host, spec);
         m->link = mcp_link_open(host, spec);
         mcp_spec_release(spec);
     }

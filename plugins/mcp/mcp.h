@@ -42,11 +42,13 @@
 
 /* What starts the server; two are the same server when every member is. */
 struct mcp_spec {
-    char **argv;    /* owned, NULL-ended; argv[0] resolved to a path */
-    char **envp;    /* owned, NULL-ended */
-    char *cwd;      /* owned: the folder it runs in */
-    char *display;  /* owned: the command as configured, for messages */
-    int startup_ms; /* start-up and handshake deadline */
+    char **argv;   /* owned, NULL-ended; argv[0] resolved to a path */
+    char **envp;   /* owned, NULL-ended */
+    char *cwd;     /* owned: the folder it runs in */
+    char *display; /* owned: the command as configured, for messages */
+    char *tag;     /* owned: the section, tagging the server's stderr lines; NULL: not tagged */
+    struct spawn_tail *tail; /* owned: the reader of the last process's stderr (spawn.c) */
+    int startup_ms;          /* start-up and handshake deadline */
     /* An isolated plugin's child (core/isolate.c) sets these; the mcp plugin leaves them 0. */
     const char *noun;       /* static: what messages call it ("server" when NULL, "plugin") */
     int pass[MCP_PASS_MAX]; /* owned: given to the process as fds 3, 4, ... */
@@ -55,6 +57,7 @@ struct mcp_spec {
     long long max_memory; /* RLIMIT_AS; 0: none */
     int max_cpu_s;        /* RLIMIT_CPU; 0: none */
     int max_files;        /* RLIMIT_NOFILE; 0: mcph's own */
+    int max_procs;        /* processes under the child, counted by the child itself; 0: none */
 };
 
 /* What messages call the process of spec: "server 'x' ..." or "plugin 'x' ...". */
@@ -74,9 +77,17 @@ void mcp_spec_release(struct mcp_spec *spec);
 int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b);
 
 /* Start argv in cwd with envp, its stdin and stdout on pipes, in a process group of its own,
- * killed if the calling thread ends (PR_SET_PDEATHSIG). On success *pid, *to (its stdin) and
- * *from (its stdout) are set; else why says what failed. */
-int mcp_spawn(const struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph_strbuf *why);
+ * under a keeper (spawn.c) that dies with the calling thread (PR_SET_PDEATHSIG) and takes the
+ * process's whole tree with it when either ends, and ends as the process did. On success
+ * *pid (the keeper's: wait for it, signal its group), *to (its stdin) and *from (its stdout)
+ * are set, and its stderr lines go to mcph's tagged with spec->tag (spec->tail reads them);
+ * else why says what failed. */
+int mcp_spawn(struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph_strbuf *why);
+
+/* 0 when the keeper of mcp_spawn can hold the process's tree (PR_SET_CHILD_SUBREAPER), else
+ * the errno that refused it: what the process starts may then outlive it, and max_procs and
+ * max_cpu_s count the process alone. Forks a probe. */
+int mcp_keeper_support(void);
 
 /* How a process ended, from its wait status: "exited with status 3", "killed by SIGSEGV". */
 void mcp_describe_end(int wstatus, char *buf, size_t n);
@@ -231,5 +242,12 @@ cJSON *mcp_link_capabilities(struct mcp_link *l);
 void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);
 
 void mcp_event_free(struct mcp_event *ev);
+
+/* cJSON cuts a string at a \u0000 escape ("nul\u0000byte" reads as "nul"). A message whose
+ * text held one gets MCP_JSON_CUT in the type of each node whose member name or string was
+ * cut, and of every node that contains one (cJSON ignores the bit; cJSON_Duplicate keeps
+ * it), so that what reads it can refuse such text rather than pass it on cut. */
+#define MCP_JSON_CUT (1 << 14)
+void mcp_json_mark_cut(cJSON *msg, const char *line, size_t len);
 
 #endif

@@ -255,7 +255,8 @@ const prefixed = (t) => {
 
 function compareLists(direct, via, problems, exact) {
     const pairs = [
-        ['tools', direct.toolList.map(prefixed), via.toolList, (t) => t.name],
+        // A tool that requires tasks is left out by mcph (it does not run tasks).
+        ['tools', direct.toolList.filter((t) => t.execution?.taskSupport !== 'required').map(prefixed), via.toolList, (t) => t.name],
         ['resources', direct.resourceList, via.resourceList, (r) => r.uri],
         ['templates', direct.templateList, via.templateList, (t) => t.uriTemplate],
         ['prompts', direct.promptList.map(prefixedPrompt), via.promptList, (p) => p.name],
@@ -276,8 +277,8 @@ function compareLists(direct, via, problems, exact) {
 }
 
 // A tool that requires task augmentation: the SDK client refuses to call it plainly when the
-// list says so (direct); through mcph, which does not list `execution`, the server refuses.
-const TASK_REFUSED = (d, v) => d.error === -32600 && /task/i.test(d.message) && v.result?.isError && /task augmentation/.test(textOf(v.result));
+// list says so (direct); mcph leaves it out of its list, so the call is refused as unknown.
+const TASK_REFUSED = (d, v) => d.error === -32600 && /task/i.test(d.message) && v.error !== undefined;
 
 function compareOutcomes(what, direct, via, problems) {
     for (const [k, d] of Object.entries(direct)) {
@@ -499,7 +500,9 @@ export async function run(mcph) {
                 if (!(await waitFor(() => c.updated.some((u) => u.uri === uri), 3000))) problems.push('no resources/updated after a SIGHUP');
                 await toggle(); // off
                 // A new server process knows nothing of the subscription until mcph makes it again.
-                const server = childOf(pid);
+                // The server is under its keeper, a process of mcph's own (plugins/mcp/spawn.c).
+                const keeper = childOf(pid);
+                const server = keeper && childOf(keeper);
                 if (!server) return [...problems, `no server process under mcph ${pid}`];
                 const before = tapped(tap).filter((m) => m.method === 'resources/subscribe' && m.params?.uri === uri).length;
                 process.kill(server, 'SIGKILL');

@@ -38,6 +38,7 @@
 // ping. Unknown requests get -32601. stdin at EOF: exit 0.
 
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -52,6 +53,13 @@ if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8'
 const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage']);
 const STUCK = new Set(['stuck', 'modern']); // the block at the end of this file
 const MODES = new Set([...BEHAVING, ...STUCK, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
+// Rows and stderr (tests/gateway/rows.mjs): behaving modes that serve hostile rows or write
+// hostile stderr; see the block after the tools.
+const ROWS_MODES = ['hostile-rows', 'stderr-noise', 'stderr-flood', 'setsid-child'];
+for (const m of ROWS_MODES) {
+    BEHAVING.add(m);
+    MODES.add(m);
+}
 if (!MODES.has(mode)) {
     process.stderr.write(`fake-server: unknown mode '${mode}'; one of ${[...MODES].join(', ')}\n`);
     process.exit(2);
@@ -100,6 +108,47 @@ const tools = [
         inputSchema: obj({ level: { type: 'string' }, text: { type: 'string' } }, ['level', 'text']),
     },
 ];
+// --- Rows and stderr (tests/gateway/rows.mjs). ---
+//   hostile-rows  besides the tools above: "nul\u0000byte" (cJSON would cut it to "nul"), a
+//                 name with a newline that forges a log line, a tool that requires tasks and
+//                 one that may use them, a resource whose URI holds \u0000, 4,100 tools
+//                 many_N (past mcph's 4,096), 1,000 tools whose names have a space, and
+//                 serverInfo title and instructions
+//   stderr-noise  writes to stderr at start: two plain lines, a line with a forged log line
+//                 and an escape sequence inside, a 100 KiB line, and a last line with no
+//                 newline (cut short), then behaves
+//   stderr-flood  behaves, and writes 64 KiB lines to stderr without pause (never blocked
+//                 for long: the writes are asynchronous)
+//   setsid-child  behaves, and starts a shell loop in a session of its own (detached) whose
+//                 $0 is the marker and "-grandchild", as a launcher's child may: it must end
+//                 with the server
+const ROWS_RESOURCES = [];
+if (mode === 'hostile-rows') {
+    tools.push(
+        { name: 'nul\u0000byte', description: 'A name with a NUL', inputSchema: obj({}) },
+        { name: 'evil\nmcph: error: forged line', description: 'A name with a newline', inputSchema: obj({}) },
+        { name: 'needs_task', description: 'Requires tasks', inputSchema: obj({}), execution: { taskSupport: 'required' } },
+        { name: 'may_task', description: 'May use tasks', inputSchema: obj({}), execution: { taskSupport: 'optional' } },
+    );
+    for (let i = 0; i < 4100; i++) tools.push({ name: `many_${i}`, inputSchema: obj({}) });
+    for (let i = 0; i < 1000; i++) tools.push({ name: `bad name ${i}`, inputSchema: obj({}) });
+    ROWS_RESOURCES.push({ uri: 'fake://nul\u0000cut', name: 'cut', mimeType: 'text/plain' });
+}
+if (mode === 'stderr-noise') {
+    process.stderr.write('first plain line\nsecond plain line\n');
+    process.stderr.write('before\rmcph: error: forged \x1b[31mred\n');
+    process.stderr.write(`${'x'.repeat(100 * 1024)}\n`);
+    process.stderr.write('the last line, with no newline');
+}
+if (mode === 'setsid-child') {
+    const loop = spawn('/bin/sh', ['-c', 'while :; do sleep 1; done', `${opt('--marker')}-grandchild`], { detached: true, stdio: 'ignore' });
+    loop.unref();
+}
+if (mode === 'stderr-flood') {
+    const chunk = `${'f'.repeat(64 * 1024)}\n`;
+    const flood = () => process.stderr.write(chunk, () => setImmediate(flood));
+    flood();
+}
 const BASE_TOOLS = tools.length;
 const RESOURCES = [
     { uri: 'fake://doc', name: 'doc', mimeType: 'text/plain' },
@@ -189,14 +238,15 @@ function onMessage(msg) {
         return reply(id, {
             protocolVersion: params?.protocolVersion || '2025-11-25',
             capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, logging: {} },
-            serverInfo: { name: 'fake-server', version: '1.0.0' },
+            serverInfo: { name: 'fake-server', version: '1.0.0', ...(mode === 'hostile-rows' ? { title: 'Fake Server' } : {}) },
+            ...(mode === 'hostile-rows' ? { instructions: 'Call echo first.' } : {}),
         });
     }
     if (method === 'ping') return reply(id, {});
     if (mode === 'never-list') return undefined;
     if (method === 'tools/list') return reply(id, { tools });
     if (method === 'tools/call') return callTool(id, params);
-    if (method === 'resources/list') return reply(id, { resources: RESOURCES });
+    if (method === 'resources/list') return reply(id, { resources: [...RESOURCES, ...ROWS_RESOURCES] });
     if (method === 'resources/templates/list') return reply(id, { resourceTemplates: [] });
     if (method === 'prompts/list') return reply(id, { prompts: [{ name: 'slow_prompt', description: 'Got after 3 s' }] });
     if (method === 'resources/read' && params?.uri === 'fake://doc') return reply(id, { contents: [{ uri: 'fake://doc', mimeType: 'text/plain', text: 'doc' }] });

@@ -12,10 +12,12 @@
 // read and a get in flight beside it) gets "plugin 'faulty' <how it ended>", no echo call
 // fails, the rows stay listed, the fault plugin serves again from a new child, mcph answers
 // ping and exits 0 at the end of input, and no process is left. Then the four keys only an
-// isolated section takes, the child's rlimits (max_cpu_s ending a busy loop), a crash in init
+// isolated section takes (max_procs too), the child's rlimits (max_cpu_s ending a busy loop), a crash in init
 // (then SIGHUP), a crash in shutdown (reload, exit), five crashes in a row (down, then
 // SIGHUP), SIGKILL of mcph at three moments, and progress, cancellation and logging through
-// the isolated example. Every case starts its own mcph; workspaces are build/tests/isolate/NAME/.
+// the isolated example, and the plugin's tree (max_cpu_s and max_procs over every process
+// it starts, setsid() grandchildren ending with it). Every case starts its own mcph;
+// workspaces are build/tests/isolate/NAME/.
 // A sanitizer build accepts the sanitizer's exit status for a SEGV and skips max_memory.
 // Prints "ok isolate ..." / "FAIL isolate ...: why", then "isolate: N passed, N failed".
 
@@ -87,9 +89,9 @@ async function endsClean(c, s, file) {
 // --- The four keys only an isolated section takes. ---
 
 async function keysNeedIsolation() {
-    await runCase('call_timeout_ms, max_memory, max_cpu_s, max_files without isolate = process: a config error naming file:line', async (c, use) => {
+    await runCase('call_timeout_ms, max_memory, max_cpu_s, max_files, max_procs without isolate = process: a config error naming file:line', async (c, use) => {
         const dir = ws('keys');
-        const keys = { call_timeout_ms: 300, max_memory: '64M', max_cpu_s: 5, max_files: 64 };
+        const keys = { call_timeout_ms: 300, max_memory: '64M', max_cpu_s: 5, max_files: 64, max_procs: 8 };
         for (const [key, value] of Object.entries(keys)) {
             const file = ini(dir, { example: { [key]: value } });
             const lines = fs.readFileSync(file, 'utf8').split('\n');
@@ -236,6 +238,109 @@ async function limits() {
         c.check(pid1 && pid1 !== pid, `after the SIGXCPU f_ok answered from ${pid1} (was ${pid})`);
         c.note(`limits ${Object.entries(want).map(([k, v]) => `${k.replace('Max ', '')} ${v}`).join(', ')}`);
         await endsClean(c, s, file);
+    });
+}
+
+// --- The plugin's tree: max_cpu_s and max_procs count every process it starts, and what it
+// starts ends with it (setsid() or not), also when mcph is killed. ---
+
+// Live processes whose $0 is marker (tests/plugins/fault.c's fork), with the CPU seconds each
+// used so far.
+function treeProcs(marker) {
+    const out = new Map();
+    for (const e of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(e)) continue;
+        try {
+            if (!fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').includes(marker)) continue;
+            const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+            const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            if (f[0] === 'Z') continue;
+            out.set(Number(e), (Number(f[11]) + Number(f[12])) / 100);
+        } catch {
+            // gone
+        }
+    }
+    return out;
+}
+
+const treeMarkers = []; // killed at the end, like the INIs' processes
+const forkCall = (s, how, n, marker) => treeMarkers.push(marker) && s.call('tools/call', { name: 'f_fork', arguments: { how, n, marker } }, 20000);
+
+async function trees() {
+    await runCase('max_cpu_s counts the plugin\'s whole tree: 6 busy children stop near 2 CPU-seconds in all', async (c, use) => {
+        const file = ini(ws('tree-cpu'), { faulty: { max_cpu_s: 2, call_timeout_ms: 20000 } });
+        const marker = `tree-cpu-${process.pid}`;
+        const s = use(await start(file));
+        const pid0 = okPid(await okCall(s, 'before'), 'before');
+        const r = await forkCall(s, 'busy', 6, marker);
+        c.require(/forked 6/.test(JSON.stringify(r)), `f_fork: ${short(r)}`);
+        const used = new Map(); // pid -> the most CPU seen
+        const t0 = performance.now();
+        let seen = 0;
+        while (performance.now() - t0 < 20000) {
+            const now = treeProcs(marker);
+            seen = Math.max(seen, now.size);
+            for (const [pid, cpu] of now) used.set(pid, Math.max(used.get(pid) || 0, cpu));
+            if (now.size === 0 && seen > 0) break;
+            await sleep(50);
+        }
+        const ms = performance.now() - t0;
+        const total = [...used.values()].reduce((a, b) => a + b, 0);
+        c.check(seen === 6, `${seen} busy children seen, not 6`);
+        c.check(treeProcs(marker).size === 0, `busy children still running after ${(ms / 1000).toFixed(1)} s`);
+        c.check(total <= 4, `the busy children used ${total.toFixed(1)} CPU-seconds, past max_cpu_s = 2`);
+        const line = s.stderr.split('\n').find((l) => /plugin 'faulty' and its processes used \d+ CPU-seconds in all, more than max_cpu_s = 2/.test(l));
+        c.check(line, `no line on stderr says the tree went past max_cpu_s: ${short(s.stderrTail(4), 400)}`);
+        await waitFor(() => /plugin 'faulty' was killed by SIGXCPU; starting it again/.test(s.stderr), 5000, 20);
+        const after = await okCall(s, 'after');
+        const pid1 = okPid(after, 'after');
+        c.check(pid1 && pid1 !== pid0, `f_ok after: pid ${pid1} (was ${pid0}): ${short(after, 300)}`);
+        c.note(`${total.toFixed(1)} CPU-s in all, ended in ${(ms / 1000).toFixed(1)} s`);
+        await endsClean(c, s, file);
+    });
+    await runCase('max_procs counts the plugin\'s tree: 8 children past max_procs = 4 end it and them', async (c, use) => {
+        const file = ini(ws('tree-procs'), { faulty: { max_procs: 4 } });
+        const marker = `tree-procs-${process.pid}`;
+        const s = use(await start(file));
+        const pid0 = okPid(await okCall(s, 'before'), 'before');
+        const past = /plugin 'faulty' has \d+ processes under it, more than max_procs = 4/;
+        await forkCall(s, 'idle', 8, marker).catch(() => null);
+        await waitFor(() => past.test(s.stderr), 5000, 20);
+        // The children held the plugin's stdout too: its end is seen once they are gone.
+        await waitFor(() => /plugin 'faulty' was killed by SIGKILL; starting it again/.test(s.stderr), 5000, 20);
+        const gone = await waitFor(() => treeProcs(marker).size === 0, 5000, 20);
+        c.check(gone, `${treeProcs(marker).size} children still running 5 s later`);
+        const line = s.stderr.split('\n').find((l) => past.test(l));
+        c.check(line, `no line on stderr says the tree went past max_procs: ${short(s.stderrTail(4), 400)}`);
+        const after = await okCall(s, 'after');
+        const pid1 = okPid(after, 'after');
+        c.check(pid1 && pid1 !== pid0, `f_ok after: pid ${pid1} (was ${pid0}): ${short(after, 300)}`);
+        // One idle loop is two processes (the shell and its sleep): under max_procs, it stays.
+        const few = await forkCall(s, 'idle', 1, marker);
+        await sleep(1500);
+        const pid2 = okPid(await okCall(s, 'under'), 'under');
+        c.check(/forked 1/.test(JSON.stringify(few)) && treeProcs(marker).size === 1 && pid2 === pid1, `a child under max_procs = 4: ${short(few)}, ${treeProcs(marker).size} running, f_ok from ${pid2} (was ${pid1})`);
+        if (line) c.note(`"${short(line.replace(/^mcph: error: /, ''), 100)}"`);
+        await endsClean(c, s, file);
+        c.check(treeProcs(marker).size === 0, 'children left after mcph ended');
+    });
+    await runCase('a setsid() grandchild ends with the plugin\'s process, and with mcph killed by SIGKILL', async (c, use) => {
+        const file = ini(ws('tree-setsid'));
+        const marker = `tree-setsid-${process.pid}`;
+        let s = use(await start(file));
+        await forkCall(s, 'setsid', 2, marker);
+        c.require(await waitFor(() => treeProcs(marker).size === 2, 3000, 20), `${treeProcs(marker).size} setsid grandchildren running, not 2`);
+        await s.call(...trigger('exit3'), 30000);
+        c.check(await waitFor(() => treeProcs(marker).size === 0, 3000, 20), `${treeProcs(marker).size} setsid grandchildren outlived the plugin's process`);
+        await forkCall(s, 'setsid', 2, marker);
+        c.require(await waitFor(() => treeProcs(marker).size === 2, 3000, 20), `${treeProcs(marker).size} setsid grandchildren running after the restart, not 2`);
+        s.kill('SIGKILL');
+        await s.wait(5000);
+        forgetSession(s);
+        c.check(await waitFor(() => treeProcs(marker).size === 0, 3000, 20), `${treeProcs(marker).size} setsid grandchildren outlived mcph's SIGKILL`);
+        const left = await waitFor(() => leftOver(file).length === 0, 3000) ? [] : leftOver(file);
+        c.check(left.length === 0, `left after SIGKILL of mcph: ${left.join(', ')}`);
+        s = null;
     });
 }
 
@@ -468,7 +573,7 @@ const FAULTS = [
 const guard = setTimeout(() => {
     report(false, 'isolate suite', `did not finish within ${LIMIT_MS / 1000} s`);
     endSessions();
-    for (const f of inis) killMarker(f);
+    for (const f of [...inis, ...treeMarkers]) killMarker(f);
     done('isolate');
 }, LIMIT_MS);
 
@@ -479,6 +584,7 @@ try {
     await checkChildRefuses();
     for (const [how, what] of FAULTS) await oneFault(how, what);
     await limits();
+    await trees();
     await initCrash();
     await shutdownCrash();
     await downAfterFive();
@@ -489,6 +595,6 @@ try {
 } finally {
     clearTimeout(guard);
     endSessions();
-    for (const f of inis) killMarker(f);
+    for (const f of [...inis, ...treeMarkers]) killMarker(f);
 }
 done('isolate', ` in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

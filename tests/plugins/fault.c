@@ -17,12 +17,20 @@
  *   test can have a read and a get in flight when the process dies.
  * - crash_in_init_file: when the file it names exists (relative to the INI), init crashes.
  * - crash_in_shutdown = yes: shutdown logs that it crashes, then crashes.
+ * - fork: starts `n` processes, each /bin/sh running a loop with `marker` as its $0 (so a test
+ *   finds it in /proc): busy (a loop that never sleeps), idle (sleeps 1 s at a time), or
+ *   setsid (idle, in a session of its own, whose parent exits at once: an orphan that left the
+ *   plugin's process group and tree). Answers "forked N" at once. For max_procs and
+ *   max_cpu_s, which count the plugin's whole tree, and for what must end with it.
  * Thread-safe: handlers share nothing but the read-only state, so calls run side by side.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +280,61 @@ static void fault_shutdown(void *state)
     free(f);
 }
 
+/* --- The tree: processes the plugin starts (max_procs, max_cpu_s, setsid). --- */
+
+static void fault_exec_loop(const char *how, const char *marker)
+{
+    const char *loop =
+        strcmp(how, "busy") == 0 ? "while :; do :; done" : "while :; do sleep 1; done";
+
+    execl("/bin/sh", "sh", "-c", loop, marker, (char *)NULL);
+    _exit(127);
+}
+
+/* One process of fork's: returns its pid (or, for setsid, the pid of the parent that exits
+ * at once and is reaped here), or -1. */
+static pid_t fault_spawn_one(const char *how, const char *marker)
+{
+    pid_t pid = fork();
+
+    if (pid != 0)
+        return pid;
+    signal(SIGPIPE, SIG_DFL);
+    if (strcmp(how, "setsid") == 0) {
+        setsid();
+        if (fork() == 0)
+            fault_exec_loop("idle", marker);
+        _exit(0);
+    }
+    fault_exec_loop(how, marker);
+    return -1;
+}
+
+static int fault_fork(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    const char *how = "idle", *marker = NULL;
+    int64_t n = 1, started = 0;
+    char text[64];
+
+    (void)state;
+    host->arg_string(call, "how", &how);
+    host->arg_integer(call, "n", &n);
+    if (host->arg_string(call, "marker", &marker) != MCPH_OK)
+        return host->tool_error(call, "marker is required");
+    for (int64_t i = 0; i < n; i++) {
+        pid_t pid = fault_spawn_one(how, marker);
+
+        if (pid < 0)
+            break;
+        if (strcmp(how, "setsid") == 0)
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        started++;
+    }
+    snprintf(text, sizeof(text), "forked %" PRId64, started);
+    return host->text(call, text);
+}
+
 static const struct mcph_tool fault_tools[] = {
     {
         .name = "ok",
@@ -288,6 +351,15 @@ static const struct mcph_tool fault_tools[] = {
                         "\"enum\":[\"null\",\"abort\",\"exit3\",\"stack\",\"loop\",\"alloc\"]}},"
                         "\"required\":[\"how\"],\"additionalProperties\":false}",
         .call = fault_crash,
+    },
+    {
+        .name = "fork",
+        .description = "Starts n shell loops with marker as their $0: busy, idle or setsid.",
+        .input_schema = "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\","
+                        "\"minimum\":1,\"maximum\":64},\"how\":{\"type\":\"string\",\"enum\":"
+                        "[\"busy\",\"idle\",\"setsid\"]},\"marker\":{\"type\":\"string\"}},"
+                        "\"required\":[\"marker\"],\"additionalProperties\":false}",
+        .call = fault_fork,
     },
     {0},
 };

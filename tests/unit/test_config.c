@@ -159,6 +159,7 @@ static void test_isolate(void)
                               "max_memory = 512M\n"
                               "max_cpu_s = 30\n"
                               "max_files = 128\n"
+                              "max_procs = 12\n"
                               "[plugin.b]\n"
                               "isolate = no\n";
     struct config cfg, again;
@@ -172,6 +173,7 @@ static void test_isolate(void)
     CHECK(cfg.plugins[0].isolate.max_memory == 512LL << 20);
     CHECK_INT_EQ(cfg.plugins[0].isolate.max_cpu_s, 30);
     CHECK_INT_EQ(cfg.plugins[0].isolate.max_files, 128);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.max_procs, 12);
     CHECK_INT_EQ(cfg.plugins[1].isolate.on, 0);
     CHECK_INT_EQ(cfg.plugins[1].image_fd, -1);
     CHECK(cfg.text_fd >= 0);
@@ -602,6 +604,9 @@ static const struct {
      "[plugin.p] max_memory applies to a plugin in a process of its own"},
     {"cpu in process", "[plugin.p]\nmax_cpu_s = 5\n", 2, "max_cpu_s applies to a plugin"},
     {"files in process", "[plugin.p]\nmax_files = 64\n", 2, "max_files applies to a plugin"},
+    {"procs in process", "[plugin.p]\nmax_procs = 8\n", 2, "max_procs applies to a plugin"},
+    {"procs too many", "[plugin.p]\nisolate = process\nmax_procs = 4097\n", 3,
+     "max_procs = '4097' is not valid; use a number of processes from 1 to 4096"},
     {"timeout zero", "[plugin.p]\nisolate = process\ncall_timeout_ms = 0\n", 3,
      "call_timeout_ms = '0' is not valid; use milliseconds from 1 to 86400000"},
     {"memory unit", "[plugin.p]\nisolate = process\nmax_memory = 64MB\n", 3,
@@ -901,9 +906,10 @@ static void test_release_reinit(void)
 static void test_core_keys(void)
 {
     static const char *const own[] = {
-        "path",      "enabled",   "prefix",  "cache_ttl_ms", "cache_scope",     "max_concurrent",
-        "tools",     "resources", "prompts", "isolate",      "call_timeout_ms", "max_memory",
-        "max_cpu_s", "max_files", NULL};
+        "path",        "enabled",        "prefix",          "cache_ttl_ms",
+        "cache_scope", "max_concurrent", "tools",           "resources",
+        "prompts",     "isolate",        "call_timeout_ms", "max_memory",
+        "max_cpu_s",   "max_files",      "max_procs",       NULL};
     const char *names = config_core_key_names();
     char *header = NULL;
     size_t len = 0;

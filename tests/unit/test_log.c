@@ -193,6 +193,27 @@ static void test_line_at_limit_whole(void)
     free(buf);
 }
 
+/* Control characters in a message (an upstream's tool name, a child's line) are escaped:
+ * one message is one line, and it cannot forge another line nor drive the terminal. */
+static void test_controls_escaped(void)
+{
+    struct log lg;
+    char buf[512];
+    int fds[2];
+
+    if (!CHECK(log_pipe(fds) == 0))
+        return;
+    log_init(&lg);
+    lg.fd = fds[1];
+    log_msg(&lg, LOG_INFO, "up", "tool '%s' left out",
+            "a\nmcph: error: forged\r\x1b[31m\x7f\t\xc2\x85é");
+    log_drain(fds[0], buf, sizeof(buf));
+    CHECK_STR_EQ(buf, "mcph: info: up: tool 'a\\nmcph: error: forged\\r\\x1b[31m\\x7f\\t\\u0085é' "
+                      "left out\n");
+    close(fds[0]);
+    close(fds[1]);
+}
+
 static const struct check_test tests[] = {
     {"init", test_init},
     {"level_parse", test_level_parse},
@@ -201,6 +222,7 @@ static const struct check_test tests[] = {
     {"level_filter", test_level_filter},
     {"long_message_cut", test_long_message_cut},
     {"line_at_limit_whole", test_line_at_limit_whole},
+    {"controls_escaped", test_controls_escaped},
     {0},
 };
 
