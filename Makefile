@@ -207,9 +207,11 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # The mcp plugin with external MCP servers behind it (server-everything, -filesystem and
 # -memory from tests/node_modules, and tests/gateway/fake-server.mjs): results against the
 # same server direct, with the SDK v1 and v2 clients; crashes, restarts, start-up failures,
-# reloads and a reload storm; no server left behind.
+# reloads and a reload storm; no server left behind; what one upstream message may cost once
+# parsed (tests/gateway/memory.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
+	node tests/gateway/memory.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
@@ -239,9 +241,11 @@ test-edges: $(MCPH) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/edges/edges.mjs $(MCPH)
 
 # Hostile input through the real binary: malformed and abusive messages, a client that stops
-# reading or never finishes the handshake, end of input with calls running.
+# reading or never finishes the handshake, end of input with calls running; what one message
+# may cost once parsed (tests/hostile/memory.mjs).
 test-hostile: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/hostile/hostile.mjs $(MCPH)
+	node tests/hostile/memory.mjs $(MCPH)
 
 # libFuzzer harnesses (tests/fuzz/), built with clang, ASan and UBSan into build/fuzz/; each
 # runs FUZZ_SECONDS and any crash, leak, time-out or out-of-memory fails.
