@@ -16,6 +16,7 @@ import path from 'node:path';
 
 import { Session } from '../lib/session.mjs';
 import { check, done } from '../lib/check.mjs';
+import { workspace, writeIni, TEST_PLUGINS } from '../lib/workspace.mjs';
 import { sleep, sanitizersOf, short, SANITIZER_REPORT } from '../lib/util.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -116,6 +117,31 @@ await check('memory: a request of 400,000 values is served, and mcph gives the m
     const line = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":{"pad":${zeros(LARGE)}}}}`;
     const m = await measure(line, id);
     return verdict(m, [[m.answer?.result?.content?.[0]?.text === 'x', `not echoed: ${short(m.answer, 200)}`]]);
+});
+
+// A hostile plugin: tests/plugins/relay.c in an isolated child, asked to relay as its log
+// message a JSON text of 10 MiB of tiny values (handed over as a string, so the client's own
+// message costs little). The child refuses it (host->client_log: MCPH_ERR_LIMIT); mcph's link
+// would drop such a line from the child unparsed.
+await check('memory: an isolated plugin relaying a log message of 10 MiB of tiny values', async () => {
+    const ws = workspace('hostile', 'memory');
+    const ini = writeIni(ws, {
+        server: { name: 'mcph-memory', plugin_dir: TEST_PLUGINS },
+        'plugin.relay': { path: 'relay.so', isolate: 'process' },
+    });
+    const s = new Session(BIN, ini, { cwd: ROOT, timeoutMs: 20000 * SLOW });
+    await s.initialize({ rev: '2025-11-25', setLevel: 'debug', ms: 15000 * SLOW });
+    await s.call('tools/call', { name: 'log', arguments: { level: 6, raw: '"warm"' } });
+    const base = mem(s.pid).rss;
+    fs.writeFileSync(`/proc/${s.pid}/clear_refs`, '5');
+    const id = s.request('tools/call', { name: 'log', arguments: { level: 6, raw: zeros(5 * MiB) } });
+    const m = await settled(s, await s.answer(id, 30000 * SLOW), base);
+    const text = m.answer?.result?.content?.[0]?.text || '';
+    const big = s.notes.some((n) => n.method === 'notifications/message' && Array.isArray(n.params?.data));
+    return verdict(m, [
+        [text.startsWith('client_log said -'), `the plugin was not refused: ${short(m.answer, 200)}`],
+        [!big, 'the log message reached the client'],
+    ]);
 });
 
 done('hostile memory');
