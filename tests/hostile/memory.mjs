@@ -119,6 +119,18 @@ await check('memory: a request of 400,000 values is served, and mcph gives the m
     return verdict(m, [[m.answer?.result?.content?.[0]?.text === 'x', `not echoed: ${short(m.answer, 200)}`]]);
 });
 
+// A 2026-07-28 retry whose requestState (not sealed: no state_key_file) is base64 of 9 MiB of
+// tiny values: the state is not ours (it would cost more than a message may), so the question
+// is asked again, and the state is never parsed.
+await check('memory: a requestState of 9 MiB of tiny values is ignored unparsed', async () => {
+    const id = 'state-1';
+    const state = Buffer.from(`{"m":"tools/call","n":"confirm","a":{"ask-1":{"pad":${zeros(Math.floor((9 * MiB) / 2))}}}}`).toString('base64');
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const line = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'confirm', arguments: { action: 'x' }, requestState: state, _meta: meta } });
+    const m = await measure(line, id);
+    return verdict(m, [[m.answer?.result?.resultType === 'input_required', `not asked again: ${short(m.answer, 200)}`]]);
+});
+
 // A hostile plugin: tests/plugins/relay.c in an isolated child, asked to relay as its log
 // message a JSON text of 10 MiB of tiny values (handed over as a string, so the client's own
 // message costs little). The child refuses it (host->client_log: MCPH_ERR_LIMIT); mcph's link
