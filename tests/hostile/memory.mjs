@@ -71,11 +71,11 @@ async function settled(s, answer, base) {
 
 // The problems of a case: its own (checks: [ok, why] pairs), its memory's, and the end of mcph
 // (a ping answered, exit 0 at the end of input, no sanitizer report); its figures otherwise.
-async function verdict(m, checks) {
+async function verdict(m, checks, afterMiB = AFTER_MIB) {
     const p = checks.filter(([ok]) => !ok).map(([, why]) => why);
     const figures = `base ${m.base.toFixed(0)}, peak ${m.peak.toFixed(0)}, after ${m.after.toFixed(0)} MiB`;
     if (!SANITIZED && m.peak - m.base > PEAK_MIB) p.push(`peak ${(m.peak - m.base).toFixed(0)} MiB above base, over ${PEAK_MIB}`);
-    if (!SANITIZED && m.after - m.base > AFTER_MIB) p.push(`kept ${(m.after - m.base).toFixed(0)} MiB after, over ${AFTER_MIB}`);
+    if (!SANITIZED && m.after - m.base > afterMiB) p.push(`kept ${(m.after - m.base).toFixed(0)} MiB after, over ${afterMiB}`);
     if ((await m.s.ping(3000 * SLOW)) === null) p.push('no answer to ping after it');
     const st = await m.s.stop(10000 * SLOW);
     if (st.code !== 0) p.push(`exit ${JSON.stringify(st)}`);
@@ -153,7 +153,9 @@ await check('memory: an isolated plugin relaying a log message of 10 MiB of tiny
     return verdict(m, [
         [text.startsWith('client_log said -'), `the plugin was not refused: ${short(m.answer, 200)}`],
         [!big, 'the log message reached the client'],
-    ]);
+        // The 10 MiB string itself passed through mcph (read, and written to the child): blocks
+        // that size may stay in glibc's heap, which the transport's buffers do not trim.
+    ], 2 * AFTER_MIB);
 });
 
 done('hostile memory');
