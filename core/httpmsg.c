@@ -2,8 +2,8 @@
 
 #include "base64.h"
 #include "jsonrpc.h"
-#include "modern.h"
 #include "mcph-json.h"
+#include "modern.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -599,8 +599,8 @@ static void link_not_jsonrpc(struct mcp_link *l, const char *line, size_t len, i
         return;
     mcph_sb_addjson(&text, line, len < 80 ? len : 80);
     link_log(l, MCPH_LOG_WARNING,
-             "the server wrote a line that is not JSON-RPC (%u so far); ignored: %s%s", l->noise,
-             text.buf, len > 80 ? " (cut)" : "");
+             "the %s wrote a line that is not JSON-RPC (%u so far); ignored: %s%s",
+             mcp_noun(&l->spec), l->noise, text.buf, len > 80 ? " (cut)" : "");
     mcph_sb_release(&text);
 }
 
@@ -617,13 +617,15 @@ static void link_on_message(struct mcp_link *l, cJSON *msg)
         link_on_response(l, id, msg);
 }
 
-/* One line from the server. A reply is looked at before it is parsed: one nobody waits for is
- * dropped unparsed, and what would cost too much once parsed never is. */
+/* One line from the server. A long one (long enough for its cost to be counted) is looked at
+ * before it is parsed: a reply nobody waits for is dropped unparsed, and what would cost too
+ * much once parsed never is. A short one is parsed as it comes, at no extra cost. */
 static void link_on_line(struct mcp_link *l, const char *line, size_t len)
 {
-    int64_t id = 0;
-    int reply = link_peek_reply(line, len, &id);
     size_t values, cost;
+    int over = mcph_json_over(line, len, MCPH_JSON_COST_MAX, &values, &cost);
+    int64_t id = 0;
+    int reply = values != 0 && link_peek_reply(line, len, &id);
     cJSON *msg;
 
     if (reply && !link_awaited(l, id)) {
@@ -633,15 +635,18 @@ static void link_on_line(struct mcp_link *l, const char *line, size_t len)
                  id, len);
         return;
     }
-    if (mcph_json_over(line, len, MCPH_JSON_COST_MAX, &values, &cost)) {
+    if (over) {
         link_too_costly(l, line, len, reply, id, values, cost);
         return;
     }
     msg = cJSON_ParseWithLength(line, len);
-    if (cJSON_IsObject(msg))
+    if (cJSON_IsObject(msg)) {
         link_on_message(l, msg);
-    else
+    } else {
+        if (values == 0)
+            reply = link_peek_reply(line, len, &id);
         link_not_jsonrpc(l, line, len, reply && msg == NULL, id);
+    }
     cJSON_Delete(msg);
     /* What a costly message left free goes back to the system. */
     mcph_json_trim(cost);
