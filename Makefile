@@ -226,11 +226,13 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # -memory from tests/node_modules, and tests/gateway/fake-server.mjs): results against the
 # same server direct, with the SDK v1 and v2 clients; crashes, restarts, start-up failures,
 # reloads and a reload storm; no server left behind; a server that stops reading or asks too
-# much (stuck.mjs).
+# much (stuck.mjs); hostile rows and stderr (rows.mjs); what one upstream message may cost
+# once parsed (memory.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)
 	node tests/gateway/rows.mjs $(MCPH)
+	node tests/gateway/memory.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
@@ -261,9 +263,11 @@ test-edges: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/edges/edges.mjs $(MCPH)
 
 # Hostile input through the real binary: malformed and abusive messages, a client that stops
-# reading or never finishes the handshake, end of input with calls running.
+# reading or never finishes the handshake, end of input with calls running; what one message
+# may cost once parsed (tests/hostile/memory.mjs).
 test-hostile: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/hostile/hostile.mjs $(MCPH)
+	node tests/hostile/memory.mjs $(MCPH)
 
 # libFuzzer harnesses (tests/fuzz/), built with clang, ASan and UBSan into build/fuzz/; each
 # runs FUZZ_SECONDS and any crash, leak, time-out or out-of-memory fails.

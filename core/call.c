@@ -22,6 +22,7 @@ struct call_job {
     struct call_origin o;        /* msg owned */
     struct call_target t;        /* owned_args owned */
     size_t held;                 /* counted in srv->calls_held while the job lives */
+    size_t result_cost;          /* the handler's result parsed: what mcph_json_trim is given */
     struct inflight_call flight; /* registered in its peer's inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
@@ -309,6 +310,7 @@ static struct call_answer call_run_handler(struct call_job *job)
             modern_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
     }
     server_release_registry(job->o.srv, reg);
+    job->result_cost = c.bytes + c.parsed;
     result_release(&c);
     return a;
 }
@@ -322,6 +324,8 @@ static void call_job_free(struct call_job *job)
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     peer_drop(job->o.peer);
+    /* A costly request or result leaves many small blocks free: they go back to the system. */
+    mcph_json_trim(job->held + job->result_cost);
     free(job);
 }
 

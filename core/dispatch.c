@@ -1100,7 +1100,52 @@ void dispatch_root(struct server *srv, struct peer *peer, cJSON *root, size_t by
     pthread_mutex_unlock(&srv->lock);
 }
 
-cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len)
+/* The request id of a message too costly to parse whole, read from its text (an id longer than
+ * a number or a short string is not looked for), or NULL. Owned by the caller. */
+static cJSON *dispatch_peek_id(const char *line, size_t len)
+{
+    const char *text;
+    size_t n;
+    cJSON *id;
+
+    if (!mcph_json_member(line, len, "id", &text, &n) || n > LIMIT_QUOTED_BYTES)
+        return NULL;
+    id = cJSON_ParseWithLength(text, n);
+    if (jsonrpc_valid_id(id))
+        return id;
+    cJSON_Delete(id);
+    return NULL;
+}
+
+/* Whether the message would cost more than LIMIT_JSON_COST once parsed: then it was refused,
+ * with its id when one can be read from its text without parsing the rest. */
+static int dispatch_too_costly(struct dispatch_req *req, const char *line, size_t len, size_t *cost)
+{
+    size_t values;
+    cJSON *id;
+
+    if (!mcph_json_over(line, len, LIMIT_JSON_COST, &values, cost)) {
+        /* Not scanned (values 0): short enough for its bytes to stand for it. */
+        if (values == 0)
+            *cost = len;
+        return 0;
+    }
+    id = dispatch_peek_id(line, len);
+    req->id = id;
+    dispatch_error(req, JSONRPC_INVALID_REQUEST,
+                   "Invalid Request: the message holds %zu JSON values and would take %zu MiB "
+                   "once parsed, over mcph's limit of %u MiB per message (%u bytes per value "
+                   "besides its text): send fewer values, e.g. data as one string",
+                   values, *cost >> 20, LIMIT_JSON_COST >> 20, MCPH_JSON_VALUE_COST);
+    req->id = NULL;
+    cJSON_Delete(id);
+    return 1;
+}
+
+/* dispatch_parse, and *cost what parsing it cost: mcph_json_over's estimate for a text long
+ * enough to be scanned, else its length. */
+static cJSON *dispatch_parse_cost(struct server *srv, struct peer *peer, const char *line,
+                                  size_t len, size_t *cost)
 {
     struct dispatch_req req = {.srv = srv, .peer = peer};
     struct jsonrpc_scan scan;
@@ -1125,6 +1170,8 @@ cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, s
                        LIMIT_JSON_DEPTH);
         return NULL;
     }
+    if (dispatch_too_costly(&req, line, len, cost))
+        return NULL;
     root = cJSON_ParseWithLengthOpts(line, len + 1, &end, 1);
     if (root == NULL) {
         dispatch_error(&req, JSONRPC_PARSE_ERROR, "Parse error: not valid JSON (at byte %zu)",
@@ -1143,15 +1190,27 @@ cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, s
     return root;
 }
 
+cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len)
+{
+    size_t cost = 0;
+
+    return dispatch_parse_cost(srv, peer, line, len, &cost);
+}
+
 void dispatch_line(struct server *srv, struct peer *peer, const char *line, size_t len)
 {
+    size_t cost = 0;
     cJSON *root;
 
     if (strspn(line, " \t\r") == len)
         return;
-    root = dispatch_parse(srv, peer, line, len);
+    root = dispatch_parse_cost(srv, peer, line, len, &cost);
+    /* What it holds in flight is what it costs parsed ([server] max_pending_mb). */
     if (root != NULL)
-        dispatch_root(srv, peer, root, len);
+        dispatch_root(srv, peer, root, cost > len ? cost : len);
+    /* A costly message answered (or run) by now leaves its tree's blocks free: they go back to
+     * the system. One queued as a call goes back when the call ends (call.c). */
+    mcph_json_trim(cost);
 }
 
 void dispatch_oversized(struct server *srv, struct peer *peer)

@@ -337,8 +337,12 @@ static int host_client_log(const struct mcph_host *vt, enum mcph_log_level level
 {
     struct plugin *pl = host_plugin(vt);
     int lvl = (int)level < LOG_DEBUG || (int)level > LOG_EMERGENCY ? LOG_ERROR : (int)level;
-    cJSON *data = data_json ? cJSON_Parse(data_json) : NULL;
+    cJSON *data;
 
+    /* Relayed whole from a child or a server: bounded as a message is (mcph-json.h). */
+    if (data_json && mcph_json_over(data_json, strlen(data_json), LIMIT_JSON_COST, NULL, NULL))
+        return MCPH_ERR_LIMIT;
+    data = data_json ? cJSON_Parse(data_json) : NULL;
     if (data == NULL)
         return MCPH_ERR_INVALID;
     /* Admitted exactly as the core's own log lines are (the client's chosen level, or a

@@ -2,6 +2,7 @@
 
 #include "base64.h"
 #include "jsonrpc.h"
+#include "mcph-json.h"
 #include "modern.h"
 
 #include <math.h>
@@ -47,6 +48,22 @@ int httpmsg_is_answer(const char *text, size_t len)
            (len >= sizeof(head) - 1 && memcmp(text, head, sizeof(head) - 1) == 0);
 }
 
+/* The members of an answer its status depends on, "id" and "error", parsed from its text
+ * without the rest: a result may be large, and is not looked at. Owned by the caller. */
+static cJSON *httpmsg_head(const char *line, size_t len)
+{
+    static const char *const keys[] = {"id", "error"};
+    cJSON *head = cJSON_CreateObject();
+    const char *value;
+    size_t n;
+
+    for (size_t i = 0; head != NULL && i < sizeof(keys) / sizeof(keys[0]); i++) {
+        if (mcph_json_member(line, len, keys[i], &value, &n))
+            cJSON_AddItemToObject(head, keys[i], cJSON_ParseWithLength(value, n));
+    }
+    return head;
+}
+
 unsigned httpmsg_status(const char *line, size_t len, int requests, int in_session)
 {
     const cJSON *error;
@@ -56,7 +73,7 @@ unsigned httpmsg_status(const char *line, size_t len, int requests, int in_sessi
 
     if (strstr(line, "\"error\":") == NULL)
         return 200;
-    msg = cJSON_ParseWithLength(line, len);
+    msg = httpmsg_head(line, len);
     error = cJSON_GetObjectItemCaseSensitive(msg, "error");
     /* valueint: cJSON's own int of the number (clamped), 0 when there is none. */
     code = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(error, "code"))

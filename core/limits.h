@@ -6,12 +6,21 @@
 #define MCPH_LIMITS_H
 
 /* The limits plugins see are published in the ABI header as MCPH_MAX_*. */
+#include "../plugin-api/mcph-json.h"
 #include "../plugin-api/plugin-api.h"
 
 /* One JSON-RPC message (one line on stdin), in bytes, newline excluded. */
 #define LIMIT_MESSAGE_BYTES (16u * 1024u * 1024u)
 /* Nesting depth of arrays and objects in one message. */
 #define LIMIT_JSON_DEPTH 64
+/* What one message from outside may cost once parsed, in bytes: its text and
+ * MCPH_JSON_VALUE_COST for each of its values, estimated before it is parsed (mcph-json.h). A
+ * client's message past it is refused (-32600), an upstream's reply fails its call, and an
+ * upstream's notification or request is dropped with a warning. */
+#define LIMIT_JSON_COST MCPH_JSON_COST_MAX
+/* After a message that cost at least this much parsed (a client's, a plugin's result, an
+ * upstream's), freed memory goes back to the system (malloc_trim). */
+#define LIMIT_TRIM_COST MCPH_JSON_TRIM_COST
 /* Elements in one JSON-RPC batch (2025-03-26). */
 #define LIMIT_BATCH 256
 /* Bytes of one result built by a plugin (tool content, resource contents, prompt). */

@@ -415,7 +415,10 @@ int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t ke
     const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
     size_t len = 0;
     unsigned char *text = b64 ? base64_decode(b64, &len) : NULL;
-    cJSON *state = text ? cJSON_ParseWithLength((const char *)text, len) : NULL;
+    /* A state costing more than a message may is none of ours: its questions come again. */
+    cJSON *state = text && !mcph_json_over((const char *)text, len, LIMIT_JSON_COST, NULL, NULL)
+                       ? cJSON_ParseWithLength((const char *)text, len)
+                       : NULL;
     const char *bound = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
     const cJSON *earlier = cJSON_GetObjectItemCaseSensitive(state, "a");
     int status = given_state != NULL && key != NULL && b64 == NULL ? STATUS_INVALID : STATUS_OK;

@@ -16,6 +16,24 @@
 
 /* --- Content. --- */
 
+/* JSON text from a plugin (borrowed), parsed; NULL when it is not JSON or when it would cost
+ * more than LIMIT_JSON_COST once parsed: then *over is set and c's error says so. */
+static cJSON *result_parse(struct mcph_call *c, const char *json, int *over)
+{
+    size_t len = strlen(json), values, cost;
+
+    *over = mcph_json_over(json, len, LIMIT_JSON_COST, &values, &cost);
+    if (!*over) {
+        c->parsed += cost;
+        return cJSON_ParseWithLength(json, len);
+    }
+    result_error(c, MCPH_ERR_LIMIT,
+                 "the result holds %zu JSON values and would take %zu MiB once parsed, over "
+                 "mcph's limit of %u MiB per message (%u bytes per value besides its text)",
+                 values, cost >> 20, LIMIT_JSON_COST >> 20, MCPH_JSON_VALUE_COST);
+    return NULL;
+}
+
 /* Count bytes against the result limit. */
 static int result_account(struct mcph_call *c, size_t len)
 {
@@ -257,6 +275,7 @@ int result_embedded_blob(struct mcph_call *c, const char *uri, const char *mime_
 int result_structured(struct mcph_call *c, const char *json)
 {
     cJSON *value;
+    int over;
 
     if (c == NULL || c->kind != RESULT_TOOL)
         return MCPH_ERR_STATE;
@@ -264,7 +283,9 @@ int result_structured(struct mcph_call *c, const char *json)
         return MCPH_ERR_INVALID;
     if (result_account(c, strlen(json)) != MCPH_OK)
         return MCPH_ERR_LIMIT;
-    value = cJSON_Parse(json);
+    value = result_parse(c, json, &over);
+    if (over)
+        return MCPH_ERR_LIMIT;
     if (!cJSON_IsObject(value)) {
         cJSON_Delete(value);
         return MCPH_ERR_INVALID;
@@ -423,10 +444,13 @@ static int result_set_on_last(struct mcph_call *c, const char *key, const char *
 {
     cJSON *last = result_last_item(c);
     cJSON *value;
+    int over = 0;
 
     if (last == NULL)
         return MCPH_ERR_STATE;
-    value = json ? cJSON_Parse(json) : NULL;
+    value = json ? result_parse(c, json, &over) : NULL;
+    if (over)
+        return MCPH_ERR_LIMIT;
     if (!cJSON_IsObject(value)) {
         cJSON_Delete(value);
         return MCPH_ERR_INVALID;
@@ -834,13 +858,15 @@ int result_json(struct mcph_call *c, const char *json)
 {
     struct result_add add = {.c = c, .total = -1};
     cJSON *r;
-    int rc;
+    int rc, over;
 
     if (c == NULL || json == NULL)
         return MCPH_ERR_INVALID;
     if (c->kind < RESULT_TOOL || c->kind > RESULT_COMPLETE)
         return MCPH_ERR_STATE;
-    r = cJSON_Parse(json);
+    r = result_parse(c, json, &over);
+    if (over)
+        return MCPH_ERR_LIMIT;
     add.items = cJSON_CreateArray();
     add.extra = cJSON_CreateObject();
     if (c->extra == NULL)

@@ -48,6 +48,7 @@ struct mcph_call {
     char **scratch;        /* owned: strings lent to the handler (arg_json, args_json) */
     size_t nscratch;
     size_t bytes;               /* bytes added so far, against LIMIT_RESULT_BYTES */
+    size_t parsed;              /* what the JSON texts handed over cost parsed (mcph-json.h) */
     const struct host_env *env; /* borrowed: protocol services, or NULL (none) */
     int progress_sent;          /* a progress notification went out */
     double last_progress;       /* its value */

@@ -13,6 +13,8 @@
  */
 #include "mcp.h"
 
+#include "mcph-json.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -658,29 +660,153 @@ static void link_on_response(struct mcp_link *l, const cJSON *id, cJSON *msg)
     pthread_mutex_unlock(&l->lock);
 }
 
-static void link_on_line(struct mcp_link *l, const char *line, size_t len)
+/* The id of a reply (a message with an "id" and no "method"), read from its text without
+ * parsing the rest: 1 and *id when the line is one with a number for id, else 0. */
+static int link_peek_reply(const char *line, size_t len, int64_t *id)
 {
-    cJSON *msg = cJSON_ParseWithLength(line, len);
+    const char *text;
+    size_t n;
+    cJSON *value;
+    int ok;
+
+    if (mcph_json_member(line, len, "method", &text, &n) ||
+        !mcph_json_member(line, len, "id", &text, &n) || n > 64)
+        return 0;
+    value = cJSON_ParseWithLength(text, n);
+    ok = cJSON_IsNumber(value);
+    if (ok)
+        *id = (int64_t)value->valuedouble;
+    cJSON_Delete(value);
+    return ok;
+}
+
+/* Whether a request with id waits for its answer (the handshake's included). */
+static int link_awaited(struct mcp_link *l, int64_t id)
+{
+    const struct mcp_pending *p;
+    int awaited;
+
+    pthread_mutex_lock(&l->lock);
+    p = link_find(l, id);
+    awaited =
+        (id == l->init_id && id != 0) || (p != NULL && p->reply == NULL && p->failure == NULL);
+    pthread_mutex_unlock(&l->lock);
+    return awaited;
+}
+
+/* The request id will have no answer: its call fails with why (the server named before it). */
+static void link_fail_reply(struct mcp_link *l, int64_t id, const char *why)
+{
+    struct mcp_pending *p;
+
+    link_log(l, MCPH_LOG_WARNING, "the %s %s (request %" PRId64 ")", mcp_noun(&l->spec), why, id);
+    pthread_mutex_lock(&l->lock);
+    p = link_find(l, id);
+    if (p != NULL && p->reply == NULL && p->failure == NULL) {
+        p->failure = strdup(why);
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* A line past MCPH_JSON_COST_MAX once parsed: never parsed. A reply fails its call; anything
+ * else is dropped with a warning naming its method. */
+static void link_too_costly(struct mcp_link *l, const char *line, size_t len, int reply, int64_t id,
+                            size_t values, size_t cost)
+{
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    const char *method;
+    size_t n;
+
+    mcph_sb_addf(&why, "sent a %s of %zu JSON values that would take %zu MiB once parsed, over ",
+                 reply ? "reply" : "message", values, cost >> 20);
+    mcph_sb_addf(&why, "mcph's limit of %u MiB per message (%u bytes per value besides its text)",
+                 MCPH_JSON_COST_MAX >> 20, MCPH_JSON_VALUE_COST);
+    if (reply) {
+        link_fail_reply(l, id, why.buf);
+    } else {
+        if (mcph_json_member(line, len, "method", &method, &n)) {
+            if (n >= 2 && method[0] == '"') {
+                method++;
+                n -= 2;
+            }
+            mcph_sb_addstr(&why, " (method ");
+            mcph_sb_addjson(&why, method, n < 64 ? n : 64);
+            mcph_sb_addstr(&why, ")");
+        }
+        link_log(l, MCPH_LOG_WARNING, "the %s %s; dropped", mcp_noun(&l->spec), why.buf);
+    }
+    mcph_sb_release(&why);
+}
+
+/* A line that is not a JSON-RPC message: a reply whose id could be read fails its call (it
+ * would wait for ever); anything else (some servers print banners) is logged, escaped and cut,
+ * once and then every 100th. */
+static void link_not_jsonrpc(struct mcp_link *l, const char *line, size_t len, int reply,
+                             int64_t id)
+{
+    struct mcph_strbuf text = MCPH_STRBUF_INIT;
+
+    if (reply) {
+        link_fail_reply(l, id, "sent a reply that is not valid JSON");
+        return;
+    }
+    if (l->noise++ % 100 != 0)
+        return;
+    mcph_sb_addjson(&text, line, len < 80 ? len : 80);
+    link_log(l, MCPH_LOG_WARNING,
+             "the %s wrote a line that is not JSON-RPC (%u so far); ignored: %s%s",
+             mcp_noun(&l->spec), l->noise, text.buf, len > 80 ? " (cut)" : "");
+    mcph_sb_release(&text);
+}
+
+static void link_on_message(struct mcp_link *l, cJSON *msg)
+{
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
 
-    mcp_json_mark_cut(msg, line, len);
-    if (!cJSON_IsObject(msg)) {
-        /* Not JSON-RPC: some servers print banners. Said once, then every 100th. */
-        if (l->noise++ % 100 == 0)
-            link_log(l, MCPH_LOG_WARNING,
-                     "the server wrote a line that is not JSON-RPC (%u so far); ignored: %.80s",
-                     l->noise, line);
-        cJSON_Delete(msg);
-        return;
-    }
     if (cJSON_IsString(method) && id != NULL)
         link_on_request(l, method->valuestring, msg);
     else if (cJSON_IsString(method))
         link_on_notification(l, method->valuestring, msg);
     else if (id != NULL)
         link_on_response(l, id, msg);
+}
+
+/* One line from the server. A long one (long enough for its cost to be counted) is looked at
+ * before it is parsed: a reply nobody waits for is dropped unparsed, and what would cost too
+ * much once parsed never is. A short one is parsed as it comes, at no extra cost. */
+static void link_on_line(struct mcp_link *l, const char *line, size_t len)
+{
+    size_t values, cost;
+    int over = mcph_json_over(line, len, MCPH_JSON_COST_MAX, &values, &cost);
+    int64_t id = 0;
+    int reply = values != 0 && link_peek_reply(line, len, &id);
+    cJSON *msg;
+
+    if (reply && !link_awaited(l, id)) {
+        link_log(l, MCPH_LOG_DEBUG,
+                 "a reply to request %" PRId64 " (%zu bytes) that no request "
+                 "waits for; dropped",
+                 id, len);
+        return;
+    }
+    if (over) {
+        link_too_costly(l, line, len, reply, id, values, cost);
+        return;
+    }
+    msg = cJSON_ParseWithLength(line, len);
+    if (cJSON_IsObject(msg)) {
+        mcp_json_mark_cut(msg, line, len);
+        link_on_message(l, msg);
+    } else {
+        if (values == 0)
+            reply = link_peek_reply(line, len, &id);
+        link_not_jsonrpc(l, line, len, reply && msg == NULL, id);
+    }
     cJSON_Delete(msg);
+    /* What a costly message left free goes back to the system. */
+    mcph_json_trim(cost);
 }
 
 /* --- The process. --- */
@@ -934,6 +1060,19 @@ static void link_read(struct mcp_link *l)
             memmove(buf.buf, nl + 1, buf.len - len - 1);
             mcph_sb_setlen(&buf, buf.len - len - 1);
             scan = 0;
+        }
+        /* The room a large line took is not kept for the next ones. */
+        if (buf.alloc > MCP_READ_KEEP && buf.len < MCP_READ_KEEP / 2) {
+            struct mcph_strbuf rest = MCPH_STRBUF_INIT;
+            size_t freed = buf.alloc;
+
+            if (mcph_sb_add(&rest, buf.buf, buf.len) == MCPH_OK) {
+                mcph_sb_release(&buf);
+                buf = rest;
+                /* glibc serves blocks this size from the heap once one was freed: give it
+                 * back too. */
+                mcph_json_trim(freed);
+            }
         }
         if (buf.len > MCP_LINE_MAX) {
             pthread_mutex_lock(&l->lock);

@@ -30,6 +30,7 @@
 #define MCP_BACKOFF_MAX_MS 16000           /* ... up to this */
 #define MCP_STOP_GRACE_MS 1000             /* after closing its stdin, before SIGKILL */
 #define MCP_LINE_MAX (48u * 1024u * 1024u) /* one line from the server */
+#define MCP_READ_KEEP (1024u * 1024u)      /* a larger read buffer is not kept for the next */
 #define MCP_PARK_MS 600000                 /* a parked call waits this long for its client */
 #define MCP_TICK_MS 50                     /* a waiting call looks at its cancellation this often */
 #define MCP_PASS_MAX 2                     /* descriptors a child gets besides stdin and stdout */

@@ -14,6 +14,7 @@
 //   exit-at-once    exits with status 3 at once
 //   never-list      answers initialize and ping, never tools/list (nor any other list)
 //   stuck, modern   behave, with more tools: see the block at the end of this file
+//   memory          behaves, and serves the memory tools below (tests/gateway/memory.mjs)
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
 //                   test can change how the next start behaves without changing the command
 // --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
@@ -50,7 +51,7 @@ const logFile = opt('--log');
 let mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'normal';
 if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8').trim().split(/\s+/)[0] || mode;
 
-const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage']);
+const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage', 'memory']);
 const STUCK = new Set(['stuck', 'modern']); // the block at the end of this file
 const MODES = new Set([...BEHAVING, ...STUCK, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
 // Rows and stderr (tests/gateway/rows.mjs): behaving modes that serve hostile rows or write
@@ -150,6 +151,41 @@ if (mode === 'stderr-flood') {
     flood();
 }
 const BASE_TOOLS = tools.length;
+
+// --- MODE memory: messages that cost far more parsed than their length (tiny values), and
+// messages that cannot be parsed. Every tool takes n, the count of tiny values, and answers
+// a short text unless it says otherwise:
+//   tiny {n}       answers with structuredContent {v: [0, 0, ...]} (n values)
+//   stray {n}      first sends a reply of n values to a request never sent (id 987654321)
+//   bad_reply      answers its call with a line that is not JSON (cut after the id)
+//   noise          first writes a line that is not JSON with a control character in it
+//   big_log {n}    first sends notifications/message whose data holds n values
+const zeros = (n) => `[${'0,'.repeat(Math.max(0, n - 1))}0]`;
+if (mode === 'memory') {
+    const counted = obj({ n: { type: 'integer', minimum: 1 } });
+    for (const name of ['tiny', 'stray', 'bad_reply', 'noise', 'big_log']) tools.push({ name, description: `memory: ${name}`, inputSchema: counted });
+}
+function memoryTool(id, name, args) {
+    const n = Number(args.n) || 1;
+    const rawId = JSON.stringify(id);
+    if (name === 'tiny') {
+        process.stdout.write(`{"jsonrpc":"2.0","id":${rawId},"result":{"content":[{"type":"text","text":"tiny"}],"structuredContent":{"v":${zeros(n)}}}}\n`);
+    } else if (name === 'stray') {
+        process.stdout.write(`{"jsonrpc":"2.0","id":987654321,"result":{"v":${zeros(n)}}}\n`);
+        reply(id, text('stray sent'));
+    } else if (name === 'bad_reply') {
+        process.stdout.write(`{"jsonrpc":"2.0","id":${rawId},"result":{"content":[{"type":"text","text":"cut\n`);
+    } else if (name === 'noise') {
+        process.stdout.write('fake-server: \u001b[31mred\r forged line\n');
+        reply(id, text('noise sent'));
+    } else if (name === 'big_log') {
+        process.stdout.write(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"fake","data":${zeros(n)}}}\n`);
+        reply(id, text('big log sent'));
+    } else {
+        return false;
+    }
+    return true;
+}
 const RESOURCES = [
     { uri: 'fake://doc', name: 'doc', mimeType: 'text/plain' },
     { uri: 'fake://slow', name: 'slow', mimeType: 'text/plain' },
@@ -163,6 +199,7 @@ function callTool(id, params) {
     const args = params?.arguments || {};
     const token = params?._meta?.progressToken;
     const name = params?.name;
+    if (mode === 'memory' && memoryTool(id, name, args)) return undefined;
     if (name === 'echo' || /^extra_\d+$/.test(name)) return reply(id, text(`echo: ${args.text}`));
     if (name === 'pid') return reply(id, text(String(process.pid)));
     if (name === 'cancelled') return reply(id, text(JSON.stringify(cancelled)));
