@@ -1142,10 +1142,8 @@ static int dispatch_too_costly(struct dispatch_req *req, const char *line, size_
     return 1;
 }
 
-/* dispatch_parse, and *cost what parsing it cost: mcph_json_over's estimate for a text long
- * enough to be scanned, else its length. */
-static cJSON *dispatch_parse_cost(struct server *srv, struct peer *peer, const char *line,
-                                  size_t len, size_t *cost)
+cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len,
+                      size_t *cost)
 {
     struct dispatch_req req = {.srv = srv, .peer = peer};
     struct jsonrpc_scan scan;
@@ -1190,13 +1188,6 @@ static cJSON *dispatch_parse_cost(struct server *srv, struct peer *peer, const c
     return root;
 }
 
-cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len)
-{
-    size_t cost = 0;
-
-    return dispatch_parse_cost(srv, peer, line, len, &cost);
-}
-
 void dispatch_line(struct server *srv, struct peer *peer, const char *line, size_t len)
 {
     size_t cost = 0;
@@ -1204,7 +1195,7 @@ void dispatch_line(struct server *srv, struct peer *peer, const char *line, size
 
     if (strspn(line, " \t\r") == len)
         return;
-    root = dispatch_parse_cost(srv, peer, line, len, &cost);
+    root = dispatch_parse(srv, peer, line, len, &cost);
     /* What it holds in flight is what it costs parsed ([server] max_pending_mb). */
     if (root != NULL)
         dispatch_root(srv, peer, root, cost > len ? cost : len);

@@ -19,9 +19,13 @@ void dispatch_line(struct server *srv, struct peer *peer, const char *line, size
 
 /* The first half of dispatch_line: the text checked (UTF-8, control characters, depth, U+0000)
  * and parsed. Returns the message, or NULL when it was answered with an error (a parse error
- * or an invalid request). A transport that looks at a message before dispatching it (HTTP)
- * calls this, then dispatch_root. */
-cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len);
+ * or an invalid request). *cost is what the message costs parsed: mcph_json_over's estimate
+ * for a text long enough to be scanned, else its length; it is what dispatch_root is given as
+ * the message's bytes, and what mcph_json_trim is given once the message was handled. A
+ * transport that looks at a message before dispatching it (HTTP) calls this, then
+ * dispatch_root. */
+cJSON *dispatch_parse(struct server *srv, struct peer *peer, const char *line, size_t len,
+                      size_t *cost);
 
 /* The second half: handle root (owned; one message or a batch), `bytes` long as received. */
 void dispatch_root(struct server *srv, struct peer *peer, cJSON *root, size_t bytes);

@@ -219,9 +219,19 @@ static int host_ask(struct mcph_call *c, int what, cJSON *params, const char **r
     return rc;
 }
 
+/* A plugin's JSON text parsed, bounded as a message is (mcph-json.h): NULL for NULL, for text
+ * that is not JSON and for text past LIMIT_JSON_COST once parsed (a relayed question can be
+ * anything a child or a server sent). */
+static cJSON *host_parse(const char *json)
+{
+    if (json == NULL || mcph_json_over(json, strlen(json), LIMIT_JSON_COST, NULL, NULL))
+        return NULL;
+    return cJSON_Parse(json);
+}
+
 static int host_sample(struct mcph_call *c, const char *params_json, const char **result_json)
 {
-    cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
+    cJSON *params = host_parse(params_json);
 
     if (!cJSON_IsObject(params)) {
         cJSON_Delete(params);
@@ -233,7 +243,7 @@ static int host_sample(struct mcph_call *c, const char *params_json, const char 
 static int host_elicit(struct mcph_call *c, const char *message, const char *schema_json,
                        const char **result_json)
 {
-    cJSON *schema = schema_json ? cJSON_Parse(schema_json) : NULL;
+    cJSON *schema = host_parse(schema_json);
     cJSON *params = cJSON_CreateObject();
 
     if (message == NULL || !cJSON_IsObject(schema) || params == NULL ||

@@ -1230,6 +1230,7 @@ static enum MHD_Result http_post(struct http_conn *c)
     const char *problem;
     char buf[320];
     cJSON *root;
+    size_t cost = 0;
     int code;
 
     if (c->too_big) {
@@ -1240,7 +1241,7 @@ static enum MHD_Result http_post(struct http_conn *c)
     if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
         return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND,
                          "Session not found");
-    root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len);
+    root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len, &cost);
     if (root == NULL)
         return http_post_answer(c);
     problem = http_classify(c, root, &code, buf, sizeof(buf));
@@ -1258,8 +1259,11 @@ static enum MHD_Result http_post(struct http_conn *c)
         return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR, buf);
     }
     c->requests = httpmsg_count_requests(root);
-    dispatch_root(srv, &c->peer, root, c->body.len);
+    /* What it holds in flight is what it costs parsed ([server] max_pending_mb). */
+    dispatch_root(srv, &c->peer, root, cost > c->body.len ? cost : c->body.len);
     strbuf_release(&c->body);
+    /* A costly message answered (or run) by now leaves its tree's blocks free. */
+    mcph_json_trim(cost);
     http_keep_session(c);
     if (c->sess != NULL && !atomic_load(&c->sess->greeted)) {
         int greeted;
