@@ -14,10 +14,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { Proc } from '../lib/proc.mjs';
 import { Session } from '../lib/session.mjs';
 import { check, done } from '../lib/check.mjs';
 import { workspace, writeIni, TEST_PLUGINS } from '../lib/workspace.mjs';
-import { sleep, sanitizersOf, short, SANITIZER_REPORT } from '../lib/util.mjs';
+import { sleep, waitFor, sanitizersOf, short, SANITIZER_REPORT } from '../lib/util.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 const ROOT = path.resolve(HERE, '../..');
@@ -156,6 +157,46 @@ await check('memory: an isolated plugin relaying a log message of 10 MiB of tiny
         // The 10 MiB string itself passed through mcph (read, and written to the child): blocks
         // that size may stay in glibc's heap, which the transport's buffers do not trim.
     ], 2 * AFTER_MIB);
+});
+
+// The same request of 400,000 values over Streamable HTTP (mcph --listen, a 2026-07-28 POST):
+// the transport counts what it costs parsed and gives the memory back as stdio does.
+await check('memory: an HTTP request of 400,000 values is served, and mcph gives the memory back', async () => {
+    const proc = new Proc([BIN, '--listen', '127.0.0.1:0', CONF], { cwd: ROOT });
+    const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)(\/\S*)/;
+    await waitFor(() => listening.test(proc.stderr), 10000 * SLOW);
+    const [, port, where] = listening.exec(proc.stderr);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const post = async (id, extra) => {
+        const body = `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"text":"x"},"_meta":${JSON.stringify(meta).slice(0, -1)}${extra}}}}`;
+        const r = await fetch(`http://127.0.0.1:${port}${where}`, {
+            method: 'POST', body,
+            headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream',
+                'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'echo' },
+        });
+        return r.json().catch(() => null);
+    };
+    await post('warm', '');
+    const base = mem(proc.pid).rss;
+    fs.writeFileSync(`/proc/${proc.pid}/clear_refs`, '5');
+    const answer = await post('large-http', `,"pad":${zeros(LARGE)}`);
+    const peak = mem(proc.pid).hwm;
+    let after = mem(proc.pid).rss;
+    for (let i = 0; i < 20 && after - base > AFTER_MIB / 2; i++) {
+        await sleep(100);
+        after = mem(proc.pid).rss;
+    }
+    const p = [];
+    const figures = `base ${base.toFixed(0)}, peak ${peak.toFixed(0)}, after ${after.toFixed(0)} MiB`;
+    if (answer?.result?.content?.[0]?.text !== 'x') p.push(`not echoed: ${short(answer, 200)}`);
+    if (!SANITIZED && peak - base > PEAK_MIB) p.push(`peak ${(peak - base).toFixed(0)} MiB above base, over ${PEAK_MIB}`);
+    if (!SANITIZED && after - base > AFTER_MIB) p.push(`kept ${(after - base).toFixed(0)} MiB after, over ${AFTER_MIB}`);
+    proc.kill('SIGTERM');
+    const st = await proc.wait(10000 * SLOW);
+    if (st?.code !== 0) p.push(`exit ${JSON.stringify(st)}`);
+    const report = SANITIZER_REPORT.exec(proc.stderr);
+    if (report) p.push(`sanitizer report: ${short(proc.stderr.slice(report.index), 300)}`);
+    return p.length ? [...p, figures] : figures;
 });
 
 done('hostile memory');
