@@ -212,6 +212,12 @@ static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(reply, "error");
     int rc;
 
+    /* cJSON cut a string of it at a \u0000 (mcp_json_mark_cut): refused, never passed on
+     * cut, as a client's own text holding U+0000 is. */
+    if (cJSON_IsObject(result) && (result->type & MCP_JSON_CUT) != 0)
+        return host->error(call, MCPH_ERR,
+                           "the server's result holds text with U+0000 (\\u0000), which mcph "
+                           "cannot pass on whole; refused rather than cut");
     if (cJSON_IsObject(result)) {
         char *json = cJSON_PrintUnformatted(result);
 

@@ -114,7 +114,8 @@ const tools = [
 //                 name with a newline that forges a log line, a tool that requires tasks and
 //                 one that may use them, a resource whose URI holds \u0000, 4,100 tools
 //                 many_N (past mcph's 4,096), 1,000 tools whose names have a space, and
-//                 serverInfo title and instructions
+//                 serverInfo title and instructions; its tool zero_text answers text holding
+//                 \u0000
 //   stderr-noise  writes to stderr at start: two plain lines, a line with a forged log line
 //                 and an escape sequence inside, a 100 KiB line, and a last line with no
 //                 newline (cut short), then behaves
@@ -130,6 +131,7 @@ if (mode === 'hostile-rows') {
         { name: 'evil\nmcph: error: forged line', description: 'A name with a newline', inputSchema: obj({}) },
         { name: 'needs_task', description: 'Requires tasks', inputSchema: obj({}), execution: { taskSupport: 'required' } },
         { name: 'may_task', description: 'May use tasks', inputSchema: obj({}), execution: { taskSupport: 'optional' } },
+        { name: 'zero_text', description: 'Answers text holding \\u0000', inputSchema: obj({}) },
     );
     for (let i = 0; i < 4100; i++) tools.push({ name: `many_${i}`, inputSchema: obj({}) });
     for (let i = 0; i < 1000; i++) tools.push({ name: `bad name ${i}`, inputSchema: obj({}) });
@@ -201,6 +203,7 @@ function callTool(id, params) {
     const name = params?.name;
     if (mode === 'memory' && memoryTool(id, name, args)) return undefined;
     if (name === 'echo' || /^extra_\d+$/.test(name)) return reply(id, text(`echo: ${args.text}`));
+    if (name === 'zero_text' && mode === 'hostile-rows') return reply(id, text('before\u0000after'));
     if (name === 'pid') return reply(id, text(String(process.pid)));
     if (name === 'cancelled') return reply(id, text(JSON.stringify(cancelled)));
     if (name === 'log') {

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { expect, done, report } from '../lib/check.mjs';
 import {
     workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, forgetSession, step, killMarker, sleep,
-    waitFor, pidsByMarker,
+    waitFor, pidsByMarker, short,
 } from './common.mjs';
 
 const LIMIT_MS = 120000;
@@ -52,6 +52,13 @@ async function hostileRows(mcph) {
         const said = lines(err).filter((l) => /tools\/list: 1 tool left out, for text holding a NUL character \(\\u0000\).*: 'nul'$/.test(l));
         expect(said.length === 1, `no one line naming it on stderr: ${lines(err).filter((l) => l.includes('NUL')).join(' | ') || '(none)'}`);
         return said[0];
+    }, () => s);
+    await step('rows: a result holding \\u0000 is refused naming it, never passed on cut', async () => {
+        const r = await s.call('tools/call', { name: 'fake_zero_text', arguments: {} });
+        const text = JSON.stringify(r);
+        expect(!text.includes('"before"'), `passed on cut: ${short(text, 200)}`);
+        expect(/U\+0000/.test(text), `the refusal does not name U+0000: ${short(text, 200)}`);
+        return short(text, 160);
     }, () => s);
     await step('rows: a resource URI holding \\u0000 is left out and said', async () => {
         const uris = (await s.list('resources')).map((r) => r.uri);
