@@ -3,8 +3,8 @@
 config: conf/failures.ini
 > {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
 < {"jsonrpc":"2.0","id":1,"result":"<any>"}
-stderr ~plugin 'abi_major' \(.*abi_major\.so\): built for plugin ABI 2\.4, this mcph has ABI 1\.4; rebuild
-stderr ~plugin 'abi_minor' \(.*\): built for plugin ABI 1\.5, newer than this mcph's ABI 1\.4
+stderr ~plugin 'abi_major' \(.*abi_major\.so\): built for plugin ABI 2\.5, this mcph has ABI 1\.5; rebuild
+stderr ~plugin 'abi_minor' \(.*\): built for plugin ABI 1\.6, newer than this mcph's ABI 1\.5
 stderr ~plugin 'short_descriptor' \(.*\): descriptor is 8 bytes
 stderr ~plugin 'bad_schema' \(.*\): input_schema of '.*' is not valid JSON
 stderr ~plugin 'schema_not_object' \(.*\): input_schema of '.*' must be a JSON Schema object
