@@ -3,12 +3,13 @@
 // the same call at once (tests/gateway/fake-server.mjs, mode origin: its tool `whose` asks
 // "question N" and answers "question N answered A"). `make test-gateway` runs it.
 //
-//   node tests/gateway/origin.mjs [BINARY [PART]]      BINARY: build/mcph; PART: plain|isolated
+//   node tests/gateway/origin.mjs [BINARY [PART]]   BINARY: build/mcph; PART: plain|legacy|isolated
 //
 // Under 2026-07-28 the client answers a question by retrying its request, and the server's
 // request waits meanwhile, parked; the retry must find its own. Two requests with the same
 // call and arguments in flight at once: each is asked its own question, each answer reaches
-// the server's request that asked it, whichever retries first. The same through an isolated
+// the server's request that asked it, whichever retries first; a legacy call of the same
+// tool meanwhile takes nothing of theirs. The same through an isolated
 // mcp section (isolate = process), whose child serves the parent's requests in requests of
 // its own. Prints "ok gateway ..." / "FAIL gateway ...: why" lines, then "gateway origin: N
 // passed, N failed"; exits 1 on a failure.
@@ -37,9 +38,10 @@ function cleanup() {
     for (const m of markers) killMarker(m);
 }
 
-// A 2026-07-28 client: no initialize, every request carries its envelope.
-async function modernSession(ini) {
-    const s = new Session(mcph, ini, { validator: getValidator(), strict: true, timeoutMs: 15000 });
+// A 2026-07-28 client: no initialize, every request carries its envelope. opts.onRequest
+// answers the server's requests (a legacy session's questions).
+async function modernSession(ini, opts = {}) {
+    const s = new Session(mcph, ini, { validator: getValidator(), strict: true, timeoutMs: 15000, ...opts });
     sessions.push(s);
     await s.started;
     if (s.spawnError) throw new Error(`cannot start ${mcph}: ${s.spawnError.message}`);
@@ -107,6 +109,30 @@ async function plain() {
     await ends(s, 'the parked requests');
 }
 
+// A legacy call (its questions are requests to the client, it never parks) of the same tool
+// while a 2026-07-28 request's is parked: each answers its own question.
+async function legacy() {
+    const ws = workspace('origin-legacy');
+    const ini = gatewayIni(ws, { fake: { command: fakeCommand('origin', marker('origin-legacy')) } });
+    const asked = [];
+    const onRequest = (msg) => {
+        asked.push(msg.params?.message);
+        return { action: 'accept', content: { a: 'legacy' } };
+    };
+    const s = await modernSession(ini, { onRequest });
+    await step('origin: a legacy call of the same tool while a 2026-07-28 one waits: each answers its own question', async () => {
+        await s.initialize({ rev: '2025-11-25', capabilities: { elicitation: {} } });
+        const qa = question(await s.answer(whose(s, 'fake_whose'), 15000), 'A');
+        const l = await s.tool('fake_whose', {}, 15000);
+        expect(asked.length === 1 && asked[0] !== qa.message, `the legacy client was asked ${JSON.stringify(asked)}, A "${qa.message}"`);
+        expect(l.text === `${asked[0]} answered legacy`, `the legacy call got ${short(l.msg)}`);
+        const a2 = await s.answer(whose(s, 'fake_whose', { inputResponses: { [qa.key]: { action: 'accept', content: { a: 'ay' } } }, requestState: qa.state }), 15000);
+        expect(textOf(a2) === `${qa.message} answered ay`, `A was asked "${qa.message}" and got ${short(a2)}`);
+        return `A "${qa.message}" -> "${textOf(a2)}", legacy "${l.text}"`;
+    }, () => s);
+    await ends(s, 'the legacy call');
+}
+
 async function isolated() {
     const ws = workspace('origin-isolated');
     const ini = gatewayIni(ws, { fake: { command: fakeCommand('origin', marker('origin-iso')), isolate: 'process' } });
@@ -124,7 +150,7 @@ const watchdog = setTimeout(() => {
 const only = process.argv[3];
 const t0 = Date.now();
 try {
-    for (const [name, fn] of Object.entries({ plain, isolated })) {
+    for (const [name, fn] of Object.entries({ plain, legacy, isolated })) {
         if (!only || only === name) await fn();
     }
 } catch (err) {
