@@ -179,6 +179,34 @@ static int call_ask_key(void *ctx, const char *key)
     return modern_mrtr_name(&job->mrtr, key);
 }
 
+/* host->call_origin: the request's origin, set before the handler runs (call_set_origin). */
+static const char *call_origin_text(void *ctx)
+{
+    struct call_job *job = ctx;
+
+    return job->mrtr.origin;
+}
+
+/* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
+ * modern_mrtr_begin), or new for a legacy call; in an isolated plugin's child, the one its
+ * parent passes in _meta (the parent's request, which the child serves in several requests
+ * of its own when its plugin asks). Returns STATUS_OK or STATUS_IO. */
+static int call_set_origin(struct call_job *job)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const char *given =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_ORIGIN));
+
+    if (job->o.srv->isolated != NULL && modern_origin_ok(given)) {
+        memcpy(job->mrtr.origin, given, strlen(given) + 1);
+        return STATUS_OK;
+    }
+    if (job->o.modern)
+        return STATUS_OK;
+    return modern_origin_fresh(job->mrtr.origin);
+}
+
 /* --- Answers. --- */
 
 /* Under 2026-07-28, a handler that gave up because the client lacks a capability it asked
@@ -271,7 +299,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct call_answer a = {0};
     struct registry *reg;
     struct mcph_call c;
-    int rc;
+    int rc, status;
 
     if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
         a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
@@ -281,13 +309,22 @@ static struct call_answer call_run_handler(struct call_job *job)
     c.name = job->t.own_name;
     c.data = job->t.own_data;
     c.env = &job->env;
-    if (job->o.modern &&
-        modern_mrtr_begin(&job->mrtr, job->o.srv->state_key, job->o.srv->state_key_len, job->o.msg,
-                          job->t.name) != STATUS_OK) {
+    status = job->o.modern ? modern_mrtr_begin(&job->mrtr, job->o.srv->state_key,
+                                               job->o.srv->state_key_len, job->o.msg, job->t.name)
+                           : STATUS_OK;
+    if (status == STATUS_INVALID) {
         result_release(&c);
         a.error = jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
                                 "requestState was not sealed by this server: it was altered, "
                                 "or sealed under another state_key_file; retry without it",
+                                NULL);
+        return a;
+    }
+    if (status != STATUS_OK || call_set_origin(job) != STATUS_OK) {
+        result_release(&c);
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR,
+                                "Internal error: the system gave no random bytes to tell this "
+                                "request apart from others (getrandom failed)",
                                 NULL);
         return a;
     }
@@ -472,7 +509,8 @@ void call_submit(struct call_origin *o, struct call_target *t)
                                  .progress = call_progress,
                                  .cancelled = call_cancelled,
                                  .ask = call_ask,
-                                 .ask_key = call_ask_key};
+                                 .ask_key = call_ask_key,
+                                 .origin = call_origin_text};
     job->work.run = call_job_run;
     job->work.done = call_job_done;
     job->work.drop = call_job_drop;

@@ -388,6 +388,18 @@ static int host_ask_key(struct mcph_call *c, const char *key)
     return c->env->ask_key(c->env->ctx, key);
 }
 
+/* --- Since 1.5. --- */
+
+static const char *host_call_origin(struct mcph_call *c)
+{
+    if (c == NULL)
+        return NULL;
+    /* No protocol side (a call made outside a request): no request to tell apart. */
+    if (c->env == NULL || c->env->origin == NULL)
+        return "";
+    return c->env->origin(c->env->ctx);
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -439,6 +451,7 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .client_log = host_client_log,
         .predecessor = host_predecessor,
         .ask_key = host_ask_key,
+        .call_origin = host_call_origin,
     };
 
     h->vt = vtable;

@@ -34,6 +34,9 @@ struct host_env {
     /* Name the next question (host->ask_key), or forget a pending name (key NULL: the next
      * question was refused before it could be asked). Returns MCPH_OK or MCPH_ERR_INVALID. */
     int (*ask_key)(void *ctx, const char *key);
+    /* Who asks (host->call_origin): a text that stays the same for every run of the handler
+     * serving one request (a 2026-07-28 request and its retries), lent until it returns. */
+    const char *(*origin)(void *ctx);
 };
 
 /* Fill the vtable of instance `pl` (main thread, before init): the server hands this to the

@@ -54,6 +54,7 @@ static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
     spec->max_cpu_s = pl->isolate.max_cpu_s;
     spec->max_files = pl->isolate.max_files;
     spec->max_procs = pl->isolate.max_procs;
+    spec->pass_origin = 1; /* the child's plugin keys what it keeps by its parent's request */
     spec->pass[spec->npass] = fcntl(pl->ini_fd, F_DUPFD_CLOEXEC, 3);
     spec->npass += spec->pass[spec->npass] >= 0;
     spec->pass[spec->npass] = fcntl(plugin_image_fd(pl), F_DUPFD_CLOEXEC, 3);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 cJSON *modern_not_found(const cJSON *id, const char *uri, const char *message, int modern)
 {
@@ -421,6 +422,7 @@ int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t ke
                        : NULL;
     const char *bound = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
     const cJSON *earlier = cJSON_GetObjectItemCaseSensitive(state, "a");
+    const char *origin = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "o"));
     int status = given_state != NULL && key != NULL && b64 == NULL ? STATUS_INVALID : STATUS_OK;
 
     free(b64);
@@ -436,9 +438,47 @@ int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t ke
         earlier = NULL;
     modern_mrtr_merge(m->answers, cJSON_IsObject(given) ? given : NULL);
     modern_mrtr_merge(m->answers, earlier);
+    /* A retry is the same request as the round whose state it carries: the same origin. */
+    if (earlier != NULL && origin != NULL && modern_origin_ok(origin))
+        memcpy(m->origin, origin, strlen(origin) + 1);
+    else if (modern_origin_fresh(m->origin) != STATUS_OK && status == STATUS_OK)
+        status = STATUS_IO;
     cJSON_Delete(state);
     free(text);
     return status;
+}
+
+int modern_origin_ok(const char *text)
+{
+    size_t n = 0;
+
+    if (text == NULL)
+        return 0;
+    for (; text[n] != '\0'; n++) {
+        char c = text[n];
+
+        if (n >= MODERN_ORIGIN_MAX ||
+            !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == ':' || c == '-'))
+            return 0;
+    }
+    return n > 0;
+}
+
+int modern_origin_fresh(char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char rnd[MODERN_ORIGIN_FRESH / 2];
+
+    out[0] = '\0';
+    if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+        return STATUS_IO;
+    for (size_t i = 0; i < sizeof(rnd); i++) {
+        out[2 * i] = hex[rnd[i] >> 4];
+        out[2 * i + 1] = hex[rnd[i] & 15];
+    }
+    out[MODERN_ORIGIN_FRESH] = '\0';
+    return STATUS_OK;
 }
 
 /* Record that a question of this run went under name (a new one). */
@@ -537,6 +577,7 @@ static char *modern_mrtr_state(const struct modern_mrtr *m, const cJSON *msg, co
                             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method")));
     cJSON_AddStringToObject(state, "n", target);
     cJSON_AddItemToObject(state, "a", cJSON_Duplicate(m->answers, 1));
+    cJSON_AddStringToObject(state, "o", m->origin);
     text = cJSON_PrintUnformatted(state);
     cJSON_Delete(state);
     if (text == NULL)

@@ -21,6 +21,14 @@
 #define MODERN_KEY_LOG "io.modelcontextprotocol/logLevel"
 #define MODERN_KEY_SERVER "io.modelcontextprotocol/serverInfo"
 #define MODERN_KEY_SUB "io.modelcontextprotocol/subscriptionId"
+/* mcph's own: the origin (host->call_origin) of the request an isolated plugin's parent
+ * serves, in the _meta of what it sends its child; only an isolated child reads it. */
+#define MODERN_KEY_ORIGIN "dev.mcph/origin"
+
+/* The longest origin text (host->call_origin), in bytes. mcph makes MODERN_ORIGIN_FRESH of
+ * them: 128 random bits in hex. */
+#define MODERN_ORIGIN_MAX 64
+#define MODERN_ORIGIN_FRESH 32
 
 /* JSON-RPC error code of an unsupported protocol version (2026-07-28). */
 #define MODERN_UNSUPPORTED_VERSION (-32022)
@@ -90,11 +98,20 @@ struct modern_mrtr {
     char next[LIMIT_MRTR_KEY + 1]; /* the name of the next question, or "": ask-n */
     const unsigned char *key;      /* borrowed, or NULL: requestState is sealed with it */
     size_t keylen;
+    char origin[MODERN_ORIGIN_MAX + 1]; /* who asks: kept in requestState for the retries */
 };
+
+/* Whether text may be an origin: 1 to MODERN_ORIGIN_MAX of A-Z a-z 0-9 _ . : -. */
+int modern_origin_ok(const char *text);
+
+/* A new origin into out (MODERN_ORIGIN_MAX + 1 bytes): random, unlike any other. Returns
+ * STATUS_OK, or STATUS_IO when the system gives no randomness (out is then ""). */
+int modern_origin_fresh(char *out) __attribute__((warn_unused_result));
 
 /* Read the answers a retry carries: inputResponses, then those of requestState if it is ours
  * for this request (msg's method and `target`, the exposed name or URI) that inputResponses
- * does not replace; only keys a question may go under, LIMIT_MRTR_ASKS at most. msg borrowed.
+ * does not replace; only keys a question may go under, LIMIT_MRTR_ASKS at most. m->origin is
+ * that state's origin, or a fresh one for a first request (or a state not ours). msg borrowed.
  * With a key ([server] state_key_file; borrowed, keylen bytes, NULL: none), requestState
  * carries an HMAC-SHA256 of its text under that key, so any mcph that shares the key takes a
  * retry and none takes a state it did not seal. Returns STATUS_OK, or STATUS_INVALID when a
@@ -102,6 +119,7 @@ struct modern_mrtr {
  * usual). */
 int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t keylen,
                       const cJSON *msg, const char *target) __attribute__((warn_unused_result));
+/* (STATUS_IO: no origin could be made.) */
 
 /* The handler asks `method` (sampling/createMessage, ...) with params (owned), under the name
  * set by modern_mrtr_name (which it uses up), else "ask-n". Returns MCPH_OK with *answer (owned

@@ -37,6 +37,9 @@
  * instance's handlers one at a time. Each host member below says which threads may call it.
  *
  * Changelog (newest first):
+ *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
+ *        round of a 2026-07-28 request and its retries, another for any other request or
+ *        client (for a plugin that keeps something for a call that comes back).
  *   1.4  ask_key() names the handler's next question to the client: under 2026-07-28 it goes
  *        under that key in the input_required result (not ask-N), and its answer comes back
  *        under it.
@@ -64,7 +67,7 @@
 #include <stdint.h>
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 4
+#define MCPH_ABI_MINOR 5
 
 /* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
  * held before). */
@@ -648,6 +651,27 @@ struct mcph_host {
      *     rc = host->elicit(call, "Your name?", schema, &answer);
      */
     int (*ask_key)(struct mcph_call *call, const char *key);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.5.
+     * ------------------------------------------------------------------------------------ */
+
+    /*
+     * Who is asking, as an opaque text (at most 64 bytes of A-Z a-z 0-9 _ . : -): the same
+     * for every run of the handler that serves one request, so for every round of a
+     * 2026-07-28 request (the first one and each retry that carries its requestState, on
+     * any mcph that shares the state key), and different for any other request, whether
+     * from the same client or another; a legacy session's call has one of its own, as it
+     * runs once. Two clients making the same call, with the same arguments, at the same
+     * time get different texts. For a plugin that keeps something for a call that comes back
+     * (a relayed server's request waiting for the client's answer): key it by the origin as
+     * well as by the call, and a retry finds only what its own earlier round left. Never
+     * NULL for a call (NULL: call is NULL); the text is lent until the handler returns. The
+     * handler's thread, during the handler.
+     *
+     *     snprintf(key, sizeof(key), "%s/%s", host->call_origin(call), host->call_name(call));
+     */
+    const char *(*call_origin)(struct mcph_call *call);
 };
 
 #endif /* MCPH_PLUGIN_API_H */

@@ -33,6 +33,11 @@
  *   - a question with a name of its own: ask_model's question to the client's model goes
  *     under "model_reply" in a 2026-07-28 input_required result, and its answer comes back
  *     under that key (host->ask_key()), where an unnamed one goes under ask-1.
+ * and, since ABI 1.5,
+ *   - who is asking: confirm logs (at debug level) the origin of the request it serves, the
+ *     same text in the first run and in the retry that brings the user's answer, another for
+ *     any other request (host->call_origin()), which is what a plugin keys by when it keeps
+ *     something for a call that comes back.
  * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
@@ -348,6 +353,10 @@ static int example_confirm(const struct mcph_host *host, void *state, struct mcp
     char *question = example_format("Go ahead and %s?", action);
     if (!question)
         return MCPH_ERR_NOMEM;
+    /* Under 2026-07-28 this runs twice for one request (the question, then the retry with the
+     * answer), and both runs log the same origin; two clients confirming the same action at
+     * once log two (since 1.5). */
+    host->log(host, MCPH_LOG_DEBUG, "confirm: asking for request %s", host->call_origin(call));
     rc = host->elicit(call, question,
                       "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\","
                       "\"title\":\"Confirm\"}},\"required\":[\"confirm\"]}",
@@ -1029,7 +1038,7 @@ static const struct mcph_config_key example_config_keys[] = {
 static const struct mcph_plugin example_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "example",
-    .version = "1.4.0",
+    .version = "1.5.0",
     .description = "A tour of the mcph plugin ABI",
     .flags = MCPH_PLUGIN_THREAD_SAFE | MCPH_PLUGIN_TAKE_OVER,
     .tools = example_tools,

@@ -13,10 +13,13 @@
  *
  * Questions under 2026-07-28: the host answers a question with MCPH_ERR_AGAIN and runs the
  * handler again once the client has answered. The server is still waiting inside the same
- * request, so the request is parked under a key made of the call (method, name, arguments),
- * and the call that comes back with that key resumes it: the questions asked so far are
- * asked again in the same order (the host now has their answers) and the new answers go to
- * the server.
+ * request, so the request is parked under a key made of the request's origin
+ * (host->call_origin: the same for the retries of one request, another for any other
+ * request or client) and the call (method, name, arguments), and the call that comes back
+ * with that key resumes it: the questions asked so far are asked again in the same order
+ * (the host now has their answers) and the new answers go to the server. Two clients making
+ * the same call each find their own. An isolated plugin's child is sent the origin in _meta
+ * (MCP_ORIGIN_KEY), so that what its plugin keeps is keyed by the parent's request too.
  */
 #include "mcp.h"
 
@@ -340,10 +343,11 @@ static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *hos
     return next;
 }
 
-/* What identifies a call that comes back with its client's answer (2026-07-28): its method,
- * name (or URI) and arguments. The key is made only when a call parks or something is
- * parked, not on every call. */
+/* What identifies a call that comes back with its client's answer (2026-07-28): its origin
+ * (the request and its retries), method, name (or URI) and arguments. The key is made only
+ * when a call parks or something is parked, not on every call. */
 struct mcp_callkey {
+    const char *origin; /* host->call_origin(), set by mcp_forward */
     const char *method;
     const char *name;
     const char *args; /* JSON text */
@@ -355,7 +359,7 @@ static char *mcp_key(struct mcp_callkey *k)
     if (k->key == NULL) {
         struct mcph_strbuf sb = MCPH_STRBUF_INIT;
 
-        mcph_sb_addf(&sb, "%s\n%s\n%s", k->method, k->name, k->args);
+        mcph_sb_addf(&sb, "%s\n%s\n%s\n%s", k->origin, k->method, k->name, k->args);
         k->key = sb.nomem ? NULL : mcph_sb_detach(&sb, NULL);
         mcph_sb_release(&sb);
     }
@@ -395,6 +399,14 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
     cJSON *retry = NULL; /* the request as first sent, for a MCP_MODERN server's rounds */
     int rc = MCPH_OK, rounds = 0;
 
+    k->origin = host->call_origin(call);
+    if (l->spec.pass_origin) {
+        cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+
+        if (meta == NULL)
+            meta = cJSON_AddObjectToObject(params, "_meta");
+        cJSON_AddStringToObject(meta, MCP_ORIGIN_KEY, k->origin);
+    }
     if (mcp_link_parked(l) && mcp_key(k) != NULL)
         p = mcp_link_unpark(l, k->key);
     if (p != NULL) {

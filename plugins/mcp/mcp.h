@@ -59,7 +59,12 @@ struct mcp_spec {
     int max_cpu_s;        /* RLIMIT_CPU; 0: none */
     int max_files;        /* RLIMIT_NOFILE; 0: mcph's own */
     int max_procs;        /* processes under the child, counted by the child itself; 0: none */
+    int pass_origin;      /* send each call's host->call_origin() under MCP_ORIGIN_KEY in _meta */
 };
+
+/* Where an isolated plugin's child finds the origin of the request its parent serves (the
+ * core reads it as MODERN_KEY_ORIGIN, core/modern.h). */
+#define MCP_ORIGIN_KEY "dev.mcph/origin"
 
 /* What messages call the process of spec: "server 'x' ..." or "plugin 'x' ...". */
 static inline const char *mcp_noun(const struct mcp_spec *spec)

@@ -15,6 +15,7 @@
 //   never-list      answers initialize and ping, never tools/list (nor any other list)
 //   stuck, modern   behave, with more tools: see the block at the end of this file
 //   memory          behaves, and serves the memory tools below (tests/gateway/memory.mjs)
+//   origin          behaves, with a tool that says which request asked: see the last block
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
 //                   test can change how the next start behaves without changing the command
 // --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
@@ -51,7 +52,7 @@ const logFile = opt('--log');
 let mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'normal';
 if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8').trim().split(/\s+/)[0] || mode;
 
-const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage', 'memory']);
+const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage', 'memory', 'origin']);
 const STUCK = new Set(['stuck', 'modern']); // the block at the end of this file
 const MODES = new Set([...BEHAVING, ...STUCK, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
 // Rows and stderr (tests/gateway/rows.mjs): behaving modes that serve hostile rows or write
@@ -205,6 +206,7 @@ function callTool(id, params) {
     if (name === 'echo' || /^extra_\d+$/.test(name)) return reply(id, text(`echo: ${args.text}`));
     if (name === 'zero_text' && mode === 'hostile-rows') return reply(id, text('before\u0000after'));
     if (name === 'pid') return reply(id, text(String(process.pid)));
+    if (mode === 'origin' && originTool(id, name)) return undefined;
     if (name === 'cancelled') return reply(id, text(JSON.stringify(cancelled)));
     if (name === 'log') {
         notify('notifications/message', { level: args.level, logger: 'fake', data: args.text });
@@ -448,4 +450,33 @@ function stuckMessage(msg) {
     }
     if (method === 'tools/call') return stuckTool(id, params?.name, params?.arguments || {});
     return false;
+}
+
+// --- Mode origin (tests/gateway/origin.mjs): whose question an answer reaches. ---
+//
+// Mode origin behaves, with one tool more:
+//   whose                 asks the client elicitation/create "question N" (N counts the
+//                         questions this process asked), then answers "question N answered
+//                         A", A the answer's content.a (or "refused: MESSAGE")
+// Two calls of whose in flight at once are two requests, each with its own question: an
+// answer given to one can only be told apart from the other's by its N.
+
+let originAsked = 0;
+if (mode === 'origin') tools.push({ name: 'whose', description: 'Ask a numbered question', inputSchema: obj({}) });
+
+function originTool(id, name) {
+    if (name !== 'whose') return false;
+    const n = ++originAsked;
+    const rid = `whose-${n}`;
+    asking.set(rid, (answer) => {
+        if (answer.error) return reply(id, text(`refused: ${answer.error.message}`, true));
+        return reply(id, text(`question ${n} answered ${answer.result?.content?.a}`));
+    });
+    write({
+        jsonrpc: '2.0',
+        id: rid,
+        method: 'elicitation/create',
+        params: { message: `question ${n}`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } },
+    });
+    return true;
 }

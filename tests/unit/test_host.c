@@ -681,6 +681,30 @@ static void test_ask_key(void)
     result_release(&c);
 }
 
+/* --- call_origin (1.5). --- */
+
+static const char *host_fake_origin(void *ctx)
+{
+    return ctx;
+}
+
+/* The protocol side's text, as it is; "" without one (a call made outside a request). */
+static void test_call_origin(void)
+{
+    char origin[] = "0123abcd";
+    const struct host_env env = {.ctx = origin, .origin = host_fake_origin};
+    struct mcph_call c;
+
+    if (!CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_MODERN, NULL, NULL), STATUS_OK))
+        return;
+    CHECK(vt->call_origin != NULL);
+    CHECK(vt->call_origin(NULL) == NULL);
+    CHECK_STR_EQ(vt->call_origin(&c), "");
+    c.env = &env;
+    CHECK_STR_EQ(vt->call_origin(&c), "0123abcd");
+    result_release(&c);
+}
+
 static const struct check_test tests[] = {
     {"vtable_fields", test_vtable_fields},
     {"log", test_log},
@@ -702,6 +726,7 @@ static const struct check_test tests[] = {
     {"client_log", test_client_log},
     {"predecessor_outside_init", test_predecessor_outside_init},
     {"ask_key", test_ask_key},
+    {"call_origin", test_call_origin},
     {0},
 };
 

@@ -3,7 +3,8 @@
  * that state and the answers gives the handler its answer; a state bound to another request,
  * or one whose answers are not an object, is ignored (and leaks nothing). Questions named by
  * the handler (ABI 1.4 ask_key): under their name, answered on a retry or ahead, the names
- * checked, and the ask-N keys of the others unshifted. */
+ * checked, and the ask-N keys of the others unshifted. The request's origin (ABI 1.5
+ * call_origin): new for each first request, kept by a retry through its (sealed) state. */
 #include "modern.h"
 
 #include "base64.h"
@@ -412,6 +413,65 @@ static void test_sealed(void)
     registry_free(reg);
 }
 
+/* Each first request has an origin of its own; a retry carrying the state of a round has that
+ * round's, also on another mcph sharing the state key; a state of another request, or whose
+ * origin is not one, gives a new one. */
+static void test_origin(void)
+{
+    static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
+    struct modern_mrtr a, b;
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    char origin[MODERN_ORIGIN_MAX + 1], extra[1024];
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    CHECK_INT_EQ(modern_mrtr_begin(&a, key, 32, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(modern_mrtr_begin(&b, key, 32, msg, "ask"), STATUS_OK);
+    CHECK(modern_origin_ok(a.origin) && modern_origin_ok(b.origin));
+    CHECK_INT_EQ((long)strlen(a.origin), MODERN_ORIGIN_FRESH);
+    CHECK(strcmp(a.origin, b.origin) != 0);
+    memcpy(origin, a.origin, sizeof(origin));
+    CHECK_INT_EQ(modern_mrtr_ask(&a, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    result = modern_mrtr_result(&a, reg, msg, "ask");
+    modern_mrtr_release(&a);
+    modern_mrtr_release(&b);
+    snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"",
+             cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
+    retry = modern_request("ask", extra);
+    for (int i = 0; i < 2; i++) { /* this mcph, then another with the same key */
+        CHECK_INT_EQ(modern_mrtr_begin(&a, key, 32, retry, "ask"), STATUS_OK);
+        CHECK_STR_EQ(a.origin, origin);
+        modern_mrtr_release(&a);
+    }
+    /* The same state given to another tool is not that request's: a new origin. */
+    CHECK_INT_EQ(modern_mrtr_begin(&a, key, 32, retry, "other"), STATUS_OK);
+    CHECK(modern_origin_ok(a.origin) && strcmp(a.origin, origin) != 0);
+    modern_mrtr_release(&a);
+    cJSON_Delete(retry);
+    cJSON_Delete(result);
+    /* Unsealed: the state's origin when it is one, else a new one. */
+    cJSON_Delete(
+        modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o-1\"}", ""));
+    CHECK_STR_EQ(a.origin, "o-1");
+    modern_mrtr_release(&a);
+    cJSON_Delete(
+        modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o 1\"}", ""));
+    CHECK(modern_origin_ok(a.origin) && strcmp(a.origin, "o 1") != 0);
+    modern_mrtr_release(&a);
+    cJSON_Delete(modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":7}", ""));
+    CHECK(modern_origin_ok(a.origin));
+    modern_mrtr_release(&a);
+    CHECK(!modern_origin_ok("") && !modern_origin_ok(NULL) && !modern_origin_ok("a/b"));
+    memset(extra, 'x', MODERN_ORIGIN_MAX + 1);
+    extra[MODERN_ORIGIN_MAX + 1] = '\0';
+    CHECK(!modern_origin_ok(extra));
+    extra[MODERN_ORIGIN_MAX] = '\0';
+    CHECK(modern_origin_ok(extra));
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
 static const struct check_test tests[] = {
     {"round_trip", test_round_trip},
     {"sealed", test_sealed},
@@ -423,6 +483,7 @@ static const struct check_test tests[] = {
     {"named_round_trip", test_named_round_trip},
     {"named_answered_ahead", test_named_answered_ahead},
     {"names", test_names},
+    {"origin", test_origin},
     {0},
 };
 
