@@ -179,32 +179,28 @@ static int call_ask_key(void *ctx, const char *key)
     return modern_mrtr_name(&job->mrtr, key);
 }
 
-/* host->call_origin: the request's origin, set before the handler runs (call_set_origin). */
+/* host->call_origin: the request's origin, made when first asked for (modern_origin): most
+ * calls never ask, and pay nothing for it. The handler's thread. */
 static const char *call_origin_text(void *ctx)
 {
     struct call_job *job = ctx;
 
-    return job->mrtr.origin;
+    return modern_origin(&job->mrtr);
 }
 
 /* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
- * modern_mrtr_begin), or new for a legacy call; in an isolated plugin's child, the one its
- * parent passes in _meta (the parent's request, which the child serves in several requests
- * of its own when its plugin asks). Returns STATUS_OK or STATUS_IO. */
-static int call_set_origin(struct call_job *job)
+ * modern_mrtr_begin), else made when the handler first asks (call_origin_text); in an
+ * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
+ * the child serves in several requests of its own when its plugin asks). */
+static void call_set_origin(struct call_job *job)
 {
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     const char *given =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_ORIGIN));
 
-    if (job->o.srv->isolated != NULL && modern_origin_ok(given)) {
+    if (job->o.srv->isolated != NULL && modern_origin_ok(given))
         memcpy(job->mrtr.origin, given, strlen(given) + 1);
-        return STATUS_OK;
-    }
-    if (job->o.modern)
-        return STATUS_OK;
-    return modern_origin_fresh(job->mrtr.origin);
 }
 
 /* --- Answers. --- */
@@ -320,14 +316,12 @@ static struct call_answer call_run_handler(struct call_job *job)
                                 NULL);
         return a;
     }
-    if (status != STATUS_OK || call_set_origin(job) != STATUS_OK) {
+    if (status != STATUS_OK) {
         result_release(&c);
-        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR,
-                                "Internal error: the system gave no random bytes to tell this "
-                                "request apart from others (getrandom failed)",
-                                NULL);
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
         return a;
     }
+    call_set_origin(job);
     pthread_setspecific(job->o.srv->call_key, job);
     crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
                 job->o.id);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 cJSON *modern_not_found(const cJSON *id, const char *uri, const char *message, int modern)
 {
@@ -441,8 +443,7 @@ int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t ke
     /* A retry is the same request as the round whose state it carries: the same origin. */
     if (earlier != NULL && origin != NULL && modern_origin_ok(origin))
         memcpy(m->origin, origin, strlen(origin) + 1);
-    else if (modern_origin_fresh(m->origin) != STATUS_OK && status == STATUS_OK)
-        status = STATUS_IO;
+    /* Otherwise made when the handler first asks for it (modern_origin). */
     cJSON_Delete(state);
     free(text);
     return status;
@@ -479,6 +480,19 @@ int modern_origin_fresh(char *out)
     }
     out[MODERN_ORIGIN_FRESH] = '\0';
     return STATUS_OK;
+}
+
+const char *modern_origin(struct modern_mrtr *m)
+{
+    struct timespec now;
+
+    if (m->origin[0] != '\0' || modern_origin_fresh(m->origin) == STATUS_OK)
+        return m->origin;
+    /* No two requests alive at once share m's address, nor one later the same instant. */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    snprintf(m->origin, sizeof(m->origin), "p%ld-%lx-%lld.%09ld", (long)getpid(),
+             (unsigned long)(uintptr_t)m, (long long)now.tv_sec, now.tv_nsec);
+    return m->origin;
 }
 
 /* Record that a question of this run went under name (a new one). */
@@ -577,7 +591,10 @@ static char *modern_mrtr_state(const struct modern_mrtr *m, const cJSON *msg, co
                             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method")));
     cJSON_AddStringToObject(state, "n", target);
     cJSON_AddItemToObject(state, "a", cJSON_Duplicate(m->answers, 1));
-    cJSON_AddStringToObject(state, "o", m->origin);
+    /* A handler that never asked for the origin kept nothing under it: a retry may get a new
+     * one. */
+    if (m->origin[0] != '\0')
+        cJSON_AddStringToObject(state, "o", m->origin);
     text = cJSON_PrintUnformatted(state);
     cJSON_Delete(state);
     if (text == NULL)

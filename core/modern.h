@@ -111,7 +111,8 @@ int modern_origin_fresh(char *out) __attribute__((warn_unused_result));
 /* Read the answers a retry carries: inputResponses, then those of requestState if it is ours
  * for this request (msg's method and `target`, the exposed name or URI) that inputResponses
  * does not replace; only keys a question may go under, LIMIT_MRTR_ASKS at most. m->origin is
- * that state's origin, or a fresh one for a first request (or a state not ours). msg borrowed.
+ * that state's origin, or "" for a first request (or a state not ours): modern_origin makes
+ * one when the handler asks. msg borrowed.
  * With a key ([server] state_key_file; borrowed, keylen bytes, NULL: none), requestState
  * carries an HMAC-SHA256 of its text under that key, so any mcph that shares the key takes a
  * retry and none takes a state it did not seal. Returns STATUS_OK, or STATUS_INVALID when a
@@ -119,7 +120,11 @@ int modern_origin_fresh(char *out) __attribute__((warn_unused_result));
  * usual). */
 int modern_mrtr_begin(struct modern_mrtr *m, const unsigned char *key, size_t keylen,
                       const cJSON *msg, const char *target) __attribute__((warn_unused_result));
-/* (STATUS_IO: no origin could be made.) */
+
+/* The origin of m's request (host->call_origin): the one its state carried, else a fresh one
+ * made now (modern_origin_fresh; without randomness from the system, one unique in this
+ * process) and kept for the rest of the request. Borrowed for m's life. The handler's thread. */
+const char *modern_origin(struct modern_mrtr *m);
 
 /* The handler asks `method` (sampling/createMessage, ...) with params (owned), under the name
  * set by modern_mrtr_name (which it uses up), else "ask-n". Returns MCPH_OK with *answer (owned
