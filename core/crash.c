@@ -34,6 +34,11 @@ static const struct {
     {SIGFPE, "SIGFPE"},   {SIGABRT, "SIGABRT"}, {0, NULL},
 };
 
+/* What each signal did before crash_install (the default action, or a sanitizer's handler),
+ * in crash_signals' order: the handler gives the signal back to it. Written once by
+ * crash_install, before any other thread starts; read only by the handler. */
+static struct sigaction crash_previous[sizeof(crash_signals) / sizeof(crash_signals[0])];
+
 /* --- Formatting with what a signal handler may use: stores and write(2). --- */
 
 struct crash_line {
@@ -125,29 +130,33 @@ static void crash_format(struct crash_line *l, int sig)
     crash_end(l);
 }
 
-/* Say what crashed, then let the signal do what it would have done without this handler:
- * the exit status and the core dump are the default action's. */
-static void crash_on_signal(int sig)
+/* Say what crashed, then let the signal do what it would have done without this handler (the
+ * default action's exit status and core dump, or a sanitizer's report): the action it had
+ * before is put back, and a fault returns to run the faulting instruction again, which then
+ * goes to that action with its own address; a signal sent (kill, abort) is raised again. */
+static void crash_on_signal(int sig, siginfo_t *info, void *context)
 {
     struct crash_line l;
-    struct sigaction dfl;
     sigset_t set;
+    size_t i = 0;
 
+    (void)context;
     l.len = 0;
     crash_format(&l, sig);
     if (write(2, l.buf, l.len) < 0) {
         /* Nothing more can be said. */
     }
-    memset(&dfl, 0, sizeof(dfl));
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    while (crash_signals[i].name != NULL && crash_signals[i].sig != sig)
+        i++;
+    sigaction(sig, &crash_previous[i], NULL);
+    if (info != NULL && info->si_code > 0 && sig != SIGABRT)
+        return;
     sigemptyset(&set);
     sigaddset(&set, sig);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(sig);
-    /* A fault returns here only if the signal was sent by kill(2): the faulting instruction
-     * is not run again, so end as the default action would. */
+    /* Here only when the action put back ignores the signal or returns from it: end as the
+     * default action would. */
     _exit(128 + sig);
 }
 
@@ -184,12 +193,17 @@ int crash_install(void)
     struct sigaction sa;
 
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = crash_on_signal;
+    sa.sa_sigaction = crash_on_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_ONSTACK;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     for (size_t i = 0; crash_signals[i].name != NULL; i++) {
-        if (sigaction(crash_signals[i].sig, &sa, NULL) != 0)
+        struct sigaction before;
+
+        if (sigaction(crash_signals[i].sig, &sa, &before) != 0)
             return STATUS_IO;
+        /* Installed twice: what came before is still what the first install saw. */
+        if ((before.sa_flags & SA_SIGINFO) == 0 || before.sa_sigaction != crash_on_signal)
+            crash_previous[i] = before;
     }
     crash_thread_enter();
     return STATUS_OK;
