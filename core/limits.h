@@ -11,6 +11,10 @@
 
 /* One JSON-RPC message (one line on stdin), in bytes, newline excluded. */
 #define LIMIT_MESSAGE_BYTES (16u * 1024u * 1024u)
+/* A schema pattern's bounded repetitions ({m,n}): each bound, and their product through nested
+ * groups (glibc's regex compiler copies the atom for each count: "[a-z]{,9004}" took 1.2 GB).
+ * 255 is POSIX's RE_DUP_MAX, the most a portable pattern may use. */
+#define LIMIT_PATTERN_REPEAT 255
 /* Nesting depth of arrays and objects in one message. */
 #define LIMIT_JSON_DEPTH 64
 /* What one message from outside may cost once parsed, in bytes: its text and

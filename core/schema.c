@@ -186,6 +186,79 @@ static const cJSON *schema_num(const cJSON *schema, const char *key)
     return cJSON_IsNumber(n) ? n : NULL;
 }
 
+/* The ']' that ends the bracket expression opening at p ('['), or NULL. A ']' first in the
+ * list (after an optional '^') is one of its characters; so is anything inside [:class:],
+ * [.coll.] and [=equiv=]. */
+static const char *schema_bracket_end(const char *p)
+{
+    p += p[1] == '^' ? 2 : 1;
+    if (*p == ']')
+        p++;
+    while (*p != '\0' && *p != ']') {
+        if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+            const char *close = strchr(p + 2, ']');
+
+            if (close == NULL)
+                return NULL;
+            p = close;
+        }
+        p++;
+    }
+    return *p == ']' ? p : NULL;
+}
+
+/* glibc's regex compiler copies a bounded repetition's atom once per count, and copies of
+ * copies for nested bounds: "[a-z]{,9004}" takes 1.2 GB to compile, "(x{0,255}){0,255}" more
+ * than the machine has. A pattern is compiled only when each bound is at most
+ * LIMIT_PATTERN_REPEAT and so is the product of the bounds around any atom (groups nested
+ * within groups); "*" and "+" copy nothing. The scan is of POSIX extended syntax; what is
+ * not a pattern at all is left to regcomp to refuse. */
+static int schema_pattern_bounded(const char *p)
+{
+    unsigned long inner[LIMIT_JSON_DEPTH + 1]; /* the largest product within each open group */
+    unsigned long last = 1; /* the product within the atom just read (a group's, or 1) */
+    int depth = 0;
+
+    inner[0] = 1;
+    for (; *p != '\0'; p++) {
+        if (*p == '\\' && p[1] != '\0') {
+            p++;
+            last = 1;
+        } else if (*p == '[') {
+            p = schema_bracket_end(p);
+            if (p == NULL)
+                return 1;
+            last = 1;
+        } else if (*p == '(') {
+            if (depth == LIMIT_JSON_DEPTH)
+                return 0;
+            inner[++depth] = 1;
+        } else if (*p == ')' && depth > 0) {
+            last = inner[depth--];
+            inner[depth] = last > inner[depth] ? last : inner[depth];
+        } else if (*p == '{') {
+            char *end;
+            unsigned long lo = strtoul(p + 1, &end, 10), hi = lo;
+
+            if (*end == ',' && end[1] != '}')
+                hi = strtoul(end + 1, &end, 10);
+            else if (*end == ',')
+                end++;
+            if (*end != '}')
+                continue;
+            if (hi < lo)
+                hi = lo;
+            if (hi > LIMIT_PATTERN_REPEAT || last * hi > LIMIT_PATTERN_REPEAT)
+                return 0;
+            last *= hi;
+            inner[depth] = last > inner[depth] ? last : inner[depth];
+        } else {
+            last = 1;
+        }
+    }
+    return 1;
+}
+
 /* Each child of src (whatever it is: the walker iterated children) as a node. */
 static void schema_compile_list(struct schema *s, const cJSON *src, struct schema_list *list)
 {
@@ -233,7 +306,7 @@ static void schema_compile_string(struct schema_node *n, const cJSON *src)
     n->min_length = schema_num(src, "minLength");
     n->max_length = schema_num(src, "maxLength");
     /* A pattern that does not compile checks nothing (schema_check refuses it at load). */
-    if (cJSON_IsString(pattern) &&
+    if (cJSON_IsString(pattern) && schema_pattern_bounded(pattern->valuestring) &&
         regcomp(&n->pattern, pattern->valuestring, REG_EXTENDED | REG_NOSUB) == 0)
         n->pattern_text = pattern->valuestring;
 }
@@ -298,8 +371,8 @@ static void schema_compile_props(struct schema *s, struct schema_node *n, const 
         for (p = patterns->child; n->pprops != NULL && p != NULL; p = p->next) {
             struct schema_pattern_prop *pp = &n->pprops[n->npprops++];
 
-            pp->ok =
-                p->string != NULL && regcomp(&pp->re, p->string, REG_EXTENDED | REG_NOSUB) == 0;
+            pp->ok = p->string != NULL && schema_pattern_bounded(p->string) &&
+                     regcomp(&pp->re, p->string, REG_EXTENDED | REG_NOSUB) == 0;
             pp->node = schema_compile_node(s, p);
         }
     }
@@ -869,11 +942,13 @@ int schema_validate(const cJSON *schema, const cJSON *value, struct strbuf *err)
     return status;
 }
 
-/* Whether pattern is a valid regular expression. */
+/* Whether pattern is a valid regular expression whose compiling is bounded. */
 static int schema_pattern_ok(const char *pattern)
 {
     regex_t re;
 
+    if (!schema_pattern_bounded(pattern))
+        return 0;
     if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
         return 0;
     regfree(&re);
@@ -1058,8 +1133,9 @@ static int schema_walk_children(struct schema_walk *w, const char *key, const cJ
         snprintf(index, sizeof(index), "%d", i++);
         if (rule == SCHEMA_R_PATTERNS && !schema_pattern_ok(e->string)) {
             (void)strbuf_addf(w->err,
-                              "patternProperties name %s at #%s is not a valid regular expression",
-                              e->string, w->path);
+                              "patternProperties name %s at #%s is not a valid regular "
+                              "expression, or repeats more than %d times in all",
+                              e->string, w->path, LIMIT_PATTERN_REPEAT);
             return STATUS_INVALID;
         }
         if (rule == SCHEMA_R_DEFS && !cJSON_IsObject(e) && !cJSON_IsBool(e))
@@ -1081,8 +1157,11 @@ static int schema_walk_keyword(struct schema_walk *w, const struct schema_keywor
         return STATUS_INVALID;
     }
     if (k->rule == SCHEMA_R_PATTERN && !schema_pattern_ok(v->valuestring)) {
-        (void)strbuf_addf(w->err, "pattern %s at #%s is not a valid regular expression",
-                          v->valuestring, w->path);
+        (void)strbuf_addf(w->err,
+                          "pattern %s at #%s is not a valid regular expression, or repeats "
+                          "more than %d times in all ({m,n} bounds, multiplied through "
+                          "nested groups)",
+                          v->valuestring, w->path, LIMIT_PATTERN_REPEAT);
         return STATUS_INVALID;
     }
     if (k->rule == SCHEMA_R_REF && schema_resolve(w->root, v->valuestring) == NULL) {
