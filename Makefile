@@ -226,10 +226,11 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # -memory from tests/node_modules, and tests/gateway/fake-server.mjs): results against the
 # same server direct, with the SDK v1 and v2 clients; crashes, restarts, start-up failures,
 # reloads and a reload storm; no server left behind; a server that stops reading or asks too
-# much (stuck.mjs).
+# much (stuck.mjs); call_timeout_ms of an mcp section (timeout.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)
+	node tests/gateway/timeout.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in

@@ -122,6 +122,7 @@ int isolate_child_config(struct config *cfg, const char *id, struct diag *errs)
         mine = cp;
         cp->enabled = 1;
         memset(&cp->isolate, 0, sizeof(cp->isolate));
+        cp->call_timeout_line = 0; /* the parent's limit: not the plugin's key in the child */
         cp->image_fd = ISOLATE_FD_IMAGE;
         free(cp->prefix);
         cp->prefix = NULL;

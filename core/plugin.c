@@ -359,7 +359,7 @@ static int plugin_copy_keys(struct rows_load *ld, const struct mcph_plugin *d)
     for (size_t i = 0; rows_read(d->config_keys, d->config_key_size, i, &row, sizeof(row)); i++) {
         struct plugin_key *k = &pl->keys[pl->nkeys++];
 
-        if (config_core_key(row.name))
+        if (config_core_key(row.name) && !config_shared_key(row.name))
             rows_fail(ld, "config key '%s' is mcph's own; rename it", row.name);
         k->name = rows_dup(ld, row.name);
         k->description = rows_dup(ld, row.description);
@@ -387,12 +387,29 @@ static void plugin_key_list(const struct plugin *pl, struct strbuf *sb)
         (void)strbuf_addf(sb, "%s%s", i ? ", " : "", pl->keys[i].name);
 }
 
+/* A core key a plugin may declare (config_shared_key) set in a section in mcph's own process:
+ * the plugin must declare it, for nothing else would act on it. Returns 1 when refused. */
+static int plugin_check_shared(struct rows_load *ld, const char *key)
+{
+    char value[32];
+    int line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+
+    if (line == 0 || plugin_find_key(ld->pl, key) != NULL)
+        return 0;
+    diag_add_at(ld->errs, ld->ini_file, line,
+                "[plugin.%s] %s applies to a plugin in a process of its own, or to one that "
+                "declares it, and plugin '%s' does not; add 'isolate = process' to the section "
+                "or remove the key",
+                ld->cp->id, key, ld->pl->name);
+    return 1;
+}
+
 /* The INI section's own keys against the keys the plugin declares. */
 static int plugin_check_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
-    int bad = 0;
+    int bad = plugin_check_shared(ld, "call_timeout_ms");
     struct strbuf known = STRBUF_INIT;
 
     plugin_key_list(pl, &known);
@@ -422,20 +439,32 @@ static int plugin_check_config(struct rows_load *ld)
     return bad ? STATUS_CONFIG : STATUS_OK;
 }
 
+/* The section's own keys, and a shared core key it sets that the plugin declares (in mcph's
+ * own process only: an isolated section's limit is its parent's to enforce). */
 static int plugin_copy_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
+    char value[32];
+    int line = 0;
 
-    if (cp->nkeys == 0)
+    if (!pl->isolate.on && plugin_find_key(pl, "call_timeout_ms") != NULL)
+        line = config_shared_key_get(cp, "call_timeout_ms", value, sizeof(value));
+    if (cp->nkeys == 0 && line == 0)
         return STATUS_OK;
-    pl->config = calloc(cp->nkeys, sizeof(*pl->config));
+    pl->config = calloc(cp->nkeys + 1, sizeof(*pl->config));
     if (pl->config == NULL)
         return STATUS_NOMEM;
     for (size_t i = 0; i < cp->nkeys; i++) {
         pl->config[i].key = rows_dup(ld, cp->keys[i].key);
         pl->config[i].value = rows_dup(ld, cp->keys[i].value);
         pl->config[i].line = cp->keys[i].line;
+        pl->nconfig++;
+    }
+    if (line != 0) {
+        pl->config[pl->nconfig].key = rows_dup(ld, "call_timeout_ms");
+        pl->config[pl->nconfig].value = rows_dup(ld, value);
+        pl->config[pl->nconfig].line = line;
         pl->nconfig++;
     }
     return STATUS_OK;
