@@ -53,6 +53,7 @@ static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
     spec->max_memory = pl->isolate.max_memory;
     spec->max_cpu_s = pl->isolate.max_cpu_s;
     spec->max_files = pl->isolate.max_files;
+    spec->config_exit = ISOLATE_EXIT_CONFIG; /* the child refused the section: FILE:LINE said */
     spec->pass[spec->npass] = fcntl(pl->ini_fd, F_DUPFD_CLOEXEC, 3);
     spec->npass += spec->pass[spec->npass] >= 0;
     spec->pass[spec->npass] = fcntl(plugin_image_fd(pl), F_DUPFD_CLOEXEC, 3);

@@ -762,7 +762,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 {
     struct mcp *m = calloc(1, sizeof(*m));
     struct mcp *before = host->predecessor(host);
-    int rc, taken = 0;
+    int rc = MCPH_ERR, taken = 0;
 
     if (m == NULL) {
         mcp_spec_release(spec);
@@ -777,12 +777,12 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         mcp_spec_release(spec);
         taken = 1;
     } else {
-        m->link = mcp_link_open(host, spec);
+        m->link = mcp_link_open(host, spec, &rc);
         mcp_spec_release(spec);
     }
     if (m->link == NULL) {
         free(m);
-        return MCPH_ERR;
+        return rc;
     }
     rc = mcp_define_all(m);
     if (rc == MCPH_OK && taken)
