@@ -582,6 +582,13 @@ static const struct config_shared_key {
     {0},
 };
 
+const char *config_shared_key_name(size_t i)
+{
+    return i < sizeof(config_shared_keys) / sizeof(config_shared_keys[0])
+               ? config_shared_keys[i].name
+               : NULL;
+}
+
 int config_shared_key(const char *key)
 {
     for (size_t i = 0; config_shared_keys[i].name != NULL; i++) {

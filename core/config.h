@@ -133,6 +133,9 @@ int config_core_key(const char *key);
  * plugin declares it, and then hands its value to the plugin through host->config. */
 int config_shared_key(const char *key);
 
+/* The i-th of those keys (from 0), static; NULL past the last. */
+const char *config_shared_key_name(size_t i);
+
 /* The value of shared key `key` in section pl as text into buf (size bytes), when the section
  * sets it. Returns the line it was set on, or 0 when not set (buf untouched). */
 int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size);

@@ -387,21 +387,28 @@ static void plugin_key_list(const struct plugin *pl, struct strbuf *sb)
         (void)strbuf_addf(sb, "%s%s", i ? ", " : "", pl->keys[i].name);
 }
 
-/* A core key a plugin may declare (config_shared_key) set in a section in mcph's own process:
- * the plugin must declare it, for nothing else would act on it. Returns 1 when refused. */
-static int plugin_check_shared(struct rows_load *ld, const char *key)
+/* The core keys a plugin may declare (config_shared_key) set in a section in mcph's own
+ * process: the plugin must declare each, for nothing else would act on it. Returns 1 when one
+ * is refused. */
+static int plugin_check_shared(struct rows_load *ld)
 {
+    const char *key;
     char value[32];
-    int line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+    int bad = 0;
 
-    if (line == 0 || plugin_find_key(ld->pl, key) != NULL)
-        return 0;
-    diag_add_at(ld->errs, ld->ini_file, line,
-                "[plugin.%s] %s applies to a plugin in a process of its own, or to one that "
-                "declares it, and plugin '%s' does not; add 'isolate = process' to the section "
-                "or remove the key",
-                ld->cp->id, key, ld->pl->name);
-    return 1;
+    for (size_t i = 0; (key = config_shared_key_name(i)) != NULL; i++) {
+        int line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+
+        if (line == 0 || plugin_find_key(ld->pl, key) != NULL)
+            continue;
+        diag_add_at(ld->errs, ld->ini_file, line,
+                    "[plugin.%s] %s applies to a plugin in a process of its own, or to one that "
+                    "declares it, and plugin '%s' does not; add 'isolate = process' to the "
+                    "section or remove the key",
+                    ld->cp->id, key, ld->pl->name);
+        bad = 1;
+    }
+    return bad;
 }
 
 /* The INI section's own keys against the keys the plugin declares. */
@@ -409,7 +416,7 @@ static int plugin_check_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
-    int bad = plugin_check_shared(ld, "call_timeout_ms");
+    int bad = plugin_check_shared(ld);
     struct strbuf known = STRBUF_INIT;
 
     plugin_key_list(pl, &known);
@@ -439,20 +446,36 @@ static int plugin_check_config(struct rows_load *ld)
     return bad ? STATUS_CONFIG : STATUS_OK;
 }
 
-/* The section's own keys, and a shared core key it sets that the plugin declares (in mcph's
- * own process only: an isolated section's limit is its parent's to enforce). */
+/* One shared core key the section sets and the plugin declares, at pl->config[nconfig] (in
+ * mcph's own process only: an isolated section's limit is its parent's to enforce). */
+static void plugin_copy_shared(struct rows_load *ld, const char *key)
+{
+    struct plugin *pl = ld->pl;
+    char value[32];
+    int line;
+
+    if (pl->isolate.on || plugin_find_key(pl, key) == NULL)
+        return;
+    line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+    if (line == 0)
+        return;
+    pl->config[pl->nconfig].key = rows_dup(ld, key);
+    pl->config[pl->nconfig].value = rows_dup(ld, value);
+    pl->config[pl->nconfig].line = line;
+    pl->nconfig++;
+}
+
+/* The section's own keys, then the shared core keys it sets that the plugin declares. */
 static int plugin_copy_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
-    char value[32];
-    int line = 0;
+    const char *key;
+    size_t shared = 0;
 
-    if (!pl->isolate.on && plugin_find_key(pl, "call_timeout_ms") != NULL)
-        line = config_shared_key_get(cp, "call_timeout_ms", value, sizeof(value));
-    if (cp->nkeys == 0 && line == 0)
-        return STATUS_OK;
-    pl->config = calloc(cp->nkeys + 1, sizeof(*pl->config));
+    while (config_shared_key_name(shared) != NULL)
+        shared++;
+    pl->config = calloc(cp->nkeys + shared + 1, sizeof(*pl->config));
     if (pl->config == NULL)
         return STATUS_NOMEM;
     for (size_t i = 0; i < cp->nkeys; i++) {
@@ -461,12 +484,8 @@ static int plugin_copy_config(struct rows_load *ld)
         pl->config[i].line = cp->keys[i].line;
         pl->nconfig++;
     }
-    if (line != 0) {
-        pl->config[pl->nconfig].key = rows_dup(ld, "call_timeout_ms");
-        pl->config[pl->nconfig].value = rows_dup(ld, value);
-        pl->config[pl->nconfig].line = line;
-        pl->nconfig++;
-    }
+    for (size_t i = 0; (key = config_shared_key_name(i)) != NULL; i++)
+        plugin_copy_shared(ld, key);
     return STATUS_OK;
 }
 

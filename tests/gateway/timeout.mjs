@@ -7,9 +7,9 @@
 // An mcp section in mcph's own process takes call_timeout_ms (the one core key a plugin may
 // declare): a call its server leaves unanswered past the limit fails at once with an error
 // naming the section and the limit, the server is killed and started again, and later calls
-// work; a call within the limit is untouched; another section goes on. The same key with
-// isolate = process bounds the child (the parent's view), and the child's mcp plugin still
-// loads (the child's view). Prints "ok gateway ..." / "FAIL gateway ...: why" lines, then
+// work; a call within the limit is untouched; another section goes on; a reload applies a new
+// limit. The same key with isolate = process bounds the child (the parent's view), and the
+// child's mcp plugin still loads (the child's view). Prints "ok gateway ..." / "FAIL gateway ...: why" lines, then
 // "gateway timeout: N passed, N failed"; exits 1 on a failure.
 
 import path from 'node:path';
@@ -92,6 +92,18 @@ async function inProcess() {
         const r = await s.tool('fake_slow', { ms: 100 }, 5000);
         expect(r.text === 'slept 100', `fake_slow 100 ms after the restart: ${short(r.msg)}`);
         return `again after ${again.ms.toFixed(0)} ms`;
+    }, () => s);
+    await step('timeout: a reload to call_timeout_ms = 3000 applies it (a 1 s call is answered)', async () => {
+        gatewayIni(ws, {
+            fake: { command: fakeCommand('normal', mk.slow), call_timeout_ms: 3000 },
+            ok: { command: fakeCommand('normal', mk.ok), resources: '!*', prompts: '!*' },
+        });
+        const m = s.mark();
+        s.hup();
+        await s.waitFor(() => /reload: serving|reload refused|failed/.test(s.since(m).stderr) || s.exited, 10000);
+        expect(/reload: serving/.test(s.since(m).stderr), `the reload did not serve: ${short(s.since(m).stderr, 300)}`);
+        const r = await s.tool('fake_slow', { ms: 1000 }, 6000);
+        expect(r.text === 'slept 1000', `fake_slow 1000 ms under the new limit: ${short(r.msg)}`);
     }, () => s);
     const st = await endSession(s);
     await step('timeout: mcph ends cleanly', async () => {
