@@ -228,13 +228,15 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # reloads and a reload storm; no server left behind; a server that stops reading or asks too
 # much (stuck.mjs); hostile rows and stderr (rows.mjs); what one upstream message may cost
 # once parsed (memory.mjs); two 2026-07-28 requests making the same call each answering their
-# own parked request, in process and isolated (origin.mjs).
+# own parked request, in process and isolated (origin.mjs); call_timeout_ms of an mcp section
+# (timeout.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)
 	node tests/gateway/rows.mjs $(MCPH)
 	node tests/gateway/memory.mjs $(MCPH)
 	node tests/gateway/origin.mjs $(MCPH)
+	node tests/gateway/timeout.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in

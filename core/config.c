@@ -577,6 +577,49 @@ int config_core_key(const char *key)
     return strncmp(key, "cache_", 6) == 0;
 }
 
+/* The core keys a plugin may declare too (config_shared_key): in mcph's own process, where
+ * their isolate = process meaning does not apply, the plugin that declares one does the work
+ * (the mcp plugin bounds its server's calls), and gets the value through host->config. */
+static const struct config_shared_key {
+    const char *name;
+    size_t line;  /* offsetof the member holding the line it was set on (0: not set) */
+    size_t value; /* offsetof the int member holding its value */
+} config_shared_keys[] = {
+    {"call_timeout_ms", offsetof(struct config_plugin, call_timeout_line),
+     offsetof(struct config_plugin, isolate.call_timeout_ms)},
+    {0},
+};
+
+const char *config_shared_key_name(size_t i)
+{
+    return i < sizeof(config_shared_keys) / sizeof(config_shared_keys[0])
+               ? config_shared_keys[i].name
+               : NULL;
+}
+
+int config_shared_key(const char *key)
+{
+    for (size_t i = 0; config_shared_keys[i].name != NULL; i++) {
+        if (strcmp(key, config_shared_keys[i].name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size)
+{
+    for (size_t i = 0; config_shared_keys[i].name != NULL; i++) {
+        const struct config_shared_key *k = &config_shared_keys[i];
+        int line = *(const int *)(const void *)((const char *)pl + k->line);
+
+        if (strcmp(key, k->name) != 0 || line == 0)
+            continue;
+        snprintf(buf, size, "%d", *(const int *)(const void *)((const char *)pl + k->value));
+        return line;
+    }
+    return 0;
+}
+
 const char *config_core_key_names(void)
 {
     _Static_assert(sizeof(config_core_keys) / sizeof(config_core_keys[0]) == 16,
@@ -1044,7 +1087,8 @@ static void config_resolve_paths(struct config_parse *p)
     }
 }
 
-/* The limits of isolate = process mean nothing for a plugin in mcph's own process. */
+/* The limits of isolate = process mean nothing for a plugin in mcph's own process. A shared
+ * key (call_timeout_ms) is the loader's to judge: the plugin may declare it. */
 static void config_check_isolation(struct config_parse *p)
 {
     struct config *cfg = p->cfg;
@@ -1054,8 +1098,7 @@ static void config_check_isolation(struct config_parse *p)
         const struct {
             const char *key;
             int line;
-        } limits[] = {{"call_timeout_ms", pl->call_timeout_line},
-                      {"max_memory", pl->max_memory_line},
+        } limits[] = {{"max_memory", pl->max_memory_line},
                       {"max_cpu_s", pl->max_cpu_line},
                       {"max_files", pl->max_files_line},
                       {"max_procs", pl->max_procs_line}};

@@ -130,6 +130,18 @@ const struct config_plugin *config_find_plugin(const struct config *cfg, const c
  * keys, max_concurrent, the filters): a plugin may not declare a key of that name. */
 int config_core_key(const char *key);
 
+/* Whether core key `key` is one a plugin may declare too (call_timeout_ms): the only ones.
+ * In a section without isolate = process, the loader refuses it (FILE:LINE) unless the
+ * plugin declares it, and then hands its value to the plugin through host->config. */
+int config_shared_key(const char *key);
+
+/* The i-th of those keys (from 0), static; NULL past the last. */
+const char *config_shared_key_name(size_t i);
+
+/* The value of shared key `key` in section pl as text into buf (size bytes), when the section
+ * sets it. Returns the line it was set on, or 0 when not set (buf untouched). */
+int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size);
+
 /* Those keys as one line for messages: "path, enabled, ...". */
 const char *config_core_key_names(void);
 

@@ -55,6 +55,7 @@ static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
     spec->max_files = pl->isolate.max_files;
     spec->max_procs = pl->isolate.max_procs;
     spec->pass_origin = 1; /* the child's plugin keys what it keeps by its parent's request */
+    spec->config_exit = ISOLATE_EXIT_CONFIG; /* the child refused the section: FILE:LINE said */
     spec->pass[spec->npass] = fcntl(pl->ini_fd, F_DUPFD_CLOEXEC, 3);
     spec->npass += spec->pass[spec->npass] >= 0;
     spec->pass[spec->npass] = fcntl(plugin_image_fd(pl), F_DUPFD_CLOEXEC, 3);
@@ -124,6 +125,7 @@ int isolate_child_config(struct config *cfg, const char *id, struct diag *errs)
         mine = cp;
         cp->enabled = 1;
         memset(&cp->isolate, 0, sizeof(cp->isolate));
+        cp->call_timeout_line = 0; /* the parent's limit: not the plugin's key in the child */
         cp->image_fd = ISOLATE_FD_IMAGE;
         free(cp->prefix);
         cp->prefix = NULL;

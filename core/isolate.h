@@ -17,6 +17,9 @@
 /* The descriptors a child gets from its parent. */
 #define ISOLATE_FD_CONFIG 3
 #define ISOLATE_FD_IMAGE 4
+/* A child's exit status for a configuration error (main.c's EXIT_CONFIG): its parent's init
+ * then refuses the section too (MCPH_ERR_INVALID). */
+#define ISOLATE_EXIT_CONFIG 3
 
 /* The proxy's descriptor: the mcp plugin's, with an init that starts the child of the
  * instance being loaded (its section's limits, its INI text and image). */

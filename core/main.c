@@ -45,6 +45,7 @@ enum main_exit {
     EXIT_CONFIG = 3,
     EXIT_PLUGIN = 4,
 };
+_Static_assert(EXIT_CONFIG == ISOLATE_EXIT_CONFIG, "a parent reads its child's config error");
 
 /* The self-pipe: the one piece of file-scope mutable state (STYLE.md, rule 4). The signal
  * handler writes the signal number as one byte; the main loop does the work. */

@@ -359,7 +359,7 @@ static int plugin_copy_keys(struct rows_load *ld, const struct mcph_plugin *d)
     for (size_t i = 0; rows_read(d->config_keys, d->config_key_size, i, &row, sizeof(row)); i++) {
         struct plugin_key *k = &pl->keys[pl->nkeys++];
 
-        if (config_core_key(row.name))
+        if (config_core_key(row.name) && !config_shared_key(row.name))
             rows_fail(ld, "config key '%s' is mcph's own; rename it", row.name);
         k->name = rows_dup(ld, row.name);
         k->description = rows_dup(ld, row.description);
@@ -387,12 +387,36 @@ static void plugin_key_list(const struct plugin *pl, struct strbuf *sb)
         (void)strbuf_addf(sb, "%s%s", i ? ", " : "", pl->keys[i].name);
 }
 
+/* The core keys a plugin may declare (config_shared_key) set in a section in mcph's own
+ * process: the plugin must declare each, for nothing else would act on it. Returns 1 when one
+ * is refused. */
+static int plugin_check_shared(struct rows_load *ld)
+{
+    const char *key;
+    char value[32];
+    int bad = 0;
+
+    for (size_t i = 0; (key = config_shared_key_name(i)) != NULL; i++) {
+        int line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+
+        if (line == 0 || plugin_find_key(ld->pl, key) != NULL)
+            continue;
+        diag_add_at(ld->errs, ld->ini_file, line,
+                    "[plugin.%s] %s applies to a plugin in a process of its own, or to one that "
+                    "declares it, and plugin '%s' does not; add 'isolate = process' to the "
+                    "section or remove the key",
+                    ld->cp->id, key, ld->pl->name);
+        bad = 1;
+    }
+    return bad;
+}
+
 /* The INI section's own keys against the keys the plugin declares. */
 static int plugin_check_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
-    int bad = 0;
+    int bad = plugin_check_shared(ld);
     struct strbuf known = STRBUF_INIT;
 
     plugin_key_list(pl, &known);
@@ -422,14 +446,36 @@ static int plugin_check_config(struct rows_load *ld)
     return bad ? STATUS_CONFIG : STATUS_OK;
 }
 
+/* One shared core key the section sets and the plugin declares, at pl->config[nconfig] (in
+ * mcph's own process only: an isolated section's limit is its parent's to enforce). */
+static void plugin_copy_shared(struct rows_load *ld, const char *key)
+{
+    struct plugin *pl = ld->pl;
+    char value[32];
+    int line;
+
+    if (pl->isolate.on || plugin_find_key(pl, key) == NULL)
+        return;
+    line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+    if (line == 0)
+        return;
+    pl->config[pl->nconfig].key = rows_dup(ld, key);
+    pl->config[pl->nconfig].value = rows_dup(ld, value);
+    pl->config[pl->nconfig].line = line;
+    pl->nconfig++;
+}
+
+/* The section's own keys, then the shared core keys it sets that the plugin declares. */
 static int plugin_copy_config(struct rows_load *ld)
 {
     struct plugin *pl = ld->pl;
     const struct config_plugin *cp = ld->cp;
+    const char *key;
+    size_t shared = 0;
 
-    if (cp->nkeys == 0)
-        return STATUS_OK;
-    pl->config = calloc(cp->nkeys, sizeof(*pl->config));
+    while (config_shared_key_name(shared) != NULL)
+        shared++;
+    pl->config = calloc(cp->nkeys + shared + 1, sizeof(*pl->config));
     if (pl->config == NULL)
         return STATUS_NOMEM;
     for (size_t i = 0; i < cp->nkeys; i++) {
@@ -438,6 +484,8 @@ static int plugin_copy_config(struct rows_load *ld)
         pl->config[i].line = cp->keys[i].line;
         pl->nconfig++;
     }
+    for (size_t i = 0; (key = config_shared_key_name(i)) != NULL; i++)
+        plugin_copy_shared(ld, key);
     return STATUS_OK;
 }
 

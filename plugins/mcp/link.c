@@ -1118,6 +1118,8 @@ static void link_reap(struct mcp_link *l)
     kill(-pid, SIGKILL); /* what it started in its group */
     mcp_describe_end(st, how, sizeof(how));
     pthread_mutex_lock(&l->lock);
+    l->config_exited =
+        l->spec.config_exit != 0 && WIFEXITED(st) && WEXITSTATUS(st) == l->spec.config_exit;
     /* Asked to stop: an end other than exit 0 or the signals sent is told by the unref. */
     if (l->stop && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) &&
         !(WIFSIGNALED(st) && (WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGKILL)))
@@ -1220,13 +1222,14 @@ static void *link_thread(void *arg)
 
 /* --- Life. --- */
 
-struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec)
+struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec, int *rc)
 {
     struct mcp_link *l = calloc(1, sizeof(*l));
     pthread_condattr_t ca;
     struct timespec until;
     enum mcp_state state;
 
+    *rc = MCPH_ERR;
     if (l == NULL)
         return NULL;
     pthread_mutex_init(&l->lock, NULL);
@@ -1261,6 +1264,8 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     while (l->state == MCP_STARTING && link_timedwait(l, &until) != ETIMEDOUT)
         ;
     state = l->state;
+    if (state != MCP_UP && l->config_exited)
+        *rc = MCPH_ERR_INVALID;
     pthread_mutex_unlock(&l->lock);
     if (state == MCP_UP)
         return l;

@@ -449,6 +449,9 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
                 rc = MCPH_OK;
             break;
         case MCP_WAIT_FAILED:
+            /* A server is shown by its command: the section says which one it is. */
+            if (l->spec.noun == NULL)
+                mcph_sb_addf(&why, "[plugin.%s] ", host->instance);
             mcph_sb_addf(&why, "%s '%s' %s during the %s", mcp_noun(&l->spec), l->spec.display,
                          p->failure, kind == MCP_TOOL ? "call" : "request");
             rc = mcp_fail(host, call, kind, why.buf);
@@ -952,7 +955,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 {
     struct mcp *m = calloc(1, sizeof(*m));
     struct mcp *before = host->predecessor(host);
-    int rc, taken = 0;
+    int rc = MCPH_ERR, taken = 0;
 
     if (m == NULL) {
         mcp_spec_release(spec);
@@ -968,12 +971,12 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         taken = 1;
     } else {
         mcp_say_keeper(host, spec);
-        m->link = mcp_link_open(host, spec);
+        m->link = mcp_link_open(host, spec, &rc);
         mcp_spec_release(spec);
     }
     if (m->link == NULL) {
         free(m);
-        return MCPH_ERR;
+        return rc;
     }
     rc = mcp_define_all(m);
     if (rc == MCPH_OK && taken)
@@ -989,12 +992,41 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
     return MCPH_OK;
 }
 
+/* call_timeout_ms, mcph's key of the same name that this plugin declares too: the link kills
+ * a server that leaves a request unanswered this long (and starts it again). */
+static int mcp_call_timeout(const struct mcph_host *host, struct mcp_spec *spec)
+{
+    const char *text = host->config(host, "call_timeout_ms");
+    char *end = NULL;
+    long ms;
+
+    if (text == NULL)
+        return MCPH_OK;
+    ms = strtol(text, &end, 10);
+    /* The core checked it already (1 to 86400000); a second look costs nothing. */
+    if (end == text || *end != '\0' || ms < 1 || ms > 86400000) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "call_timeout_ms in [plugin.%s] is '%s'; give milliseconds from 1 to 86400000",
+                  host->instance, text);
+        return MCPH_ERR_INVALID;
+    }
+    spec->call_timeout_ms = (int)ms;
+    return MCPH_OK;
+}
+
 static int mcp_init(const struct mcph_host *host, void **state)
 {
     struct mcp_spec spec;
     int rc = mcp_spec_read(host, &spec);
 
-    return rc != MCPH_OK ? rc : mcp_serve(host, state, &spec);
+    if (rc != MCPH_OK)
+        return rc;
+    rc = mcp_call_timeout(host, &spec);
+    if (rc != MCPH_OK) {
+        mcp_spec_release(&spec);
+        return rc;
+    }
+    return mcp_serve(host, state, &spec);
 }
 
 static void mcp_shutdown(void *state)
@@ -1033,6 +1065,10 @@ static const struct mcph_config_key mcp_config_keys[] = {
      .description = "How long the server has to start and answer initialize, and to list what "
                     "it serves (100-600000)",
      .default_value = "10000"},
+    {.name = "call_timeout_ms",
+     .description = "A request the server leaves unanswered this long fails with an error "
+                    "naming the section and the limit; the server is killed and started again "
+                    "(1-86400000; mcph's own key, taken over: unset, no limit)"},
     {0},
 };
 

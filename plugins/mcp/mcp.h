@@ -60,6 +60,8 @@ struct mcp_spec {
     int max_files;        /* RLIMIT_NOFILE; 0: mcph's own */
     int max_procs;        /* processes under the child, counted by the child itself; 0: none */
     int pass_origin;      /* send each call's host->call_origin() under MCP_ORIGIN_KEY in _meta */
+    int config_exit;      /* the first process exiting with this status before its handshake
+                           * is a configuration error (mcp_link_open); 0: none */
 };
 
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
@@ -183,6 +185,7 @@ struct mcp_link {
     struct timespec up_since;
     char ended[192];   /* how the last process ended, or why it could not start */
     int timed_out;     /* the process was killed for spec.call_timeout_ms */
+    int config_exited; /* the last process exited with spec.config_exit (lock) */
     char stop_end[96]; /* how the process ended when asked to stop, if not as asked */
     int stop;          /* asked to stop */
     int retry;         /* down: asked to try again */
@@ -192,8 +195,9 @@ struct mcp_link {
 };
 
 /* Start the server and wait for its handshake (spec's startup_ms). Returns a link with one
- * reference, or NULL after logging why. Main thread. */
-struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec);
+ * reference, or NULL after logging why, with *rc MCPH_ERR_INVALID when the process exited
+ * with spec->config_exit (its section is wrong), else MCPH_ERR. Main thread. */
+struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec, int *rc);
 void mcp_link_ref(struct mcp_link *l);
 /* Drop a reference; the last one stops the server (stdin closed, then SIGTERM to its
  * group, SIGKILL after MCP_STOP_GRACE_MS) and joins the thread, and logs through host (when

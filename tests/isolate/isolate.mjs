@@ -86,10 +86,11 @@ async function endsClean(c, s, file) {
     c.check(left.length === 0, `processes left after mcph (${pid}) exited: ${left.join(', ')}`);
 }
 
-// --- The four keys only an isolated section takes. ---
+// --- The four keys only an isolated section takes (call_timeout_ms also a plugin that declares
+// it, as the mcp plugin does; the example plugin does not: refused when it loads). ---
 
 async function keysNeedIsolation() {
-    await runCase('call_timeout_ms, max_memory, max_cpu_s, max_files, max_procs without isolate = process: a config error naming file:line', async (c, use) => {
+    await runCase('call_timeout_ms (undeclared by the plugin), max_memory, max_cpu_s, max_files, max_procs without isolate = process: a config error naming file:line', async (c, use) => {
         const dir = ws('keys');
         const keys = { call_timeout_ms: 300, max_memory: '64M', max_cpu_s: 5, max_files: 64, max_procs: 8 };
         for (const [key, value] of Object.entries(keys)) {
@@ -108,12 +109,54 @@ async function keysNeedIsolation() {
     });
 }
 
+// --- An isolated section whose child refuses it: a configuration error of the parent's. ---
+
+// The child prints FILE:LINE and exits 3 during its start-up; the parent's start-up then ends
+// with exit 3 too (not served without the section), a reload to such a section is refused and
+// keeps the running set, and the other keys the child checks (a missing required key, a bad
+// call_timeout_ms) do the same.
+async function childConfigError() {
+    await runCase('isolated section with a typo\'d key: exit 3 with the child\'s FILE:LINE; a reload to it keeps the running set', async (c, use) => {
+        const dir = ws('typo');
+        const file = ini(dir, { iso: { greting: 'hi' } });
+        const lines = fs.readFileSync(file, 'utf8').split('\n');
+        const line = lines.findIndex((l) => l.startsWith('greting =')) + 1;
+        const s = use(new Session(MCPH, file, { env: ENV }));
+        s.close();
+        const st = await s.wait(20000);
+        c.check(st.code === 3 && !st.timedOut, `mcph did not exit with status 3 (a config error): ${describeExit(st)}`);
+        const err = s.stderr.split('\n').find((l) => l.includes(`mcph.ini:${line}:`) && l.includes('greting'));
+        c.check(err, `no error naming mcph.ini:${line} and greting: ${short(s.stderrTail(4), 400)}`);
+        c.check(!/^mcph: info: serving/m.test(s.stderr), `mcph served: ${short(s.stderrTail(4), 300)}`);
+        if (err) c.note(`"${short(err.replace(/^.*mcph.ini/, 'mcph.ini'), 90)}"`);
+        c.check(await waitFor(() => leftOver(file).length === 0, 3000), `processes left: ${leftOver(file)}`);
+
+        const r = spawnSync(MCPH, ['--check', file], { env: ENV, encoding: 'utf8', timeout: 20000 });
+        c.check(r.status === 3, `--check: ${r.signal ? `signal ${r.signal}` : `status ${r.status}`}, not 3: ${short(r.stderr, 300)}`);
+
+        const good = ini(ws('typo-reload'));
+        const t = use(await start(good));
+        const before = await t.tool('iso_echo', { text: 'before' });
+        c.require(before.text === 'before', `iso_echo before the reload: ${short(before.msg)}`);
+        isolateIni(path.dirname(good), { iso: { greting: 'hi' } });
+        const m = t.mark();
+        t.hup();
+        await t.waitFor(() => /reload refused|reload: serving/.test(t.since(m).stderr) || t.exited, 20000);
+        const log = t.since(m).stderr;
+        c.check(/reload refused|reload: iso: the new version failed; the one in service stays/.test(log), `the reload did not keep iso: ${short(log, 400)}`);
+        c.check(/mcph\.ini:\d+: .*greting/.test(log), `the reload's log does not name FILE:LINE and greting: ${short(log, 400)}`);
+        const after = await t.tool('iso_echo', { text: 'after' });
+        c.check(after.text === 'after', `iso_echo after the refused reload: ${short(after.msg)}`);
+        await endsClean(c, t, good);
+    });
+}
+
 // --- --check of an isolated section whose child refuses it at once. ---
 
-// The child exits while the parent may still be writing to it: --check must say why (exit 4,
-// a plugin that does not load), never die of SIGPIPE. Repeated, because the race is narrow.
+// The child exits while the parent may still be writing to it: --check must say why (exit 3,
+// the section's configuration error), never die of SIGPIPE. Repeated: the race is narrow.
 async function checkChildRefuses() {
-    await runCase('--check of an isolated section with an unknown key: exit 4 every time, never SIGPIPE', async (c) => {
+    await runCase('--check of an isolated section with an unknown key: exit 3 every time, never SIGPIPE', async (c) => {
         const file = ini(ws('check'), { iso: { no_such_key: 1 } });
         const runs = SAN.any ? 5 : 20;
         const codes = {};
@@ -121,10 +164,10 @@ async function checkChildRefuses() {
             const r = spawnSync(MCPH, ['--check', file], { env: ENV, encoding: 'utf8', timeout: 20000 });
             const key = r.signal ? `signal ${r.signal}` : `status ${r.status}`;
             codes[key] = (codes[key] || 0) + 1;
-            if (r.status !== 4 && c.notes.length === 0) c.note(`run ${i}: ${key}: ${short(r.stderr, 300)}`);
+            if (r.status !== 3 && c.notes.length === 0) c.note(`run ${i}: ${key}: ${short(r.stderr, 300)}`);
             if (i === 0) c.check(/no_such_key/.test(r.stderr), `no error naming no_such_key: ${short(r.stderr, 300)}`);
         }
-        c.check(codes['status 4'] === runs, `exits of ${runs} runs: ${JSON.stringify(codes)}, not status 4 each`);
+        c.check(codes['status 3'] === runs, `exits of ${runs} runs: ${JSON.stringify(codes)}, not status 3 each`);
         c.check(leftOver(file).length === 0, `processes left: ${leftOver(file)}`);
     });
 }
@@ -581,6 +624,7 @@ const t0 = Date.now();
 if (SAN.any) console.log(`sanitizer build (${Object.keys(SAN).filter((k) => SAN[k] && k !== 'any').join(', ')}): a SEGV is "${ENDED.null}", a stack overflow ${[ENDED.stack].flat().join(' or ')}`);
 try {
     await keysNeedIsolation();
+    await childConfigError();
     await checkChildRefuses();
     for (const [how, what] of FAULTS) await oneFault(how, what);
     await limits();

@@ -198,6 +198,23 @@ static void test_isolate(void)
     diag_release(&errs2);
     cfg_done(&cfg, &errs, path);
 
+    /* call_timeout_ms without isolate = process: the loader's to judge, as a plugin may
+     * declare it (config_shared_key); its value and line are kept for the plugin. */
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini",
+                          "[plugin.a]\nk = v\ncall_timeout_ms = 500\n[plugin.b]\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.on, 0);
+    CHECK_INT_EQ(cfg.plugins[0].isolate.call_timeout_ms, 500);
+    CHECK_INT_EQ(cfg.plugins[0].call_timeout_line, 3);
+    CHECK_INT_EQ((int)cfg.plugins[0].nkeys, 1);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "call_timeout_ms", text, sizeof(text)), 3);
+    CHECK_STR_EQ(text, "500");
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[1], "call_timeout_ms", text, sizeof(text)), 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "max_cpu_s", text, sizeof(text)), 0);
+    CHECK_INT_EQ(cfg.text_fd, -1);
+    cfg_done(&cfg, &errs, path);
+
     CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini",
                           "[plugin.a]\nmax_concurrent = 2\n[plugin.b]\nisolate = no\n"),
                  STATUS_OK);
@@ -223,10 +240,10 @@ static void test_isolate_child(void)
 {
     static const char ini[] = "[server]\nwatch = yes\n"
                               "[plugin.a]\nisolate = process\nprefix = pa\ntools = x*\nk = v\n"
-                              "[plugin.b]\n";
+                              "call_timeout_ms = 700\n[plugin.b]\n";
     struct config cfg;
     struct diag errs;
-    char path[512];
+    char path[512], value[32];
 
     CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "child.ini", ini), STATUS_OK);
     CHECK_INT_EQ(isolate_child_config(&cfg, "a", &errs), STATUS_OK);
@@ -236,6 +253,10 @@ static void test_isolate_child(void)
     CHECK(cfg.plugins[0].prefix == NULL);
     CHECK(cfg.plugins[0].filter[FILTER_TOOLS] == NULL);
     CHECK_INT_EQ((int)cfg.plugins[0].nkeys, 1);
+    /* The call timeout is the parent's to enforce: the child's plugin is not handed it. */
+    CHECK_INT_EQ(cfg.plugins[0].isolate.call_timeout_ms, 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "call_timeout_ms", value, sizeof(value)),
+                 0);
     CHECK_INT_EQ(cfg.plugins[1].enabled, 0);
     CHECK_INT_EQ(cfg.strict, 1);
     CHECK_INT_EQ(cfg.watch, 0);
@@ -597,9 +618,10 @@ static const struct {
     {"bad isolate", "[plugin.p]\nisolate = thread\n", 2,
      "isolate = 'thread' is not valid; use process (the plugin runs in a child process of its "
      "own) or no"},
-    {"timeout in process", "[plugin.p]\nk = v\ncall_timeout_ms = 500\n", 3,
-     "[plugin.p] call_timeout_ms applies to a plugin in a process of its own; add 'isolate = "
-     "process' to the section or remove the key"},
+    {"timeout twice", "[plugin.p]\ncall_timeout_ms = 500\ncall_timeout_ms = 600\n", 3,
+     "'call_timeout_ms' is set twice in [plugin.p] (first on line 2)"},
+    {"timeout zero in process", "[plugin.p]\ncall_timeout_ms = 0\n", 2,
+     "call_timeout_ms = '0' is not valid; use milliseconds from 1 to 86400000"},
     {"memory in process", "[plugin.p]\nisolate = no\nmax_memory = 1G\n", 3,
      "[plugin.p] max_memory applies to a plugin in a process of its own"},
     {"cpu in process", "[plugin.p]\nmax_cpu_s = 5\n", 2, "max_cpu_s applies to a plugin"},
@@ -920,6 +942,10 @@ static void test_core_keys(void)
         CHECK(config_core_key(own[i]));
         CHECK(strstr(names, own[i]) != NULL);
     }
+    /* The one core key a plugin may declare too. */
+    for (size_t i = 0; own[i] != NULL; i++)
+        CHECK_INT_EQ(config_shared_key(own[i]), strcmp(own[i], "call_timeout_ms") == 0);
+    CHECK(!config_shared_key("root"));
     CHECK(config_core_key("cache_later"));
     CHECK(!config_core_key("root"));
     CHECK(!config_core_key("paths"));
