@@ -5,7 +5,7 @@
  * the file named by `text_file` when it is set (read at every init: the instance is rebuilt on
  * every reload, so a test edits the file and sends SIGHUP), else the `text` key (an empty one:
  * no paragraph). The `probe` tool says what those calls returned and what the same call returns
- * from a handler (MCPH_ERR_STATE expected).
+ * from a handler (MCPH_ERR_STATE expected); the `refresh` tool asks for a rebuild.
  */
 #include "plugin-api.h"
 
@@ -87,7 +87,17 @@ static int instructed_probe(const struct mcph_host *host, void *state, struct mc
     return host->text(call, text);
 }
 
+static int instructed_refresh(const struct mcph_host *host, void *state, struct mcph_call *call)
+{
+    (void)state;
+    host->refresh(host);
+    return host->text(call, "asked");
+}
+
 static const struct mcph_tool instructed_tools[] = {
+    {.name = "refresh",
+     .description = "Asks mcph to build the instance again (host->refresh).",
+     .call = instructed_refresh},
     {.name = "probe",
      .description = "What host->instructions returned at init and returns now.",
      .call = instructed_probe},

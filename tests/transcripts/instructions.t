@@ -23,12 +23,20 @@ silence 300
 stderr ~reload: iso: drop
 > {"jsonrpc":"2.0","id":5,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
 < {"jsonrpc":"2.0","id":5,"result":{"resultType":"complete","instructions":"Server words.\nSecond line.\n\n[plugin.a]\nNew words of a."}}
+# A refresh (host->refresh) rebuilds a alone: the new instance's text is served.
+sh printf 'Refreshed words of a.\n' > a.txt
+> {"jsonrpc":"2.0","id":51,"method":"tools/call","params":{"name":"a_refresh","arguments":{}}}
+< {"jsonrpc":"2.0","id":51,"result":{"content":[{"type":"text","text":"asked"}]}}
+sleep 800
+stderr ~0 dropped, 1 loaded, 0 failed
+> {"jsonrpc":"2.0","id":52,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+< {"jsonrpc":"2.0","id":52,"result":{"resultType":"complete","instructions":"Server words.\nSecond line.\n\n[plugin.a]\nRefreshed words of a."}}
 # [server] instructions go: the plugins' paragraphs stay.
 sh sed -i '/^instructions = /,/^ *Second line\.$/d' mcph.ini
 signal HUP
 silence 500
 > {"jsonrpc":"2.0","id":6,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
-< {"jsonrpc":"2.0","id":6,"result":{"resultType":"complete","instructions":"[plugin.a]\nNew words of a."}}
+< {"jsonrpc":"2.0","id":6,"result":{"resultType":"complete","instructions":"[plugin.a]\nRefreshed words of a."}}
 # No paragraph at all: no instructions.
 sh printf '' > a.txt
 signal HUP
