@@ -47,7 +47,9 @@ async function hostileRows(mcph) {
     if (!s) return;
     await step("rows: the server's instructions reach the client after its title, headed by the section", async () => {
         const got = s.initResult.instructions;
-        expect(got === '[plugin.fake]\nFake Server: Call echo first.', `initialize's instructions: ${JSON.stringify(got)}`);
+        const want = '[plugin.fake]\nFake Server: Call echo first.\nmcph: error: forged by instructions';
+        expect(got === want, `initialize's instructions: ${JSON.stringify(got)}`);
+        expect(!/^mcph: error: forged by instructions/m.test(s.stderr), 'a line of the instructions reached stderr raw');
         return JSON.stringify(got);
     }, () => s);
     const names = new Set(tools.map((t) => t.name));
