@@ -95,7 +95,7 @@ static void dispatch_initialize(struct dispatch_req *req)
     struct session_error err;
     cJSON *result = NULL;
     int status = session_initialize(req->peer->session, req->params, srv->reg,
-                                    srv->cfg.instructions, &result, &err);
+                                    srv->reg->meta.instructions, &result, &err);
 
     if (status == STATUS_OK)
         dispatch_reply(req, result);

@@ -7,6 +7,7 @@
 #include "result.h"
 #include "status.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "version.h"
 
 #include <math.h>
@@ -400,6 +401,26 @@ static const char *host_call_origin(struct mcph_call *c)
     return c->env->origin(c->env->ctx);
 }
 
+/* The text is the instance's own: kept with it, served by the registries that hold it. */
+static int host_instructions(const struct mcph_host *vt, const char *text)
+{
+    struct plugin *pl = host_plugin(vt);
+    char *copy = NULL;
+
+    if (!plugin_initializing(pl))
+        return MCPH_ERR_STATE;
+    if (text != NULL && strnlen(text, MCPH_MAX_INSTRUCTIONS + 1) > MCPH_MAX_INSTRUCTIONS)
+        return MCPH_ERR_LIMIT;
+    if (text != NULL && text[0] != '\0') {
+        copy = utf8_own(strdup(text));
+        if (copy == NULL)
+            return MCPH_ERR_NOMEM;
+    }
+    free(pl->instructions);
+    pl->instructions = copy;
+    return MCPH_OK;
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -452,6 +473,7 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .predecessor = host_predecessor,
         .ask_key = host_ask_key,
         .call_origin = host_call_origin,
+        .instructions = host_instructions,
     };
 
     h->vt = vtable;

@@ -56,6 +56,7 @@ static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
     spec->max_procs = pl->isolate.max_procs;
     spec->pass_origin = 1; /* the child's plugin keys what it keeps by its parent's request */
     spec->config_exit = ISOLATE_EXIT_CONFIG; /* the child refused the section: FILE:LINE said */
+    spec->own_instructions = 1;              /* the child serves its plugin's paragraph, headed */
     spec->pass[spec->npass] = fcntl(pl->ini_fd, F_DUPFD_CLOEXEC, 3);
     spec->npass += spec->pass[spec->npass] >= 0;
     spec->pass[spec->npass] = fcntl(plugin_image_fd(pl), F_DUPFD_CLOEXEC, 3);
@@ -139,6 +140,9 @@ int isolate_child_config(struct config *cfg, const char *id, struct diag *errs)
     cfg->text_fd = -1;
     cfg->strict = 1;
     cfg->watch = 0;
+    /* The parent serves [server] instructions; the child, its plugin's paragraph alone. */
+    free(cfg->instructions);
+    cfg->instructions = NULL;
     if (mine == NULL) {
         diag_add(errs, "%s: no [plugin.%s] section in the text its parent passed", cfg->file, id);
         return STATUS_CONFIG;

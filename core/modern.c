@@ -122,8 +122,8 @@ cJSON *modern_discover(const struct server *srv, cJSON *caps)
     }
     cJSON_AddItemToObject(result, "supportedVersions", modern_versions());
     cJSON_AddItemToObject(result, "capabilities", caps);
-    if (srv->cfg.instructions != NULL)
-        cJSON_AddStringToObject(result, "instructions", srv->cfg.instructions);
+    if (srv->reg->meta.instructions != NULL)
+        cJSON_AddStringToObject(result, "instructions", srv->reg->meta.instructions);
     modern_result(result, srv->reg, NULL, 1);
     return result;
 }

@@ -838,6 +838,7 @@ void plugin_free(struct plugin *pl)
     rows_free(pl);
     plugin_free_keys(pl);
     free(pl->ini_dir);
+    free(pl->instructions);
     free(pl->ini_file);
     if (pl->ini_fd >= 0)
         close(pl->ini_fd);

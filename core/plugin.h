@@ -156,7 +156,8 @@ struct plugin {
     int image_fd;   /* borrowed, in a child: the image its parent passed (the section's), or -1 */
     struct plugin_path *paths; /* owned: config values read as paths (host->config_path) */
     size_t npaths;
-    pthread_t loader; /* the thread running init while loading is set */
+    char *instructions; /* owned or NULL: its paragraph of the instructions (1.5) */
+    pthread_t loader;   /* the thread running init while loading is set */
 
     void *handle;                  /* dlopen handle, owned */
     struct plugin_image *image;    /* a share of the sealed copy handle was loaded from */

@@ -4,6 +4,7 @@
 #include "log.h"
 #include "revision.h"
 #include "status.h"
+#include "strbuf.h"
 #include "uritemplate.h"
 #include "version.h"
 
@@ -386,13 +387,40 @@ int registry_build_over(struct registry **out, struct plugin *const *plugins, si
     return STATUS_OK;
 }
 
+/* [server] instructions, then each plugin's paragraph headed by its section, or NULL when
+ * there is none (nomem set when out of memory). */
+static char *registry_instructions(const struct registry *reg, const char *own, int *nomem)
+{
+    struct strbuf sb = STRBUF_INIT;
+
+    if (own != NULL && own[0] != '\0')
+        (void)strbuf_addstr(&sb, own);
+    for (size_t i = 0; i < reg->nplugins; i++) {
+        const struct plugin *pl = reg->plugins[i];
+
+        if (pl->instructions == NULL)
+            continue;
+        (void)strbuf_addf(&sb, "%s[plugin.%s]\n%s", sb.len > 0 ? "\n\n" : "", pl->id,
+                          pl->instructions);
+    }
+    *nomem = sb.nomem;
+    if (sb.nomem || sb.len == 0) {
+        strbuf_release(&sb);
+        return NULL;
+    }
+    return strbuf_detach(&sb, NULL);
+}
+
 int registry_set_meta(struct registry *reg, const struct config *cfg)
 {
+    int nomem = 0;
+
     reg->meta.name = strdup(cfg->name);
     reg->meta.title = cfg->title ? strdup(cfg->title) : NULL;
     reg->meta.ttl_ms = cfg->cache_ttl_ms;
     reg->meta.cache_public = cfg->cache_public;
-    if (reg->meta.name == NULL || (cfg->title != NULL && reg->meta.title == NULL))
+    reg->meta.instructions = registry_instructions(reg, cfg->instructions, &nomem);
+    if (reg->meta.name == NULL || (cfg->title != NULL && reg->meta.title == NULL) || nomem)
         return STATUS_NOMEM;
     return STATUS_OK;
 }
@@ -470,6 +498,7 @@ void registry_free(struct registry *reg)
     free(reg->pages);
     free(reg->meta.name);
     free(reg->meta.title);
+    free(reg->meta.instructions);
     for (size_t i = 0; i < reg->ncollided; i++)
         free(reg->collided[i]);
     free(reg->collided);

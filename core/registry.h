@@ -57,7 +57,10 @@ enum registry_list {
 struct registry_meta {
     char *name;  /* owned: serverInfo.name */
     char *title; /* owned or NULL: serverInfo.title */
-    int ttl_ms;  /* cache hint of cacheable results (2026-07-28) */
+    /* owned or NULL: [server] instructions, then each plugin's paragraph ("[plugin.ID]\n" and
+     * its host->instructions text), in INI order, "\n\n" between */
+    char *instructions;
+    int ttl_ms; /* cache hint of cacheable results (2026-07-28) */
     int cache_public;
 };
 
@@ -112,8 +115,9 @@ int registry_build_over(struct registry **out, struct plugin *const *plugins, si
                         const struct registry *incumbent, const struct log *log, struct diag *errs,
                         size_t *collisions) __attribute__((warn_unused_result));
 
-/* Copy the server's identity and cache hints from cfg. Main thread, before the registry is
- * published. Returns STATUS_OK or STATUS_NOMEM. */
+/* Copy the server's identity and cache hints from cfg, and put its instructions together from
+ * cfg's and those of the registry's plugins. Main thread, before the registry is published.
+ * Returns STATUS_OK or STATUS_NOMEM. */
 int registry_set_meta(struct registry *reg, const struct config *cfg)
     __attribute__((warn_unused_result));
 

@@ -39,7 +39,8 @@
  * Changelog (newest first):
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
  *        round of a 2026-07-28 request and its retries, another for any other request or
- *        client (for a plugin that keeps something for a call that comes back).
+ *        client (for a plugin that keeps something for a call that comes back);
+ *        instructions() adds the instance's paragraph to the server's instructions.
  *   1.4  ask_key() names the handler's next question to the client: under 2026-07-28 it goes
  *        under that key in the input_required result (not ask-N), and its answer comes back
  *        under it.
@@ -76,6 +77,7 @@
 #define MCPH_MAX_NAME 128                           /* a tool or prompt name, prefix included */
 #define MCPH_MAX_URI 4096                           /* a resource URI or URI template, in bytes */
 #define MCPH_MAX_RESULT_BYTES (32u * 1024u * 1024u) /* one result built by a handler */
+#define MCPH_MAX_INSTRUCTIONS 65536                 /* bytes of an instance's instructions (1.5) */
 
 /* The one symbol a plugin exports; mcph looks it up with dlsym(). */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
@@ -672,6 +674,22 @@ struct mcph_host {
      *     snprintf(key, sizeof(key), "%s/%s", host->call_origin(call), host->call_name(call));
      */
     const char *(*call_origin)(struct mcph_call *call);
+
+    /*
+     * The instance's paragraph of the server's instructions (the `instructions` clients get
+     * from initialize and server/discover, read once as they connect): how to use what it
+     * serves, for the model. mcph sends [server] instructions, then the text of each
+     * instance that gave one, in INI order, each as a paragraph headed by its section:
+     * "[plugin.ID]" on a line of its own, then the text. Copied (text that is not well-formed
+     * UTF-8 is repaired); a second call replaces the first; NULL or "" gives none. The text
+     * belongs to this instance: a rebuild (reload, refresh) serves what the new instance's
+     * init gave, and an instance dropped takes its paragraph with it. Returns MCPH_OK,
+     * MCPH_ERR_LIMIT (more than MCPH_MAX_INSTRUCTIONS bytes: the text kept is unchanged),
+     * MCPH_ERR_NOMEM, or MCPH_ERR_STATE outside init(). Main thread, during init() only.
+     *
+     *     host->instructions(host, "Call search before read: read takes an id it gives.");
+     */
+    int (*instructions)(const struct mcph_host *host, const char *text);
 };
 
 #endif /* MCPH_PLUGIN_API_H */

@@ -37,7 +37,10 @@
  *   - who is asking: confirm logs (at debug level) the origin of the request it serves, the
  *     same text in the first run and in the retry that brings the user's answer, another for
  *     any other request (host->call_origin()), which is what a plugin keys by when it keeps
- *     something for a call that comes back.
+ *     something for a call that comes back;
+ *   - its paragraph of the server's instructions, given at init (host->instructions()): how
+ *     to use its tools, naming the shortcuts when the config defines some, so made anew by
+ *     every rebuild.
  * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
@@ -767,6 +770,17 @@ static int example_init(const struct mcph_host *host, void **state)
         free(ex);
         return rc;
     }
+    /* Since 1.5: what the model should know, after [server] instructions under the heading
+     * [plugin.ID]. Not worth failing the load for: a refusal is only logged. */
+    struct mcph_strbuf text = MCPH_STRBUF_INIT;
+    mcph_sb_addf(&text,
+                 "greet says hello with the configured greeting; count runs long and can be "
+                 "cancelled; confirm and ask_model ask the user or the model first.%s",
+                 ex->nshortcuts > 0 ? " The other tools are shortcuts from the config." : "");
+    rc = text.nomem ? MCPH_ERR_NOMEM : host->instructions(host, text.buf);
+    mcph_sb_release(&text);
+    if (rc != MCPH_OK)
+        host->log(host, MCPH_LOG_WARNING, "cannot give the instructions (%d)", rc);
     host->log(host, MCPH_LOG_DEBUG, "greeting is \"%s\", %zu shortcut(s)", ex->greeting,
               ex->nshortcuts);
     *state = ex;

@@ -1593,6 +1593,16 @@ cJSON *mcp_link_capabilities(struct mcp_link *l)
     return caps != NULL ? caps : cJSON_CreateObject();
 }
 
+cJSON *mcp_link_hello(struct mcp_link *l, const char *name)
+{
+    cJSON *member;
+
+    pthread_mutex_lock(&l->lock);
+    member = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(l->init_result, name), 1);
+    pthread_mutex_unlock(&l->lock);
+    return member;
+}
+
 /* --- Parking. --- */
 
 int mcp_link_park(struct mcp_link *l, struct mcp_pending *p, char *key)

@@ -933,6 +933,71 @@ static int mcp_define_all(struct mcp *m)
     return rc;
 }
 
+/* --- Instructions. --- */
+
+/* body without the heading "[plugin.ID]\n" of instance id, when it starts with it. */
+static const char *mcp_unheaded(const char *body, const char *id)
+{
+    size_t n = strlen(id);
+
+    if (strncmp(body, "[plugin.", 8) == 0 && strncmp(body + 8, id, n) == 0 &&
+        strncmp(body + 8 + n, "]\n", 2) == 0)
+        return body + 8 + n + 2;
+    return body;
+}
+
+/* A string member of obj not cut at a U+0000, else NULL. */
+static const char *mcp_whole(const cJSON *obj, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+    return cJSON_IsString(v) && !(v->type & MCP_JSON_CUT) ? v->valuestring : NULL;
+}
+
+/* The server's instructions as the instance's paragraph, after the server's title (or name)
+ * when it gives one: "TITLE: TEXT". An isolated plugin's child sends its plugin's paragraph
+ * headed by the section, as the core serves it: taken as it is, the heading off (the core
+ * heads it again). Never logged: it is the server's text, newlines and all. */
+static void mcp_instructions(struct mcp *m)
+{
+    const struct mcph_host *host = m->host;
+    const struct mcp_spec *spec = &m->link->spec;
+    cJSON *text = mcp_link_hello(m->link, "instructions");
+    cJSON *info = mcp_link_hello(m->link, "serverInfo");
+    cJSON *meta = info == NULL ? mcp_link_hello(m->link, "_meta") : NULL;
+    const char *title;
+    const char *body =
+        cJSON_IsString(text) && !(text->type & MCP_JSON_CUT) ? text->valuestring : NULL;
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+    int rc = MCPH_OK;
+
+    /* A MCP_MODERN server says who it is in _meta. */
+    if (meta != NULL)
+        info = cJSON_DetachItemFromObjectCaseSensitive(meta, "io.modelcontextprotocol/serverInfo");
+    cJSON_Delete(meta);
+    title = mcp_whole(info, "title") ? mcp_whole(info, "title") : mcp_whole(info, "name");
+
+    if (text != NULL && body == NULL)
+        host->log(host, MCPH_LOG_WARNING, "%s '%s' sends instructions that are %s; left out",
+                  mcp_noun(spec), spec->display,
+                  cJSON_IsString(text) ? "cut by a U+0000 (\\u0000)" : "not a string");
+    if (body != NULL && spec->own_instructions)
+        body = mcp_unheaded(body, host->instance);
+    else if (body != NULL && body[0] != '\0' && title != NULL)
+        mcph_sb_addf(&sb, "%s: ", title);
+    if (body != NULL && body[0] != '\0') {
+        mcph_sb_addstr(&sb, body);
+        rc = sb.nomem ? MCPH_ERR_NOMEM : host->instructions(host, sb.buf);
+    }
+    if (rc == MCPH_ERR_LIMIT)
+        host->log(host, MCPH_LOG_WARNING,
+                  "%s '%s' sends instructions of %zu bytes, past the %d mcph serves; left out",
+                  mcp_noun(spec), spec->display, sb.len, MCPH_MAX_INSTRUCTIONS);
+    mcph_sb_release(&sb);
+    cJSON_Delete(text);
+    cJSON_Delete(info);
+}
+
 /* --- Life. --- */
 
 /* What the kernel does not let mcph hold is said at start-up, not skipped in silence. */
@@ -979,6 +1044,8 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         return rc;
     }
     rc = mcp_define_all(m);
+    if (rc == MCPH_OK)
+        mcp_instructions(m);
     if (rc == MCPH_OK && taken)
         rc = mcp_link_attach(m->link, host);
     if (rc != MCPH_OK) {

@@ -62,6 +62,8 @@ struct mcp_spec {
     int pass_origin;      /* send each call's host->call_origin() under MCP_ORIGIN_KEY in _meta */
     int config_exit;      /* the first process exiting with this status before its handshake
                            * is a configuration error (mcp_link_open); 0: none */
+    int own_instructions; /* its instructions are the instance's paragraph, headed by its
+                           * section (an isolated plugin's child): passed on with no title */
 };
 
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
@@ -247,6 +249,9 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
 void mcp_link_request_meta(struct mcp_link *l, cJSON *params);
 /* A copy of the server's capabilities (owned by the caller). */
 cJSON *mcp_link_capabilities(struct mcp_link *l);
+/* A copy of member `name` of the server's answer to initialize or server/discover (owned by
+ * the caller), or NULL when it has none. */
+cJSON *mcp_link_hello(struct mcp_link *l, const char *name);
 /* Follow or stop following uri at the server (resources/subscribe, unsubscribe; or, for a
  * MCP_MODERN server, a new subscriptions/listen with the URIs followed). */
 void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on);

@@ -115,8 +115,8 @@ const tools = [
 //                 name with a newline that forges a log line, a tool that requires tasks and
 //                 one that may use them, a resource whose URI holds \u0000, 4,100 tools
 //                 many_N (past mcph's 4,096), 1,000 tools whose names have a space, and
-//                 serverInfo title and instructions; its tool zero_text answers text holding
-//                 \u0000
+//                 serverInfo title and instructions (with a line that forges a log line); its
+//                 tool zero_text answers text holding \u0000
 //   stderr-noise  writes to stderr at start: two plain lines, a line with a forged log line
 //                 and an escape sequence inside, a 100 KiB line, and a last line with no
 //                 newline (cut short), then behaves
@@ -281,7 +281,7 @@ function onMessage(msg) {
             protocolVersion: params?.protocolVersion || '2025-11-25',
             capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, logging: {} },
             serverInfo: { name: 'fake-server', version: '1.0.0', ...(mode === 'hostile-rows' ? { title: 'Fake Server' } : {}) },
-            ...(mode === 'hostile-rows' ? { instructions: 'Call echo first.' } : {}),
+            ...(mode === 'hostile-rows' ? { instructions: 'Call echo first.\nmcph: error: forged by instructions' } : {}),
         });
     }
     if (method === 'ping') return reply(id, {});
@@ -338,7 +338,8 @@ process.stdin.on('end', () => {
 //                         once; answers "N answered, M refused: FIRST REFUSAL"
 //   big {mb}              answers a text result of mb MiB
 //   asked                 the number of questions asked so far (a call cancelled asks no more)
-// Mode modern answers server/discover with 2026-07-28 (and no initialize) and serves echo and:
+// Mode modern answers server/discover with 2026-07-28 (and no initialize; its instructions, and
+// its serverInfo in _meta with a title) and serves echo and:
 //   ir_ok                 input_required with one roots/list question, then "roots: N"
 //   ir_array              input_required whose inputRequests is an array
 //   ir_unknown            input_required asking a method no client offers
@@ -438,7 +439,10 @@ function stuckMessage(msg) {
             return true;
         }
         if (method === 'server/discover') {
-            reply(id, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'fake-modern', version: '1.0.0' } });
+            reply(id, {
+                supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, instructions: 'Ask ir_ok first.',
+                _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fake-modern', title: 'Fake Modern', version: '1.0.0' } },
+            });
             return true;
         }
         if (method === 'subscriptions/listen') return true; // stays open

@@ -6,7 +6,8 @@
 // may use them served; 4,100 tools: 4,096 served and one line for the rest; the server's
 // stderr lines tagged with the section, escaped and cut at a bounded length; a server that
 // floods its stderr neither blocks mcph nor grows it; a server's setsid() child ends with mcph
-// (at the end of input, and after SIGKILL). `make test-gateway` runs it.
+// (at the end of input, and after SIGKILL); the server's instructions passed on after its title.
+// `make test-gateway` runs it.
 //
 //   node tests/gateway/rows.mjs [BINARY]      BINARY: build/mcph
 //
@@ -44,6 +45,13 @@ async function hostileRows(mcph) {
         return `${tools.length} tools`;
     }, () => s);
     if (!s) return;
+    await step("rows: the server's instructions reach the client after its title, headed by the section", async () => {
+        const got = s.initResult.instructions;
+        const want = '[plugin.fake]\nFake Server: Call echo first.\nmcph: error: forged by instructions';
+        expect(got === want, `initialize's instructions: ${JSON.stringify(got)}`);
+        expect(!/^mcph: error: forged by instructions/m.test(s.stderr), 'a line of the instructions reached stderr raw');
+        return JSON.stringify(got);
+    }, () => s);
     const names = new Set(tools.map((t) => t.name));
     const err = s.stderr;
     await step('rows: a tool name holding \\u0000 is left out and said, never served cut', async () => {

@@ -191,6 +191,11 @@ async function modern() {
         throw { code: -32601, message: 'no' };
     };
     const s = await startSession(mcph, ini, { capabilities: { roots: {} }, onRequest });
+    await step("stuck: a 2026-07-28 server's instructions reach the client after its title (from _meta)", async () => {
+        const got = s.initResult.instructions;
+        expect(got === '[plugin.fake]\nFake Modern: Ask ir_ok first.', `initialize's instructions: ${JSON.stringify(got)}`);
+        return JSON.stringify(got);
+    }, () => s);
     await step('stuck: a 2026-07-28 server asks in its result: answered through the client', async () => {
         asked = [];
         const r = await s.tool('fake_ir_ok', {}, 10000);

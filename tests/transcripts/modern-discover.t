@@ -5,7 +5,7 @@
 config: conf/example.ini
 # The probe exactly as the official TS client v2 sends it.
 > {"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"probe","version":"2.4.0"},"io.modelcontextprotocol/clientCapabilities":{}}}}
-< {"jsonrpc":"2.0","id":"server-discover-probe-1","result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"logging":{},"tools":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"prompts":{"listChanged":true},"completions":{}},"instructions":"Use the example tools.","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcph-example","title":"Example host","version":"<any>"}},"serverInfo":"<absent>","protocolVersion":"<absent>"}}
+< {"jsonrpc":"2.0","id":"server-discover-probe-1","result":{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"capabilities":{"logging":{},"tools":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"prompts":{"listChanged":true},"completions":{}},"instructions":"Use the example tools.\n\n[plugin.example]\ngreet says hello with the configured greeting; count runs long and can be cancelled; confirm and ask_model ask the user or the model first.","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcph-example","title":"Example host","version":"<any>"}},"serverInfo":"<absent>","protocolVersion":"<absent>"}}
 # Asking again is fine (nothing was committed).
 > {"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
 < {"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","supportedVersions":"<any>","ttlMs":0,"cacheScope":"private"}}
@@ -14,7 +14,7 @@ config: conf/example.ini
 < {"jsonrpc":"2.0","id":3,"result":{"tools":"<any>","resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcph-example"}}}}
 # The fallback: a legacy initialize on the same pipe negotiates as usual.
 > {"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
-< {"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"mcph-example","title":"Example host"},"instructions":"Use the example tools.","resultType":"<absent>","_meta":"<absent>","ttlMs":"<absent>"}}
+< {"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"mcph-example","title":"Example host"},"instructions":"Use the example tools.\n\n[plugin.example]\ngreet says hello with the configured greeting; count runs long and can be cancelled; confirm and ask_model ask the user or the model first.","resultType":"<absent>","_meta":"<absent>","ttlMs":"<absent>"}}
 > {"jsonrpc":"2.0","method":"notifications/initialized"}
 # Legacy answers carry nothing of 2026-07-28 (the schema check would also catch it).
 > {"jsonrpc":"2.0","id":5,"method":"tools/list"}
