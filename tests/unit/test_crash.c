@@ -1,6 +1,7 @@
 /* test_crash.c: a fatal signal on a thread that runs plugin code says which plugin, row and
- * request, then ends the process with that same signal (checked in a child process); outside
- * a plugin call it says so. */
+ * request, then goes to the action it had before (the default: the process ends with that same
+ * signal; or a handler installed earlier, as a sanitizer's is), checked in a child process;
+ * outside a plugin call it says so. */
 #include "crash.h"
 
 #include "check.h"
@@ -9,8 +10,18 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* The default action for the fatal signals, whatever a sanitizer's runtime installed. */
+static void crash_defaults(void)
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        signal(sigs[i], SIG_DFL);
+}
 
 /* Run `body` in a child with stderr on a pipe; *status gets its wait status, text its stderr. */
 static int crash_run(void (*body)(void), int *status, char *text, size_t cap)
@@ -41,6 +52,7 @@ static void crash_in_tool(void)
 {
     cJSON *id = cJSON_CreateNumber(42);
 
+    crash_defaults();
     if (crash_install() != STATUS_OK)
         _exit(3);
     crash_enter("weather", "tool", "forecast", id);
@@ -51,6 +63,7 @@ static void crash_with_string_id(void)
 {
     cJSON *id = cJSON_CreateString("req\n7");
 
+    crash_defaults();
     if (crash_install() != STATUS_OK)
         _exit(3);
     crash_enter("db", "resource", "db://t", id);
@@ -59,11 +72,48 @@ static void crash_with_string_id(void)
 
 static void crash_outside(void)
 {
+    crash_defaults();
     if (crash_install() != STATUS_OK)
         _exit(3);
     crash_enter("gone", "tool", "t", NULL);
     crash_leave();
     raise(SIGFPE);
+}
+
+/* A handler installed before crash_install (a sanitizer's) gets the fault after the line. */
+static void crash_previous_handler(int sig)
+{
+    static const char said[] = "the previous handler\n";
+
+    (void)sig;
+    if (write(2, said, sizeof(said) - 1) < 0)
+        _exit(78);
+    _exit(77);
+}
+
+static void crash_fault_chained(void)
+{
+    volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    signal(SIGSEGV, crash_previous_handler);
+    if (page == MAP_FAILED || crash_install() != STATUS_OK || crash_install() != STATUS_OK)
+        _exit(3);
+    crash_enter("maps", "tool", "tiles", NULL);
+    page[0] = 1; /* a real fault: the instruction runs again, into the previous handler */
+}
+
+static void test_chained(void)
+{
+    char text[2048];
+    int status = 0;
+
+    if (!CHECK_INT_EQ(crash_run(crash_fault_chained, &status, text, sizeof(text)), 0))
+        return;
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 77);
+    CHECK(strstr(text, "SIGSEGV in plugin 'maps' (tool 'tiles'") != NULL);
+    /* mcph's line first, then the handler that was there before (installed twice: once). */
+    CHECK(strstr(text, "the previous handler") > strstr(text, "SIGSEGV in plugin"));
+    CHECK(strstr(strstr(text, "SIGSEGV in plugin") + 1, "SIGSEGV in plugin") == NULL);
 }
 
 static void test_in_tool(void)
@@ -107,6 +157,7 @@ static const struct check_test tests[] = {
     {"in_tool", test_in_tool},
     {"string_id", test_string_id},
     {"outside", test_outside},
+    {"chained", test_chained},
     {0},
 };
 
