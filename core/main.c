@@ -384,7 +384,11 @@ static int main_client_gone(struct server *srv)
         return 1;
     if (!atomic_load(&srv->out.failed))
         return 0;
-    log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
+    if (atomic_load(&srv->out.stalled))
+        log_msg(&srv->log, LOG_WARNING, NULL, "the client took no output for %d s: treated as gone",
+                srv->out.stall_ms / 1000);
+    else
+        log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
     return 1;
 }
 
@@ -514,6 +518,8 @@ int main(int argc, char **argv)
         }
         srv.wake_fd = main_wake_pipe[1];
         server_open_output(&srv, out_fd);
+        /* This thread handles signals and reloads: it never waits on the client. */
+        out_thread_nowait(1);
     }
     code = main_startup(&srv, &args);
     if (code == EXIT_OK)

@@ -442,7 +442,7 @@ int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), vo
      * they are still in service). */
     subs_unsubscribe_all(&srv->subs, &srv->pipe_peer);
     if (srv->output_open)
-        out_flush(&srv->out);
+        out_flush_for(&srv->out, LIMIT_SHUTDOWN_FLUSH_MS);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
      * may still log until then, so the writer stays until they are gone (server_release). */
     atomic_store(&srv->log.sink_level, LOG_OFF);
