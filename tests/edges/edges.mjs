@@ -15,6 +15,13 @@
 // - An upstream (the mcp plugin, tests/edges/deaf-upstream.mjs) that stops reading in the middle
 //   of a 1 MiB call, then SIGHUP with its section changed, then SIGTERM: mcph ends within the
 //   watchdog's bound (the call's thread blocks in write(), and the reload may wait for it).
+// - A client that stops reading while 200 large replies are due, then SIGHUP with a plugin
+//   added (the reload's list_changed) and a ping (answered under the state lock the reload
+//   takes), then one SIGTERM: the reload is done and the orderly shutdown ends mcph (status
+//   0), not the watchdog (status 1, "shutdown did not end").
+// - A client that takes no byte of output for LIMIT_OUT_STALL_MS (30 s) while replies wait:
+//   it is gone; mcph ends by itself as at the end of input (status 0, no signal), at the
+//   deadline and not much later (the threads waiting to write wake then), and says why.
 // - A plugin served in process that crashes (fault.so: a NULL store, an abort, a stack
 //   overflow): mcph dies of the same signal, and stderr names the plugin, the tool and the
 //   request id, and says that isolate = process would contain it.
@@ -189,6 +196,51 @@ async function deafUpstream() {
     check('... within the watchdog\'s 10.2 s and a margin', s < WATCHDOG_S, `${s.toFixed(1)} s`);
 }
 
+// A client that stopped reading with 200 echoes of 60000 bytes due (each under the size
+// written in place).
+async function pileUp(name) {
+    const conf = ini(name, '[plugin.basic]\npath = basic.so\n');
+    const p = await start(conf);
+    p.child.stdout.pause();
+    const text = 'y'.repeat(60000);
+    for (let i = 1; i <= 200; i++) p.send(call(i, 'echo', { text }));
+    await sleep(1000);
+    return { p, conf };
+}
+
+async function stalledReload() {
+    const { p, conf } = await pileUp('stalled-reload.ini');
+    fs.appendFileSync(conf, '\n[plugin.more]\npath = threadsafe.so\nprefix = more\n');
+    p.hup();
+    await sleep(300);
+    p.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
+    await sleep(700);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    check('a stalled client, a reload and a ping: one SIGTERM ends mcph in order (status 0)',
+        !res.timedOut && res.code === 0 && !/shutdown did not end/.test(p.stderr),
+        `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
+    check('... before the watchdog (under 9 s)', s < 9, `${s.toFixed(1)} s`);
+    check('... and the reload was done', /reload: serving/.test(p.stderr), p.stderrTail(3));
+}
+
+async function stalledGone() {
+    const { p } = await pileUp('stalled-gone.ini');
+    const t0 = performance.now() - 1000;
+    const res = await p.wait(45000);
+    const s = (performance.now() - t0) / 1000;
+    // From the last byte taken (before the first second's end) to the exit; a sanitizer build
+    // shuts down slower.
+    const margin = sanitizersOf(BIN).any ? 8 : 4;
+    check('a client that takes no output for 30 s is gone: mcph ends by itself (status 0)',
+        !res.timedOut && res.code === 0 && res.signal == null, `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
+    check('... not before the limit (slow is not gone), and at it', s >= 29 && s < 31 + margin, `${s.toFixed(1)} s`);
+    check('... and says why', /took no output for 30 s/.test(p.stderr), p.stderrTail(3));
+    check('... the waiting threads woke (no call abandoned)', !/abandoned|held up/.test(p.stderr), p.stderrTail(3));
+}
+
 const stuckReloadOne = () => stuckReload(1);
 const stuckReloadTwo = () => stuckReload(2);
 
@@ -212,7 +264,7 @@ async function crashInProcess() {
     }
 }
 
-for (const t of [clientStopsReading, eofThenSignal, threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream,
+for (const t of [clientStopsReading, stalledReload, stalledGone, eofThenSignal, threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream,
     crashInProcess]) {
     try {
         await t();
