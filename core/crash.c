@@ -1,5 +1,6 @@
 #include "crash.h"
 
+#include "nowait.h"
 #include "status.h"
 
 #include <pthread.h>
@@ -135,7 +136,7 @@ static void crash_on_signal(int sig)
 
     l.len = 0;
     crash_format(&l, sig);
-    if (write(2, l.buf, l.len) < 0) {
+    if (nowait_write(nowait_stderr(), l.buf, l.len) < 0) {
         /* Nothing more can be said. */
     }
     memset(&dfl, 0, sizeof(dfl));

@@ -13,6 +13,7 @@
 #include "isolate.h"
 #include "limits.h"
 #include "log.h"
+#include "nowait.h"
 #include "pipe.h"
 #include "plugin.h"
 #include "reload.h"
@@ -64,7 +65,7 @@ static sem_t main_watchdog_go;
 
 static void main_say(const char *text)
 {
-    if (write(2, text, strlen(text)) < 0) {
+    if (nowait_write(nowait_stderr(), text, strlen(text)) < 0) {
         /* stderr is gone: nothing more can be said. */
     }
 }
@@ -506,7 +507,10 @@ int main(int argc, char **argv)
     /* A peer that is gone (the client, or an isolated plugin's child that died while it was
      * being written to, --check included) is an EPIPE to handle, not a signal that kills. */
     signal(SIGPIPE, SIG_IGN);
+    /* A client may stop reading stderr too: mcph's own lines never wait for it. */
+    nowait_stderr_init();
     server_init(&srv);
+    srv.log.fd = nowait_stderr();
     srv.isolated = args.isolated;
     if (args.isolated != NULL)
         snprintf(srv.log.name, sizeof(srv.log.name), "mcph[%s]", args.isolated);

@@ -23,6 +23,10 @@
 // - A client that takes no byte of output for LIMIT_OUT_STALL_MS (30 s) while replies wait:
 //   it is gone; mcph ends by itself as at the end of input (status 0, no signal), at the
 //   deadline and not much later (the threads waiting to write wake then), and says why.
+// - A client that stops reading stderr while mcph logs 600 KB there (features.so's log tool),
+//   then SIGTERM (or two): mcph ends in order, status 0 (its own lines never wait for a
+//   reader; mcph used to block in a log line, then the watchdog and the second signal in
+//   theirs, for ever).
 // - A plugin served in process that crashes (fault.so: a NULL store, an abort, a stack
 //   overflow): mcph dies of the same signal, and stderr names the plugin, the tool and the
 //   request id, and says that isolate = process would contain it.
@@ -249,6 +253,30 @@ async function stalledGone() {
     check('... the waiting threads woke (no call abandoned)', !res.timedOut && !/abandoned|held up/.test(p.stderr), p.stderrTail(3));
 }
 
+async function deafStderr(signals) {
+    const conf = ini(`deaf-stderr-${signals}.ini`, '[plugin.features]\npath = features.so\n');
+    const p = await start(conf);
+    p.child.stderr.pause();
+    const text = 'z'.repeat(3000);
+    for (let i = 1; i <= 200; i++) p.send(call(i, 'log', { level: 'error', text }));
+    // The answers still come: only stderr is not read.
+    const last = await p.answer(200, 5000);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    if (signals === 2) {
+        await sleep(200);
+        p.kill('SIGTERM');
+    }
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    const name = `a client that does not read stderr, ${signals === 1 ? 'SIGTERM' : 'two SIGTERMs'}`;
+    check(`${name}: the calls are answered`, last !== null && last.result !== undefined, JSON.stringify(last).slice(0, 200));
+    check(`${name}: mcph ends (status 0)`, !res.timedOut && res.code === 0, `${describeExit(res)} after ${s.toFixed(1)} s`);
+    check(`... in order, before the watchdog (under 9 s) (${signals})`, s < 9, `${s.toFixed(1)} s`);
+}
+
+const deafStderrOne = () => deafStderr(1);
+const deafStderrTwo = () => deafStderr(2);
 const stuckReloadOne = () => stuckReload(1);
 const stuckReloadTwo = () => stuckReload(2);
 
@@ -273,7 +301,7 @@ async function crashInProcess() {
 }
 
 for (const t of [clientStopsReading, stalledReloadNotify, stalledReloadPing, stalledGone, eofThenSignal,
-    threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream, crashInProcess]) {
+    threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream, deafStderrOne, deafStderrTwo, crashInProcess]) {
     try {
         await t();
     } catch (err) {
