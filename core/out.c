@@ -289,12 +289,31 @@ static void out_wait_drained(struct out *o)
     }
 }
 
-void out_flush(struct out *o)
+void out_set_on_left(struct out *o, void (*fn)(void *ctx), void *ctx)
 {
     pthread_mutex_lock(&o->lock);
-    if (!o->writing)
-        out_drain(o);
+    o->on_left = fn;
+    o->left_ctx = ctx;
     pthread_mutex_unlock(&o->lock);
+}
+
+void out_flush(struct out *o)
+{
+    void (*left)(void *ctx) = NULL;
+    void *ctx = NULL;
+
+    pthread_mutex_lock(&o->lock);
+    if (!o->writing) {
+        out_drain(o);
+        /* What a thread that may not wait left behind. */
+        if (o->pending.len > 0 && !atomic_load(&o->failed) && out_until == 0) {
+            left = o->on_left;
+            ctx = o->left_ctx;
+        }
+    }
+    pthread_mutex_unlock(&o->lock);
+    if (left != NULL)
+        left(ctx);
 }
 
 int out_stale(struct out *o, unsigned long *since)

@@ -47,6 +47,11 @@ struct out {
     atomic_size_t held;         /* bytes queued or being written; read without the lock */
     void (*on_fail)(void *ctx); /* NULL, or called once when the peer is found gone */
     void *fail_ctx;
+    /* NULL, or called (without the lock) when a thread that may not wait leaves lines queued
+     * with nobody writing them: somebody who may wait should write them. Set with
+     * out_set_on_left. */
+    void (*on_left)(void *ctx);
+    void *left_ctx;
     /* NULL: lines are written to fd. Else every write goes to sink instead, cnt parts of
      * whole lines (borrowed for the call), by one writer at a time without the lock, and
      * nothing waits for a flush point: a transport that frames messages itself (HTTP).
@@ -62,6 +67,10 @@ struct out_batch;
 /* fd: a pipe is opened again as a file description of mcph's own, where O_NONBLOCK is set. */
 void out_init(struct out *o, int fd);
 void out_release(struct out *o);
+
+/* Set (or clear: fn NULL) o->on_left. Any thread; once it returns, the old one is not
+ * called any more (unless it runs already). */
+void out_set_on_left(struct out *o, void (*fn)(void *ctx), void *ctx);
 
 /* Bytes of replies queued or being written, not yet taken by the client. Any thread. */
 size_t out_held(struct out *o);

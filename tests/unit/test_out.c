@@ -472,21 +472,22 @@ static void test_stall(void)
 }
 
 /* A thread that may not wait on the client (out_thread_nowait) returns at once from a full
- * pipe, past the queue's cap, and leaves what the fd did not take queued, whole and in order;
- * the next flush of a thread that may wait writes it. */
+ * pipe, past the queue's cap, and leaves what the fd did not take queued, whole and in order,
+ * calling on_left; the next flush of a thread that may wait writes it. */
 static void test_nowait(void)
 {
     static const char note[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n";
     static char line[100000];
     struct timespec t0;
     struct out_rig r;
-    int fds[2], was;
+    int fds[2], was, left = 0;
     size_t queued;
 
     if (!CHECK(pipe(fds) == 0))
         return;
     memset(&r, 0, sizeof(r));
     out_init(&r.out, fds[1]);
+    out_set_on_left(&r.out, out_count_fail, &left);
     memset(line, 'y', sizeof(line));
     was = out_thread_nowait(1);
     CHECK_INT_EQ(was, 0);
@@ -501,12 +502,16 @@ static void test_nowait(void)
     /* Past the cap, less what the pipe took. */
     CHECK(queued > LIMIT_OUT_PENDING_BYTES);
     CHECK(queued < 120 * (sizeof(line) + 1));
+    /* Somebody who may wait is called to write the rest. */
+    CHECK(left >= 1);
     CHECK_INT_EQ(out_thread_nowait(was), 1);
     r.fds[0] = fds[0];
     r.fds[1] = fds[1];
     r.sink.fd = fds[0];
     pthread_create(&r.reader, NULL, out_sink_main, &r.sink);
+    left = 0;
     out_flush(&r.out);
+    CHECK_INT_EQ(left, 0);
     out_rig_close(&r);
     /* Every line, then the notification last. */
     CHECK_INT_EQ(r.sink.len, 120 * (sizeof(line) + 1) + strlen(note));
