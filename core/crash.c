@@ -1,5 +1,6 @@
 #include "crash.h"
 
+#include "nowait.h"
 #include "status.h"
 
 #include <pthread.h>
@@ -143,7 +144,7 @@ static void crash_on_signal(int sig, siginfo_t *info, void *context)
     (void)context;
     l.len = 0;
     crash_format(&l, sig);
-    if (write(2, l.buf, l.len) < 0) {
+    if (nowait_write(nowait_stderr(), l.buf, l.len) < 0) {
         /* Nothing more can be said. */
     }
     while (crash_signals[i].name != NULL && crash_signals[i].sig != sig)

@@ -72,6 +72,11 @@
 #define LIMIT_WORK_QUIET_TICKS 100
 /* Output queued and not yet written before a writer waits for the client to read. */
 #define LIMIT_OUT_PENDING_BYTES (8u * 1024u * 1024u)
+/* A client that takes no byte of output for this long while output waits for it is gone:
+ * its output fails (on stdio the session ends as at the end of input) and every thread
+ * waiting to write to it wakes then. A client that reads slowly is not: each byte it takes
+ * starts the wait again. */
+#define LIMIT_OUT_STALL_MS 30000
 /* The largest write buffer kept for the next write (a larger one is freed after use). */
 #define LIMIT_OUT_KEEP_BYTES (256u * 1024u)
 /* A message this long is written from where it is rather than copied into the queue. */
@@ -131,6 +136,9 @@
  * stop and a margin for plugins' shutdown hooks. */
 #define LIMIT_SHUTDOWN_WATCHDOG_MS                                                                 \
     (LIMIT_SHUTDOWN_GRACE_MS + 2 * LIMIT_SHUTDOWN_CANCEL_MS + LIMIT_SHUTDOWN_READER_MS + 1000)
+/* At the end of shutdown, how long what is left of the output waits for the client (within
+ * the watchdog's margin). */
+#define LIMIT_SHUTDOWN_FLUSH_MS 500
 /* Shutdown waits for calls in slices of this long, looking for a stop signal between them. */
 #define LIMIT_SHUTDOWN_SLICE_MS 50
 

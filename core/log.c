@@ -1,6 +1,7 @@
 #include "log.h"
 
 #include "limits.h"
+#include "nowait.h"
 #include "status.h"
 
 #include <stdio.h>
@@ -123,9 +124,10 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
     if (level < atomic_load(&lg->level))
         return;
     line[len++] = '\n';
-    /* One write: lines from several threads never interleave. Errors on stderr have
+    /* One write: lines from several threads never interleave. It never waits for a reader
+     * (a client that stopped reading stderr loses lines, not mcph); errors on stderr have
      * nowhere to go. */
-    if (write(lg->fd, line, len) < 0)
+    if (nowait_write(lg->fd, line, len) < 0)
         return;
 }
 

@@ -14,6 +14,7 @@
 #include "isolate.h"
 #include "limits.h"
 #include "log.h"
+#include "nowait.h"
 #include "pipe.h"
 #include "plugin.h"
 #include "reload.h"
@@ -66,7 +67,7 @@ static sem_t main_watchdog_go;
 
 static void main_say(const char *text)
 {
-    if (write(2, text, strlen(text)) < 0) {
+    if (nowait_write(nowait_stderr(), text, strlen(text)) < 0) {
         /* stderr is gone: nothing more can be said. */
     }
 }
@@ -387,7 +388,11 @@ static int main_client_gone(struct server *srv)
         return 1;
     if (!atomic_load(&srv->out.failed))
         return 0;
-    log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
+    if (atomic_load(&srv->out.stalled))
+        log_msg(&srv->log, LOG_WARNING, NULL, "the client took no output for %d s: treated as gone",
+                srv->out.stall_ms / 1000);
+    else
+        log_msg(&srv->log, LOG_INFO, NULL, "stdout closed: the client is gone");
     return 1;
 }
 
@@ -505,7 +510,10 @@ int main(int argc, char **argv)
     /* A peer that is gone (the client, or an isolated plugin's child that died while it was
      * being written to, --check included) is an EPIPE to handle, not a signal that kills. */
     signal(SIGPIPE, SIG_IGN);
+    /* A client may stop reading stderr too: mcph's own lines never wait for it. */
+    nowait_stderr_init();
     server_init(&srv);
+    srv.log.fd = nowait_stderr();
     srv.isolated = args.isolated;
     if (args.isolated != NULL)
         snprintf(srv.log.name, sizeof(srv.log.name), "mcph[%s]", args.isolated);
@@ -517,6 +525,8 @@ int main(int argc, char **argv)
         }
         srv.wake_fd = main_wake_pipe[1];
         server_open_output(&srv, out_fd);
+        /* This thread handles signals and reloads: it never waits on the client. */
+        out_thread_nowait(1);
     }
     code = main_startup(&srv, &args);
     if (code == EXIT_OK)

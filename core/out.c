@@ -6,10 +6,15 @@
 #include "utf8.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 struct out_batch {
@@ -20,9 +25,65 @@ struct out_batch {
     size_t n;
 };
 
+/* How long this thread may wait on a client: -1, until the client has taken no byte for its
+ * stall limit; else until this monotonic millisecond (0: never). */
+static _Thread_local long long out_until = -1;
+
+int out_thread_nowait(int on)
+{
+    int was = out_until == 0;
+
+    out_until = on ? 0 : -1;
+    return was;
+}
+
+static long long out_now_ms(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Writes to fd that never block, so that every wait on the client is a poll() with a
+ * deadline. A socket is written with MSG_DONTWAIT. A pipe (stdout, most often) is opened
+ * again through /proc, which gives it a file description of its own: O_NONBLOCK set there is
+ * seen by nobody else holding the pipe; without /proc it is set on the one inherited, which
+ * only the process that started mcph may share. A file or a terminal is written as it is: a
+ * write there ends without a reader's help. */
+static void out_open_fd(struct out *o)
+{
+    char path[64];
+    struct stat st;
+    int fd, fdflags, flags;
+
+    if (o->fd < 0 || fstat(o->fd, &st) != 0)
+        return;
+    if (S_ISSOCK(st.st_mode)) {
+        o->sock = 1;
+        o->nonblock = 1;
+        return;
+    }
+    if (!S_ISFIFO(st.st_mode))
+        return;
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", o->fd);
+    fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    fdflags = fcntl(o->fd, F_GETFD);
+    if (fd >= 0 && fdflags >= 0 &&
+        dup3(fd, o->fd, (fdflags & FD_CLOEXEC) ? O_CLOEXEC : 0) == o->fd) {
+        o->nonblock = 1;
+    } else if ((flags = fcntl(o->fd, F_GETFL)) >= 0 &&
+               fcntl(o->fd, F_SETFL, flags | O_NONBLOCK) == 0) {
+        o->nonblock = 1;
+    }
+    if (fd >= 0)
+        close(fd);
+}
+
 void out_init(struct out *o, int fd)
 {
     pthread_mutexattr_t attr;
+    pthread_condattr_t cattr;
 
     memset(o, 0, sizeof(*o));
     o->fd = fd;
@@ -30,12 +91,20 @@ void out_init(struct out *o, int fd)
     strbuf_init(&o->wbuf);
     atomic_init(&o->failed, 0);
     atomic_init(&o->held, 0);
+    atomic_init(&o->stalled, 0);
+    atomic_init(&o->progress_ms, 0);
+    o->stall_ms = LIMIT_OUT_STALL_MS;
+    out_open_fd(o);
     /* Replies from two threads meet here for a moment each: spin a little before sleeping. */
     pthread_mutexattr_init(&attr);
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
     pthread_mutex_init(&o->lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    pthread_cond_init(&o->drained, NULL);
+    /* Deadlines are on the monotonic clock. */
+    pthread_condattr_init(&cattr);
+    pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+    pthread_cond_init(&o->drained, &cattr);
+    pthread_condattr_destroy(&cattr);
 }
 
 void out_release(struct out *o)
@@ -60,16 +129,56 @@ size_t out_held(struct out *o)
     return atomic_load_explicit(&o->held, memory_order_relaxed);
 }
 
-/* Write every part, in order, whatever writev() takes at a time. */
-static int out_writev_all(int fd, struct iovec *v, int cnt)
+/* Wait until the fd takes bytes again. Returns STATUS_OK; STATUS_IO when the peer is gone or
+ * has taken no byte for o->stall_ms (o->stalled is set then); STATUS_AGAIN when this thread's
+ * own bound (out_until) comes first. */
+static int out_poll(struct out *o)
 {
-    while (cnt > 0) {
-        ssize_t n = writev(fd, v, cnt);
+    for (;;) {
+        long long now = out_now_ms();
+        long long stall = atomic_load(&o->progress_ms) + o->stall_ms;
+        long long until = out_until >= 0 && out_until < stall ? out_until : stall;
+        struct pollfd p = {.fd = o->fd, .events = POLLOUT};
+        int n;
+
+        if (now >= stall) {
+            atomic_store(&o->stalled, 1);
+            return STATUS_IO;
+        }
+        if (now >= until)
+            return STATUS_AGAIN;
+        n = poll(&p, 1, (int)(until - now));
+        if (n > 0)
+            return (p.revents & POLLOUT) ? STATUS_OK : STATUS_IO;
+        if (n < 0 && errno != EINTR)
+            return STATUS_IO;
+    }
+}
+
+/* Write every part, in order, whatever the fd takes at a time; each byte taken is progress.
+ * Returns STATUS_OK, STATUS_IO (the peer is gone, or stalled: see out_poll) or STATUS_AGAIN
+ * (this thread may not wait longer: *v and *cnt say what is left). */
+static int out_writev_all(struct out *o, struct iovec **vp, int *cntp)
+{
+    struct iovec *v = *vp;
+    int cnt = *cntp, status = STATUS_OK;
+
+    while (cnt > 0 && status == STATUS_OK) {
+        struct msghdr m = {.msg_iov = v, .msg_iovlen = (size_t)cnt};
+        ssize_t n =
+            o->sock ? sendmsg(o->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL) : writev(o->fd, v, cnt);
 
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return STATUS_IO;
+        if (n < 0 && o->nonblock && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            status = out_poll(o);
+            continue;
+        }
+        if (n <= 0) {
+            status = STATUS_IO;
+            break;
+        }
+        atomic_store(&o->progress_ms, out_now_ms());
         while (cnt > 0 && (size_t)n >= v->iov_len) {
             n -= (ssize_t)v->iov_len;
             v++;
@@ -80,7 +189,9 @@ static int out_writev_all(int fd, struct iovec *v, int cnt)
             v->iov_len -= (size_t)n;
         }
     }
-    return STATUS_OK;
+    *vp = v;
+    *cntp = cnt;
+    return status;
 }
 
 /* The peer is gone: drop what is queued and say so once. Lock held. */
@@ -93,12 +204,31 @@ static void out_fail(struct out *o)
         o->on_fail(o->fail_ctx);
 }
 
+/* What the fd did not take of the write buffer (rest, len bytes) goes back before what was
+ * queued meanwhile. Lock held. */
+static void out_requeue(struct out *o, const char *rest, size_t len)
+{
+    struct strbuf sb = STRBUF_INIT;
+
+    strbuf_add(&sb, rest, len);
+    strbuf_add(&sb, o->pending.buf, o->pending.len);
+    if (sb.nomem) {
+        strbuf_release(&sb);
+        out_fail(o);
+        return;
+    }
+    strbuf_release(&o->pending);
+    o->pending = sb;
+}
+
 /* Write what is queued, then the `n` parts of one more line (none: n = 0) straight from
- * where they are. The caller is the writer (o->writing); the lock is released while writing. */
-static void out_write_queued(struct out *o, const char *const *parts, const size_t *lens, int n)
+ * where they are. The caller is the writer (o->writing); the lock is released while writing.
+ * Returns STATUS_AGAIN when this thread may wait no longer and a part of what is queued is
+ * left (queued again; only with n = 0), else STATUS_OK. */
+static int out_write_queued(struct out *o, const char *const *parts, const size_t *lens, int n)
 {
     struct strbuf swap = o->wbuf;
-    struct iovec v[8];
+    struct iovec v[8], *left = v;
     unsigned long lines = o->queued;
     int cnt = 0, status;
 
@@ -110,36 +240,80 @@ static void out_write_queued(struct out *o, const char *const *parts, const size
     if (n > 0)
         v[cnt++] = (struct iovec){(void *)"\n", 1};
     out_note_held(o);
+    /* The client's time to take a byte starts now. */
+    atomic_store(&o->progress_ms, out_now_ms());
     pthread_mutex_unlock(&o->lock);
-    status = o->sink != NULL ? o->sink(o->sink_ctx, v, cnt) : out_writev_all(o->fd, v, cnt);
+    status = o->sink != NULL ? o->sink(o->sink_ctx, v, cnt) : out_writev_all(o, &left, &cnt);
     pthread_mutex_lock(&o->lock);
-    o->written = lines;
+    if (status == STATUS_AGAIN && n == 0 && cnt == 1 && !atomic_load(&o->failed))
+        out_requeue(o, left->iov_base, left->iov_len);
+    else if (status == STATUS_AGAIN)
+        status = STATUS_IO;
+    if (status != STATUS_AGAIN)
+        o->written = lines;
     /* A 1 MiB reply once should not keep a 1 MiB buffer for good. */
     if (o->wbuf.alloc > LIMIT_OUT_KEEP_BYTES)
         strbuf_release(&o->wbuf);
     else
         strbuf_reset(&o->wbuf);
-    if (status != STATUS_OK)
+    if (status == STATUS_IO)
         out_fail(o);
     out_note_held(o);
     pthread_cond_broadcast(&o->drained);
+    return status;
 }
 
-/* Become the writer and write until nothing is queued. Lock held (released while writing). */
+/* Become the writer and write until nothing is queued (or this thread may wait no longer).
+ * Lock held (released while writing). */
 static void out_drain(struct out *o)
 {
     o->writing = 1;
-    while (o->pending.len > 0 && !atomic_load(&o->failed))
-        out_write_queued(o, NULL, NULL, 0);
+    while (o->pending.len > 0 && !atomic_load(&o->failed) &&
+           out_write_queued(o, NULL, NULL, 0) == STATUS_OK)
+        ;
     o->writing = 0;
+}
+
+/* Wait for the writer to finish a write, or for the client's stall limit: the client has
+ * taken no byte for o->stall_ms. Then it is gone (the out fails), and every waiting thread
+ * wakes at that deadline, whatever the writer is doing. Lock held. */
+static void out_wait_drained(struct out *o)
+{
+    long long at = atomic_load(&o->progress_ms) + o->stall_ms;
+    struct timespec ts = {.tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000};
+
+    if (pthread_cond_timedwait(&o->drained, &o->lock, &ts) == ETIMEDOUT &&
+        out_now_ms() >= atomic_load(&o->progress_ms) + o->stall_ms) {
+        atomic_store(&o->stalled, 1);
+        out_fail(o);
+    }
+}
+
+void out_set_on_left(struct out *o, void (*fn)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&o->lock);
+    o->on_left = fn;
+    o->left_ctx = ctx;
+    pthread_mutex_unlock(&o->lock);
 }
 
 void out_flush(struct out *o)
 {
+    void (*left)(void *ctx) = NULL;
+    void *ctx = NULL;
+
     pthread_mutex_lock(&o->lock);
-    if (!o->writing)
+    if (!o->writing) {
         out_drain(o);
+        /* What a thread that may not wait left behind. */
+        if (o->pending.len > 0 && !atomic_load(&o->failed) && out_until == 0) {
+            left = o->on_left;
+            ctx = o->left_ctx;
+        }
+    }
     pthread_mutex_unlock(&o->lock);
+    if (left != NULL)
+        left(ctx);
 }
 
 int out_stale(struct out *o, unsigned long *since)
@@ -154,16 +328,33 @@ int out_stale(struct out *o, unsigned long *since)
 }
 
 /* Room for one more line: a client that does not read holds writers back here, once the
- * queue passes its cap, instead of letting it grow without bound. Lock held. */
+ * queue passes its cap, instead of letting it grow without bound; until it is gone (stalled
+ * past its limit). A thread that may not wait on the client queues past the cap. Lock held. */
 static void out_wait_room(struct out *o)
 {
-    while (o->pending.len > LIMIT_OUT_PENDING_BYTES && !atomic_load(&o->failed)) {
+    while (out_until < 0 && o->pending.len > LIMIT_OUT_PENDING_BYTES && !atomic_load(&o->failed)) {
         if (!o->writing) {
             out_drain(o);
             continue;
         }
-        pthread_cond_wait(&o->drained, &o->lock);
+        out_wait_drained(o);
     }
+}
+
+void out_make_room(struct out *o)
+{
+    pthread_mutex_lock(&o->lock);
+    out_wait_room(o);
+    pthread_mutex_unlock(&o->lock);
+}
+
+void out_flush_for(struct out *o, int ms)
+{
+    long long saved = out_until;
+
+    out_until = out_now_ms() + ms;
+    out_flush(o);
+    out_until = saved;
 }
 
 /* A large line is not copied into the queue: once no other thread writes, it goes out with
@@ -171,7 +362,7 @@ static void out_wait_room(struct out *o)
 static int out_put_direct(struct out *o, const char *const *parts, const size_t *lens, int n)
 {
     while (o->writing && !atomic_load(&o->failed))
-        pthread_cond_wait(&o->drained, &o->lock);
+        out_wait_drained(o);
     if (atomic_load(&o->failed))
         return STATUS_IO;
     o->writing = 1;
@@ -191,7 +382,9 @@ static int out_put_valid(struct out *o, const char *const *parts, const size_t *
     for (int i = 0; i < n; i++)
         total += lens[i];
     pthread_mutex_lock(&o->lock);
-    if (total >= LIMIT_OUT_DIRECT_BYTES) {
+    /* (A thread that may not wait on the client copies it: it leaves what the fd does not
+     * take queued.) */
+    if (total >= LIMIT_OUT_DIRECT_BYTES && out_until < 0) {
         status = out_put_direct(o, parts, lens, n);
         pthread_mutex_unlock(&o->lock);
         return status;

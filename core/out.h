@@ -10,6 +10,13 @@
  * another thread is writing leaves its lines to that writer, which writes until nothing is
  * queued: no thread waits for another's write unless the queue is over its cap (the client
  * is not reading).
+ *
+ * Every wait on the client has a deadline: writes to a pipe or socket never block, and a
+ * client that takes no byte of output for LIMIT_OUT_STALL_MS while output waits is gone
+ * (the out fails as if it had closed the pipe; every waiting thread wakes then). A thread
+ * that must never wait on the client (the one that handles signals and reloads, the reader
+ * while it holds the state lock) says so with out_thread_nowait(): its lines are queued past
+ * the cap, and it writes only what the fd takes at once.
  */
 #ifndef MCPH_OUT_H
 #define MCPH_OUT_H
@@ -32,9 +39,19 @@ struct out {
     unsigned long queued;       /* lines queued so far (the pool's watcher checks for staleness) */
     unsigned long written;      /* lines written or dropped so far */
     atomic_int failed;          /* the peer is gone (EPIPE or another write error); any thread */
+    atomic_int stalled;         /* ... because it took no byte for stall_ms */
+    int stall_ms;               /* LIMIT_OUT_STALL_MS (a test may set less before any write) */
+    atomic_llong progress_ms;   /* monotonic ms: the client last took a byte, or a write began */
+    int nonblock;               /* writes to fd never block (waits are polls with a deadline) */
+    int sock;                   /* fd is a socket: written with MSG_DONTWAIT */
     atomic_size_t held;         /* bytes queued or being written; read without the lock */
     void (*on_fail)(void *ctx); /* NULL, or called once when the peer is found gone */
     void *fail_ctx;
+    /* NULL, or called (without the lock) when a thread that may not wait leaves lines queued
+     * with nobody writing them: somebody who may wait should write them. Set with
+     * out_set_on_left. */
+    void (*on_left)(void *ctx);
+    void *left_ctx;
     /* NULL: lines are written to fd. Else every write goes to sink instead, cnt parts of
      * whole lines (borrowed for the call), by one writer at a time without the lock, and
      * nothing waits for a flush point: a transport that frames messages itself (HTTP).
@@ -47,8 +64,13 @@ struct out {
  * one queues them all as one array. */
 struct out_batch;
 
+/* fd: a pipe is opened again as a file description of mcph's own, where O_NONBLOCK is set. */
 void out_init(struct out *o, int fd);
 void out_release(struct out *o);
+
+/* Set (or clear: fn NULL) o->on_left. Any thread; once it returns, the old one is not
+ * called any more (unless it runs already). */
+void out_set_on_left(struct out *o, void (*fn)(void *ctx), void *ctx);
 
 /* Bytes of replies queued or being written, not yet taken by the client. Any thread. */
 size_t out_held(struct out *o);
@@ -60,6 +82,18 @@ int out_put(struct out *o, const char *text, size_t len);
 /* Write everything queued, unless another thread is writing (it then writes it too). Any
  * thread. */
 void out_flush(struct out *o);
+
+/* The calling thread never waits on a client (on = 1) or waits as the stall limit allows (0,
+ * the default). Per thread. Returns the setting it had. */
+int out_thread_nowait(int on);
+
+/* Wait until the queue is under its cap, writing it if nobody else does; until the client is
+ * gone. For a thread that queued past the cap under out_thread_nowait, once it may wait. */
+void out_make_room(struct out *o);
+
+/* out_flush, waiting for the client at most ms, even in a thread that otherwise never waits
+ * (a bounded last flush: shutdown). */
+void out_flush_for(struct out *o, int ms);
 
 /* Whether lines queued `since` (a value of o->queued read earlier) are still waiting: the
  * watcher flushes lines a busy thread left behind. Any thread. */

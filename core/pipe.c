@@ -12,10 +12,17 @@ static void pipe_dispatch(void *ctx)
     int rc;
 
     while ((rc = jsonrpc_reader_next(&srv->in, &line, &len)) != STATUS_AGAIN) {
+        /* A message is answered under the state lock (dispatch_root), which a reload waits
+         * for: no write there waits on the client. Back-pressure comes after, outside it. */
+        int was = out_thread_nowait(1);
+
         if (rc == STATUS_LIMIT)
             dispatch_oversized(srv, &srv->pipe_peer);
         else if (rc == STATUS_OK)
             dispatch_line(srv, &srv->pipe_peer, line, len);
+        out_thread_nowait(was);
+        if (!was)
+            out_make_room(&srv->out);
     }
 }
 

@@ -304,12 +304,15 @@ static void reload_swap_config(struct reload_run *r)
 }
 
 /* Put the new set and config in service; notify the lists that changed. Between two
- * messages: the reader dispatches under the same lock. */
+ * messages: the reader dispatches under the same lock, and neither waits on a client there
+ * (out_thread_nowait): the notifications are queued in order with the swap, and written as
+ * far as each client takes them at once; the rest goes with the next write. */
 static void reload_swap(struct reload_run *r, struct registry *next)
 {
     struct server *srv = r->srv;
     struct registry *old = srv->reg;
     unsigned lists = registry_diff(old, next);
+    int was = out_thread_nowait(1);
 
     pthread_mutex_lock(&srv->lock);
     reload_swap_config(r);
@@ -321,6 +324,7 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     /* The new instances hear the URIs still followed that they serve. */
     dispatch_subscriptions_moved(srv, old);
     pthread_mutex_unlock(&srv->lock);
+    out_thread_nowait(was);
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
     server_free_retired(srv);

@@ -16,6 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Lines a thread that may not wait (the main thread: a reload's notifications, a log line)
+ * left queued with nobody writing them: the pool's watcher writes them. */
+static void server_kick(void *ctx)
+{
+    struct server *srv = ctx;
+
+    work_kick(&srv->work);
+}
+
 void server_wake(void *ctx)
 {
     struct server *srv = ctx;
@@ -432,6 +441,8 @@ int server_start(struct server *srv, const struct work_source *src)
         jsonrpc_reader_release(&srv->in);
         return STATUS_IO;
     }
+    if (srv->output_open)
+        out_set_on_left(&srv->out, server_kick, srv);
     return STATUS_OK;
 }
 
@@ -494,6 +505,9 @@ static int server_finish_calls(struct server *srv, int by_signal, int (*stop_ask
 
 int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), void *ctx)
 {
+    /* The pool stops: lines left queued are for the last flush. */
+    if (srv->output_open)
+        out_set_on_left(&srv->out, NULL, NULL);
     /* At the end of input the calls are cancelled first: a question waiting for the client
      * then ends as cancelled, not as failed, and its call sends nothing. */
     if (!by_signal)
@@ -510,7 +524,7 @@ int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), vo
      * they are still in service). */
     subs_unsubscribe_all(&srv->subs, &srv->pipe_peer);
     if (srv->output_open)
-        out_flush(&srv->out);
+        out_flush_for(&srv->out, LIMIT_SHUTDOWN_FLUSH_MS);
     /* Plugins shut down after this: their last words go to stderr only. Their own threads
      * may still log until then, so the writer stays until they are gone (server_release). */
     atomic_store(&srv->log.sink_level, LOG_OFF);

@@ -268,6 +268,11 @@ static void work_arm(struct work *w)
     pthread_mutex_unlock(&w->lock);
 }
 
+void work_kick(struct work *w)
+{
+    work_arm(w);
+}
+
 /* The job is over, after ns: its lane has room again; then it may free itself. */
 static void work_finish(struct work *w, struct work_job *job, uint64_t ns)
 {

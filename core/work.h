@@ -120,6 +120,10 @@ void work_submit(struct work *w, struct work_job *job);
  * reader role inside a call, the role goes to another thread now, which reads the answer. */
 void work_blocking(struct work *w);
 
+/* The watcher ticks from now on: it flushes replies left queued with nobody writing them
+ * (src.stale). Any thread, while the pool runs. */
+void work_kick(struct work *w);
+
 /* Wait until no job is queued or running and no thread is writing replies, at most
  * timeout_ms (<0: forever). Returns 1 when idle, 0 on time-out. */
 int work_drain(struct work *w, int timeout_ms);

@@ -15,6 +15,18 @@
 // - An upstream (the mcp plugin, tests/edges/deaf-upstream.mjs) that stops reading in the middle
 //   of a 1 MiB call, then SIGHUP with its section changed, then SIGTERM: mcph ends within the
 //   watchdog's bound (the call's thread blocks in write(), and the reload may wait for it).
+// - A client that stops reading while 200 large answers pile up past the output queue's cap
+//   (bulk.so, from many threads at once), then SIGHUP with a plugin added (the reload's
+//   list_changed), or a ping (answered under the state lock the reload takes) then SIGHUP,
+//   then one SIGTERM: the reload is done and the orderly shutdown ends mcph (status
+//   0), not the watchdog (status 1, "shutdown did not end").
+// - A client that takes no byte of output for LIMIT_OUT_STALL_MS (30 s) while replies wait:
+//   it is gone; mcph ends by itself as at the end of input (status 0, no signal), at the
+//   deadline and not much later (the threads waiting to write wake then), and says why.
+// - A client that stops reading stderr while mcph logs 600 KB there (features.so's log tool),
+//   then SIGTERM (or two): mcph ends in order, status 0 (its own lines never wait for a
+//   reader; mcph used to block in a log line, then the watchdog and the second signal in
+//   theirs, for ever).
 // - A plugin served in process that crashes (fault.so: a NULL store, an abort, a stack
 //   overflow): mcph dies of the same signal, and stderr names the plugin, the tool and the
 //   request id, and says that isolate = process would contain it.
@@ -189,6 +201,82 @@ async function deafUpstream() {
     check('... within the watchdog\'s 10.2 s and a margin', s < WATCHDOG_S, `${s.toFixed(1)} s`);
 }
 
+// A client that stopped reading while 200 answers of 60000 bytes (each under the size written
+// in place) come from many threads at once (bulk.so): they fill the output queue past its cap
+// (LIMIT_OUT_PENDING_BYTES, 8 MiB), and the threads that answer wait for room.
+async function pileUp(name) {
+    const conf = ini(name, 'workers = 64\n[plugin.bulk]\npath = bulk.so\n');
+    const p = await start(conf);
+    p.child.stdout.pause();
+    for (let i = 1; i <= 200; i++) p.send(call(i, 'bulk', { ms: 200, bytes: 60000 }));
+    await sleep(1000);
+    return { p, conf };
+}
+
+// how: 'notify' adds a plugin (the reload sends list_changed under the state lock), 'ping'
+// sends a ping first (answered under the state lock that the reload then takes).
+async function stalledReload(how) {
+    const { p, conf } = await pileUp(`stalled-${how}.ini`);
+    if (how === 'notify') fs.appendFileSync(conf, '\n[plugin.more]\npath = threadsafe.so\nprefix = more\n');
+    else p.send({ jsonrpc: '2.0', id: 'ping', method: 'ping' });
+    await sleep(300);
+    p.hup();
+    await sleep(700);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    const name = how === 'notify' ? 'a stalled client, then a reload that changes the lists' :
+        'a stalled client, a ping, then a reload';
+    check(`${name}: one SIGTERM ends mcph in order (status 0)`,
+        !res.timedOut && res.code === 0 && !/shutdown did not end/.test(p.stderr),
+        `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
+    check(`... before the watchdog (under 9 s) (${how})`, s < 9, `${s.toFixed(1)} s`);
+    check(`... and the reload was done (${how})`, /reload: serving/.test(p.stderr), p.stderrTail(3));
+}
+
+const stalledReloadNotify = () => stalledReload('notify');
+const stalledReloadPing = () => stalledReload('ping');
+
+async function stalledGone() {
+    const { p } = await pileUp('stalled-gone.ini');
+    const t0 = performance.now() - 1000;
+    const res = await p.wait(45000);
+    const s = (performance.now() - t0) / 1000;
+    // From the last byte taken (before the first second's end) to the exit; a sanitizer build
+    // shuts down slower.
+    const margin = sanitizersOf(BIN).any ? 8 : 4;
+    check('a client that takes no output for 30 s is gone: mcph ends by itself (status 0)',
+        !res.timedOut && res.code === 0 && res.signal == null, `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
+    check('... not before the limit (slow is not gone), and at it', s >= 29 && s < 31 + margin, `${s.toFixed(1)} s`);
+    check('... and says why', /took no output for 30 s/.test(p.stderr), p.stderrTail(3));
+    check('... the waiting threads woke (no call abandoned)', !res.timedOut && !/abandoned|held up/.test(p.stderr), p.stderrTail(3));
+}
+
+async function deafStderr(signals) {
+    const conf = ini(`deaf-stderr-${signals}.ini`, '[plugin.features]\npath = features.so\n');
+    const p = await start(conf);
+    p.child.stderr.pause();
+    const text = 'z'.repeat(3000);
+    for (let i = 1; i <= 200; i++) p.send(call(i, 'log', { level: 'error', text }));
+    // The answers still come: only stderr is not read.
+    const last = await p.answer(200, 5000);
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    if (signals === 2) {
+        await sleep(200);
+        p.kill('SIGTERM');
+    }
+    const res = await p.wait(16000);
+    const s = (performance.now() - t0) / 1000;
+    const name = `a client that does not read stderr, ${signals === 1 ? 'SIGTERM' : 'two SIGTERMs'}`;
+    check(`${name}: the calls are answered`, last !== null && last.result !== undefined, JSON.stringify(last).slice(0, 200));
+    check(`${name}: mcph ends (status 0)`, !res.timedOut && res.code === 0, `${describeExit(res)} after ${s.toFixed(1)} s`);
+    check(`... in order, before the watchdog (under 9 s) (${signals})`, s < 9, `${s.toFixed(1)} s`);
+}
+
+const deafStderrOne = () => deafStderr(1);
+const deafStderrTwo = () => deafStderr(2);
 const stuckReloadOne = () => stuckReload(1);
 const stuckReloadTwo = () => stuckReload(2);
 
@@ -219,8 +307,8 @@ async function crashInProcess() {
     }
 }
 
-for (const t of [clientStopsReading, eofThenSignal, threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream,
-    crashInProcess]) {
+for (const t of [clientStopsReading, stalledReloadNotify, stalledReloadPing, stalledGone, eofThenSignal,
+    threadLimit, stuckReloadOne, stuckReloadTwo, deafUpstream, deafStderrOne, deafStderrTwo, crashInProcess]) {
     try {
         await t();
     } catch (err) {

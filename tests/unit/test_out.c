@@ -416,6 +416,109 @@ static void test_back_pressure(void)
     free(r.sink.buf);
 }
 
+static long out_ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* A client that takes no byte for the stall limit is gone: the writer and every thread
+ * waiting for room wake at that deadline (not later), the out fails once, and what is put
+ * after gets STATUS_IO. A client reading slowly is not gone: each byte starts the wait
+ * again. */
+static void test_stall(void)
+{
+    struct out_flood f[2] = {0};
+    struct timespec t0, pause = {.tv_nsec = 50000000L};
+    pthread_t t[2];
+    struct out o;
+    int fds[2], fails = 0;
+    long ms;
+    char buf[4096];
+
+    if (!CHECK(pipe(fds) == 0))
+        return;
+    out_init(&o, fds[1]);
+    CHECK_INT_EQ(o.nonblock, 1);
+    o.stall_ms = 400;
+    o.on_fail = out_count_fail;
+    o.fail_ctx = &fails;
+    /* Slow: a few bytes read every 50 ms for twice the limit. */
+    f[0].out = &o;
+    pthread_create(&t[0], NULL, out_flood_main, &f[0]);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (out_ms_since(&t0) < 800) {
+        nanosleep(&pause, NULL);
+        CHECK(read(fds[0], buf, sizeof(buf)) > 0);
+    }
+    CHECK_INT_EQ(atomic_load(&o.failed), 0);
+    /* Stalled: nothing read any more. */
+    f[1].out = &o;
+    pthread_create(&t[1], NULL, out_flood_main, &f[1]);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_join(t[0], NULL);
+    pthread_join(t[1], NULL);
+    ms = out_ms_since(&t0);
+    CHECK(ms < 400 + 300);
+    CHECK_INT_EQ(atomic_load(&o.failed), 1);
+    CHECK_INT_EQ(atomic_load(&o.stalled), 1);
+    CHECK_INT_EQ(fails, 1);
+    CHECK_INT_EQ(out_put(&o, "{}", 2), STATUS_IO);
+    out_release(&o);
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* A thread that may not wait on the client (out_thread_nowait) returns at once from a full
+ * pipe, past the queue's cap, and leaves what the fd did not take queued, whole and in order,
+ * calling on_left; the next flush of a thread that may wait writes it. */
+static void test_nowait(void)
+{
+    static const char note[] = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n";
+    static char line[100000];
+    struct timespec t0;
+    struct out_rig r;
+    int fds[2], was, left = 0;
+    size_t queued;
+
+    if (!CHECK(pipe(fds) == 0))
+        return;
+    memset(&r, 0, sizeof(r));
+    out_init(&r.out, fds[1]);
+    out_set_on_left(&r.out, out_count_fail, &left);
+    memset(line, 'y', sizeof(line));
+    was = out_thread_nowait(1);
+    CHECK_INT_EQ(was, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < 120; i++)
+        CHECK_INT_EQ(out_put(&r.out, line, sizeof(line)), STATUS_OK);
+    out_notify(&r.out, "notifications/x", NULL);
+    CHECK(out_ms_since(&t0) < 2000);
+    pthread_mutex_lock(&r.out.lock);
+    queued = r.out.pending.len;
+    pthread_mutex_unlock(&r.out.lock);
+    /* Past the cap, less what the pipe took. */
+    CHECK(queued > LIMIT_OUT_PENDING_BYTES);
+    CHECK(queued < 120 * (sizeof(line) + 1));
+    /* Somebody who may wait is called to write the rest. */
+    CHECK(left >= 1);
+    CHECK_INT_EQ(out_thread_nowait(was), 1);
+    r.fds[0] = fds[0];
+    r.fds[1] = fds[1];
+    r.sink.fd = fds[0];
+    pthread_create(&r.reader, NULL, out_sink_main, &r.sink);
+    left = 0;
+    out_flush(&r.out);
+    CHECK_INT_EQ(left, 0);
+    out_rig_close(&r);
+    /* Every line, then the notification last. */
+    CHECK_INT_EQ(r.sink.len, 120 * (sizeof(line) + 1) + strlen(note));
+    CHECK(strstr(r.sink.buf, note) == r.sink.buf + 120 * (sizeof(line) + 1));
+    free(r.sink.buf);
+}
+
 static const struct check_test tests[] = {
     {"lines", test_lines},
     {"gathered", test_gathered},
@@ -426,6 +529,8 @@ static const struct check_test tests[] = {
     {"stale", test_stale},
     {"peer_gone", test_peer_gone},
     {"back_pressure", test_back_pressure},
+    {"stall", test_stall},
+    {"nowait", test_nowait},
     {0},
 };
 
