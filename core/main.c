@@ -64,6 +64,11 @@ static int main_wake_pipe[2] = {-1, -1};
  */
 static atomic_int main_stops;
 static sem_t main_watchdog_go;
+/* Posted when the process ends in order: the watchdog ends too, and is joined (a thread left
+ * waiting at exit would cost a sanitizer's exit a pause, and the process looks unfinished). */
+static sem_t main_watchdog_done;
+static pthread_t main_watchdog_tid;
+static int main_watchdog_on;
 
 static void main_say(const char *text)
 {
@@ -108,30 +113,57 @@ static void *main_watchdog(void *arg)
         until.tv_sec++;
         until.tv_nsec -= 1000000000L;
     }
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0) {
-        /* EINTR: sleep on. */
+    /* sem_timedwait measures CLOCK_REALTIME; the deadline is kept on the monotonic clock. */
+    for (;;) {
+        struct timespec now, real;
+        long long left_ns;
+
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        left_ns =
+            (long long)(until.tv_sec - now.tv_sec) * 1000000000LL + until.tv_nsec - now.tv_nsec;
+        if (left_ns <= 0)
+            break;
+        clock_gettime(CLOCK_REALTIME, &real);
+        real.tv_sec += (time_t)(left_ns / 1000000000LL);
+        real.tv_nsec += (long)(left_ns % 1000000000LL);
+        if (real.tv_nsec >= 1000000000L) {
+            real.tv_sec++;
+            real.tv_nsec -= 1000000000L;
+        }
+        if (sem_timedwait(&main_watchdog_done, &real) == 0)
+            return NULL;
     }
     main_say("mcph: shutdown did not end within the grace and cancel periods (a plugin's init, "
              "call or shutdown, or a peer, does not return); exiting without it\n");
     _exit(1);
 }
 
+/* The process ends in order: the watchdog thread ends and is joined. */
+static void main_stop_watchdog(void)
+{
+    if (!main_watchdog_on)
+        return;
+    sem_post(&main_watchdog_done);
+    sem_post(&main_watchdog_go);
+    pthread_join(main_watchdog_tid, NULL);
+    main_watchdog_on = 0;
+}
+
 /* The watchdog thread, with every signal blocked: it only waits. */
 static int main_start_watchdog(void)
 {
     sigset_t all, was;
-    pthread_t tid;
     int rc;
 
-    if (sem_init(&main_watchdog_go, 0, 0) != 0)
+    if (sem_init(&main_watchdog_go, 0, 0) != 0 || sem_init(&main_watchdog_done, 0, 0) != 0)
         return STATUS_IO;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &was);
-    rc = pthread_create(&tid, NULL, main_watchdog, NULL);
+    rc = pthread_create(&main_watchdog_tid, NULL, main_watchdog, NULL);
     pthread_sigmask(SIG_SETMASK, &was, NULL);
     if (rc != 0)
         return STATUS_IO;
-    pthread_detach(tid);
+    main_watchdog_on = 1;
     return STATUS_OK;
 }
 
@@ -538,5 +570,6 @@ int main(int argc, char **argv)
     if (code == EXIT_OK && !args.check)
         code = main_serve(&srv, args.watch);
     server_release(&srv);
+    main_stop_watchdog();
     return code;
 }
