@@ -81,6 +81,10 @@
 #define LIMIT_OUT_KEEP_BYTES (256u * 1024u)
 /* A message this long is written from where it is rather than copied into the queue. */
 #define LIMIT_OUT_DIRECT_BYTES (64u * 1024u)
+/* A thread that may not wait on the client (the reader under the state lock, the main
+ * thread) still gives a line that long this many milliseconds to be taken before it queues
+ * the rest (a copy): a client that reads takes it, one that does not costs this bound. */
+#define LIMIT_OUT_NOWAIT_DIRECT_MS 20
 /* Memory held for requests in flight (their input, queued or running) and replies not yet
  * written, in MiB ([server] max_pending_mb): past it a call is refused with an error. */
 #define LIMIT_PENDING_MB_DEFAULT 64

@@ -204,13 +204,14 @@ static void out_fail(struct out *o)
         o->on_fail(o->fail_ctx);
 }
 
-/* What the fd did not take of the write buffer (rest, len bytes) goes back before what was
+/* What the fd did not take of a write (the cnt pieces at rest) goes back before what was
  * queued meanwhile. Lock held. */
-static void out_requeue(struct out *o, const char *rest, size_t len)
+static void out_requeue(struct out *o, const struct iovec *rest, int cnt)
 {
     struct strbuf sb = STRBUF_INIT;
 
-    strbuf_add(&sb, rest, len);
+    for (int i = 0; i < cnt; i++)
+        strbuf_add(&sb, rest[i].iov_base, rest[i].iov_len);
     strbuf_add(&sb, o->pending.buf, o->pending.len);
     if (sb.nomem) {
         strbuf_release(&sb);
@@ -223,8 +224,9 @@ static void out_requeue(struct out *o, const char *rest, size_t len)
 
 /* Write what is queued, then the `n` parts of one more line (none: n = 0) straight from
  * where they are. The caller is the writer (o->writing); the lock is released while writing.
- * Returns STATUS_AGAIN when this thread may wait no longer and a part of what is queued is
- * left (queued again; only with n = 0), else STATUS_OK. */
+ * Returns STATUS_AGAIN when this thread may wait no longer and a part of what is queued, or
+ * of the line, is left (queued again: only the part the fd did not take is copied), else
+ * STATUS_OK. */
 static int out_write_queued(struct out *o, const char *const *parts, const size_t *lens, int n)
 {
     struct strbuf swap = o->wbuf;
@@ -245,8 +247,8 @@ static int out_write_queued(struct out *o, const char *const *parts, const size_
     pthread_mutex_unlock(&o->lock);
     status = o->sink != NULL ? o->sink(o->sink_ctx, v, cnt) : out_writev_all(o, &left, &cnt);
     pthread_mutex_lock(&o->lock);
-    if (status == STATUS_AGAIN && n == 0 && cnt == 1 && !atomic_load(&o->failed))
-        out_requeue(o, left->iov_base, left->iov_len);
+    if (status == STATUS_AGAIN && !atomic_load(&o->failed))
+        out_requeue(o, left, cnt);
     else if (status == STATUS_AGAIN)
         status = STATUS_IO;
     if (status != STATUS_AGAIN)
@@ -382,10 +384,19 @@ static int out_put_valid(struct out *o, const char *const *parts, const size_t *
     for (int i = 0; i < n; i++)
         total += lens[i];
     pthread_mutex_lock(&o->lock);
-    /* (A thread that may not wait on the client copies it: it leaves what the fd does not
-     * take queued.) */
-    if (total >= LIMIT_OUT_DIRECT_BYTES && out_until < 0) {
+    /* A thread that may not wait on the client writes it only when nothing else is being
+     * written or waits to be (a client keeping up), giving the client a moment
+     * (LIMIT_OUT_NOWAIT_DIRECT_MS) to take it, and leaves what the fd did not take queued:
+     * only that part is copied. Behind a backlog it queues at once: a client that does not
+     * read costs that moment once, not once a line. */
+    if (total >= LIMIT_OUT_DIRECT_BYTES &&
+        (out_until < 0 || (!o->writing && o->pending.len == 0))) {
+        long long saved = out_until;
+
+        if (out_until == 0)
+            out_until = out_now_ms() + LIMIT_OUT_NOWAIT_DIRECT_MS;
         status = out_put_direct(o, parts, lens, n);
+        out_until = saved;
         pthread_mutex_unlock(&o->lock);
         return status;
     }
