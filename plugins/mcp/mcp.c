@@ -804,8 +804,7 @@ enum mcp_why {
 
 static const char *const mcp_whys[MCP_WHYS] = {
     [MCP_WHY_NUL] = "for text holding a NUL character (\\u0000), which mcph cannot pass on whole",
-    [MCP_WHY_TASKS] = "for requiring tasks (execution.taskSupport \"required\"), which mcph does "
-                      "not run",
+    [MCP_WHY_TASKS] = "for requiring tasks (execution.taskSupport \"required\"), not run by mcph",
     [MCP_WHY_NAME] = "for a name mcph cannot serve (1-128 of A-Z a-z 0-9 _ . -)",
     [MCP_WHY_OVER] = "past the 4096 that mcph serves of one kind",
 };
