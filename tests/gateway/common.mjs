@@ -175,6 +175,23 @@ export function killMarker(marker) {
     }
 }
 
+// The markers one check file gives its servers (gw-NAME-PID), and the clean-up that ends its
+// sessions and every process a marker names.
+export function markerSet(run = `${process.pid}`) {
+    const made = [];
+    return {
+        marker(name) {
+            const m = `gw-${name}-${run}`;
+            made.push(m);
+            return m;
+        },
+        cleanup() {
+            endSessions();
+            for (const m of made) killMarker(m);
+        },
+    };
+}
+
 // Lines of a fake server's --log file, parsed.
 export function events(file) {
     try {

@@ -19,25 +19,13 @@ import { MODERN_REVISION } from '../lib/era.mjs';
 import { done, report, expect } from '../lib/check.mjs';
 import { describeExit } from '../lib/proc.mjs';
 import {
-    workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, forgetSession, step, killMarker,
+    workspace, gatewayIni, fakeCommand, startSession, endSession, forgetSession, step, markerSet,
     sleep, short,
 } from './common.mjs';
 
 const LIMIT_MS = 150000;
-const RUN = `${process.pid}`;
-const markers = [];
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
-
-function marker(name) {
-    const m = `gw-${name}-${RUN}`;
-    markers.push(m);
-    return m;
-}
-
-function cleanup() {
-    endSessions();
-    for (const m of markers) killMarker(m);
-}
+const { marker, cleanup } = markerSet();
 
 const RELOADED = /reload: serving|reload: .*failed|reload: kept|reload: .*refused/;
 

@@ -17,25 +17,13 @@ import { performance } from 'node:perf_hooks';
 import { done, report, expect } from '../lib/check.mjs';
 import { describeExit } from '../lib/proc.mjs';
 import {
-    workspace, gatewayIni, fakeCommand, startSession, endSession, endSessions, step, killMarker,
+    workspace, gatewayIni, fakeCommand, startSession, endSession, step, markerSet,
     pidsByMarker, waitFor, sleep, short,
 } from './common.mjs';
 
 const LIMIT_MS = 90000;
-const RUN = `${process.pid}`;
-const markers = [];
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
-
-function marker(name) {
-    const m = `gw-${name}-${RUN}`;
-    markers.push(m);
-    return m;
-}
-
-function cleanup() {
-    endSessions();
-    for (const m of markers) killMarker(m);
-}
+const { marker, cleanup } = markerSet();
 
 // A call that outlives call_timeout_ms: how long it took and its error text.
 async function overrun(s, tool, ms = 5000) {
