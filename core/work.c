@@ -191,6 +191,8 @@ static void work_reap(struct work *w)
 {
     struct work_thread **p = &w->threads;
 
+    if (w->let_go)
+        return;
     while (*p != NULL) {
         struct work_thread *t = *p;
 
@@ -228,6 +230,8 @@ static int work_spawn(struct work *w, int woken)
         free(t);
         return STATUS_IO;
     }
+    if (w->let_go)
+        pthread_detach(t->tid);
     t->next = w->threads;
     w->threads = t;
     w->nthreads++;
@@ -781,7 +785,13 @@ int work_stop(struct work *w, int timeout_ms)
             stopped = w->nthreads == 0;
     }
     if (!stopped) {
-        /* A thread is held up (a client that does not read): the pool stays as it is. */
+        /* A thread is held up (a client that does not read): the pool stays as it is, and
+         * the caller exits without it. Its threads are let go: one that ends from now on
+         * is nobody's to join. */
+        work_reap(w);
+        w->let_go = 1;
+        for (struct work_thread *t = w->threads; t != NULL; t = t->next)
+            pthread_detach(t->tid);
         pthread_mutex_unlock(&w->lock);
         return 0;
     }

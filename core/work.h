@@ -98,6 +98,7 @@ struct work {
     struct work_thread *threads; /* every thread not yet joined */
     int input_done;              /* the input ended: nobody reads any more */
     int stopping;
+    int let_go;                  /* work_stop gave up: threads are detached, never joined */
     atomic_uint_fast64_t rstate; /* the reader: (sequence << 1) | inside a call */
     atomic_int armed;            /* the watcher ticks */
     struct work_source src;

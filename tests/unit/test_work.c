@@ -2,7 +2,8 @@
  * instance run at once while other lanes go on, stop drops what is queued. With a reader
  * over a pipe: calls from a sequential client run on the thread that read them; a slow call
  * hands reading to another thread; a question to the client hands it at once; calls that
- * pile up get threads; pipelined calls use a helper; end of input and stop_input. */
+ * pile up get threads; pipelined calls use a helper; end of input and stop_input. A stop
+ * that gives up lets its threads go. */
 #include "work.h"
 
 #include "check.h"
@@ -590,6 +591,40 @@ static void test_pipelined_calls_use_a_helper(void)
     feed_stop(&f, &w, wfd);
 }
 
+/* work_stop gives up on a thread held up past its deadline: the pool's threads are let go
+ * (detached), so those that ended, or end later, are nobody's to join when the caller exits
+ * without the pool (TSan reports a thread never joined nor detached). */
+static void test_stop_gives_up(void)
+{
+    static struct block_job b = {.job = {.run = block_run, .drop = block_drop}};
+    static struct count_job jobs[20];
+    static struct work w;
+    atomic_int ran = 0, dropped = 0;
+    size_t left = 1;
+
+    if (!CHECK_INT_EQ(work_start(&w, &work_no_input, 8), STATUS_OK))
+        return;
+    work_submit(&w, &b.job);
+    CHECK(work_wait_for(&b.started, 1, 5000));
+    for (int i = 0; i < 20; i++) {
+        jobs[i] = (struct count_job){
+            .job = {.run = count_run, .drop = count_drop}, .ran = &ran, .dropped = &dropped};
+        work_submit(&w, &jobs[i].job);
+    }
+    CHECK(work_wait_for(&ran, 20, 5000));
+    CHECK_INT_EQ(work_stop(&w, 100), 0);
+    CHECK_INT_EQ(w.let_go, 1);
+    atomic_store(&b.release, 1);
+    CHECK(work_wait_for(&b.finished, 1, 5000));
+    for (long end = work_now_ms() + 5000; left > 0 && work_now_ms() < end;) {
+        work_sleep_ms(1);
+        pthread_mutex_lock(&w.lock);
+        left = w.nthreads;
+        pthread_mutex_unlock(&w.lock);
+    }
+    CHECK_INT_EQ(left, 0);
+}
+
 /* stop_input interrupts a reader waiting for input that never comes. */
 static void test_stop_input_interrupts(void)
 {
@@ -625,6 +660,7 @@ static const struct check_test tests[] = {
     {"piled_up_calls_get_threads", test_piled_up_calls_get_threads},
     {"pipelined_calls_use_a_helper", test_pipelined_calls_use_a_helper},
     {"stop_input_interrupts", test_stop_input_interrupts},
+    {"stop_gives_up", test_stop_gives_up},
     {0},
 };
 
