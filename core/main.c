@@ -8,21 +8,21 @@
  * plugin's init failed while [server] strict = yes, or --check saw one fail. A plugin served
  * in process that crashes ends mcph with its signal (crash.h).
  */
-#include "crash.h"
-#include "debounce.h"
-#include "http.h"
-#include "isolate.h"
-#include "limits.h"
-#include "log.h"
-#include "nowait.h"
-#include "pipe.h"
-#include "plugin.h"
-#include "reload.h"
-#include "rows.h"
-#include "server.h"
-#include "status.h"
-#include "version.h"
-#include "watch.h"
+#include "lib/crash.h"
+#include "lib/debounce.h"
+#include "transport/http.h"
+#include "host/isolate.h"
+#include "lib/limits.h"
+#include "lib/log.h"
+#include "lib/nowait.h"
+#include "transport/pipe.h"
+#include "host/plugin.h"
+#include "served/reload.h"
+#include "host/rows.h"
+#include "served/server.h"
+#include "lib/status.h"
+#include "lib/version.h"
+#include "served/watch.h"
 
 #include <errno.h>
 #include <malloc.h>

@@ -5,9 +5,9 @@
  * free everything. The sections it understood go through config_find_plugin and
  * config_plugin_same, and the paths through config_dirname and config_join.
  */
-#include "config.h"
-#include "diag.h"
-#include "status.h"
+#include "config/config.h"
+#include "lib/diag.h"
+#include "lib/status.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
  *     within it, and is refused for another tag or a shorter list;
  *   - re-encoding an accepted client cursor's offset decodes to the same offset.
  */
-#include "dispatch.h"
-#include "status.h"
+#include "protocol/dispatch.h"
+#include "lib/status.h"
 
 #include <stdint.h>
 #include <stdio.h>

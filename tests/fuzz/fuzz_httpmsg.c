@@ -11,7 +11,7 @@
  *     (ASan), and httpmsg_status is one of 200, 400, 404;
  *   - a parsed message's request count is between 0 and the batch's size.
  */
-#include "httpmsg.h"
+#include "transport/httpmsg.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -16,17 +16,17 @@
  * FUZZ_SLEEP_CAP_NS, so a tool asked to sleep a minute cannot stall the fuzzer.
  * FUZZ_VERBOSE=1 keeps the server's log on stderr and copies its output there.
  */
-#include "dispatch.h"
-#include "inflight.h"
-#include "jsonrpc.h"
-#include "limits.h"
-#include "log.h"
-#include "modern.h"
-#include "pipe.h"
-#include "server.h"
-#include "session.h"
-#include "status.h"
-#include "work.h"
+#include "protocol/dispatch.h"
+#include "served/inflight.h"
+#include "wire/jsonrpc.h"
+#include "lib/limits.h"
+#include "lib/log.h"
+#include "protocol/modern.h"
+#include "transport/pipe.h"
+#include "served/server.h"
+#include "served/session.h"
+#include "lib/status.h"
+#include "lib/work.h"
 
 #include <cJSON.h>
 #include <errno.h>

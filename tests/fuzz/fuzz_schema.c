@@ -8,11 +8,11 @@
  * gives STATUS_OK or STATUS_INVALID with a non-empty message, the same answer as
  * schema_validate, and the same answer twice.
  */
-#include "jsonrpc.h"
-#include "limits.h"
-#include "schema.h"
-#include "status.h"
-#include "strbuf.h"
+#include "wire/jsonrpc.h"
+#include "lib/limits.h"
+#include "lib/schema.h"
+#include "lib/status.h"
+#include "lib/strbuf.h"
 
 #include <cJSON.h>
 #include <stdint.h>

@@ -10,13 +10,13 @@
  * is one its requestState is sent back in a retry: every answer of the first round must come
  * back, and the result must be a JSON-RPC result an oracle can print.
  */
-#include "base64.h"
-#include "config.h"
-#include "diag.h"
-#include "log.h"
-#include "modern.h"
-#include "registry.h"
-#include "status.h"
+#include "lib/base64.h"
+#include "config/config.h"
+#include "lib/diag.h"
+#include "lib/log.h"
+#include "protocol/modern.h"
+#include "served/registry.h"
+#include "lib/status.h"
 
 #include <cJSON.h>
 #include <stdint.h>

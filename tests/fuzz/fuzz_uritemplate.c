@@ -6,9 +6,9 @@
  * string variables, at most LIMIT_ARGS, each named in the template, and matching without
  * asking for the variables agrees.
  */
-#include "limits.h"
-#include "status.h"
-#include "uritemplate.h"
+#include "lib/limits.h"
+#include "lib/status.h"
+#include "lib/uritemplate.h"
 
 #include <cJSON.h>
 #include <stdint.h>

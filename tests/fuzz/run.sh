@@ -72,14 +72,14 @@ fuzz_stale() {
     return 1
 }
 
-HEADERS=(core/*.h plugin-api/*.h plugins/mcp/*.h)
+HEADERS=(core/*/*.h plugin-api/*.h plugins/mcp/*.h)
 echo "fuzz: building the core, the plugins and the harnesses with clang into $OUT/"
 # The core's sources, and the mcp plugin's that mcph builds in (isolate = process).
-CORE_SRCS=(core/*.c plugins/mcp/*.c)
+CORE_SRCS=(core/*.c core/*/*.c plugins/mcp/*.c)
 core_obj() {
     case $1 in
     plugins/mcp/*) echo "$OUT/core/mcp-$(basename "${1%.c}").o" ;;
-    *) echo "$OUT/core/$(basename "${1%.c}").o" ;;
+    *) echo "$OUT/core/$(basename "$(dirname "$1")")-$(basename "${1%.c}").o" ;;
     esac
 }
 CORE_OBJS=()
@@ -99,7 +99,7 @@ done
 for src in ${STALE_SRC[@]+"${STALE_SRC[@]}"}; do
     printf '%s %s\n' "$src" "$(core_obj "$src")"
 done | xargs -r -P "$JOBS" -n 2 sh -c \
-    'clang '"$CFLAGS"' -Iplugin-api -DMCP_BUILTIN '"${DEP_CFLAGS[*]}"' -c -o "$1" "$0"'
+    'clang '"$CFLAGS"' -Icore -Iplugin-api -DMCP_BUILTIN '"${DEP_CFLAGS[*]}"' -c -o "$1" "$0"'
 
 for p in $FUZZ_PLUGINS; do
     if [ -d "$p" ]; then
@@ -131,7 +131,7 @@ for src in "$FUZZ_DIR"/fuzz_*.c; do
     bin="$OUT/fuzz_$name"
     if fuzz_stale "$bin" "$src" "${CORE_OBJS[@]}"; then
         # shellcheck disable=SC2086
-        clang ${CFLAGS/fuzzer-no-link/fuzzer} -Werror -iquote core "${DEP_CFLAGS[@]}" -o "$bin" "$src" \
+        clang ${CFLAGS/fuzzer-no-link/fuzzer} -Werror -iquote core -Iplugin-api "${DEP_CFLAGS[@]}" -o "$bin" "$src" \
             "${CORE_OBJS[@]}" "${DEP_LIBS[@]}" -ldl -lm -Wl,--export-dynamic-symbol=nanosleep
     fi
 done

@@ -6,15 +6,15 @@
 #ifndef MCPH_TEST_FIXTURE_H
 #define MCPH_TEST_FIXTURE_H
 
-#include "config.h"
-#include "diag.h"
-#include "dispatch.h"
-#include "inflight.h"
-#include "log.h"
-#include "registry.h"
-#include "server.h"
-#include "status.h"
-#include "work.h"
+#include "config/config.h"
+#include "lib/diag.h"
+#include "protocol/dispatch.h"
+#include "served/inflight.h"
+#include "lib/log.h"
+#include "served/registry.h"
+#include "served/server.h"
+#include "lib/status.h"
+#include "lib/work.h"
 
 #include <cJSON.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* test_base64.c: RFC 4648 test vectors, round trips of binary data, refused input. */
-#include "base64.h"
+#include "lib/base64.h"
 
 #include "check.h"
 

@@ -5,15 +5,15 @@
  * to the client answered through the dispatcher, a 2026-07-28 call with its own log level, and
  * questions the handler names (ABI 1.4) in both eras. The plugins are
  * build/tests/plugins/basic.so, threadsafe.so, features.so and named.so. */
-#include "call.h"
+#include "calls/call.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "jsonrpc.h"
-#include "modern.h"
-#include "registry.h"
-#include "revision.h"
-#include "status.h"
+#include "wire/jsonrpc.h"
+#include "protocol/modern.h"
+#include "served/registry.h"
+#include "wire/revision.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* test_config.c: the INI file as a struct: defaults, every [server] key, plugin sections,
  * path resolution, comments, continuation lines, and every error with its FILE:LINE. The
  * INI files are written under build/tests/tmp/config/. */
-#include "config.h"
-#include "isolate.h"
+#include "config/config.h"
+#include "host/isolate.h"
 
 #include "check.h"
-#include "limits.h"
-#include "log.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/log.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

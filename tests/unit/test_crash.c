@@ -2,10 +2,10 @@
  * request, then goes to the action it had before (the default: the process ends with that same
  * signal; or a handler installed earlier, as a sanitizer's is), checked in a child process;
  * outside a plugin call it says so. */
-#include "crash.h"
+#include "lib/crash.h"
 
 #include "check.h"
-#include "status.h"
+#include "lib/status.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* test_debounce.c: many events, one action: due after the quiet time, at the latest after
  * the cap, and once. */
-#include "debounce.h"
+#include "lib/debounce.h"
 
 #include "check.h"
 

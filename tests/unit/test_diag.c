@@ -1,5 +1,5 @@
 /* test_diag.c: the message list: formatting, order, growth, moving, release. */
-#include "diag.h"
+#include "lib/diag.h"
 
 #include "check.h"
 

@@ -4,14 +4,14 @@
  * them, the 2026-07-28 requests routed on their own beside a legacy session, list cursors
  * (made, read back, followed page by page), calls handed to the pool, subscriptions and the
  * log sink. */
-#include "dispatch.h"
+#include "protocol/dispatch.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "jsonrpc.h"
-#include "modern.h"
-#include "registry.h"
-#include "status.h"
+#include "wire/jsonrpc.h"
+#include "protocol/modern.h"
+#include "served/registry.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

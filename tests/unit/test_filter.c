@@ -1,10 +1,10 @@
 /* test_filter.c: the per-section filters: which glob lists are accepted and why the others
  * are not, which names a list keeps, and the list of names a filter dropped. */
-#include "filter.h"
+#include "config/filter.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,16 +4,16 @@
  * client_log through the log sink's filter, and no predecessor outside init (1.3); ask_key
  * handed to the protocol side, and a question refused for its input forgetting the name
  * (1.4). */
-#include "host.h"
+#include "host/host.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "limits.h"
-#include "plugin.h"
-#include "result.h"
-#include "revision.h"
-#include "status.h"
-#include "version.h"
+#include "lib/limits.h"
+#include "host/plugin.h"
+#include "host/result.h"
+#include "wire/revision.h"
+#include "lib/status.h"
+#include "lib/version.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* test_httpmsg.c: what the HTTP transport reads off messages and headers: Accept, the event
  * framing, answers told from other lines, the statuses of answers, the mirrored 2026-07-28
  * headers and their base64 form, Host names. */
-#include "httpmsg.h"
+#include "transport/httpmsg.h"
 
 #include "check.h"
 

@@ -1,9 +1,9 @@
 /* test_inflight.c: the table of requests in flight: ids, cancellation, and asking the client
  * with a worker thread that waits while the test answers, times out or cancels. */
-#include "inflight.h"
+#include "served/inflight.h"
 
 #include "check.h"
-#include "status.h"
+#include "lib/status.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* test_jsonrpc.c: line framing over a pipe, an interrupted read, message shapes, depth and
  * ids. */
-#include "jsonrpc.h"
+#include "wire/jsonrpc.h"
 
 #include "check.h"
-#include "status.h"
+#include "lib/status.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -1,10 +1,10 @@
 /* test_log.c: level names both ways, and the lines log_msg writes (format, filtering,
  * cutting), read back through a pipe. */
-#include "log.h"
+#include "lib/log.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

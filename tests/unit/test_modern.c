@@ -5,13 +5,13 @@
  * the handler (ABI 1.4 ask_key): under their name, answered on a retry or ahead, the names
  * checked, and the ask-N keys of the others unshifted. The request's origin (ABI 1.5
  * call_origin): new for each first request, kept by a retry through its (sealed) state. */
-#include "modern.h"
+#include "protocol/modern.h"
 
-#include "base64.h"
+#include "lib/base64.h"
 #include "check.h"
 #include "fixture.h"
-#include "status.h"
-#include "strbuf.h"
+#include "lib/status.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

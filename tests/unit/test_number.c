@@ -1,10 +1,10 @@
 /* test_number.c: numbers that cJSON alone prints inexactly keep every digit; numbers it
  * prints right stay numbers; the tree walk reaches every depth; number_print leaves its
  * input alone. */
-#include "number.h"
+#include "lib/number.h"
 
 #include "check.h"
-#include "status.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

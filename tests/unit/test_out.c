@@ -1,11 +1,11 @@
 /* test_out.c: the output side: whole lines, gathered replies that leave on a flush, large
  * lines written in place and in order, many writers at once, JSON-RPC batches, the watcher's
  * staleness check, a client that does not read (back-pressure) and one that is gone. */
-#include "out.h"
+#include "wire/out.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -3,15 +3,15 @@
  * permissions, noticing a changed file, init -> shutdown -> init, and rebuilds that take over
  * their predecessor in its mapping (1.3) or load a fresh copy. Scratch files live in
  * build/tests/tmp/plugin/. */
-#include "plugin.h"
+#include "host/plugin.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "host.h"
-#include "limits.h"
-#include "result.h"
-#include "revision.h"
-#include "status.h"
+#include "host/host.h"
+#include "lib/limits.h"
+#include "host/result.h"
+#include "wire/revision.h"
+#include "lib/status.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include <cJSON.h>
 
 #include "check.h"
-#include "utf8.h"
+#include "lib/utf8.h"
 
 /* Allocations fail once `test_allocs_left` reaches 0; -1 never fails. `test_allocs` counts
  * the calls. */

@@ -3,12 +3,12 @@
  * boolean's, no $schema or _meta, and no question at all with a multi-select field, a field of
  * an unknown type, sampling with tools, or content the revision lacks (audio before
  * 2025-03-26). */
-#include "question.h"
+#include "calls/question.h"
 
 #include "check.h"
-#include "host.h"
-#include "revision.h"
-#include "status.h"
+#include "host/host.h"
+#include "wire/revision.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

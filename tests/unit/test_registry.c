@@ -1,14 +1,14 @@
 /* test_registry.c: merging plugins into a registry: order, prefixes, collisions, lookups,
  * template matching, the list entries of each revision, and the diff used on reload.
  * Real plugins come from build/tests/plugins/; the JSON shapes use a plugin built by hand. */
-#include "registry.h"
+#include "served/registry.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "host.h"
-#include "limits.h"
-#include "revision.h"
-#include "status.h"
+#include "host/host.h"
+#include "lib/limits.h"
+#include "wire/revision.h"
+#include "lib/status.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

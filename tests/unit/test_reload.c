@@ -4,10 +4,10 @@
  */
 #include "check.h"
 
-#include "config.h"
-#include "plugin.h"
-#include "reload.h"
-#include "status.h"
+#include "config/config.h"
+#include "host/plugin.h"
+#include "served/reload.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

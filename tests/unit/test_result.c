@@ -4,14 +4,14 @@
  * serve, and completion values past RESULT_COMPLETION_MAX are counted, not kept. result_json
  * (1.3) per kind and per revision: the sinks' stand-ins and fields, wrong types refused whole,
  * the limit. */
-#include "result.h"
+#include "host/result.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "limits.h"
-#include "revision.h"
-#include "status.h"
-#include "strbuf.h"
+#include "lib/limits.h"
+#include "wire/revision.h"
+#include "lib/status.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_revision.c: revision names and what each revision's schema has. */
-#include "revision.h"
+#include "wire/revision.h"
 
 #include "check.h"
 

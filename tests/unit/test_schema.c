@@ -1,12 +1,12 @@
 /* test_schema.c: every enforced keyword with values that pass and values that fail, the
  * JSON-pointer path in the error, $ref resolution (pointers, escapes, recursion, cycles),
  * and schema_check. Cases are tables of JSON texts. */
-#include "schema.h"
+#include "lib/schema.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
-#include "strbuf.h"
+#include "lib/limits.h"
+#include "lib/status.h"
+#include "lib/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

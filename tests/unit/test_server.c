@@ -6,14 +6,14 @@
  * frees it), and the subscribe calls of ABI 1.3 across subscriptions and a reload. Whether an
  * instance is loaded is read from /proc/self/maps, where its library shows as the memfd named
  * after its INI section. */
-#include "server.h"
+#include "served/server.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "plugin.h"
-#include "registry.h"
-#include "reload.h"
-#include "status.h"
+#include "host/plugin.h"
+#include "served/registry.h"
+#include "served/reload.h"
+#include "lib/status.h"
 
 #include <fcntl.h>
 #include <pthread.h>

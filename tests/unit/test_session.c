@@ -1,15 +1,15 @@
 /* test_session.c: the legacy session: initialize negotiates (never echoing an unknown
  * version), keeps the client's capabilities and info, is refused twice and without a version;
  * the capabilities offered; notifications/initialized; logging/setLevel's levels. */
-#include "session.h"
+#include "served/session.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "jsonrpc.h"
-#include "log.h"
-#include "registry.h"
-#include "revision.h"
-#include "status.h"
+#include "wire/jsonrpc.h"
+#include "lib/log.h"
+#include "served/registry.h"
+#include "wire/revision.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * edges, streaming against one-shot at random split points, the RFC 2104 key rules, and the
  * constant-time compare.
  */
-#include "sha256.h"
+#include "lib/sha256.h"
 
 #include "check.h"
 

@@ -1,5 +1,5 @@
 /* test_status.c: the status table: every code has its text, codes are distinct. */
-#include "status.h"
+#include "lib/status.h"
 
 #include "check.h"
 

@@ -1,9 +1,9 @@
 /* test_strbuf.c: the growable buffer: always NUL-terminated, grows across many adds,
  * formatted adds of any length, reset keeps the room, detach hands the bytes over. */
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include "check.h"
-#include "status.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,11 +2,11 @@
  * listeners (added and acknowledged under the lock, one per id, the limit), the URIs anyone
  * follows once each, and closing every listener; each URI's first and last followers told to
  * heard, in order, without the lock (1.3). */
-#include "subs.h"
+#include "served/subs.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* test_uritemplate.c: template checking and matching ({var}, {+var}, literals). */
-#include "uritemplate.h"
+#include "lib/uritemplate.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <stdlib.h>
 #include <string.h>

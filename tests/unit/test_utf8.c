@@ -3,7 +3,7 @@
  */
 #include "check.h"
 
-#include "utf8.h"
+#include "lib/utf8.h"
 
 #include <stdlib.h>
 

@@ -3,12 +3,12 @@
  * change to the INI file or to a plugin's file is due once, LIMIT_WATCH_QUIET_MS after the
  * last of a burst; a rename into place, a removal and a change through a symlink count; other
  * files in the same folders, disabled plugins and folders that do not exist do not. */
-#include "watch.h"
+#include "served/watch.h"
 
 #include "check.h"
 #include "fixture.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <poll.h>
 #include <stdlib.h>

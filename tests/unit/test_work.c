@@ -4,11 +4,11 @@
  * hands reading to another thread; a question to the client hands it at once; calls that
  * pile up get threads; pipelined calls use a helper; end of input and stop_input. A stop
  * that gives up lets its threads go. */
-#include "work.h"
+#include "lib/work.h"
 
 #include "check.h"
-#include "limits.h"
-#include "status.h"
+#include "lib/limits.h"
+#include "lib/status.h"
 
 #include <errno.h>
 #include <stdatomic.h>

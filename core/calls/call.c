@@ -1,0 +1,515 @@
+#include "calls/call.h"
+
+#include "lib/crash.h"
+#include "host/host.h"
+#include "served/inflight.h"
+#include "lib/limits.h"
+#include "lib/log.h"
+#include "protocol/modern.h"
+#include "wire/out.h"
+#include "calls/question.h"
+#include "served/registry.h"
+#include "wire/revision.h"
+#include "lib/schema.h"
+#include "lib/status.h"
+#include "lib/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct call_job {
+    struct work_job work;        /* first: the pool hands this back */
+    struct call_origin o;        /* msg owned */
+    struct call_target t;        /* owned_args owned */
+    size_t held;                 /* counted in srv->calls_held while the job lives */
+    size_t result_cost;          /* the handler's result parsed: what mcph_json_trim is given */
+    struct inflight_call flight; /* registered in its peer's inflight while the job lives */
+    cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
+    struct host_env env;
+    unsigned missing;        /* CALL_CAN_* bits the handler asked for and the client lacks */
+    int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
+    struct modern_mrtr mrtr; /* 2026-07-28: the questions and the retry's answers */
+    char name[];             /* t.name (which the registry owns) copied, in the same block */
+};
+
+static const char *const call_ask_methods[] = {
+    [HOST_ASK_SAMPLE] = "sampling/createMessage",
+    [HOST_ASK_ELICIT] = "elicitation/create",
+    [HOST_ASK_ROOTS] = "roots/list",
+};
+
+/* --- Services handed to the handler (struct host_env), on its thread. --- */
+
+static void call_progress(void *ctx, double progress, double total, const char *message)
+{
+    struct call_job *job = ctx;
+    cJSON *params;
+
+    /* Nothing more for a cancelled request, progress included. */
+    if (job->progress_token == NULL || atomic_load(&job->flight.cancelled))
+        return;
+    params = cJSON_CreateObject();
+    if (params == NULL)
+        return;
+    cJSON_AddItemToObject(params, "progressToken", cJSON_Duplicate(job->progress_token, 1));
+    cJSON_AddNumberToObject(params, "progress", progress);
+    if (total > 0)
+        cJSON_AddNumberToObject(params, "total", total);
+    /* ProgressNotification.message came with 2025-03-26. */
+    if (message != NULL && revision_has(job->o.rev, REVF_AUDIO))
+        cJSON_AddStringToObject(params, "message", message);
+    out_notify(job->o.peer->out, "notifications/progress", params);
+}
+
+static int call_cancelled(void *ctx)
+{
+    struct call_job *job = ctx;
+
+    return atomic_load(&job->flight.cancelled);
+}
+
+static unsigned call_needs(int what)
+{
+    if (what == HOST_ASK_SAMPLE)
+        return CALL_CAN_SAMPLE;
+    return what == HOST_ASK_ELICIT ? CALL_CAN_ELICIT : CALL_CAN_ROOTS;
+}
+
+/* Tell the client to stop working on our request. */
+static void call_ask_abandon(struct call_job *job, const char *ask_id, const char *reason)
+{
+    cJSON *params = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(params, "requestId", ask_id);
+    cJSON_AddStringToObject(params, "reason", reason);
+    out_notify(job->o.peer->out, "notifications/cancelled", params);
+}
+
+/* A legacy session: a request to the client, and a wait for its response. */
+static int call_ask_legacy(struct call_job *job, int what, cJSON *params, cJSON **answer)
+{
+    struct server *srv = job->o.srv;
+    struct peer *peer = job->o.peer;
+    cJSON *req, *reply = NULL, *err;
+    char ask_id[32];
+    int status;
+
+    /* Registered before it is sent, so the answer cannot overtake the wait. */
+    inflight_ask_begin(peer->inflight, &job->flight, ask_id);
+    req = jsonrpc_notification(call_ask_methods[what], params);
+    if (req == NULL)
+        return MCPH_ERR_NOMEM;
+    cJSON_AddStringToObject(req, "id", ask_id);
+    /* The answer comes through the reader: if this thread is it, another reads on. */
+    work_blocking(&srv->work);
+    out_send(peer->out, req);
+    status = inflight_ask_wait(peer->inflight, &job->flight, job->ask_timeout_ms, &reply);
+    if (status == STATUS_EOF) {
+        /* Input has ended, so no answer can come; stdout may still be read. */
+        call_ask_abandon(job, ask_id, "end of input");
+        return MCPH_ERR_CANCELLED;
+    }
+    if (status != STATUS_OK) {
+        call_ask_abandon(job, ask_id, status == STATUS_AGAIN ? "timed out" : "cancelled");
+        return status == STATUS_AGAIN ? MCPH_ERR_TIMEOUT : MCPH_ERR_CANCELLED;
+    }
+    err = cJSON_DetachItemFromObjectCaseSensitive(reply, "error");
+    *answer = err ? err : cJSON_DetachItemFromObjectCaseSensitive(reply, "result");
+    cJSON_Delete(reply);
+    if (err != NULL)
+        return MCPH_ERR_CLIENT;
+    return cJSON_IsObject(*answer) ? MCPH_OK : MCPH_ERR_CLIENT;
+}
+
+/* A question that is not asked: it still uses up the name the handler gave it. */
+static int call_ask_refuse(struct call_job *job, cJSON *params, int status)
+{
+    modern_mrtr_pass(&job->mrtr, 0);
+    cJSON_Delete(params);
+    return status;
+}
+
+/* Fit a legacy question to the session's revision; one that does not fit is not asked and
+ * the log says why. */
+static int call_ask_fits(struct call_job *job, int what, cJSON *params)
+{
+    struct strbuf why = STRBUF_INIT;
+    int status = question_fit(what, params, job->o.rev, &why);
+
+    if (status != STATUS_OK)
+        log_msg(&job->o.srv->log, LOG_WARNING, NULL,
+                "plugin '%s' (%s): %s not asked: %s; the client speaks %s (the plugin gets "
+                "MCPH_ERR_UNSUPPORTED; ask without it, or the client needs 2025-11-25)",
+                job->t.plugin->id, job->name, call_ask_methods[what], why.buf,
+                revision_get(job->o.rev)->name);
+    strbuf_release(&why);
+    return status;
+}
+
+static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
+{
+    struct call_job *job = ctx;
+
+    /* Only tools, reads and gets may answer input_required under 2026-07-28. */
+    if (!(job->o.can & call_needs(what)) || (job->o.modern && job->t.kind == RESULT_COMPLETE)) {
+        if (!(job->o.can & call_needs(what)))
+            job->missing |= call_needs(what);
+        return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
+    }
+    /* A cancelled call asks nothing more. */
+    if (atomic_load(&job->flight.cancelled))
+        return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
+    if (job->o.modern)
+        return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+    /* Only what the client's revision defines is asked. */
+    if (call_ask_fits(job, what, params) != STATUS_OK)
+        return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
+    /* A legacy question is a request of its own: its name only counts as used. */
+    if (modern_mrtr_pass(&job->mrtr, 1) != MCPH_OK)
+        return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
+    return call_ask_legacy(job, what, params, answer);
+}
+
+/* host->ask_key: the name of the next question, kept by the call's struct modern_mrtr in both
+ * eras, so that a name is checked the same way whichever revision the client speaks. */
+static int call_ask_key(void *ctx, const char *key)
+{
+    struct call_job *job = ctx;
+
+    return modern_mrtr_name(&job->mrtr, key);
+}
+
+/* host->call_origin: the request's origin, made when first asked for (modern_origin): most
+ * calls never ask, and pay nothing for it. The handler's thread. */
+static const char *call_origin_text(void *ctx)
+{
+    struct call_job *job = ctx;
+
+    return modern_origin(&job->mrtr);
+}
+
+/* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
+ * modern_mrtr_begin), else made when the handler first asks (call_origin_text); in an
+ * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
+ * the child serves in several requests of its own when its plugin asks). */
+static void call_set_origin(struct call_job *job)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const char *given =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_ORIGIN));
+
+    if (job->o.srv->isolated != NULL && modern_origin_ok(given))
+        memcpy(job->mrtr.origin, given, strlen(given) + 1);
+}
+
+/* --- Answers. --- */
+
+/* Under 2026-07-28, a handler that gave up because the client lacks a capability it asked
+ * for: -32021 naming what it needs (data.requiredCapabilities, a ClientCapabilities object). */
+static cJSON *call_missing_capability(const struct call_job *job)
+{
+    static const char *const names[] = {"sampling", "elicitation", "roots"};
+    cJSON *data = cJSON_CreateObject();
+    cJSON *caps = cJSON_AddObjectToObject(data, "requiredCapabilities");
+    struct strbuf text = STRBUF_INIT;
+    cJSON *error;
+
+    strbuf_addstr(&text, "Missing required client capability:");
+    for (unsigned i = 0; i < 3; i++) {
+        if (!(job->missing & (1u << i)))
+            continue;
+        cJSON_AddObjectToObject(caps, names[i]);
+        strbuf_addf(&text, " %s", names[i]);
+    }
+    error = jsonrpc_error(job->o.id, CALL_MISSING_CAPABILITY, text.buf, data);
+    strbuf_release(&text);
+    return error;
+}
+
+static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *msg)
+{
+    const char *id = job->t.plugin->id;
+    struct strbuf text = STRBUF_INIT;
+    cJSON *error;
+
+    /* msg is the plugin's own (host->error), sent whole: what it quotes of the request is
+     * its choice. */
+    if (rc == MCPH_ERR_INVALID)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Invalid params", NULL);
+    if (rc == MCPH_ERR_UNSUPPORTED && job->o.modern && job->missing != 0)
+        return call_missing_capability(job);
+    if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
+        return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
+                                job->o.modern);
+    if (rc == MCPH_ERR_NOT_FOUND)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
+    log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
+            rc, msg ? ": " : "", msg ? msg : "");
+    strbuf_addf(&text, "Internal error in plugin '%s'%s%s", id, msg ? ": " : "", msg ? msg : "");
+    error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
+    strbuf_release(&text);
+    return error;
+}
+
+/* A tool with an outputSchema must give a structured result that matches it (unless it
+ * reported a tool error). NULL when it does, else the error to send instead. */
+static cJSON *call_check_output(const struct call_job *job, const struct mcph_call *c)
+{
+    struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
+    cJSON *error;
+
+    if (job->t.output_schema == NULL || c->is_error)
+        return NULL;
+    if (c->structured == NULL)
+        strbuf_addstr(&why, "it declares an outputSchema but gave no structured result");
+    else if (schema_match(job->t.output_schema, c->structured, &why) == STATUS_OK)
+        return NULL;
+    strbuf_addf(&text, "Tool '%s' (plugin '%s') broke its own outputSchema: %s", job->t.name,
+                job->t.plugin->id, why.buf);
+    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text.buf);
+    error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
+    strbuf_release(&why);
+    strbuf_release(&text);
+    return error;
+}
+
+/* What a crash report calls the row a handler serves. */
+static const char *const call_kind_names[] = {
+    [RESULT_TOOL] = "tool",
+    [RESULT_RESOURCE] = "resource",
+    [RESULT_PROMPT] = "prompt",
+    [RESULT_COMPLETE] = "completion",
+};
+
+/* What the handler's run gives: a result to wrap in the envelope, or a whole error message. */
+struct call_answer {
+    cJSON *result; /* owned, or NULL */
+    cJSON *error;  /* owned, or NULL */
+};
+
+static struct call_answer call_run_handler(struct call_job *job)
+{
+    struct plugin *pl = job->t.plugin;
+    const cJSON *args = job->t.args ? job->t.args : job->t.owned_args;
+    struct call_answer a = {0};
+    struct registry *reg;
+    struct mcph_call c;
+    int rc, status;
+
+    if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
+        return a;
+    }
+    c.mime_type = job->t.mime_type;
+    c.name = job->t.own_name;
+    c.data = job->t.own_data;
+    c.env = &job->env;
+    status = job->o.modern ? modern_mrtr_begin(&job->mrtr, job->o.srv->state_key,
+                                               job->o.srv->state_key_len, job->o.msg, job->t.name)
+                           : STATUS_OK;
+    if (status == STATUS_INVALID) {
+        result_release(&c);
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
+                                "requestState was not sealed by this server: it was altered, "
+                                "or sealed under another state_key_file; retry without it",
+                                NULL);
+        return a;
+    }
+    if (status != STATUS_OK) {
+        result_release(&c);
+        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
+        return a;
+    }
+    call_set_origin(job);
+    pthread_setspecific(job->o.srv->call_key, job);
+    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
+                job->o.id);
+    rc = job->t.fn(&pl->host.vt, pl->state, &c);
+    crash_leave();
+    pthread_setspecific(job->o.srv->call_key, NULL);
+    /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
+    reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;
+    if (job->o.modern &&
+        (a.result = modern_mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
+        /* The handler asked what only a retry can answer. */
+    } else if (rc != MCPH_OK) {
+        a.error = call_plugin_error(job, rc, c.error);
+    } else if ((a.error = call_check_output(job, &c)) == NULL) {
+        a.result = result_build(&c);
+        if (job->o.modern)
+            modern_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
+    }
+    server_release_registry(job->o.srv, reg);
+    job->result_cost = c.bytes + c.parsed;
+    result_release(&c);
+    return a;
+}
+
+static void call_job_free(struct call_job *job)
+{
+    cJSON_Delete(job->o.msg);
+    cJSON_Delete(job->t.owned_args);
+    cJSON_Delete(job->progress_token);
+    modern_mrtr_release(&job->mrtr);
+    server_release_plugin(job->o.srv, job->t.plugin);
+    atomic_fetch_sub(&job->o.srv->calls_held, job->held);
+    peer_drop(job->o.peer);
+    /* A costly request or result leaves many small blocks free: they go back to the system. */
+    mcph_json_trim(job->held + job->result_cost);
+    free(job);
+}
+
+static void call_job_run(struct work_job *work)
+{
+    struct call_job *job = (struct call_job *)work;
+    struct out *out = job->o.peer->out;
+    struct call_answer a = {0};
+
+    /* A request cancelled while queued never reaches the plugin. */
+    if (!atomic_load(&job->flight.cancelled))
+        a = call_run_handler(job);
+    /* No answer at all for a cancelled request. */
+    if (inflight_remove(job->o.peer->inflight, &job->flight)) {
+        cJSON_Delete(a.result);
+        cJSON_Delete(a.error);
+        out_reply(out, job->o.batch, job->o.slot, NULL);
+    } else if (a.result != NULL) {
+        out_result(out, job->o.batch, job->o.slot, job->o.id, a.result);
+    } else {
+        out_reply(out, job->o.batch, job->o.slot, a.error);
+    }
+}
+
+/* After the pool is done with the job's plugin: the registry reference may go. */
+static void call_job_done(struct work_job *work)
+{
+    call_job_free((struct call_job *)work);
+}
+
+static void call_job_drop(struct work_job *work)
+{
+    struct call_job *job = (struct call_job *)work;
+
+    inflight_remove(job->o.peer->inflight, &job->flight);
+    if (job->o.batch != NULL)
+        out_reply(job->o.peer->out, job->o.batch, job->o.slot, NULL);
+    call_job_free(job);
+}
+
+static const cJSON *call_progress_token(const cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
+
+    /* A ProgressToken is a string or an integer, like a request id; anything else is not a
+     * token, and the request gets no progress. */
+    return jsonrpc_valid_id(token) ? token : NULL;
+}
+
+int call_log_level(struct server *srv, struct peer **peer, int *level)
+{
+    const struct call_job *job = pthread_getspecific(srv->call_key);
+
+    if (job == NULL)
+        return 0;
+    *peer = job->o.peer;
+    if (atomic_load(&job->flight.cancelled))
+        *level = LOG_OFF;
+    else if (job->o.modern)
+        *level = job->o.log_level;
+    else
+        *level = atomic_load(&job->o.peer->session->log_level);
+    return 1;
+}
+
+/* Whether a call holding `cost` bytes more would take what is held for calls in flight and
+ * replies not yet written past [server] max_pending_mb. Under the state lock (cfg). */
+static int call_over_cap(struct server *srv, struct peer *peer, size_t cost)
+{
+    size_t cap = (size_t)srv->cfg.max_pending_mb * 1024u * 1024u;
+
+    return atomic_load(&srv->calls_held) + out_held(peer->out) + atomic_load(&srv->transport_held) +
+               cost >
+           cap;
+}
+
+/* Answer a call that will not run with error `code` (0: no answer, out of memory), then free
+ * what it would have taken. The error echoes the id, which lives in the message: send it,
+ * then free both. */
+static void call_refuse(struct call_origin *o, struct call_target *t, int code, int mb)
+{
+    struct out *out = o->peer->out;
+
+    if (code == JSONRPC_INVALID_REQUEST) {
+        out_error(out, o->batch, o->slot, o->id, code,
+                  "Invalid Request: a request with this id is still in flight", NULL);
+    } else if (code == JSONRPC_SERVER_BUSY) {
+        struct strbuf text = STRBUF_INIT;
+
+        strbuf_addf(&text,
+                    "Server busy: requests in flight and replies not yet read hold %d MiB, the "
+                    "limit of [server] max_pending_mb; send it again when calls have finished",
+                    mb);
+        out_error(out, o->batch, o->slot, o->id, code, text.buf, NULL);
+        strbuf_release(&text);
+    } else {
+        out_reply(out, o->batch, o->slot, NULL);
+    }
+    cJSON_Delete(t->owned_args);
+    t->owned_args = NULL;
+    cJSON_Delete(o->msg);
+    o->msg = NULL;
+}
+
+void call_submit(struct call_origin *o, struct call_target *t)
+{
+    struct server *srv = o->srv;
+    size_t cost = o->bytes + LIMIT_PENDING_CALL_BYTES;
+    size_t name_len = t->name ? strlen(t->name) : 0;
+    struct call_job *job = NULL;
+    const cJSON *token = call_progress_token(o->msg);
+    int status = STATUS_NOMEM;
+
+    if (call_over_cap(srv, o->peer, cost)) {
+        call_refuse(o, t, JSONRPC_SERVER_BUSY, srv->cfg.max_pending_mb);
+        return;
+    }
+    job = calloc(1, sizeof(*job) + name_len + 1);
+    if (job != NULL) {
+        memcpy(job->name, t->name ? t->name : "", name_len);
+        job->flight.method = o->method;
+        job->flight.target = job->name;
+        status = inflight_add(o->peer->inflight, o->id, &job->flight);
+    }
+    if (status != STATUS_OK) {
+        free(job);
+        call_refuse(o, t, status == STATUS_EXISTS ? JSONRPC_INVALID_REQUEST : 0, 0);
+        return;
+    }
+    job->held = cost;
+    atomic_fetch_add(&srv->calls_held, cost);
+    job->o = *o;
+    job->t = *t;
+    job->t.name = job->name;
+    job->progress_token = token ? cJSON_Duplicate(token, 1) : NULL;
+    job->ask_timeout_ms = srv->cfg.ask_timeout_ms;
+    /* The instance, not the whole set served: a queued call must not keep every plugin of an
+     * older set loaded across reloads. */
+    plugin_ref(t->plugin);
+    peer_hold(o->peer);
+    job->env = (struct host_env){.ctx = job,
+                                 .progress = call_progress,
+                                 .cancelled = call_cancelled,
+                                 .ask = call_ask,
+                                 .ask_key = call_ask_key,
+                                 .origin = call_origin_text};
+    job->work.run = call_job_run;
+    job->work.done = call_job_done;
+    job->work.drop = call_job_drop;
+    job->work.lane = &t->plugin->lane;
+    o->msg = NULL;
+    t->owned_args = NULL;
+    work_submit(&srv->work, &job->work);
+}

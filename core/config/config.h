@@ -1,0 +1,154 @@
+/*
+ * config.h: the INI file as a struct. Parsing has no side effects: it reads the file,
+ * checks every key it knows, and keeps the plugin's own keys (with their line numbers) for
+ * the loader to check against the keys the plugin declares.
+ */
+#ifndef MCPH_CONFIG_H
+#define MCPH_CONFIG_H
+
+#include "lib/diag.h"
+#include "config/filter.h"
+
+#include <stddef.h>
+
+/* One key of a plugin's own, from its [plugin.NAME] section. */
+struct config_kv {
+    char *key;   /* owned */
+    char *value; /* owned */
+    int line;    /* line in the INI file */
+};
+
+/* isolate = process and the limits of its child (isolate.h). */
+struct config_isolate {
+    int on;               /* isolate = process: init, rows, calls and shutdown in a child */
+    int call_timeout_ms;  /* a call unanswered this long kills the child; 0: no limit */
+    long long max_memory; /* RLIMIT_AS of the child in bytes; 0: no limit */
+    int max_cpu_s;        /* RLIMIT_CPU of the child; 0: no limit */
+    int max_files;        /* RLIMIT_NOFILE of the child; 0: mcph's own */
+    int max_procs;        /* processes under the child (its tree), counted by it; 0: none */
+};
+
+/* One [plugin.NAME] section. */
+struct config_plugin {
+    char *id;         /* owned: NAME */
+    int line;         /* line of the section header */
+    char *path;       /* owned: the .so path, resolved against plugin_dir */
+    int path_line;    /* line of path =, or the header's when defaulted to NAME.so */
+    int enabled;      /* enabled = (default yes) */
+    int enabled_line; /* line of enabled =, 0 when not set */
+    char *prefix;     /* owned, or NULL: exposed names become prefix_name */
+    int prefix_line;  /* line of prefix =, 0 when not set */
+    int cache_ttl_ms; /* cache_ttl_ms = for its resources/read results, -1 when not set */
+    int cache_ttl_line;
+    int cache_public; /* cache_scope = public (1) or private (0), -1 when not set */
+    int cache_scope_line;
+    int max_concurrent; /* calls of the instance at once; 0 when not set ([server] workers) */
+    int max_concurrent_line;
+    char *filter[FILTER_KEYS]; /* owned or NULL: tools =, resources =, prompts = (filter.h) */
+    int filter_line[FILTER_KEYS];
+    struct config_isolate isolate;
+    int isolate_line, call_timeout_line, max_memory_line, max_cpu_line, max_files_line;
+    int max_procs_line;
+    int ini_fd;   /* borrowed: the config's text_fd, for an isolated section's child; or -1 */
+    int image_fd; /* in an isolated child (--isolated): the sealed copy of the plugin its
+                   * parent checked, loaded instead of path; else -1 */
+    struct config_kv *keys; /* owned: the plugin's own keys, in file order */
+    size_t nkeys;
+};
+
+struct config {
+    char *file;         /* owned: the INI path as given */
+    char *dir;          /* owned: the folder of the INI file, relative paths start here */
+    char *name;         /* owned: serverInfo.name (default "mcph") */
+    char *title;        /* owned or NULL: serverInfo.title */
+    char *instructions; /* owned or NULL: initialize instructions */
+    char *plugin_dir;   /* owned: resolved folder of plugin paths (default: dir) */
+    int workers;        /* calls one plugin instance may run at once, by default */
+    int log_level;      /* enum log_level */
+    int strict;         /* a plugin that fails at startup is fatal */
+    int page_size;      /* list page size */
+    int watch;          /* reload when the INI or an enabled plugin's file changes */
+    int ask_timeout_ms; /* how long a plugin waits for the client's answer */
+    int cache_ttl_ms;   /* ttlMs of cacheable results (2026-07-28) */
+    int cache_public;   /* cacheScope: public (1) or private (0) */
+    int max_pending_mb; /* MiB held for requests in flight and replies not yet written */
+    /* Streamable HTTP (http.h); listen NULL: stdio. Read at startup only. */
+    char *listen;          /* owned or NULL: HOST:PORT to serve over HTTP */
+    char *http_path;       /* owned or NULL ("/mcp"): the one endpoint */
+    char *allowed_hosts;   /* owned or NULL: Host names accepted besides loopback's */
+    char *allowed_origins; /* owned or NULL: Origins accepted besides the allowed hosts' */
+    char *auth_token_file; /* owned or NULL (resolved): bearer tokens, one a line */
+    char *state_key_file;  /* owned or NULL (resolved): the key requestState is sealed with */
+    char *session_route;   /* owned or NULL: a name session ids start with (NAME-...), for a
+                            * load balancer to route a legacy session back to this replica */
+    int max_sessions;      /* legacy sessions open at once */
+    int session_idle_s;    /* a legacy session unused this long ends */
+    int max_connections;   /* HTTP connections at once */
+    int http_timeout_s;    /* a connection idle (or trickling) this long is closed */
+    int text_fd; /* owned: the INI text as read, a sealed memfd, when a section is isolated;
+                  * else -1 */
+    struct config_plugin *plugins; /* owned, in file order */
+    size_t nplugins;
+};
+
+void config_init(struct config *cfg);
+void config_release(struct config *cfg);
+
+/*
+ * Parse the INI file at `path` into `cfg` (which must be freshly initialised). Every
+ * problem is added to `errs` as "FILE:LINE: what is wrong; the fix". Returns STATUS_OK, or
+ * STATUS_CONFIG when errs got at least one message (cfg then holds what was understood and
+ * must still be released), or STATUS_IO when the file cannot be read.
+ */
+int config_load(struct config *cfg, const char *path, struct diag *errs)
+    __attribute__((warn_unused_result));
+
+/* The same, with the text read from fd (from its start) instead of the file at path, which
+ * still names the file in messages and is the folder relative paths start from: what an
+ * isolated child (--isolated) gets from its parent. */
+int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
+    __attribute__((warn_unused_result));
+
+/* Split [server] listen (borrowed): "HOST:PORT", "[IPV6]:PORT". The host without brackets
+ * goes to host (size bytes; NULL: only checked), the port to *port (NULL: not wanted).
+ * Returns STATUS_OK or STATUS_INVALID. */
+int config_listen_split(const char *listen, char *host, size_t size, int *port);
+
+/* The folder of file `path` ("." for a bare name). Owned by the caller; NULL when out of
+ * memory. */
+char *config_dirname(const char *path);
+
+/* `rel` resolved against folder `base` (unless absolute; "./x" joins as "base/x" and "." as
+ * "base"), as every relative path of the INI is. Owned by the caller; NULL when out of
+ * memory. */
+char *config_join(const char *base, const char *rel);
+
+/* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
+const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
+
+/* Whether key belongs to mcph in a [plugin.NAME] section (path, enabled, prefix, the cache
+ * keys, max_concurrent, the filters): a plugin may not declare a key of that name. */
+int config_core_key(const char *key);
+
+/* Whether core key `key` is one a plugin may declare too (call_timeout_ms): the only ones.
+ * In a section without isolate = process, the loader refuses it (FILE:LINE) unless the
+ * plugin declares it, and then hands its value to the plugin through host->config. */
+int config_shared_key(const char *key);
+
+/* The i-th of those keys (from 0), static; NULL past the last. */
+const char *config_shared_key_name(size_t i);
+
+/* The value of shared key `key` in section pl as text into buf (size bytes), when the section
+ * sets it. Returns the line it was set on, or 0 when not set (buf untouched). */
+int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size);
+
+/* Those keys as one line for messages: "path, enabled, ...". */
+const char *config_core_key_names(void);
+
+/* 1 when two sections would configure a plugin identically (same path, enabled, prefix,
+ * cache keys, filters as written, isolation and its limits, and own keys with the same values in
+ * any order), else 0: the one test of whether a reload keeps an instance. max_concurrent is not
+ * compared: a kept instance takes a new share without being built again. */
+int config_plugin_same(const struct config_plugin *a, const struct config_plugin *b);
+
+#endif

@@ -1,0 +1,151 @@
+#include "host/isolate.h"
+
+#include "../../plugins/mcp/mcp.h"
+#include "lib/limits.h"
+#include "host/plugin.h"
+#include "lib/status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* --- The parent's side: the proxy. --- */
+
+static char **isolate_list(const char *const *words)
+{
+    size_t n = 0;
+    char **list;
+
+    while (words[n] != NULL)
+        n++;
+    list = calloc(n + 1, sizeof(*list));
+    for (size_t i = 0; list != NULL && i < n; i++) {
+        list[i] = strdup(words[i]);
+        if (list[i] == NULL) {
+            for (size_t j = 0; j < i; j++)
+                free(list[j]);
+            free(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* The child of pl: mcph itself (the running binary, even when the file was replaced since),
+ * with mcph's environment and folder, the section's limits, and the INI text and image. */
+static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
+{
+    const char *const argv[] = {"/proc/self/exe", "--isolated", pl->id, pl->ini_file, NULL};
+
+    memset(spec, 0, sizeof(*spec));
+    spec->argv = isolate_list(argv);
+    spec->envp = isolate_list((const char *const *)environ);
+    spec->cwd = getcwd(NULL, 0);
+    spec->display = strdup(pl->id);
+    spec->noun = "plugin";
+    spec->startup_ms = LIMIT_ISOLATE_STARTUP_MS;
+    spec->call_timeout_ms = pl->isolate.call_timeout_ms;
+    spec->max_memory = pl->isolate.max_memory;
+    spec->max_cpu_s = pl->isolate.max_cpu_s;
+    spec->max_files = pl->isolate.max_files;
+    spec->max_procs = pl->isolate.max_procs;
+    spec->pass_origin = 1; /* the child's plugin keys what it keeps by its parent's request */
+    spec->config_exit = ISOLATE_EXIT_CONFIG; /* the child refused the section: FILE:LINE said */
+    spec->own_instructions = 1;              /* the child serves its plugin's paragraph, headed */
+    spec->pass[spec->npass] = fcntl(pl->ini_fd, F_DUPFD_CLOEXEC, 3);
+    spec->npass += spec->pass[spec->npass] >= 0;
+    spec->pass[spec->npass] = fcntl(plugin_image_fd(pl), F_DUPFD_CLOEXEC, 3);
+    spec->npass += spec->pass[spec->npass] >= 0;
+    if (spec->argv == NULL || spec->envp == NULL || spec->cwd == NULL || spec->display == NULL ||
+        spec->npass != 2) {
+        mcp_spec_release(spec);
+        return MCPH_ERR_NOMEM;
+    }
+    return MCPH_OK;
+}
+
+static int isolate_init(const struct mcph_host *host, void **state)
+{
+    const struct plugin_host *h = (const struct plugin_host *)(const void *)host;
+    struct mcp_spec spec;
+
+    if (isolate_spec(h->plugin, &spec) != MCPH_OK) {
+        host->log(host, MCPH_LOG_ERROR, "cannot prepare the plugin's process: %s", strerror(errno));
+        return MCPH_ERR_NOMEM;
+    }
+    return mcp_serve(host, state, &spec);
+}
+
+void isolate_descriptor(struct mcph_plugin *d)
+{
+    const struct mcph_plugin *mcp = mcp_descriptor();
+
+    memset(d, 0, sizeof(*d));
+    memcpy(d, mcp, mcp->size < sizeof(*d) ? mcp->size : sizeof(*d));
+    d->name = NULL; /* the instance is named by its section */
+    d->version = NULL;
+    d->config_keys = NULL; /* the child checks the section's keys against the plugin's */
+    d->init = isolate_init;
+}
+
+/* --- The child's side. --- */
+
+int isolate_child_fds(void)
+{
+    const int fds[] = {ISOLATE_FD_CONFIG, ISOLATE_FD_IMAGE};
+
+    for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+        if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0) {
+            fprintf(stderr,
+                    "mcph: --isolated is how mcph runs a plugin with isolate = process; it "
+                    "needs the descriptors its parent passes (%d: %s)\n",
+                    fds[i], strerror(errno));
+            return STATUS_INVALID;
+        }
+    }
+    return STATUS_OK;
+}
+
+int isolate_child_config(struct config *cfg, const char *id, struct diag *errs)
+{
+    struct config_plugin *mine = NULL;
+
+    for (size_t i = 0; i < cfg->nplugins; i++) {
+        struct config_plugin *cp = &cfg->plugins[i];
+
+        cp->ini_fd = -1;
+        if (strcmp(cp->id, id) != 0) {
+            cp->enabled = 0;
+            continue;
+        }
+        mine = cp;
+        cp->enabled = 1;
+        memset(&cp->isolate, 0, sizeof(cp->isolate));
+        cp->call_timeout_line = 0; /* the parent's limit: not the plugin's key in the child */
+        cp->image_fd = ISOLATE_FD_IMAGE;
+        free(cp->prefix);
+        cp->prefix = NULL;
+        for (int k = 0; k < FILTER_KEYS; k++) {
+            free(cp->filter[k]);
+            cp->filter[k] = NULL;
+        }
+    }
+    if (cfg->text_fd >= 0)
+        close(cfg->text_fd);
+    cfg->text_fd = -1;
+    cfg->strict = 1;
+    cfg->watch = 0;
+    /* The parent serves [server] instructions; the child, its plugin's paragraph alone. */
+    free(cfg->instructions);
+    cfg->instructions = NULL;
+    if (mine == NULL) {
+        diag_add(errs, "%s: no [plugin.%s] section in the text its parent passed", cfg->file, id);
+        return STATUS_CONFIG;
+    }
+    return STATUS_OK;
+}
