@@ -95,7 +95,7 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
-        test-edges test-hostile test-conformance test-gateway test-isolate test-install \
+        test-edges test-hostile test-conformance test-gateway test-isolate test-install test-docs \
         check-format clean node-deps plugin \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
@@ -186,7 +186,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 
 test: test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
       test-hostile test-http test-scale test-conformance test-gateway test-isolate test-install \
-      check-format
+      test-docs check-format
 
 # The core's layers (docs/internals.md): no include runs up a layer or into plugins/; the
 # check is seen to fail on includes planted in a copy of core/.
@@ -369,6 +369,12 @@ uninstall:
 # uninstall leaving nothing behind.
 test-install: all
 	MAKE="$(MAKE)" tests/install/install.sh
+
+# Every relative link of README.md and docs/ resolves; the check is seen to fail on links
+# planted in a copy.
+test-docs:
+	tests/docs/selftest.sh
+	tests/docs/links.sh
 
 FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
                                 tests/plugins/*.c tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)

@@ -2,37 +2,8 @@
  * server.h: the one struct every core module that serves requests is handed. Owned by
  * main(); its fields say which thread may touch them.
  *
- * A map of core/, one concern a file. The path of a request through it:
- *   pipe.c      the stdio transport: reads lines for the reader, flushes its answers
- *   http.c      the Streamable HTTP transport (--listen): connections, sessions, streams;
- *               httpmsg.c what it reads off messages and headers. A transport hands
- *               dispatch each message with its peer (peer.h): who answers, which session
- *   work.c      the threads: one holds the reader role and serves the input; the watcher
- *               hands reading on when the reader is stuck in a call; plugins' lanes
- *   jsonrpc.c   framing (one line, one message), the input's UTF-8 and depth scan, envelopes
- *   dispatch.c  parse, envelope checks, era routing, the method table, lists, call targets
- *   session.c   the legacy era: initialize, initialized, logging/setLevel, capabilities
- *   modern.c    the 2026-07-28 era: _meta, result decoration, discover, listen, MRTR
- *   schema.c    tool arguments and structured results against compiled JSON Schemas
- *   call.c      a call into a plugin: in flight, run on a lane, answered
- *   result.c    what a handler adds to its call, turned into the MCP result
- *   host.c      the services vtable plugins call while they run
- *   inflight.c  requests in flight (cancellation) and mcph's own questions to the client
- *   out.c       every message sent: replies gathered per flush, notifications at once
- * The state they serve from:
- *   server.c    the server's setup, start, stop and teardown; retired sets; refresh asks
- *   config.c    the INI file as a struct, and the one table of mcph's keys
- *   filter.c    the per-section filters tools, resources, prompts: glob lists checked, matched
- *   plugin.c    loading an instance: file checks, dlopen from a sealed copy, descriptor,
- *               config keys, init, shutdown
- *   rows.c      the row kinds (tools, resources, templates, prompts): check, copy, free
- *   registry.c  the merged set served (prefixes, collisions, list pages)
- *   subs.c      who follows what: resource subscriptions and listen requests
- *   reload.c    build then swap on SIGHUP, watch mode and refresh asks
- *   watch.c     inotify for watch mode; debounce.c turns bursts of events into one action
- * Small parts: log.c, diag.c (user-facing error lists), strbuf.c, utf8.c, number.c,
- * base64.c, uritemplate.c, revision.c, status.c, limits.h. main.c is argv, signals and the
- * loop of the main thread.
+ * The map of core/ (its layers in request order, the path of a request, the threads and the
+ * order of their locks, reloads) is docs/internals.md.
  */
 #ifndef MCPH_SERVER_H
 #define MCPH_SERVER_H
