@@ -40,7 +40,9 @@ static int pipe_open(struct work_source *src, int fds[2])
 
 static void pipe_close(int fds[2])
 {
-    fixture_server_close(&fx); /* releases the reader too */
+    /* server_stop releases the reader; the fixture does not stop the server that way. */
+    jsonrpc_reader_release(&fx.srv.in);
+    fixture_server_close(&fx);
     close(fds[0]);
     if (fds[1] >= 0)
         close(fds[1]);
