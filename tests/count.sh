@@ -12,11 +12,13 @@
 #                   "format: N files clean", "layers: N files, ..." (N files checked);
 #                   test-install has no count: its last line says "all checks passed" (1)
 #   ok, FAIL        lines starting "ok" / "FAIL" or "not ok" (the checks of the suites that list
-#                   theirs one by one; node --test's subtests count here too)
+#                   theirs one by one; node --test's top-level tests too; conformance: its
+#                   "PASS" lines), and an include check.sh refuses
 #   sums            how many summary lines were added up
-# test-scale prints "scale driver: N passed" and then "scale: N passed" whose N counts the
-# driver as one check: both are summed, the same way in every log, so sums stay comparable.
-# A layer that did not run (make stopped before it) is printed as "not run".
+# test-conformance counts its scenarios ("conformance: N passed", once direct, once two hops
+# away), not the suite's own lines per scenario and total. A layer that did not run (make
+# stopped before it) is printed as "not run". Some counts move with the machine's load (a
+# check inside a timed loop, as test_out's slow reader): compare them with that in mind.
 set -euo pipefail
 
 verbose=0
@@ -68,12 +70,18 @@ function add(l, p, f, line) {
 /^unit: [0-9]+ passed, [0-9]+ failed$/ {
     binaries = $2; bin_failed = $4; ran["test-unit"] = 1; next
 }
+/^FAIL [^ ]*\/tests\/unit\/test_/ { bad["test-unit"]++; next }
+/^tests\/unit\/test_[a-z0-9_]+\.c:[0-9]+: / { next }
 layer == "" { next }
 /^# pass [0-9]+$/ { add(layer, $3, 0, $0); next }
 /^# fail [0-9]+$/ { add(layer, 0, $3, $0); next }
 /^format: [0-9]+ files clean$/ { add(layer, $2, 0, $0); next }
 /^layers: [0-9]+ files, every include runs down or across$/ { add(layer, $2, 0, $0); next }
 /^install: .*all checks passed$/ { add(layer, 1, 0, $0); next }
+# The conformance suite prints a line per scenario and a total of its own checks; its
+# scenarios are then listed PASS / FAIL and summed in "conformance: N passed, N failed".
+layer == "test-conformance" && /^PASS / { ok[layer]++; next }
+layer == "test-conformance" && /passed, [0-9]+ failed/ && !/^conformance: / { next }
 /[0-9]+ passed, [0-9]+ failed/ {
     match($0, /[0-9]+ passed, [0-9]+ failed/)
     split(substr($0, RSTART, RLENGTH), w, " ")
