@@ -15,6 +15,7 @@
 #                   theirs one by one; node --test's top-level tests too; conformance: its
 #                   "PASS" lines), and an include check.sh refuses
 #   sums            how many summary lines were added up
+# "(make: Error)" follows a layer whose recipe make saw fail.
 # test-conformance counts its scenarios ("conformance: N passed", once direct, once two hops
 # away), not the suite's own lines per scenario and total. A layer that did not run (make
 # stopped before it) is printed as "not run". Some counts move with the machine's load (a
@@ -72,6 +73,12 @@ function add(l, p, f, line) {
 }
 /^FAIL [^ ]*\/tests\/unit\/test_/ { bad["test-unit"]++; next }
 /^tests\/unit\/test_[a-z0-9_]+\.c:[0-9]+: / { next }
+# What make says of a layer that failed (the one way test-install, or a layer stopped by an
+# error before its summary, shows it).
+/^make: \*\*\* \[[^]]*: (test-[a-z]+|check-format)\] Error/ {
+    t = $0; sub(/^[^[]*\[[^]]*: /, "", t); sub(/\].*$/, "", t)
+    made[t]++; next
+}
 layer == "" { next }
 /^# pass [0-9]+$/ { add(layer, $3, 0, $0); next }
 /^# fail [0-9]+$/ { add(layer, 0, $3, $0); next }
@@ -103,6 +110,8 @@ END {
             continue
         }
         printf "%-17s %8d %7d %6d %6d %5d", l, passed[l], failed[l], ok[l], bad[l], sums[l]
+        if (l in made)
+            printf "   (make: Error)"
         if (l == "test-unit")
             printf "   (%d binaries, %d failed)", binaries, bin_failed
         printf "\n"
