@@ -1,6 +1,7 @@
 /* test_session.c: the legacy session: initialize negotiates (never echoing an unknown
  * version), keeps the client's capabilities and info, is refused twice and without a version;
- * the capabilities offered; notifications/initialized; logging/setLevel's levels. */
+ * the capabilities offered (completions only with a completer, and not to 2024-11-05);
+ * notifications/initialized; logging/setLevel's levels; release. */
 #include "served/session.h"
 
 #include "check.h"
@@ -150,6 +151,57 @@ static void test_capabilities(void)
     registry_free(reg);
 }
 
+/* A set with completers (the features test plugin's template and prompt) offers completions
+ * from 2025-03-26 on, never to 2024-11-05. */
+static void test_completions(void)
+{
+    struct fixture_server fx;
+
+    if (!CHECK(fixture_server_serve(&fx, "session",
+                                    "[server]\nplugin_dir = ../../plugins\n"
+                                    "[plugin.f]\npath = features.so\n")))
+        return;
+    for (int rev = REV_2024_11_05; rev <= REV_2026_07_28; rev++) {
+        cJSON *caps = session_capabilities(fx.srv.reg, rev);
+
+        if (!CHECK_INT_EQ(cJSON_IsObject(cJSON_GetObjectItem(caps, "completions")),
+                          rev != REV_2024_11_05))
+            fprintf(stderr, "    revision %s\n", revision_get(rev)->name);
+        cJSON_Delete(caps);
+    }
+    fixture_server_close(&fx);
+}
+
+/* No instructions, no member; a fresh or released session has no revision and logs nothing;
+ * releasing NULL is harmless. */
+static void test_bare(void)
+{
+    struct registry *reg = fixture_registry("s");
+    struct session s;
+    struct session_error err;
+    int status;
+    cJSON *result;
+
+    if (!CHECK(reg != NULL))
+        return;
+    session_init(&s);
+    CHECK_INT_EQ(s.rev, REV_NONE);
+    CHECK_INT_EQ(atomic_load(&s.log_level), LOG_OFF);
+    result =
+        session_init_text(&s, reg, "{\"protocolVersion\":\"2024-11-05\"}", NULL, &status, &err);
+    CHECK_INT_EQ(status, STATUS_OK);
+    CHECK(cJSON_GetObjectItem(result, "instructions") == NULL);
+    CHECK(s.client_caps == NULL);
+    CHECK(s.client_info == NULL);
+    cJSON_Delete(result);
+    atomic_store(&s.log_level, LOG_DEBUG);
+    session_release(&s);
+    CHECK_INT_EQ(atomic_load(&s.log_level), LOG_OFF);
+    CHECK_INT_EQ(s.initialized, 0);
+    session_release(NULL);
+    registry_free(reg);
+}
+
 static void test_level(void)
 {
     static const struct {
@@ -187,6 +239,8 @@ static const struct check_test tests[] = {
     {"result_and_client", test_result_and_client},
     {"needs_version", test_needs_version},
     {"capabilities", test_capabilities},
+    {"completions", test_completions},
+    {"bare", test_bare},
     {"level", test_level},
     {0},
 };
