@@ -15,10 +15,10 @@
 #ifndef MCPH_SCHEMA_H
 #define MCPH_SCHEMA_H
 
+#include "lib/strbuf.h"
+
 #include <cJSON.h>
 #include <stddef.h>
-
-struct strbuf;
 
 /* A schema compiled for matching: keywords read once, patterns compiled, $ref resolved. */
 struct schema;
