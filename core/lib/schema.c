@@ -44,7 +44,6 @@ const cJSON *schema_resolve(const cJSON *root, const char *ref)
     return *ref == '\0' ? node : NULL;
 }
 
-
 static struct schema_node *schema_compile_node(struct schema *s, const cJSON *src);
 static struct schema_node *schema_compile_target(struct schema *s, const cJSON *src);
 
@@ -445,4 +444,3 @@ int schema_compile(const cJSON *root, struct schema **out)
     *out = s;
     return STATUS_OK;
 }
-

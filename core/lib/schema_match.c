@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* One step from the value matched to the value being checked: a member or an element. */
 struct schema_step {
     const char *name; /* borrowed from the value: the member's name; NULL for an element */

@@ -96,11 +96,7 @@ static void test_nomem(void)
 }
 
 static const struct check_test tests[] = {
-    {"empty", test_empty},
-    {"adds", test_adds},
-    {"grows", test_grows},
-    {"nomem", test_nomem},
-    {0},
+    {"empty", test_empty}, {"adds", test_adds}, {"grows", test_grows}, {"nomem", test_nomem}, {0},
 };
 
 int main(void)
