@@ -322,6 +322,59 @@ static void test_utf8_len(void)
     CHECK(ok);
 }
 
+/* The good prefix by the checker by ranges, one sequence at a time (NUL is ASCII). */
+static size_t test_valid_ref(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        size_t len = s[i] < 0x80 ? 1 : test_utf8_ref(s + i, n - i);
+
+        if (len == 0)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+/* mcph_sb_utf8_valid against the checker by ranges: text of long ASCII runs (the eight-byte
+ * steps), NUL among them, and a few sequences good, cut or bad at every position. */
+static void test_utf8_valid(void)
+{
+    static const char *const pieces[] = {"\xc3\xa9",     "\xe2\x82\xac",    "\xf0\x9f\x98\x80",
+                                         "\xed\xa0\x80", "\xc0\xae",        "\xe2\x82",
+                                         "\x80",         "\xf4\x90\x80\x80"};
+    uint32_t seed = 777;
+    int ok = 1;
+
+    for (int round = 0; round < 5000; round++) {
+        unsigned char in[80];
+        size_t n = 0;
+
+        while (n < sizeof(in) - 4) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 10 == 0) {
+                const char *p = pieces[(seed >> 20) % 8];
+
+                memcpy(in + n, p, strlen(p));
+                n += strlen(p);
+            } else {
+                in[n++] = (seed >> 24) % 16 == 0 ? 0 : (unsigned char)('a' + (seed >> 16) % 26);
+            }
+            if ((seed >> 8) % 23 == 0)
+                break;
+        }
+        ok &= mcph_sb_utf8_valid((const char *)in, n) == test_valid_ref(in, n);
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(mcph_sb_utf8_valid("abcdefgh\0abcdefgh", 17), 17);
+    CHECK_INT_EQ(mcph_sb_utf8_valid("abcdefg\xe9"
+                                    "abcdefgh",
+                                    16),
+                 7);
+    CHECK_INT_EQ(mcph_sb_utf8_valid(NULL, 0), 0);
+}
+
 /* Random bytes: the output always parses as one JSON string and is well-formed UTF-8. */
 static void test_json_random(void)
 {
@@ -426,6 +479,7 @@ static const struct check_test tests[] = {
     {"json_controls", test_json_controls},
     {"json_invalid", test_json_invalid},
     {"utf8_len", test_utf8_len},
+    {"utf8_valid", test_utf8_valid},
     {"json_random", test_json_random},
     {"nomem_huge", test_nomem_huge},
     {"nomem_alloc", test_nomem_alloc},
