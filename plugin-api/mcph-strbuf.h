@@ -281,6 +281,34 @@ static inline size_t mcph_sb_utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
+/* How many bytes at s (n of them) are well-formed UTF-8 from the start: n when all are. NUL
+ * counts as ASCII; a caller that refuses it looks for it in the part found good. The one
+ * UTF-8 check of mcph: the core's lib/utf8.h calls it too. ASCII goes eight bytes at a time,
+ * since nearly all text is ASCII. */
+static inline size_t mcph_sb_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+
+    while (i < n) {
+        uint64_t word;
+        size_t len;
+
+        if (n - i >= 8) {
+            memcpy(&word, u + i, 8);
+            if ((word & 0x8080808080808080ULL) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        len = mcph_sb_utf8_len(u + i, n - i);
+        if (len == 0)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
 /* One step of JSON string escaping at s[0] (n > 0 bytes left): the escape to write for it
  * (tmp holds a \u00XX one), or NULL when the *step bytes there stand as themselves. U+0000
  * and bytes that are not UTF-8 become U+FFFD, one per byte. Used by mcph_sb_addjson() and

@@ -108,7 +108,8 @@ int result_content_meta(struct mcph_call *c, const char *meta_json);
  * whole before anything is added: MCPH_ERR_INVALID adds nothing, and neither do
  * MCPH_ERR_LIMIT (its JSON text's length is counted against LIMIT_RESULT_BYTES) and
  * MCPH_ERR_NOMEM. mcph's own envelope members (resultType, ttlMs, cacheScope,
- * inputRequests, requestState, _meta keys under io.modelcontextprotocol/) are dropped. */
+ * inputRequests, requestState, _meta keys under io.modelcontextprotocol/) are dropped.
+ * (result_json.c.) */
 int result_json(struct mcph_call *c, const char *json);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * schema.h: JSON Schema validation of tool arguments and structured results, before a
- * plugin sees them and before a client does.
+ * plugin sees them and before a client does. Compiled in schema.c, matched in
+ * schema_match.c, schemas themselves checked in schema_check.c.
  *
  * Enforced: type (incl. integer, and lists of types), enum, const; minimum, maximum,
  * exclusiveMinimum, exclusiveMaximum (number form, and draft-04's boolean form), multipleOf;
@@ -15,10 +16,10 @@
 #ifndef MCPH_SCHEMA_H
 #define MCPH_SCHEMA_H
 
+#include "lib/strbuf.h"
+
 #include <cJSON.h>
 #include <stddef.h>
-
-struct strbuf;
 
 /* A schema compiled for matching: keywords read once, patterns compiled, $ref resolved. */
 struct schema;

@@ -3,6 +3,7 @@
 #include "lib/crash.h"
 #include "lib/limits.h"
 #include "lib/status.h"
+#include "lib/work_ring.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -33,17 +34,6 @@ static void work_on_signal(int sig)
     (void)sig;
 }
 
-void work_lane_init(struct work_lane *lane, size_t max)
-{
-    memset(lane, 0, sizeof(*lane));
-    lane->max = max;
-}
-
-static size_t work_lane_max(const struct work_lane *l)
-{
-    return l->max > 0 ? l->max : 1;
-}
-
 static void work_wake_one(struct work *w);
 
 void work_lane_resize(struct work *w, struct work_lane *lane, size_t max)
@@ -62,107 +52,6 @@ void work_lane_resize(struct work *w, struct work_lane *lane, size_t max)
     for (size_t i = room; i < lane->queued && lane->running + i < work_lane_max(lane); i++)
         work_wake_one(w);
     pthread_mutex_unlock(&w->lock);
-}
-
-/* --- The ring of lanes with queued jobs. w->lock held throughout. --- */
-
-static void work_ring_add(struct work *w, struct work_lane *l)
-{
-    if (l->ring_next != NULL)
-        return;
-    if (w->ring == NULL) {
-        l->ring_next = l->ring_prev = l;
-        w->ring = l;
-        return;
-    }
-    /* At the end of the turn: just before the lane whose turn is next. */
-    l->ring_prev = w->ring->ring_prev;
-    l->ring_next = w->ring;
-    w->ring->ring_prev->ring_next = l;
-    w->ring->ring_prev = l;
-}
-
-static void work_ring_remove(struct work *w, struct work_lane *l)
-{
-    if (l->ring_next == l) {
-        w->ring = NULL;
-    } else {
-        l->ring_prev->ring_next = l->ring_next;
-        l->ring_next->ring_prev = l->ring_prev;
-        if (w->ring == l)
-            w->ring = l->ring_next;
-    }
-    l->ring_next = l->ring_prev = NULL;
-}
-
-/* The first job of the next lane in turn that has room, unlinked and counted as running;
- * NULL when no lane has. */
-static struct work_job *work_take(struct work *w)
-{
-    struct work_lane *l = w->ring;
-    struct work_job *job;
-
-    /* Two threads stay out of calls whatever the lanes allow: the reader and the watcher,
-     * so ping, cancellations and the client's answers are read even at LIMIT_THREADS. */
-    if (l == NULL || w->running + 2 >= w->max_threads)
-        return NULL;
-    while (l->running >= work_lane_max(l)) {
-        l = l->ring_next;
-        if (l == w->ring)
-            return NULL;
-    }
-    job = l->head;
-    l->head = job->next;
-    if (l->head == NULL)
-        l->tail = NULL;
-    job->next = NULL;
-    l->running++;
-    l->queued--;
-    w->queued--;
-    w->running++;
-    w->taken++;
-    /* The next turn starts after this lane. */
-    w->ring = l->ring_next;
-    if (l->head == NULL)
-        work_ring_remove(w, l);
-    return job;
-}
-
-/* How many queued jobs could start now, counting up to `enough`. */
-static size_t work_runnable(const struct work *w, size_t enough)
-{
-    const struct work_lane *l = w->ring;
-    size_t n = 0;
-
-    if (l == NULL)
-        return 0;
-    do {
-        size_t max = work_lane_max(l);
-        size_t room = l->running < max ? max - l->running : 0;
-
-        n += l->queued < room ? l->queued : room;
-        l = l->ring_next;
-    } while (l != w->ring && n < enough);
-    return n;
-}
-
-/* Whether a helper would pay for itself: the queued jobs of lanes where the reader and a
- * helper could both run one now, and whose jobs take long enough for two threads to gain
- * (under LIMIT_WORK_HELPER_MIN_NS a job costs less than two threads contending over it),
- * add up to LIMIT_WORK_HELPER_NS of work. A lane with no job measured yet does not count. */
-static int work_worth_a_helper(const struct work *w)
-{
-    const struct work_lane *l = w->ring;
-    uint64_t ns = 0;
-
-    if (l == NULL)
-        return 0;
-    do {
-        if (l->running + 2 <= work_lane_max(l) && l->avg_ns >= LIMIT_WORK_HELPER_MIN_NS)
-            ns += l->queued * l->avg_ns;
-        l = l->ring_next;
-    } while (l != w->ring && ns < LIMIT_WORK_HELPER_NS);
-    return ns >= LIMIT_WORK_HELPER_NS;
 }
 
 static uint64_t work_now_ns(void)
@@ -486,42 +375,97 @@ static int work_steal(struct work *w, struct work_thread *t, uint_fast64_t seen)
     return atomic_compare_exchange_strong(&w->rstate, &v, seen + 1);
 }
 
+/* What the watcher saw at its last tick, to tell a stuck reader and a stalled queue. */
+struct work_seen {
+    uint_fast64_t rstate; /* w->rstate */
+    uint64_t ns;          /* when rstate last changed */
+    unsigned long taken;  /* w->taken */
+    unsigned long since;  /* the input source's own mark, for src.stale */
+    size_t queued;        /* w->queued */
+    int quiet;            /* ticks in a row with nothing to serve */
+};
+
+/* Whether the reader role is free while there is input to read. Lock held. */
+static int work_vacant(struct work *w)
+{
+    return w->reader == NULL && !work_input_closed(w) && w->src.read != NULL;
+}
+
+/* Start watching afresh (after a wait with nothing to watch). Lock held. */
+static void work_seen_reset(struct work *w, struct work_seen *seen)
+{
+    seen->rstate = atomic_load(&w->rstate);
+    seen->ns = work_now_ns();
+    seen->taken = w->taken;
+    seen->queued = w->queued;
+    seen->quiet = 0;
+}
+
+/* One tick in which the reader was not taken over: a stalled queue gets a thread, a stale
+ * input is flushed, and after quiet ticks the watch is disarmed. Lock held (dropped around
+ * src.stale). */
+static void work_tick(struct work *w, struct work_seen *seen, uint_fast64_t now)
+{
+    /* Ticks serve a reader inside a call, queued jobs, and replies a new call may leave
+     * behind; a long call on another thread alone does not need them. */
+    int busy = now != seen->rstate || (now & 1) || w->taken != seen->taken || w->queued > 0;
+
+    /* Jobs queued a tick ago, none taken since: every running thread is busy. */
+    if (seen->queued > 0 && w->queued > 0 && w->taken == seen->taken)
+        work_unstall(w);
+    seen->queued = w->queued;
+    if (now != seen->rstate) {
+        seen->rstate = now;
+        seen->ns = work_now_ns();
+    }
+    seen->taken = w->taken;
+    if (w->src.stale != NULL) {
+        int stale;
+
+        pthread_mutex_unlock(&w->lock);
+        stale = w->src.stale(w->src.ctx, &seen->since);
+        if (stale)
+            work_flush(w);
+        pthread_mutex_lock(&w->lock);
+    }
+    seen->quiet = busy ? 0 : seen->quiet + 1;
+    if (seen->quiet >= LIMIT_WORK_QUIET_TICKS) {
+        atomic_store(&w->armed, 0);
+        /* A call that started while disarming must still be watched. */
+        if (atomic_load(&w->rstate) & 1)
+            atomic_store(&w->armed, 1);
+    }
+}
+
 /* Watch while calls run (w->lock held, t is the watcher). Returns, lock held, when the pool
  * stops or t took the reader role and lost or ended it again. */
 static void work_watch(struct work_thread *t)
 {
     struct work *w = t->w;
-    uint_fast64_t last = atomic_load(&w->rstate);
-    uint64_t last_ns = work_now_ns();
-    unsigned long taken = w->taken, since = 0;
-    size_t queued = w->queued;
-    int quiet = 0;
+    struct work_seen seen = {0};
     struct timespec deadline;
 
+    work_seen_reset(w, &seen);
     while (!w->stopping) {
         uint_fast64_t now;
-        int busy, vacant = w->reader == NULL && !work_input_closed(w) && w->src.read != NULL;
+        int vacant = work_vacant(w);
 
         if (!vacant && !atomic_load(&w->armed)) {
             pthread_cond_wait(&w->watch, &w->lock);
-            last = atomic_load(&w->rstate);
-            last_ns = work_now_ns();
-            taken = w->taken;
-            queued = w->queued;
-            quiet = 0;
+            work_seen_reset(w, &seen);
             continue;
         }
         if (!vacant) {
             work_deadline(&deadline, LIMIT_WORK_TICK_US);
             pthread_cond_timedwait(&w->watch, &w->lock, &deadline);
-            vacant = w->reader == NULL && !work_input_closed(w) && w->src.read != NULL;
+            vacant = work_vacant(w);
         }
         now = atomic_load(&w->rstate);
         /* A reader inside the same call as a whole tick ago (or a role left free) is taken
          * over; a wait that ended early (a signal, a spurious wake-up) is not a tick. */
-        if (!w->stopping &&
-            (vacant || (now == last && work_now_ns() - last_ns >= LIMIT_WORK_TICK_US * 1000u &&
-                        work_steal(w, t, now)))) {
+        if (!w->stopping && (vacant || (now == seen.rstate &&
+                                        work_now_ns() - seen.ns >= LIMIT_WORK_TICK_US * 1000u &&
+                                        work_steal(w, t, now)))) {
             w->reader = t;
             w->watcher = NULL;
             work_need_watcher(w);
@@ -530,34 +474,7 @@ static void work_watch(struct work_thread *t)
             pthread_mutex_lock(&w->lock);
             return;
         }
-        /* Ticks serve a reader inside a call, queued jobs, and replies a new call may leave
-         * behind; a long call on another thread alone does not need them. */
-        busy = now != last || (now & 1) || w->taken != taken || w->queued > 0;
-        /* Jobs queued a tick ago, none taken since: every running thread is busy. */
-        if (queued > 0 && w->queued > 0 && w->taken == taken)
-            work_unstall(w);
-        queued = w->queued;
-        if (now != last) {
-            last = now;
-            last_ns = work_now_ns();
-        }
-        taken = w->taken;
-        if (w->src.stale != NULL) {
-            int stale;
-
-            pthread_mutex_unlock(&w->lock);
-            stale = w->src.stale(w->src.ctx, &since);
-            if (stale)
-                work_flush(w);
-            pthread_mutex_lock(&w->lock);
-        }
-        quiet = busy ? 0 : quiet + 1;
-        if (quiet >= LIMIT_WORK_QUIET_TICKS) {
-            atomic_store(&w->armed, 0);
-            /* A call that started while disarming must still be watched. */
-            if (atomic_load(&w->rstate) & 1)
-                atomic_store(&w->armed, 1);
-        }
+        work_tick(w, &seen, now);
     }
 }
 

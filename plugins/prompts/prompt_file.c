@@ -135,46 +135,14 @@ static size_t parser_line_of(const struct parser *p, size_t off)
 
 /* --- Text checks: what is sent must be UTF-8 without NUL; line ends become "\n". --- */
 
-/* The smallest code point a sequence of 1 + n bytes may encode (no overlong forms). */
-static const uint32_t parser_utf8_min[] = {0, 0x80, 0x800, 0x10000};
-
 /* The offset of the first byte of s that is not valid UTF-8 (overlong forms, surrogates
  * and code points past U+10FFFF included) or is NUL, or len when there is none. */
 static size_t parser_utf8_end(const unsigned char *s, size_t len)
 {
-    size_t i = 0;
+    size_t good = mcph_sb_utf8_valid((const char *)s, len);
+    const unsigned char *nul = memchr(s, 0, good);
 
-    while (i < len) {
-        unsigned char c = s[i];
-        size_t n;
-        uint32_t cp, min;
-
-        if (c > 0 && c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf)
-            n = 1;
-        else if ((c & 0xf0) == 0xe0)
-            n = 2;
-        else if (c >= 0xf0 && c <= 0xf4)
-            n = 3;
-        else
-            return i; /* NUL, a continuation byte, 0xc0, 0xc1 or 0xf5 and up */
-        cp = c & (0x3fu >> n);
-        min = parser_utf8_min[n];
-        if (len - i <= n)
-            return i;
-        for (size_t k = 1; k <= n; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return i;
-            cp = (cp << 6) | (s[i + k] & 0x3fu);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return len;
+    return nul != NULL ? (size_t)(nul - s) : good;
 }
 
 /* Drops a UTF-8 byte order mark and turns CR LF into LF, in place. */

@@ -1,8 +1,8 @@
 /* test_plugin_strbuf.c: the plugins' header-only buffer (plugin-api/mcph-strbuf.h), compiled
  * on its own as a plugin would: growth across many sizes, formatted adds of any length, JSON
  * string escaping of every control byte, of bytes that are not UTF-8 and of NUL (checked by
- * parsing the output with cJSON and against the core's UTF-8 checker), detach, and the
- * out-of-memory path with an allocator made to fail. */
+ * parsing the output with cJSON and against a UTF-8 checker written another way), detach,
+ * and the out-of-memory path with an allocator made to fail. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,6 @@
 #include <cJSON.h>
 
 #include "check.h"
-#include "lib/utf8.h"
 
 /* Allocations fail once `test_allocs_left` reaches 0; -1 never fails. `test_allocs` counts
  * the calls. */
@@ -30,6 +29,38 @@ static void *test_realloc(void *p, size_t size)
 
 #define MCPH_SB_REALLOC test_realloc
 #include "../../plugin-api/mcph-strbuf.h"
+
+#include "lib/utf8.h"
+
+/* The length of the well-formed sequence at s (len bytes, s[0] >= 0x80), or 0: a checker
+ * written by byte ranges (RFC 3629's table), not by decoding as mcph_sb_utf8_len() does, so
+ * the two check each other. */
+static size_t test_utf8_ref(const unsigned char *s, size_t len)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    size_t n;
+
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        lo = c == 0xE0 ? 0xA0 : lo; /* overlong */
+        hi = c == 0xED ? 0x9F : hi; /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        lo = c == 0xF0 ? 0x90 : lo; /* overlong */
+        hi = c == 0xF4 ? 0x8F : hi; /* past U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (len < n || s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    }
+    return n;
+}
 
 static void test_empty(void)
 {
@@ -263,7 +294,7 @@ static void test_json_invalid(void)
 #undef FFFD
 }
 
-/* mcph_sb_utf8_len against the core's checker for every 1- and 2-byte input and every
+/* mcph_sb_utf8_len against the checker by ranges for every 1- and 2-byte input and every
  * 3-byte one, and 4-byte ones on each lead byte. */
 static void test_utf8_len(void)
 {
@@ -277,18 +308,71 @@ static void test_utf8_len(void)
         ok &= mcph_sb_utf8_len(s, 1) == (a < 0x80 ? 1 : 0);
         for (unsigned b = 0; b < 256; b++) {
             s[1] = (unsigned char)b;
-            ok &= mcph_sb_utf8_len(s, 2) == (a < 0x80 ? 1 : utf8_sequence(s, 2));
+            ok &= mcph_sb_utf8_len(s, 2) == (a < 0x80 ? 1 : test_utf8_ref(s, 2));
             for (unsigned c = 0; c < 256 && a >= 0xe0; c++) {
                 s[2] = (unsigned char)c;
-                ok &= mcph_sb_utf8_len(s, 3) == utf8_sequence(s, 3);
+                ok &= mcph_sb_utf8_len(s, 3) == test_utf8_ref(s, 3);
                 s[3] = (unsigned char)((a * 7 + b * 13 + c) & 0xff);
-                ok &= mcph_sb_utf8_len(s, 4) == utf8_sequence(s, 4);
+                ok &= mcph_sb_utf8_len(s, 4) == test_utf8_ref(s, 4);
                 s[3] = (unsigned char)(0x80 | (c & 0x3f));
-                ok &= mcph_sb_utf8_len(s, 4) == utf8_sequence(s, 4);
+                ok &= mcph_sb_utf8_len(s, 4) == test_utf8_ref(s, 4);
             }
         }
     }
     CHECK(ok);
+}
+
+/* The good prefix by the checker by ranges, one sequence at a time (NUL is ASCII). */
+static size_t test_valid_ref(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        size_t len = s[i] < 0x80 ? 1 : test_utf8_ref(s + i, n - i);
+
+        if (len == 0)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+/* mcph_sb_utf8_valid against the checker by ranges: text of long ASCII runs (the eight-byte
+ * steps), NUL among them, and a few sequences good, cut or bad at every position. */
+static void test_utf8_valid(void)
+{
+    static const char *const pieces[] = {"\xc3\xa9",     "\xe2\x82\xac",    "\xf0\x9f\x98\x80",
+                                         "\xed\xa0\x80", "\xc0\xae",        "\xe2\x82",
+                                         "\x80",         "\xf4\x90\x80\x80"};
+    uint32_t seed = 777;
+    int ok = 1;
+
+    for (int round = 0; round < 5000; round++) {
+        unsigned char in[80];
+        size_t n = 0;
+
+        while (n < sizeof(in) - 4) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 10 == 0) {
+                const char *p = pieces[(seed >> 20) % 8];
+
+                memcpy(in + n, p, strlen(p));
+                n += strlen(p);
+            } else {
+                in[n++] = (seed >> 24) % 16 == 0 ? 0 : (unsigned char)('a' + (seed >> 16) % 26);
+            }
+            if ((seed >> 8) % 23 == 0)
+                break;
+        }
+        ok &= mcph_sb_utf8_valid((const char *)in, n) == test_valid_ref(in, n);
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(mcph_sb_utf8_valid("abcdefgh\0abcdefgh", 17), 17);
+    CHECK_INT_EQ(mcph_sb_utf8_valid("abcdefg\xe9"
+                                    "abcdefgh",
+                                    16),
+                 7);
+    CHECK_INT_EQ(mcph_sb_utf8_valid(NULL, 0), 0);
 }
 
 /* Random bytes: the output always parses as one JSON string and is well-formed UTF-8. */
@@ -395,6 +479,7 @@ static const struct check_test tests[] = {
     {"json_controls", test_json_controls},
     {"json_invalid", test_json_invalid},
     {"utf8_len", test_utf8_len},
+    {"utf8_valid", test_utf8_valid},
     {"json_random", test_json_random},
     {"nomem_huge", test_nomem_huge},
     {"nomem_alloc", test_nomem_alloc},

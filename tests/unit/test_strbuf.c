@@ -1,5 +1,6 @@
 /* test_strbuf.c: the growable buffer: always NUL-terminated, grows across many adds,
- * formatted adds of any length, reset keeps the room, detach hands the bytes over. */
+ * formatted adds of any length, reset keeps the room, detach hands the bytes over, and
+ * out of memory is sticky until a reset. */
 #include "lib/strbuf.h"
 
 #include "check.h"
@@ -70,11 +71,32 @@ static void test_grows(void)
     strbuf_release(&sb);
 }
 
+/* Out of memory (a size no allocator gives): the buffer stays as it was, nomem stays set and
+ * later adds fail at once until a reset, and detach hands over nothing incomplete. */
+static void test_nomem(void)
+{
+    struct strbuf sb = STRBUF_INIT;
+    size_t len = 99;
+
+    CHECK_INT_EQ(strbuf_addstr(&sb, "kept"), STATUS_OK);
+    CHECK_INT_EQ(strbuf_grow(&sb, (size_t)-1), STATUS_NOMEM);
+    CHECK_INT_EQ(sb.nomem, 1);
+    CHECK_STR_EQ(sb.buf, "kept");
+    CHECK_INT_EQ(strbuf_addch(&sb, 'x'), STATUS_NOMEM);
+    CHECK_INT_EQ(sb.len, 4);
+    CHECK(strbuf_detach(&sb, &len) == NULL);
+    CHECK_INT_EQ(len, 0);
+    CHECK_STR_EQ(sb.buf, "");
+    CHECK_INT_EQ(strbuf_grow(&sb, (size_t)-1), STATUS_NOMEM);
+    strbuf_reset(&sb);
+    CHECK_INT_EQ(sb.nomem, 0);
+    CHECK_INT_EQ(strbuf_addch(&sb, 'y'), STATUS_OK);
+    CHECK(sb.len == 1 && sb.buf[0] == 'y' && sb.buf[1] == '\0');
+    strbuf_release(&sb);
+}
+
 static const struct check_test tests[] = {
-    {"empty", test_empty},
-    {"adds", test_adds},
-    {"grows", test_grows},
-    {0},
+    {"empty", test_empty}, {"adds", test_adds}, {"grows", test_grows}, {"nomem", test_nomem}, {0},
 };
 
 int main(void)
