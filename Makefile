@@ -81,6 +81,8 @@ MCPH      := $(BUILD)/mcph
 PLUGIN_NAMES := $(notdir $(wildcard plugins/*))
 PLUGINS      := $(patsubst %,$(BUILD)/plugins/%.so,$(PLUGIN_NAMES))
 TEST_PLUGINS := $(patsubst tests/plugins/%.c,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.c))
+# A plugin in C++ (tests/plugins/*.cc): the ABI headers compile as C++17 and mcph serves it.
+TEST_PLUGINS += $(patsubst tests/plugins/%.cc,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.cc))
 CONFORMANCE_PLUGINS := $(patsubst tests/conformance/%.c,$(BUILD)/tests/conformance/%.so,\
                          $(wildcard tests/conformance/*.c))
 
@@ -121,6 +123,17 @@ $(BUILD)/plugins/%.so: $$(wildcard plugins/%/*.c) $$(wildcard plugins/%/*.h) $(w
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
+	@chmod go-w $@
+
+# g++ is Debian's (installed when missing); C++17 without designated initialisers, so the
+# headers' C++ path is the one checked.
+CXXFLAGS_PLUGIN := -std=c++17 -Wall -Wextra -Wpedantic $(if $(filter 1,$(WERROR)),-Werror) $(OPT) -g \
+                   -fPIC -fvisibility=hidden $(SANFLAGS) -Iplugin-api $(CXXFLAGS)
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.cc $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@command -v $(CXX) >/dev/null || { echo "mcph: the C++ test plugin needs g++; installing it"; \
+	    $(SUDO) apt-get install -y -qq g++; }
+	@install -d -m 755 $(dir $@)
+	$(CXX) $(CXXFLAGS_PLUGIN) -shared -o $@ $< $(LDFLAGS_ALL)
 	@chmod go-w $@
 
 $(BUILD)/tests/conformance/%.so: tests/conformance/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
@@ -371,7 +384,7 @@ test-install: all
 	MAKE="$(MAKE)" tests/install/install.sh
 
 FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
-                                tests/plugins/*.c tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
+                                tests/plugins/*.c tests/plugins/*.cc tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
 	    $(SUDO) apt-get install -y -qq clang-format; }

@@ -67,6 +67,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* C++ plugins include this header too: the entry symbol and every type keep C linkage, so
+ * dlsym() finds "mcph_plugin_entry" unmangled. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 5
 
@@ -370,6 +376,22 @@ struct mcph_plugin {
     .template_size = sizeof(struct mcph_resource_template),                                        \
     .prompt_size = sizeof(struct mcph_prompt), .prompt_arg_size = sizeof(struct mcph_prompt_arg),  \
     .config_key_size = sizeof(struct mcph_config_key)
+
+/* The same header filled in code, for C++ before C++20 (which has no designated
+ * initialisers): a C++ plugin builds its descriptor in a function, sets every member it uses,
+ * calls this, and returns a function-local static made from it. */
+static inline void mcph_plugin_header(struct mcph_plugin *plugin)
+{
+    plugin->abi_major = MCPH_ABI_MAJOR;
+    plugin->abi_minor = MCPH_ABI_MINOR;
+    plugin->size = sizeof(struct mcph_plugin);
+    plugin->tool_size = sizeof(struct mcph_tool);
+    plugin->resource_size = sizeof(struct mcph_resource);
+    plugin->template_size = sizeof(struct mcph_resource_template);
+    plugin->prompt_size = sizeof(struct mcph_prompt);
+    plugin->prompt_arg_size = sizeof(struct mcph_prompt_arg);
+    plugin->config_key_size = sizeof(struct mcph_config_key);
+}
 
 /* The entry point every plugin defines, returning its static descriptor. */
 MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void);
@@ -691,5 +713,9 @@ struct mcph_host {
      */
     int (*instructions)(const struct mcph_host *host, const char *text);
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MCPH_PLUGIN_API_H */
