@@ -146,6 +146,14 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -Iplugin-api -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
 
+# A plugin's pure parts (tests/unit/test_files_*.c), linked with that plugin's own sources
+# rather than the core's objects.
+FILES_UNIT_SRC := plugins/files/path.c plugins/files/util.c
+$(BUILD)/tests/unit/test_files_%: tests/unit/test_files_%.c tests/unit/check.h $(FILES_UNIT_SRC) \
+                                  plugins/files/files.h $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iplugins/files -Iplugin-api -o $@ $< $(FILES_UNIT_SRC) $(LDFLAGS_ALL)
+
 $(SAMPLE_DB): conf/sample.sql
 	@install -d -m 755 $(dir $@)
 	rm -f $@.tmp && sqlite3 -bail $@.tmp < $< && mv $@.tmp $@
