@@ -86,6 +86,11 @@ TEST_PLUGINS += $(patsubst tests/plugins/%.cc,$(BUILD)/tests/plugins/%.so,$(wild
 CONFORMANCE_PLUGINS := $(patsubst tests/conformance/%.c,$(BUILD)/tests/conformance/%.so,\
                          $(wildcard tests/conformance/*.c))
 
+# --- The guide's examples (plugin-api/examples/*.c, and the starter make plugin copies), each
+# a plugin built and served by plugin-api/examples/examples.t in test-transcripts.
+EXAMPLE_PLUGINS := $(patsubst plugin-api/examples/%.c,$(BUILD)/plugin-api/examples/%.so,\
+                     $(wildcard plugin-api/examples/*.c)) $(BUILD)/plugin-api/examples/starter.so
+
 # --- Unit tests: tests/unit/test_MODULE.c, linked with the core objects. ------------------
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
@@ -134,6 +139,16 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.cc $(wildcard plugin-api/*.h) $(FLA
 	    $(SUDO) apt-get install -y -qq g++; }
 	@install -d -m 755 $(dir $@)
 	$(CXX) $(CXXFLAGS_PLUGIN) -shared -o $@ $< $(LDFLAGS_ALL)
+	@chmod go-w $@
+
+$(BUILD)/plugin-api/examples/%.so: plugin-api/examples/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
+	@chmod go-w $@
+
+$(BUILD)/plugin-api/examples/starter.so: plugins/example/starter/starter.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
 	@chmod go-w $@
 
 $(BUILD)/tests/conformance/%.so: tests/conformance/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
@@ -226,8 +241,9 @@ test-harness: $(NODE_STAMP)
 	node --test tests/lib/
 	node tests/transcripts/selftest/check.mjs
 
-test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(EXAMPLE_PLUGINS) $(NODE_STAMP)
 	node tests/transcripts/run.mjs $(MCPH)
+	node tests/transcripts/run.mjs $(MCPH) plugin-api/examples/*.t
 
 test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
@@ -391,7 +407,7 @@ uninstall:
 test-install: all
 	MAKE="$(MAKE)" tests/install/install.sh
 
-FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
+FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugin-api/examples/*.c plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
                                 tests/plugins/*.c tests/plugins/*.cc tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
