@@ -244,6 +244,7 @@ test-harness: $(NODE_STAMP)
 test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(EXAMPLE_PLUGINS) $(NODE_STAMP)
 	node tests/transcripts/run.mjs $(MCPH)
 	node tests/transcripts/run.mjs $(MCPH) plugin-api/examples/*.t
+	node plugin-api/examples/guide.mjs
 
 test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
