@@ -70,7 +70,7 @@ endif
 # --- Core ----------------------------------------------------------------------------------
 CORE_SRC  := $(wildcard core/*.c core/*/*.c)
 CORE_HDR  := $(wildcard core/*/*.h)
-# The mcp plugin's machinery serves isolated plugins too (core/isolate.c): built into mcph.
+# The mcp plugin's machinery serves isolated plugins too (core/host/isolate.c): built into mcph.
 CORE_MCP  := $(wildcard plugins/mcp/*.c)
 CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC)) \
              $(patsubst plugins/mcp/%.c,$(BUILD)/core/mcp/%.o,$(CORE_MCP))

@@ -50,7 +50,7 @@ struct mcp_spec {
     char *tag;     /* owned: the section, tagging the server's stderr lines; NULL: not tagged */
     struct spawn_tail *tail; /* owned: the reader of the last process's stderr (spawn.c) */
     int startup_ms;          /* start-up and handshake deadline */
-    /* An isolated plugin's child (core/isolate.c) sets these; the mcp plugin leaves them 0. */
+    /* An isolated plugin's child (core/host/isolate.c) sets these; the mcp plugin leaves them 0. */
     const char *noun;       /* static: what messages call it ("server" when NULL, "plugin") */
     int pass[MCP_PASS_MAX]; /* owned: given to the process as fds 3, 4, ... */
     int npass;
@@ -67,7 +67,7 @@ struct mcp_spec {
 };
 
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
- * core reads it as MODERN_KEY_ORIGIN, core/modern.h). */
+ * core reads it as MODERN_KEY_ORIGIN, core/protocol/modern.h). */
 #define MCP_ORIGIN_KEY "dev.mcph/origin"
 
 /* What messages call the process of spec: "server 'x' ..." or "plugin 'x' ...". */
@@ -79,7 +79,7 @@ static inline const char *mcp_noun(const struct mcp_spec *spec)
 int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec);
 /* Serve the process of spec (taken over: released here) as the rows of the instance of host:
  * init's work once the spec is known. The mcp plugin's init reads its spec from the section;
- * the core's isolation (core/isolate.c) makes one that runs mcph itself. */
+ * the core's isolation (core/host/isolate.c) makes one that runs mcph itself. */
 int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec);
 /* The mcp plugin's descriptor, whose init the core's isolation replaces. */
 const struct mcph_plugin *mcp_descriptor(void);

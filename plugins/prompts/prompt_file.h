@@ -13,7 +13,7 @@
 
 #include "plugin-api.h"
 
-/* Arguments of one prompt: mcph's own limit (core/limits.h LIMIT_ARGS). */
+/* Arguments of one prompt: mcph's own limit (core/lib/limits.h LIMIT_ARGS). */
 #define PROMPT_FILE_MAX_ARGS 64
 /* A prompt name: the spec's tool-name rule, as mcph checks it (LIMIT_NAME). */
 #define PROMPT_FILE_MAX_NAME 128

@@ -52,7 +52,7 @@ const ENV = SAN.thread ?
         process.env;
 
 const MiB = 1024 * 1024;
-const LIMIT_BODY = 16 * MiB; // core/limits.h LIMIT_MESSAGE_BYTES
+const LIMIT_BODY = 16 * MiB; // core/lib/limits.h LIMIT_MESSAGE_BYTES
 const LIMIT_SHUTDOWN_GRACE_MS = 5000;
 const TIMEOUT_S = 2; // main: http_timeout_s
 const IDLE_S = 2; // main: session_idle_s
@@ -66,9 +66,9 @@ const TOKENS = ['mcph-hostile-token-0123456789abcdef', 'second-token-ZYXW'];
 const STREAM_TOKENS = ['stream-token-a-0123456789', 'stream-token-b-0123456789', 'stream-token-c-0123456789',
     'stream-token-d-0123456789', 'stream-token-e-0123456789'];
 const STREAM_CONNECTIONS = 16; // streams: max_connections
-const STREAM_SHARE = 2; // core/limits.h LIMIT_HTTP_STREAM_SHARE
-const CLIENT_STREAM_SHARE = 4; // core/limits.h LIMIT_HTTP_CLIENT_STREAM_SHARE
-const UNINIT_S = 10; // core/limits.h LIMIT_HTTP_SESSION_UNINIT_S
+const STREAM_SHARE = 2; // core/lib/limits.h LIMIT_HTTP_STREAM_SHARE
+const CLIENT_STREAM_SHARE = 4; // core/lib/limits.h LIMIT_HTTP_CLIENT_STREAM_SHARE
+const UNINIT_S = 10; // core/lib/limits.h LIMIT_HTTP_SESSION_UNINIT_S
 const CONFORMANCE = path.join(path.dirname(BIN), 'tests/conformance/conformance.so');
 
 const HTTP_MS = 10000 * SLOW; // one exchange

@@ -5,7 +5,7 @@
 # nothing else is there, builds a plugin in a folder outside the tree with nothing but
 # `cc $(pkg-config --cflags mcph-plugin) -shared` and serves it with the installed binary
 # over a pipe (initialize, tools/list, tools/call), serves the installed example INI, checks
-# --version and --help against core/version.h and the man pages, lints the man pages (with
+# --version and --help against core/lib/version.h and the man pages, lints the man pages (with
 # mandoc or groff, when the machine has one), then runs `make uninstall` and checks that
 # nothing is left. Run it through `make test-install` (MAKE names the make to run).
 set -eu
@@ -84,11 +84,11 @@ if grep -rlF "$dest" "$stage" >"$tmp/baked" 2>/dev/null; then
 fi
 
 # --- --version and --help ----------------------------------------------------------------
-version=$(sed -n 's/^#define MCPH_VERSION "\(.*\)"$/\1/p' "$root/core/version.h")
+version=$(sed -n 's/^#define MCPH_VERSION "\(.*\)"$/\1/p' "$root/core/lib/version.h")
 abi_major=$(sed -n 's/^#define MCPH_ABI_MAJOR \([0-9]*\)$/\1/p' "$root/plugin-api/plugin-api.h")
 abi_minor=$(sed -n 's/^#define MCPH_ABI_MINOR \([0-9]*\)$/\1/p' "$root/plugin-api/plugin-api.h")
 if [ -z "$version" ] || [ -z "$abi_major" ] || [ -z "$abi_minor" ]; then
-    die "cannot read the version from core/version.h and plugin-api/plugin-api.h"
+    die "cannot read the version from core/lib/version.h and plugin-api/plugin-api.h"
 fi
 out=$("$stage/bin/mcph" --version 2>"$tmp/version.err") || fail "mcph --version exited $?"
 [ "$out" = "mcph $version (plugin ABI $abi_major.$abi_minor)" ] ||
@@ -113,9 +113,9 @@ for page in "$man1" "$man5"; do
         fail "${page##*/}: its .TH line does not say mcph $version"
 done
 
-# mcph.ini(5) has every [server] key and every key of a plugin section that core/config.c
+# mcph.ini(5) has every [server] key and every key of a plugin section that core/config/config.c
 # knows, and every key of the shipped plugins.
-config_c=$root/core/config.c
+config_c=$root/core/config/config.c
 server_keys=$(sed -n '/config_server_keys\[\] = {/,/^};/s/^ *{\.name = "\([a-z_]*\)".*/\1/p' \
     "$config_c")
 own_keys=$(sed -n '/config_core_keys\[\] = {/,/^};/s/^ *{"\([a-z_]*\)",.*/\1/p' "$config_c")
@@ -123,7 +123,7 @@ plugin_keys=$(for f in "$root"/plugins/*/*.c; do
     sed -n '/mcph_config_key [a-z_]*\[\] = {/,/^};/p' "$f"
 done | sed -n 's/^ *{*\.name = "\([a-z_]*\)".*/\1/p')
 if [ -z "$server_keys" ] || [ -z "$own_keys" ] || [ -z "$plugin_keys" ]; then
-    die "cannot read the config keys from core/config.c and plugins/*/*.c"
+    die "cannot read the config keys from core/config/config.c and plugins/*/*.c"
 fi
 for key in $server_keys $own_keys $plugin_keys; do
     grep -q "^\.BI* $key\( \|$\)" "$man5" || fail "mcph.ini(5) does not describe the key $key"
