@@ -375,7 +375,8 @@ install: all
 	    echo "mcph: conf/mcph.ini has a path into the tree that INI_SED does not map" >&2; exit 1; fi
 	install -d -m 755 $(DESTDIR)$(INSTALL_BIN) $(DESTDIR)$(INSTALL_INCLUDE) \
 	    $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_PC) $(DESTDIR)$(INSTALL_SHARE)/prompts \
-	    $(DESTDIR)$(INSTALL_MAN)/man1 $(DESTDIR)$(INSTALL_MAN)/man5
+	    $(DESTDIR)$(INSTALL_MAN)/man1 $(DESTDIR)$(INSTALL_MAN)/man5 \
+	    $(DESTDIR)$(INSTALL_MAN)/man7
 	install -m 755 $(MCPH) $(DESTDIR)$(INSTALL_BIN)/mcph
 	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INSTALL_INCLUDE)/
 	install -m 755 $(PLUGINS) $(DESTDIR)$(INSTALL_PLUGINS)/
@@ -387,6 +388,7 @@ install: all
 	install -m 644 $(INSTALL_PROMPTS) $(DESTDIR)$(INSTALL_SHARE)/prompts/
 	install -m 644 man/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man1/
 	install -m 644 man/mcph.ini.5 $(DESTDIR)$(INSTALL_MAN)/man5/
+	install -m 644 man/mcph-plugin.7 $(DESTDIR)$(INSTALL_MAN)/man7/
 
 # Removes the files install puts there (the lists come from the tree, not from build/), then
 # the folders of mcph's own that are left empty.
@@ -396,7 +398,8 @@ uninstall:
 	    $(patsubst %,$(DESTDIR)$(INSTALL_PLUGINS)/%.so,$(PLUGIN_NAMES)) \
 	    $(DESTDIR)$(INSTALL_SHARE)/$(notdir $(SAMPLE_DB)) \
 	    $(patsubst conf/%,$(DESTDIR)$(INSTALL_SHARE)/%,$(INSTALL_PROMPTS)) \
-	    $(DESTDIR)$(INSTALL_MAN)/man1/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man5/mcph.ini.5
+	    $(DESTDIR)$(INSTALL_MAN)/man1/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man5/mcph.ini.5 \
+	    $(DESTDIR)$(INSTALL_MAN)/man7/mcph-plugin.7
 	@for dir in $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_LIB) $(DESTDIR)$(INSTALL_INCLUDE) \
 	        $(DESTDIR)$(INSTALL_SHARE)/prompts $(DESTDIR)$(INSTALL_SHARE); do \
 	    [ ! -d $$dir ] || rmdir $$dir 2>/dev/null || echo "mcph: $$dir is not empty; left in place"; \
