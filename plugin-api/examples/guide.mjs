@@ -7,7 +7,8 @@
 // whole file) or "From `path`:" (the listing is a part of it, verbatim), and that file must
 // be one make test builds and serves: plugin-api/examples/ (examples.t, ask.t) or
 // plugins/example/ (the example plugin's transcripts, make plugin's starter). Every path of
-// the tree the guide names in backquotes must exist. Prints "guide: N listings checked" or
+// the tree the guide names in backquotes must exist, and every member of the descriptor and of
+// the host vtable in plugin-api.h carries one thread tag, which the guide's table lists. Prints "guide: N listings checked" or
 // the mismatches, and exits 1 on any.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +67,42 @@ for (const [i, line] of lines.entries()) {
     }
 }
 
+// The thread tags: every member of the descriptor and of the host vtable carries exactly one
+// tag of plugin-api.h's vocabulary, in its comment (the lines above it back to the previous
+// member or blank line) or on its own line, and the guide's table lists that vocabulary.
+const TAGS = ['main-thread', 'during-init', 'pool-thread', 'handler-thread', 'any-thread'];
+const header = fs.readFileSync(path.join(ROOT, 'plugin-api/plugin-api.h'), 'utf8').split('\n');
+let members = 0;
+
+function memberTags(body, i) {
+    let text = body[i];
+    for (let k = i - 1; k >= 0; k--) {
+        const t = body[k].trim();
+        if (t === '' || !(t.startsWith('/*') || t.startsWith('*'))) break;
+        text = body[k] + '\n' + text;
+    }
+    return new Set([...text.matchAll(/\[([a-z-]+)\]/g)].map((m) => m[1]).filter((t) => TAGS.includes(t)));
+}
+
+for (const name of ['mcph_plugin', 'mcph_host']) {
+    const start = header.indexOf(`struct ${name} {`);
+    const end = header.indexOf('};', start);
+    const body = header.slice(start + 1, end);
+    body.forEach((line, i) => {
+        const t = line.trim();
+        if (!/^ {4}\S/.test(line) || t.startsWith('/*') || t.startsWith('*')) return;
+        if (!/^[\w ]+?\**\w+;|\(\*\w+\)\(/.test(t)) return;
+        const tags = memberTags(body, i);
+        members++;
+        if (tags.size !== 1)
+            failures.push(`plugin-api.h:${start + i + 2}: struct ${name} member has ${tags.size} thread tags: ${t}`);
+    });
+}
+for (const tag of TAGS) {
+    if (!lines.some((l) => l.startsWith(`| \`[${tag}]\``)))
+        failures.push(`${path.basename(guide)}: the threads table lacks [${tag}]`);
+}
+
 for (const f of failures) console.log(`FAIL ${f}`);
-console.log(`guide: ${listings} listings checked, ${failures.length} failed`);
+console.log(`guide: ${listings} listings and the thread tags of ${members} members checked, ${failures.length} failed`);
 process.exit(failures.length > 0 || listings === 0 ? 1 : 0);

