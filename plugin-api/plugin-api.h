@@ -190,7 +190,7 @@ struct mcph_call;
  *   host   borrowed for the instance's lifetime (the same pointer init() received).
  *   state  what init() stored (NULL when the plugin has no init).
  *   call   borrowed until the handler returns; read arguments and add results through host.
- * Returns MCPH_OK or a negative enum mcph_status (see above).
+ * Returns MCPH_OK or a negative enum mcph_status (see above). [pool-thread]
  */
 typedef int (*mcph_handler_fn)(const struct mcph_host *host, void *state, struct mcph_call *call);
 
