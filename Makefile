@@ -81,8 +81,15 @@ MCPH      := $(BUILD)/mcph
 PLUGIN_NAMES := $(notdir $(wildcard plugins/*))
 PLUGINS      := $(patsubst %,$(BUILD)/plugins/%.so,$(PLUGIN_NAMES))
 TEST_PLUGINS := $(patsubst tests/plugins/%.c,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.c))
+# A plugin in C++ (tests/plugins/*.cc): the ABI headers compile as C++17 and mcph serves it.
+TEST_PLUGINS += $(patsubst tests/plugins/%.cc,$(BUILD)/tests/plugins/%.so,$(wildcard tests/plugins/*.cc))
 CONFORMANCE_PLUGINS := $(patsubst tests/conformance/%.c,$(BUILD)/tests/conformance/%.so,\
                          $(wildcard tests/conformance/*.c))
+
+# --- The guide's examples (plugin-api/examples/*.c, and the starter make plugin copies), each
+# a plugin built and served by plugin-api/examples/examples.t in test-transcripts.
+EXAMPLE_PLUGINS := $(patsubst plugin-api/examples/%.c,$(BUILD)/plugin-api/examples/%.so,\
+                     $(wildcard plugin-api/examples/*.c)) $(BUILD)/plugin-api/examples/starter.so
 
 # --- Unit tests: tests/unit/test_MODULE.c, linked with the core objects. ------------------
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
@@ -123,6 +130,27 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard plugin-api/*.h) $(FLAG
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
 	@chmod go-w $@
 
+# g++ is Debian's (installed when missing); C++17 without designated initialisers, so the
+# headers' C++ path is the one checked.
+CXXFLAGS_PLUGIN := -std=c++17 -Wall -Wextra -Wpedantic $(if $(filter 1,$(WERROR)),-Werror) $(OPT) -g \
+                   -fPIC -fvisibility=hidden $(SANFLAGS) -Iplugin-api $(CXXFLAGS)
+$(BUILD)/tests/plugins/%.so: tests/plugins/%.cc $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@command -v $(CXX) >/dev/null || { echo "mcph: the C++ test plugin needs g++; installing it"; \
+	    $(SUDO) apt-get install -y -qq g++; }
+	@install -d -m 755 $(dir $@)
+	$(CXX) $(CXXFLAGS_PLUGIN) -shared -o $@ $< $(LDFLAGS_ALL)
+	@chmod go-w $@
+
+$(BUILD)/plugin-api/examples/%.so: plugin-api/examples/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
+	@chmod go-w $@
+
+$(BUILD)/plugin-api/examples/starter.so: plugins/example/starter/starter.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
+	@chmod go-w $@
+
 $(BUILD)/tests/conformance/%.so: tests/conformance/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) -shared -o $@ $<
@@ -132,6 +160,14 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(
                        $(CORE_LIB)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -Iplugin-api -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
+
+# A plugin's pure parts (tests/unit/test_files_*.c), linked with that plugin's own sources
+# rather than the core's objects.
+FILES_UNIT_SRC := plugins/files/path.c plugins/files/util.c
+$(BUILD)/tests/unit/test_files_%: tests/unit/test_files_%.c tests/unit/check.h $(FILES_UNIT_SRC) \
+                                  plugins/files/files.h $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iplugins/files -Iplugin-api -o $@ $< $(FILES_UNIT_SRC) $(LDFLAGS_ALL)
 
 $(SAMPLE_DB): conf/sample.sql
 	@install -d -m 755 $(dir $@)
@@ -205,8 +241,10 @@ test-harness: $(NODE_STAMP)
 	node --test tests/lib/
 	node tests/transcripts/selftest/check.mjs
 
-test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+test-transcripts: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(EXAMPLE_PLUGINS) $(NODE_STAMP)
 	node tests/transcripts/run.mjs $(MCPH)
+	node tests/transcripts/run.mjs $(MCPH) plugin-api/examples/*.t
+	node plugin-api/examples/guide.mjs
 
 test-interop: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/interop/sdk-v1.mjs $(MCPH) tests/interop/example.ini
@@ -337,7 +375,8 @@ install: all
 	    echo "mcph: conf/mcph.ini has a path into the tree that INI_SED does not map" >&2; exit 1; fi
 	install -d -m 755 $(DESTDIR)$(INSTALL_BIN) $(DESTDIR)$(INSTALL_INCLUDE) \
 	    $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_PC) $(DESTDIR)$(INSTALL_SHARE)/prompts \
-	    $(DESTDIR)$(INSTALL_MAN)/man1 $(DESTDIR)$(INSTALL_MAN)/man5
+	    $(DESTDIR)$(INSTALL_MAN)/man1 $(DESTDIR)$(INSTALL_MAN)/man5 \
+	    $(DESTDIR)$(INSTALL_MAN)/man7
 	install -m 755 $(MCPH) $(DESTDIR)$(INSTALL_BIN)/mcph
 	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(INSTALL_INCLUDE)/
 	install -m 755 $(PLUGINS) $(DESTDIR)$(INSTALL_PLUGINS)/
@@ -349,6 +388,7 @@ install: all
 	install -m 644 $(INSTALL_PROMPTS) $(DESTDIR)$(INSTALL_SHARE)/prompts/
 	install -m 644 man/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man1/
 	install -m 644 man/mcph.ini.5 $(DESTDIR)$(INSTALL_MAN)/man5/
+	install -m 644 man/mcph-plugin.7 $(DESTDIR)$(INSTALL_MAN)/man7/
 
 # Removes the files install puts there (the lists come from the tree, not from build/), then
 # the folders of mcph's own that are left empty.
@@ -358,7 +398,8 @@ uninstall:
 	    $(patsubst %,$(DESTDIR)$(INSTALL_PLUGINS)/%.so,$(PLUGIN_NAMES)) \
 	    $(DESTDIR)$(INSTALL_SHARE)/$(notdir $(SAMPLE_DB)) \
 	    $(patsubst conf/%,$(DESTDIR)$(INSTALL_SHARE)/%,$(INSTALL_PROMPTS)) \
-	    $(DESTDIR)$(INSTALL_MAN)/man1/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man5/mcph.ini.5
+	    $(DESTDIR)$(INSTALL_MAN)/man1/mcph.1 $(DESTDIR)$(INSTALL_MAN)/man5/mcph.ini.5 \
+	    $(DESTDIR)$(INSTALL_MAN)/man7/mcph-plugin.7
 	@for dir in $(DESTDIR)$(INSTALL_PLUGINS) $(DESTDIR)$(INSTALL_LIB) $(DESTDIR)$(INSTALL_INCLUDE) \
 	        $(DESTDIR)$(INSTALL_SHARE)/prompts $(DESTDIR)$(INSTALL_SHARE); do \
 	    [ ! -d $$dir ] || rmdir $$dir 2>/dev/null || echo "mcph: $$dir is not empty; left in place"; \
@@ -376,8 +417,8 @@ test-docs:
 	tests/docs/selftest.sh
 	tests/docs/links.sh
 
-FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
-                                tests/plugins/*.c tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
+FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugin-api/examples/*.c plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
+                                tests/plugins/*.c tests/plugins/*.cc tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
 	    $(SUDO) apt-get install -y -qq clang-format; }

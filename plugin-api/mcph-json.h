@@ -39,6 +39,10 @@
 #include <malloc.h>
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What one parsed value costs cJSON beyond its text, in bytes, on a 64-bit system: its node
  * (64 bytes, 80 with malloc's header) and two of malloc's smallest blocks (32 bytes) for the
  * key and the string it may own. */
@@ -222,5 +226,9 @@ static inline void mcph_json_trim(size_t cost)
     (void)cost;
 #endif
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

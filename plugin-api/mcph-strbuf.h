@@ -45,6 +45,10 @@
 
 #include "plugin-api.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The allocator behind every grow; it must be compatible with free() and realloc(), since
  * mcph_sb_detach() hands its memory to the caller. Defined before the include, it lets a test
  * make allocations fail. */
@@ -70,9 +74,10 @@ struct mcph_strbuf {
  * ever writes to it. */
 static char mcph_sb_empty[1];
 
+/* Positional, not designated, so that C++ before C++20 accepts it too. */
 #define MCPH_STRBUF_INIT                                                                           \
     {                                                                                              \
-        .buf = mcph_sb_empty                                                                       \
+        mcph_sb_empty, 0, 0, 0                                                                     \
     }
 
 static inline void mcph_sb_init(struct mcph_strbuf *sb)
@@ -141,7 +146,7 @@ static inline int mcph_sb_grow(struct mcph_strbuf *sb, size_t extra)
     }
     while (alloc < sb->len + extra + 1)
         alloc = alloc <= MCPH_SB_MAX_ALLOC / 2 ? alloc * 2 : sb->len + extra + 1;
-    grown = MCPH_SB_REALLOC(sb->alloc ? sb->buf : NULL, alloc);
+    grown = (char *)MCPH_SB_REALLOC(sb->alloc ? sb->buf : NULL, alloc);
     if (grown == NULL) {
         sb->nomem = 1;
         return MCPH_ERR_NOMEM;
@@ -231,7 +236,7 @@ static inline char *mcph_sb_detach(struct mcph_strbuf *sb, size_t *len)
         return NULL;
     }
     if (s == NULL) {
-        s = MCPH_SB_REALLOC(NULL, 1);
+        s = (char *)MCPH_SB_REALLOC(NULL, 1);
         if (s != NULL)
             s[0] = '\0';
     }
@@ -394,5 +399,9 @@ static inline size_t mcph_sb_json_len(const char *s, size_t n)
     }
     return out;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

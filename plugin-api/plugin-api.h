@@ -30,11 +30,22 @@
  * its own and whose minor is not newer than its own; a member the plugin's minor does not
  * have reads as zero. Anything other than appending is a major bump.
  *
- * Threads. "Main thread" is mcph's control thread (signals, reloads): init() and shutdown()
- * run there, never concurrently with a handler of the same instance. Handlers run on one of
- * mcph's pool threads, most often the very thread that read the request; which one is not
- * fixed from call to call. Unless the descriptor sets MCPH_PLUGIN_THREAD_SAFE, mcph calls one
- * instance's handlers one at a time. Each host member below says which threads may call it.
+ * Threads. Every member of the descriptor, of a table row that mcph calls, and of the host
+ * vtable carries one tag in brackets, in its comment or on its line, that says on which
+ * thread it runs (for the plugin's functions: where mcph calls them; for host members: where
+ * the plugin may call them):
+ *   [main-thread]     mcph's control thread (signals, reloads). mcph reads the descriptor and
+ *                     its tables there while it loads the plugin (copying what it keeps), and
+ *                     calls init() and shutdown() there, never while a handler of the same
+ *                     instance runs.
+ *   [during-init]     the main thread, only while this instance's init() runs; the host member
+ *                     returns MCPH_ERR_STATE anywhere else.
+ *   [pool-thread]     one of mcph's pool threads, most often the one that read the request;
+ *                     which one is not fixed from call to call. Unless the descriptor sets
+ *                     MCPH_PLUGIN_THREAD_SAFE, mcph runs one instance's handlers one at a time.
+ *   [handler-thread]  the thread running the handler of that call, until the handler returns.
+ *   [any-thread]      any thread, the plugin's own included, from init() until shutdown()
+ *                     returns.
  *
  * Changelog (newest first):
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
@@ -66,6 +77,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* C++ plugins include this header too: the entry symbol and every type keep C linkage, so
+ * dlsym() finds "mcph_plugin_entry" unmangled. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 5
@@ -173,7 +190,7 @@ struct mcph_call;
  *   host   borrowed for the instance's lifetime (the same pointer init() received).
  *   state  what init() stored (NULL when the plugin has no init).
  *   call   borrowed until the handler returns; read arguments and add results through host.
- * Runs on a pool thread. Returns MCPH_OK or a negative enum mcph_status (see above).
+ * Returns MCPH_OK or a negative enum mcph_status (see above). [pool-thread]
  */
 typedef int (*mcph_handler_fn)(const struct mcph_host *host, void *state, struct mcph_call *call);
 
@@ -201,6 +218,7 @@ struct mcph_tool {
     unsigned char destructive_hint;
     unsigned char idempotent_hint;
     unsigned char open_world_hint;
+    /* [pool-thread] */
     mcph_handler_fn call;
     /* Since 1.1. Each is JSON text or NULL, checked at load, and sent only to clients whose
      * revision has the field: icons (an array of Icon objects, 2025-11-25), meta (an object,
@@ -228,6 +246,7 @@ struct mcph_resource {
     const char *description;
     const char *mime_type;
     uint64_t size;
+    /* [pool-thread] */
     mcph_handler_fn read;
     /* Since 1.1: JSON text or NULL. annotations: an Annotations object (audience, priority,
      * lastModified); icons and meta as for tools. */
@@ -254,6 +273,7 @@ struct mcph_resource_template {
     const char *title;
     const char *description;
     const char *mime_type;
+    /* [pool-thread] */
     mcph_handler_fn read;
     /* Since 1.1: as for resources. */
     const char *annotations;
@@ -262,7 +282,7 @@ struct mcph_resource_template {
     /* Since 1.1, optional: completes a variable (completion/complete). The call's arguments
      * are "argument" (the variable's name), "value" (what the user typed so far) and, when
      * the client sent them, "context" (an object of the variables already chosen, read with
-     * arg_json). Add candidates with host->completion(). */
+     * arg_json). Add candidates with host->completion(). [pool-thread] */
     mcph_handler_fn complete;
     /* Since 1.2: the plugin's own pointer for this row, handed back to its handler by
      * host->call_data() (e.g. the command a shared handler runs). mcph never reads it. */
@@ -290,11 +310,12 @@ struct mcph_prompt {
     const char *title;
     const char *description;
     const struct mcph_prompt_arg *arguments;
+    /* [pool-thread] */
     mcph_handler_fn get;
     /* Since 1.1: icons and meta as for tools. */
     const char *icons;
     const char *meta;
-    /* Since 1.1, optional: completes an argument, as for resource templates. */
+    /* Since 1.1, optional: completes an argument, as for resource templates. [pool-thread] */
     mcph_handler_fn complete;
     /* Since 1.2: the plugin's own pointer for this row, handed back to its handler by
      * host->call_data() (e.g. the command a shared handler runs). mcph never reads it. */
@@ -322,34 +343,40 @@ struct mcph_config_key {
  * Tables end with a row whose first member is NULL; a NULL table is empty.
  */
 struct mcph_plugin {
-    uint16_t abi_major;       /* MCPH_ABI_MAJOR the plugin was built with */
-    uint16_t abi_minor;       /* MCPH_ABI_MINOR the plugin was built with */
-    uint32_t size;            /* sizeof(struct mcph_plugin) */
-    uint16_t tool_size;       /* sizeof(struct mcph_tool) */
-    uint16_t resource_size;   /* sizeof(struct mcph_resource) */
-    uint16_t template_size;   /* sizeof(struct mcph_resource_template) */
-    uint16_t prompt_size;     /* sizeof(struct mcph_prompt) */
-    uint16_t prompt_arg_size; /* sizeof(struct mcph_prompt_arg) */
-    uint16_t config_key_size; /* sizeof(struct mcph_config_key) */
-    const char *name;         /* the plugin's name, for messages ("example") */
-    const char *version;      /* the plugin's own version ("1.0.0"), or NULL */
-    const char *description;  /* one line about the plugin, or NULL */
-    uint32_t flags;           /* enum mcph_plugin_flags */
+    uint16_t abi_major;       /* MCPH_ABI_MAJOR the plugin was built with [main-thread] */
+    uint16_t abi_minor;       /* MCPH_ABI_MINOR the plugin was built with [main-thread] */
+    uint32_t size;            /* sizeof(struct mcph_plugin) [main-thread] */
+    uint16_t tool_size;       /* sizeof(struct mcph_tool) [main-thread] */
+    uint16_t resource_size;   /* sizeof(struct mcph_resource) [main-thread] */
+    uint16_t template_size;   /* sizeof(struct mcph_resource_template) [main-thread] */
+    uint16_t prompt_size;     /* sizeof(struct mcph_prompt) [main-thread] */
+    uint16_t prompt_arg_size; /* sizeof(struct mcph_prompt_arg) [main-thread] */
+    uint16_t config_key_size; /* sizeof(struct mcph_config_key) [main-thread] */
+    const char *name;         /* the plugin's name, for messages ("example") [main-thread] */
+    const char *version;      /* the plugin's own version ("1.0.0"), or NULL [main-thread] */
+    const char *description;  /* one line about the plugin, or NULL [main-thread] */
+    uint32_t flags;           /* enum mcph_plugin_flags [main-thread] */
+    /* [main-thread] */
     const struct mcph_tool *tools;
+    /* [main-thread] */
     const struct mcph_resource *resources;
+    /* [main-thread] */
     const struct mcph_resource_template *resource_templates;
+    /* [main-thread] */
     const struct mcph_prompt *prompts;
+    /* [main-thread] */
     const struct mcph_config_key *config_keys;
     /*
-     * init: optional. Called on the main thread once per instance before any handler, with
+     * init: optional. Called once per instance before any handler, with
      * a host vtable that stays valid until shutdown() returns. Store your state in *state
      * (it is handed to every handler and to shutdown). Return MCPH_OK, or a negative code
      * after a host->log() at MCPH_LOG_ERROR saying why; the instance is then not served,
      * shutdown() is not called, and init must have freed what it made.
+     * [main-thread]
      */
     int (*init)(const struct mcph_host *host, void **state);
-    /* shutdown: optional. Main thread, after the last handler of the instance returned.
-     * Free everything init() made; leave nothing running. */
+    /* shutdown: optional. Called after the last handler of the instance returned.
+     * Free everything init() made; leave nothing running. [main-thread] */
     void (*shutdown)(void *state);
     /*
      * Since 1.3, optional: clients began (on = 1) or ceased (on = 0) to follow `uri`, a
@@ -358,8 +385,9 @@ struct mcph_plugin {
      * unsubscribe, listen closed or session ended. Also called with on = 1, once the
      * instance is in service, for each URI already followed that it serves (after a reload
      * or a refresh). For a plugin whose resources change elsewhere, to pass the subscription
-     * on. Must not block: record the change and return. A pool thread or the main thread,
-     * never concurrently for one instance; between init() and shutdown().
+     * on. Must not block: record the change and return. mcph calls it on a pool thread or
+     * the main thread, never concurrently for one instance.
+     * [any-thread]
      */
     void (*subscribe)(const struct mcph_host *host, void *state, const char *uri, int on);
 };
@@ -371,6 +399,22 @@ struct mcph_plugin {
     .prompt_size = sizeof(struct mcph_prompt), .prompt_arg_size = sizeof(struct mcph_prompt_arg),  \
     .config_key_size = sizeof(struct mcph_config_key)
 
+/* The same header filled in code, for C++ before C++20 (which has no designated
+ * initialisers): a C++ plugin builds its descriptor in a function, sets every member it uses,
+ * calls this, and returns a function-local static made from it. */
+static inline void mcph_plugin_header(struct mcph_plugin *plugin)
+{
+    plugin->abi_major = MCPH_ABI_MAJOR;
+    plugin->abi_minor = MCPH_ABI_MINOR;
+    plugin->size = sizeof(struct mcph_plugin);
+    plugin->tool_size = sizeof(struct mcph_tool);
+    plugin->resource_size = sizeof(struct mcph_resource);
+    plugin->template_size = sizeof(struct mcph_resource_template);
+    plugin->prompt_size = sizeof(struct mcph_prompt);
+    plugin->prompt_arg_size = sizeof(struct mcph_prompt_arg);
+    plugin->config_key_size = sizeof(struct mcph_config_key);
+}
+
 /* The entry point every plugin defines, returning its static descriptor. */
 MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void);
 
@@ -381,88 +425,100 @@ MCPH_EXPORT const struct mcph_plugin *mcph_plugin_entry(void);
  * by mcph before the call returns. Host calls given a NULL call return a negative status.
  */
 struct mcph_host {
-    uint32_t size;        /* sizeof(struct mcph_host) in this mcph */
-    uint16_t abi_major;   /* the host's MCPH_ABI_MAJOR */
-    uint16_t abi_minor;   /* the host's MCPH_ABI_MINOR */
-    const char *version;  /* mcph's version string, borrowed for the instance's life */
-    const char *instance; /* this instance's INI id (the NAME of [plugin.NAME]) */
+    uint32_t size;        /* sizeof(struct mcph_host) in this mcph [any-thread] */
+    uint16_t abi_major;   /* the host's MCPH_ABI_MAJOR [any-thread] */
+    uint16_t abi_minor;   /* the host's MCPH_ABI_MINOR [any-thread] */
+    const char *version;  /* mcph's version string, borrowed for the instance's life [any-thread] */
+    const char *instance; /* this instance's INI id (the NAME of [plugin.NAME]) [any-thread] */
 
     /* --- Services. Since 1.0. --- */
 
     /* Log a message: to stderr, tagged with the instance id, if level is at or above the
-     * configured log_level. Any thread, any time between init() and shutdown() return. */
+     * configured log_level. [any-thread] */
     void (*log)(const struct mcph_host *host, enum mcph_log_level level, const char *fmt, ...)
         MCPH_PRINTF(3, 4);
 
     /* The value of a key from the instance's INI section, else the key's default_value,
-     * else NULL. Borrowed until shutdown() returns. Any thread. */
+     * else NULL. Borrowed until shutdown() returns. [any-thread] */
     const char *(*config)(const struct mcph_host *host, const char *key);
 
-    /* --- Arguments. The handler's thread, during the handler. Since 1.0. ---
+    /* --- Arguments. Since 1.0. ---
      * Tool calls read the members of "arguments"; prompt gets the prompt arguments (all
      * strings); template reads the template variables. Each returns MCPH_OK,
      * MCPH_ERR_ABSENT or MCPH_ERR_TYPE. Strings are borrowed until the handler returns. */
+    /* [handler-thread] */
     int (*arg_string)(struct mcph_call *call, const char *name, const char **value);
+    /* [handler-thread] */
     int (*arg_number)(struct mcph_call *call, const char *name, double *value);
-    /* MCPH_ERR_TYPE when the number is not an integer or outside int64_t. */
+    /* MCPH_ERR_TYPE when the number is not an integer or outside int64_t. [handler-thread] */
     int (*arg_integer)(struct mcph_call *call, const char *name, int64_t *value);
+    /* [handler-thread] */
     int (*arg_bool)(struct mcph_call *call, const char *name, int *value);
-    /* Any member, as compact JSON text. */
+    /* Any member, as compact JSON text. [handler-thread] */
     int (*arg_json)(struct mcph_call *call, const char *name, const char **json);
     /* All the arguments as one JSON object text ("{}" when there are none). Always MCPH_OK
-     * unless out of memory. */
+     * unless out of memory. [handler-thread] */
     int (*args_json)(struct mcph_call *call, const char **json);
     /* The URI being read (resource and template handlers), else NULL. Borrowed until the
-     * handler returns. */
+     * handler returns. [handler-thread] */
     const char *(*uri)(struct mcph_call *call);
 
-    /* --- Content sinks: tool results and prompt messages. The handler's thread, during the
-     * handler. Each appends one content item (copying its input) and returns MCPH_OK,
-     * MCPH_ERR_STATE (not a tool or prompt call, or a prompt before prompt_message()),
-     * MCPH_ERR_INVALID (a required argument is NULL) or MCPH_ERR_LIMIT. Binary data is
-     * given raw; mcph base64-encodes it. A content type that the client's protocol
-     * revision lacks (audio before 2025-03-26, resource links before 2025-06-18) is sent as
-     * a text item describing it. Since 1.0. --- */
+    /* --- Content sinks: tool results and prompt messages. Since 1.0. Each appends one content item
+     * (copying its input) and returns MCPH_OK, MCPH_ERR_STATE (not a tool or prompt call, or a
+     * prompt before prompt_message()), MCPH_ERR_INVALID (a required argument is NULL) or
+     * MCPH_ERR_LIMIT. Binary data is given raw; mcph base64-encodes it. A content type that the
+     * client's protocol revision lacks (audio before 2025-03-26, resource links before 2025-06-18)
+     * is sent as a text item describing it. --- */
+    /* [handler-thread] */
     int (*text)(struct mcph_call *call, const char *text);
+    /* [handler-thread] */
     int (*image)(struct mcph_call *call, const void *data, size_t len, const char *mime_type);
+    /* [handler-thread] */
     int (*audio)(struct mcph_call *call, const void *data, size_t len, const char *mime_type);
-    /* A link to a resource: uri and name required; mime_type and description may be NULL. */
+    /* A link to a resource: uri and name required; mime_type and description may be NULL.
+     * [handler-thread] */
     int (*resource_link)(struct mcph_call *call, const char *uri, const char *name,
                          const char *mime_type, const char *description);
-    /* An embedded resource with text or binary contents; mime_type may be NULL. */
+    /* An embedded resource with text or binary contents; mime_type may be NULL. [handler-thread] */
     int (*embedded_text)(struct mcph_call *call, const char *uri, const char *mime_type,
                          const char *text);
+    /* [handler-thread] */
     int (*embedded_blob)(struct mcph_call *call, const char *uri, const char *mime_type,
                          const void *data, size_t len);
     /* Tools only: the structured result, JSON text of an object. Sent as structuredContent
      * (2025-06-18 and newer) with a text mirror for older clients when the tool added no
-     * text itself. MCPH_ERR_INVALID when json is not a JSON object. */
+     * text itself. MCPH_ERR_INVALID when json is not a JSON object. [handler-thread] */
     int (*structured)(struct mcph_call *call, const char *json);
     /* Tools only: the tool ran and failed. Adds the formatted text and marks the result
      * isError. Returns MCPH_OK, so a handler can `return host->tool_error(call, ...)`; on
      * a failure to store the text (MCPH_ERR_NOMEM, MCPH_ERR_LIMIT) the result is still
-     * marked isError and that code is returned. MCPH_ERR_STATE outside a tool call. */
+     * marked isError and that code is returned. MCPH_ERR_STATE outside a tool call.
+     * [handler-thread] */
     int (*tool_error)(struct mcph_call *call, const char *fmt, ...) MCPH_PRINTF(2, 3);
 
-    /* --- Resource contents: resource and template handlers. The handler's thread, during
-     * the handler. uri NULL means the URI being read; mime_type may be NULL. Since 1.0. --- */
+    /* --- Resource contents: resource and template handlers. uri NULL means the URI being read;
+     * mime_type may be NULL. Since 1.0. --- */
+    /* [handler-thread] */
     int (*contents_text)(struct mcph_call *call, const char *uri, const char *mime_type,
                          const char *text);
+    /* [handler-thread] */
     int (*contents_blob)(struct mcph_call *call, const char *uri, const char *mime_type,
                          const void *data, size_t len);
 
-    /* --- Prompts. The handler's thread, during the handler. Since 1.0. --- */
-    /* Start a message of this role: every content sink called next adds one message. */
+    /* --- Prompts. Since 1.0. --- */
+    /* Start a message of this role: every content sink called next adds one message.
+     * [handler-thread] */
     int (*prompt_message)(struct mcph_call *call, enum mcph_role role);
-    /* The optional description of the filled prompt. */
+    /* The optional description of the filled prompt. [handler-thread] */
     int (*prompt_description)(struct mcph_call *call, const char *text);
 
-    /* --- Protocol errors. Any handler, its thread, during the handler. Since 1.0. ---
+    /* --- Protocol errors: any handler. Since 1.0. ---
      * Sets the message of the JSON-RPC error sent when the handler returns `status` (a
      * negative enum mcph_status; the message is kept but unused if the handler returns
      * MCPH_OK), and returns `status`:
      *     return host->error(call, MCPH_ERR_NOT_FOUND, "no row %d", n);
      * Use it for requests that are wrong; a tool that ran and failed uses tool_error. */
+    /* [handler-thread] */
     int (*error)(struct mcph_call *call, int status, const char *fmt, ...) MCPH_PRINTF(3, 4);
 
     /* ------------------------------------------------------------------------------------
@@ -472,29 +528,30 @@ struct mcph_host {
     /* Report progress of this call. Sent as notifications/progress when the client asked
      * for progress (it gave a progressToken), else nothing. A value below the last one sent
      * is dropped (progress never goes back); total <= 0 means unknown; message may be NULL.
-     * The handler's thread, during the handler; never sent after the result. MCPH_OK. */
+     * Never sent after the result. MCPH_OK. [handler-thread] */
     int (*progress)(struct mcph_call *call, double progress, double total, const char *message);
 
     /* 1 when the client cancelled this call (notifications/cancelled): stop and return
      * anything; mcph sends no answer for a cancelled request. Else 0. Poll it in long loops.
-     * The handler's thread. */
+     * [handler-thread] */
     int (*cancelled)(struct mcph_call *call);
 
-    /* Tell clients subscribed to `uri` that the resource changed (resources/updated). Any
-     * thread, between init() and shutdown() return. */
+    /* Tell clients subscribed to `uri` that the resource changed (resources/updated). [any-thread]
+     */
     void (*resource_updated)(const struct mcph_host *host, const char *uri);
 
     /* Completion handlers only: add one candidate value. At most 100 are sent; more set
-     * hasMore. MCPH_ERR_STATE outside a completion. */
+     * hasMore. MCPH_ERR_STATE outside a completion. [handler-thread] */
     int (*completion)(struct mcph_call *call, const char *value);
 
     /* Content annotations: set the Annotations of the content item added last (tool
      * content or prompt message content) from JSON text of an object (audience, priority,
-     * lastModified). MCPH_ERR_STATE when there is no item, MCPH_ERR_INVALID for bad JSON. */
+     * lastModified). MCPH_ERR_STATE when there is no item, MCPH_ERR_INVALID for bad JSON.
+     * [handler-thread] */
     int (*annotate)(struct mcph_call *call, const char *annotations_json);
 
     /* Set _meta of the content item added last (JSON text of an object); sent to clients of
-     * 2025-06-18 and newer. Same returns as annotate. */
+     * 2025-06-18 and newer. Same returns as annotate. [handler-thread] */
     int (*content_meta)(struct mcph_call *call, const char *meta_json);
 
     /*
@@ -517,14 +574,14 @@ struct mcph_host {
      * MCPH_ERR_LIMIT: a 2026-07-28 run asked more than 256 questions.
      */
     /* sampling/createMessage: params_json is its params object (messages, maxTokens, ...);
-     * the result has role, content, model, stopReason. */
+     * the result has role, content, model, stopReason. [handler-thread] */
     int (*sample)(struct mcph_call *call, const char *params_json, const char **result_json);
     /* elicitation/create (form mode): a message and the requested schema (JSON text of an
      * object schema of primitive properties); the result has action ("accept", "decline",
-     * "cancel") and, when accepted, content. */
+     * "cancel") and, when accepted, content. [handler-thread] */
     int (*elicit)(struct mcph_call *call, const char *message, const char *schema_json,
                   const char **result_json);
-    /* roots/list: the result has roots, an array of {uri, name}. */
+    /* roots/list: the result has roots, an array of {uri, name}. [handler-thread] */
     int (*roots)(struct mcph_call *call, const char **result_json);
 
     /* ------------------------------------------------------------------------------------
@@ -542,19 +599,22 @@ struct mcph_host {
      * a schema that is not an object schema, a missing handler), MCPH_ERR_LIMIT (more than
      * 4096 rows of that kind), MCPH_ERR_NOMEM, or MCPH_ERR_STATE outside init(). A refused
      * row does not fail the load: return an error from init() if it should.
-     * Main thread, during init() only.
      *
      * An instance that defines anything this way is built again (a new instance: init
      * runs again and defines again) on every reload, SIGHUP or watch mode, so the lists it
      * serves follow what they come from; clients are sent list_changed only for the lists
      * that really changed. A plugin that may define nothing at one init (an empty folder)
      * and something at the next sets MCPH_PLUGIN_REBUILD_ON_RELOAD to be rebuilt anyway.
+     * [during-init]
      */
     int (*define_tool)(const struct mcph_host *host, const struct mcph_tool *tool);
+    /* [during-init] */
     int (*define_resource)(const struct mcph_host *host, const struct mcph_resource *resource);
+    /* [during-init] */
     int (*define_template)(const struct mcph_host *host,
                            const struct mcph_resource_template *resource_template);
-    /* The prompt's arguments table (ended by a row whose name is NULL) is copied too. */
+    /* The prompt's arguments table (ended by a row whose name is NULL) is copied too.
+     * [during-init] */
     int (*define_prompt)(const struct mcph_host *host, const struct mcph_prompt *prompt);
 
     /* Ask mcph to build this instance again, as a reload would: a new instance from the
@@ -564,29 +624,29 @@ struct mcph_host {
      * plugin that notices its source changed (inotify on a folder, say). Requests belong to
      * the instance id, so one made by an instance that is being replaced applies to its
      * successor. The rebuild starts 100 ms after the last request, and at the latest 1 s
-     * after the first. A rebuild that fails keeps the instance in service (logged). Any
-     * thread, between init() and shutdown() return; it only records the request and wakes
-     * the main thread. */
+     * after the first. A rebuild that fails keeps the instance in service (logged). It only
+     * records the request and wakes the main thread. [any-thread] */
     void (*refresh)(const struct mcph_host *host);
 
     /* The name of what is being served, as the plugin defined it (without the INI prefix):
      * the tool of a tool call, the prompt of a prompt get, or of the prompt whose argument
      * is being completed; the resource's URI for a resource read; the template's URI
      * template for a template read or completion. Lets one handler serve many definitions.
-     * Borrowed until the handler returns. The handler's thread. */
+     * Borrowed until the handler returns. [handler-thread] */
     const char *(*call_name)(struct mcph_call *call);
 
     /* A config value read as a path: as host->config(), but a relative value is resolved
      * against the folder of the INI file (as mcph resolves its own paths), so deployments
      * can say "root = ../docs". NULL when the key is unset and has no default. Borrowed until
-     * shutdown() returns. Any thread. */
+     * shutdown() returns. [any-thread] */
     const char *(*config_path)(const struct mcph_host *host, const char *key);
 
     /* The `data` pointer of the row being served (NULL when it has none): the tool, the
-     * prompt, the resource or the template, as for call_name. The handler's thread. */
+     * prompt, the resource or the template, as for call_name.
+     * [handler-thread] */
     const void *(*call_data)(struct mcph_call *call);
 
-    /* log() with a va_list, for a plugin's own printf-style wrappers. As log(). */
+    /* log() with a va_list, for a plugin's own printf-style wrappers. As log(). [any-thread] */
     void (*vlog)(const struct mcph_host *host, enum mcph_log_level level, const char *fmt,
                  va_list ap) MCPH_PRINTF(3, 0);
 
@@ -608,7 +668,8 @@ struct mcph_host {
      * but for those mcph sets itself (resultType, ttlMs, cacheScope, inputRequests,
      * requestState, and the io.modelcontextprotocol/ keys of _meta). Returns MCPH_OK,
      * MCPH_ERR_INVALID (not an object, or a member of the wrong type: nothing is added),
-     * MCPH_ERR_LIMIT or MCPH_ERR_NOMEM. The handler's thread, during the handler.
+     * MCPH_ERR_LIMIT or MCPH_ERR_NOMEM.
+     * [handler-thread]
      */
     int (*result_json)(struct mcph_call *call, const char *json);
 
@@ -616,7 +677,7 @@ struct mcph_host {
      * chose admits it: logger may be NULL (the instance id is used), data_json is any JSON
      * value as text (an object, or a string). For relaying another server's messages; the
      * plugin's own go through log(), which also writes them to stderr. MCPH_OK, or
-     * MCPH_ERR_INVALID for bad JSON. Any thread, between init() and shutdown() return. */
+     * MCPH_ERR_INVALID for bad JSON. [any-thread] */
     int (*client_log)(const struct mcph_host *host, enum mcph_log_level level, const char *logger,
                       const char *data_json);
 
@@ -627,7 +688,7 @@ struct mcph_host {
      * must be shared safely until then, and that shutdown must leave it alone. This instance
      * may also be shut down without being served (the reload is refused after its init, say
      * for a name collision) while that one stays: share what you take over (count its
-     * users), do not move it. Main thread, during init() only. */
+     * users), do not move it. [during-init] */
     void *(*predecessor)(const struct mcph_host *host);
 
     /* ------------------------------------------------------------------------------------
@@ -646,8 +707,7 @@ struct mcph_host {
      * under that key (inputResponses) is the answer to that question, also on the first run
      * (a client may answer ahead): name a question the same way in every run, as it is asked
      * in the same order. No effect on a legacy session (the question is a request to the
-     * client there). Returns MCPH_OK or MCPH_ERR_INVALID. The handler's thread, during the
-     * handler.
+     * client there). Returns MCPH_OK or MCPH_ERR_INVALID. [handler-thread]
      *
      *     host->ask_key(call, "user_name");
      *     rc = host->elicit(call, "Your name?", schema, &answer);
@@ -668,8 +728,8 @@ struct mcph_host {
      * time get different texts. For a plugin that keeps something for a call that comes back
      * (a relayed server's request waiting for the client's answer): key it by the origin as
      * well as by the call, and a retry finds only what its own earlier round left. Never
-     * NULL for a call (NULL: call is NULL); the text is lent until the handler returns. The
-     * handler's thread, during the handler.
+     * NULL for a call (NULL: call is NULL); the text is lent until the handler returns.
+     * [handler-thread]
      *
      *     snprintf(key, sizeof(key), "%s/%s", host->call_origin(call), host->call_name(call));
      */
@@ -685,11 +745,15 @@ struct mcph_host {
      * belongs to this instance: a rebuild (reload, refresh) serves what the new instance's
      * init gave, and an instance dropped takes its paragraph with it. Returns MCPH_OK,
      * MCPH_ERR_LIMIT (more than MCPH_MAX_INSTRUCTIONS bytes: the text kept is unchanged),
-     * MCPH_ERR_NOMEM, or MCPH_ERR_STATE outside init(). Main thread, during init() only.
+     * MCPH_ERR_NOMEM, or MCPH_ERR_STATE outside init(). [during-init]
      *
      *     host->instructions(host, "Call search before read: read takes an id it gives.");
      */
     int (*instructions)(const struct mcph_host *host, const char *text);
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MCPH_PLUGIN_API_H */

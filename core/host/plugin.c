@@ -328,7 +328,7 @@ static int plugin_read_descriptor(struct rows_load *ld, struct mcph_plugin *d)
     }
     *(void **)&entry = dlsym(ld->pl->handle, MCPH_ENTRY_SYMBOL);
     if (entry == NULL) {
-        rows_fail(ld, "no %s() in it; is it an mcph plugin? (see plugin-api/README.md)",
+        rows_fail(ld, "no %s() in it; is it an mcph plugin? (see mcph-plugin(7))",
                   MCPH_ENTRY_SYMBOL);
         return STATUS_PLUGIN;
     }

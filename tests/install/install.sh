@@ -66,6 +66,7 @@ expected_files() {
     echo lib/pkgconfig/mcph-plugin.pc
     echo share/man/man1/mcph.1
     echo share/man/man5/mcph.ini.5
+    echo share/man/man7/mcph-plugin.7
     echo share/mcph/mcph.ini
     echo share/mcph/sample.db
     for p in "$root"/conf/prompts/*.md; do echo "share/mcph/prompts/${p##*/}"; done
@@ -102,13 +103,14 @@ grep -q '^usage: mcph ' "$tmp/help" || fail "mcph --help printed no usage line o
 # --help and mcph(1) list the same options.
 man1=$stage/share/man/man1/mcph.1
 man5=$stage/share/man/man5/mcph.ini.5
+man7=$stage/share/man/man7/mcph-plugin.7
 grep -o -- '--[a-z]*' "$tmp/help" | LC_ALL=C sort -u >"$tmp/help.opts"
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man1" | sed -n 's/^\.B[R]* \\-\\-\([a-z]*\).*/--\1/p' |
     LC_ALL=C sort -u >"$tmp/man.opts"
 [ -s "$tmp/help.opts" ] || fail "found no option in mcph --help"
 diff -u "$tmp/help.opts" "$tmp/man.opts" >&2 ||
     fail "mcph --help (-) and the OPTIONS of mcph(1) (+) list different options"
-for page in "$man1" "$man5"; do
+for page in "$man1" "$man5" "$man7"; do
     grep -q "^\.TH .* \"mcph $version\"" "$page" ||
         fail "${page##*/}: its .TH line does not say mcph $version"
 done
@@ -129,14 +131,33 @@ for key in $server_keys $own_keys $plugin_keys; do
     grep -q "^\.BI* $key\( \|$\)" "$man5" || fail "mcph.ini(5) does not describe the key $key"
 done
 
+# --- Every document a message cites is installed ----------------------------------------
+# A message of the binary or a plugin that says "see NAME(N)" names a page install put in
+# share/man; none names a file of the source tree (README.md, plugin-api/...), which a user
+# of the installed mcph does not have.
+for f in "$stage/bin/mcph" "$stage"/lib/mcph/plugins/*.so; do
+    strings "$f" 2>/dev/null | grep -o 'see [a-z][a-z.-]*([1-8])' | sort -u |
+        while read -r _ page; do
+            name=${page%(*}
+            section=${page#*(}
+            section=${section%)}
+            [ -f "$stage/share/man/man$section/$name.$section" ] ||
+                echo "${f##*/} cites $page, which is not installed"
+        done
+    strings "$f" 2>/dev/null | grep -E '(see|in) [^ ]*(README|plugin-api/)' |
+        sed "s|^|${f##*/} cites a file of the source tree: |"
+done >"$tmp/cited"
+[ ! -s "$tmp/cited" ] || fail "$(cat "$tmp/cited")"
+grep -q 'see mcph-plugin(7)' "$stage/bin/mcph" || fail "mcph's messages no longer cite mcph-plugin(7)"
+
 # --- The man pages render without warnings ------------------------------------------------
 if command -v mandoc >/dev/null 2>&1; then
-    for page in "$man1" "$man5"; do
+    for page in "$man1" "$man5" "$man7"; do
         mandoc -T lint -W warning "$page" >"$tmp/lint" 2>&1 ||
             fail "mandoc -T lint ${page##*/}: $(cat "$tmp/lint")"
     done
 elif command -v groff >/dev/null 2>&1; then
-    for page in "$man1" "$man5"; do
+    for page in "$man1" "$man5" "$man7"; do
         groff -man -ww -z -Tutf8 "$page" >"$tmp/lint" 2>&1 || fail "groff ${page##*/} failed"
         [ ! -s "$tmp/lint" ] || fail "groff -ww ${page##*/}: $(cat "$tmp/lint")"
         groff -man -Tutf8 -P-cbou "$page" 2>/dev/null | grep -q '^NAME$' ||

@@ -6,7 +6,8 @@
  * (make plugin did that for the INI it was given) and sending mcph a SIGHUP, or by running
  * mcph with --watch, which reloads on every rebuild. plugins/example/example.c shows every
  * other feature (resources, templates, prompts, progress, asking the client, rows defined
- * at init); plugin-api/README.md is the guide and plugin-api.h the contract.
+ * at init); `man mcph-plugin` is the guide (plugin-api/README.md in the mcph sources) and
+ * plugin-api.h the contract.
  */
 #include <stdio.h>
 #include <stdlib.h>
