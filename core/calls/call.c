@@ -5,9 +5,11 @@
 #include "served/inflight.h"
 #include "lib/limits.h"
 #include "lib/log.h"
-#include "protocol/modern.h"
 #include "wire/out.h"
+#include "calls/mrtr.h"
 #include "calls/question.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "wire/revision.h"
 #include "lib/schema.h"
@@ -26,10 +28,11 @@ struct call_job {
     struct inflight_call flight; /* registered in its peer's inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
-    unsigned missing;        /* CALL_CAN_* bits the handler asked for and the client lacks */
-    int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
-    struct modern_mrtr mrtr; /* 2026-07-28: the questions and the retry's answers */
-    char name[];             /* t.name (which the registry owns) copied, in the same block */
+    unsigned missing;            /* CALL_CAN_* bits the handler asked for and the client lacks */
+    int ask_timeout_ms;          /* copied: the config may be swapped by a reload meanwhile */
+    struct mrtr mrtr;            /* 2026-07-28: the questions and the retry's answers */
+    struct notify_caller caller; /* under srv->call_key while the handler runs */
+    char name[];                 /* t.name (which the registry owns) copied, in the same block */
 };
 
 static const char *const call_ask_methods[] = {
@@ -124,7 +127,7 @@ static int call_ask_legacy(struct call_job *job, int what, cJSON *params, cJSON 
 /* A question that is not asked: it still uses up the name the handler gave it. */
 static int call_ask_refuse(struct call_job *job, cJSON *params, int status)
 {
-    modern_mrtr_pass(&job->mrtr, 0);
+    mrtr_pass(&job->mrtr, 0);
     cJSON_Delete(params);
     return status;
 }
@@ -160,36 +163,36 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     if (atomic_load(&job->flight.cancelled))
         return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
     if (job->o.modern)
-        return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+        return mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
     /* Only what the client's revision defines is asked. */
     if (call_ask_fits(job, what, params) != STATUS_OK)
         return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
     /* A legacy question is a request of its own: its name only counts as used. */
-    if (modern_mrtr_pass(&job->mrtr, 1) != MCPH_OK)
+    if (mrtr_pass(&job->mrtr, 1) != MCPH_OK)
         return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
     return call_ask_legacy(job, what, params, answer);
 }
 
-/* host->ask_key: the name of the next question, kept by the call's struct modern_mrtr in both
+/* host->ask_key: the name of the next question, kept by the call's struct mrtr in both
  * eras, so that a name is checked the same way whichever revision the client speaks. */
 static int call_ask_key(void *ctx, const char *key)
 {
     struct call_job *job = ctx;
 
-    return modern_mrtr_name(&job->mrtr, key);
+    return mrtr_name(&job->mrtr, key);
 }
 
-/* host->call_origin: the request's origin, made when first asked for (modern_origin): most
+/* host->call_origin: the request's origin, made when first asked for (mrtr_origin): most
  * calls never ask, and pay nothing for it. The handler's thread. */
 static const char *call_origin_text(void *ctx)
 {
     struct call_job *job = ctx;
 
-    return modern_origin(&job->mrtr);
+    return mrtr_origin(&job->mrtr);
 }
 
 /* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
- * modern_mrtr_begin), else made when the handler first asks (call_origin_text); in an
+ * mrtr_begin), else made when the handler first asks (call_origin_text); in an
  * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
  * the child serves in several requests of its own when its plugin asks). */
 static void call_set_origin(struct call_job *job)
@@ -197,9 +200,9 @@ static void call_set_origin(struct call_job *job)
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     const char *given =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_ORIGIN));
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MRTR_KEY_ORIGIN));
 
-    if (job->o.srv->isolated != NULL && modern_origin_ok(given))
+    if (job->o.srv->isolated != NULL && mrtr_origin_ok(given))
         memcpy(job->mrtr.origin, given, strlen(given) + 1);
 }
 
@@ -240,8 +243,8 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
     if (rc == MCPH_ERR_UNSUPPORTED && job->o.modern && job->missing != 0)
         return call_missing_capability(job);
     if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
-        return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
-                                job->o.modern);
+        return jsonrpc_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
+                                 job->o.modern);
     if (rc == MCPH_ERR_NOT_FOUND)
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
     log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
@@ -305,8 +308,8 @@ static struct call_answer call_run_handler(struct call_job *job)
     c.name = job->t.own_name;
     c.data = job->t.own_data;
     c.env = &job->env;
-    status = job->o.modern ? modern_mrtr_begin(&job->mrtr, job->o.srv->state_key,
-                                               job->o.srv->state_key_len, job->o.msg, job->t.name)
+    status = job->o.modern ? mrtr_begin(&job->mrtr, job->o.srv->state_key,
+                                        job->o.srv->state_key_len, job->o.msg, job->t.name)
                            : STATUS_OK;
     if (status == STATUS_INVALID) {
         result_release(&c);
@@ -322,7 +325,11 @@ static struct call_answer call_run_handler(struct call_job *job)
         return a;
     }
     call_set_origin(job);
-    pthread_setspecific(job->o.srv->call_key, job);
+    job->caller = (struct notify_caller){.peer = job->o.peer,
+                                         .cancelled = &job->flight.cancelled,
+                                         .modern = job->o.modern,
+                                         .log_level = job->o.log_level};
+    pthread_setspecific(job->o.srv->call_key, &job->caller);
     crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
                 job->o.id);
     rc = job->t.fn(&pl->host.vt, pl->state, &c);
@@ -331,14 +338,14 @@ static struct call_answer call_run_handler(struct call_job *job)
     /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
     reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;
     if (job->o.modern &&
-        (a.result = modern_mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
+        (a.result = mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
         /* The handler asked what only a retry can answer. */
     } else if (rc != MCPH_OK) {
         a.error = call_plugin_error(job, rc, c.error);
     } else if ((a.error = call_check_output(job, &c)) == NULL) {
         a.result = result_build(&c);
         if (job->o.modern)
-            modern_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
+            decorate_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
     }
     server_release_registry(job->o.srv, reg);
     job->result_cost = c.bytes + c.parsed;
@@ -351,7 +358,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->o.msg);
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
-    modern_mrtr_release(&job->mrtr);
+    mrtr_release(&job->mrtr);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     peer_drop(job->o.peer);
@@ -406,22 +413,6 @@ static const cJSON *call_progress_token(const cJSON *msg)
     /* A ProgressToken is a string or an integer, like a request id; anything else is not a
      * token, and the request gets no progress. */
     return jsonrpc_valid_id(token) ? token : NULL;
-}
-
-int call_log_level(struct server *srv, struct peer **peer, int *level)
-{
-    const struct call_job *job = pthread_getspecific(srv->call_key);
-
-    if (job == NULL)
-        return 0;
-    *peer = job->o.peer;
-    if (atomic_load(&job->flight.cancelled))
-        *level = LOG_OFF;
-    else if (job->o.modern)
-        *level = job->o.log_level;
-    else
-        *level = atomic_load(&job->o.peer->session->log_level);
-    return 1;
 }
 
 /* Whether a call holding `cost` bytes more would take what is held for calls in flight and

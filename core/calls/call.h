@@ -61,12 +61,6 @@ struct call_origin {
     size_t bytes;  /* input it came in (its share of a batch), counted against max_pending_mb */
 };
 
-/* Whether the calling thread runs a handler, whose log lines then go to its peer (*peer) at
- * or above *level: a modern request's own level, a legacy one's session level (LOG_OFF when
- * it asked for none, or was cancelled). Returns 0 when no handler runs here (every peer gets
- * what its session asked for), else 1. Any thread. */
-int call_log_level(struct server *srv, struct peer **peer, int *level);
-
 /* Queue the call on its plugin's lane; the reader runs it once the messages buffered are
  * dispatched, or a pool thread does, and answers from there. A request whose id is already in
  * flight gets an error at once, and so does one that would take the bytes held for calls in

@@ -8,6 +8,8 @@
 #include "host/result.h"
 #include "wire/revision.h"
 #include "lib/schema.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/session.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
@@ -55,7 +57,7 @@ struct dispatch_method {
 static void dispatch_reply(struct dispatch_req *req, cJSON *result)
 {
     if (req->modern)
-        modern_result(result, req->srv->reg, NULL, req->cacheable);
+        decorate_result(result, req->srv->reg, NULL, req->cacheable);
     out_result(req->peer->out, req->batch, req->slot, req->id, result);
 }
 
@@ -129,84 +131,6 @@ static void dispatch_set_level(struct dispatch_req *req)
     if (level < atomic_load(&req->srv->log.sink_level))
         atomic_store(&req->srv->log.sink_level, level);
     dispatch_reply(req, cJSON_CreateObject());
-}
-
-int dispatch_log_wants(void *ctx, int level)
-{
-    struct server *srv = ctx;
-    struct peer *p;
-    int own;
-
-    if (call_log_level(srv, &p, &own))
-        return level >= own;
-    return level >= atomic_load(&srv->log.sink_level);
-}
-
-/* A log message for every peer whose session asked for its level. */
-struct dispatch_log {
-    int level;
-    const cJSON *params;
-};
-
-static void dispatch_log_one(void *ctx, struct peer *p)
-{
-    const struct dispatch_log *m = ctx;
-
-    if (m->level >= atomic_load(&p->session->log_level))
-        out_notify(p->out, "notifications/message", cJSON_Duplicate(m->params, 1));
-}
-
-void dispatch_client_log(void *ctx, int level, const char *logger, cJSON *data)
-{
-    struct server *srv = ctx;
-    cJSON *params = cJSON_CreateObject();
-    struct dispatch_log m = {.level = level, .params = params};
-    struct peer *p;
-    int own;
-
-    if (params == NULL || data == NULL ||
-        cJSON_AddStringToObject(params, "level", log_level_name(level)) == NULL ||
-        (logger != NULL && cJSON_AddStringToObject(params, "logger", logger) == NULL)) {
-        cJSON_Delete(params);
-        cJSON_Delete(data);
-        return;
-    }
-    cJSON_AddItemToObject(params, "data", data);
-    /* Said during a call: to the peer that made it. Else to every peer that asked. */
-    if (call_log_level(srv, &p, &own)) {
-        if (level >= own)
-            out_notify(p->out, "notifications/message", params);
-        else
-            cJSON_Delete(params);
-        return;
-    }
-    server_each_peer(srv, dispatch_log_one, &m);
-    cJSON_Delete(params);
-}
-
-void dispatch_log_sink(void *ctx, int level, const char *who, const char *text)
-{
-    dispatch_client_log(ctx, level, who, cJSON_CreateString(text));
-}
-
-static void dispatch_lists_changed_one(void *ctx, struct peer *p)
-{
-    const unsigned *lists = ctx;
-
-    if (!p->session->initialized)
-        return;
-    for (unsigned list = REGISTRY_TOOLS; list <= REGISTRY_PROMPTS; list <<= 1) {
-        if (*lists & list)
-            out_notify(p->out, registry_list_method(list), NULL);
-    }
-}
-
-void dispatch_lists_changed(struct server *srv, unsigned lists)
-{
-    /* Listeners get what they asked for, tagged; each legacy session gets the unsolicited
-     * notifications of its era once it is initialized. */
-    modern_lists_changed(srv, lists);
-    server_each_peer(srv, dispatch_lists_changed_one, &lists);
 }
 
 /* --- Lists. --- */
@@ -321,7 +245,7 @@ static char *dispatch_print_page(struct dispatch_req *req, const struct dispatch
     }
     if (items != NULL) {
         if (req->modern)
-            modern_result(result, reg, NULL, req->cacheable);
+            decorate_result(result, reg, NULL, req->cacheable);
         /* Checked once here, not each time the page is sent. */
         text = utf8_own(cJSON_PrintUnformatted(result));
     }
@@ -495,7 +419,7 @@ static void dispatch_tools_call(struct dispatch_req *req)
 
 static void dispatch_not_found(struct dispatch_req *req, const char *uri)
 {
-    dispatch_answer(req, modern_not_found(req->id, uri, "Resource not found", req->modern));
+    dispatch_answer(req, jsonrpc_not_found(req->id, uri, "Resource not found", req->modern));
 }
 
 static void dispatch_resources_read(struct dispatch_req *req)
@@ -731,112 +655,6 @@ static void dispatch_unsubscribe(struct dispatch_req *req)
     dispatch_reply(req, cJSON_CreateObject());
 }
 
-static void dispatch_updated_one(void *ctx, const void *owner)
-{
-    const struct peer *p = owner;
-    cJSON *params = cJSON_CreateObject();
-
-    cJSON_AddStringToObject(params, "uri", ctx);
-    out_notify(p->out, "notifications/resources/updated", params);
-}
-
-void dispatch_resource_updated(void *ctx, const char *uri)
-{
-    struct server *srv = ctx;
-
-    modern_resource_updated(srv, uri);
-    subs_each_subscriber(&srv->subs, uri, dispatch_updated_one, (void *)uri);
-}
-
-/* The instance of reg that serves uri: the one with that resource, else the one whose
- * template matches first (as resources/read finds it); NULL for none. */
-static struct plugin *dispatch_server_of(const struct registry *reg, const char *uri)
-{
-    const struct registry_resource *r = reg ? registry_find_resource(reg, uri) : NULL;
-    const struct registry_template *t;
-
-    if (r != NULL)
-        return r->plugin;
-    t = reg ? registry_match_template(reg, uri, NULL) : NULL;
-    return t != NULL ? t->plugin : NULL;
-}
-
-/* The instance whose resources were reloaded, in the set being served. */
-struct dispatch_served {
-    const struct registry *reg;
-    const struct plugin *pl;
-};
-
-/* Whether uri is served by the instance (a resource of its, or one of its templates). */
-static int dispatch_serves(void *ctx, const char *uri)
-{
-    const struct dispatch_served *by = ctx;
-
-    return dispatch_server_of(by->reg, uri) == by->pl;
-}
-
-static int dispatch_any_uri(void *ctx, const char *uri)
-{
-    (void)ctx;
-    (void)uri;
-    return 1;
-}
-
-void dispatch_heard(void *ctx, const char *uri, int on)
-{
-    struct server *srv = ctx;
-    /* The thread that changed who follows what reads srv->reg: the dispatcher under the state
-     * lock, or the main thread (which alone replaces it) when the session ends at shutdown. */
-    struct plugin *pl = dispatch_server_of(srv->reg, uri);
-
-    if (pl != NULL)
-        plugin_subscribe(pl, uri, on);
-}
-
-static int dispatch_in_set(const struct registry *reg, const struct plugin *pl)
-{
-    for (size_t i = 0; i < reg->nplugins; i++) {
-        if (reg->plugins[i] == pl)
-            return 1;
-    }
-    return 0;
-}
-
-void dispatch_subscriptions_moved(struct server *srv, const struct registry *old)
-{
-    size_t n;
-    char **uris = subs_followed(&srv->subs, dispatch_any_uri, NULL, &n);
-
-    for (size_t i = 0; i < n; i++) {
-        struct plugin *was = dispatch_server_of(old, uris[i]);
-        struct plugin *now = dispatch_server_of(srv->reg, uris[i]);
-
-        /* A new instance (a pointer the old set never had) always hears; an instance kept in
-         * service hears when the URI left it; one leaving service hears nothing. */
-        if (was != now && was != NULL && dispatch_in_set(srv->reg, was))
-            plugin_subscribe(was, uris[i], 0);
-        if (was != now && now != NULL)
-            plugin_subscribe(now, uris[i], 1);
-        free(uris[i]);
-    }
-    free(uris);
-}
-
-void dispatch_resources_reloaded(struct server *srv, const struct plugin *pl)
-{
-    struct dispatch_served by = {.reg = srv->reg, .pl = pl};
-    size_t n;
-    /* Every URI anyone follows, once each (dispatch_resource_updated then tells every
-     * follower of it). */
-    char **uris = subs_followed(&srv->subs, dispatch_serves, &by, &n);
-
-    for (size_t i = 0; i < n; i++) {
-        dispatch_resource_updated(srv, uris[i]);
-        free(uris[i]);
-    }
-    free(uris);
-}
-
 /* --- Cancellation and the client's answers. --- */
 
 static void dispatch_cancelled(struct dispatch_req *req)
@@ -844,7 +662,7 @@ static void dispatch_cancelled(struct dispatch_req *req)
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req->params, "requestId");
 
     /* A listen request ends; a call is marked; unknown or finished ids are ignored. */
-    if (jsonrpc_valid_id(id) && !modern_unlisten(req->srv, req->peer->home, id))
+    if (jsonrpc_valid_id(id) && !notify_unlisten(req->srv, req->peer->home, id))
         inflight_cancel(req->peer->inflight, id);
 }
 
@@ -860,7 +678,7 @@ static void dispatch_discover(struct dispatch_req *req)
 static void dispatch_listen(struct dispatch_req *req)
 {
     /* No response while it stays open; an error instead of the acknowledgement. */
-    cJSON *err = modern_listen(req->srv, req->peer->home, req->id, req->params);
+    cJSON *err = notify_listen(req->srv, req->peer->home, req->id, req->params);
 
     if (err != NULL)
         dispatch_answer(req, err);

@@ -12,9 +12,10 @@
  *   jsonrpc.c   framing (one line, one message), the input's UTF-8 and depth scan, envelopes
  *   dispatch.c  parse, envelope checks, era routing, the method table, lists, call targets
  *   session.c   the legacy era: initialize, initialized, logging/setLevel, capabilities
- *   modern.c    the 2026-07-28 era: _meta, result decoration, discover, listen, MRTR
+ *   modern.c    the 2026-07-28 era: the _meta envelope, server/discover
  *   schema.c    tool arguments and structured results against compiled JSON Schemas
  *   call.c      a call into a plugin: in flight, run on a lane, answered
+ *   mrtr.c      a 2026-07-28 call's questions to the client, answered in its retries
  *   result.c    what a handler adds to its call, turned into the MCP result
  *   host.c      the services vtable plugins call while they run
  *   inflight.c  requests in flight (cancellation) and mcph's own questions to the client
@@ -28,6 +29,9 @@
  *   rows.c      the row kinds (tools, resources, templates, prompts): check, copy, free
  *   registry.c  the merged set served (prefixes, collisions, list pages)
  *   subs.c      who follows what: resource subscriptions and listen requests
+ *   notify.c    what changed, told to the clients: log lines, list_changed,
+ *               resources/updated, listen requests; plugins hear who follows their URIs
+ *   decorate.c  what every 2026-07-28 result carries about the set served
  *   reload.c    build then swap on SIGHUP, watch mode and refresh asks
  *   watch.c     inotify for watch mode; debounce.c turns bursts of events into one action
  * Small parts: log.c, diag.c (user-facing error lists), strbuf.c, utf8.c, number.c,
@@ -89,7 +93,7 @@ struct server {
     struct plugin_env env;    /* handed to every plugin instance; set before loading */
     struct inflight inflight; /* client requests in flight and mcph's own asks */
     atomic_size_t calls_held; /* bytes held by calls queued or running (max_pending_mb) */
-    pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
+    pthread_key_t call_key;   /* on a pool thread: its handler's caller (notify.h) */
 
     struct subs subs; /* any thread: resource subscriptions and listen requests */
 
@@ -115,7 +119,7 @@ void server_init(struct server *srv);
  * logging. */
 void server_open_output(struct server *srv, int out_fd);
 
-/* The log lines meant for clients go to them (dispatch_client_log) from now on. Before any
+/* The log lines meant for clients go to them (notify_client_log) from now on. Before any
  * plugin loads. server_open_output does it for stdio. */
 void server_open_logs(struct server *srv);
 

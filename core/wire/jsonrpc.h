@@ -86,6 +86,10 @@ void jsonrpc_scan(const char *text, size_t len, int limit, struct jsonrpc_scan *
  * rest of an id's bookkeeping. */
 char *jsonrpc_int_text(const cJSON *id, char *buf);
 
+/* The error for a missing resource in the request's era: -32002 (legacy) or -32602
+ * (2026-07-28), with data {uri}. A new object. */
+cJSON *jsonrpc_not_found(const cJSON *id, const char *uri, const char *message, int modern);
+
 /* Whether id is a valid MCP request id: a string or an integer number. */
 int jsonrpc_valid_id(const cJSON *id);
 

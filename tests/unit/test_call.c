@@ -10,7 +10,8 @@
 #include "check.h"
 #include "fixture.h"
 #include "wire/jsonrpc.h"
-#include "protocol/modern.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "wire/revision.h"
 #include "lib/status.h"
@@ -472,7 +473,7 @@ static void test_modern_call(void)
     if (!call_open(CALL_SERVER CALL_FEATURES))
         return;
     /* Outside a handler the session's level applies. */
-    CHECK_INT_EQ(call_log_level(&fx.srv, &peer, &level), 0);
+    CHECK_INT_EQ(notify_caller_level(&fx.srv, &peer, &level), 0);
     call_go(&(struct call_req){.id = "1",
                                .tool = "log",
                                .args = "{\"level\":\"warning\",\"text\":\"to the request\"}",
@@ -493,7 +494,7 @@ static void test_modern_call(void)
         cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(msg, "result"), "resultType")),
         "complete");
     CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(msg, "result"), "_meta"),
-                              MODERN_KEY_SERVER) != NULL);
+                              DECORATE_KEY_SERVER) != NULL);
     cJSON_Delete(msg);
     call_go(&(struct call_req){.id = "2",
                                .tool = "log",

@@ -10,6 +10,8 @@
 #include "fixture.h"
 #include "wire/jsonrpc.h"
 #include "protocol/modern.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "lib/status.h"
 
@@ -276,14 +278,14 @@ static void test_notifications_unanswered(void)
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), "");
     dsp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
         "\"protocolVersion\":\"2025-06-18\"}}");
-    dispatch_lists_changed(&fx.srv, REGISTRY_TOOLS);
+    notify_lists_changed(&fx.srv, REGISTRY_TOOLS);
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     /* After initialize it is handled, and still not answered. */
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), "");
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
                      "\"requestId\":99}}"),
                  "");
-    dispatch_lists_changed(&fx.srv, REGISTRY_TOOLS | REGISTRY_PROMPTS);
+    notify_lists_changed(&fx.srv, REGISTRY_TOOLS | REGISTRY_PROMPTS);
     CHECK_STR_EQ(fixture_capture_take(&fx.out),
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n"
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\"}\n");
@@ -366,7 +368,7 @@ static void test_era_routing(void)
         dsp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" DSP_META "}}"));
     CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(result, "resultType")), "complete");
     CHECK(cJSON_IsNumber(cJSON_GetObjectItem(result, "ttlMs")));
-    meta = cJSON_GetObjectItem(cJSON_GetObjectItem(result, "_meta"), MODERN_KEY_SERVER);
+    meta = cJSON_GetObjectItem(cJSON_GetObjectItem(result, "_meta"), DECORATE_KEY_SERVER);
     CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(meta, "name")), "dsp");
     cJSON_Delete(result);
     /* The session is still not open for legacy requests. */
@@ -536,13 +538,13 @@ static void test_subscriptions(void)
         return;
     dsp_session("2025-06-18");
     /* Not subscribed: an update goes nowhere. */
-    dispatch_resource_updated(&fx.srv, "basic://hello");
+    notify_resource_updated(&fx.srv, "basic://hello");
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/subscribe\","
                      "\"params\":{\"uri\":\"basic://hello\"}}"),
                  "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
-    dispatch_resource_updated(&fx.srv, "basic://hello");
-    dispatch_resource_updated(&fx.srv, "basic://items/1");
+    notify_resource_updated(&fx.srv, "basic://hello");
+    notify_resource_updated(&fx.srv, "basic://items/1");
     CHECK_STR_EQ(fixture_capture_take(&fx.out),
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\","
                  "\"params\":{\"uri\":\"basic://hello\"}}\n");
@@ -552,7 +554,7 @@ static void test_subscriptions(void)
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/unsubscribe\","
                      "\"params\":{\"uri\":\"basic://hello\"}}"),
                  "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n");
-    dispatch_resource_updated(&fx.srv, "basic://hello");
+    notify_resource_updated(&fx.srv, "basic://hello");
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     fixture_server_close(&fx);
 }
