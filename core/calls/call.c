@@ -291,6 +291,44 @@ struct call_answer {
     cJSON *error;  /* owned, or NULL */
 };
 
+/* A 2026-07-28 call's questions begin (the answers its retry carries): NULL, or the error
+ * to answer with (a new object). */
+static cJSON *call_begin_mrtr(struct call_job *job)
+{
+    int status = job->o.modern ? mrtr_begin(&job->mrtr, job->o.srv->state_key,
+                                            job->o.srv->state_key_len, job->o.msg, job->t.name)
+                               : STATUS_OK;
+
+    if (status == STATUS_INVALID)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
+                             "requestState was not sealed by this server: it was altered, "
+                             "or sealed under another state_key_file; retry without it",
+                             NULL);
+    if (status != STATUS_OK)
+        return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
+    return NULL;
+}
+
+/* Run the handler on c. While it runs, what it logs goes to the call's peer (the caller under
+ * call_key, notify.h) and a crash names it. Returns the handler's MCPH_* code. */
+static int call_invoke(struct call_job *job, struct mcph_call *c)
+{
+    struct plugin *pl = job->t.plugin;
+    int rc;
+
+    job->caller = (struct notify_caller){.peer = job->o.peer,
+                                         .cancelled = &job->flight.cancelled,
+                                         .modern = job->o.modern,
+                                         .log_level = job->o.log_level};
+    pthread_setspecific(job->o.srv->call_key, &job->caller);
+    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
+                job->o.id);
+    rc = job->t.fn(&pl->host.vt, pl->state, c);
+    crash_leave();
+    pthread_setspecific(job->o.srv->call_key, NULL);
+    return rc;
+}
+
 static struct call_answer call_run_handler(struct call_job *job)
 {
     struct plugin *pl = job->t.plugin;
@@ -298,7 +336,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct call_answer a = {0};
     struct registry *reg;
     struct mcph_call c;
-    int rc, status;
+    int rc;
 
     if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
         a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
@@ -308,33 +346,13 @@ static struct call_answer call_run_handler(struct call_job *job)
     c.name = job->t.own_name;
     c.data = job->t.own_data;
     c.env = &job->env;
-    status = job->o.modern ? mrtr_begin(&job->mrtr, job->o.srv->state_key,
-                                        job->o.srv->state_key_len, job->o.msg, job->t.name)
-                           : STATUS_OK;
-    if (status == STATUS_INVALID) {
+    a.error = call_begin_mrtr(job);
+    if (a.error != NULL) {
         result_release(&c);
-        a.error = jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
-                                "requestState was not sealed by this server: it was altered, "
-                                "or sealed under another state_key_file; retry without it",
-                                NULL);
-        return a;
-    }
-    if (status != STATUS_OK) {
-        result_release(&c);
-        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
         return a;
     }
     call_set_origin(job);
-    job->caller = (struct notify_caller){.peer = job->o.peer,
-                                         .cancelled = &job->flight.cancelled,
-                                         .modern = job->o.modern,
-                                         .log_level = job->o.log_level};
-    pthread_setspecific(job->o.srv->call_key, &job->caller);
-    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
-                job->o.id);
-    rc = job->t.fn(&pl->host.vt, pl->state, &c);
-    crash_leave();
-    pthread_setspecific(job->o.srv->call_key, NULL);
+    rc = call_invoke(job, &c);
     /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
     reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;
     if (job->o.modern &&

@@ -33,12 +33,4 @@ void dispatch_root(struct server *srv, struct peer *peer, cJSON *root, size_t by
 /* Answer a message that was longer than LIMIT_MESSAGE_BYTES. */
 void dispatch_oversized(struct server *srv, struct peer *peer);
 
-/* A list cursor (opaque to clients: base64 of "mcph:<tag>:<offset>"), owned; NULL when out
- * of memory. */
-char *dispatch_cursor(char tag, size_t offset);
-
-/* The offset a client's cursor stands for in a list of `count` items tagged `tag`:
- * STATUS_OK, or STATUS_INVALID for one mcph did not make for this list. */
-int dispatch_cursor_offset(const char *cursor, char tag, size_t count, size_t *offset);
-
 #endif

@@ -10,7 +10,9 @@
  *   work.c      the threads: one holds the reader role and serves the input; the watcher
  *               hands reading on when the reader is stuck in a call; plugins' lanes
  *   jsonrpc.c   framing (one line, one message), the input's UTF-8 and depth scan, envelopes
- *   dispatch.c  parse, envelope checks, era routing, the method table, lists, call targets
+ *   dispatch.c  parse, envelope checks, era routing, the method table; request.c the
+ *               message being handled and its answer; lists.c the list pages and cursors;
+ *               targets.c the row a call names, found and its arguments checked
  *   session.c   the legacy era: initialize, initialized, logging/setLevel, capabilities
  *   modern.c    the 2026-07-28 era: the _meta envelope, server/discover
  *   schema.c    tool arguments and structured results against compiled JSON Schemas

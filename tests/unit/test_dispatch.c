@@ -5,6 +5,7 @@
  * (made, read back, followed page by page), calls handed to the pool, subscriptions and the
  * log sink. */
 #include "protocol/dispatch.h"
+#include "protocol/lists.h"
 
 #include "check.h"
 #include "fixture.h"
@@ -412,25 +413,25 @@ static void test_cursor_functions(void)
     char *c;
 
     for (size_t i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
-        c = dispatch_cursor('t', offsets[i]);
+        c = lists_cursor('t', offsets[i]);
         if (!CHECK(c != NULL))
             continue;
         /* Opaque: not the plain text it stands for. */
         CHECK(strstr(c, "mcph") == NULL);
-        CHECK_INT_EQ(dispatch_cursor_offset(c, 't', 100, &off), STATUS_OK);
+        CHECK_INT_EQ(lists_cursor_offset(c, 't', 100, &off), STATUS_OK);
         CHECK_INT_EQ(off, offsets[i]);
         /* Another list's cursor, or past the end of this one, is refused. */
-        CHECK_INT_EQ(dispatch_cursor_offset(c, 'p', 100, &off), STATUS_INVALID);
-        CHECK_INT_EQ(dispatch_cursor_offset(c, 't', offsets[i] ? offsets[i] - 1 : 0, &off),
+        CHECK_INT_EQ(lists_cursor_offset(c, 'p', 100, &off), STATUS_INVALID);
+        CHECK_INT_EQ(lists_cursor_offset(c, 't', offsets[i] ? offsets[i] - 1 : 0, &off),
                      offsets[i] ? STATUS_INVALID : STATUS_OK);
         free(c);
     }
     off = 7;
-    CHECK_INT_EQ(dispatch_cursor_offset("", 't', 100, &off), STATUS_INVALID);
-    CHECK_INT_EQ(dispatch_cursor_offset("not base64!", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("not base64!", 't', 100, &off), STATUS_INVALID);
     /* base64 of "mcph:t:" (no number) and of "mcph:t:5x". */
-    CHECK_INT_EQ(dispatch_cursor_offset("bWNwaDp0Og==", 't', 100, &off), STATUS_INVALID);
-    CHECK_INT_EQ(dispatch_cursor_offset("bWNwaDp0OjV4", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("bWNwaDp0Og==", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("bWNwaDp0OjV4", 't', 100, &off), STATUS_INVALID);
     CHECK_INT_EQ(off, 7);
 }
 
