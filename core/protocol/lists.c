@@ -1,6 +1,7 @@
 #include "protocol/lists.h"
 
 #include "lib/base64.h"
+#include "served/entry.h"
 #include "lib/status.h"
 #include "lib/utf8.h"
 #include "served/decorate.h"
@@ -39,22 +40,22 @@ static size_t lists_nprompts(const struct registry *reg)
 
 static cJSON *lists_tool_item(const struct registry *reg, size_t i, int rev)
 {
-    return registry_tool_json(&reg->tools[i], rev);
+    return entry_tool(&reg->tools[i], rev);
 }
 
 static cJSON *lists_resource_item(const struct registry *reg, size_t i, int rev)
 {
-    return registry_resource_json(&reg->resources[i], rev);
+    return entry_resource(&reg->resources[i], rev);
 }
 
 static cJSON *lists_template_item(const struct registry *reg, size_t i, int rev)
 {
-    return registry_template_json(&reg->templates[i], rev);
+    return entry_template(&reg->templates[i], rev);
 }
 
 static cJSON *lists_prompt_item(const struct registry *reg, size_t i, int rev)
 {
-    return registry_prompt_json(&reg->prompts[i], rev);
+    return entry_prompt(&reg->prompts[i], rev);
 }
 
 static const struct lists_kind lists_kinds[] = {

@@ -29,7 +29,8 @@
  *   plugin.c    loading an instance: file checks, dlopen from a sealed copy, descriptor,
  *               config keys, init, shutdown
  *   rows.c      the row kinds (tools, resources, templates, prompts): check, copy, free
- *   registry.c  the merged set served (prefixes, collisions, list pages)
+ *   registry.c  the merged set served (prefixes, collisions, list pages); entry.c each
+ *               row as its list's entry, per revision
  *   subs.c      who follows what: resource subscriptions and listen requests
  *   notify.c    what changed, told to the clients: log lines, list_changed,
  *               resources/updated, listen requests; plugins hear who follows their URIs
