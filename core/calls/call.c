@@ -163,12 +163,12 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     if (atomic_load(&job->flight.cancelled))
         return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
     if (job->o.modern)
-        return mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+        return status_to_mcph(mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer));
     /* Only what the client's revision defines is asked. */
     if (call_ask_fits(job, what, params) != STATUS_OK)
         return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
     /* A legacy question is a request of its own: its name only counts as used. */
-    if (mrtr_pass(&job->mrtr, 1) != MCPH_OK)
+    if (mrtr_pass(&job->mrtr, 1) != STATUS_OK)
         return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
     return call_ask_legacy(job, what, params, answer);
 }
@@ -179,7 +179,7 @@ static int call_ask_key(void *ctx, const char *key)
 {
     struct call_job *job = ctx;
 
-    return mrtr_name(&job->mrtr, key);
+    return status_to_mcph(mrtr_name(&job->mrtr, key));
 }
 
 /* host->call_origin: the request's origin, made when first asked for (mrtr_origin): most

@@ -6,8 +6,6 @@
 #include "lib/strbuf.h"
 #include "served/decorate.h"
 
-#include "plugin-api.h"
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,13 +203,13 @@ static int mrtr_used(struct mrtr *m, const char *name)
     cJSON *copy;
 
     if (m->named == NULL && (m->named = cJSON_CreateArray()) == NULL)
-        return MCPH_ERR_NOMEM;
+        return STATUS_NOMEM;
     copy = cJSON_CreateString(name);
     if (copy == NULL || !cJSON_AddItemToArray(m->named, copy)) {
         cJSON_Delete(copy);
-        return MCPH_ERR_NOMEM;
+        return STATUS_NOMEM;
     }
-    return MCPH_OK;
+    return STATUS_OK;
 }
 
 int mrtr_name(struct mrtr *m, const char *name)
@@ -220,22 +218,22 @@ int mrtr_name(struct mrtr *m, const char *name)
 
     if (name == NULL) {
         m->next[0] = '\0';
-        return MCPH_OK;
+        return STATUS_OK;
     }
     if (!mrtr_name_ok(name))
-        return MCPH_ERR_INVALID;
+        return STATUS_INVALID;
     cJSON_ArrayForEach(e, m->named)
     {
         if (strcmp(e->valuestring, name) == 0)
-            return MCPH_ERR_INVALID;
+            return STATUS_INVALID;
     }
     memcpy(m->next, name, strlen(name) + 1);
-    return MCPH_OK;
+    return STATUS_OK;
 }
 
 int mrtr_pass(struct mrtr *m, int asked)
 {
-    int status = asked && m->next[0] != '\0' ? mrtr_used(m, m->next) : MCPH_OK;
+    int status = asked && m->next[0] != '\0' ? mrtr_used(m, m->next) : STATUS_OK;
 
     m->next[0] = '\0';
     return status;
@@ -252,35 +250,35 @@ int mrtr_ask(struct mrtr *m, const char *method, cJSON *params, cJSON **answer)
     if (m->nasks >= LIMIT_MRTR_ASKS) {
         m->next[0] = '\0';
         cJSON_Delete(params);
-        return MCPH_ERR_LIMIT;
+        return STATUS_LIMIT;
     }
     m->nasks++;
     if (m->next[0] == '\0') {
         snprintf(key, sizeof(key), "ask-%d", m->nasks);
     } else {
         memcpy(key, m->next, sizeof(key));
-        if (mrtr_pass(m, 1) != MCPH_OK) {
+        if (mrtr_pass(m, 1) != STATUS_OK) {
             cJSON_Delete(params);
-            return MCPH_ERR_NOMEM;
+            return STATUS_NOMEM;
         }
     }
     given = cJSON_GetObjectItemCaseSensitive(m->answers, key);
     if (cJSON_IsObject(given)) {
         cJSON_Delete(params);
         *answer = cJSON_Duplicate(given, 1);
-        return *answer != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
+        return *answer != NULL ? STATUS_OK : STATUS_NOMEM;
     }
     request = cJSON_CreateObject();
     if (request == NULL || (m->requests == NULL && (m->requests = cJSON_CreateObject()) == NULL)) {
         cJSON_Delete(request);
         cJSON_Delete(params);
-        return MCPH_ERR_NOMEM;
+        return STATUS_NOMEM;
     }
     cJSON_AddStringToObject(request, "method", method);
     if (params != NULL)
         cJSON_AddItemToObject(request, "params", params);
     cJSON_AddItemToObject(m->requests, key, request);
-    return MCPH_ERR_AGAIN;
+    return STATUS_AGAIN;
 }
 
 /* requestState: the answers so far, bound to the request they belong to (method and target).

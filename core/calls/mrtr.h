@@ -64,21 +64,21 @@ int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJ
 const char *mrtr_origin(struct mrtr *m);
 
 /* The handler asks `method` (sampling/createMessage, ...) with params (owned), under the name
- * set by mrtr_name (which it uses up), else "ask-n". Returns MCPH_OK with *answer (owned
- * by the caller) when the request carries it, MCPH_ERR_AGAIN when recorded for an
- * InputRequiredResult, MCPH_ERR_LIMIT past LIMIT_MRTR_ASKS questions, or MCPH_ERR_NOMEM. */
+ * set by mrtr_name (which it uses up), else "ask-n". Returns STATUS_OK with *answer (owned
+ * by the caller) when the request carries it, STATUS_AGAIN when recorded for an
+ * InputRequiredResult, STATUS_LIMIT past LIMIT_MRTR_ASKS questions, or STATUS_NOMEM. */
 int mrtr_ask(struct mrtr *m, const char *method, cJSON *params, cJSON **answer);
 
 /* Name the handler's next question (host->ask_key): 1 to LIMIT_MRTR_KEY of A-Z a-z 0-9 _ . -,
  * not of the form "ask-<digits>" (mcph's own keys), and not a name a question of this run went
- * under already. name NULL forgets a pending name. Returns MCPH_OK or MCPH_ERR_INVALID (the
+ * under already. name NULL forgets a pending name. Returns STATUS_OK or STATUS_INVALID (the
  * pending name is then unchanged). m may be all zero (a legacy call, with no begin). */
 int mrtr_name(struct mrtr *m, const char *name);
 
 /* The handler's next question does not go through mrtr_ask: it was refused before
  * being asked (asked 0), or it is a legacy session's request to the client (asked 1: its name,
  * if any, counts as used, so the same mistakes are refused in both eras). Either way the
- * pending name is used up. Returns MCPH_OK or MCPH_ERR_NOMEM. */
+ * pending name is used up. Returns STATUS_OK or STATUS_NOMEM. */
 int mrtr_pass(struct mrtr *m, int asked);
 
 /* The InputRequiredResult (a new object, with requestState and the modern decoration) when a

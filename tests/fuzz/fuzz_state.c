@@ -117,9 +117,9 @@ static char *fuzz_ask(struct mrtr *m, int nasks)
 
         cJSON_AddNumberToObject(params, "n", i);
         rc = mrtr_ask(m, fuzz_asks[i % 3], params, &answer);
-        if (rc == MCPH_OK && !cJSON_IsObject(answer))
+        if (rc == STATUS_OK && !cJSON_IsObject(answer))
             fuzz_fail("an answer that is not an object", answer);
-        if (rc != MCPH_OK && answer != NULL)
+        if (rc != STATUS_OK && answer != NULL)
             fuzz_fail("no answer, yet one was handed back", answer);
         cJSON_Delete(answer);
     }

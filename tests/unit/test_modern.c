@@ -63,7 +63,7 @@ static void test_round_trip(void)
         return;
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", cJSON_Parse("{\"message\":\"ok?\"}"), &answer),
-                 MCPH_ERR_AGAIN);
+                 STATUS_AGAIN);
     CHECK(answer == NULL);
     result = mrtr_result(&m, reg, msg, "ask");
     CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(result, "resultType")), "input_required");
@@ -79,7 +79,7 @@ static void test_round_trip(void)
              state ? state : "");
     retry = modern_request("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
     CHECK(mrtr_result(&m, reg, retry, "ask") == NULL);
     cJSON_Delete(answer);
@@ -104,7 +104,7 @@ static void test_state_of_another_request(void)
         struct mrtr m;
         cJSON *answer = NULL, *msg = modern_retry(&m, states[i], "");
 
-        CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+        CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
         mrtr_release(&m);
         cJSON_Delete(msg);
     }
@@ -127,7 +127,7 @@ static void test_state_answers_not_an_object(void)
         cJSON *answer = NULL, *msg = modern_retry(&m, states[i], ",\"inputResponses\":[{\"a\":1}]");
 
         CHECK(fixture_json_is(m.answers, "{}"));
-        CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+        CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
         mrtr_release(&m);
         cJSON_Delete(msg);
     }
@@ -144,13 +144,13 @@ static void test_answers_merge(void)
                               ",\"inputResponses\":{\"ask-2\":{\"v\":22}}");
 
     CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-2\":{\"v\":22}}"));
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"v\":1}"));
     cJSON_Delete(answer);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"v\":22}"));
     cJSON_Delete(answer);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     mrtr_release(&m);
     cJSON_Delete(msg);
 }
@@ -171,12 +171,12 @@ static void test_answers_foreign_keys(void)
     for (int i = 1; i <= 256; i++) {
         int rc = mrtr_ask(&m, "roots/list", NULL, &answer);
 
-        if (!CHECK(rc == (i == 1 || i == 256 ? MCPH_OK : MCPH_ERR_AGAIN)))
+        if (!CHECK(rc == (i == 1 || i == 256 ? STATUS_OK : STATUS_AGAIN)))
             break;
         cJSON_Delete(answer);
         answer = NULL;
     }
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_LIMIT);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_LIMIT);
     mrtr_release(&m);
     cJSON_Delete(msg);
 }
@@ -219,9 +219,9 @@ static void test_named_round_trip(void)
     if (!CHECK(msg != NULL && reg != NULL))
         return;
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     result = mrtr_result(&m, reg, msg, "ask");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
                           "{\"user_name\":{\"method\":\"elicitation/create\"},"
@@ -234,12 +234,12 @@ static void test_named_round_trip(void)
              state ? state : "");
     retry = modern_request("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"n\":\"Ada\"}"));
     cJSON_Delete(answer);
     answer = NULL;
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     cJSON_Delete(result);
     result = mrtr_result(&m, reg, retry, "ask");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
@@ -252,11 +252,11 @@ static void test_named_round_trip(void)
              state ? state : "");
     again = modern_request("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, again, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"n\":\"Ada\"}"));
     cJSON_Delete(answer);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"roots\":[]}"));
     cJSON_Delete(answer);
     CHECK(mrtr_result(&m, reg, again, "ask") == NULL);
@@ -282,15 +282,15 @@ static void test_named_answered_ahead(void)
     if (!CHECK(reg != NULL))
         return;
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
     CHECK(mrtr_result(&m, reg, msg, "ask") == NULL);
     cJSON_Delete(answer);
     mrtr_release(&m);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, wrong, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
     result = mrtr_result(&m, reg, wrong, "ask");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
                           "{\"user_name\":{\"method\":\"elicitation/create\"}}"));
@@ -316,31 +316,31 @@ static void test_names(void)
 
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     for (size_t i = 0; bad[i] != NULL; i++) {
-        if (!CHECK_INT_EQ(mrtr_name(&m, bad[i]), MCPH_ERR_INVALID))
+        if (!CHECK_INT_EQ(mrtr_name(&m, bad[i]), STATUS_INVALID))
             fprintf(stderr, "    name '%s'\n", bad[i]);
     }
     memset(longest, 'n', sizeof(longest) - 1);
     longest[sizeof(longest) - 1] = '\0';
-    CHECK_INT_EQ(mrtr_name(&m, longest), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(mrtr_name(&m, longest), STATUS_INVALID);
     longest[LIMIT_MRTR_KEY] = '\0';
-    CHECK_INT_EQ(mrtr_name(&m, longest), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "ask-x"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "ask-"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, longest), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "ask-x"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "ask-"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     /* Used now: refused for the rest of the run; the next unnamed question is ask-2. */
-    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), MCPH_ERR_INVALID);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     /* Forgotten, refused (asked 0): the name is free again, and the next one is unnamed. */
-    CHECK_INT_EQ(mrtr_name(&m, "b"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, NULL), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-    CHECK_INT_EQ(mrtr_name(&m, "b"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_pass(&m, 0), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-    CHECK_INT_EQ(mrtr_name(&m, "b"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "b"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, NULL), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "b"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_pass(&m, 0), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "b"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     CHECK(fixture_json_is(m.requests, "{\"A.b-c_9\":{\"method\":\"roots/list\"},"
                                       "\"ask-2\":{\"method\":\"roots/list\"},"
                                       "\"ask-3\":{\"method\":\"roots/list\"},"
@@ -349,11 +349,11 @@ static void test_names(void)
     mrtr_release(&m);
     /* A legacy call (no begin: all zero): a question asked takes its name. */
     memset(&m, 0, sizeof(m));
-    CHECK_INT_EQ(mrtr_name(&m, "c"), MCPH_OK);
-    CHECK_INT_EQ(mrtr_pass(&m, 1), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "c"), MCPH_ERR_INVALID);
-    CHECK_INT_EQ(mrtr_pass(&m, 1), MCPH_OK);
-    CHECK_INT_EQ(mrtr_name(&m, "d"), MCPH_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "c"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_pass(&m, 1), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "c"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_pass(&m, 1), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "d"), STATUS_OK);
     mrtr_release(&m);
     cJSON_Delete(msg);
 }
@@ -373,7 +373,7 @@ static void test_sealed(void)
     if (!CHECK(msg != NULL && reg != NULL))
         return;
     CHECK_INT_EQ(mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
     result = mrtr_result(&m, reg, msg, "ask");
     mrtr_release(&m);
     state = strdup(cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
@@ -383,7 +383,7 @@ static void test_sealed(void)
              state);
     retry = modern_request("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
-    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     cJSON_Delete(answer);
     mrtr_release(&m);
     CHECK_INT_EQ(mrtr_begin(&m, other, 32, retry, "ask"), STATUS_INVALID);
@@ -434,7 +434,7 @@ static void test_origin(void)
     CHECK_INT_EQ((long)strlen(a.origin), MRTR_ORIGIN_FRESH);
     CHECK(strcmp(a.origin, b.origin) != 0);
     memcpy(origin, a.origin, sizeof(origin));
-    CHECK_INT_EQ(mrtr_ask(&a, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&a, "elicitation/create", NULL, &answer), STATUS_AGAIN);
     result = mrtr_result(&a, reg, msg, "ask");
     mrtr_release(&a);
     mrtr_release(&b);
