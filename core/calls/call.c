@@ -225,7 +225,7 @@ static cJSON *call_missing_capability(const struct call_job *job)
         cJSON_AddObjectToObject(caps, names[i]);
         strbuf_addf(&text, " %s", names[i]);
     }
-    error = jsonrpc_error(job->o.id, CALL_MISSING_CAPABILITY, text.buf, data);
+    error = jsonrpc_error(job->o.id, JSONRPC_MISSING_CAPABILITY, text.buf, data);
     strbuf_release(&text);
     return error;
 }
@@ -454,7 +454,7 @@ static void call_refuse(struct call_origin *o, struct call_target *t, int code, 
     if (code == JSONRPC_INVALID_REQUEST) {
         out_error(out, o->batch, o->slot, o->id, code,
                   "Invalid Request: a request with this id is still in flight", NULL);
-    } else if (code == JSONRPC_SERVER_BUSY) {
+    } else if (code == JSONRPC_SERVER_ERROR) {
         struct strbuf text = STRBUF_INIT;
 
         strbuf_addf(&text,
@@ -482,7 +482,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
     int status = STATUS_NOMEM;
 
     if (call_over_cap(srv, o->peer, cost)) {
-        call_refuse(o, t, JSONRPC_SERVER_BUSY, srv->cfg.max_pending_mb);
+        call_refuse(o, t, JSONRPC_SERVER_ERROR, srv->cfg.max_pending_mb);
         return;
     }
     job = calloc(1, sizeof(*job) + name_len + 1);

@@ -41,10 +41,6 @@ struct call_target {
     const struct schema *output_schema; /* borrowed from a tool's definition, or NULL */
 };
 
-/* MissingRequiredClientCapabilityError (2026-07-28): a handler needed a capability the
- * request did not declare and returned MCPH_ERR_UNSUPPORTED. */
-#define CALL_MISSING_CAPABILITY (-32021)
-
 /* Who asked, and how the answer goes back. */
 struct call_origin {
     struct server *srv;

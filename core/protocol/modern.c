@@ -58,7 +58,7 @@ cJSON *modern_check(const cJSON *id, const cJSON *params, struct modern_envelope
 
         cJSON_AddItemToObject(data, "supported", modern_versions());
         cJSON_AddStringToObject(data, "requested", version->valuestring);
-        return jsonrpc_error(id, MODERN_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
+        return jsonrpc_error(id, JSONRPC_UNSUPPORTED_VERSION, "Unsupported protocol version", data);
     }
     if (!cJSON_IsObject(caps))
         return modern_bad_envelope(id, MODERN_KEY_CAPS, "is required and must be an object");

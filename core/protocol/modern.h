@@ -18,9 +18,6 @@
 #define MODERN_KEY_INFO "io.modelcontextprotocol/clientInfo"
 #define MODERN_KEY_LOG "io.modelcontextprotocol/logLevel"
 
-/* JSON-RPC error code of an unsupported protocol version (2026-07-28). */
-#define MODERN_UNSUPPORTED_VERSION (-32022)
-
 /* What a valid modern envelope says. */
 struct modern_envelope {
     const cJSON *caps; /* borrowed from the request: clientCapabilities */

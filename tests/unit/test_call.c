@@ -289,7 +289,7 @@ static void test_over_max_pending(void)
     reply = fixture_line_json(call_settle(), 0);
     CHECK_INT_EQ(
         cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "code")),
-        JSONRPC_SERVER_BUSY);
+        JSONRPC_SERVER_ERROR);
     CHECK_STR_HAS(
         cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "message")),
         "max_pending_mb");
@@ -305,7 +305,7 @@ static void test_over_max_pending(void)
     CHECK(fixture_json_is(cJSON_GetObjectItem(reply, "id"), "3"));
     CHECK_INT_EQ(
         cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "code")),
-        JSONRPC_SERVER_BUSY);
+        JSONRPC_SERVER_ERROR);
     cJSON_Delete(reply);
     CHECK_STR_EQ(call_text(out, 1, buf, sizeof(buf)), "slept 150");
     /* Answered: the bytes are released, and the same call now runs. */

@@ -382,7 +382,7 @@ static void test_era_routing(void)
     dsp_error_is(dsp("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{"
                      "\"_meta\":{\"" MODERN_KEY_VERSION "\":\"2099-01-01\",\"" MODERN_KEY_CAPS
                      "\":{}}}}"),
-                 MODERN_UNSUPPORTED_VERSION, "4", NULL);
+                 JSONRPC_UNSUPPORTED_VERSION, "4", NULL);
     /* Beside a legacy session: legacy requests get legacy results, modern ones modern. */
     dsp_session("2025-03-26");
     result = dsp_result(dsp("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}"));
