@@ -1,4 +1,4 @@
-/* test_modern.c: the 2026-07-28 questions and answers (MRTR): a question without an answer
+/* test_mrtr.c: the 2026-07-28 questions and answers (MRTR): a question without an answer
  * is recorded and the request answers input_required with a requestState; the retry carrying
  * that state and the answers gives the handler its answer; a state bound to another request,
  * or one whose answers are not an object, is ignored (and leaks nothing). Questions named by
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* A tools/call request for `tool`, with extra params members as JSON text (may be ""). */
-static cJSON *modern_request(const char *tool, const char *extra)
+static cJSON *req_new(const char *tool, const char *extra)
 {
     char text[2048];
 
@@ -29,7 +29,7 @@ static cJSON *modern_request(const char *tool, const char *extra)
 }
 
 /* requestState made by hand: base64 of the JSON text state. */
-static char *modern_state(const char *state)
+static char *state_b64(const char *state)
 {
     return base64_encode(state, strlen(state));
 }
@@ -37,14 +37,14 @@ static char *modern_state(const char *state)
 /* A retry of tools/call "ask" carrying requestState made from the JSON text state, plus the
  * params members in more ("" or starting with a comma), begun into m. Returns the request;
  * release m, then delete it. */
-static cJSON *modern_retry(struct mrtr *m, const char *state, const char *more)
+static cJSON *retry_new(struct mrtr *m, const char *state, const char *more)
 {
-    char *b64 = modern_state(state);
+    char *b64 = state_b64(state);
     char extra[512];
     cJSON *msg;
 
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"%s", b64 ? b64 : "", more);
-    msg = modern_request("ask", extra);
+    msg = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(m, NULL, 0, msg, "ask"), STATUS_OK);
     free(b64);
     return msg;
@@ -53,7 +53,7 @@ static cJSON *modern_retry(struct mrtr *m, const char *state, const char *more)
 static void test_round_trip(void)
 {
     struct mrtr m;
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry;
     const char *state;
     char extra[1024];
 
@@ -77,7 +77,7 @@ static void test_round_trip(void)
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
              state ? state : "");
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
     CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
@@ -102,7 +102,7 @@ static void test_state_of_another_request(void)
 
     for (size_t i = 0; states[i] != NULL; i++) {
         struct mrtr m;
-        cJSON *answer = NULL, *msg = modern_retry(&m, states[i], "");
+        cJSON *answer = NULL, *msg = retry_new(&m, states[i], "");
 
         CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
         mrtr_release(&m);
@@ -124,7 +124,7 @@ static void test_state_answers_not_an_object(void)
 
     for (size_t i = 0; states[i] != NULL; i++) {
         struct mrtr m;
-        cJSON *answer = NULL, *msg = modern_retry(&m, states[i], ",\"inputResponses\":[{\"a\":1}]");
+        cJSON *answer = NULL, *msg = retry_new(&m, states[i], ",\"inputResponses\":[{\"a\":1}]");
 
         CHECK(fixture_json_is(m.answers, "{}"));
         CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
@@ -138,10 +138,10 @@ static void test_answers_merge(void)
 {
     struct mrtr m;
     cJSON *answer = NULL;
-    cJSON *msg = modern_retry(&m,
-                              "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
-                              "\"ask-2\":{\"v\":2}}}",
-                              ",\"inputResponses\":{\"ask-2\":{\"v\":22}}");
+    cJSON *msg = retry_new(&m,
+                           "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
+                           "\"ask-2\":{\"v\":2}}}",
+                           ",\"inputResponses\":{\"ask-2\":{\"v\":22}}");
 
     CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-2\":{\"v\":22}}"));
     CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
@@ -161,7 +161,7 @@ static void test_answers_foreign_keys(void)
 {
     struct mrtr m;
     cJSON *answer = NULL;
-    cJSON *msg = modern_request(
+    cJSON *msg = req_new(
         "ask", "\"inputResponses\":{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-0\":{},\"ask-01\":{},"
                "\"ask-257\":{},\"ask-2x\":{},\"a b\":{},\"\":{},\"ask-256\":{\"v\":256}}");
 
@@ -193,7 +193,7 @@ static void test_answers_bounded(void)
     for (int i = 0; i < 3 * LIMIT_MRTR_ASKS; i++)
         strbuf_addf(&sb, "%s\"k%d\":{\"v\":%d}", i ? "," : "", i, i);
     strbuf_addstr(&sb, "}");
-    msg = modern_request("ask", "");
+    msg = req_new("ask", "");
     cJSON_AddItemToObject(cJSON_GetObjectItem(msg, "params"), "inputResponses",
                           cJSON_Parse(sb.buf + strlen("\"inputResponses\":")));
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
@@ -211,7 +211,7 @@ static void test_answers_bounded(void)
 static void test_named_round_trip(void)
 {
     struct registry *reg = fixture_registry("s");
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry, *again;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry, *again;
     struct mrtr m;
     char extra[1024];
     const char *state;
@@ -232,7 +232,7 @@ static void test_named_round_trip(void)
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"user_name\":{\"n\":\"Ada\"}}",
              state ? state : "");
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
     CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
     CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
@@ -250,7 +250,7 @@ static void test_named_round_trip(void)
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-2\":{\"roots\":[]}}",
              state ? state : "");
-    again = modern_request("ask", extra);
+    again = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, again, "ask"), STATUS_OK);
     CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
     CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
@@ -275,9 +275,9 @@ static void test_named_answered_ahead(void)
     struct registry *reg = fixture_registry("s");
     struct mrtr m;
     cJSON *answer = NULL, *result;
-    cJSON *msg = modern_request("ask", "\"inputResponses\":{\"user_name\":{\"action\":\"accept\"},"
-                                       "\"unknown_extra_key\":{\"action\":\"accept\"}}");
-    cJSON *wrong = modern_request("ask", "\"inputResponses\":{\"user_name\":12345}");
+    cJSON *msg = req_new("ask", "\"inputResponses\":{\"user_name\":{\"action\":\"accept\"},"
+                                "\"unknown_extra_key\":{\"action\":\"accept\"}}");
+    cJSON *wrong = req_new("ask", "\"inputResponses\":{\"user_name\":12345}");
 
     if (!CHECK(reg != NULL))
         return;
@@ -311,7 +311,7 @@ static void test_names(void)
         "", "a b", "ask-1", "ask-01", "ask-300", "na\xc3\xafve", "a/b", NULL,
     };
     struct mrtr m;
-    cJSON *msg = modern_request("ask", ""), *answer = NULL;
+    cJSON *msg = req_new("ask", ""), *answer = NULL;
     char longest[LIMIT_MRTR_KEY + 2];
 
     CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
@@ -367,7 +367,7 @@ static void test_sealed(void)
     static const unsigned char other[] = "fedcba9876543210fedcba9876543210";
     struct mrtr m;
     struct registry *reg = fixture_registry("s");
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry;
     char *state, *b64, extra[1024];
 
     if (!CHECK(msg != NULL && reg != NULL))
@@ -381,7 +381,7 @@ static void test_sealed(void)
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
              state);
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
     CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     cJSON_Delete(answer);
@@ -392,14 +392,14 @@ static void test_sealed(void)
     /* One byte of the state changed (its answers forged): refused. */
     state[2] = state[2] == 'A' ? 'B' : 'A';
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", state);
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
     mrtr_release(&m);
     cJSON_Delete(retry);
     /* A state with no seal (made without a key) is refused under one. */
-    b64 = modern_state("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}");
+    b64 = state_b64("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}");
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", b64 ? b64 : "");
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
     mrtr_release(&m);
     cJSON_Delete(retry);
@@ -420,7 +420,7 @@ static void test_origin(void)
     static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
     struct mrtr a, b;
     struct registry *reg = fixture_registry("s");
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry;
     char origin[MRTR_ORIGIN_MAX + 1], extra[1024];
 
     if (!CHECK(msg != NULL && reg != NULL))
@@ -440,7 +440,7 @@ static void test_origin(void)
     mrtr_release(&b);
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"",
              cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     for (int i = 0; i < 2; i++) { /* this mcph, then another with the same key */
         CHECK_INT_EQ(mrtr_begin(&a, key, 32, retry, "ask"), STATUS_OK);
         CHECK_STR_EQ(a.origin, origin);
@@ -453,15 +453,13 @@ static void test_origin(void)
     cJSON_Delete(retry);
     cJSON_Delete(result);
     /* Unsealed: the state's origin when it is one, else a new one. */
-    cJSON_Delete(
-        modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o-1\"}", ""));
+    cJSON_Delete(retry_new(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o-1\"}", ""));
     CHECK_STR_EQ(a.origin, "o-1");
     mrtr_release(&a);
-    cJSON_Delete(
-        modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o 1\"}", ""));
+    cJSON_Delete(retry_new(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o 1\"}", ""));
     CHECK(mrtr_origin_ok(mrtr_origin(&a)) && strcmp(a.origin, "o 1") != 0);
     mrtr_release(&a);
-    cJSON_Delete(modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":7}", ""));
+    cJSON_Delete(retry_new(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":7}", ""));
     CHECK(mrtr_origin_ok(mrtr_origin(&a)));
     mrtr_release(&a);
     CHECK(!mrtr_origin_ok("") && !mrtr_origin_ok(NULL) && !mrtr_origin_ok("a/b"));
@@ -491,5 +489,5 @@ static const struct check_test tests[] = {
 
 int main(void)
 {
-    return check_main("test_modern", tests);
+    return check_main("test_mrtr", tests);
 }
