@@ -5,9 +5,11 @@
 #include "served/inflight.h"
 #include "lib/limits.h"
 #include "lib/log.h"
-#include "protocol/modern.h"
 #include "wire/out.h"
+#include "calls/mrtr.h"
 #include "calls/question.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "wire/revision.h"
 #include "lib/schema.h"
@@ -26,10 +28,11 @@ struct call_job {
     struct inflight_call flight; /* registered in its peer's inflight while the job lives */
     cJSON *progress_token;       /* owned copy of _meta.progressToken, or NULL */
     struct host_env env;
-    unsigned missing;        /* CALL_CAN_* bits the handler asked for and the client lacks */
-    int ask_timeout_ms;      /* copied: the config may be swapped by a reload meanwhile */
-    struct modern_mrtr mrtr; /* 2026-07-28: the questions and the retry's answers */
-    char name[];             /* t.name (which the registry owns) copied, in the same block */
+    unsigned missing;            /* CALL_CAN_* bits the handler asked for and the client lacks */
+    int ask_timeout_ms;          /* copied: the config may be swapped by a reload meanwhile */
+    struct mrtr mrtr;            /* 2026-07-28: the questions and the retry's answers */
+    struct notify_caller caller; /* under srv->call_key while the handler runs */
+    char name[];                 /* t.name (which the registry owns) copied, in the same block */
 };
 
 static const char *const call_ask_methods[] = {
@@ -124,7 +127,7 @@ static int call_ask_legacy(struct call_job *job, int what, cJSON *params, cJSON 
 /* A question that is not asked: it still uses up the name the handler gave it. */
 static int call_ask_refuse(struct call_job *job, cJSON *params, int status)
 {
-    modern_mrtr_pass(&job->mrtr, 0);
+    mrtr_pass(&job->mrtr, 0);
     cJSON_Delete(params);
     return status;
 }
@@ -160,36 +163,36 @@ static int call_ask(void *ctx, int what, cJSON *params, cJSON **answer)
     if (atomic_load(&job->flight.cancelled))
         return call_ask_refuse(job, params, MCPH_ERR_CANCELLED);
     if (job->o.modern)
-        return modern_mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer);
+        return status_to_mcph(mrtr_ask(&job->mrtr, call_ask_methods[what], params, answer));
     /* Only what the client's revision defines is asked. */
     if (call_ask_fits(job, what, params) != STATUS_OK)
         return call_ask_refuse(job, params, MCPH_ERR_UNSUPPORTED);
     /* A legacy question is a request of its own: its name only counts as used. */
-    if (modern_mrtr_pass(&job->mrtr, 1) != MCPH_OK)
+    if (mrtr_pass(&job->mrtr, 1) != STATUS_OK)
         return call_ask_refuse(job, params, MCPH_ERR_NOMEM);
     return call_ask_legacy(job, what, params, answer);
 }
 
-/* host->ask_key: the name of the next question, kept by the call's struct modern_mrtr in both
+/* host->ask_key: the name of the next question, kept by the call's struct mrtr in both
  * eras, so that a name is checked the same way whichever revision the client speaks. */
 static int call_ask_key(void *ctx, const char *key)
 {
     struct call_job *job = ctx;
 
-    return modern_mrtr_name(&job->mrtr, key);
+    return status_to_mcph(mrtr_name(&job->mrtr, key));
 }
 
-/* host->call_origin: the request's origin, made when first asked for (modern_origin): most
+/* host->call_origin: the request's origin, made when first asked for (mrtr_origin): most
  * calls never ask, and pay nothing for it. The handler's thread. */
 static const char *call_origin_text(void *ctx)
 {
     struct call_job *job = ctx;
 
-    return modern_origin(&job->mrtr);
+    return mrtr_origin(&job->mrtr);
 }
 
 /* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
- * modern_mrtr_begin), else made when the handler first asks (call_origin_text); in an
+ * mrtr_begin), else made when the handler first asks (call_origin_text); in an
  * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
  * the child serves in several requests of its own when its plugin asks). */
 static void call_set_origin(struct call_job *job)
@@ -197,9 +200,9 @@ static void call_set_origin(struct call_job *job)
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(job->o.msg, "params");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     const char *given =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MODERN_KEY_ORIGIN));
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, MRTR_KEY_ORIGIN));
 
-    if (job->o.srv->isolated != NULL && modern_origin_ok(given))
+    if (job->o.srv->isolated != NULL && mrtr_origin_ok(given))
         memcpy(job->mrtr.origin, given, strlen(given) + 1);
 }
 
@@ -222,7 +225,7 @@ static cJSON *call_missing_capability(const struct call_job *job)
         cJSON_AddObjectToObject(caps, names[i]);
         strbuf_addf(&text, " %s", names[i]);
     }
-    error = jsonrpc_error(job->o.id, CALL_MISSING_CAPABILITY, text.buf, data);
+    error = jsonrpc_error(job->o.id, JSONRPC_MISSING_CAPABILITY, text.buf, data);
     strbuf_release(&text);
     return error;
 }
@@ -240,8 +243,8 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
     if (rc == MCPH_ERR_UNSUPPORTED && job->o.modern && job->missing != 0)
         return call_missing_capability(job);
     if (rc == MCPH_ERR_NOT_FOUND && job->t.kind == RESULT_RESOURCE)
-        return modern_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
-                                job->o.modern);
+        return jsonrpc_not_found(job->o.id, job->t.uri, msg ? msg : "Resource not found",
+                                 job->o.modern);
     if (rc == MCPH_ERR_NOT_FOUND)
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
     log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
@@ -288,6 +291,44 @@ struct call_answer {
     cJSON *error;  /* owned, or NULL */
 };
 
+/* A 2026-07-28 call's questions begin (the answers its retry carries): NULL, or the error
+ * to answer with (a new object). */
+static cJSON *call_begin_mrtr(struct call_job *job)
+{
+    int status = job->o.modern ? mrtr_begin(&job->mrtr, job->o.srv->state_key,
+                                            job->o.srv->state_key_len, job->o.msg, job->t.name)
+                               : STATUS_OK;
+
+    if (status == STATUS_INVALID)
+        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
+                             "requestState was not sealed by this server: it was altered, "
+                             "or sealed under another state_key_file; retry without it",
+                             NULL);
+    if (status != STATUS_OK)
+        return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
+    return NULL;
+}
+
+/* Run the handler on c. While it runs, what it logs goes to the call's peer (the caller under
+ * call_key, notify.h) and a crash names it. Returns the handler's MCPH_* code. */
+static int call_invoke(struct call_job *job, struct mcph_call *c)
+{
+    struct plugin *pl = job->t.plugin;
+    int rc;
+
+    job->caller = (struct notify_caller){.peer = job->o.peer,
+                                         .cancelled = &job->flight.cancelled,
+                                         .modern = job->o.modern,
+                                         .log_level = job->o.log_level};
+    pthread_setspecific(job->o.srv->call_key, &job->caller);
+    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
+                job->o.id);
+    rc = job->t.fn(&pl->host.vt, pl->state, c);
+    crash_leave();
+    pthread_setspecific(job->o.srv->call_key, NULL);
+    return rc;
+}
+
 static struct call_answer call_run_handler(struct call_job *job)
 {
     struct plugin *pl = job->t.plugin;
@@ -295,7 +336,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct call_answer a = {0};
     struct registry *reg;
     struct mcph_call c;
-    int rc, status;
+    int rc;
 
     if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
         a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
@@ -305,40 +346,24 @@ static struct call_answer call_run_handler(struct call_job *job)
     c.name = job->t.own_name;
     c.data = job->t.own_data;
     c.env = &job->env;
-    status = job->o.modern ? modern_mrtr_begin(&job->mrtr, job->o.srv->state_key,
-                                               job->o.srv->state_key_len, job->o.msg, job->t.name)
-                           : STATUS_OK;
-    if (status == STATUS_INVALID) {
+    a.error = call_begin_mrtr(job);
+    if (a.error != NULL) {
         result_release(&c);
-        a.error = jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
-                                "requestState was not sealed by this server: it was altered, "
-                                "or sealed under another state_key_file; retry without it",
-                                NULL);
-        return a;
-    }
-    if (status != STATUS_OK) {
-        result_release(&c);
-        a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
         return a;
     }
     call_set_origin(job);
-    pthread_setspecific(job->o.srv->call_key, job);
-    crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
-                job->o.id);
-    rc = job->t.fn(&pl->host.vt, pl->state, &c);
-    crash_leave();
-    pthread_setspecific(job->o.srv->call_key, NULL);
+    rc = call_invoke(job, &c);
     /* The set served now says what a 2026-07-28 result carries (serverInfo, cache hints). */
     reg = job->o.modern ? server_hold_registry(job->o.srv) : NULL;
     if (job->o.modern &&
-        (a.result = modern_mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
+        (a.result = mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
         /* The handler asked what only a retry can answer. */
     } else if (rc != MCPH_OK) {
         a.error = call_plugin_error(job, rc, c.error);
     } else if ((a.error = call_check_output(job, &c)) == NULL) {
         a.result = result_build(&c);
         if (job->o.modern)
-            modern_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
+            decorate_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
     }
     server_release_registry(job->o.srv, reg);
     job->result_cost = c.bytes + c.parsed;
@@ -351,7 +376,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->o.msg);
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
-    modern_mrtr_release(&job->mrtr);
+    mrtr_release(&job->mrtr);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     peer_drop(job->o.peer);
@@ -408,22 +433,6 @@ static const cJSON *call_progress_token(const cJSON *msg)
     return jsonrpc_valid_id(token) ? token : NULL;
 }
 
-int call_log_level(struct server *srv, struct peer **peer, int *level)
-{
-    const struct call_job *job = pthread_getspecific(srv->call_key);
-
-    if (job == NULL)
-        return 0;
-    *peer = job->o.peer;
-    if (atomic_load(&job->flight.cancelled))
-        *level = LOG_OFF;
-    else if (job->o.modern)
-        *level = job->o.log_level;
-    else
-        *level = atomic_load(&job->o.peer->session->log_level);
-    return 1;
-}
-
 /* Whether a call holding `cost` bytes more would take what is held for calls in flight and
  * replies not yet written past [server] max_pending_mb. Under the state lock (cfg). */
 static int call_over_cap(struct server *srv, struct peer *peer, size_t cost)
@@ -445,7 +454,7 @@ static void call_refuse(struct call_origin *o, struct call_target *t, int code, 
     if (code == JSONRPC_INVALID_REQUEST) {
         out_error(out, o->batch, o->slot, o->id, code,
                   "Invalid Request: a request with this id is still in flight", NULL);
-    } else if (code == JSONRPC_SERVER_BUSY) {
+    } else if (code == JSONRPC_SERVER_ERROR) {
         struct strbuf text = STRBUF_INIT;
 
         strbuf_addf(&text,
@@ -473,7 +482,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
     int status = STATUS_NOMEM;
 
     if (call_over_cap(srv, o->peer, cost)) {
-        call_refuse(o, t, JSONRPC_SERVER_BUSY, srv->cfg.max_pending_mb);
+        call_refuse(o, t, JSONRPC_SERVER_ERROR, srv->cfg.max_pending_mb);
         return;
     }
     job = calloc(1, sizeof(*job) + name_len + 1);

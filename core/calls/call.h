@@ -41,10 +41,6 @@ struct call_target {
     const struct schema *output_schema; /* borrowed from a tool's definition, or NULL */
 };
 
-/* MissingRequiredClientCapabilityError (2026-07-28): a handler needed a capability the
- * request did not declare and returned MCPH_ERR_UNSUPPORTED. */
-#define CALL_MISSING_CAPABILITY (-32021)
-
 /* Who asked, and how the answer goes back. */
 struct call_origin {
     struct server *srv;
@@ -60,12 +56,6 @@ struct call_origin {
     int log_level; /* modern: the level its _meta asked for, LOG_OFF for none */
     size_t bytes;  /* input it came in (its share of a batch), counted against max_pending_mb */
 };
-
-/* Whether the calling thread runs a handler, whose log lines then go to its peer (*peer) at
- * or above *level: a modern request's own level, a legacy one's session level (LOG_OFF when
- * it asked for none, or was cancelled). Returns 0 when no handler runs here (every peer gets
- * what its session asked for), else 1. Any thread. */
-int call_log_level(struct server *srv, struct peer **peer, int *level);
 
 /* Queue the call on its plugin's lane; the reader runs it once the messages buffered are
  * dispatched, or a pool thread does, and answers from there. A request whose id is already in

@@ -28,4 +28,17 @@ enum status {
 /* The text of a status code ("unknown status" for a code not in the table). Static. */
 const char *status_str(int status);
 
+/*
+ * The plugin ABI has its own codes (enum mcph_status, plugin-api.h). The core's functions
+ * return STATUS_* codes; a value crosses the ABI (a host vtable member's return, a plugin's
+ * return read by the core) only through these two, the one place where the two tables meet.
+ */
+
+/* The MCPH_* code a plugin is given for status: MCPH_ERR for a code with no ABI peer. */
+int status_to_mcph(int status);
+
+/* The STATUS_* code for what a plugin returned: STATUS_PLUGIN for an MCPH_* code with no
+ * peer here (the plugin refused). */
+int status_from_mcph(int mcph);
+
 #endif

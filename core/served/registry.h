@@ -150,13 +150,6 @@ const struct registry_resource *registry_find_resource(const struct registry *re
 const struct registry_template *registry_match_template(const struct registry *reg, const char *uri,
                                                         cJSON **vars);
 
-/* The list entries as MCP objects of revision `rev`, with only that revision's fields.
- * New objects owned by the caller, or NULL when out of memory. */
-cJSON *registry_tool_json(const struct registry_tool *t, int rev);
-cJSON *registry_resource_json(const struct registry_resource *r, int rev);
-cJSON *registry_template_json(const struct registry_template *t, int rev);
-cJSON *registry_prompt_json(const struct registry_prompt *p, int rev);
-
 /* The list_changed notification method of one list (one enum registry_list bit), or NULL. */
 const char *registry_list_method(unsigned list);
 

@@ -2,8 +2,8 @@
 
 #include "lib/crash.h"
 #include "lib/diag.h"
-#include "protocol/dispatch.h"
 #include "lib/log.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "lib/status.h"
 
@@ -318,11 +318,11 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     reload_swap_config(r);
     srv->reg = next;
     server_set_shares(srv, next, &srv->cfg);
-    dispatch_lists_changed(srv, lists);
+    notify_lists_changed(srv, lists);
     for (size_t i = 0; i < r->nreplaced; i++)
-        dispatch_resources_reloaded(srv, r->replaced[i]);
+        notify_resources_reloaded(srv, r->replaced[i]);
     /* The new instances hear the URIs still followed that they serve. */
-    dispatch_subscriptions_moved(srv, old);
+    notify_subscriptions_moved(srv, old);
     pthread_mutex_unlock(&srv->lock);
     out_thread_nowait(was);
     /* Instances only the old set held are shut down when their last call returns. */

@@ -2,14 +2,13 @@
 
 #include "lib/debounce.h"
 #include "lib/diag.h"
-#include "protocol/dispatch.h"
 #include "host/host.h"
 #include "host/isolate.h"
 #include "lib/limits.h"
-#include "protocol/modern.h"
 #include "host/plugin.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
+#include "served/notify.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,7 +177,7 @@ void server_init(struct server *srv)
     pthread_mutex_init(&srv->retired_lock, NULL);
     pthread_mutex_init(&srv->refresh_lock, NULL);
     subs_init(&srv->subs);
-    subs_set_heard(&srv->subs, dispatch_heard, srv);
+    subs_set_heard(&srv->subs, notify_heard, srv);
     inflight_init(&srv->inflight);
     pthread_mutex_init(&srv->peers_lock, NULL);
     srv->pipe_peer = (struct peer){.out = &srv->out,
@@ -188,9 +187,9 @@ void server_init(struct server *srv)
     atomic_init(&srv->pipe_peer.refs, 1);
     pthread_key_create(&srv->call_key, NULL);
     srv->env.log = &srv->log;
-    srv->env.resource_updated = dispatch_resource_updated;
+    srv->env.resource_updated = notify_resource_updated;
     srv->env.refresh = server_request_refresh;
-    srv->env.client_log = dispatch_client_log;
+    srv->env.client_log = notify_client_log;
     srv->env.ctx = srv;
     srv->env.host_setup = host_setup;
     srv->wake_fd = -1;
@@ -198,8 +197,8 @@ void server_init(struct server *srv)
 
 void server_open_logs(struct server *srv)
 {
-    srv->log.sink = dispatch_log_sink;
-    srv->log.sink_wants = dispatch_log_wants;
+    srv->log.sink = notify_log_sink;
+    srv->log.sink_wants = notify_log_wants;
     srv->log.sink_ctx = srv;
 }
 
@@ -516,7 +515,7 @@ int server_stop(struct server *srv, int by_signal, int (*stop_asked)(void *), vo
      * answer to a plugin's question can come any more; open listen requests end. */
     work_stop_input(&srv->work, LIMIT_SHUTDOWN_READER_MS);
     inflight_close(&srv->inflight);
-    modern_listeners_close(srv);
+    notify_listeners_close(srv);
     if (!server_finish_calls(srv, by_signal, stop_asked, ctx) ||
         !work_stop(&srv->work, LIMIT_SHUTDOWN_CANCEL_MS))
         return 0;

@@ -60,7 +60,7 @@ struct server {
     struct plugin_env env;    /* handed to every plugin instance; set before loading */
     struct inflight inflight; /* client requests in flight and mcph's own asks */
     atomic_size_t calls_held; /* bytes held by calls queued or running (max_pending_mb) */
-    pthread_key_t call_key;   /* on a pool thread: the call whose handler runs (call.c) */
+    pthread_key_t call_key;   /* on a pool thread: its handler's caller (notify.h) */
 
     struct subs subs; /* any thread: resource subscriptions and listen requests */
 
@@ -86,7 +86,7 @@ void server_init(struct server *srv);
  * logging. */
 void server_open_output(struct server *srv, int out_fd);
 
-/* The log lines meant for clients go to them (dispatch_client_log) from now on. Before any
+/* The log lines meant for clients go to them (notify_client_log) from now on. Before any
  * plugin loads. server_open_output does it for stdio. */
 void server_open_logs(struct server *srv);
 

@@ -2,7 +2,7 @@
  * session.h: a legacy session (protocol 2024-11-05 to 2025-11-25): the
  * initialize handshake and what it negotiates, notifications/initialized, and the level
  * logging/setLevel asks for. A 2026-07-28 request has no session: it carries all of this in
- * its own _meta (modern.h).
+ * its own _meta (protocol/modern.h).
  *
  * Owned by the server; changed by the thread dispatching a message, read by reload (for
  * list_changed), both under the server's state lock.

@@ -1,8 +1,8 @@
 /*
  * subs.h: who follows what. The legacy sessions' resource subscriptions
  * (resources/subscribe) and the open 2026-07-28 listen requests (subscriptions/listen), with
- * the one lock that guards both. The protocol's side (what is answered and notified) stays in
- * dispatch.c and modern.c; this module owns the tables. Any thread.
+ * the one lock that guards both. What is answered stays in dispatch.c; what is notified is
+ * notify.c's; this module owns the tables. Any thread.
  *
  * It also counts the followers of each URI (the session, and each listener that lists it), so
  * it knows when a URI gains its first follower or loses its last: those changes are handed to

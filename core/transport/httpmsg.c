@@ -86,7 +86,7 @@ unsigned httpmsg_status(const char *line, size_t len, int requests, int in_sessi
                strncmp(message, "Invalid _meta envelope", 22) == 0;
     cJSON_Delete(msg);
     if ((null_id && requests == 0) || code == JSONRPC_PARSE_ERROR ||
-        code == JSONRPC_INVALID_REQUEST || code == MODERN_UNSUPPORTED_VERSION ||
+        code == JSONRPC_INVALID_REQUEST || code == JSONRPC_UNSUPPORTED_VERSION ||
         code == HTTPMSG_HEADER_MISMATCH || code == HTTPMSG_MISSING_CAPABILITY ||
         (envelope && !in_session))
         return 400;

@@ -311,3 +311,13 @@ int jsonrpc_valid_id(const cJSON *id)
     return cJSON_IsNumber(id) && id->valuedouble == floor(id->valuedouble) &&
            fabs(id->valuedouble) < 9007199254740992.0;
 }
+
+cJSON *jsonrpc_not_found(const cJSON *id, const char *uri, const char *message, int modern)
+{
+    cJSON *data = cJSON_CreateObject();
+    /* 2026-07-28 retired -32002: a missing resource is invalid params there. */
+    int code = modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND;
+
+    cJSON_AddStringToObject(data, "uri", uri);
+    return jsonrpc_error(id, code, message, data);
+}

@@ -8,15 +8,27 @@
 #include <cJSON.h>
 #include <stddef.h>
 
-/* Standard JSON-RPC codes and the MCP ones mcph uses. */
+/* Every error code mcph sends: the standard JSON-RPC ones, then those of MCP and of its
+ * transports (the implementation-defined range, -32000 to -32099). The one place each is
+ * defined. */
 enum jsonrpc_code {
     JSONRPC_PARSE_ERROR = -32700,
     JSONRPC_INVALID_REQUEST = -32600,
     JSONRPC_METHOD_NOT_FOUND = -32601,
     JSONRPC_INVALID_PARAMS = -32602,
     JSONRPC_INTERNAL_ERROR = -32603,
-    JSONRPC_RESOURCE_NOT_FOUND = -32002,
-    JSONRPC_SERVER_BUSY = -32000, /* a server error: too much held for requests in flight */
+    /* A server error (the SDKs' generic one): too much held for requests in flight, or a
+     * request the HTTP transport refuses. */
+    JSONRPC_SERVER_ERROR = -32000,
+    JSONRPC_SESSION_NOT_FOUND = -32001,  /* Streamable HTTP: no such legacy session */
+    JSONRPC_RESOURCE_NOT_FOUND = -32002, /* legacy revisions; 2026-07-28 uses -32602 */
+    /* 2026-07-28: the HTTP headers that mirror the body do not say what it says. */
+    JSONRPC_HEADER_MISMATCH = -32020,
+    /* 2026-07-28, MissingRequiredClientCapabilityError: a handler needed a capability the
+     * request did not declare (it returned MCPH_ERR_UNSUPPORTED). */
+    JSONRPC_MISSING_CAPABILITY = -32021,
+    /* 2026-07-28: a protocol version mcph does not serve per request. */
+    JSONRPC_UNSUPPORTED_VERSION = -32022,
 };
 
 struct jsonrpc_reader {
@@ -85,6 +97,10 @@ void jsonrpc_scan(const char *text, size_t len, int limit, struct jsonrpc_scan *
  * buf (JSONRPC_INT_TEXT bytes); returns buf. Written directly: snprintf costs more than the
  * rest of an id's bookkeeping. */
 char *jsonrpc_int_text(const cJSON *id, char *buf);
+
+/* The error for a missing resource in the request's era: -32002 (legacy) or -32602
+ * (2026-07-28), with data {uri}. A new object. */
+cJSON *jsonrpc_not_found(const cJSON *id, const char *uri, const char *message, int modern);
 
 /* Whether id is a valid MCP request id: a string or an integer number. */
 int jsonrpc_valid_id(const cJSON *id);

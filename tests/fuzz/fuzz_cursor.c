@@ -2,13 +2,13 @@
  * fuzz_cursor.c: the list cursor codec (base64 of "mcph:<tag>:<offset>"). The first byte picks
  * the list tag, the next eight an offset and the next eight a list length; the rest is a
  * cursor as a client might send it. Properties:
- *   - dispatch_cursor_offset on the client's cursor gives STATUS_OK with an offset no larger
+ *   - lists_cursor_offset on the client's cursor gives STATUS_OK with an offset no larger
  *     than the list, or STATUS_INVALID;
  *   - a cursor mcph made decodes to its offset again for its own list while the offset is
  *     within it, and is refused for another tag or a shorter list;
  *   - re-encoding an accepted client cursor's offset decodes to the same offset.
  */
-#include "protocol/dispatch.h"
+#include "protocol/lists.h"
 #include "lib/status.h"
 
 #include <stdint.h>
@@ -39,18 +39,18 @@ static size_t fuzz_size(const uint8_t *p)
 static void fuzz_round_trip(char tag, size_t offset, size_t count)
 {
     char other = fuzz_tags[(strchr(fuzz_tags, tag) - fuzz_tags + 1) % 4];
-    char *cursor = dispatch_cursor(tag, offset);
+    char *cursor = lists_cursor(tag, offset);
     size_t got = (size_t)-1;
     int status;
 
     if (cursor == NULL)
         return;
-    status = dispatch_cursor_offset(cursor, tag, count, &got);
+    status = lists_cursor_offset(cursor, tag, count, &got);
     if (offset <= count && (status != STATUS_OK || got != offset))
         fuzz_fail("a cursor mcph made does not decode to its offset", tag, offset, count);
     if (offset > count && status != STATUS_INVALID)
         fuzz_fail("a cursor past the end of the list is accepted", tag, offset, count);
-    if (dispatch_cursor_offset(cursor, other, SIZE_MAX, &got) != STATUS_INVALID)
+    if (lists_cursor_offset(cursor, other, SIZE_MAX, &got) != STATUS_INVALID)
         fuzz_fail("a cursor of another list is accepted", tag, offset, count);
     free(cursor);
 }
@@ -74,15 +74,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(cursor, data + 17, size - 17);
     cursor[size - 17] = '\0';
-    if (dispatch_cursor_offset(cursor, tag, count, &got) == STATUS_OK) {
+    if (lists_cursor_offset(cursor, tag, count, &got) == STATUS_OK) {
         char *again;
         size_t back = (size_t)-1;
 
         if (got > count)
             fuzz_fail("an accepted cursor points past the list", tag, got, count);
-        again = dispatch_cursor(tag, got);
+        again = lists_cursor(tag, got);
         if (again != NULL &&
-            (dispatch_cursor_offset(again, tag, count, &back) != STATUS_OK || back != got))
+            (lists_cursor_offset(again, tag, count, &back) != STATUS_OK || back != got))
             fuzz_fail("an accepted cursor's offset does not survive re-encoding", tag, got, count);
         free(again);
     }

@@ -21,7 +21,7 @@
 #include "wire/jsonrpc.h"
 #include "lib/limits.h"
 #include "lib/log.h"
-#include "protocol/modern.h"
+#include "served/notify.h"
 #include "transport/pipe.h"
 #include "served/server.h"
 #include "served/session.h"
@@ -456,7 +456,7 @@ static void fuzz_reset(void)
     for (size_t i = 0; i < n; i++)
         free(ids[i]);
     free(ids);
-    modern_listeners_close(&fuzz_srv);
+    notify_listeners_close(&fuzz_srv);
     pthread_mutex_lock(&fuzz_srv.lock);
     session_release(&fuzz_srv.session);
     session_init(&fuzz_srv.session);

@@ -6,7 +6,7 @@
  *   target      the tool name or URI the request is for;
  *   state       JSON text (base64-encoded into params.requestState), or raw text;
  *   responses   JSON text for params.inputResponses.
- * Every question is asked (modern_mrtr_ask), the InputRequiredResult is made, and when there
+ * Every question is asked (mrtr_ask), the InputRequiredResult is made, and when there
  * is one its requestState is sent back in a retry: every answer of the first round must come
  * back, and the result must be a JSON-RPC result an oracle can print.
  */
@@ -14,7 +14,7 @@
 #include "config/config.h"
 #include "lib/diag.h"
 #include "lib/log.h"
-#include "protocol/modern.h"
+#include "calls/mrtr.h"
 #include "served/registry.h"
 #include "lib/status.h"
 
@@ -108,7 +108,7 @@ static cJSON *fuzz_message(const char *method, const char *target, const char *s
 
 /* Ask nasks questions; the answers given are freed. Returns the answers as they stood,
  * printed (as they travel in requestState; owned). */
-static char *fuzz_ask(struct modern_mrtr *m, int nasks)
+static char *fuzz_ask(struct mrtr *m, int nasks)
 {
     for (int i = 0; i < nasks; i++) {
         cJSON *answer = NULL;
@@ -116,10 +116,10 @@ static char *fuzz_ask(struct modern_mrtr *m, int nasks)
         int rc;
 
         cJSON_AddNumberToObject(params, "n", i);
-        rc = modern_mrtr_ask(m, fuzz_asks[i % 3], params, &answer);
-        if (rc == MCPH_OK && !cJSON_IsObject(answer))
+        rc = mrtr_ask(m, fuzz_asks[i % 3], params, &answer);
+        if (rc == STATUS_OK && !cJSON_IsObject(answer))
             fuzz_fail("an answer that is not an object", answer);
-        if (rc != MCPH_OK && answer != NULL)
+        if (rc != STATUS_OK && answer != NULL)
             fuzz_fail("no answer, yet one was handed back", answer);
         cJSON_Delete(answer);
     }
@@ -133,14 +133,14 @@ static void fuzz_retry(const cJSON *result, const unsigned char *key, const char
 {
     const char *state =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result, "requestState"));
-    struct modern_mrtr m;
+    struct mrtr m;
     cJSON *msg;
     char *again;
 
     if (state == NULL)
         fuzz_fail("an InputRequiredResult without requestState", result);
     msg = fuzz_message(method, target, state, NULL);
-    if (modern_mrtr_begin(&m, key, key ? 32 : 0, msg, target) != STATUS_OK)
+    if (mrtr_begin(&m, key, key ? 32 : 0, msg, target) != STATUS_OK)
         fuzz_fail("a state sealed here refused by the same key", result);
     again = cJSON_PrintUnformatted(m.answers);
     if (answers != NULL && again != NULL && strcmp(answers, again) != 0) {
@@ -148,13 +148,13 @@ static void fuzz_retry(const cJSON *result, const unsigned char *key, const char
         fuzz_fail("after", m.answers);
     }
     free(again);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     cJSON_Delete(msg);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct modern_mrtr m;
+    struct mrtr m;
     unsigned flags;
     const unsigned char *key;
     char *target, *state_text, *responses_text, *state, *answers;
@@ -173,10 +173,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     msg = fuzz_message(method, target, state, cJSON_Parse(responses_text));
     key = (flags & 0x40) ? fuzz_key : NULL;
     /* A state not sealed under the key is refused: the answers then start empty. */
-    if (modern_mrtr_begin(&m, key, key ? 32 : 0, msg, target) != STATUS_OK && m.answers == NULL)
+    if (mrtr_begin(&m, key, key ? 32 : 0, msg, target) != STATUS_OK && m.answers == NULL)
         fuzz_fail("a refused state left no answers object", msg);
     answers = fuzz_ask(&m, (int)((flags >> 3) & 7));
-    result = modern_mrtr_result(&m, fuzz_reg, msg, target);
+    result = mrtr_result(&m, fuzz_reg, msg, target);
     if (result != NULL) {
         char *printed = cJSON_PrintUnformatted(result);
 
@@ -187,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     cJSON_Delete(result);
     free(answers);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     cJSON_Delete(msg);
     free(state);
     free(responses_text);

@@ -10,7 +10,8 @@
 #include "check.h"
 #include "fixture.h"
 #include "wire/jsonrpc.h"
-#include "protocol/modern.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "wire/revision.h"
 #include "lib/status.h"
@@ -288,7 +289,7 @@ static void test_over_max_pending(void)
     reply = fixture_line_json(call_settle(), 0);
     CHECK_INT_EQ(
         cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "code")),
-        JSONRPC_SERVER_BUSY);
+        JSONRPC_SERVER_ERROR);
     CHECK_STR_HAS(
         cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "message")),
         "max_pending_mb");
@@ -304,7 +305,7 @@ static void test_over_max_pending(void)
     CHECK(fixture_json_is(cJSON_GetObjectItem(reply, "id"), "3"));
     CHECK_INT_EQ(
         cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(reply, "error"), "code")),
-        JSONRPC_SERVER_BUSY);
+        JSONRPC_SERVER_ERROR);
     cJSON_Delete(reply);
     CHECK_STR_EQ(call_text(out, 1, buf, sizeof(buf)), "slept 150");
     /* Answered: the bytes are released, and the same call now runs. */
@@ -472,7 +473,7 @@ static void test_modern_call(void)
     if (!call_open(CALL_SERVER CALL_FEATURES))
         return;
     /* Outside a handler the session's level applies. */
-    CHECK_INT_EQ(call_log_level(&fx.srv, &peer, &level), 0);
+    CHECK_INT_EQ(notify_caller_level(&fx.srv, &peer, &level), 0);
     call_go(&(struct call_req){.id = "1",
                                .tool = "log",
                                .args = "{\"level\":\"warning\",\"text\":\"to the request\"}",
@@ -493,7 +494,7 @@ static void test_modern_call(void)
         cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(msg, "result"), "resultType")),
         "complete");
     CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(msg, "result"), "_meta"),
-                              MODERN_KEY_SERVER) != NULL);
+                              DECORATE_KEY_SERVER) != NULL);
     cJSON_Delete(msg);
     call_go(&(struct call_req){.id = "2",
                                .tool = "log",

@@ -5,11 +5,14 @@
  * (made, read back, followed page by page), calls handed to the pool, subscriptions and the
  * log sink. */
 #include "protocol/dispatch.h"
+#include "protocol/lists.h"
 
 #include "check.h"
 #include "fixture.h"
 #include "wire/jsonrpc.h"
 #include "protocol/modern.h"
+#include "served/decorate.h"
+#include "served/notify.h"
 #include "served/registry.h"
 #include "lib/status.h"
 
@@ -276,14 +279,14 @@ static void test_notifications_unanswered(void)
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), "");
     dsp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
         "\"protocolVersion\":\"2025-06-18\"}}");
-    dispatch_lists_changed(&fx.srv, REGISTRY_TOOLS);
+    notify_lists_changed(&fx.srv, REGISTRY_TOOLS);
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     /* After initialize it is handled, and still not answered. */
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"), "");
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
                      "\"requestId\":99}}"),
                  "");
-    dispatch_lists_changed(&fx.srv, REGISTRY_TOOLS | REGISTRY_PROMPTS);
+    notify_lists_changed(&fx.srv, REGISTRY_TOOLS | REGISTRY_PROMPTS);
     CHECK_STR_EQ(fixture_capture_take(&fx.out),
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n"
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/prompts/list_changed\"}\n");
@@ -366,7 +369,7 @@ static void test_era_routing(void)
         dsp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" DSP_META "}}"));
     CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(result, "resultType")), "complete");
     CHECK(cJSON_IsNumber(cJSON_GetObjectItem(result, "ttlMs")));
-    meta = cJSON_GetObjectItem(cJSON_GetObjectItem(result, "_meta"), MODERN_KEY_SERVER);
+    meta = cJSON_GetObjectItem(cJSON_GetObjectItem(result, "_meta"), DECORATE_KEY_SERVER);
     CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(meta, "name")), "dsp");
     cJSON_Delete(result);
     /* The session is still not open for legacy requests. */
@@ -379,7 +382,7 @@ static void test_era_routing(void)
     dsp_error_is(dsp("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{"
                      "\"_meta\":{\"" MODERN_KEY_VERSION "\":\"2099-01-01\",\"" MODERN_KEY_CAPS
                      "\":{}}}}"),
-                 MODERN_UNSUPPORTED_VERSION, "4", NULL);
+                 JSONRPC_UNSUPPORTED_VERSION, "4", NULL);
     /* Beside a legacy session: legacy requests get legacy results, modern ones modern. */
     dsp_session("2025-03-26");
     result = dsp_result(dsp("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}"));
@@ -410,25 +413,25 @@ static void test_cursor_functions(void)
     char *c;
 
     for (size_t i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
-        c = dispatch_cursor('t', offsets[i]);
+        c = lists_cursor('t', offsets[i]);
         if (!CHECK(c != NULL))
             continue;
         /* Opaque: not the plain text it stands for. */
         CHECK(strstr(c, "mcph") == NULL);
-        CHECK_INT_EQ(dispatch_cursor_offset(c, 't', 100, &off), STATUS_OK);
+        CHECK_INT_EQ(lists_cursor_offset(c, 't', 100, &off), STATUS_OK);
         CHECK_INT_EQ(off, offsets[i]);
         /* Another list's cursor, or past the end of this one, is refused. */
-        CHECK_INT_EQ(dispatch_cursor_offset(c, 'p', 100, &off), STATUS_INVALID);
-        CHECK_INT_EQ(dispatch_cursor_offset(c, 't', offsets[i] ? offsets[i] - 1 : 0, &off),
+        CHECK_INT_EQ(lists_cursor_offset(c, 'p', 100, &off), STATUS_INVALID);
+        CHECK_INT_EQ(lists_cursor_offset(c, 't', offsets[i] ? offsets[i] - 1 : 0, &off),
                      offsets[i] ? STATUS_INVALID : STATUS_OK);
         free(c);
     }
     off = 7;
-    CHECK_INT_EQ(dispatch_cursor_offset("", 't', 100, &off), STATUS_INVALID);
-    CHECK_INT_EQ(dispatch_cursor_offset("not base64!", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("not base64!", 't', 100, &off), STATUS_INVALID);
     /* base64 of "mcph:t:" (no number) and of "mcph:t:5x". */
-    CHECK_INT_EQ(dispatch_cursor_offset("bWNwaDp0Og==", 't', 100, &off), STATUS_INVALID);
-    CHECK_INT_EQ(dispatch_cursor_offset("bWNwaDp0OjV4", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("bWNwaDp0Og==", 't', 100, &off), STATUS_INVALID);
+    CHECK_INT_EQ(lists_cursor_offset("bWNwaDp0OjV4", 't', 100, &off), STATUS_INVALID);
     CHECK_INT_EQ(off, 7);
 }
 
@@ -536,13 +539,13 @@ static void test_subscriptions(void)
         return;
     dsp_session("2025-06-18");
     /* Not subscribed: an update goes nowhere. */
-    dispatch_resource_updated(&fx.srv, "basic://hello");
+    notify_resource_updated(&fx.srv, "basic://hello");
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/subscribe\","
                      "\"params\":{\"uri\":\"basic://hello\"}}"),
                  "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
-    dispatch_resource_updated(&fx.srv, "basic://hello");
-    dispatch_resource_updated(&fx.srv, "basic://items/1");
+    notify_resource_updated(&fx.srv, "basic://hello");
+    notify_resource_updated(&fx.srv, "basic://items/1");
     CHECK_STR_EQ(fixture_capture_take(&fx.out),
                  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\","
                  "\"params\":{\"uri\":\"basic://hello\"}}\n");
@@ -552,7 +555,7 @@ static void test_subscriptions(void)
     CHECK_STR_EQ(dsp("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/unsubscribe\","
                      "\"params\":{\"uri\":\"basic://hello\"}}"),
                  "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n");
-    dispatch_resource_updated(&fx.srv, "basic://hello");
+    notify_resource_updated(&fx.srv, "basic://hello");
     CHECK_STR_EQ(fixture_capture_take(&fx.out), "");
     fixture_server_close(&fx);
 }

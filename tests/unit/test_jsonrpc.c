@@ -500,6 +500,53 @@ static void test_int_text(void)
     }
 }
 
+/* The codes are what clients and SDKs match on: each has the number the specifications give
+ * it, and no two share one. */
+static void test_codes(void)
+{
+    static const int codes[] = {
+        JSONRPC_PARSE_ERROR,        JSONRPC_INVALID_REQUEST,     JSONRPC_METHOD_NOT_FOUND,
+        JSONRPC_INVALID_PARAMS,     JSONRPC_INTERNAL_ERROR,      JSONRPC_SERVER_ERROR,
+        JSONRPC_SESSION_NOT_FOUND,  JSONRPC_RESOURCE_NOT_FOUND,  JSONRPC_HEADER_MISMATCH,
+        JSONRPC_MISSING_CAPABILITY, JSONRPC_UNSUPPORTED_VERSION,
+    };
+    static const int wire[] = {-32700, -32600, -32601, -32602, -32603, -32000,
+                               -32001, -32002, -32020, -32021, -32022};
+
+    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+        CHECK_INT_EQ(codes[i], wire[i]);
+        for (size_t j = i + 1; j < sizeof(codes) / sizeof(codes[0]); j++)
+            CHECK(codes[i] != codes[j]);
+    }
+}
+
+/* A missing resource: -32002 in the legacy revisions, invalid params in 2026-07-28; both name
+ * the URI in data. */
+static void test_not_found(void)
+{
+    cJSON *id = cJSON_CreateNumber(7);
+    char *text;
+
+    for (int modern = 0; modern <= 1; modern++) {
+        cJSON *msg = jsonrpc_not_found(id, "x://gone", "Resource not found", modern);
+        const cJSON *err = cJSON_GetObjectItem(msg, "error");
+
+        CHECK_INT_EQ(cJSON_GetObjectItem(err, "code")->valueint,
+                     modern ? JSONRPC_INVALID_PARAMS : JSONRPC_RESOURCE_NOT_FOUND);
+        CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(err, "message")),
+                     "Resource not found");
+        CHECK_STR_EQ(
+            cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(err, "data"), "uri")),
+            "x://gone");
+        text = cJSON_PrintUnformatted(msg);
+        /* An integer id is copied as its text (jsonrpc_error): it prints the same. */
+        CHECK(text != NULL && strstr(text, "\"id\":7") != NULL);
+        free(text);
+        cJSON_Delete(msg);
+    }
+    cJSON_Delete(id);
+}
+
 static const struct check_test tests[] = {
     {"reader_split_lines", test_reader_split_lines},
     {"reader_crlf_and_blank", test_reader_crlf_and_blank},
@@ -517,6 +564,8 @@ static const struct check_test tests[] = {
     {"scan_problems", test_scan_problems},
     {"valid_id", test_valid_id},
     {"int_text", test_int_text},
+    {"codes", test_codes},
+    {"not_found", test_not_found},
     {0},
 };
 

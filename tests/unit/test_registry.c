@@ -2,6 +2,7 @@
  * template matching, the list entries of each revision, and the diff used on reload.
  * Real plugins come from build/tests/plugins/; the JSON shapes use a plugin built by hand. */
 #include "served/registry.h"
+#include "served/entry.h"
 
 #include "check.h"
 #include "fixture.h"
@@ -135,13 +136,13 @@ static void test_prefix(void)
     CHECK(registry_find_resource(reg, "px_basic://hello") == NULL);
     CHECK(registry_match_template(reg, "basic://items/1", NULL) != NULL);
     if (reg->ntools > 0) {
-        json = registry_tool_json(&reg->tools[0], REV_2025_06_18);
+        json = entry_tool(&reg->tools[0], REV_2025_06_18);
         CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(json, "name")),
                      "px_echo");
         cJSON_Delete(json);
     }
     if (reg->ntemplates > 0) {
-        json = registry_template_json(&reg->templates[0], REV_2025_06_18);
+        json = entry_template(&reg->templates[0], REV_2025_06_18);
         CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(json, "uriTemplate")),
                      "basic://items/{id}");
         cJSON_Delete(json);
@@ -504,9 +505,9 @@ static void test_tool_json_per_revision(void)
     for (size_t i = 0; reg_tool_json[i].rev != 0; i++) {
         int rev = reg_tool_json[i].rev;
 
-        reg_check_json(registry_tool_json(&reg->tools[0], rev), reg_tool_json[i].full, rev);
-        reg_check_json(registry_tool_json(&reg->tools[1], rev), reg_tool_json[i].titled, rev);
-        reg_check_json(registry_tool_json(&reg->tools[2], rev), reg_tool_json[i].bare, rev);
+        reg_check_json(entry_tool(&reg->tools[0], rev), reg_tool_json[i].full, rev);
+        reg_check_json(entry_tool(&reg->tools[1], rev), reg_tool_json[i].titled, rev);
+        reg_check_json(entry_tool(&reg->tools[2], rev), reg_tool_json[i].bare, rev);
     }
 out:
     registry_free(reg);
@@ -547,14 +548,11 @@ static void test_resource_prompt_json_per_revision(void)
         int titled = rev >= REV_2025_06_18;
 
         /* The prompt is exposed with the prefix; the resource URIs are not touched. */
-        reg_check_json(registry_resource_json(&reg->resources[0], rev), titled ? res_new : res_old,
-                       rev);
-        reg_check_json(registry_resource_json(&reg->resources[1], rev),
+        reg_check_json(entry_resource(&reg->resources[0], rev), titled ? res_new : res_old, rev);
+        reg_check_json(entry_resource(&reg->resources[1], rev),
                        "{\"uri\":\"fake://s\",\"name\":\"s\"}", rev);
-        reg_check_json(registry_template_json(&reg->templates[0], rev), titled ? tpl_new : tpl_old,
-                       rev);
-        reg_check_json(registry_prompt_json(&reg->prompts[0], rev),
-                       titled ? prompt_new : prompt_old, rev);
+        reg_check_json(entry_template(&reg->templates[0], rev), titled ? tpl_new : tpl_old, rev);
+        reg_check_json(entry_prompt(&reg->prompts[0], rev), titled ? prompt_new : prompt_old, rev);
     }
 out:
     registry_free(reg);

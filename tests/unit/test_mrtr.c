@@ -1,11 +1,11 @@
-/* test_modern.c: the 2026-07-28 questions and answers (MRTR): a question without an answer
+/* test_mrtr.c: the 2026-07-28 questions and answers (MRTR): a question without an answer
  * is recorded and the request answers input_required with a requestState; the retry carrying
  * that state and the answers gives the handler its answer; a state bound to another request,
  * or one whose answers are not an object, is ignored (and leaks nothing). Questions named by
  * the handler (ABI 1.4 ask_key): under their name, answered on a retry or ahead, the names
  * checked, and the ask-N keys of the others unshifted. The request's origin (ABI 1.5
  * call_origin): new for each first request, kept by a retry through its (sealed) state. */
-#include "protocol/modern.h"
+#include "calls/mrtr.h"
 
 #include "lib/base64.h"
 #include "check.h"
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* A tools/call request for `tool`, with extra params members as JSON text (may be ""). */
-static cJSON *modern_request(const char *tool, const char *extra)
+static cJSON *req_new(const char *tool, const char *extra)
 {
     char text[2048];
 
@@ -29,7 +29,7 @@ static cJSON *modern_request(const char *tool, const char *extra)
 }
 
 /* requestState made by hand: base64 of the JSON text state. */
-static char *modern_state(const char *state)
+static char *state_b64(const char *state)
 {
     return base64_encode(state, strlen(state));
 }
@@ -37,23 +37,23 @@ static char *modern_state(const char *state)
 /* A retry of tools/call "ask" carrying requestState made from the JSON text state, plus the
  * params members in more ("" or starting with a comma), begun into m. Returns the request;
  * release m, then delete it. */
-static cJSON *modern_retry(struct modern_mrtr *m, const char *state, const char *more)
+static cJSON *retry_new(struct mrtr *m, const char *state, const char *more)
 {
-    char *b64 = modern_state(state);
+    char *b64 = state_b64(state);
     char extra[512];
     cJSON *msg;
 
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"%s", b64 ? b64 : "", more);
-    msg = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(m, NULL, 0, msg, "ask"), STATUS_OK);
+    msg = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(m, NULL, 0, msg, "ask"), STATUS_OK);
     free(b64);
     return msg;
 }
 
 static void test_round_trip(void)
 {
-    struct modern_mrtr m;
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    struct mrtr m;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry;
     const char *state;
     char extra[1024];
 
@@ -61,30 +61,29 @@ static void test_round_trip(void)
 
     if (!CHECK(msg != NULL && reg != NULL))
         return;
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(
-        modern_mrtr_ask(&m, "elicitation/create", cJSON_Parse("{\"message\":\"ok?\"}"), &answer),
-        MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", cJSON_Parse("{\"message\":\"ok?\"}"), &answer),
+                 STATUS_AGAIN);
     CHECK(answer == NULL);
-    result = modern_mrtr_result(&m, reg, msg, "ask");
+    result = mrtr_result(&m, reg, msg, "ask");
     CHECK_STR_EQ(cJSON_GetStringValue(cJSON_GetObjectItem(result, "resultType")), "input_required");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
                           "{\"ask-1\":{\"method\":\"elicitation/create\","
                           "\"params\":{\"message\":\"ok?\"}}}"));
     state = cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState"));
     CHECK(state != NULL);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     /* The retry: the state and the answer. The same question now has its answer. */
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
              state ? state : "");
-    retry = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    retry = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
-    CHECK(modern_mrtr_result(&m, reg, retry, "ask") == NULL);
+    CHECK(mrtr_result(&m, reg, retry, "ask") == NULL);
     cJSON_Delete(answer);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     cJSON_Delete(result);
     cJSON_Delete(retry);
     cJSON_Delete(msg);
@@ -102,11 +101,11 @@ static void test_state_of_another_request(void)
     };
 
     for (size_t i = 0; states[i] != NULL; i++) {
-        struct modern_mrtr m;
-        cJSON *answer = NULL, *msg = modern_retry(&m, states[i], "");
+        struct mrtr m;
+        cJSON *answer = NULL, *msg = retry_new(&m, states[i], "");
 
-        CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-        modern_mrtr_release(&m);
+        CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+        mrtr_release(&m);
         cJSON_Delete(msg);
     }
 }
@@ -124,12 +123,12 @@ static void test_state_answers_not_an_object(void)
     };
 
     for (size_t i = 0; states[i] != NULL; i++) {
-        struct modern_mrtr m;
-        cJSON *answer = NULL, *msg = modern_retry(&m, states[i], ",\"inputResponses\":[{\"a\":1}]");
+        struct mrtr m;
+        cJSON *answer = NULL, *msg = retry_new(&m, states[i], ",\"inputResponses\":[{\"a\":1}]");
 
         CHECK(fixture_json_is(m.answers, "{}"));
-        CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-        modern_mrtr_release(&m);
+        CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+        mrtr_release(&m);
         cJSON_Delete(msg);
     }
 }
@@ -137,22 +136,22 @@ static void test_state_answers_not_an_object(void)
 /* Later answers replace earlier ones of the same key; the state carries them all on. */
 static void test_answers_merge(void)
 {
-    struct modern_mrtr m;
+    struct mrtr m;
     cJSON *answer = NULL;
-    cJSON *msg = modern_retry(&m,
-                              "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
-                              "\"ask-2\":{\"v\":2}}}",
-                              ",\"inputResponses\":{\"ask-2\":{\"v\":22}}");
+    cJSON *msg = retry_new(&m,
+                           "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"v\":1},"
+                           "\"ask-2\":{\"v\":2}}}",
+                           ",\"inputResponses\":{\"ask-2\":{\"v\":22}}");
 
     CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"ask-2\":{\"v\":22}}"));
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"v\":1}"));
     cJSON_Delete(answer);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"v\":22}"));
     cJSON_Delete(answer);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-    modern_mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    mrtr_release(&m);
     cJSON_Delete(msg);
 }
 
@@ -160,25 +159,25 @@ static void test_answers_merge(void)
  * anything else a client sends is dropped. And a run asks at most LIMIT_MRTR_ASKS questions. */
 static void test_answers_foreign_keys(void)
 {
-    struct modern_mrtr m;
+    struct mrtr m;
     cJSON *answer = NULL;
-    cJSON *msg = modern_request(
+    cJSON *msg = req_new(
         "ask", "\"inputResponses\":{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-0\":{},\"ask-01\":{},"
                "\"ask-257\":{},\"ask-2x\":{},\"a b\":{},\"\":{},\"ask-256\":{\"v\":256}}");
 
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     CHECK(fixture_json_is(m.answers, "{\"ask-1\":{\"v\":1},\"zzz\":{},\"ask-2x\":{},"
                                      "\"ask-256\":{\"v\":256}}"));
     for (int i = 1; i <= 256; i++) {
-        int rc = modern_mrtr_ask(&m, "roots/list", NULL, &answer);
+        int rc = mrtr_ask(&m, "roots/list", NULL, &answer);
 
-        if (!CHECK(rc == (i == 1 || i == 256 ? MCPH_OK : MCPH_ERR_AGAIN)))
+        if (!CHECK(rc == (i == 1 || i == 256 ? STATUS_OK : STATUS_AGAIN)))
             break;
         cJSON_Delete(answer);
         answer = NULL;
     }
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_LIMIT);
-    modern_mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_LIMIT);
+    mrtr_release(&m);
     cJSON_Delete(msg);
 }
 
@@ -187,21 +186,21 @@ static void test_answers_foreign_keys(void)
 static void test_answers_bounded(void)
 {
     struct strbuf sb = STRBUF_INIT;
-    struct modern_mrtr m;
+    struct mrtr m;
     cJSON *msg;
 
     strbuf_addstr(&sb, "\"inputResponses\":{");
     for (int i = 0; i < 3 * LIMIT_MRTR_ASKS; i++)
         strbuf_addf(&sb, "%s\"k%d\":{\"v\":%d}", i ? "," : "", i, i);
     strbuf_addstr(&sb, "}");
-    msg = modern_request("ask", "");
+    msg = req_new("ask", "");
     cJSON_AddItemToObject(cJSON_GetObjectItem(msg, "params"), "inputResponses",
                           cJSON_Parse(sb.buf + strlen("\"inputResponses\":")));
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     CHECK_INT_EQ(cJSON_GetArraySize(m.answers), LIMIT_MRTR_ASKS);
     CHECK(cJSON_GetObjectItem(m.answers, "k0") != NULL);
     CHECK(cJSON_GetObjectItem(m.answers, "k256") == NULL);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     cJSON_Delete(msg);
     strbuf_release(&sb);
 }
@@ -212,56 +211,56 @@ static void test_answers_bounded(void)
 static void test_named_round_trip(void)
 {
     struct registry *reg = fixture_registry("s");
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry, *again;
-    struct modern_mrtr m;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry, *again;
+    struct mrtr m;
     char extra[1024];
     const char *state;
 
     if (!CHECK(msg != NULL && reg != NULL))
         return;
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-    result = modern_mrtr_result(&m, reg, msg, "ask");
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    result = mrtr_result(&m, reg, msg, "ask");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
                           "{\"user_name\":{\"method\":\"elicitation/create\"},"
                           "\"ask-2\":{\"method\":\"roots/list\"}}"));
     state = cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState"));
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     /* The retry answers the named one only: it has its answer, ask-2 is asked again. */
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"user_name\":{\"n\":\"Ada\"}}",
              state ? state : "");
-    retry = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    retry = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, retry, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"n\":\"Ada\"}"));
     cJSON_Delete(answer);
     answer = NULL;
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     cJSON_Delete(result);
-    result = modern_mrtr_result(&m, reg, retry, "ask");
+    result = mrtr_result(&m, reg, retry, "ask");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
                           "{\"ask-2\":{\"method\":\"roots/list\"}}"));
     state = cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState"));
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     /* The last round: the state carries user_name, the client answers ask-2. */
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-2\":{\"roots\":[]}}",
              state ? state : "");
-    again = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, again, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    again = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, again, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"n\":\"Ada\"}"));
     cJSON_Delete(answer);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"roots\":[]}"));
     cJSON_Delete(answer);
-    CHECK(modern_mrtr_result(&m, reg, again, "ask") == NULL);
-    modern_mrtr_release(&m);
+    CHECK(mrtr_result(&m, reg, again, "ask") == NULL);
+    mrtr_release(&m);
     cJSON_Delete(again);
     cJSON_Delete(retry);
     cJSON_Delete(result);
@@ -274,29 +273,29 @@ static void test_named_round_trip(void)
 static void test_named_answered_ahead(void)
 {
     struct registry *reg = fixture_registry("s");
-    struct modern_mrtr m;
+    struct mrtr m;
     cJSON *answer = NULL, *result;
-    cJSON *msg = modern_request("ask", "\"inputResponses\":{\"user_name\":{\"action\":\"accept\"},"
-                                       "\"unknown_extra_key\":{\"action\":\"accept\"}}");
-    cJSON *wrong = modern_request("ask", "\"inputResponses\":{\"user_name\":12345}");
+    cJSON *msg = req_new("ask", "\"inputResponses\":{\"user_name\":{\"action\":\"accept\"},"
+                                "\"unknown_extra_key\":{\"action\":\"accept\"}}");
+    cJSON *wrong = req_new("ask", "\"inputResponses\":{\"user_name\":12345}");
 
     if (!CHECK(reg != NULL))
         return;
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     CHECK(fixture_json_is(answer, "{\"action\":\"accept\"}"));
-    CHECK(modern_mrtr_result(&m, reg, msg, "ask") == NULL);
+    CHECK(mrtr_result(&m, reg, msg, "ask") == NULL);
     cJSON_Delete(answer);
-    modern_mrtr_release(&m);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, wrong, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "user_name"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
-    result = modern_mrtr_result(&m, reg, wrong, "ask");
+    mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, wrong, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "user_name"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    result = mrtr_result(&m, reg, wrong, "ask");
     CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
                           "{\"user_name\":{\"method\":\"elicitation/create\"}}"));
     cJSON_Delete(result);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     cJSON_Delete(wrong);
     cJSON_Delete(msg);
     registry_free(reg);
@@ -311,51 +310,51 @@ static void test_names(void)
     static const char *const bad[] = {
         "", "a b", "ask-1", "ask-01", "ask-300", "na\xc3\xafve", "a/b", NULL,
     };
-    struct modern_mrtr m;
-    cJSON *msg = modern_request("ask", ""), *answer = NULL;
+    struct mrtr m;
+    cJSON *msg = req_new("ask", ""), *answer = NULL;
     char longest[LIMIT_MRTR_KEY + 2];
 
-    CHECK_INT_EQ(modern_mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
     for (size_t i = 0; bad[i] != NULL; i++) {
-        if (!CHECK_INT_EQ(modern_mrtr_name(&m, bad[i]), MCPH_ERR_INVALID))
+        if (!CHECK_INT_EQ(mrtr_name(&m, bad[i]), STATUS_INVALID))
             fprintf(stderr, "    name '%s'\n", bad[i]);
     }
     memset(longest, 'n', sizeof(longest) - 1);
     longest[sizeof(longest) - 1] = '\0';
-    CHECK_INT_EQ(modern_mrtr_name(&m, longest), MCPH_ERR_INVALID);
+    CHECK_INT_EQ(mrtr_name(&m, longest), STATUS_INVALID);
     longest[LIMIT_MRTR_KEY] = '\0';
-    CHECK_INT_EQ(modern_mrtr_name(&m, longest), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "ask-x"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "ask-"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "A.b-c_9"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "A.b-c_9"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, longest), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "ask-x"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "ask-"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     /* Used now: refused for the rest of the run; the next unnamed question is ask-2. */
-    CHECK_INT_EQ(modern_mrtr_name(&m, "A.b-c_9"), MCPH_ERR_INVALID);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "A.b-c_9"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     /* Forgotten, refused (asked 0): the name is free again, and the next one is unnamed. */
-    CHECK_INT_EQ(modern_mrtr_name(&m, "b"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, NULL), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "b"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_pass(&m, 0), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "b"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "roots/list", NULL, &answer), MCPH_ERR_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "b"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, NULL), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "b"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_pass(&m, 0), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    CHECK_INT_EQ(mrtr_name(&m, "b"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
     CHECK(fixture_json_is(m.requests, "{\"A.b-c_9\":{\"method\":\"roots/list\"},"
                                       "\"ask-2\":{\"method\":\"roots/list\"},"
                                       "\"ask-3\":{\"method\":\"roots/list\"},"
                                       "\"ask-4\":{\"method\":\"roots/list\"},"
                                       "\"b\":{\"method\":\"roots/list\"}}"));
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
     /* A legacy call (no begin: all zero): a question asked takes its name. */
     memset(&m, 0, sizeof(m));
-    CHECK_INT_EQ(modern_mrtr_name(&m, "c"), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_pass(&m, 1), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "c"), MCPH_ERR_INVALID);
-    CHECK_INT_EQ(modern_mrtr_pass(&m, 1), MCPH_OK);
-    CHECK_INT_EQ(modern_mrtr_name(&m, "d"), MCPH_OK);
-    modern_mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_name(&m, "c"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_pass(&m, 1), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "c"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_pass(&m, 1), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "d"), STATUS_OK);
+    mrtr_release(&m);
     cJSON_Delete(msg);
 }
 
@@ -366,46 +365,46 @@ static void test_sealed(void)
 {
     static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
     static const unsigned char other[] = "fedcba9876543210fedcba9876543210";
-    struct modern_mrtr m;
+    struct mrtr m;
     struct registry *reg = fixture_registry("s");
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry;
     char *state, *b64, extra[1024];
 
     if (!CHECK(msg != NULL && reg != NULL))
         return;
-    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
-    result = modern_mrtr_result(&m, reg, msg, "ask");
-    modern_mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    result = mrtr_result(&m, reg, msg, "ask");
+    mrtr_release(&m);
     state = strdup(cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
     CHECK(strchr(state, '.') != NULL);
     snprintf(extra, sizeof(extra),
              "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}",
              state);
-    retry = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_ask(&m, "elicitation/create", NULL, &answer), MCPH_OK);
+    retry = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
     cJSON_Delete(answer);
-    modern_mrtr_release(&m);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, other, 32, retry, "ask"), STATUS_INVALID);
-    modern_mrtr_release(&m);
+    mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_begin(&m, other, 32, retry, "ask"), STATUS_INVALID);
+    mrtr_release(&m);
     cJSON_Delete(retry);
     /* One byte of the state changed (its answers forged): refused. */
     state[2] = state[2] == 'A' ? 'B' : 'A';
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", state);
-    retry = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
-    modern_mrtr_release(&m);
+    retry = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
+    mrtr_release(&m);
     cJSON_Delete(retry);
     /* A state with no seal (made without a key) is refused under one. */
-    b64 = modern_state("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}");
+    b64 = state_b64("{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{\"ask-1\":{\"x\":1}}}");
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"", b64 ? b64 : "");
-    retry = modern_request("ask", extra);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
-    modern_mrtr_release(&m);
+    retry = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_INVALID);
+    mrtr_release(&m);
     cJSON_Delete(retry);
-    CHECK_INT_EQ(modern_mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
-    modern_mrtr_release(&m);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
+    mrtr_release(&m);
     free(b64);
     free(state);
     cJSON_Delete(result);
@@ -419,58 +418,56 @@ static void test_sealed(void)
 static void test_origin(void)
 {
     static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
-    struct modern_mrtr a, b;
+    struct mrtr a, b;
     struct registry *reg = fixture_registry("s");
-    cJSON *msg = modern_request("ask", ""), *answer = NULL, *result, *retry;
-    char origin[MODERN_ORIGIN_MAX + 1], extra[1024];
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry;
+    char origin[MRTR_ORIGIN_MAX + 1], extra[1024];
 
     if (!CHECK(msg != NULL && reg != NULL))
         return;
-    CHECK_INT_EQ(modern_mrtr_begin(&a, key, 32, msg, "ask"), STATUS_OK);
-    CHECK_INT_EQ(modern_mrtr_begin(&b, key, 32, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_begin(&a, key, 32, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_begin(&b, key, 32, msg, "ask"), STATUS_OK);
     /* Made only when asked for: a call that never asks pays nothing. */
     CHECK_STR_EQ(a.origin, "");
-    CHECK(modern_origin(&a) == a.origin && modern_origin(&b) == b.origin);
-    CHECK(modern_origin_ok(a.origin) && modern_origin_ok(b.origin));
-    CHECK_INT_EQ((long)strlen(a.origin), MODERN_ORIGIN_FRESH);
+    CHECK(mrtr_origin(&a) == a.origin && mrtr_origin(&b) == b.origin);
+    CHECK(mrtr_origin_ok(a.origin) && mrtr_origin_ok(b.origin));
+    CHECK_INT_EQ((long)strlen(a.origin), MRTR_ORIGIN_FRESH);
     CHECK(strcmp(a.origin, b.origin) != 0);
     memcpy(origin, a.origin, sizeof(origin));
-    CHECK_INT_EQ(modern_mrtr_ask(&a, "elicitation/create", NULL, &answer), MCPH_ERR_AGAIN);
-    result = modern_mrtr_result(&a, reg, msg, "ask");
-    modern_mrtr_release(&a);
-    modern_mrtr_release(&b);
+    CHECK_INT_EQ(mrtr_ask(&a, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    result = mrtr_result(&a, reg, msg, "ask");
+    mrtr_release(&a);
+    mrtr_release(&b);
     snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"",
              cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
-    retry = modern_request("ask", extra);
+    retry = req_new("ask", extra);
     for (int i = 0; i < 2; i++) { /* this mcph, then another with the same key */
-        CHECK_INT_EQ(modern_mrtr_begin(&a, key, 32, retry, "ask"), STATUS_OK);
+        CHECK_INT_EQ(mrtr_begin(&a, key, 32, retry, "ask"), STATUS_OK);
         CHECK_STR_EQ(a.origin, origin);
-        modern_mrtr_release(&a);
+        mrtr_release(&a);
     }
     /* The same state given to another tool is not that request's: a new origin. */
-    CHECK_INT_EQ(modern_mrtr_begin(&a, key, 32, retry, "other"), STATUS_OK);
-    CHECK(modern_origin_ok(modern_origin(&a)) && strcmp(a.origin, origin) != 0);
-    modern_mrtr_release(&a);
+    CHECK_INT_EQ(mrtr_begin(&a, key, 32, retry, "other"), STATUS_OK);
+    CHECK(mrtr_origin_ok(mrtr_origin(&a)) && strcmp(a.origin, origin) != 0);
+    mrtr_release(&a);
     cJSON_Delete(retry);
     cJSON_Delete(result);
     /* Unsealed: the state's origin when it is one, else a new one. */
-    cJSON_Delete(
-        modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o-1\"}", ""));
+    cJSON_Delete(retry_new(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o-1\"}", ""));
     CHECK_STR_EQ(a.origin, "o-1");
-    modern_mrtr_release(&a);
-    cJSON_Delete(
-        modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o 1\"}", ""));
-    CHECK(modern_origin_ok(modern_origin(&a)) && strcmp(a.origin, "o 1") != 0);
-    modern_mrtr_release(&a);
-    cJSON_Delete(modern_retry(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":7}", ""));
-    CHECK(modern_origin_ok(modern_origin(&a)));
-    modern_mrtr_release(&a);
-    CHECK(!modern_origin_ok("") && !modern_origin_ok(NULL) && !modern_origin_ok("a/b"));
-    memset(extra, 'x', MODERN_ORIGIN_MAX + 1);
-    extra[MODERN_ORIGIN_MAX + 1] = '\0';
-    CHECK(!modern_origin_ok(extra));
-    extra[MODERN_ORIGIN_MAX] = '\0';
-    CHECK(modern_origin_ok(extra));
+    mrtr_release(&a);
+    cJSON_Delete(retry_new(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":\"o 1\"}", ""));
+    CHECK(mrtr_origin_ok(mrtr_origin(&a)) && strcmp(a.origin, "o 1") != 0);
+    mrtr_release(&a);
+    cJSON_Delete(retry_new(&a, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"o\":7}", ""));
+    CHECK(mrtr_origin_ok(mrtr_origin(&a)));
+    mrtr_release(&a);
+    CHECK(!mrtr_origin_ok("") && !mrtr_origin_ok(NULL) && !mrtr_origin_ok("a/b"));
+    memset(extra, 'x', MRTR_ORIGIN_MAX + 1);
+    extra[MRTR_ORIGIN_MAX + 1] = '\0';
+    CHECK(!mrtr_origin_ok(extra));
+    extra[MRTR_ORIGIN_MAX] = '\0';
+    CHECK(mrtr_origin_ok(extra));
     cJSON_Delete(msg);
     registry_free(reg);
 }
@@ -492,5 +489,5 @@ static const struct check_test tests[] = {
 
 int main(void)
 {
-    return check_main("test_modern", tests);
+    return check_main("test_mrtr", tests);
 }
