@@ -153,27 +153,70 @@ int http_session_add(struct http *h, struct http_session *s)
     return status;
 }
 
-/* A legacy session's GET stream: its notifications from now on. */
-enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls)
+/* The session a GET or DELETE names (Mcp-Session-Id), held (peer_drop it); or NULL with the
+ * refusal queued into *rc: `required` (a 400) without the header, a 404 for an unknown id. */
+static struct http_session *http_session_named(struct http *h, struct MHD_Connection *mc,
+                                               const char *required, enum MHD_Result *rc)
 {
     char sid_buf[128];
     const char *sid = http_value(h, mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
+
+    if (sid == NULL) {
+        *rc = http_fail(h, mc, MHD_HTTP_BAD_REQUEST, HTTPMSG_ERROR, required);
+        return NULL;
+    }
+    s = http_session_find(h, sid);
+    if (s == NULL)
+        *rc = http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
+    return s;
+}
+
+/* c becomes s's GET stream. Returns 0, or why not: MHD_HTTP_NOT_FOUND (s ended) or
+ * MHD_HTTP_CONFLICT (a stream is open, its client still there). */
+static unsigned http_session_attach(struct http_session *s, struct http_conn *c)
+{
+    unsigned refused = 0;
+
+    pthread_mutex_lock(&s->lock);
+    if (s->stream != NULL && http_fd_closed(s->stream->fd)) {
+        /* The old stream's client is gone (a reconnect): this one takes its place. */
+        pthread_mutex_lock(&s->stream->lock);
+        s->stream->dead = 1;
+        http_wake(s->stream);
+        pthread_mutex_unlock(&s->stream->lock);
+        s->stream = NULL;
+    }
+    if (s->closed)
+        refused = MHD_HTTP_NOT_FOUND;
+    else if (s->stream != NULL)
+        refused = MHD_HTTP_CONFLICT;
+    else
+        s->stream = c;
+    pthread_mutex_unlock(&s->lock);
+    return refused;
+}
+
+/* A legacy session's GET stream: its notifications from now on. */
+enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls)
+{
+    struct http_session *s;
     struct http_conn *c;
     struct MHD_Response *r;
+    enum MHD_Result rc = MHD_NO;
     char buf[320];
+    unsigned refused;
 
     if (!httpmsg_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
         return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTPMSG_ERROR,
                          "Not Acceptable: Client must accept text/event-stream");
-    if (sid == NULL)
-        return http_fail(h, mc, MHD_HTTP_BAD_REQUEST, HTTPMSG_ERROR,
-                         "Bad Request: " HTTP_SESSION_HEADER
-                         " header is required (GET opens a legacy session's stream; a 2026-07-28 "
-                         "client listens with a POST of subscriptions/listen)");
-    s = http_session_find(h, sid);
+    s = http_session_named(h, mc,
+                           "Bad Request: " HTTP_SESSION_HEADER
+                           " header is required (GET opens a legacy session's stream; a "
+                           "2026-07-28 client listens with a POST of subscriptions/listen)",
+                           &rc);
     if (s == NULL)
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
+        return rc;
     c = http_conn_new(h, mc, HTTP_STREAM);
     if (c == NULL) {
         peer_drop(&s->peer);
@@ -184,28 +227,15 @@ enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void
         http_conn_close(c, 0);
         return http_fail(h, mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR, buf);
     }
-    pthread_mutex_lock(&s->lock);
-    if (s->stream != NULL && http_fd_closed(s->stream->fd)) {
-        /* The old stream's client is gone (a reconnect): this one takes its place. */
-        pthread_mutex_lock(&s->stream->lock);
-        s->stream->dead = 1;
-        http_wake(s->stream);
-        pthread_mutex_unlock(&s->stream->lock);
-        s->stream = NULL;
-    }
-    if (s->stream != NULL || s->closed) {
-        int closed = s->closed;
-
-        pthread_mutex_unlock(&s->lock);
+    refused = http_session_attach(s, c);
+    if (refused != 0) {
         http_conn_close(c, 0);
-        if (closed)
+        if (refused == MHD_HTTP_NOT_FOUND)
             return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND,
                              "Session not found");
         return http_fail(h, mc, MHD_HTTP_CONFLICT, HTTPMSG_ERROR,
                          "Conflict: Only one SSE stream is allowed per session");
     }
-    s->stream = c;
-    pthread_mutex_unlock(&s->lock);
     *con_cls = c;
     pthread_mutex_lock(&c->lock);
     r = http_events_response(c);
@@ -215,19 +245,17 @@ enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void
 
 enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
 {
-    char sid_buf[128];
-    const char *sid = http_value(h, mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
+    enum MHD_Result rc = MHD_NO;
     int was;
 
-    if (sid == NULL)
-        return http_fail(h, mc, MHD_HTTP_BAD_REQUEST, HTTPMSG_ERROR,
-                         "Bad Request: " HTTP_SESSION_HEADER
-                         " header is required (DELETE ends a legacy session; 2026-07-28 has no "
-                         "sessions)");
-    s = http_session_find(h, sid);
+    s = http_session_named(h, mc,
+                           "Bad Request: " HTTP_SESSION_HEADER
+                           " header is required (DELETE ends a legacy session; 2026-07-28 has "
+                           "no sessions)",
+                           &rc);
     if (s == NULL)
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
+        return rc;
     pthread_mutex_lock(&h->lock);
     was = http_session_unlink(h, s);
     pthread_mutex_unlock(&h->lock);
