@@ -1,7 +1,7 @@
 /* test_http.c: the HTTP transport's parts that need no connection nor daemon (http_int.h):
  * header values trimmed, the framing checks, Host and Origin against the allowed names, the
- * bearer tokens (file and check), the media type of a body, session ids and the legacy
- * version check, which POSTs listen, and the event stream's framing and sending. */
+ * bearer tokens (file and check), the media type of a body, session ids (made and found) and
+ * the legacy version check, which POSTs listen, and the event stream's framing and sending. */
 #include "transport/http_int.h"
 
 #include "check.h"
@@ -269,6 +269,36 @@ static void test_session_id(void)
     CHECK_STR_EQ(id, "r-0001a");
 }
 
+/* Sessions found by the id a request names: the whole id, nothing less or more. */
+static void test_session_find(void)
+{
+    static const char *const ids[] = {"r1-00ff", "r1-00ff00", "r2-00ff"};
+    struct http_session *table[3], s[3];
+    struct http h;
+
+    memset(&h, 0, sizeof(h));
+    memset(s, 0, sizeof(s));
+    pthread_mutex_init(&h.lock, NULL);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(s[i].id, sizeof(s[i].id), "%s", ids[i]);
+        atomic_init(&s[i].peer.refs, 1);
+        table[i] = &s[i];
+    }
+    h.sessions = table;
+    h.nsessions = 3;
+    CHECK(http_session_find(&h, "r1-00ff") == &s[0]);
+    CHECK(http_session_find(&h, "r1-00ff00") == &s[1]);
+    CHECK(http_session_find(&h, "r2-00ff") == &s[2]);
+    /* Found is held: one reference more for the request. */
+    CHECK_INT_EQ(atomic_load(&s[0].peer.refs), 2);
+    CHECK(http_session_find(&h, "r1-00f") == NULL);
+    CHECK(http_session_find(&h, "r1-00ff0") == NULL);
+    CHECK(http_session_find(&h, "R1-00FF") == NULL);
+    CHECK(http_session_find(&h, "") == NULL);
+    CHECK_INT_EQ(atomic_load(&s[1].peer.refs), 2);
+    pthread_mutex_destroy(&h.lock);
+}
+
 static void test_version(void)
 {
     char buf[200];
@@ -394,6 +424,7 @@ static const struct check_test tests[] = {
     {"framing", test_framing},
     {"json_type", test_json_type},
     {"session_id", test_session_id},
+    {"session_find", test_session_find},
     {"version", test_version},
     {"listens", test_listens},
     {"raw_to_events", test_raw_to_events},
