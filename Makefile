@@ -45,7 +45,7 @@ endif
 endif
 
 DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd 2>/dev/null)
-# libmicrohttpd is opened when mcph listens (core/transport/http.c), not linked: a stdio server maps
+# libmicrohttpd is opened when mcph listens (core/transport/http_mhd.c), not linked: a stdio server maps
 # none of it, nor the TLS libraries it brings.
 DEP_LIBS   := $(shell pkg-config --libs libcjson inih 2>/dev/null)
 

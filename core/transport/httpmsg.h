@@ -1,5 +1,5 @@
 /*
- * httpmsg.h: what the Streamable HTTP transport (http.c) reads off MCP messages and headers,
+ * httpmsg.h: what the Streamable HTTP transport (http_*.c) reads off MCP messages and headers,
  * with no connection in sight: media types in Accept, the event stream's framing, which lines
  * are answers, the 2026-07-28 headers that mirror the body (and their base64 form), Host
  * names, and the HTTP status an answer gets. Pure functions; any thread.
