@@ -98,9 +98,9 @@ int http_origin_allowed(const struct http *h, const char *origin)
 
 static enum MHD_Result http_unauthorized(const struct http *h, struct MHD_Connection *mc, int given)
 {
-    char *text =
-        http_error_text(HTTPMSG_ERROR, given ? "Unauthorized: the bearer token is not valid"
-                                             : "Unauthorized: send Authorization: Bearer TOKEN");
+    char *text = http_error_text(JSONRPC_SERVER_ERROR,
+                                 given ? "Unauthorized: the bearer token is not valid"
+                                       : "Unauthorized: send Authorization: Bearer TOKEN");
     struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
@@ -125,15 +125,15 @@ static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc,
     struct http_conn *c;
 
     if (!http_is_json_type(type))
-        return http_fail(h, mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, HTTPMSG_ERROR,
+        return http_fail(h, mc, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, JSONRPC_SERVER_ERROR,
                          "Unsupported Media Type: Content-Type must be application/json");
     if (!httpmsg_accepts(accept, "application/json") ||
         !httpmsg_accepts(accept, "text/event-stream"))
-        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTPMSG_ERROR,
+        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_SERVER_ERROR,
                          "Not Acceptable: Client must accept both application/json and "
                          "text/event-stream");
     if (length != NULL && strtoull(length, NULL, 10) > LIMIT_MESSAGE_BYTES)
-        return http_fail(h, mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTPMSG_ERROR,
+        return http_fail(h, mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_SERVER_ERROR,
                          "Payload Too Large: a body longer than 16 MiB");
     c = http_conn_new(h, mc, HTTP_POST);
     if (c == NULL)
@@ -224,7 +224,7 @@ static void http_sock_answering(struct http *h, struct MHD_Connection *mc)
 static enum MHD_Result http_refuse_framing(const struct http *h, struct MHD_Connection *mc,
                                            unsigned status, const char *message)
 {
-    char *text = http_error_text(HTTPMSG_ERROR, message);
+    char *text = http_error_text(JSONRPC_SERVER_ERROR, message);
     struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
 
     free(text);
@@ -258,17 +258,17 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
     if (host == NULL || !http_host_allowed(h, host, strlen(host))) {
         snprintf(buf, sizeof(buf), "Invalid Host header: %.64s (see [server] allowed_hosts)",
                  host ? host : "null");
-        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTPMSG_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, JSONRPC_SERVER_ERROR, buf);
     }
     if (!http_origin_allowed(h, origin)) {
         snprintf(buf, sizeof(buf), "Invalid Origin header: %.64s (see [server] allowed_origins)",
                  origin);
-        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, HTTPMSG_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_FORBIDDEN, JSONRPC_SERVER_ERROR, buf);
     }
     if (strcmp(url, h->path) != 0) {
         snprintf(buf, sizeof(buf), "Not Found: the MCP endpoint is %s ([server] http_path)",
                  h->path);
-        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_NOT_FOUND, JSONRPC_SERVER_ERROR, buf);
     }
     if (!http_token_ok(h, authorization, &which))
         return http_unauthorized(h, mc, authorization != NULL);
@@ -278,7 +278,7 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
         return http_open_stream(h, mc, con_cls);
     if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
         return http_delete(h, mc);
-    return http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, HTTPMSG_ERROR,
+    return http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_SERVER_ERROR,
                      "Method not allowed: use POST (GET and DELETE for a legacy session)");
 }
 

@@ -285,7 +285,7 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
     const struct http *h = c->h;
     const char *method = httpmsg_request_method(root);
 
-    *code = HTTPMSG_ERROR;
+    *code = JSONRPC_SERVER_ERROR;
     if (c->sess != NULL)
         return http_check_session_version(c, buf, size);
     if (method != NULL && strcmp(method, "initialize") == 0 && !http_is_modern(h, c->mc, root)) {
@@ -302,7 +302,7 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
         return "Invalid _meta envelope: MCP-Protocol-Version names 2026-07-28, but the request has "
                "no _meta io.modelcontextprotocol/protocolVersion";
     }
-    *code = HTTPMSG_HEADER_MISMATCH;
+    *code = JSONRPC_HEADER_MISMATCH;
     return http_check_mirrored(h, c->mc, root, buf, size);
 }
 
@@ -341,10 +341,10 @@ enum MHD_Result http_post(struct http_conn *c)
     if (c->too_big) {
         snprintf(buf, sizeof(buf), "Payload Too Large: a body longer than %u bytes",
                  LIMIT_MESSAGE_BYTES);
-        return http_fail(h, c->mc, MHD_HTTP_CONTENT_TOO_LARGE, HTTPMSG_ERROR, buf);
+        return http_fail(h, c->mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_SERVER_ERROR, buf);
     }
     if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
-        return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND,
+        return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, JSONRPC_SESSION_NOT_FOUND,
                          "Session not found");
     root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len, &cost);
     if (root == NULL)
@@ -361,7 +361,7 @@ enum MHD_Result http_post(struct http_conn *c)
     }
     if (http_listens(root) && http_stream_admit(c->h, c, buf, sizeof(buf)) != NULL) {
         cJSON_Delete(root);
-        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR, buf);
+        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_SERVER_ERROR, buf);
     }
     c->requests = httpmsg_count_requests(root);
     /* What it holds in flight is what it costs parsed ([server] max_pending_mb). */
@@ -379,7 +379,7 @@ enum MHD_Result http_post(struct http_conn *c)
         atomic_store(&c->sess->greeted, greeted);
     }
     if (c->requests < 0)
-        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR,
+        return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_SERVER_ERROR,
                          "Too many sessions open; try again later");
     return http_post_answer(c);
 }

@@ -163,12 +163,12 @@ static struct http_session *http_session_named(struct http *h, struct MHD_Connec
     struct http_session *s;
 
     if (sid == NULL) {
-        *rc = http_fail(h, mc, MHD_HTTP_BAD_REQUEST, HTTPMSG_ERROR, required);
+        *rc = http_fail(h, mc, MHD_HTTP_BAD_REQUEST, JSONRPC_SERVER_ERROR, required);
         return NULL;
     }
     s = http_session_find(h, sid);
     if (s == NULL)
-        *rc = http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND, "Session not found");
+        *rc = http_fail(h, mc, MHD_HTTP_NOT_FOUND, JSONRPC_SESSION_NOT_FOUND, "Session not found");
     return s;
 }
 
@@ -208,7 +208,7 @@ enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void
     unsigned refused;
 
     if (!httpmsg_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
-        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, HTTPMSG_ERROR,
+        return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_SERVER_ERROR,
                          "Not Acceptable: Client must accept text/event-stream");
     s = http_session_named(h, mc,
                            "Bad Request: " HTTP_SESSION_HEADER
@@ -225,15 +225,15 @@ enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void
     c->sess = s;
     if (http_stream_admit(h, c, buf, sizeof(buf)) != NULL) {
         http_conn_close(c, 0);
-        return http_fail(h, mc, MHD_HTTP_SERVICE_UNAVAILABLE, HTTPMSG_ERROR, buf);
+        return http_fail(h, mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_SERVER_ERROR, buf);
     }
     refused = http_session_attach(s, c);
     if (refused != 0) {
         http_conn_close(c, 0);
         if (refused == MHD_HTTP_NOT_FOUND)
-            return http_fail(h, mc, MHD_HTTP_NOT_FOUND, HTTPMSG_SESSION_NOT_FOUND,
+            return http_fail(h, mc, MHD_HTTP_NOT_FOUND, JSONRPC_SESSION_NOT_FOUND,
                              "Session not found");
-        return http_fail(h, mc, MHD_HTTP_CONFLICT, HTTPMSG_ERROR,
+        return http_fail(h, mc, MHD_HTTP_CONFLICT, JSONRPC_SERVER_ERROR,
                          "Conflict: Only one SSE stream is allowed per session");
     }
     *con_cls = c;

@@ -87,7 +87,7 @@ unsigned httpmsg_status(const char *line, size_t len, int requests, int in_sessi
     cJSON_Delete(msg);
     if ((null_id && requests == 0) || code == JSONRPC_PARSE_ERROR ||
         code == JSONRPC_INVALID_REQUEST || code == JSONRPC_UNSUPPORTED_VERSION ||
-        code == HTTPMSG_HEADER_MISMATCH || code == HTTPMSG_MISSING_CAPABILITY ||
+        code == JSONRPC_HEADER_MISMATCH || code == JSONRPC_MISSING_CAPABILITY ||
         (envelope && !in_session))
         return 400;
     if (code == JSONRPC_METHOD_NOT_FOUND && !in_session)

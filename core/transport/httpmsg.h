@@ -12,14 +12,6 @@
 #include <cJSON.h>
 #include <stddef.h>
 
-/* JSON-RPC codes of the transport: a legacy session not found (the SDK's), a 2026-07-28
- * request whose headers do not say what its body says, a capability the request lacks, and
- * the other transport errors (the SDK's server error). */
-#define HTTPMSG_SESSION_NOT_FOUND (-32001)
-#define HTTPMSG_HEADER_MISMATCH (-32020)
-#define HTTPMSG_MISSING_CAPABILITY (-32021)
-#define HTTPMSG_ERROR (-32000)
-
 /* Whether an Accept value (borrowed; NULL: no header, taken as anything) lists media type
  * `type` ("text/event-stream"), or a wildcard that covers it. */
 int httpmsg_accepts(const char *accept, const char *type);
