@@ -1,6 +1,6 @@
 #include "host/isolate.h"
 
-#include "../../plugins/mcp/mcp.h"
+#include "client/client.h"
 #include "lib/limits.h"
 #include "host/plugin.h"
 #include "lib/status.h"
@@ -83,14 +83,15 @@ static int isolate_init(const struct mcph_host *host, void **state)
 
 void isolate_descriptor(struct mcph_plugin *d)
 {
-    const struct mcph_plugin *mcp = mcp_descriptor();
+    const struct mcph_plugin header = {MCPH_PLUGIN_HEADER};
 
-    memset(d, 0, sizeof(*d));
-    memcpy(d, mcp, mcp->size < sizeof(*d) ? mcp->size : sizeof(*d));
-    d->name = NULL; /* the instance is named by its section */
-    d->version = NULL;
-    d->config_keys = NULL; /* the child checks the section's keys against the plugin's */
+    /* Unnamed: the instance is named by its section. No config keys: the child checks the
+     * section's keys against the plugin's. */
+    *d = header;
+    d->flags = MCP_CLIENT_FLAGS;
     d->init = isolate_init;
+    d->shutdown = mcp_unserve;
+    d->subscribe = mcp_serve_subscribe;
 }
 
 /* --- The child's side. --- */

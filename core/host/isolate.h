@@ -1,7 +1,7 @@
 /*
  * isolate.h: isolate = process. The instance of an isolated section in mcph is a proxy: the
- * mcp plugin's machinery (plugins/mcp, built into mcph), serving a child that is mcph itself
- * started as `mcph --isolated ID CONFIG.ini`. The child reads the INI text its parent read
+ * MCP client engine (client/client.h, which the mcp plugin uses too), serving a child that is mcph
+ * itself started as `mcph --isolated ID CONFIG.ini`. The child reads the INI text its parent read
  * (fd ISOLATE_FD_CONFIG) and loads the sealed copy of the .so its parent checked
  * (fd ISOLATE_FD_IMAGE), serving that one section, in process, on its stdin and stdout. So a
  * restart after a crash serves the same section of the same file, whatever the disk says
@@ -21,8 +21,8 @@
  * then refuses the section too (MCPH_ERR_INVALID). */
 #define ISOLATE_EXIT_CONFIG 3
 
-/* The proxy's descriptor: the mcp plugin's, with an init that starts the child of the
- * instance being loaded (its section's limits, its INI text and image). */
+/* The proxy's descriptor: the client engine's flags and handlers, with an init that starts the
+ * child of the instance being loaded (its section's limits, its INI text and image). */
 void isolate_descriptor(struct mcph_plugin *d);
 
 /* In the child: check that the parent's descriptors are there (close-on-exec from now on).
