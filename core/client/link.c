@@ -150,37 +150,29 @@ int link_flush(struct mcp_link *l)
 
 /* One message, one line: written at once, or queued behind what waits. Never blocks. Returns
  * MCPH_OK, or MCPH_ERR when the server's stdin is gone or the server is hung. */
-int link_write(struct mcp_link *l, const cJSON *msg)
+/* Write what the pipe takes now, when nothing waits before it: *off advances. wlock held. */
+static int link_write_now(struct mcp_link *l, const char *text, size_t len, size_t *off)
 {
-    char *text = cJSON_PrintUnformatted(msg);
-    struct mcp_out *o = NULL;
-    size_t len, off = 0;
-    int rc = MCPH_OK, wake = 0;
-
-    if (text == NULL)
-        return MCPH_ERR_NOMEM;
-    len = strlen(text);
-    text[len++] = '\n'; /* over the NUL: written by length */
-    pthread_mutex_lock(&l->wlock);
-    if (l->to < 0 || l->out_dead) {
-        rc = MCPH_ERR;
-        goto out;
-    }
-    while (l->out == NULL && off < len) {
-        ssize_t n = write(l->to, text + off, len - off);
+    while (l->out == NULL && *off < len) {
+        ssize_t n = write(l->to, text + *off, len - *off);
 
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             break;
-        if (n <= 0) {
-            rc = MCPH_ERR;
-            goto out;
-        }
-        off += (size_t)n;
+        if (n <= 0)
+            return MCPH_ERR;
+        *off += (size_t)n;
     }
-    if (off == len)
-        goto out;
+    return MCPH_OK;
+}
+
+/* Queue the rest of *text (taken over: *text becomes NULL) for the link's thread; *wake when
+ * the queue was empty. A server past MCP_OUT_MAX waiting is hung. wlock held. */
+static int link_queue(struct mcp_link *l, char **text, size_t len, size_t off, int *wake)
+{
+    struct mcp_out *o;
+
     if (l->out_bytes + (len - off) > MCP_OUT_MAX) {
         char why[160];
 
@@ -188,26 +180,40 @@ int link_write(struct mcp_link *l, const cJSON *msg)
                  "stopped reading its stdin (over %u MiB waited to be written) and was killed",
                  MCP_OUT_MAX >> 20);
         link_hung(l, why);
-        rc = MCPH_ERR;
-        goto out;
+        return MCPH_ERR;
     }
     o = calloc(1, sizeof(*o));
-    if (o == NULL) {
-        rc = MCPH_ERR_NOMEM;
-        goto out;
-    }
-    o->text = text;
+    if (o == NULL)
+        return MCPH_ERR_NOMEM;
+    o->text = *text;
     o->len = len;
     o->off = off;
-    text = NULL;
+    *text = NULL;
     if (l->out == NULL) {
         link_now(&l->out_since);
-        wake = 1;
+        *wake = 1;
     }
     *l->out_tail = o;
     l->out_tail = &o->next;
     l->out_bytes += len - off;
-out:
+    return MCPH_OK;
+}
+
+int link_write(struct mcp_link *l, const cJSON *msg)
+{
+    char *text = cJSON_PrintUnformatted(msg);
+    size_t len, off = 0;
+    int rc = MCPH_ERR, wake = 0;
+
+    if (text == NULL)
+        return MCPH_ERR_NOMEM;
+    len = strlen(text);
+    text[len++] = '\n'; /* over the NUL: written by length */
+    pthread_mutex_lock(&l->wlock);
+    if (l->to >= 0 && !l->out_dead)
+        rc = link_write_now(l, text, len, &off);
+    if (rc == MCPH_OK && off < len)
+        rc = link_queue(l, &text, len, off, &wake);
     pthread_mutex_unlock(&l->wlock);
     free(text);
     if (wake)

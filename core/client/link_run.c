@@ -165,6 +165,130 @@ static int link_start(struct mcp_link *l)
     return link_send_discover(l);
 }
 
+/* What waits for the server's stdin: written when the pipe has room (*out set to watch it),
+ * and a server that takes none of it for link_write_ms() is hung. Returns the ms until it
+ * would be, or -1. */
+static int link_poll_out(struct mcp_link *l, int *out)
+{
+    int timeout = -1;
+
+    *out = -1;
+    pthread_mutex_lock(&l->wlock);
+    if (link_flush(l) == MCPH_OK && l->out != NULL) {
+        int64_t stalled = link_ms_since(&l->out_since);
+
+        *out = l->to;
+        if (stalled >= link_write_ms(l)) {
+            char why[160];
+
+            snprintf(why, sizeof(why),
+                     "took none of its stdin for %d ms (%s; %zu bytes waited) and was killed",
+                     link_write_ms(l),
+                     link_write_ms(l) < MCP_WRITE_MS ? "call_timeout_ms" : "MCP_WRITE_MS",
+                     l->out_bytes);
+            link_hung(l, why);
+            *out = -1;
+        } else {
+            timeout = (int)(link_write_ms(l) - stalled);
+        }
+    }
+    pthread_mutex_unlock(&l->wlock);
+    return timeout;
+}
+
+enum link_step { LINK_GO, LINK_AGAIN, LINK_END };
+
+/* During the handshake: initialize in place of a server/discover left unanswered for a third
+ * of the start-up time (LINK_AGAIN), the end past the start-up deadline (LINK_END), else the
+ * poll's *timeout shortened to the next of them. */
+static enum link_step link_handshake_due(struct mcp_link *l, const struct timespec *started,
+                                         int *timeout)
+{
+    int64_t spent = link_ms_since(started);
+    int64_t left = l->spec.startup_ms - spent;
+    int64_t discover_left = l->spec.startup_ms / 3 - spent;
+    int discovering;
+
+    pthread_mutex_lock(&l->lock);
+    discovering = l->discovering;
+    pthread_mutex_unlock(&l->lock);
+    if (discovering && discover_left <= 0) {
+        link_send_initialize(l);
+        return LINK_AGAIN;
+    }
+    if (left <= 0) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "did not answer initialize within %d ms",
+                 l->spec.startup_ms);
+        pthread_mutex_unlock(&l->lock);
+        return LINK_END;
+    }
+    left = discovering && discover_left < left ? discover_left : left;
+    if (*timeout < 0 || left < *timeout)
+        *timeout = (int)left;
+    return LINK_GO;
+}
+
+/* Whether the link is to stop; *handshake: whether it is not up yet. */
+static int link_stopping(struct mcp_link *l, int *handshake)
+{
+    int stop;
+
+    pthread_mutex_lock(&l->lock);
+    *handshake = l->state != MCP_UP;
+    stop = l->stop;
+    pthread_mutex_unlock(&l->lock);
+    return stop;
+}
+
+static void link_drain_wake(struct mcp_link *l)
+{
+    char drain[64];
+
+    while (read(l->wake[0], drain, sizeof(drain)) < 0 && errno == EINTR)
+        ;
+}
+
+/* Each whole line of buf to link_on_line, then buf's room cut back after a large line.
+ * *scan: how far buf is known to hold no newline. Returns LINK_END for a line too long. */
+static enum link_step link_lines(struct mcp_link *l, struct mcph_strbuf *buf, size_t *scan)
+{
+    for (;;) {
+        char *nl = memchr(buf->buf + *scan, '\n', buf->len - *scan);
+        size_t len;
+
+        if (nl == NULL) {
+            *scan = buf->len;
+            break;
+        }
+        len = (size_t)(nl - buf->buf);
+        link_on_line(l, buf->buf, len);
+        memmove(buf->buf, nl + 1, buf->len - len - 1);
+        mcph_sb_setlen(buf, buf->len - len - 1);
+        *scan = 0;
+    }
+    /* The room a large line took is not kept for the next ones. */
+    if (buf->alloc > MCP_READ_KEEP && buf->len < MCP_READ_KEEP / 2) {
+        struct mcph_strbuf rest = MCPH_STRBUF_INIT;
+        size_t freed = buf->alloc;
+
+        if (mcph_sb_add(&rest, buf->buf, buf->len) == MCPH_OK) {
+            mcph_sb_release(buf);
+            *buf = rest;
+            /* glibc serves blocks this size from the heap once one was freed: give it
+             * back too. */
+            mcph_json_trim(freed);
+        }
+    }
+    if (buf->len > MCP_LINE_MAX) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "wrote a line longer than %u bytes", MCP_LINE_MAX);
+        pthread_mutex_unlock(&l->lock);
+        return LINK_END;
+    }
+    return LINK_GO;
+}
+
 /* Read lines until the server's stdout ends or the link stops; during the handshake, at most
  * the start-up deadline. */
 static void link_read(struct mcp_link *l)
@@ -178,71 +302,20 @@ static void link_read(struct mcp_link *l)
         struct pollfd fds[3] = {{.fd = l->from, .events = POLLIN},
                                 {.fd = l->wake[0], .events = POLLIN},
                                 {.fd = -1, .events = POLLOUT}};
-        int handshake, timeout = -1;
-        int64_t stalled;
+        int handshake, timeout = link_poll_out(l, &fds[2].fd);
+        enum link_step step = LINK_GO;
         ssize_t n;
 
-        /* What waits for the server's stdin: written when the pipe has room, and a server
-         * that takes none of it for link_write_ms() is hung. */
-        pthread_mutex_lock(&l->wlock);
-        if (link_flush(l) == MCPH_OK && l->out != NULL) {
-            fds[2].fd = l->to;
-            stalled = link_ms_since(&l->out_since);
-            if (stalled >= link_write_ms(l)) {
-                char why[160];
-
-                snprintf(why, sizeof(why),
-                         "took none of its stdin for %d ms (%s; %zu bytes waited) and was killed",
-                         link_write_ms(l),
-                         link_write_ms(l) < MCP_WRITE_MS ? "call_timeout_ms" : "MCP_WRITE_MS",
-                         l->out_bytes);
-                link_hung(l, why);
-                fds[2].fd = -1;
-            } else {
-                timeout = (int)(link_write_ms(l) - stalled);
-            }
-        }
-        pthread_mutex_unlock(&l->wlock);
-        pthread_mutex_lock(&l->lock);
-        handshake = l->state != MCP_UP;
-        if (l->stop) {
-            pthread_mutex_unlock(&l->lock);
+        if (link_stopping(l, &handshake))
             break;
-        }
-        pthread_mutex_unlock(&l->lock);
-        if (handshake) {
-            int64_t spent = link_ms_since(&started);
-            int64_t left = l->spec.startup_ms - spent;
-            /* A server that leaves server/discover unanswered gets initialize after a third
-             * of the start-up time. */
-            int64_t discover_left = l->spec.startup_ms / 3 - spent;
-            int discovering;
-
-            pthread_mutex_lock(&l->lock);
-            discovering = l->discovering;
-            pthread_mutex_unlock(&l->lock);
-            if (discovering && discover_left <= 0) {
-                link_send_initialize(l);
-                continue;
-            }
-            if (left <= 0) {
-                pthread_mutex_lock(&l->lock);
-                snprintf(l->ended, sizeof(l->ended), "did not answer initialize within %d ms",
-                         l->spec.startup_ms);
-                pthread_mutex_unlock(&l->lock);
-                break;
-            }
-            left = discovering && discover_left < left ? discover_left : left;
-            if (timeout < 0 || left < timeout)
-                timeout = (int)left;
-        }
-        if (poll(fds, 3, timeout) < 0 && errno != EINTR)
+        if (handshake)
+            step = link_handshake_due(l, &started, &timeout);
+        if (step == LINK_AGAIN)
+            continue;
+        if (step == LINK_END || (poll(fds, 3, timeout) < 0 && errno != EINTR))
             break;
         if (fds[1].revents != 0) {
-            char drain[64];
-
-            while (read(l->wake[0], drain, sizeof(drain)) < 0 && errno == EINTR)
-                ;
+            link_drain_wake(l);
             continue;
         }
         if (fds[0].revents == 0)
@@ -256,39 +329,8 @@ static void link_read(struct mcp_link *l)
             break;
         buf.len += (size_t)n; /* read into the room grow made */
         buf.buf[buf.len] = '\0';
-        for (;;) {
-            char *nl = memchr(buf.buf + scan, '\n', buf.len - scan);
-            size_t len;
-
-            if (nl == NULL) {
-                scan = buf.len;
-                break;
-            }
-            len = (size_t)(nl - buf.buf);
-            link_on_line(l, buf.buf, len);
-            memmove(buf.buf, nl + 1, buf.len - len - 1);
-            mcph_sb_setlen(&buf, buf.len - len - 1);
-            scan = 0;
-        }
-        /* The room a large line took is not kept for the next ones. */
-        if (buf.alloc > MCP_READ_KEEP && buf.len < MCP_READ_KEEP / 2) {
-            struct mcph_strbuf rest = MCPH_STRBUF_INIT;
-            size_t freed = buf.alloc;
-
-            if (mcph_sb_add(&rest, buf.buf, buf.len) == MCPH_OK) {
-                mcph_sb_release(&buf);
-                buf = rest;
-                /* glibc serves blocks this size from the heap once one was freed: give it
-                 * back too. */
-                mcph_json_trim(freed);
-            }
-        }
-        if (buf.len > MCP_LINE_MAX) {
-            pthread_mutex_lock(&l->lock);
-            snprintf(l->ended, sizeof(l->ended), "wrote a line longer than %u bytes", MCP_LINE_MAX);
-            pthread_mutex_unlock(&l->lock);
+        if (link_lines(l, &buf, &scan) == LINK_END)
             break;
-        }
     }
     mcph_sb_release(&buf);
 }
@@ -357,13 +399,45 @@ static int link_pause(struct mcp_link *l, int64_t ms)
     return l->stop;
 }
 
+/* The link's thread ends: the link is stopped. lock held, and released. */
+static void *link_stopped(struct mcp_link *l)
+{
+    l->state = MCP_STOPPED;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+/* MCP_CRASHES_DOWN crashes in a row: down, said once, until a reload asks for a retry (0) or
+ * the link stops (1). lock held. */
+static int link_down(struct mcp_link *l)
+{
+    char text[320];
+
+    l->state = MCP_DOWN;
+    snprintf(text, sizeof(text),
+             "%s '%s' is down: it %s, %d times in a row; calls fail until a "
+             "reload (SIGHUP) starts it again",
+             mcp_noun(&l->spec), l->spec.display, l->ended, l->crashes);
+    pthread_mutex_unlock(&l->lock);
+    link_alert(l, text);
+    pthread_mutex_lock(&l->lock);
+    while (!l->stop && !l->retry)
+        pthread_cond_wait(&l->cond, &l->lock);
+    if (l->stop)
+        return 1;
+    l->retry = 0;
+    l->crashes = 0;
+    l->state = MCP_RESTARTING;
+    return 0;
+}
+
 static void *link_thread(void *arg)
 {
     struct mcp_link *l = arg;
     int first = 1;
 
     for (;;) {
-        char text[320];
         int started = link_start(l) == MCPH_OK;
         int64_t backoff;
 
@@ -373,12 +447,8 @@ static void *link_thread(void *arg)
             link_reap(l);
         pthread_mutex_lock(&l->lock);
         link_fail_all(l, l->gen, l->ended);
-        if (l->stop || (first && l->state != MCP_UP)) {
-            l->state = MCP_STOPPED;
-            pthread_cond_broadcast(&l->cond);
-            pthread_mutex_unlock(&l->lock);
-            return NULL;
-        }
+        if (l->stop || (first && l->state != MCP_UP))
+            return link_stopped(l);
         first = 0;
         if (l->state == MCP_UP && link_ms_since(&l->up_since) >= MCP_UPTIME_RESET_MS)
             l->crashes = 0;
@@ -386,25 +456,8 @@ static void *link_thread(void *arg)
         l->state = MCP_RESTARTING;
         pthread_cond_broadcast(&l->cond);
         if (l->crashes >= MCP_CRASHES_DOWN) {
-            l->state = MCP_DOWN;
-            snprintf(text, sizeof(text),
-                     "%s '%s' is down: it %s, %d times in a row; calls fail until a "
-                     "reload (SIGHUP) starts it again",
-                     mcp_noun(&l->spec), l->spec.display, l->ended, l->crashes);
-            pthread_mutex_unlock(&l->lock);
-            link_alert(l, text);
-            pthread_mutex_lock(&l->lock);
-            while (!l->stop && !l->retry)
-                pthread_cond_wait(&l->cond, &l->lock);
-            if (l->stop) {
-                l->state = MCP_STOPPED;
-                pthread_cond_broadcast(&l->cond);
-                pthread_mutex_unlock(&l->lock);
-                return NULL;
-            }
-            l->retry = 0;
-            l->crashes = 0;
-            l->state = MCP_RESTARTING;
+            if (link_down(l))
+                return link_stopped(l);
             pthread_mutex_unlock(&l->lock);
             continue;
         }
@@ -418,12 +471,8 @@ static void *link_thread(void *arg)
                  mcp_noun(&l->spec), l->spec.display, l->ended, backoff, l->crashes,
                  MCP_CRASHES_DOWN);
         pthread_mutex_lock(&l->lock);
-        if (link_pause(l, backoff)) {
-            l->state = MCP_STOPPED;
-            pthread_cond_broadcast(&l->cond);
-            pthread_mutex_unlock(&l->lock);
-            return NULL;
-        }
+        if (link_pause(l, backoff))
+            return link_stopped(l);
         l->retry = 0;
         pthread_mutex_unlock(&l->lock);
     }
@@ -431,16 +480,11 @@ static void *link_thread(void *arg)
 
 /* --- Life. --- */
 
-struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec, int *rc)
+/* The link's condition waits on CLOCK_MONOTONIC, as its deadlines are. */
+static void link_locks_init(struct mcp_link *l)
 {
-    struct mcp_link *l = calloc(1, sizeof(*l));
     pthread_condattr_t ca;
-    struct timespec until;
-    enum mcp_state state;
 
-    *rc = MCPH_ERR;
-    if (l == NULL)
-        return NULL;
     pthread_mutex_init(&l->lock, NULL);
     pthread_mutex_init(&l->wlock, NULL);
     pthread_mutex_init(&l->hlock, NULL);
@@ -448,6 +492,18 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&l->cond, &ca);
     pthread_condattr_destroy(&ca);
+}
+
+struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *spec, int *rc)
+{
+    struct mcp_link *l = calloc(1, sizeof(*l));
+    struct timespec until;
+    enum mcp_state state;
+
+    *rc = MCPH_ERR;
+    if (l == NULL)
+        return NULL;
+    link_locks_init(l);
     l->refs = 1;
     if (mcp_link_attach(l, host) != MCPH_OK) {
         free(l);

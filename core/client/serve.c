@@ -264,21 +264,13 @@ static int mcp_asks_again(const cJSON *reply)
  * *rc MCPH_OK when the reply is not such a result, or MCPH_ERR_AGAIN when the client answers
  * by retrying this call, or another status after a tool error or protocol error was set.
  */
-static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *host,
-                                 struct mcph_call *call, const cJSON *reply, const cJSON *sent,
-                                 int *rc)
+/* Whether the questions of an input_required can be passed to the client; else *rc is the
+ * call's error. */
+static int mcp_input_ok(const struct mcph_host *host, struct mcph_call *call, const cJSON *requests,
+                        int *rc)
 {
-    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
-    const cJSON *requests = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
-    const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
     const cJSON *q;
-    cJSON *next, *answers;
 
-    (void)l;
-    *rc = MCPH_OK;
-    if (!cJSON_IsString(type) || strcmp(type->valuestring, "input_required") != 0)
-        return NULL;
     if (!cJSON_IsObject(requests) || cJSON_GetArraySize(requests) > MCP_CALL_ASKS_MAX) {
         *rc = host->error(call, MCPH_ERR,
                           "the server answered input_required with %s; inputRequests must be "
@@ -287,7 +279,7 @@ static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *hos
                           : requests == NULL       ? "no inputRequests"
                                                    : "inputRequests that is not an object",
                           MCP_CALL_ASKS_MAX);
-        return NULL;
+        return 0;
     }
     cJSON_ArrayForEach(q, requests)
     {
@@ -300,36 +292,67 @@ static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *hos
                 "to its client; it passes sampling/createMessage, elicitation/create and "
                 "roots/list",
                 cJSON_IsString(method) ? method->valuestring : "(no method)", q->string);
-            return NULL;
+            return 0;
         }
     }
-    next = cJSON_Duplicate(sent, 1);
-    answers = cJSON_AddObjectToObject(next, "inputResponses");
+    return 1;
+}
+
+/* Ask the client each question of requests; its answer goes under the same key in answers. */
+static int mcp_input_ask(const struct mcph_host *host, struct mcph_call *call,
+                         const cJSON *requests, cJSON *answers)
+{
+    const cJSON *q;
+
     cJSON_ArrayForEach(q, requests)
     {
         const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "method");
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(q, "params");
         char *params_json = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
         cJSON *answer = NULL;
+        int rc = MCPH_ERR_INVALID;
 
-        *rc = MCPH_ERR_INVALID;
         if (cJSON_IsString(method)) {
             /* A key the host refuses leaves the question under mcph's own ask-N. */
             host->ask_key(call, q->string);
-            *rc = mcp_ask(host, call, method->valuestring, params_json, &answer);
+            rc = mcp_ask(host, call, method->valuestring, params_json, &answer);
         }
         free(params_json);
-        if (*rc == MCPH_OK) {
+        if (rc == MCPH_OK) {
             cJSON_AddItemToObject(answers, q->string, answer);
             continue;
         }
         cJSON_Delete(answer);
+        if (rc != MCPH_ERR_AGAIN)
+            rc = host->error(call, MCPH_ERR,
+                             "the server asked %s, and mcph could not ask its "
+                             "client (status %d)",
+                             cJSON_IsString(method) ? method->valuestring : "something", rc);
+        return rc;
+    }
+    return MCPH_OK;
+}
+
+static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *host,
+                                 struct mcph_call *call, const cJSON *reply, const cJSON *sent,
+                                 int *rc)
+{
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
+    const cJSON *requests = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
+    cJSON *next;
+
+    (void)l;
+    *rc = MCPH_OK;
+    if (!cJSON_IsString(type) || strcmp(type->valuestring, "input_required") != 0)
+        return NULL;
+    if (!mcp_input_ok(host, call, requests, rc))
+        return NULL;
+    next = cJSON_Duplicate(sent, 1);
+    *rc = mcp_input_ask(host, call, requests, cJSON_AddObjectToObject(next, "inputResponses"));
+    if (*rc != MCPH_OK) {
         cJSON_Delete(next);
-        if (*rc != MCPH_ERR_AGAIN)
-            *rc = host->error(call, MCPH_ERR,
-                              "the server asked %s, and mcph could not ask its "
-                              "client (status %d)",
-                              cJSON_IsString(method) ? method->valuestring : "something", *rc);
         return NULL;
     }
     if (cJSON_IsString(state))
@@ -384,14 +407,14 @@ static int mcp_park(struct mcp_link *l, struct mcp_pending *p, struct mcp_callke
 }
 
 /* Send k->method with params (consumed) for call and see it through. */
-static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_call *call,
-                       enum mcp_kind kind, cJSON *params, struct mcp_callkey *k)
+/* The request of a call: the parked one it comes back for, or a new one (*retry: a copy of
+ * it for a MCP_MODERN server's rounds). NULL when there is none to wait for: *rc says. */
+static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host *host,
+                                     struct mcph_call *call, enum mcp_kind kind, cJSON *params,
+                                     struct mcp_callkey *k, cJSON **retry, int *rc)
 {
-    struct mcp_link *l = m->link;
     struct mcph_strbuf why = MCPH_STRBUF_INIT;
     struct mcp_pending *p = NULL;
-    cJSON *retry = NULL; /* the request as first sent, for a MCP_MODERN server's rounds */
-    int rc = MCPH_OK, rounds = 0;
 
     k->origin = host->call_origin(call);
     if (l->spec.pass_origin) {
@@ -408,13 +431,63 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
         if (p->open_id != NULL && mcp_ask_open(l, host, call, p) == MCPH_ERR_AGAIN &&
             mcp_park(l, p, k))
             p = NULL;
-    } else {
-        if (mcp_link_modern(l))
-            retry = cJSON_Duplicate(params, 1);
-        p = mcp_link_send(l, k->method, params, kind != MCP_COMPLETE, &why);
-        if (p == NULL)
-            rc = mcp_fail(host, call, kind, why.buf);
+        return p;
     }
+    if (mcp_link_modern(l))
+        *retry = cJSON_Duplicate(params, 1);
+    p = mcp_link_send(l, k->method, params, kind != MCP_COMPLETE, &why);
+    if (p == NULL)
+        *rc = mcp_fail(host, call, kind, why.buf);
+    mcph_sb_release(&why);
+    return p;
+}
+
+/* The server answered: the call's result, or (a MCP_MODERN server's input_required) the
+ * request to send again with the client's answers. */
+static cJSON *mcp_on_reply(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
+                           const struct mcp_pending *p, const cJSON *retry, int rounds, int *rc)
+{
+    cJSON *again = NULL;
+
+    if (retry != NULL && rounds < MCP_ROUNDS_MAX)
+        again = mcp_input_required(l, host, call, p->reply, retry, rc);
+    else if (retry != NULL && mcp_asks_again(p->reply))
+        *rc = host->error(call, MCPH_ERR,
+                          "the server still asked for input after %d rounds of "
+                          "answers in one call; mcph stops at %d rounds",
+                          rounds, MCP_ROUNDS_MAX);
+    if (again == NULL && *rc == MCPH_OK)
+        *rc = mcp_reply(host, call, p->reply);
+    else if (*rc == MCPH_ERR_AGAIN) /* the server keeps nothing: nothing to park */
+        *rc = MCPH_OK;
+    return again;
+}
+
+static int mcp_on_failed(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
+                         enum mcp_kind kind, const struct mcp_pending *p)
+{
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    int rc;
+
+    /* A server is shown by its command: the section says which one it is. */
+    if (l->spec.noun == NULL)
+        mcph_sb_addf(&why, "[plugin.%s] ", host->instance);
+    mcph_sb_addf(&why, "%s '%s' %s during the %s", mcp_noun(&l->spec), l->spec.display, p->failure,
+                 kind == MCP_TOOL ? "call" : "request");
+    rc = mcp_fail(host, call, kind, why.buf);
+    mcph_sb_release(&why);
+    return rc;
+}
+
+static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_call *call,
+                       enum mcp_kind kind, cJSON *params, struct mcp_callkey *k)
+{
+    struct mcp_link *l = m->link;
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    cJSON *retry = NULL; /* the request as first sent, for a MCP_MODERN server's rounds */
+    int rc = MCPH_OK, rounds = 0;
+    struct mcp_pending *p = mcp_begin(l, host, call, kind, params, k, &retry, &rc);
+
     while (p != NULL) {
         struct mcp_event *ev = NULL;
         cJSON *again = NULL;
@@ -430,25 +503,10 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
             rc = MCPH_OK;
             continue;
         case MCP_WAIT_REPLY:
-            if (retry != NULL && rounds < MCP_ROUNDS_MAX)
-                again = mcp_input_required(l, host, call, p->reply, retry, &rc);
-            else if (retry != NULL && mcp_asks_again(p->reply))
-                rc = host->error(call, MCPH_ERR,
-                                 "the server still asked for input after %d rounds of "
-                                 "answers in one call; mcph stops at %d rounds",
-                                 rounds, MCP_ROUNDS_MAX);
-            if (again == NULL && rc == MCPH_OK)
-                rc = mcp_reply(host, call, p->reply);
-            else if (rc == MCPH_ERR_AGAIN) /* the server keeps nothing: nothing to park */
-                rc = MCPH_OK;
+            again = mcp_on_reply(l, host, call, p, retry, rounds, &rc);
             break;
         case MCP_WAIT_FAILED:
-            /* A server is shown by its command: the section says which one it is. */
-            if (l->spec.noun == NULL)
-                mcph_sb_addf(&why, "[plugin.%s] ", host->instance);
-            mcph_sb_addf(&why, "%s '%s' %s during the %s", mcp_noun(&l->spec), l->spec.display,
-                         p->failure, kind == MCP_TOOL ? "call" : "request");
-            rc = mcp_fail(host, call, kind, why.buf);
+            rc = mcp_on_failed(l, host, call, kind, p);
             break;
         case MCP_WAIT_TIMEOUT: /* calls set no deadline: the client cancels */
         case MCP_WAIT_CANCELLED:
