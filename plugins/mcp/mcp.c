@@ -7,6 +7,8 @@
  */
 #include "mcp.h"
 
+#include "mcph-value.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +18,12 @@
 static int mcp_call_timeout(const struct mcph_host *host, struct mcp_spec *spec)
 {
     const char *text = host->config(host, "call_timeout_ms");
-    char *end = NULL;
-    long ms;
+    long long ms;
 
     if (text == NULL)
         return MCPH_OK;
-    ms = strtol(text, &end, 10);
     /* The core checked it already (1 to 86400000); a second look costs nothing. */
-    if (end == text || *end != '\0' || ms < 1 || ms > 86400000) {
+    if (mcph_value_int(text, 1, 86400000, &ms) != MCPH_OK) {
         host->log(host, MCPH_LOG_ERROR,
                   "call_timeout_ms in [plugin.%s] is '%s'; give milliseconds from 1 to 86400000",
                   host->instance, text);

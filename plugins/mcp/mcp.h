@@ -11,8 +11,6 @@
 #include "client/client.h"
 #include "plugin-api.h"
 
-#define MCP_ENV_MAX 64 /* variables of the server's environment */
-
 /* The section's command, env, cwd and startup_timeout_ms as a spec: MCPH_OK, or an error
  * after logging why (spec is then empty). */
 int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec);
