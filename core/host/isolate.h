@@ -11,6 +11,7 @@
 #define MCPH_ISOLATE_H
 
 #include "plugin-api.h"
+#include "client/client.h"
 #include "config/config.h"
 #include "lib/diag.h"
 
@@ -20,6 +21,22 @@
 /* A child's exit status for a configuration error (main.c's EXIT_CONFIG): its parent's init
  * then refuses the section too (MCPH_ERR_INVALID). */
 #define ISOLATE_EXIT_CONFIG 3
+
+/* What the child of a section is started from: the section's id and limits, the INI file's
+ * path, its text and the plugin's image (descriptors, borrowed). */
+struct isolate_setup {
+    const char *id;
+    const char *ini_file;
+    int ini_fd;
+    int image_fd;
+    const struct config_isolate *limits;
+};
+
+/* The child of set: mcph itself (the running binary, even when the file was replaced since),
+ * with mcph's environment and folder, the section's limits, and copies of the two descriptors
+ * to pass as ISOLATE_FD_CONFIG and ISOLATE_FD_IMAGE. MCPH_OK, else MCPH_ERR_NOMEM (a copy
+ * failed too) with spec empty. */
+int isolate_spec(const struct isolate_setup *set, struct mcp_spec *spec);
 
 /* The proxy's descriptor: the client engine's flags and handlers, with an init that starts the
  * child of the instance being loaded (its section's limits, its INI text and image). */

@@ -13,6 +13,8 @@ static char env_logged[512];
 static int env_level = -1;
 
 static void env_log(const struct mcph_host *host, enum mcph_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void env_log(const struct mcph_host *host, enum mcph_log_level level, const char *fmt, ...)
 {
     va_list ap;
 
