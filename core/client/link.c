@@ -7,8 +7,10 @@
  * link's condition for the answer, for the server's progress notifications and for the
  * questions it asks on their behalf. The process is started by the link's thread, so
  * PR_SET_PDEATHSIG kills it when that thread ends: when the link stops, or mcph dies.
+ * This file holds the writing to the server's stdin, the requests and their answers, parking
+ * and subscriptions; the thread is in link_run.c, the server's messages in link_read.c.
  *
- * A link outlives the instance that opened it when a rebuild takes it over (see mcp.c), so
+ * A link outlives the instance that opened it when a rebuild takes it over (see serve.c), so
  * the host it reports to is the newest instance attached, under hlock.
  */
 #include "client/link.h"

@@ -80,7 +80,7 @@ struct mcp_event {
     cJSON *msg; /* owned */
 };
 
-/* A question of the server's passed to the client, kept for a call that parks (see mcp.c). */
+/* A question of the server's passed to the client, kept for a call that parks (see serve.c). */
 struct mcp_asked {
     char *method;
     char *params; /* JSON text, or NULL */

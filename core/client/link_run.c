@@ -335,6 +335,17 @@ static void link_read(struct mcp_link *l)
     mcph_sb_release(&buf);
 }
 
+/* Close the server's stdin and drop what waited to be written to it. */
+static void link_close_stdin(struct mcp_link *l)
+{
+    pthread_mutex_lock(&l->wlock);
+    if (l->to >= 0)
+        close(l->to);
+    l->to = -1;
+    link_out_free(l);
+    pthread_mutex_unlock(&l->wlock);
+}
+
 /* The process after its stdout ended: closed, stopped if it lingers, reaped, and described. */
 static void link_reap(struct mcp_link *l)
 {
@@ -342,12 +353,7 @@ static void link_reap(struct mcp_link *l)
     int st = 0, waited = 0;
     pid_t pid = l->pid;
 
-    pthread_mutex_lock(&l->wlock);
-    if (l->to >= 0)
-        close(l->to);
-    l->to = -1;
-    link_out_free(l);
-    pthread_mutex_unlock(&l->wlock);
+    link_close_stdin(l);
     close(l->from);
     l->from = -1;
     for (int i = 0; i < MCP_STOP_GRACE_MS / 10 && !waited; i++) {
@@ -611,12 +617,7 @@ void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host)
         return;
     /* Closing its stdin is how a stdio server is asked to end; link_reap then gives it
      * MCP_STOP_GRACE_MS before SIGKILL. */
-    pthread_mutex_lock(&l->wlock);
-    if (l->to >= 0)
-        close(l->to);
-    l->to = -1;
-    link_out_free(l);
-    pthread_mutex_unlock(&l->wlock);
+    link_close_stdin(l);
     link_wake(l);
     pthread_join(l->thread, NULL);
     if (host != NULL && l->stop_end[0] != '\0')

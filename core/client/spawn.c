@@ -10,6 +10,8 @@
  */
 #include "client/link.h"
 
+#include "mcph-env.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,21 +32,12 @@
 
 #define SPAWN_LINE_MAX 4000 /* bytes of one stderr line of a server; the rest is cut */
 
-static void spawn_free_list(char **list)
-{
-    if (list == NULL)
-        return;
-    for (size_t i = 0; list[i] != NULL; i++)
-        free(list[i]);
-    free(list);
-}
-
 static void spawn_tail_stop(struct spawn_tail *t);
 
 void mcp_spec_release(struct mcp_spec *spec)
 {
-    spawn_free_list(spec->argv);
-    spawn_free_list(spec->envp);
+    mcph_env_free(spec->argv);
+    mcph_env_free(spec->envp);
     free(spec->cwd);
     free(spec->display);
     free(spec->tag);
