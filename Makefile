@@ -70,10 +70,11 @@ endif
 # --- Core ----------------------------------------------------------------------------------
 CORE_SRC  := $(wildcard core/*.c core/*/*.c)
 CORE_HDR  := $(wildcard core/*/*.h)
-# The mcp plugin's machinery serves isolated plugins too (core/host/isolate.c): built into mcph.
-CORE_MCP  := $(wildcard plugins/mcp/*.c)
-CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC)) \
-             $(patsubst plugins/mcp/%.c,$(BUILD)/core/mcp/%.o,$(CORE_MCP))
+CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+# The MCP client engine (core/client/) serves isolated plugins (core/host/isolate.c) and the mcp
+# plugin: built once, as position-independent code with hidden symbols, and linked into both
+# mcph and mcp.so (which still exports its entry point alone).
+CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(wildcard core/client/*.c))
 CORE_LIB  := $(filter-out $(BUILD)/core/main.o,$(CORE_OBJ))
 MCPH      := $(BUILD)/mcph
 
@@ -111,10 +112,9 @@ $(BUILD)/core/%.o: core/%.c $(CORE_HDR) $(wildcard plugin-api/*.h) $(FLAGS_STAMP
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Icore -Iplugin-api $(DEP_CFLAGS) -MMD -c -o $@ $<
 
-$(BUILD)/core/mcp/%.o: plugins/mcp/%.c $(wildcard plugins/mcp/*.h) $(wildcard plugin-api/*.h) \
-                       $(FLAGS_STAMP)
+$(BUILD)/core/client/%.o: core/client/%.c $(CORE_HDR) $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Icore -Iplugin-api -DMCP_BUILTIN $(DEP_CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(PLUGIN_CFLAGS) -Icore $(DEP_CFLAGS) -MMD -c -o $@ $<
 
 $(MCPH): $(CORE_OBJ)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(DEP_LIBS) -ldl -lm
@@ -123,6 +123,13 @@ $(MCPH): $(CORE_OBJ)
 $(BUILD)/plugins/%.so: $$(wildcard plugins/%/*.c) $$(wildcard plugins/%/*.h) $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(PLUGIN_CFLAGS) $(DEP_CFLAGS) -shared -o $@ $(filter %.c,$^) $(shell cat plugins/$*/libs 2>/dev/null)
+	@chmod go-w $@
+
+$(BUILD)/plugins/mcp.so: $(wildcard plugins/mcp/*.c) $(wildcard plugins/mcp/*.h) $(CLIENT_OBJ) \
+                         $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -Icore $(DEP_CFLAGS) -shared -o $@ $(filter %.c,$^) $(CLIENT_OBJ) \
+	    $(shell cat plugins/mcp/libs)
 	@chmod go-w $@
 
 $(BUILD)/tests/plugins/%.so: tests/plugins/%.c $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
@@ -168,6 +175,14 @@ $(BUILD)/tests/unit/test_files_%: tests/unit/test_files_%.c tests/unit/check.h $
                                   plugins/files/files.h $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Iplugins/files -Iplugin-api -o $@ $< $(FILES_UNIT_SRC) $(LDFLAGS_ALL)
+
+# The exec plugin's command grammar: its spec.c is included whole by the test (its parser is
+# static), with path.c for the kinds' names; no core object is needed.
+EXEC_UNIT_SRC := plugins/exec/spec.c plugins/exec/path.c plugins/exec/exec.h
+$(BUILD)/tests/unit/test_exec: tests/unit/test_exec.c tests/unit/check.h $(EXEC_UNIT_SRC) \
+                               $(wildcard plugin-api/*.h) $(FLAGS_STAMP)
+	@install -d -m 755 $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Iplugins/exec -Iplugin-api -o $@ $< plugins/exec/path.c $(LDFLAGS_ALL)
 
 $(SAMPLE_DB): conf/sample.sql
 	@install -d -m 755 $(dir $@)

@@ -1,6 +1,6 @@
 #include "host/isolate.h"
 
-#include "../../plugins/mcp/mcp.h"
+#include "client/client.h"
 #include "lib/limits.h"
 #include "host/plugin.h"
 #include "lib/status.h"
@@ -36,30 +36,29 @@ static char **isolate_list(const char *const *words)
     return list;
 }
 
-/* The child of pl: mcph itself (the running binary, even when the file was replaced since),
- * with mcph's environment and folder, the section's limits, and the INI text and image. */
-static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
+int isolate_spec(const struct isolate_setup *set, struct mcp_spec *spec)
 {
-    const char *const argv[] = {"/proc/self/exe", "--isolated", pl->id, pl->ini_file, NULL};
+    const char *const argv[] = {"/proc/self/exe", "--isolated", set->id, set->ini_file, NULL};
+    const struct config_isolate *lim = set->limits;
 
     memset(spec, 0, sizeof(*spec));
     spec->argv = isolate_list(argv);
     spec->envp = isolate_list((const char *const *)environ);
     spec->cwd = getcwd(NULL, 0);
-    spec->display = strdup(pl->id);
+    spec->display = strdup(set->id);
     spec->noun = "plugin";
     spec->startup_ms = LIMIT_ISOLATE_STARTUP_MS;
-    spec->call_timeout_ms = pl->isolate.call_timeout_ms;
-    spec->max_memory = pl->isolate.max_memory;
-    spec->max_cpu_s = pl->isolate.max_cpu_s;
-    spec->max_files = pl->isolate.max_files;
-    spec->max_procs = pl->isolate.max_procs;
+    spec->call_timeout_ms = lim->call_timeout_ms;
+    spec->max_memory = lim->max_memory;
+    spec->max_cpu_s = lim->max_cpu_s;
+    spec->max_files = lim->max_files;
+    spec->max_procs = lim->max_procs;
     spec->pass_origin = 1; /* the child's plugin keys what it keeps by its parent's request */
     spec->config_exit = ISOLATE_EXIT_CONFIG; /* the child refused the section: FILE:LINE said */
     spec->own_instructions = 1;              /* the child serves its plugin's paragraph, headed */
-    spec->pass[spec->npass] = fcntl(pl->ini_fd, F_DUPFD_CLOEXEC, 3);
+    spec->pass[spec->npass] = fcntl(set->ini_fd, F_DUPFD_CLOEXEC, 3);
     spec->npass += spec->pass[spec->npass] >= 0;
-    spec->pass[spec->npass] = fcntl(plugin_image_fd(pl), F_DUPFD_CLOEXEC, 3);
+    spec->pass[spec->npass] = fcntl(set->image_fd, F_DUPFD_CLOEXEC, 3);
     spec->npass += spec->pass[spec->npass] >= 0;
     if (spec->argv == NULL || spec->envp == NULL || spec->cwd == NULL || spec->display == NULL ||
         spec->npass != 2) {
@@ -72,9 +71,15 @@ static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
 static int isolate_init(const struct mcph_host *host, void **state)
 {
     const struct plugin_host *h = (const struct plugin_host *)(const void *)host;
+    const struct plugin *pl = h->plugin;
+    const struct isolate_setup set = {.id = pl->id,
+                                      .ini_file = pl->ini_file,
+                                      .ini_fd = pl->ini_fd,
+                                      .image_fd = plugin_image_fd(pl),
+                                      .limits = &pl->isolate};
     struct mcp_spec spec;
 
-    if (isolate_spec(h->plugin, &spec) != MCPH_OK) {
+    if (isolate_spec(&set, &spec) != MCPH_OK) {
         host->log(host, MCPH_LOG_ERROR, "cannot prepare the plugin's process: %s", strerror(errno));
         return MCPH_ERR_NOMEM;
     }
@@ -83,14 +88,15 @@ static int isolate_init(const struct mcph_host *host, void **state)
 
 void isolate_descriptor(struct mcph_plugin *d)
 {
-    const struct mcph_plugin *mcp = mcp_descriptor();
+    const struct mcph_plugin header = {MCPH_PLUGIN_HEADER};
 
-    memset(d, 0, sizeof(*d));
-    memcpy(d, mcp, mcp->size < sizeof(*d) ? mcp->size : sizeof(*d));
-    d->name = NULL; /* the instance is named by its section */
-    d->version = NULL;
-    d->config_keys = NULL; /* the child checks the section's keys against the plugin's */
+    /* Unnamed: the instance is named by its section. No config keys: the child checks the
+     * section's keys against the plugin's. */
+    *d = header;
+    d->flags = MCP_CLIENT_FLAGS;
     d->init = isolate_init;
+    d->shutdown = mcp_unserve;
+    d->subscribe = mcp_serve_subscribe;
 }
 
 /* --- The child's side. --- */

@@ -1,7 +1,7 @@
 /*
  * isolate.h: isolate = process. The instance of an isolated section in mcph is a proxy: the
- * mcp plugin's machinery (plugins/mcp, built into mcph), serving a child that is mcph itself
- * started as `mcph --isolated ID CONFIG.ini`. The child reads the INI text its parent read
+ * MCP client engine (client/client.h, which the mcp plugin uses too), serving a child that is mcph
+ * itself started as `mcph --isolated ID CONFIG.ini`. The child reads the INI text its parent read
  * (fd ISOLATE_FD_CONFIG) and loads the sealed copy of the .so its parent checked
  * (fd ISOLATE_FD_IMAGE), serving that one section, in process, on its stdin and stdout. So a
  * restart after a crash serves the same section of the same file, whatever the disk says
@@ -11,6 +11,7 @@
 #define MCPH_ISOLATE_H
 
 #include "plugin-api.h"
+#include "client/client.h"
 #include "config/config.h"
 #include "lib/diag.h"
 
@@ -21,8 +22,24 @@
  * then refuses the section too (MCPH_ERR_INVALID). */
 #define ISOLATE_EXIT_CONFIG 3
 
-/* The proxy's descriptor: the mcp plugin's, with an init that starts the child of the
- * instance being loaded (its section's limits, its INI text and image). */
+/* What the child of a section is started from: the section's id and limits, the INI file's
+ * path, its text and the plugin's image (descriptors, borrowed). */
+struct isolate_setup {
+    const char *id;
+    const char *ini_file;
+    int ini_fd;
+    int image_fd;
+    const struct config_isolate *limits;
+};
+
+/* The child of set: mcph itself (the running binary, even when the file was replaced since),
+ * with mcph's environment and folder, the section's limits, and copies of the two descriptors
+ * to pass as ISOLATE_FD_CONFIG and ISOLATE_FD_IMAGE. MCPH_OK, else MCPH_ERR_NOMEM (a copy
+ * failed too) with spec empty. */
+int isolate_spec(const struct isolate_setup *set, struct mcp_spec *spec);
+
+/* The proxy's descriptor: the client engine's flags and handlers, with an init that starts the
+ * child of the instance being loaded (its section's limits, its INI text and image). */
 void isolate_descriptor(struct mcph_plugin *d);
 
 /* In the child: check that the parent's descriptors are there (close-on-exec from now on).

@@ -30,7 +30,6 @@
 #define EXEC_PATHS_MAX 16             /* path placeholder words of one command (descriptors) */
 #define EXEC_FD_NAME_LEN 32           /* room for "/proc/self/fd/NN/", a descriptor's name */
 #define EXEC_COMMANDS_MAX 256         /* commands of one instance */
-#define EXEC_ENV_MAX 64               /* variables of the child's environment */
 #define EXEC_TIMEOUT_DEFAULT_MS 10000 /* timeout_ms when unset */
 #define EXEC_TIMEOUT_MAX_MS 600000    /* timeout_ms ceiling: ten minutes */
 #define EXEC_OUTPUT_DEFAULT 65536     /* max_output when unset, bytes per stream */
@@ -74,8 +73,7 @@ struct exec {
     const struct mcph_host *host; /* borrowed until shutdown() returns */
     struct exec_cmd *cmds;        /* owned: the commands that are served */
     size_t ncmds;
-    char **envp; /* owned: the child's environment, NULL-terminated */
-    size_t nenv;
+    char **envp;     /* owned: the child's environment, NULL-terminated (mcph-env.h) */
     const char *cwd; /* borrowed from host->config_path(), until shutdown() */
     int cwd_fd;      /* owned: cwd opened O_PATH; children start there (fchdir) and path
                         placeholders resolve beneath it. -1 until exec_spec_read() opens it */

@@ -22,18 +22,18 @@
  * '+' or '@', whatever the "--" means to the command (it may be an option's argument, as in
  * grep -e --: the plugin cannot know).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "exec.h"
+#include "mcph-env.h"
+#include "mcph-value.h"
 
 #define SPEC_ERR_LEN 1024
 #define SPEC_PATH_SHOWN "%.300s" /* paths in messages: enough to name any real one */
@@ -50,16 +50,9 @@ static char *spec_strndup(const char *s, size_t n)
     return d;
 }
 
-static int spec_space(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 static const char *spec_skip(const char *p)
 {
-    while (spec_space(*p))
-        p++;
-    return p;
+    return mcph_word_skip(p);
 }
 
 /* --- Numbers, folder, environment. --- */
@@ -68,12 +61,9 @@ static int spec_number(const struct mcph_host *host, const char *key, int64_t mi
                        int64_t *out)
 {
     const char *v = host->config(host, key);
-    char *end = NULL;
     long long n;
 
-    errno = 0;
-    n = v != NULL ? strtoll(v, &end, 10) : 0;
-    if (v == NULL || errno != 0 || end == v || *end != '\0' || n < min || n > max) {
+    if (mcph_value_int(v, min, max, &n) != MCPH_OK) {
         host->log(host, MCPH_LOG_ERROR,
                   "%s = '%s' in [plugin.%s]: give a whole number from %lld to %lld", key,
                   v ? v : "", host->instance, (long long)min, (long long)max);
@@ -86,15 +76,10 @@ static int spec_number(const struct mcph_host *host, const char *key, int64_t mi
 /* Reads a yes/no value as mcph does. */
 static int spec_bool(const struct mcph_host *host, const char *key, int *out)
 {
-    static const char *const words[] = {"no", "yes", "false", "true", "off", "on", "0", "1", NULL};
     const char *v = host->config(host, key);
 
-    for (size_t i = 0; v != NULL && words[i] != NULL; i++) {
-        if (strcasecmp(v, words[i]) == 0) {
-            *out = (int)(i % 2);
-            return MCPH_OK;
-        }
-    }
+    if (mcph_value_bool(v, out) == MCPH_OK)
+        return MCPH_OK;
     host->log(host, MCPH_LOG_ERROR, "%s = '%s' in [plugin.%s]: use yes or no", key, v ? v : "",
               host->instance);
     return MCPH_ERR_INVALID;
@@ -141,144 +126,21 @@ static int spec_cwd(struct exec *ex)
     return MCPH_OK;
 }
 
-static int spec_env_name_ok(const char *s, size_t n)
-{
-    if (n == 0 || isdigit((unsigned char)s[0]))
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-            return 0;
-    }
-    return 1;
-}
-
-/* Sets NAME=value in the child's environment, replacing an earlier value of NAME. */
-static int spec_env_set(struct exec *ex, const char *name, size_t n, const char *value)
-{
-    size_t i;
-    char *entry = malloc(n + strlen(value) + 2);
-
-    if (entry == NULL)
-        return MCPH_ERR_NOMEM;
-    sprintf(entry, "%.*s=%s", (int)n, name, value);
-    for (i = 0; i < ex->nenv; i++) {
-        if (strncmp(ex->envp[i], entry, n + 1) == 0)
-            break;
-    }
-    if (i == EXEC_ENV_MAX) {
-        free(entry);
-        ex->host->log(ex->host, MCPH_LOG_ERROR, "env in [plugin.%s]: more than %d variables",
-                      ex->host->instance, EXEC_ENV_MAX);
-        return MCPH_ERR_INVALID;
-    }
-    if (i == ex->nenv)
-        ex->nenv++;
-    free(ex->envp[i]);
-    ex->envp[i] = entry;
-    return MCPH_OK;
-}
-
-/* One word of the env key: NAME (copied from mcph's own environment when set there) or
- * NAME=VALUE (set as written). */
-static int spec_env_word(struct exec *ex, const char *w, size_t n)
-{
-    const char *eq = memchr(w, '=', n);
-    size_t name_len = eq != NULL ? (size_t)(eq - w) : n;
-    char name[128], value[256];
-
-    if (!spec_env_name_ok(w, name_len) || name_len >= sizeof(name) ||
-        (eq != NULL && n - name_len - 1 >= sizeof(value))) {
-        ex->host->log(ex->host, MCPH_LOG_ERROR,
-                      "env in [plugin.%s]: '%.*s' is not NAME or NAME=VALUE (a name is letters, "
-                      "digits and _; a value has no spaces and at most %zu bytes)",
-                      ex->host->instance, (int)n, w, sizeof(value) - 1);
-        return MCPH_ERR_INVALID;
-    }
-    memcpy(name, w, name_len);
-    name[name_len] = '\0';
-    if (eq != NULL) {
-        memcpy(value, eq + 1, n - name_len - 1);
-        value[n - name_len - 1] = '\0';
-        return spec_env_set(ex, name, name_len, value);
-    }
-    const char *inherited = getenv(name);
-    if (inherited == NULL) {
-        ex->host->log(ex->host, MCPH_LOG_INFO,
-                      "env in [plugin.%s]: %s is not set in mcph's environment; commands run "
-                      "without it",
-                      ex->host->instance, name);
-        return MCPH_OK;
-    }
-    return spec_env_set(ex, name, name_len, inherited);
-}
-
+/* The child's environment: mcph-env.h's rules, with PATH=/usr/bin:/bin. */
 static int spec_env(struct exec *ex)
 {
-    const char *home = getenv("HOME");
-    const char *list = ex->host->config(ex->host, "env");
-    int rc;
-
-    ex->envp = calloc(EXEC_ENV_MAX + 1, sizeof(*ex->envp));
-    if (ex->envp == NULL)
-        return MCPH_ERR_NOMEM;
-    rc = spec_env_set(ex, "PATH", 4, "/usr/bin:/bin");
-    if (rc == MCPH_OK)
-        rc = spec_env_set(ex, "LANG", 4, "C.UTF-8");
-    if (rc == MCPH_OK)
-        rc = spec_env_set(ex, "HOME", 4, home != NULL && home[0] == '/' ? home : "/");
-    for (const char *p = list ? list : ""; rc == MCPH_OK && *p != '\0';) {
-        size_t n;
-
-        p += strspn(p, " \t\n");
-        n = strcspn(p, " \t\n");
-        if (n > 0)
-            rc = spec_env_word(ex, p, n);
-        p += n;
-    }
-    return rc;
+    return mcph_env_read(ex->host, "/usr/bin:/bin", "commands run", &ex->envp);
 }
 
 /* --- The commands grammar. --- */
 
-/* Reads the quoted part at *pp ('...' or "...") onto out + *n and moves *pp past it. */
-static int spec_quoted(const char **pp, char *out, size_t *n, char *err, size_t errlen)
-{
-    const char *p = *pp;
-    char q = *p;
-
-    for (p++; *p != '\0' && *p != q; p++) {
-        if (q == '"' && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
-            p++;
-        out[(*n)++] = *p;
-    }
-    if (*p == '\0') {
-        snprintf(err, errlen, "a %c quote is not closed", q);
-        return MCPH_ERR_INVALID;
-    }
-    *pp = p + 1;
-    return MCPH_OK;
-}
-
-/* Reads the word at *pp into out (room for strlen(*pp) + 1) and moves *pp past it. *quoted
- * says whether any part of it was quoted. */
+/* Reads the word at *pp into out (mcph-env.h's words); err says why not. */
 static int spec_word(const char **pp, char *out, int *quoted, char *err, size_t errlen)
 {
-    const char *p = *pp;
-    size_t n = 0;
-
-    *quoted = 0;
-    while (*p != '\0' && !spec_space(*p)) {
-        if (*p != '\'' && *p != '"') {
-            out[n++] = *p++;
-            continue;
-        }
-        *quoted = 1;
-        if (spec_quoted(&p, out, &n, err, errlen) != MCPH_OK)
-            return MCPH_ERR_INVALID;
-    }
-    out[n] = '\0';
-    *pp = p;
-    return MCPH_OK;
+    if (mcph_word_next(pp, out, quoted) == MCPH_OK)
+        return MCPH_OK;
+    snprintf(err, errlen, "a %c quote is not closed", **pp);
+    return MCPH_ERR_INVALID;
 }
 
 /* The kinds a placeholder may take after ':'. */
@@ -321,7 +183,8 @@ static int spec_placeholder(const char *w, size_t *name_len, int *optional, enum
     }
     *optional = end[-1] == '?';
     *name_len = (size_t)(end - w - 1) - (size_t)*optional;
-    if (*name_len == 0 || *name_len > EXEC_PARAM_NAME_MAX || !spec_env_name_ok(w + 1, *name_len))
+    /* A name is an identifier, as an environment variable's is. */
+    if (*name_len == 0 || *name_len > EXEC_PARAM_NAME_MAX || !mcph_env_name_ok(w + 1, *name_len))
         return 0;
     return 1;
 }
@@ -468,8 +331,10 @@ static int spec_head(struct exec_cmd *cmd, const char **pp, char *buf, char *err
     if (*p == '"' || *p == '\'') {
         size_t len = 0;
 
-        if (spec_quoted(&p, buf, &len, err, errlen) != MCPH_OK)
+        if (mcph_word_quoted(&p, buf, &len) != MCPH_OK) {
+            snprintf(err, errlen, "a %c quote is not closed", *p);
             return MCPH_ERR_INVALID;
+        }
         buf[len] = '\0';
         cmd->description = strdup(buf);
         if (cmd->description == NULL)
@@ -735,13 +600,8 @@ void exec_spec_release(struct exec *ex)
     free(ex->cmds);
     ex->cmds = NULL;
     ex->ncmds = 0;
-    if (ex->envp != NULL) {
-        for (size_t i = 0; i < ex->nenv; i++)
-            free(ex->envp[i]);
-        free(ex->envp);
-    }
+    mcph_env_free(ex->envp);
     ex->envp = NULL;
-    ex->nenv = 0;
     if (ex->cwd_fd >= 0)
         close(ex->cwd_fd);
     ex->cwd_fd = -1;

@@ -72,15 +72,12 @@ fuzz_stale() {
     return 1
 }
 
-HEADERS=(core/*/*.h plugin-api/*.h plugins/mcp/*.h)
+HEADERS=(core/*/*.h plugin-api/*.h)
 echo "fuzz: building the core, the plugins and the harnesses with clang into $OUT/"
-# The core's sources, and the mcp plugin's that mcph builds in (isolate = process).
-CORE_SRCS=(core/*.c core/*/*.c plugins/mcp/*.c)
+# The core's sources, the MCP client engine (core/client, isolate = process) among them.
+CORE_SRCS=(core/*.c core/*/*.c)
 core_obj() {
-    case $1 in
-    plugins/mcp/*) echo "$OUT/core/mcp-$(basename "${1%.c}").o" ;;
-    *) echo "$OUT/core/$(basename "$(dirname "$1")")-$(basename "${1%.c}").o" ;;
-    esac
+    echo "$OUT/core/$(basename "$(dirname "$1")")-$(basename "${1%.c}").o"
 }
 CORE_OBJS=()
 STALE_SRC=()
@@ -99,7 +96,7 @@ done
 for src in ${STALE_SRC[@]+"${STALE_SRC[@]}"}; do
     printf '%s %s\n' "$src" "$(core_obj "$src")"
 done | xargs -r -P "$JOBS" -n 2 sh -c \
-    'clang '"$CFLAGS"' -Icore -Iplugin-api -DMCP_BUILTIN '"${DEP_CFLAGS[*]}"' -c -o "$1" "$0"'
+    'clang '"$CFLAGS"' -Icore -Iplugin-api '"${DEP_CFLAGS[*]}"' -c -o "$1" "$0"'
 
 for p in $FUZZ_PLUGINS; do
     if [ -d "$p" ]; then

@@ -1,0 +1,429 @@
+/*
+ * link_read.c: what the server writes, line by line: its responses go to the requests that
+ * wait for them, its notifications to the host or to the call they belong to, its requests
+ * (sampling, elicitation, roots) to the call that may ask the client; the answers to the
+ * handshake make the link up. A line too long, not JSON-RPC or unasked for is dropped and said.
+ */
+#include "client/link.h"
+
+#include "mcph-json.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- Messages from the server. --- */
+
+static const char *const link_levels[] = {"debug", "info",     "notice", "warning",
+                                          "error", "critical", "alert",  "emergency"};
+
+static void link_on_log(struct mcp_link *l, const cJSON *params)
+{
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(params, "level");
+    const cJSON *logger = cJSON_GetObjectItemCaseSensitive(params, "logger");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+    int lv = MCPH_LOG_INFO;
+    char *json;
+
+    for (int i = 0; cJSON_IsString(level) && i < 8; i++) {
+        if (strcmp(level->valuestring, link_levels[i]) == 0)
+            lv = i;
+    }
+    json = data != NULL ? cJSON_PrintUnformatted(data) : strdup("null");
+    if (json == NULL)
+        return;
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->client_log(l->host, (enum mcph_log_level)lv,
+                            cJSON_IsString(logger) ? logger->valuestring : NULL, json);
+    pthread_mutex_unlock(&l->hlock);
+    free(json);
+}
+
+static void link_on_notification(struct mcp_link *l, const char *method, cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+
+    if (strcmp(method, "notifications/progress") == 0) {
+        const cJSON *token = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
+        struct mcp_pending *p;
+
+        if (!cJSON_IsNumber(token))
+            return;
+        pthread_mutex_lock(&l->lock);
+        p = link_find(l, (int64_t)token->valuedouble);
+        /* A parked call has nobody to report to; the next progress carries the latest. A
+         * progress not taken yet is replaced by the newer one: a server's flood of progress
+         * queues nothing. */
+        if (p != NULL && p->reply == NULL && !p->parked) {
+            struct mcp_event *last =
+                p->events == NULL ? NULL
+                                  : (struct mcp_event *)(void *)((char *)p->tail -
+                                                                 offsetof(struct mcp_event, next));
+
+            if (last != NULL && cJSON_GetObjectItemCaseSensitive(last->msg, "id") == NULL) {
+                cJSON_Delete(last->msg);
+                last->msg = cJSON_Duplicate(msg, 1);
+            } else {
+                link_push_event(l, p, cJSON_Duplicate(msg, 1));
+            }
+        }
+        pthread_mutex_unlock(&l->lock);
+    } else if (strcmp(method, "notifications/message") == 0) {
+        link_on_log(l, params);
+    } else if (strcmp(method, "notifications/resources/updated") == 0) {
+        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
+
+        pthread_mutex_lock(&l->hlock);
+        if (l->host != NULL && cJSON_IsString(uri))
+            l->host->resource_updated(l->host, uri->valuestring);
+        pthread_mutex_unlock(&l->hlock);
+    } else if (strcmp(method, "notifications/tools/list_changed") == 0 ||
+               strcmp(method, "notifications/resources/list_changed") == 0 ||
+               strcmp(method, "notifications/prompts/list_changed") == 0) {
+        /* A rebuild takes the link over and lists again; mcph tells the client about the
+         * lists that really changed. */
+        pthread_mutex_lock(&l->hlock);
+        if (l->host != NULL)
+            l->host->refresh(l->host);
+        pthread_mutex_unlock(&l->hlock);
+    }
+}
+
+/* The call a question of the server's belongs to: over stdio a request names no call, so the
+ * call sent last that takes questions and is not parked (a server asks soon after it was
+ * called, most often while an older call goes on). lock held. */
+static struct mcp_pending *link_asker(struct mcp_link *l)
+{
+    for (struct mcp_pending *p = l->pending; p != NULL; p = p->next) {
+        if (p->asks && !p->parked && p->gen == l->gen && p->reply == NULL && p->failure == NULL)
+            return p; /* the list is newest first */
+    }
+    return NULL;
+}
+
+static void link_on_request(struct mcp_link *l, const char *method, cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const char *refused = NULL;
+    struct mcp_pending *p;
+    char text[128];
+
+    if (strcmp(method, "ping") == 0) {
+        mcp_link_respond(l, id, cJSON_CreateObject(), 0, NULL);
+        return;
+    }
+    if (strcmp(method, "sampling/createMessage") != 0 &&
+        strcmp(method, "elicitation/create") != 0 && strcmp(method, "roots/list") != 0) {
+        mcp_link_respond(l, id, NULL, -32601, "method not found");
+        return;
+    }
+    pthread_mutex_lock(&l->lock);
+    p = link_asker(l);
+    if (p != NULL && p->questions >= MCP_CALL_ASKS_MAX) {
+        snprintf(text, sizeof(text), "mcph passes at most %d questions of one call to its client",
+                 MCP_CALL_ASKS_MAX);
+        refused = text;
+    } else if (p != NULL) {
+        int waiting = 0;
+
+        for (const struct mcp_pending *q = l->pending; q != NULL; q = q->next)
+            waiting += q->queued;
+        if (waiting >= MCP_LINK_ASKS_MAX) {
+            snprintf(text, sizeof(text),
+                     "mcph keeps at most %d questions of the server's waiting for their calls",
+                     MCP_LINK_ASKS_MAX);
+            refused = text;
+        } else {
+            p->questions++;
+            p->queued++;
+            link_push_event(l, p, cJSON_Duplicate(msg, 1));
+        }
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (p == NULL)
+        refused = "no call is in progress through which mcph could ask its client";
+    if (refused != NULL)
+        mcp_link_respond(l, id, NULL, -32603, refused);
+}
+
+/* Subscriptions held at the server, made again after a restart. */
+static void link_resubscribe(struct mcp_link *l)
+{
+    if (l->modern)
+        return; /* link_on_discover opened a listen request with them */
+    pthread_mutex_lock(&l->lock);
+    for (size_t i = 0; i < l->nsubs; i++) {
+        cJSON *params = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(params, "uri", l->subs[i]);
+        pthread_mutex_unlock(&l->lock);
+        link_fire(l, "resources/subscribe", params);
+        pthread_mutex_lock(&l->lock);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* After a restart's handshake the subscriptions are made again, and a rebuild lists what the
+ * new process serves. */
+static void link_restarted(struct mcp_link *l)
+{
+    link_log(l, MCPH_LOG_INFO, "%s '%s' serves again", mcp_noun(&l->spec), l->spec.display);
+    link_resubscribe(l);
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->refresh(l->host);
+    pthread_mutex_unlock(&l->hlock);
+}
+
+/* The answer to initialize: check it, say initialized, and serve. */
+static void link_on_init(struct mcp_link *l, cJSON *msg)
+{
+    cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+    int restarted, logging;
+
+    if (!cJSON_IsObject(result) || !cJSON_IsString(version)) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "refused initialize");
+        pthread_mutex_unlock(&l->lock);
+        cJSON_Delete(result);
+        kill(-l->pid, SIGKILL);
+        return;
+    }
+    mcp_link_notify(l, "notifications/initialized", NULL);
+    pthread_mutex_lock(&l->lock);
+    cJSON_Delete(l->init_result);
+    l->init_result = result;
+    l->init_id = 0;
+    l->modern = 0;
+    l->state = MCP_UP;
+    logging = cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(result, "capabilities"), "logging") != NULL;
+    link_now(&l->up_since);
+    restarted = l->gen > 1;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->lock);
+    if (logging) {
+        /* Every level: the client's own choice decides what reaches it (client_log). */
+        cJSON *params = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(params, "level", "debug");
+        link_fire(l, "logging/setLevel", params);
+    }
+    if (restarted)
+        link_restarted(l);
+}
+
+/* The answer to server/discover: a server that lists MCP_MODERN is spoken to that way, from
+ * now on with no session; any other answer (an error from a server that wants initialize
+ * first) and the handshake goes on with initialize. */
+static void link_on_discover(struct mcp_link *l, cJSON *msg)
+{
+    cJSON *result = cJSON_GetObjectItemCaseSensitive(msg, "result");
+    const cJSON *versions = cJSON_GetObjectItemCaseSensitive(result, "supportedVersions");
+    const cJSON *v;
+    int restarted, modern = 0;
+
+    cJSON_ArrayForEach(v, versions)
+    {
+        if (cJSON_IsString(v) && strcmp(v->valuestring, MCP_MODERN) == 0)
+            modern = 1;
+    }
+    if (!modern || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(result, "capabilities"))) {
+        link_send_initialize(l);
+        return;
+    }
+    pthread_mutex_lock(&l->lock);
+    cJSON_Delete(l->init_result);
+    l->init_result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+    l->init_id = 0;
+    l->discovering = 0;
+    l->modern = 1;
+    l->state = MCP_UP;
+    link_now(&l->up_since);
+    restarted = l->gen > 1;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->lock);
+    link_listen(l);
+    if (restarted)
+        link_restarted(l);
+}
+
+static void link_on_response(struct mcp_link *l, const cJSON *id, cJSON *msg)
+{
+    struct mcp_pending *p;
+    int64_t n;
+
+    if (!cJSON_IsNumber(id))
+        return;
+    n = (int64_t)id->valuedouble;
+    pthread_mutex_lock(&l->lock);
+    if (n == l->init_id && l->init_id != 0) {
+        int discovering = l->discovering;
+
+        pthread_mutex_unlock(&l->lock);
+        if (discovering)
+            link_on_discover(l, msg);
+        else
+            link_on_init(l, msg);
+        return;
+    }
+    p = link_find(l, n);
+    if (p != NULL && p->reply == NULL) {
+        p->reply = cJSON_Duplicate(msg, 1);
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* The id of a reply (a message with an "id" and no "method"), read from its text without
+ * parsing the rest: 1 and *id when the line is one with a number for id, else 0. */
+static int link_peek_reply(const char *line, size_t len, int64_t *id)
+{
+    const char *text;
+    size_t n;
+    cJSON *value;
+    int ok;
+
+    if (mcph_json_member(line, len, "method", &text, &n) ||
+        !mcph_json_member(line, len, "id", &text, &n) || n > 64)
+        return 0;
+    value = cJSON_ParseWithLength(text, n);
+    ok = cJSON_IsNumber(value);
+    if (ok)
+        *id = (int64_t)value->valuedouble;
+    cJSON_Delete(value);
+    return ok;
+}
+
+/* Whether a request with id waits for its answer (the handshake's included). */
+static int link_awaited(struct mcp_link *l, int64_t id)
+{
+    const struct mcp_pending *p;
+    int awaited;
+
+    pthread_mutex_lock(&l->lock);
+    p = link_find(l, id);
+    awaited =
+        (id == l->init_id && id != 0) || (p != NULL && p->reply == NULL && p->failure == NULL);
+    pthread_mutex_unlock(&l->lock);
+    return awaited;
+}
+
+/* The request id will have no answer: its call fails with why (the server named before it). */
+static void link_fail_reply(struct mcp_link *l, int64_t id, const char *why)
+{
+    struct mcp_pending *p;
+
+    link_log(l, MCPH_LOG_WARNING, "the %s %s (request %" PRId64 ")", mcp_noun(&l->spec), why, id);
+    pthread_mutex_lock(&l->lock);
+    p = link_find(l, id);
+    if (p != NULL && p->reply == NULL && p->failure == NULL) {
+        p->failure = strdup(why);
+        pthread_cond_broadcast(&l->cond);
+    }
+    pthread_mutex_unlock(&l->lock);
+}
+
+/* A line past MCPH_JSON_COST_MAX once parsed: never parsed. A reply fails its call; anything
+ * else is dropped with a warning naming its method. */
+static void link_too_costly(struct mcp_link *l, const char *line, size_t len, int reply, int64_t id,
+                            size_t values, size_t cost)
+{
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    const char *method;
+    size_t n;
+
+    mcph_sb_addf(&why, "sent a %s of %zu JSON values that would take %zu MiB once parsed, over ",
+                 reply ? "reply" : "message", values, cost >> 20);
+    mcph_sb_addf(&why, "mcph's limit of %u MiB per message (%u bytes per value besides its text)",
+                 MCPH_JSON_COST_MAX >> 20, MCPH_JSON_VALUE_COST);
+    if (reply) {
+        link_fail_reply(l, id, why.buf);
+    } else {
+        if (mcph_json_member(line, len, "method", &method, &n)) {
+            if (n >= 2 && method[0] == '"') {
+                method++;
+                n -= 2;
+            }
+            mcph_sb_addstr(&why, " (method ");
+            mcph_sb_addjson(&why, method, n < 64 ? n : 64);
+            mcph_sb_addstr(&why, ")");
+        }
+        link_log(l, MCPH_LOG_WARNING, "the %s %s; dropped", mcp_noun(&l->spec), why.buf);
+    }
+    mcph_sb_release(&why);
+}
+
+/* A line that is not a JSON-RPC message: a reply whose id could be read fails its call (it
+ * would wait for ever); anything else (some servers print banners) is logged, escaped and cut,
+ * once and then every 100th. */
+static void link_not_jsonrpc(struct mcp_link *l, const char *line, size_t len, int reply,
+                             int64_t id)
+{
+    struct mcph_strbuf text = MCPH_STRBUF_INIT;
+
+    if (reply) {
+        link_fail_reply(l, id, "sent a reply that is not valid JSON");
+        return;
+    }
+    if (l->noise++ % 100 != 0)
+        return;
+    mcph_sb_addjson(&text, line, len < 80 ? len : 80);
+    link_log(l, MCPH_LOG_WARNING,
+             "the %s wrote a line that is not JSON-RPC (%u so far); ignored: %s%s",
+             mcp_noun(&l->spec), l->noise, text.buf, len > 80 ? " (cut)" : "");
+    mcph_sb_release(&text);
+}
+
+static void link_on_message(struct mcp_link *l, cJSON *msg)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+
+    if (cJSON_IsString(method) && id != NULL)
+        link_on_request(l, method->valuestring, msg);
+    else if (cJSON_IsString(method))
+        link_on_notification(l, method->valuestring, msg);
+    else if (id != NULL)
+        link_on_response(l, id, msg);
+}
+
+/* One line from the server. A long one (long enough for its cost to be counted) is looked at
+ * before it is parsed: a reply nobody waits for is dropped unparsed, and what would cost too
+ * much once parsed never is. A short one is parsed as it comes, at no extra cost. */
+void link_on_line(struct mcp_link *l, const char *line, size_t len)
+{
+    size_t values, cost;
+    int over = mcph_json_over(line, len, MCPH_JSON_COST_MAX, &values, &cost);
+    int64_t id = 0;
+    int reply = values != 0 && link_peek_reply(line, len, &id);
+    cJSON *msg;
+
+    if (reply && !link_awaited(l, id)) {
+        link_log(l, MCPH_LOG_DEBUG,
+                 "a reply to request %" PRId64 " (%zu bytes) that no request "
+                 "waits for; dropped",
+                 id, len);
+        return;
+    }
+    if (over) {
+        link_too_costly(l, line, len, reply, id, values, cost);
+        return;
+    }
+    msg = cJSON_ParseWithLength(line, len);
+    if (cJSON_IsObject(msg)) {
+        mcp_json_mark_cut(msg, line, len);
+        link_on_message(l, msg);
+    } else {
+        if (values == 0)
+            reply = link_peek_reply(line, len, &id);
+        link_not_jsonrpc(l, line, len, reply && msg == NULL, id);
+    }
+    cJSON_Delete(msg);
+    /* What a costly message left free goes back to the system. */
+    mcph_json_trim(cost);
+}
