@@ -126,25 +126,6 @@ char *config_join(const char *base, const char *rel);
 /* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
 
-/* Whether key belongs to mcph in a [plugin.NAME] section (path, enabled, prefix, the cache
- * keys, max_concurrent, the filters): a plugin may not declare a key of that name. */
-int config_core_key(const char *key);
-
-/* Whether core key `key` is one a plugin may declare too (call_timeout_ms): the only ones.
- * In a section without isolate = process, the loader refuses it (FILE:LINE) unless the
- * plugin declares it, and then hands its value to the plugin through host->config. */
-int config_shared_key(const char *key);
-
-/* The i-th of those keys (from 0), static; NULL past the last. */
-const char *config_shared_key_name(size_t i);
-
-/* The value of shared key `key` in section pl as text into buf (size bytes), when the section
- * sets it. Returns the line it was set on, or 0 when not set (buf untouched). */
-int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size);
-
-/* Those keys as one line for messages: "path, enabled, ...". */
-const char *config_core_key_names(void);
-
 /* 1 when two sections would configure a plugin identically (same path, enabled, prefix,
  * cache keys, filters as written, isolation and its limits, and own keys with the same values in
  * any order), else 0: the one test of whether a reload keeps an instance. max_concurrent is not

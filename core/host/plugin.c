@@ -1,5 +1,6 @@
 #include "host/plugin.h"
 
+#include "config/keys.h"
 #include "host/isolate.h"
 #include "lib/limits.h"
 #include "host/rows.h"
@@ -420,12 +421,15 @@ static int plugin_check_config(struct rows_load *ld)
     struct strbuf known = STRBUF_INIT;
 
     plugin_key_list(pl, &known);
+    (void)strbuf_addstr(&known, " (and ");
+    config_core_key_names(&known);
+    (void)strbuf_addstr(&known, ")");
     for (size_t i = 0; i < cp->nkeys; i++) {
         if (plugin_find_key(pl, cp->keys[i].key) != NULL)
             continue;
         diag_add_at(ld->errs, ld->ini_file, cp->keys[i].line,
-                    "[plugin.%s] unknown key '%s'; plugin '%s' accepts %s (and %s)", cp->id,
-                    cp->keys[i].key, pl->name, known.buf, config_core_key_names());
+                    "[plugin.%s] unknown key '%s'; plugin '%s' accepts %s", cp->id, cp->keys[i].key,
+                    pl->name, known.buf);
         bad = 1;
     }
     for (size_t i = 0; i < pl->nkeys; i++) {
