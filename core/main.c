@@ -322,20 +322,21 @@ static void main_print_filters(const struct server *srv)
             int line = cp != NULL ? cp->filter_line[key] : 0;
             size_t kept, dropped;
 
-            if (pl->filter[key] == NULL)
+            if (pl->section.filter[key] == NULL)
                 continue;
             if (first)
                 fprintf(stdout, "\nFILTERS (the plugins' own names, before the prefix)\n");
             first = 0;
             main_filter_counts(pl, key, &kept, &dropped);
             fprintf(stdout, "[plugin.%s] %s = %s (%s:%d): %zu kept, %zu dropped\n", pl->id,
-                    filter_key_names[key], pl->filter[key], srv->cfg.file, line, kept, dropped);
+                    filter_key_names[key], pl->section.filter[key], srv->cfg.file, line, kept,
+                    dropped);
             main_print_filter_rows(pl, key);
             if (kept == 0)
                 log_msg(&srv->log, LOG_WARNING, NULL,
                         "%s:%d: [plugin.%s] %s = '%s' keeps nothing (%zu dropped): the "
                         "plugin serves no %s; check the globs unless that is meant",
-                        srv->cfg.file, line, pl->id, filter_key_names[key], pl->filter[key],
+                        srv->cfg.file, line, pl->id, filter_key_names[key], pl->section.filter[key],
                         dropped, filter_key_names[key]);
         }
     }

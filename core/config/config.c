@@ -481,8 +481,10 @@ void config_init(struct config *cfg)
     cfg->http_timeout_s = LIMIT_HTTP_TIMEOUT_S;
 }
 
-static void config_plugin_release(struct config_plugin *pl)
+void config_plugin_release(struct config_plugin *pl)
 {
+    if (pl == NULL)
+        return;
     free(pl->id);
     free(pl->path);
     free(pl->prefix);
@@ -493,6 +495,36 @@ static void config_plugin_release(struct config_plugin *pl)
         free(pl->keys[i].value);
     }
     free(pl->keys);
+}
+
+/* s copied into *to; 1 when it could be (NULL stays NULL). */
+static int config_copy_str(char **to, const char *s)
+{
+    *to = s != NULL ? strdup(s) : NULL;
+    return s == NULL || *to != NULL;
+}
+
+int config_plugin_copy(struct config_plugin *dst, const struct config_plugin *src)
+{
+    int ok;
+
+    *dst = *src;
+    dst->nkeys = 0;
+    dst->keys = calloc(src->nkeys + 1, sizeof(*dst->keys));
+    ok = config_copy_str(&dst->id, src->id) & config_copy_str(&dst->path, src->path) &
+         config_copy_str(&dst->prefix, src->prefix) & (dst->keys != NULL);
+    for (int i = 0; i < FILTER_KEYS; i++)
+        ok &= config_copy_str(&dst->filter[i], src->filter[i]);
+    for (size_t i = 0; ok && i < src->nkeys; i++, dst->nkeys++) {
+        dst->keys[i].line = src->keys[i].line;
+        ok = config_copy_str(&dst->keys[i].key, src->keys[i].key) &
+             config_copy_str(&dst->keys[i].value, src->keys[i].value);
+    }
+    if (ok)
+        return STATUS_OK;
+    config_plugin_release(dst);
+    memset(dst, 0, sizeof(*dst));
+    return STATUS_NOMEM;
 }
 
 void config_release(struct config *cfg)

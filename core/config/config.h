@@ -123,6 +123,15 @@ char *config_dirname(const char *path);
  * memory. */
 char *config_join(const char *base, const char *rel);
 
+/* A deep copy of section src into dst: the strings and keys are dst's own, the descriptors
+ * (ini_fd, image_fd) are copied as numbers. Returns STATUS_OK, or STATUS_NOMEM with dst
+ * holding nothing. */
+int config_plugin_copy(struct config_plugin *dst, const struct config_plugin *src)
+    __attribute__((warn_unused_result));
+
+/* Free what section pl holds (not pl itself); NULL is accepted. */
+void config_plugin_release(struct config_plugin *pl);
+
 /* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
 

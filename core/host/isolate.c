@@ -49,11 +49,11 @@ static int isolate_spec(const struct plugin *pl, struct mcp_spec *spec)
     spec->display = strdup(pl->id);
     spec->noun = "plugin";
     spec->startup_ms = LIMIT_ISOLATE_STARTUP_MS;
-    spec->call_timeout_ms = pl->isolate.call_timeout_ms;
-    spec->max_memory = pl->isolate.max_memory;
-    spec->max_cpu_s = pl->isolate.max_cpu_s;
-    spec->max_files = pl->isolate.max_files;
-    spec->max_procs = pl->isolate.max_procs;
+    spec->call_timeout_ms = pl->section.isolate.call_timeout_ms;
+    spec->max_memory = pl->section.isolate.max_memory;
+    spec->max_cpu_s = pl->section.isolate.max_cpu_s;
+    spec->max_files = pl->section.isolate.max_files;
+    spec->max_procs = pl->section.isolate.max_procs;
     spec->pass_origin = 1; /* the child's plugin keys what it keeps by its parent's request */
     spec->config_exit = ISOLATE_EXIT_CONFIG; /* the child refused the section: FILE:LINE said */
     spec->own_instructions = 1;              /* the child serves its plugin's paragraph, headed */

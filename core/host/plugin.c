@@ -269,7 +269,7 @@ static int plugin_open(struct rows_load *ld)
     if (mfd < 0)
         return STATUS_PLUGIN;
     status = plugin_keep_image(ld->pl, &st, mfd);
-    if (status != STATUS_OK || ld->pl->isolate.on)
+    if (status != STATUS_OK || ld->pl->section.isolate.on)
         return status;
     return plugin_dlopen(ld);
 }
@@ -287,7 +287,7 @@ static int plugin_open_shared(struct rows_load *ld, const struct plugin *old)
     pl->image = old->image;
     pl->image->users++;
     pl->image_fd = old->image_fd;
-    return pl->isolate.on ? STATUS_OK : plugin_dlopen(ld);
+    return pl->section.isolate.on ? STATUS_OK : plugin_dlopen(ld);
 }
 
 /* --- The descriptor. --- */
@@ -323,7 +323,7 @@ static int plugin_read_descriptor(struct rows_load *ld, struct mcph_plugin *d)
     const struct mcph_plugin *(*entry)(void);
     const struct mcph_plugin *raw;
 
-    if (ld->pl->isolate.on) {
+    if (ld->pl->section.isolate.on) {
         isolate_descriptor(d);
         return rows_check_sizes(ld, d);
     }
@@ -458,7 +458,7 @@ static void plugin_copy_shared(struct rows_load *ld, const char *key)
     char value[32];
     int line;
 
-    if (pl->isolate.on || plugin_find_key(pl, key) == NULL)
+    if (pl->section.isolate.on || plugin_find_key(pl, key) == NULL)
         return;
     line = config_shared_key_get(ld->cp, key, value, sizeof(value));
     if (line == 0)
@@ -558,7 +558,7 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
         return MCPH_ERR_INVALID;
     if (rows_count_of(pl, kind) >= LIMIT_ROWS) {
         log_msg(pl->log, LOG_ERROR, NULL, "plugin '%s' (%s): more than %d %s rows; left out",
-                pl->id, pl->path, LIMIT_ROWS, rows_kinds[kind].what);
+                pl->id, pl->section.path, LIMIT_ROWS, rows_kinds[kind].what);
         return MCPH_ERR_LIMIT;
     }
     diag_init(&errs);
@@ -619,7 +619,7 @@ int plugin_init_line(const struct plugin *pl, const char *text, const char **fil
 static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
-    int status;
+    int status = STATUS_OK;
 
     pl->name = rows_dup(ld, d->name ? d->name : ld->cp->id);
     pl->version = rows_dup(ld, d->version);
@@ -634,7 +634,6 @@ static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
     pl->template_size = d->template_size;
     pl->prompt_size = d->prompt_size;
     pl->prompt_arg_size = d->prompt_arg_size;
-    status = rows_keep_filters(ld);
     for (int kind = PLUGIN_ROW_TOOL; status == STATUS_OK && kind <= PLUGIN_ROW_PROMPT; kind++)
         status = rows_copy_table(ld, d, kind);
     if (status == STATUS_OK)
@@ -690,7 +689,7 @@ static int plugin_load_steps(struct rows_load *ld, const struct plugin *old)
     if (status == STATUS_OK)
         status = plugin_copy_tables(ld, &d);
     /* An isolated section's keys are the child's to check, against the plugin's own. */
-    if (status == STATUS_OK && !ld->failed && !ld->pl->isolate.on)
+    if (status == STATUS_OK && !ld->failed && !ld->pl->section.isolate.on)
         status = plugin_check_config(ld);
     /* Everything before init is the section's to fix: its path, its keys, or the plugin
      * its path names. */
@@ -722,11 +721,6 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
     pl->log = env->log;
     atomic_init(&pl->refs, 1);
     pl->id = strdup(cp->id);
-    pl->path = strdup(cp->path);
-    pl->prefix = cp->prefix ? strdup(cp->prefix) : NULL;
-    pl->cache_ttl_ms = cp->cache_ttl_ms;
-    pl->cache_public = cp->cache_public;
-    pl->isolate = cp->isolate;
     pl->image_fd = -1;
     pl->ini_fd = cp->isolate.on && cp->ini_fd >= 0 ? fcntl(cp->ini_fd, F_DUPFD_CLOEXEC, 3) : -1;
     if (cp->isolate.on) {
@@ -736,7 +730,7 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
     }
     /* One call at a time until it is put in service with its share (server_set_shares). */
     work_lane_init(&pl->lane, 1);
-    if (pl->id == NULL || pl->path == NULL || (cp->prefix && pl->prefix == NULL) ||
+    if (config_plugin_copy(&pl->section, cp) != STATUS_OK || pl->id == NULL ||
         (cp->isolate.on && (pl->ini_fd < 0 || pl->ini_file == NULL))) {
         plugin_free(pl);
         return STATUS_NOMEM;
@@ -746,6 +740,9 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
         plugin_free(pl);
         return status;
     }
+    /* The section a refresh builds it from again names the descriptors it holds. */
+    pl->section.ini_fd = pl->ini_fd;
+    pl->section.image_fd = pl->image_fd;
     *out = pl;
     return STATUS_OK;
 }
@@ -847,8 +844,7 @@ void plugin_free(struct plugin *pl)
     if (pl->ini_fd >= 0)
         close(pl->ini_fd);
     free(pl->id);
-    free(pl->path);
-    free(pl->prefix);
+    config_plugin_release(&pl->section);
     free(pl->name);
     free(pl->version);
     free(pl);
@@ -865,7 +861,7 @@ int plugin_file_changed(const struct plugin *pl)
 
     if (pl->image_fd >= 0)
         return 0; /* a child serves the copy its parent passed, whatever the disk says */
-    if (stat(pl->path, &st) != 0)
+    if (stat(pl->section.path, &st) != 0)
         return 1;
     return st.st_dev != pl->dev || st.st_ino != pl->ino || st.st_size != pl->size ||
            st.st_mtim.tv_sec != pl->mtime.tv_sec || st.st_mtim.tv_nsec != pl->mtime.tv_nsec;
