@@ -21,7 +21,7 @@
 #include <time.h>
 
 struct plugin;
-struct plugin_image;
+struct image;
 struct rows_load;
 
 /* The host vtable of one instance; `vt` first, so a host member can find its instance. */
@@ -160,7 +160,7 @@ struct plugin {
     pthread_t loader;   /* the thread running init while loading is set */
 
     void *handle;                  /* dlopen handle, owned */
-    struct plugin_image *image;    /* a share of the sealed copy handle was loaded from */
+    struct image *image;           /* a share of the sealed copy handle was loaded from */
     void (*shutdown)(void *state); /* from the descriptor, or NULL */
     /* From a 1.3 descriptor, or NULL: hears which URIs clients follow. Called through
      * plugin_subscribe only. */
