@@ -127,8 +127,27 @@ static int keys_man_entry(const char *line, char *key, size_t size)
     return 1;
 }
 
+/* An entry's range, "KEY = MIN\-MAX" as the page writes a whole-number key's, when it shows
+ * one: it must be the table's (the page is the one other place a range is written). */
+static void keys_man_range(const struct config_key *keys, const char *key, const char *line)
+{
+    const struct config_key *k = config_key_find(keys, key);
+    const char *eq = strchr(line, '=');
+    long long min, max;
+
+    if (k == NULL || k->type != CONFIG_KEY_INT || eq == NULL ||
+        sscanf(eq + 1, " %lld\\-%lld", &min, &max) != 2)
+        return;
+    if (min != k->min || max != k->max)
+        fprintf(stderr, "man/mcph.ini.5: %s = %lld-%lld, the table says %lld-%lld\n", key, min, max,
+                k->min, k->max);
+    CHECK_INT_EQ(min, k->min);
+    CHECK_INT_EQ(max, k->max);
+}
+
 /* The keys mcph.ini(5) documents: " name" for each, appended to server or plugin by the
- * section (.SH) they are in. 0 when the page cannot be read. */
+ * section (.SH) they are in; each whole-number range it shows is checked. 0 when the page
+ * cannot be read. */
 static int keys_read_man(const char *file, struct strbuf *server, struct strbuf *plugin)
 {
     FILE *f = fopen(file, "r");
@@ -140,10 +159,12 @@ static int keys_read_man(const char *file, struct strbuf *server, struct strbuf 
         return 0;
     while (fgets(line, sizeof(line), f) != NULL) {
         line[strcspn(line, "\n")] = '\0';
-        if (strncmp(line, ".SH", 3) == 0)
+        if (strncmp(line, ".SH", 3) == 0) {
             in = strstr(line, "[server]") ? server : strstr(line, "[plugin") ? plugin : NULL;
-        else if (in != NULL && after_tp && keys_man_entry(line, key, sizeof(key)))
+        } else if (in != NULL && after_tp && keys_man_entry(line, key, sizeof(key))) {
             (void)strbuf_addf(in, " %s", key);
+            keys_man_range(in == server ? config_server_keys : config_plugin_keys, key, line);
+        }
         after_tp = strncmp(line, ".TP", 3) == 0;
     }
     fclose(f);
