@@ -1,12 +1,12 @@
 #include "config/config.h"
 
+#include "config/inifile.h"
 #include "config/keys.h"
 #include "lib/limits.h"
 #include "lib/log.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -28,7 +28,7 @@ struct config_parse {
     int line;                     /* the line the reader returned last */
     int line_indented;            /* it started with white space (a continuation line) */
     char raw[LIMIT_INI_LINE + 2]; /* that line as read: values are taken from it again, so
-                                   * that a ';' in quotes stays (config_value) */
+                                   * that a ';' in quotes stays (inifile_value) */
     char *section;                /* owned: the section of the last key */
     char *last_key;               /* owned: the last key, for continuation lines */
     int server_seen;
@@ -281,73 +281,14 @@ static int config_enter_section(struct config_parse *p, const char *section)
     return STATUS_INVALID;
 }
 
-/* Where the quote opened at *q ends on the line (in "..." a backslash escapes the next
- * character), or NULL when it does not. */
-static const char *config_quote_end(const char *q)
-{
-    for (const char *c = q + 1; *c != '\0'; c++) {
-        if (*q == '"' && *c == '\\' && c[1] != '\0')
-            c++;
-        else if (*c == *q)
-            return c;
-    }
-    return NULL;
-}
-
-/* The length of value text s up to its comment: a ';' after white space, unless in quotes
- * (a " or ' at the start of a word, closed later on the line). libinih cuts at every such
- * ';', quotes or not. */
-static size_t config_uncommented(const char *s)
-{
-    int was_space = 0;
-
-    for (const char *c = s; *c != '\0'; c++) {
-        const char *end = NULL;
-
-        if ((*c == '"' || *c == '\'') && (c == s || isspace((unsigned char)c[-1])))
-            end = config_quote_end(c);
-        if (end != NULL) {
-            c = end;
-            was_space = 0;
-            continue;
-        }
-        if (was_space && *c == ';')
-            return (size_t)(c - s);
-        was_space = isspace((unsigned char)*c) != 0;
-    }
-    return strlen(s);
-}
-
-/* The value of the line the handler got (the last one read): after the first '=' or ':' of
- * a key line, or the whole of a continuation line, without its comment and outer white
- * space. Into out (LIMIT_INI_LINE + 2 bytes). */
-static const char *config_value(struct config_parse *p, int continuation, char *out)
-{
-    const char *s = p->raw + strspn(p->raw, " \t");
-    size_t len;
-
-    if (!continuation)
-        s += strcspn(s, "=:") + (s[strcspn(s, "=:")] != '\0');
-    len = config_uncommented(s);
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        len--;
-    while (len > 0 && isspace((unsigned char)*s)) {
-        s++;
-        len--;
-    }
-    memcpy(out, s, len);
-    out[len] = '\0';
-    return out;
-}
-
 static int config_handler(void *user, const char *section, const char *key, const char *inih)
 {
     struct config_parse *p = user;
     int status = STATUS_OK;
     char buf[sizeof(p->raw)];
     /* libinih continues the last key on an indented line, whatever the line holds. */
-    const char *value = config_value(
-        p, p->line_indented && p->last_key != NULL && strcmp(p->last_key, key) == 0, buf);
+    const char *value = inifile_value(
+        p->raw, p->line_indented && p->last_key != NULL && strcmp(p->last_key, key) == 0, buf);
 
     (void)inih;
 
@@ -415,53 +356,6 @@ static char *config_reader(char *str, int num, void *stream)
     p->line_indented = len > 0 && (str[0] == ' ' || str[0] == '\t');
     config_scan_header(p, str);
     return str;
-}
-
-/* The whole text behind fd, from its start: pread, because a descriptor an isolated child
- * shares with its parent shares its offset too. path names it in messages. */
-static char *config_read_fd(int fd, const char *path, struct diag *errs)
-{
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    ssize_t n;
-
-    do {
-        if (cap - len < 4096) {
-            char *grown = realloc(text, cap + 65536);
-
-            if (grown == NULL) {
-                errs->nomem = 1;
-                free(text);
-                return NULL;
-            }
-            text = grown;
-            cap += 65536;
-        }
-        n = pread(fd, text + len, cap - len - 1, (off_t)len);
-        if (n > 0)
-            len += (size_t)n;
-    } while (n > 0 || (n < 0 && errno == EINTR));
-    text[len] = '\0';
-    if (n < 0 || memchr(text, '\0', len) != NULL) {
-        diag_add(errs, "%s: cannot read it as text; is it an INI file?", path);
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
-static char *config_read_file(const char *path, struct diag *errs)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    char *text;
-
-    if (fd < 0) {
-        diag_add(errs, "%s: cannot open: %s; check the path", path, strerror(errno));
-        return NULL;
-    }
-    text = config_read_fd(fd, path, errs);
-    close(fd);
-    return text;
 }
 
 void config_init(struct config *cfg)
@@ -727,7 +621,7 @@ static int config_parse_text(struct config *cfg, const char *path, char *text, i
 
 int config_load(struct config *cfg, const char *path, struct diag *errs)
 {
-    char *text = config_read_file(path, errs);
+    char *text = inifile_read_file(path, errs);
 
     if (text == NULL) {
         config_set_paths(cfg, path);
@@ -738,7 +632,7 @@ int config_load(struct config *cfg, const char *path, struct diag *errs)
 
 int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
 {
-    char *text = config_read_fd(fd, path, errs);
+    char *text = inifile_read_fd(fd, path, errs);
 
     if (text == NULL) {
         config_set_paths(cfg, path);
