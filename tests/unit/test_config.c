@@ -1032,6 +1032,37 @@ static void test_http_keys(void)
     CHECK_INT_EQ(config_listen_split("[::1:80", NULL, 0, NULL), STATUS_INVALID);
 }
 
+/* A section's copy is its own (an instance keeps one for its life) and configures the plugin
+ * exactly as the section does; the config can go while the copy stays. */
+static void test_plugin_copy(void)
+{
+    struct config cfg;
+    struct diag errs;
+    struct config_plugin copy;
+    char path[512];
+
+    if (!CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "copy.ini",
+                               "[plugin.a]\npath = a.so\nprefix = pa\ntools = x* !xy\n"
+                               "cache_ttl_ms = 5\nroot = /srv\nmode = fast\n"),
+                      STATUS_OK))
+        return;
+    CHECK_INT_EQ(config_plugin_copy(&copy, &cfg.plugins[0]), STATUS_OK);
+    CHECK(config_plugin_same(&copy, &cfg.plugins[0]));
+    CHECK(copy.path != cfg.plugins[0].path && copy.keys != cfg.plugins[0].keys);
+    CHECK(copy.filter[FILTER_TOOLS] != cfg.plugins[0].filter[FILTER_TOOLS]);
+    CHECK_INT_EQ(copy.prefix_line, cfg.plugins[0].prefix_line);
+    cfg_done(&cfg, &errs, path);
+    CHECK_STR_EQ(copy.id, "a");
+    CHECK_STR_EQ(copy.prefix, "pa");
+    CHECK_STR_EQ(copy.filter[FILTER_TOOLS], "x* !xy");
+    CHECK_INT_EQ(copy.cache_ttl_ms, 5);
+    CHECK_INT_EQ(copy.nkeys, 2);
+    CHECK_STR_EQ(copy.keys[1].key, "mode");
+    CHECK_STR_EQ(copy.keys[1].value, "fast");
+    config_plugin_release(&copy);
+    config_plugin_release(NULL);
+}
+
 static const struct check_test tests[] = {
     {"http_keys", test_http_keys},
     {"core_keys", test_core_keys},
@@ -1059,6 +1090,7 @@ static const struct check_test tests[] = {
     {"missing_file", test_missing_file},
     {"plugin_same", test_plugin_same},
     {"plugin_same_filters", test_plugin_same_filters},
+    {"plugin_copy", test_plugin_copy},
     {"filters", test_filters},
     {"release_reinit", test_release_reinit},
     {0},
