@@ -45,7 +45,7 @@ struct mcp_spec {
 };
 
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
- * core reads it as MODERN_KEY_ORIGIN, protocol/modern.h). */
+ * core reads it as MRTR_KEY_ORIGIN, calls/mrtr.h). */
 #define MCP_ORIGIN_KEY "dev.mcph/origin"
 
 /* Free what spec owns (its lists, folder, descriptors, stderr reader) and zero it. */

@@ -123,27 +123,17 @@ char *config_dirname(const char *path);
  * memory. */
 char *config_join(const char *base, const char *rel);
 
+/* A deep copy of section src into dst: the strings and keys are dst's own, the descriptors
+ * (ini_fd, image_fd) are copied as numbers. Returns STATUS_OK, or STATUS_NOMEM with dst
+ * holding nothing. */
+int config_plugin_copy(struct config_plugin *dst, const struct config_plugin *src)
+    __attribute__((warn_unused_result));
+
+/* Free what section pl holds (not pl itself); NULL is accepted. */
+void config_plugin_release(struct config_plugin *pl);
+
 /* The section for plugin instance `id`, or NULL. Borrowed from cfg. */
 const struct config_plugin *config_find_plugin(const struct config *cfg, const char *id);
-
-/* Whether key belongs to mcph in a [plugin.NAME] section (path, enabled, prefix, the cache
- * keys, max_concurrent, the filters): a plugin may not declare a key of that name. */
-int config_core_key(const char *key);
-
-/* Whether core key `key` is one a plugin may declare too (call_timeout_ms): the only ones.
- * In a section without isolate = process, the loader refuses it (FILE:LINE) unless the
- * plugin declares it, and then hands its value to the plugin through host->config. */
-int config_shared_key(const char *key);
-
-/* The i-th of those keys (from 0), static; NULL past the last. */
-const char *config_shared_key_name(size_t i);
-
-/* The value of shared key `key` in section pl as text into buf (size bytes), when the section
- * sets it. Returns the line it was set on, or 0 when not set (buf untouched). */
-int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size);
-
-/* Those keys as one line for messages: "path, enabled, ...". */
-const char *config_core_key_names(void);
 
 /* 1 when two sections would configure a plugin identically (same path, enabled, prefix,
  * cache keys, filters as written, isolation and its limits, and own keys with the same values in

@@ -76,7 +76,7 @@ static int isolate_init(const struct mcph_host *host, void **state)
                                       .ini_file = pl->ini_file,
                                       .ini_fd = pl->ini_fd,
                                       .image_fd = plugin_image_fd(pl),
-                                      .limits = &pl->isolate};
+                                      .limits = &pl->section.isolate};
     struct mcp_spec spec;
 
     if (isolate_spec(&set, &spec) != MCPH_OK) {

@@ -1,5 +1,7 @@
 #include "host/plugin.h"
 
+#include "config/keys.h"
+#include "host/image.h"
 #include "host/isolate.h"
 #include "lib/limits.h"
 #include "host/rows.h"
@@ -13,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,20 +23,8 @@
 #define PLUGIN_END(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
 #define PLUGIN_MIN_DESC PLUGIN_END(struct mcph_plugin, shutdown)
 
-/* Largest plugin file mcph copies into memory to load. */
-#define PLUGIN_MAX_FILE (256L * 1024 * 1024)
-
 /* The first minor whose descriptor has subscribe and whose flags may ask to take over. */
 #define PLUGIN_MINOR_TAKE_OVER 3
-
-/* The sealed copy of a plugin's file its library was loaded from. Its path, /proc/self/fd/N,
- * is the library's name in the dynamic loader, so the memfd stays open while the library is
- * mapped: no other file can then take that name. Instances that run in one mapping (a take
- * over) share it. Main thread. */
-struct plugin_image {
-    int memfd;    /* owned */
-    size_t users; /* instances holding a share */
-};
 
 int plugin_valid_name(const char *name)
 {
@@ -46,247 +35,6 @@ int plugin_valid_name(const char *name)
         return 0;
     n = strlen(name);
     return n >= 1 && n <= LIMIT_NAME && strspn(name, chars) == n;
-}
-
-/* --- The file: checked through the descriptor we then load from, so what is checked is
- * what runs. --- */
-
-/* Owners mcph trusts with its plugins: root and the user mcph runs as. */
-static int plugin_trusted_uid(uid_t uid)
-{
-    return uid == 0 || uid == geteuid();
-}
-
-/* Folder `dir` (a real path), which holds an entry owned by entry_uid, and every folder
- * above it, as sshd's StrictModes checks them: each belongs to root or mcph's user, and is
- * writable by nobody else, unless it is sticky (then others cannot swap an entry they do
- * not own) and the entry in it is trusted. dir is cut down as the walk goes up. */
-static int plugin_check_ancestors(struct rows_load *ld, char *dir, uid_t entry_uid)
-{
-    struct stat st;
-
-    for (;;) {
-        char *slash = strrchr(dir, '/');
-
-        if (stat(dir, &st) != 0) {
-            rows_fail(ld, "cannot check its folder %s: %s", dir, strerror(errno));
-            return STATUS_PLUGIN;
-        }
-        if (!plugin_trusted_uid(st.st_uid)) {
-            rows_fail(ld,
-                      "its folder %s (mode %04o, owner uid %u) belongs to another user, who "
-                      "could swap the plugin; move the plugin to folders owned by root or uid %u",
-                      dir, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
-                      (unsigned)geteuid());
-            return STATUS_PLUGIN;
-        }
-        if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
-            !((st.st_mode & S_ISVTX) && plugin_trusted_uid(entry_uid))) {
-            rows_fail(ld,
-                      "its folder %s (mode %04o, owner uid %u) is writable by group or others%s, "
-                      "so anyone could swap the plugin; run chmod go-w %s, or move the plugin",
-                      dir, (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
-                      st.st_mode & S_ISVTX ? " and what is in it belongs to another user" : "",
-                      dir);
-            return STATUS_PLUGIN;
-        }
-        if (slash == NULL || strcmp(dir, "/") == 0)
-            return STATUS_OK;
-        entry_uid = st.st_uid;
-        if (slash == dir)
-            slash[1] = '\0';
-        else
-            *slash = '\0';
-    }
-}
-
-/* The folders of `file`, the one opened as st: those of its real path, and when a symbolic
- * link led there, those of the link's own folder (whoever can swap the link swaps the
- * plugin). The real path must still name the file opened. */
-static int plugin_check_dir(struct rows_load *ld, const char *file, const struct stat *st)
-{
-    char real[PATH_MAX], *dir;
-    struct stat now;
-    int status;
-
-    if (realpath(file, real) == NULL || stat(real, &now) != 0) {
-        rows_fail(ld, "cannot resolve the path: %s; check [plugin.%s] path", strerror(errno),
-                  ld->cp->id);
-        return STATUS_PLUGIN;
-    }
-    if (now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
-        rows_fail(ld, "the file changed while it was checked; load it again (SIGHUP)");
-        return STATUS_PLUGIN;
-    }
-    dir = strrchr(real, '/');
-    if (dir == real)
-        dir[1] = '\0';
-    else
-        *dir = '\0';
-    status = plugin_check_ancestors(ld, real, st->st_uid);
-    if (status != STATUS_OK)
-        return status;
-    dir = config_dirname(file);
-    if (dir == NULL)
-        return STATUS_NOMEM;
-    if (realpath(dir, real) == NULL) {
-        rows_fail(ld, "cannot resolve the folder %s: %s", dir, strerror(errno));
-        status = STATUS_PLUGIN;
-    } else {
-        status = plugin_check_ancestors(ld, real, st->st_uid);
-    }
-    free(dir);
-    return status;
-}
-
-static int plugin_check_file(struct rows_load *ld, int fd, struct stat *st)
-{
-    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-        rows_fail(ld, "not a regular file; point path at the plugin's .so");
-        return STATUS_PLUGIN;
-    }
-    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-        rows_fail(ld, "the file is writable by group or others; run chmod go-w %s", ld->cp->path);
-        return STATUS_PLUGIN;
-    }
-    if (!plugin_trusted_uid(st->st_uid)) {
-        rows_fail(ld,
-                  "the file belongs to uid %u, neither root nor the user mcph runs as (uid %u), "
-                  "who could change it; run chown %u %s, or install it as root",
-                  (unsigned)st->st_uid, (unsigned)geteuid(), (unsigned)geteuid(), ld->cp->path);
-        return STATUS_PLUGIN;
-    }
-    if (st->st_size > PLUGIN_MAX_FILE) {
-        rows_fail(ld, "the file is larger than %ld bytes", PLUGIN_MAX_FILE);
-        return STATUS_PLUGIN;
-    }
-    return plugin_check_dir(ld, ld->cp->path, st);
-}
-
-/* Copy the file into a sealed memfd and dlopen that as /proc/self/fd/N: glibc hands back
- * the loaded handle for a path it has open already, so a rebuilt .so at the same path would
- * otherwise run the old code; and the sealed copy cannot change after the checks. The memfd
- * stays open while the library is loaded, so no other plugin's name can be that path. */
-static int plugin_copy_to_memfd(struct rows_load *ld, int fd, off_t size)
-{
-    char buf[65536];
-    int mfd = memfd_create(ld->cp->id, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    off_t done = 0;
-
-    if (mfd < 0) {
-        rows_fail(ld, "memfd_create: %s", strerror(errno));
-        return -1;
-    }
-    while (done < size) {
-        ssize_t n = read(fd, buf, sizeof(buf));
-
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0 || write(mfd, buf, (size_t)n) != n) {
-            rows_fail(ld, "cannot copy the file: %s", n < 0 ? strerror(errno) : "short read");
-            close(mfd);
-            return -1;
-        }
-        done += n;
-    }
-    fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-    return mfd;
-}
-
-/* dlopen the library of pl's image by its path: the mapping of that name when one is loaded
- * already (glibc hands back its handle). */
-static int plugin_dlopen(struct rows_load *ld)
-{
-    struct plugin *pl = ld->pl;
-    char name[64];
-
-    snprintf(name, sizeof(name), "/proc/self/fd/%d", pl->image->memfd);
-    pl->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (pl->handle == NULL) {
-        rows_fail(ld, "dlopen failed: %s", dlerror());
-        return STATUS_PLUGIN;
-    }
-    return STATUS_OK;
-}
-
-/* The image pl is loaded from: the sealed copy mfd (taken over) of the file st describes. */
-static int plugin_keep_image(struct plugin *pl, const struct stat *st, int mfd)
-{
-    pl->dev = st->st_dev;
-    pl->ino = st->st_ino;
-    pl->mtime = st->st_mtim;
-    pl->size = st->st_size;
-    pl->image = calloc(1, sizeof(*pl->image));
-    if (pl->image == NULL) {
-        close(mfd);
-        return STATUS_NOMEM;
-    }
-    pl->image->memfd = mfd;
-    pl->image->users = 1;
-    return STATUS_OK;
-}
-
-/* In an isolated child: the image is the copy its parent checked (the file is not read). */
-static int plugin_open_passed(struct rows_load *ld)
-{
-    struct stat st;
-    int mfd = fcntl(ld->cp->image_fd, F_DUPFD_CLOEXEC, 3);
-    int status;
-
-    if (mfd < 0 || fstat(mfd, &st) != 0) {
-        rows_fail(ld, "cannot use the copy of its file that mcph passed: %s", strerror(errno));
-        if (mfd >= 0)
-            close(mfd);
-        return STATUS_PLUGIN;
-    }
-    ld->pl->image_fd = ld->cp->image_fd;
-    status = plugin_keep_image(ld->pl, &st, mfd);
-    return status == STATUS_OK ? plugin_dlopen(ld) : status;
-}
-
-/* Check and copy the file; dlopen the copy, unless the instance is isolated (its child
- * loads it). */
-static int plugin_open(struct rows_load *ld)
-{
-    struct stat st;
-    int fd, mfd, status;
-
-    if (ld->cp->image_fd >= 0)
-        return plugin_open_passed(ld);
-    fd = open(ld->cp->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        rows_fail(ld, "cannot open: %s; build it (make) or fix [plugin.%s] path in %s",
-                  strerror(errno), ld->cp->id, ld->ini_file);
-        return STATUS_PLUGIN;
-    }
-    if (plugin_check_file(ld, fd, &st) != STATUS_OK) {
-        close(fd);
-        return STATUS_PLUGIN;
-    }
-    mfd = plugin_copy_to_memfd(ld, fd, st.st_size);
-    close(fd);
-    if (mfd < 0)
-        return STATUS_PLUGIN;
-    status = plugin_keep_image(ld->pl, &st, mfd);
-    if (status != STATUS_OK || ld->pl->isolate.on)
-        return status;
-    return plugin_dlopen(ld);
-}
-
-/* Open the library of `old` again, in its mapping: the image is shared, the file is neither
- * read nor checked again (it is the one old was loaded from, unchanged). */
-static int plugin_open_shared(struct rows_load *ld, const struct plugin *old)
-{
-    struct plugin *pl = ld->pl;
-
-    pl->dev = old->dev;
-    pl->ino = old->ino;
-    pl->mtime = old->mtime;
-    pl->size = old->size;
-    pl->image = old->image;
-    pl->image->users++;
-    pl->image_fd = old->image_fd;
-    return pl->isolate.on ? STATUS_OK : plugin_dlopen(ld);
 }
 
 /* --- The descriptor. --- */
@@ -322,7 +70,7 @@ static int plugin_read_descriptor(struct rows_load *ld, struct mcph_plugin *d)
     const struct mcph_plugin *(*entry)(void);
     const struct mcph_plugin *raw;
 
-    if (ld->pl->isolate.on) {
+    if (ld->pl->section.isolate.on) {
         isolate_descriptor(d);
         return rows_check_sizes(ld, d);
     }
@@ -420,12 +168,15 @@ static int plugin_check_config(struct rows_load *ld)
     struct strbuf known = STRBUF_INIT;
 
     plugin_key_list(pl, &known);
+    (void)strbuf_addstr(&known, " (and ");
+    config_core_key_names(&known);
+    (void)strbuf_addstr(&known, ")");
     for (size_t i = 0; i < cp->nkeys; i++) {
         if (plugin_find_key(pl, cp->keys[i].key) != NULL)
             continue;
         diag_add_at(ld->errs, ld->ini_file, cp->keys[i].line,
-                    "[plugin.%s] unknown key '%s'; plugin '%s' accepts %s (and %s)", cp->id,
-                    cp->keys[i].key, pl->name, known.buf, config_core_key_names());
+                    "[plugin.%s] unknown key '%s'; plugin '%s' accepts %s", cp->id, cp->keys[i].key,
+                    pl->name, known.buf);
         bad = 1;
     }
     for (size_t i = 0; i < pl->nkeys; i++) {
@@ -454,7 +205,7 @@ static void plugin_copy_shared(struct rows_load *ld, const char *key)
     char value[32];
     int line;
 
-    if (pl->isolate.on || plugin_find_key(pl, key) == NULL)
+    if (pl->section.isolate.on || plugin_find_key(pl, key) == NULL)
         return;
     line = config_shared_key_get(ld->cp, key, value, sizeof(value));
     if (line == 0)
@@ -554,7 +305,7 @@ int plugin_define(struct plugin *pl, int kind, const void *row)
         return MCPH_ERR_INVALID;
     if (rows_count_of(pl, kind) >= LIMIT_ROWS) {
         log_msg(pl->log, LOG_ERROR, NULL, "plugin '%s' (%s): more than %d %s rows; left out",
-                pl->id, pl->path, LIMIT_ROWS, rows_kinds[kind].what);
+                pl->id, pl->section.path, LIMIT_ROWS, rows_kinds[kind].what);
         return MCPH_ERR_LIMIT;
     }
     diag_init(&errs);
@@ -615,7 +366,7 @@ int plugin_init_line(const struct plugin *pl, const char *text, const char **fil
 static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
 {
     struct plugin *pl = ld->pl;
-    int status;
+    int status = STATUS_OK;
 
     pl->name = rows_dup(ld, d->name ? d->name : ld->cp->id);
     pl->version = rows_dup(ld, d->version);
@@ -630,7 +381,6 @@ static int plugin_copy_tables(struct rows_load *ld, const struct mcph_plugin *d)
     pl->template_size = d->template_size;
     pl->prompt_size = d->prompt_size;
     pl->prompt_arg_size = d->prompt_arg_size;
-    status = rows_keep_filters(ld);
     for (int kind = PLUGIN_ROW_TOOL; status == STATUS_OK && kind <= PLUGIN_ROW_PROMPT; kind++)
         status = rows_copy_table(ld, d, kind);
     if (status == STATUS_OK)
@@ -680,13 +430,13 @@ static int plugin_load_steps(struct rows_load *ld, const struct plugin *old)
     struct mcph_plugin d;
     int status;
 
-    status = old != NULL ? plugin_open_shared(ld, old) : plugin_open(ld);
+    status = old != NULL ? image_open_shared(ld, old) : image_open(ld);
     if (status == STATUS_OK)
         status = plugin_read_descriptor(ld, &d);
     if (status == STATUS_OK)
         status = plugin_copy_tables(ld, &d);
     /* An isolated section's keys are the child's to check, against the plugin's own. */
-    if (status == STATUS_OK && !ld->failed && !ld->pl->isolate.on)
+    if (status == STATUS_OK && !ld->failed && !ld->pl->section.isolate.on)
         status = plugin_check_config(ld);
     /* Everything before init is the section's to fix: its path, its keys, or the plugin
      * its path names. */
@@ -718,11 +468,6 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
     pl->log = env->log;
     atomic_init(&pl->refs, 1);
     pl->id = strdup(cp->id);
-    pl->path = strdup(cp->path);
-    pl->prefix = cp->prefix ? strdup(cp->prefix) : NULL;
-    pl->cache_ttl_ms = cp->cache_ttl_ms;
-    pl->cache_public = cp->cache_public;
-    pl->isolate = cp->isolate;
     pl->image_fd = -1;
     pl->ini_fd = cp->isolate.on && cp->ini_fd >= 0 ? fcntl(cp->ini_fd, F_DUPFD_CLOEXEC, 3) : -1;
     if (cp->isolate.on) {
@@ -732,7 +477,7 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
     }
     /* One call at a time until it is put in service with its share (server_set_shares). */
     work_lane_init(&pl->lane, 1);
-    if (pl->id == NULL || pl->path == NULL || (cp->prefix && pl->prefix == NULL) ||
+    if (config_plugin_copy(&pl->section, cp) != STATUS_OK || pl->id == NULL ||
         (cp->isolate.on && (pl->ini_fd < 0 || pl->ini_file == NULL))) {
         plugin_free(pl);
         return STATUS_NOMEM;
@@ -742,6 +487,9 @@ static int plugin_load_over(struct plugin **out, const struct plugin *old,
         plugin_free(pl);
         return status;
     }
+    /* The section a refresh builds it from again names the descriptors it holds. */
+    pl->section.ini_fd = pl->ini_fd;
+    pl->section.image_fd = pl->image_fd;
     *out = pl;
     return STATUS_OK;
 }
@@ -802,38 +550,13 @@ static void plugin_free_keys(struct plugin *pl)
     free(pl->paths);
 }
 
-/* dlclose, then release the image: the last instance holding it closes the memfd, unless
- * the library stayed mapped (a library marked NODELETE never unloads): its name must then
- * stay unique for the process's life. While another instance holds it, that one's handle
- * keeps the library mapped under the memfd's name. */
-static void plugin_close(struct plugin *pl)
-{
-    char name[64];
-    void *still;
-
-    if (pl->handle != NULL)
-        dlclose(pl->handle);
-    if (pl->image == NULL || --pl->image->users > 0)
-        return;
-    snprintf(name, sizeof(name), "/proc/self/fd/%d", pl->image->memfd);
-    still = pl->handle != NULL ? dlopen(name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-    if (still != NULL) {
-        dlclose(still);
-        log_msg(pl->log, LOG_DEBUG, NULL, "plugin '%s' stays mapped after dlclose", pl->id);
-        free(pl->image);
-        return;
-    }
-    close(pl->image->memfd);
-    free(pl->image);
-}
-
 void plugin_free(struct plugin *pl)
 {
     if (pl == NULL)
         return;
     if (pl->initialized && pl->shutdown != NULL)
         pl->shutdown(pl->state);
-    plugin_close(pl);
+    image_close(pl);
     pthread_mutex_destroy(&pl->subscribe_lock);
     rows_free(pl);
     plugin_free_keys(pl);
@@ -843,8 +566,7 @@ void plugin_free(struct plugin *pl)
     if (pl->ini_fd >= 0)
         close(pl->ini_fd);
     free(pl->id);
-    free(pl->path);
-    free(pl->prefix);
+    config_plugin_release(&pl->section);
     free(pl->name);
     free(pl->version);
     free(pl);
@@ -861,7 +583,7 @@ int plugin_file_changed(const struct plugin *pl)
 
     if (pl->image_fd >= 0)
         return 0; /* a child serves the copy its parent passed, whatever the disk says */
-    if (stat(pl->path, &st) != 0)
+    if (stat(pl->section.path, &st) != 0)
         return 1;
     return st.st_dev != pl->dev || st.st_ino != pl->ino || st.st_size != pl->size ||
            st.st_mtim.tv_sec != pl->mtime.tv_sec || st.st_mtim.tv_nsec != pl->mtime.tv_nsec;

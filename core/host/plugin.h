@@ -21,7 +21,7 @@
 #include <time.h>
 
 struct plugin;
-struct plugin_image;
+struct image;
 struct rows_load;
 
 /* The host vtable of one instance; `vt` first, so a host member can find its instance. */
@@ -116,16 +116,19 @@ enum plugin_row_kind {
 };
 
 struct plugin {
-    char *id;         /* owned: the INI instance id */
-    char *path;       /* owned: the .so path as configured */
-    char *prefix;     /* owned or NULL */
-    int cache_ttl_ms; /* its resources/read cache hint, -1 for the [server] one */
-    int cache_public; /* its cacheScope: 1 public, 0 private, -1 for the [server] one */
-    char *name;       /* owned: the descriptor's name */
-    char *version;    /* owned or NULL */
-    uint32_t flags;   /* enum mcph_plugin_flags */
+    char *id; /* owned: the INI instance id */
+    /* Owned: the [plugin.NAME] section it was loaded from, its one copy (config_plugin_copy):
+     * path, prefix, cache keys (-1: the [server] ones), filters as written, isolation and its
+     * limits, own keys. Its ini_fd and image_fd are the instance's own (below). A reload
+     * compares it with the new file's section, and a refresh builds the instance again from
+     * it. */
+    struct config_plugin section;
+    char *name;     /* owned: the descriptor's name */
+    char *version;  /* owned or NULL */
+    uint32_t flags; /* enum mcph_plugin_flags */
     uint16_t abi_minor;
-    struct config_kv *config; /* owned: the INI's own keys of this instance */
+    struct config_kv *config; /* owned: what host->config answers: the section's own keys,
+                               * then the shared core keys the plugin declares */
     size_t nconfig;
 
     /* The definitions: the static tables' rows, then those defined at init (1.2). Fixed once
@@ -140,7 +143,6 @@ struct plugin {
     size_t nprompts, cap_prompts;
     struct plugin_key *keys;
     size_t nkeys;
-    char *filter[FILTER_KEYS]; /* owned or NULL: its section's filters, as written */
     /* The names its filters left out, by enum plugin_row_kind (for --check). */
     struct filter_names dropped[PLUGIN_ROW_PROMPT + 1];
     /* The descriptor's row sizes, for rows defined at init. */
@@ -149,18 +151,16 @@ struct plugin {
     int rebuild;               /* rebuilt on every reload: it defined rows at init, or its
                                 * descriptor asks for it (MCPH_PLUGIN_REBUILD_ON_RELOAD) */
     char *ini_dir;             /* owned: the folder of the INI file it was loaded from */
-    /* isolate = process (isolate.h): the instance serves a child. */
-    struct config_isolate isolate;
-    char *ini_file; /* owned, isolated: the INI file's absolute path, for the child */
-    int ini_fd;     /* owned, isolated: the INI text the child reads (config's text_fd), or -1 */
-    int image_fd;   /* borrowed, in a child: the image its parent passed (the section's), or -1 */
+    char *ini_file;            /* owned, isolated: the INI file's absolute path, for the child */
+    int ini_fd;   /* owned, isolated: the INI text the child reads (config's text_fd), or -1 */
+    int image_fd; /* borrowed, in a child: the image its parent passed (the section's), or -1 */
     struct plugin_path *paths; /* owned: config values read as paths (host->config_path) */
     size_t npaths;
     char *instructions; /* owned or NULL: its paragraph of the instructions (1.5) */
     pthread_t loader;   /* the thread running init while loading is set */
 
     void *handle;                  /* dlopen handle, owned */
-    struct plugin_image *image;    /* a share of the sealed copy handle was loaded from */
+    struct image *image;           /* a share of the sealed copy handle was loaded from */
     void (*shutdown)(void *state); /* from the descriptor, or NULL */
     /* From a 1.3 descriptor, or NULL: hears which URIs clients follow. Called through
      * plugin_subscribe only. */

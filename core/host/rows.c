@@ -532,18 +532,6 @@ int rows_check_sizes(struct rows_load *ld, const struct mcph_plugin *d)
     return ok ? STATUS_OK : STATUS_PLUGIN;
 }
 
-int rows_keep_filters(struct rows_load *ld)
-{
-    for (int i = 0; i < FILTER_KEYS; i++) {
-        if (ld->cp->filter[i] == NULL)
-            continue;
-        ld->pl->filter[i] = strdup(ld->cp->filter[i]);
-        if (ld->pl->filter[i] == NULL)
-            return STATUS_NOMEM;
-    }
-    return STATUS_OK;
-}
-
 /* Whether the instance's filter drops `row` of `kind` (a row without its first member is
  * kept, for the checks to refuse); a dropped row's name is noted. Out of memory is noted in
  * ld->errs. */
@@ -552,7 +540,7 @@ static int rows_filtered(struct rows_load *ld, int kind, const union rows_row *r
     const char *name;
 
     memcpy(&name, row, sizeof(name));
-    if (name == NULL || filter_keeps(ld->pl->filter[rows_kinds[kind].filter], name))
+    if (name == NULL || filter_keeps(ld->pl->section.filter[rows_kinds[kind].filter], name))
         return 0;
     if (filter_names_add(&ld->pl->dropped[kind], name) != STATUS_OK)
         ld->errs->nomem = 1;
@@ -636,6 +624,4 @@ void rows_free(struct plugin *pl)
         free(table);
         filter_names_release(&pl->dropped[kind]);
     }
-    for (int i = 0; i < FILTER_KEYS; i++)
-        free(pl->filter[i]);
 }

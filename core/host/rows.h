@@ -60,10 +60,6 @@ long rows_table_size(struct rows_load *ld, const char *what, const void *table, 
  * is not is said in ld). */
 int rows_check_sizes(struct rows_load *ld, const struct mcph_plugin *d);
 
-/* Copy the section's filters (ld->cp) into the instance, which keeps them for its life (a
- * refresh rebuilds it from them). Returns STATUS_OK or STATUS_NOMEM. */
-int rows_keep_filters(struct rows_load *ld);
-
 /* Copy the descriptor's static table of `kind`: every row its filter keeps is copied (a
  * failed one too, so that it is freed with the instance); a problem fails the load. A row
  * the filter drops is not checked, only its name noted in pl->dropped. Returns STATUS_OK,

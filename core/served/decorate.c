@@ -18,8 +18,10 @@ void decorate_result(cJSON *result, const struct registry *reg, const struct plu
         cJSON_AddItemToObject(meta, DECORATE_KEY_SERVER, registry_server_info(reg, REV_MODERN));
     if (!cacheable)
         return;
-    int ttl = pl != NULL && pl->cache_ttl_ms >= 0 ? pl->cache_ttl_ms : reg->meta.ttl_ms;
-    int pub = pl != NULL && pl->cache_public >= 0 ? pl->cache_public : reg->meta.cache_public;
+    int ttl =
+        pl != NULL && pl->section.cache_ttl_ms >= 0 ? pl->section.cache_ttl_ms : reg->meta.ttl_ms;
+    int pub = pl != NULL && pl->section.cache_public >= 0 ? pl->section.cache_public
+                                                          : reg->meta.cache_public;
 
     cJSON_AddNumberToObject(result, "ttlMs", ttl);
     cJSON_AddStringToObject(result, "cacheScope", pub ? "public" : "private");

@@ -91,9 +91,9 @@ static char *registry_exposed(const struct plugin *pl, const char *name)
 {
     char *out = NULL;
 
-    if (pl->prefix == NULL)
+    if (pl->section.prefix == NULL)
         return strdup(name);
-    if (asprintf(&out, "%s_%s", pl->prefix, name) < 0)
+    if (asprintf(&out, "%s_%s", pl->section.prefix, name) < 0)
         return NULL;
     return out;
 }
@@ -119,13 +119,14 @@ static void registry_refuse(struct registry_build *b, const char *what, const ch
                  "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. A prefix "
                  "does not change URIs: leave it out with 'resources = !GLOB' in [plugin.%s], or "
                  "have one of them serve other URIs",
-                 later->id, later->path, what, name, first->id, later->id);
+                 later->id, later->section.path, what, name, first->id, later->id);
     else
         diag_add(b->errs,
                  "plugin '%s' (%s): %s '%s' is already served by plugin '%s'; left out. %s in "
                  "[plugin.%s], or leave it out there with '%ss = !GLOB'",
-                 later->id, later->path, what, name, first->id,
-                 later->prefix != NULL ? "Choose another prefix" : "Set a prefix", later->id, what);
+                 later->id, later->section.path, what, name, first->id,
+                 later->section.prefix != NULL ? "Choose another prefix" : "Set a prefix",
+                 later->id, what);
     b->collisions++;
 }
 

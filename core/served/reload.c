@@ -11,32 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-/* The section an instance was loaded from, as a view of its own copy (borrowed from pl): a
- * refresh rebuilds it from that, whatever the INI file on disk says now. */
-static void reload_section_of(const struct plugin *pl, struct config_plugin *cp)
-{
-    memset(cp, 0, sizeof(*cp));
-    cp->id = pl->id;
-    cp->path = pl->path;
-    cp->enabled = 1;
-    cp->prefix = pl->prefix;
-    cp->cache_ttl_ms = pl->cache_ttl_ms;
-    cp->cache_public = pl->cache_public;
-    cp->keys = pl->config;
-    cp->nkeys = pl->nconfig;
-    for (int i = 0; i < FILTER_KEYS; i++)
-        cp->filter[i] = pl->filter[i];
-    cp->isolate = pl->isolate;
-    cp->ini_fd = pl->ini_fd;
-    cp->image_fd = pl->image_fd;
-}
-
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp)
 {
-    struct config_plugin was;
-
-    reload_section_of(pl, &was);
-    return config_plugin_same(&was, cp);
+    return config_plugin_same(&pl->section, cp);
 }
 
 static long reload_find(const struct reload_current *cur, const char *id)
@@ -107,11 +84,10 @@ void reload_plan_release(struct reload_plan *plan)
 
 struct reload_run {
     struct server *srv;
-    struct config cfg;           /* the new config; moved into srv on success (reload only) */
-    const struct config *in;     /* the config the new set is built from: &cfg, or srv->cfg for
-                                  * a refresh */
-    int refresh;                 /* a refresh: the config in service stays */
-    struct config_plugin *views; /* owned array (a refresh): each instance's own section */
+    struct config cfg;       /* the new config; moved into srv on success (reload only) */
+    const struct config *in; /* the config the new set is built from: &cfg, or srv->cfg for
+                              * a refresh */
+    int refresh;             /* a refresh: the config in service stays */
     struct reload_plan plan;
     struct plugin **next; /* the instances of the new set, INI order; one ref each */
     size_t nnext;
@@ -156,7 +132,7 @@ static int reload_step_load(struct reload_run *r, const struct reload_step *step
      * instance takes its child over on a refresh (the child asked, or started again), but a
      * reload starts a fresh child: the plugin in it is loaded and built again, as it would
      * be in process. */
-    fresh = step->action != RELOAD_REBUILD || (step->old->isolate.on && !r->refresh);
+    fresh = step->action != RELOAD_REBUILD || (step->old->section.isolate.on && !r->refresh);
     crash_enter(step->section->id, r->refresh ? "init, rebuilt on its request" : "init, on reload",
                 NULL, NULL);
     if (!fresh)
@@ -197,7 +173,6 @@ static void reload_release(struct reload_run *r)
     }
     free(r->next);
     free(r->replaced);
-    free(r->views);
     reload_plan_release(&r->plan);
     config_release(&r->cfg);
 }
@@ -385,18 +360,16 @@ static int reload_prepare_refresh(struct reload_run *r, char *const *ids, size_t
 
     plan->steps = calloc(reg->nplugins + 1, sizeof(*plan->steps));
     plan->dropped = calloc(1, sizeof(*plan->dropped));
-    r->views = calloc(reg->nplugins + 1, sizeof(*r->views));
     r->next = calloc(reg->nplugins + 1, sizeof(*r->next));
     r->replaced = calloc(reg->nplugins + 1, sizeof(*r->replaced));
-    if (plan->steps == NULL || plan->dropped == NULL || r->views == NULL || r->next == NULL ||
-        r->replaced == NULL)
+    if (plan->steps == NULL || plan->dropped == NULL || r->next == NULL || r->replaced == NULL)
         return STATUS_NOMEM;
     for (size_t i = 0; i < reg->nplugins; i++) {
         struct plugin *pl = reg->plugins[i];
         struct reload_step *step = &plan->steps[plan->nsteps++];
 
-        reload_section_of(pl, &r->views[i]);
-        step->section = &r->views[i];
+        /* The section it was loaded with: the INI file on disk may say otherwise now. */
+        step->section = &pl->section;
         step->old = pl;
         step->action = RELOAD_KEEP;
         if (reload_wanted(ids, nids, pl->id)) {

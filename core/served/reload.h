@@ -25,7 +25,8 @@ enum reload_action {
 /* What to do with one enabled section of the new config. */
 struct reload_step {
     int action;                          /* enum reload_action */
-    const struct config_plugin *section; /* borrowed from the new config */
+    const struct config_plugin *section; /* borrowed from the new config, or in a refresh
+                                          * from the instance (old->section) */
     struct plugin *old;                  /* borrowed: the instance in service, NULL for ADD */
 };
 
@@ -49,7 +50,7 @@ int reload_plan(struct reload_plan *plan, const struct config *cfg,
                 const struct reload_current *cur) __attribute__((warn_unused_result));
 void reload_plan_release(struct reload_plan *plan);
 
-/* Whether instance pl was loaded from exactly this section (path, prefix and own keys). */
+/* Whether instance pl was loaded from exactly this section (config_plugin_same). */
 int reload_same_section(const struct plugin *pl, const struct config_plugin *cp);
 
 /* Reload from srv->cfg.file: plan, load, merge, swap, notify. Failures keep what is in

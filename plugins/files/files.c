@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "mcph-value.h"
 
 /* --- URIs. --- */
 
@@ -338,7 +339,7 @@ static int files_config_bool(struct files *fs, const char *key, int *out)
 {
     const char *value = fs->host->config(fs->host, key);
 
-    if (value && files_parse_bool(value, out) == MCPH_OK)
+    if (mcph_value_bool(value, out) == MCPH_OK)
         return MCPH_OK;
     fs->host->log(fs->host, MCPH_LOG_ERROR, "%s = '%s' is not valid; use yes or no", key,
                   value ? value : "");
@@ -349,13 +350,10 @@ static int files_config_number(struct files *fs, const char *key, uint64_t min, 
                                uint64_t *out)
 {
     const char *value = fs->host->config(fs->host, key);
-    char *end = NULL;
+    long long n;
 
-    errno = 0;
-    unsigned long long n =
-        value && value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
-    if (end && *end == '\0' && errno == 0 && n >= min && n <= max) {
-        *out = n;
+    if (mcph_value_int(value, (long long)min, (long long)max, &n) == MCPH_OK) {
+        *out = (uint64_t)n;
         return MCPH_OK;
     }
     fs->host->log(fs->host, MCPH_LOG_ERROR,

@@ -130,9 +130,6 @@ const char *files_content_type(const char *name, const char *head, size_t len);
 /* 1 when files of this MIME type are meant to be text. */
 int files_mime_is_text(const char *mime);
 
-/* Parses a yes/no config value into *out; MCPH_ERR_INVALID when it is neither. */
-int files_parse_bool(const char *value, int *out);
-
 /* --- path.c --- */
 
 /* Checks a client's path and turns it into a clean relative path under the root: at most

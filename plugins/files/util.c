@@ -277,25 +277,3 @@ int files_mime_is_text(const char *mime)
     }
     return 0;
 }
-
-/* --- Config values. --- */
-
-int files_parse_bool(const char *value, int *out)
-{
-    static const char *const yes[] = {"yes", "true", "on", "1", NULL};
-    static const char *const no[] = {"no", "false", "off", "0", NULL};
-
-    for (size_t i = 0; yes[i]; i++) {
-        if (strcasecmp(value, yes[i]) == 0) {
-            *out = 1;
-            return MCPH_OK;
-        }
-    }
-    for (size_t i = 0; no[i]; i++) {
-        if (strcasecmp(value, no[i]) == 0) {
-            *out = 0;
-            return MCPH_OK;
-        }
-    }
-    return MCPH_ERR_INVALID;
-}

@@ -69,10 +69,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mcph-value.h"
 #include "plugin-api.h"
 #include "prompt_file.h"
 #include "prompt_watch.h"
@@ -98,32 +98,11 @@ struct prompts {
 
 /* --- Config. --- */
 
-/* Reads a yes/no value as mcph does; MCPH_ERR_INVALID for anything else. */
-static int prompts_bool(const char *value, int *out)
-{
-    static const char *const yes[] = {"yes", "true", "on", "1", NULL};
-    static const char *const no[] = {"no", "false", "off", "0", NULL};
-
-    for (size_t i = 0; yes[i] != NULL; i++) {
-        if (strcasecmp(value, yes[i]) == 0) {
-            *out = 1;
-            return MCPH_OK;
-        }
-    }
-    for (size_t i = 0; no[i] != NULL; i++) {
-        if (strcasecmp(value, no[i]) == 0) {
-            *out = 0;
-            return MCPH_OK;
-        }
-    }
-    return MCPH_ERR_INVALID;
-}
-
 static int prompts_config_bool(const struct mcph_host *host, const char *key, int *out)
 {
     const char *value = host->config(host, key);
 
-    if (value != NULL && prompts_bool(value, out) == MCPH_OK)
+    if (mcph_value_bool(value, out) == MCPH_OK)
         return MCPH_OK;
     host->log(host, MCPH_LOG_ERROR, "%s = '%s' is not valid; use yes or no", key,
               value ? value : "");
@@ -134,14 +113,9 @@ static int prompts_config_size(const struct mcph_host *host, const char *key, si
                                size_t *out)
 {
     const char *value = host->config(host, key);
-    char *end = NULL;
-    unsigned long long n = 0;
+    long long n;
 
-    if (value != NULL && value[0] >= '0' && value[0] <= '9') {
-        errno = 0;
-        n = strtoull(value, &end, 10);
-    }
-    if (end == NULL || *end != '\0' || errno != 0 || n < 1 || n > max) {
+    if (mcph_value_int(value, 1, (long long)max, &n) != MCPH_OK) {
         host->log(host, MCPH_LOG_ERROR,
                   "%s = '%s' is not valid; use a number of bytes from 1 to %zu", key,
                   value ? value : "", max);

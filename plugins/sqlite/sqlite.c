@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
+#include "mcph-value.h"
 #include "run.h"
 #include "schema.h"
 #include "state.h"
@@ -51,16 +51,10 @@ static const struct {
 
 static int sq_config_bool(struct sq *sq, const char *key, int *out, struct mcph_strbuf *why)
 {
-    static const char *const yes[] = {"yes", "true", "on", "1", NULL};
-    static const char *const no[] = {"no", "false", "off", "0", NULL};
     const char *v = sq->host->config(sq->host, key);
 
-    for (size_t i = 0; v != NULL && yes[i] != NULL; i++) {
-        if (strcasecmp(v, yes[i]) == 0 || strcasecmp(v, no[i]) == 0) {
-            *out = strcasecmp(v, yes[i]) == 0;
-            return MCPH_OK;
-        }
-    }
+    if (mcph_value_bool(v, out) == MCPH_OK)
+        return MCPH_OK;
     mcph_sb_addf(why, "[plugin.%s] %s = '%s' is not valid; use yes or no", sq->host->instance, key,
                  v ? v : "");
     return MCPH_ERR_INVALID;
@@ -70,13 +64,9 @@ static int sq_config_integer(struct sq *sq, size_t k, struct mcph_strbuf *why)
 {
     const char *key = sq_integer_keys[k].key;
     const char *v = sq->host->config(sq->host, key);
-    char *end = NULL;
     long long n;
 
-    errno = 0;
-    n = v ? strtoll(v, &end, 10) : 0;
-    if (v == NULL || errno != 0 || end == v || *end != '\0' || n < sq_integer_keys[k].min ||
-        n > sq_integer_keys[k].max) {
+    if (mcph_value_int(v, sq_integer_keys[k].min, sq_integer_keys[k].max, &n) != MCPH_OK) {
         mcph_sb_addf(
             why,
             "[plugin.%s] %s = '%s' is not valid; use a whole number from %" PRId64 " to %" PRId64,

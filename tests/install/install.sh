@@ -115,17 +115,16 @@ for page in "$man1" "$man5" "$man7"; do
         fail "${page##*/}: its .TH line does not say mcph $version"
 done
 
-# mcph.ini(5) has every [server] key and every key of a plugin section that core/config/config.c
+# mcph.ini(5) has every [server] key and every key of a plugin section that core/config/keys.c
 # knows, and every key of the shipped plugins.
-config_c=$root/core/config/config.c
-server_keys=$(sed -n '/config_server_keys\[\] = {/,/^};/s/^ *{\.name = "\([a-z_]*\)".*/\1/p' \
-    "$config_c")
-own_keys=$(sed -n '/config_core_keys\[\] = {/,/^};/s/^ *{"\([a-z_]*\)",.*/\1/p' "$config_c")
+config_c=$root/core/config/keys.c
+server_keys=$(sed -n '/config_server_keys\[\] = {/,/^};/s/^ *{"\([a-z_]*\)",.*/\1/p' "$config_c")
+own_keys=$(sed -n '/config_plugin_keys\[\] = {/,/^};/s/^ *{"\([a-z_]*\)",.*/\1/p' "$config_c")
 plugin_keys=$(for f in "$root"/plugins/*/*.c; do
     sed -n '/mcph_config_key [a-z_]*\[\] = {/,/^};/p' "$f"
 done | sed -n 's/^ *{*\.name = "\([a-z_]*\)".*/\1/p')
 if [ -z "$server_keys" ] || [ -z "$own_keys" ] || [ -z "$plugin_keys" ]; then
-    die "cannot read the config keys from core/config/config.c and plugins/*/*.c"
+    die "cannot read the config keys from core/config/keys.c and plugins/*/*.c"
 fi
 for key in $server_keys $own_keys $plugin_keys; do
     grep -q "^\.BI* $key\( \|$\)" "$man5" || fail "mcph.ini(5) does not describe the key $key"

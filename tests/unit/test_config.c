@@ -2,6 +2,7 @@
  * path resolution, comments, continuation lines, and every error with its FILE:LINE. The
  * INI files are written under build/tests/tmp/config/. */
 #include "config/config.h"
+#include "config/keys.h"
 #include "host/isolate.h"
 
 #include "check.h"
@@ -932,12 +933,15 @@ static void test_core_keys(void)
         "cache_scope", "max_concurrent", "tools",           "resources",
         "prompts",     "isolate",        "call_timeout_ms", "max_memory",
         "max_cpu_s",   "max_files",      "max_procs",       NULL};
-    const char *names = config_core_key_names();
+    struct strbuf list = STRBUF_INIT;
+    const char *names;
     char *header = NULL;
     size_t len = 0;
     FILE *f = fopen("plugin-api/plugin-api.h", "r");
     char wanted[256];
 
+    config_core_key_names(&list);
+    names = list.buf;
     for (size_t i = 0; own[i] != NULL; i++) {
         CHECK(config_core_key(own[i]));
         CHECK(strstr(names, own[i]) != NULL);
@@ -950,8 +954,10 @@ static void test_core_keys(void)
     CHECK(!config_core_key("root"));
     CHECK(!config_core_key("paths"));
     CHECK(!config_core_key(""));
-    if (!CHECK(f != NULL))
+    if (!CHECK(f != NULL)) {
+        strbuf_release(&list);
         return;
+    }
     CHECK(getdelim(&header, &len, '\0', f) > 0);
     fclose(f);
     snprintf(wanted, sizeof(wanted), "(%s; mcph.ini(5))", names);
@@ -968,6 +974,7 @@ static void test_core_keys(void)
     }
     CHECK(header != NULL && strstr(header, wanted) != NULL);
     free(header);
+    strbuf_release(&list);
 }
 
 /* The HTTP keys: values kept (paths resolved against the INI's folder), defaults, and each
@@ -1025,6 +1032,37 @@ static void test_http_keys(void)
     CHECK_INT_EQ(config_listen_split("[::1:80", NULL, 0, NULL), STATUS_INVALID);
 }
 
+/* A section's copy is its own (an instance keeps one for its life) and configures the plugin
+ * exactly as the section does; the config can go while the copy stays. */
+static void test_plugin_copy(void)
+{
+    struct config cfg;
+    struct diag errs;
+    struct config_plugin copy;
+    char path[512];
+
+    if (!CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "copy.ini",
+                               "[plugin.a]\npath = a.so\nprefix = pa\ntools = x* !xy\n"
+                               "cache_ttl_ms = 5\nroot = /srv\nmode = fast\n"),
+                      STATUS_OK))
+        return;
+    CHECK_INT_EQ(config_plugin_copy(&copy, &cfg.plugins[0]), STATUS_OK);
+    CHECK(config_plugin_same(&copy, &cfg.plugins[0]));
+    CHECK(copy.path != cfg.plugins[0].path && copy.keys != cfg.plugins[0].keys);
+    CHECK(copy.filter[FILTER_TOOLS] != cfg.plugins[0].filter[FILTER_TOOLS]);
+    CHECK_INT_EQ(copy.prefix_line, cfg.plugins[0].prefix_line);
+    cfg_done(&cfg, &errs, path);
+    CHECK_STR_EQ(copy.id, "a");
+    CHECK_STR_EQ(copy.prefix, "pa");
+    CHECK_STR_EQ(copy.filter[FILTER_TOOLS], "x* !xy");
+    CHECK_INT_EQ(copy.cache_ttl_ms, 5);
+    CHECK_INT_EQ(copy.nkeys, 2);
+    CHECK_STR_EQ(copy.keys[1].key, "mode");
+    CHECK_STR_EQ(copy.keys[1].value, "fast");
+    config_plugin_release(&copy);
+    config_plugin_release(NULL);
+}
+
 static const struct check_test tests[] = {
     {"http_keys", test_http_keys},
     {"core_keys", test_core_keys},
@@ -1052,6 +1090,7 @@ static const struct check_test tests[] = {
     {"missing_file", test_missing_file},
     {"plugin_same", test_plugin_same},
     {"plugin_same_filters", test_plugin_same_filters},
+    {"plugin_copy", test_plugin_copy},
     {"filters", test_filters},
     {"release_reinit", test_release_reinit},
     {0},

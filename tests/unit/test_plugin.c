@@ -152,10 +152,10 @@ static void test_basic_loads(void)
     }
     CHECK_INT_EQ(errs.count, 0);
     CHECK_STR_EQ(pl->id, "b");
-    CHECK_STR_EQ(pl->path, "build/tests/tmp/plugin/../../plugins/basic.so");
+    CHECK_STR_EQ(pl->section.path, "build/tests/tmp/plugin/../../plugins/basic.so");
     CHECK_STR_EQ(pl->name, "basic");
     CHECK_STR_EQ(pl->version, "1.0.0");
-    CHECK(pl->prefix == NULL);
+    CHECK(pl->section.prefix == NULL);
     CHECK_INT_EQ(pl->flags & MCPH_PLUGIN_THREAD_SAFE, 0);
     CHECK_INT_EQ(pl->abi_minor, MCPH_ABI_MINOR);
     CHECK_INT_EQ(atomic_load(&pl->refs), 1);
@@ -234,7 +234,7 @@ static void test_prefix_copied(void)
     diag_init(&errs);
     r = plg_load(&pl, &errs, PLG_SERVER "[plugin.b]\npath = basic.so\nprefix = px\n", "b");
     if (CHECK_INT_EQ(r.status, STATUS_OK)) {
-        CHECK_STR_EQ(pl->prefix, "px");
+        CHECK_STR_EQ(pl->section.prefix, "px");
         /* The tables keep the plugin's own names. */
         CHECK_STR_EQ(pl->tools[0].name, "echo");
     }
@@ -821,9 +821,9 @@ static void test_filters(void)
         CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_TEMPLATE], "basic://files/{+path}"));
         CHECK_INT_EQ(pl->nprompts, 0);
         CHECK(plg_names_are(&pl->dropped[PLUGIN_ROW_PROMPT], "greet"));
-        CHECK_STR_EQ(pl->filter[FILTER_TOOLS], "e* [bf]* !boom");
-        CHECK_STR_EQ(pl->filter[FILTER_RESOURCES], "basic://hello basic://items/*");
-        CHECK_STR_EQ(pl->filter[FILTER_PROMPTS], "!*");
+        CHECK_STR_EQ(pl->section.filter[FILTER_TOOLS], "e* [bf]* !boom");
+        CHECK_STR_EQ(pl->section.filter[FILTER_RESOURCES], "basic://hello basic://items/*");
+        CHECK_STR_EQ(pl->section.filter[FILTER_PROMPTS], "!*");
         CHECK_INT_EQ(plg_call_tool(pl, "echo", "{\"text\":\"kept\"}", text, sizeof(text)), MCPH_OK);
         CHECK_STR_EQ(text, "kept");
     }

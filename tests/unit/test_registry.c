@@ -369,8 +369,8 @@ static struct plugin *reg_fake_plugin(const char *id, const char *prefix)
     if (pl == NULL)
         return NULL;
     pl->id = strdup(id);
-    pl->path = strdup("fake.so");
-    pl->prefix = reg_dup(prefix);
+    pl->section.path = strdup("fake.so");
+    pl->section.prefix = reg_dup(prefix);
     pl->name = strdup("fake");
     atomic_init(&pl->refs, 1);
     return pl;

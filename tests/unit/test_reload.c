@@ -19,29 +19,25 @@ static struct plugin *fake_plugin(const char *id, const char *path, const char *
     struct plugin *pl = calloc(1, sizeof(*pl));
 
     pl->id = strdup(id);
-    pl->path = strdup(path);
-    pl->cache_ttl_ms = -1; /* as a section that sets no cache keys */
-    pl->cache_public = -1;
-    pl->prefix = prefix ? strdup(prefix) : NULL;
+    pl->section.id = strdup(id);
+    pl->section.path = strdup(path);
+    pl->section.enabled = 1;
+    pl->section.cache_ttl_ms = -1; /* as a section that sets no cache keys */
+    pl->section.cache_public = -1;
+    pl->section.prefix = prefix ? strdup(prefix) : NULL;
     if (key != NULL) {
-        pl->config = calloc(1, sizeof(*pl->config));
-        pl->config[0].key = strdup(key);
-        pl->config[0].value = strdup(value);
-        pl->nconfig = 1;
+        pl->section.keys = calloc(1, sizeof(*pl->section.keys));
+        pl->section.keys[0].key = strdup(key);
+        pl->section.keys[0].value = strdup(value);
+        pl->section.nkeys = 1;
     }
     return pl;
 }
 
 static void fake_free(struct plugin *pl)
 {
-    for (size_t i = 0; i < pl->nconfig; i++) {
-        free(pl->config[i].key);
-        free(pl->config[i].value);
-    }
-    free(pl->config);
+    config_plugin_release(&pl->section);
     free(pl->id);
-    free(pl->path);
-    free(pl->prefix);
     free(pl);
 }
 
@@ -185,12 +181,12 @@ static void test_same_section(void)
     pl = fake_plugin("p", path, "x", "label", "a");
     CHECK(reload_same_section(pl, &cfg.plugins[0]));
     /* A different prefix, value, extra key or path is a different section. */
-    free(pl->prefix);
-    pl->prefix = NULL;
+    free(pl->section.prefix);
+    pl->section.prefix = NULL;
     CHECK(!reload_same_section(pl, &cfg.plugins[0]));
-    pl->prefix = strdup("x");
-    free(pl->config[0].value);
-    pl->config[0].value = strdup("b");
+    pl->section.prefix = strdup("x");
+    free(pl->section.keys[0].value);
+    pl->section.keys[0].value = strdup("b");
     CHECK(!reload_same_section(pl, &cfg.plugins[0]));
     CHECK(!reload_same_section(pl, &cfg.plugins[1]));
     fake_free(pl);
@@ -212,18 +208,16 @@ static void test_same_section_filters(void)
     snprintf(path, sizeof(path), "%s/p.so", dir);
     pl = fake_plugin("p", path, NULL, NULL, NULL);
     CHECK(!reload_same_section(pl, &cfg.plugins[0]));
-    pl->filter[FILTER_TOOLS] = strdup("a* !ab");
-    pl->filter[FILTER_PROMPTS] = strdup("!*");
+    pl->section.filter[FILTER_TOOLS] = strdup("a* !ab");
+    pl->section.filter[FILTER_PROMPTS] = strdup("!*");
     CHECK(reload_same_section(pl, &cfg.plugins[0]));
-    pl->filter[FILTER_RESOURCES] = strdup("*");
+    pl->section.filter[FILTER_RESOURCES] = strdup("*");
     CHECK(!reload_same_section(pl, &cfg.plugins[0]));
-    free(pl->filter[FILTER_RESOURCES]);
-    pl->filter[FILTER_RESOURCES] = NULL;
-    free(pl->filter[FILTER_TOOLS]);
-    pl->filter[FILTER_TOOLS] = strdup("a*");
+    free(pl->section.filter[FILTER_RESOURCES]);
+    pl->section.filter[FILTER_RESOURCES] = NULL;
+    free(pl->section.filter[FILTER_TOOLS]);
+    pl->section.filter[FILTER_TOOLS] = strdup("a*");
     CHECK(!reload_same_section(pl, &cfg.plugins[0]));
-    for (int i = 0; i < FILTER_KEYS; i++)
-        free(pl->filter[i]);
     fake_free(pl);
     config_release(&cfg);
 }

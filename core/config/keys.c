@@ -1,0 +1,311 @@
+#include "config/keys.h"
+
+#include "config/config.h"
+#include "config/filter.h"
+#include "lib/limits.h"
+#include "lib/log.h"
+#include "lib/status.h"
+#include "mcph-value.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- The checks of text values and the words of word values. --- */
+
+static int config_check_listen(const char *value, struct strbuf *why)
+{
+    (void)why;
+    return config_listen_split(value, NULL, 0, NULL);
+}
+
+static int config_check_http_path(const char *value, struct strbuf *why)
+{
+    (void)why;
+    if (value[0] != '/' || strlen(value) > 200 || strpbrk(value, "?# \t") != NULL)
+        return STATUS_INVALID;
+    return STATUS_OK;
+}
+
+static int config_check_word(const char *value, size_t max)
+{
+    size_t n = strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+    return n == 0 || n > max || value[n] != '\0' ? STATUS_INVALID : STATUS_OK;
+}
+
+static int config_check_route(const char *value, struct strbuf *why)
+{
+    (void)why;
+    return config_check_word(value, LIMIT_ID_ROUTE);
+}
+
+int config_id_check(const char *value, struct strbuf *why)
+{
+    size_t n = strlen(value);
+
+    (void)why;
+    if (n == 0 || n > LIMIT_ID ||
+        strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n)
+        return STATUS_INVALID;
+    return STATUS_OK;
+}
+
+static int config_word_scope(const char *value, int *out)
+{
+    if (strcmp(value, "public") == 0 || strcmp(value, "private") == 0) {
+        *out = strcmp(value, "public") == 0;
+        return STATUS_OK;
+    }
+    return STATUS_INVALID;
+}
+
+static int config_word_isolate(const char *value, int *out)
+{
+    if (strcmp(value, "process") == 0 || strcmp(value, "no") == 0) {
+        *out = strcmp(value, "process") == 0;
+        return STATUS_OK;
+    }
+    return STATUS_INVALID;
+}
+
+#define CONFIG_SERVER(member) .field = offsetof(struct config, member)
+#define CONFIG_PLUGIN(member, at)                                                                  \
+    .field = offsetof(struct config_plugin, member), .line = offsetof(struct config_plugin, at)
+#define CONFIG_GLOBS(what)                                                                         \
+    "globs of " what ", space-separated (* ? [set] [!set], \\ escapes; !glob excludes)"
+
+const struct config_key config_server_keys[] = {
+    {"name", CONFIG_KEY_TEXT, CONFIG_SERVER(name), .help = "the server name sent to clients"},
+    {"title", CONFIG_KEY_TEXT, CONFIG_SERVER(title), .help = "a human-readable server title"},
+    {"instructions", CONFIG_KEY_TEXT, CONFIG_SERVER(instructions), .help = "text for the client"},
+    {"plugin_dir", CONFIG_KEY_FILE, CONFIG_SERVER(plugin_dir), .help = "a folder"},
+    {"workers", CONFIG_KEY_INT, CONFIG_SERVER(workers), .min = 1, .max = LIMIT_WORKERS_MAX,
+     .unit = "a number"},
+    {"log_level", CONFIG_KEY_WORD, CONFIG_SERVER(log_level), .word = log_level_parse,
+     .help = "one of debug, info, notice, warning, error, critical, alert, emergency"},
+    {"strict", CONFIG_KEY_BOOL, CONFIG_SERVER(strict)},
+    {"page_size", CONFIG_KEY_INT, CONFIG_SERVER(page_size), .min = 1, .max = LIMIT_PAGE_MAX,
+     .unit = "a number"},
+    {"watch", CONFIG_KEY_BOOL, CONFIG_SERVER(watch)},
+    {"cache_ttl_ms", CONFIG_KEY_INT, CONFIG_SERVER(cache_ttl_ms), .min = 0,
+     .max = LIMIT_CACHE_TTL_MAX_MS, .unit = "milliseconds"},
+    {"cache_scope", CONFIG_KEY_WORD, CONFIG_SERVER(cache_public), .word = config_word_scope,
+     .help = "public or private"},
+    {"ask_timeout_ms", CONFIG_KEY_INT, CONFIG_SERVER(ask_timeout_ms), .min = 100, .max = 3600000,
+     .unit = "milliseconds"},
+    {"max_pending_mb", CONFIG_KEY_INT, CONFIG_SERVER(max_pending_mb), .min = 1,
+     .max = LIMIT_PENDING_MB_MAX, .unit = "MiB"},
+    {"listen", CONFIG_KEY_TEXT, CONFIG_SERVER(listen), .check = config_check_listen,
+     .help = "HOST:PORT, an IPv4 address, [IPv6] or localhost, and a port from 0 (any free one) "
+             "to 65535"},
+    {"http_path", CONFIG_KEY_TEXT, CONFIG_SERVER(http_path), .check = config_check_http_path,
+     .help = "a path that starts with / (no query, no spaces)"},
+    {"allowed_hosts", CONFIG_KEY_TEXT, CONFIG_SERVER(allowed_hosts), .help = "host names"},
+    {"allowed_origins", CONFIG_KEY_TEXT, CONFIG_SERVER(allowed_origins), .help = "origins"},
+    {"auth_token_file", CONFIG_KEY_FILE, CONFIG_SERVER(auth_token_file), .help = "a file"},
+    {"state_key_file", CONFIG_KEY_FILE, CONFIG_SERVER(state_key_file), .help = "a file"},
+    {"session_route", CONFIG_KEY_TEXT, CONFIG_SERVER(session_route), .check = config_check_route,
+     .help = "1 to 32 letters, digits or _"},
+    {"max_sessions", CONFIG_KEY_INT, CONFIG_SERVER(max_sessions), .min = 1,
+     .max = LIMIT_HTTP_SESSIONS_MAX, .unit = "a number"},
+    {"session_idle_s", CONFIG_KEY_INT, CONFIG_SERVER(session_idle_s), .min = 1, .max = 86400,
+     .unit = "seconds"},
+    {"max_connections", CONFIG_KEY_INT, CONFIG_SERVER(max_connections), .min = 1,
+     .max = LIMIT_HTTP_CONNECTIONS_MAX, .unit = "a number"},
+    {"http_timeout_s", CONFIG_KEY_INT, CONFIG_SERVER(http_timeout_s), .min = 1, .max = 3600,
+     .unit = "seconds"},
+    {0},
+};
+
+/* The keys of a [plugin.NAME] section that belong to mcph, not to the plugin: a plugin may
+ * not declare one (config_core_key), unless it is shared. */
+const struct config_key config_plugin_keys[] = {
+    /* Kept as written: plugin_dir may come later in the file. */
+    {"path", CONFIG_KEY_TEXT, CONFIG_PLUGIN(path, path_line), .help = "a file name"},
+    {"enabled", CONFIG_KEY_BOOL, CONFIG_PLUGIN(enabled, enabled_line)},
+    {"prefix", CONFIG_KEY_TEXT, CONFIG_PLUGIN(prefix, prefix_line), .check = config_id_check,
+     .help = "1-64 of A-Z a-z 0-9 _ -"},
+    {"cache_ttl_ms", CONFIG_KEY_INT, CONFIG_PLUGIN(cache_ttl_ms, cache_ttl_line), .min = 0,
+     .max = LIMIT_CACHE_TTL_MAX_MS, .unit = "milliseconds"},
+    {"cache_scope", CONFIG_KEY_WORD, CONFIG_PLUGIN(cache_public, cache_scope_line),
+     .word = config_word_scope, .help = "public or private"},
+    {"max_concurrent", CONFIG_KEY_INT, CONFIG_PLUGIN(max_concurrent, max_concurrent_line), .min = 1,
+     .max = LIMIT_WORKERS_MAX, .unit = "a number"},
+    {"tools", CONFIG_KEY_TEXT, CONFIG_PLUGIN(filter[FILTER_TOOLS], filter_line[FILTER_TOOLS]),
+     .check = filter_check, .help = CONFIG_GLOBS("tool names")},
+    {"resources", CONFIG_KEY_TEXT,
+     CONFIG_PLUGIN(filter[FILTER_RESOURCES], filter_line[FILTER_RESOURCES]), .check = filter_check,
+     .help = CONFIG_GLOBS("resource URIs and URI templates")},
+    {"prompts", CONFIG_KEY_TEXT, CONFIG_PLUGIN(filter[FILTER_PROMPTS], filter_line[FILTER_PROMPTS]),
+     .check = filter_check, .help = CONFIG_GLOBS("prompt names")},
+    {"isolate", CONFIG_KEY_WORD, CONFIG_PLUGIN(isolate.on, isolate_line),
+     .word = config_word_isolate,
+     .help = "process (the plugin runs in a child process of its own) or no"},
+    {"call_timeout_ms", CONFIG_KEY_INT, CONFIG_PLUGIN(isolate.call_timeout_ms, call_timeout_line),
+     .min = 1, .max = LIMIT_CALL_TIMEOUT_MAX_MS, .unit = "milliseconds", .shared = 1},
+    {"max_memory", CONFIG_KEY_BYTES, CONFIG_PLUGIN(isolate.max_memory, max_memory_line),
+     .min = LIMIT_ISOLATE_MEMORY_MIN, .max = LIMIT_ISOLATE_MEMORY_MAX},
+    {"max_cpu_s", CONFIG_KEY_INT, CONFIG_PLUGIN(isolate.max_cpu_s, max_cpu_line), .min = 1,
+     .max = LIMIT_ISOLATE_CPU_MAX_S, .unit = "CPU seconds"},
+    {"max_files", CONFIG_KEY_INT, CONFIG_PLUGIN(isolate.max_files, max_files_line),
+     .min = LIMIT_ISOLATE_FILES_MIN, .max = LIMIT_ISOLATE_FILES_MAX,
+     .unit = "a number of open files"},
+    {"max_procs", CONFIG_KEY_INT, CONFIG_PLUGIN(isolate.max_procs, max_procs_line), .min = 1,
+     .max = LIMIT_ISOLATE_PROCS_MAX, .unit = "a number of processes"},
+    {0},
+};
+
+_Static_assert(LIMIT_ID == 64, "the help of prefix names this limit");
+_Static_assert(LIMIT_ID_ROUTE == 32, "the help of session_route names this limit");
+
+const struct config_key *config_key_find(const struct config_key *keys, const char *name)
+{
+    for (size_t i = 0; keys[i].name != NULL; i++) {
+        if (strcmp(keys[i].name, name) == 0)
+            return &keys[i];
+    }
+    return NULL;
+}
+
+/* Bytes, with K, M or G (1024-based), from min to max. */
+static int config_parse_bytes(const char *value, long long min, long long max, long long *out)
+{
+    char *end = NULL;
+    long long n;
+    int shift = 0;
+
+    errno = 0;
+    n = strtoll(value, &end, 10);
+    if (end == value || errno != 0 || n <= 0 || value[0] == '-' || value[0] == '+')
+        return STATUS_INVALID;
+    if (*end == 'K' || *end == 'M' || *end == 'G')
+        shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+    if (shift != 0)
+        end++;
+    if (*end != '\0' || n > (max >> shift) || (n << shift) < min)
+        return STATUS_INVALID;
+    *out = n << shift;
+    return STATUS_OK;
+}
+
+/* A text member: value copied (or resolved, for a file), the old one freed. */
+static int config_key_set_text(const struct config_key *k, char **field, const char *dir,
+                               const char *value, struct strbuf *why)
+{
+    char *copy;
+
+    if (k->check != NULL && k->check(value, why) != STATUS_OK)
+        return STATUS_INVALID;
+    copy = k->type == CONFIG_KEY_FILE ? config_join(dir, value) : strdup(value);
+    if (copy == NULL)
+        return STATUS_NOMEM;
+    free(*field);
+    *field = copy;
+    return STATUS_OK;
+}
+
+int config_key_set(const struct config_key *k, void *base, const char *dir, const char *value,
+                   struct strbuf *why)
+{
+    void *field = (char *)base + k->field;
+    long long n;
+
+    switch (k->type) {
+    case CONFIG_KEY_TEXT:
+    case CONFIG_KEY_FILE:
+        return config_key_set_text(k, field, dir, value, why);
+    case CONFIG_KEY_INT:
+        if (mcph_value_int(value, k->min, k->max, &n) != MCPH_OK)
+            return STATUS_INVALID;
+        *(int *)field = (int)n;
+        return STATUS_OK;
+    case CONFIG_KEY_BOOL:
+        return mcph_value_bool(value, field) == MCPH_OK ? STATUS_OK : STATUS_INVALID;
+    case CONFIG_KEY_WORD:
+        return k->word(value, field);
+    case CONFIG_KEY_BYTES:
+        return config_parse_bytes(value, k->min, k->max, field);
+    }
+    return STATUS_INVALID;
+}
+
+/* n bytes as the largest of G, M, K that divides it. */
+static void config_bytes_name(long long n, struct strbuf *sb)
+{
+    static const char units[] = "GMK";
+
+    for (int i = 0; i < 3; i++) {
+        long long unit = 1LL << (10 * (3 - i));
+
+        if (n % unit == 0) {
+            (void)strbuf_addf(sb, "%lld%c", n / unit, units[i]);
+            return;
+        }
+    }
+    (void)strbuf_addf(sb, "%lld", n);
+}
+
+void config_key_help(const struct config_key *k, struct strbuf *sb)
+{
+    if (k->type == CONFIG_KEY_INT) {
+        (void)strbuf_addf(sb, "%s from %lld to %lld", k->unit, k->min, k->max);
+    } else if (k->type == CONFIG_KEY_BOOL) {
+        (void)strbuf_addf(sb, "yes or no");
+    } else if (k->type == CONFIG_KEY_BYTES) {
+        (void)strbuf_addf(sb, "bytes from ");
+        config_bytes_name(k->min, sb);
+        (void)strbuf_addf(sb, " to ");
+        config_bytes_name(k->max, sb);
+        (void)strbuf_addf(sb, ", with K, M or G (1024-based)");
+    } else {
+        (void)strbuf_addf(sb, "%s", k->help);
+    }
+}
+
+void config_key_names(const struct config_key *keys, struct strbuf *sb)
+{
+    for (size_t i = 0; keys[i].name != NULL; i++)
+        (void)strbuf_addf(sb, "%s%s", i ? ", " : "", keys[i].name);
+}
+
+int config_core_key(const char *key)
+{
+    /* Reserved for mcph's own cache settings to come. */
+    return config_key_find(config_plugin_keys, key) != NULL || strncmp(key, "cache_", 6) == 0;
+}
+
+int config_shared_key(const char *key)
+{
+    const struct config_key *k = config_key_find(config_plugin_keys, key);
+
+    return k != NULL && k->shared;
+}
+
+const char *config_shared_key_name(size_t i)
+{
+    for (size_t k = 0; config_plugin_keys[k].name != NULL; k++) {
+        if (config_plugin_keys[k].shared && i-- == 0)
+            return config_plugin_keys[k].name;
+    }
+    return NULL;
+}
+
+int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size)
+{
+    const struct config_key *k = config_key_find(config_plugin_keys, key);
+    int line;
+
+    if (k == NULL || !k->shared)
+        return 0;
+    line = *(const int *)(const void *)((const char *)pl + k->line);
+    if (line != 0)
+        snprintf(buf, size, "%d", *(const int *)(const void *)((const char *)pl + k->field));
+    return line;
+}
+
+void config_core_key_names(struct strbuf *sb)
+{
+    config_key_names(config_plugin_keys, sb);
+}
