@@ -28,7 +28,7 @@ struct rw_fixture {
     struct config_plugin cp;
     struct diag errs;
     struct rows_load ld;
-    char id[8], path[16], filter[32]; /* what cp points at */
+    char id[8], path[16], filter[32]; /* what cp and the section point at */
 };
 
 static void rw_setup(struct rw_fixture *f)
@@ -150,10 +150,7 @@ static void test_copy_tools(void)
 
     rw_setup(&f);
     strcpy(f.filter, "!hidden");
-    f.cp.filter[FILTER_TOOLS] = f.filter;
-    CHECK_INT_EQ(rows_keep_filters(&f.ld), STATUS_OK);
-    CHECK_STR_EQ(f.pl.filter[FILTER_TOOLS], "!hidden");
-    CHECK(f.pl.filter[FILTER_TOOLS] != f.cp.filter[FILTER_TOOLS]);
+    f.pl.section.filter[FILTER_TOOLS] = f.filter;
     CHECK_INT_EQ(rows_copy_table(&f.ld, &d, PLUGIN_ROW_TOOL), STATUS_OK);
     CHECK_INT_EQ(f.errs.count, 0);
     CHECK_INT_EQ(rows_count_of(&f.pl, PLUGIN_ROW_TOOL), 2);
@@ -282,7 +279,8 @@ static void test_define(void)
     struct rw_fixture f;
 
     rw_setup(&f);
-    f.pl.filter[FILTER_TOOLS] = strdup("!skip_*");
+    strcpy(f.filter, "!skip_*");
+    f.pl.section.filter[FILTER_TOOLS] = f.filter;
     CHECK_INT_EQ(rows_define(&f.ld, PLUGIN_ROW_TOOL, &good), MCPH_OK);
     CHECK_INT_EQ(rows_count_of(&f.pl, PLUGIN_ROW_TOOL), 1);
     CHECK_INT_EQ(rows_define(&f.ld, PLUGIN_ROW_TOOL, &dropped), MCPH_OK);
