@@ -500,7 +500,7 @@ export async function run(mcph) {
                 if (!(await waitFor(() => c.updated.some((u) => u.uri === uri), 3000))) problems.push('no resources/updated after a SIGHUP');
                 await toggle(); // off
                 // A new server process knows nothing of the subscription until mcph makes it again.
-                // The server is under its keeper, a process of mcph's own (plugins/mcp/spawn.c).
+                // The server is under its keeper, a process of mcph's own (core/client/spawn.c).
                 const keeper = childOf(pid);
                 const server = keeper && childOf(keeper);
                 if (!server) return [...problems, `no server process under mcph ${pid}`];

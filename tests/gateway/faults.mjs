@@ -169,7 +169,7 @@ async function startupFailures(mcph) {
 }
 
 // A server that answers initialize but never tools/list: startup_timeout_ms also bounds the
-// lists (README), so mcph serves the other sections within it.
+// lists (docs/gateway.md), so mcph serves the other sections within it.
 async function neverLists(mcph) {
     const mk = { ok: marker('ok2'), nolist: marker('nolist') };
     const ws = workspace('never-list');
