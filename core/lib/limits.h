@@ -90,7 +90,7 @@
 #define LIMIT_PENDING_MB_DEFAULT 64
 #define LIMIT_PENDING_MB_MAX 4096
 
-/* Streamable HTTP (http.c): legacy sessions and connections at once ([server] max_sessions,
+/* Streamable HTTP (transport/): legacy sessions and connections at once ([server] max_sessions,
  * max_connections), how long a session may sit unused and a connection may trickle, and how
  * often an open event stream gets a comment (a client that went away is found by it). */
 /* The longest [server] session_route: a session id is ROUTE-32 hex digits. */
