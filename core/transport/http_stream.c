@@ -23,7 +23,11 @@ size_t http_events_take(struct http_conn *c, char *buf, size_t max)
     memcpy(buf, c->events.buf + c->events_at, n);
     c->events_at += n;
     if (c->events_at == c->events.len) {
+        /* An event lost to memory stays known once the rest is sent (http_events_read). */
+        int lost = c->events.nomem;
+
         strbuf_reset(&c->events);
+        c->events.nomem = lost;
         c->events_at = 0;
     } else if (c->events_at > c->events.len / 2) {
         /* A stream that never quite catches up must not keep what it sent. */
@@ -44,7 +48,9 @@ static ssize_t http_events_read(void *cls, uint64_t pos, char *buf, size_t max)
 
     (void)pos;
     pthread_mutex_lock(&c->lock);
-    if (c->dead) {
+    /* A stream that lost an event to memory breaks off once what it holds is sent: its
+     * client sees the failure instead of waiting for an answer that cannot come. */
+    if (c->dead || (c->events.nomem && c->events_at >= c->events.len)) {
         pthread_mutex_unlock(&c->lock);
         return MHD_CONTENT_READER_END_WITH_ERROR;
     }

@@ -409,6 +409,13 @@ static void test_events_take(void)
     CHECK(memcmp(buf, "ghij", 4) == 0);
     CHECK_INT_EQ(c.events.len, 0);
     CHECK_INT_EQ(c.events_at, 0);
+    /* An event lost to memory stays known after the rest is sent: the stream then breaks
+     * off (http_events_read) rather than leave its client waiting. */
+    strbuf_addstr(&c.events, "kl");
+    c.events.nomem = 1;
+    CHECK_INT_EQ(http_events_take(&c, buf, sizeof(buf)), 2);
+    CHECK_INT_EQ(c.events.len, 0);
+    CHECK_INT_EQ(c.events.nomem, 1);
     conn_release(&c);
 }
 
