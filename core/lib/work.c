@@ -96,6 +96,31 @@ static void work_reap(struct work *w)
     }
 }
 
+/* A thread that idled out lets itself go (w->lock held): nobody waits for it, and one left
+ * ended and unjoined would be reported (TSan) should mcph exit without stopping the pool (a
+ * second stop signal, the watchdog). */
+static void work_let_go(struct work *w, struct work_thread *t)
+{
+    struct work_thread **p = &w->threads;
+
+    while (*p != NULL && *p != t)
+        p = &(*p)->next;
+    if (*p != NULL)
+        *p = t->next;
+    pthread_setspecific(w->self, NULL);
+    pthread_detach(t->tid);
+    free(t);
+}
+
+size_t work_listed(const struct work *w)
+{
+    size_t n = 0;
+
+    for (const struct work_thread *t = w->threads; t != NULL; t = t->next)
+        n++;
+    return n;
+}
+
 /* Start one more thread, unless there are max_threads already. Returns STATUS_OK,
  * STATUS_LIMIT or STATUS_NOMEM/STATUS_IO. */
 static int work_spawn(struct work *w, int woken)
@@ -487,7 +512,7 @@ static int work_idle(struct work *w)
     struct timespec deadline;
     int rc;
 
-    work_deadline(&deadline, LIMIT_WORK_IDLE_MS * 1000LL);
+    work_deadline(&deadline, w->idle_ms * 1000LL);
     w->nidle++;
     rc = pthread_cond_timedwait(&w->wake, &w->lock, &deadline);
     w->nidle--;
@@ -518,6 +543,7 @@ static void *work_main(void *arg)
     struct work_thread *t = arg;
     struct work *w = t->w;
     struct work_job *job;
+    int idled = 0;
 
     pthread_setspecific(w->self, t);
     /* Plugin code runs here: a stack overflow in it is reported too (crash.h). */
@@ -542,11 +568,15 @@ static void *work_main(void *arg)
         } else if (w->stopping) {
             break;
         } else if (!work_idle(w)) {
+            idled = 1;
             break;
         }
     }
     w->nthreads--;
-    t->done = 1;
+    if (idled && !w->let_go)
+        work_let_go(w, t);
+    else
+        t->done = 1;
     pthread_cond_broadcast(&w->idle);
     pthread_mutex_unlock(&w->lock);
     crash_thread_leave();
@@ -578,6 +608,7 @@ int work_start(struct work *w, const struct work_source *src, size_t max_threads
     pthread_cond_init(&w->watch, &attr);
     pthread_cond_init(&w->idle, &attr);
     pthread_condattr_destroy(&attr);
+    w->idle_ms = LIMIT_WORK_IDLE_MS;
     if (pthread_key_create(&w->self, NULL) != 0)
         return STATUS_NOMEM;
     memset(&sa, 0, sizeof(sa));

@@ -89,6 +89,7 @@ struct work {
     unsigned long taken;         /* jobs taken so far (the watcher sees stalls by it) */
     size_t nthreads;             /* threads alive */
     size_t max_threads;          /* LIMIT_THREADS, or fewer (tests) */
+    int idle_ms;                 /* idle this long, a thread ends (LIMIT_WORK_IDLE_MS) */
     size_t nidle;                /* threads waiting on wake */
     size_t nhelpers;             /* threads running jobs off the reader role */
     size_t nwoken;               /* threads woken or started for a job or a role, not yet at it */
@@ -143,6 +144,10 @@ int work_stop_input(struct work *w, int timeout_ms);
 int work_stop(struct work *w, int timeout_ms);
 
 /* A lane with room for `max` jobs at once (0 or 1: one at a time). */
+/* The threads in the pool's list, alive or ended and not yet joined (w->lock held). Only
+ * threads a stop ends wait there to be joined: one that idled out lets itself go. */
+size_t work_listed(const struct work *w);
+
 void work_lane_init(struct work_lane *lane, size_t max);
 
 /* Change how many jobs of a lane may run at once; jobs running go on. Under the pool's lock

@@ -625,6 +625,46 @@ static void test_stop_gives_up(void)
     CHECK_INT_EQ(left, 0);
 }
 
+/* Threads that idle out let themselves go: none is left in the pool's list ended and
+ * unjoined (an exit without work_stop would leave it a leak for TSan). */
+static void test_idle_threads_let_go(void)
+{
+    static struct block_job b[4];
+    static struct work w;
+    size_t listed = 0, alive = 0;
+
+    if (!CHECK_INT_EQ(work_start(&w, &work_no_input, 8), STATUS_OK))
+        return;
+    pthread_mutex_lock(&w.lock);
+    w.idle_ms = 50;
+    pthread_mutex_unlock(&w.lock);
+    for (int i = 0; i < 4; i++) {
+        b[i] = (struct block_job){.job = {.run = block_run, .drop = block_drop}};
+        work_submit(&w, &b[i].job);
+    }
+    for (int i = 0; i < 4; i++)
+        CHECK(work_wait_for(&b[i].started, 1, 5000));
+    for (int i = 0; i < 4; i++)
+        atomic_store(&b[i].release, 1);
+    CHECK_INT_EQ(work_drain(&w, 5000), 1);
+    /* Past two threads, the idle ones end. */
+    for (long end = work_now_ms() + 5000; work_now_ms() < end; work_sleep_ms(10)) {
+        pthread_mutex_lock(&w.lock);
+        alive = w.nthreads;
+        pthread_mutex_unlock(&w.lock);
+        if (alive <= 2)
+            break;
+    }
+    CHECK(alive <= 2);
+    pthread_mutex_lock(&w.lock);
+    listed = work_listed(&w);
+    alive = w.nthreads;
+    pthread_mutex_unlock(&w.lock);
+    CHECK_INT_EQ(listed, alive);
+    work_stop(&w, -1);
+    CHECK_INT_EQ(w.nthreads, 0);
+}
+
 /* stop_input interrupts a reader waiting for input that never comes. */
 static void test_stop_input_interrupts(void)
 {
@@ -661,6 +701,7 @@ static const struct check_test tests[] = {
     {"pipelined_calls_use_a_helper", test_pipelined_calls_use_a_helper},
     {"stop_input_interrupts", test_stop_input_interrupts},
     {"stop_gives_up", test_stop_gives_up},
+    {"idle_threads_let_go", test_idle_threads_let_go},
     {0},
 };
 
