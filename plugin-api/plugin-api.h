@@ -51,7 +51,9 @@
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
  *        round of a 2026-07-28 request and its retries, another for any other request or
  *        client (for a plugin that keeps something for a call that comes back);
- *        instructions() adds the instance's paragraph to the server's instructions.
+ *        instructions() adds the instance's paragraph to the server's instructions. The
+ *        header compiles as C++ (extern "C"), every member carries its thread tag, and
+ *        mcph_plugin_header() fills a descriptor's header in code (no layout change).
  *   1.4  ask_key() names the handler's next question to the client: under 2026-07-28 it goes
  *        under that key in the input_required result (not ask-N), and its answer comes back
  *        under it.

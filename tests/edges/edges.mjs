@@ -57,6 +57,19 @@ async function start(conf) {
 
 const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
+// Stop p with `signals` SIGTERMs (the second 200 ms after the first) and wait for it (at most
+// waitMs): how it ended, and the seconds from the first signal.
+async function stopTimed(p, signals = 1, waitMs = 16000) {
+    const t0 = performance.now();
+    p.kill('SIGTERM');
+    if (signals === 2) {
+        await sleep(200);
+        p.kill('SIGTERM');
+    }
+    const res = await p.wait(waitMs);
+    return { res, s: (performance.now() - t0) / 1000 };
+}
+
 async function clientStopsReading() {
     const conf = ini('basic.ini', '[plugin.basic]\npath = basic.so\n');
     const p = await start(conf);
@@ -66,10 +79,7 @@ async function clientStopsReading() {
     const text = 'x'.repeat(60000);
     for (let i = 1; i <= 8; i++) p.send(call(i, 'echo', { text }));
     await sleep(500);
-    const t0 = performance.now();
-    p.kill('SIGTERM');
-    const res = await p.wait(12000);
-    const s = (performance.now() - t0) / 1000;
+    const { res, s } = await stopTimed(p, 1, 12000);
     check('a client that stops reading: SIGTERM ends mcph', !res.timedOut && res.code === 0,
         `${describeExit(res)} after ${s.toFixed(1)} s`);
     check('... within 9 s', s < 9, `${s.toFixed(1)} s`);
@@ -84,10 +94,7 @@ async function eofThenSignal() {
     await sleep(300);
     p.close();
     await sleep(300);
-    let t0 = performance.now();
-    p.kill('SIGTERM');
-    let res = await p.wait(12000);
-    let s = (performance.now() - t0) / 1000;
+    let { res, s } = await stopTimed(p, 1, 12000);
     check('end of input, then SIGTERM: mcph ends', !res.timedOut && res.code === 0, describeExit(res));
     check('... within the grace and cancel periods (under 9 s), not the call\'s 30 s', s < 9, `${s.toFixed(1)} s`);
     // A cancellable call: a second SIGTERM cancels it at once.
@@ -97,10 +104,7 @@ async function eofThenSignal() {
     p.close();
     p.kill('SIGTERM');
     await sleep(300);
-    t0 = performance.now();
-    p.kill('SIGTERM');
-    res = await p.wait(12000);
-    s = (performance.now() - t0) / 1000;
+    ({ res, s } = await stopTimed(p, 1, 12000));
     check('a second SIGTERM skips the rest of the grace period', !res.timedOut && res.code === 0 && s < 2,
         `${describeExit(res)} after ${s.toFixed(1)} s`);
 }
@@ -159,14 +163,7 @@ async function stuckReload(signals) {
     for (const until = performance.now() + 3000; !/init blocks/.test(p.stderr) && performance.now() < until;) await sleep(50);
     const name = signals === 1 ? 'a reload stuck in a plugin\'s init' : 'a reload stuck in init, two SIGTERMs';
     check(`${name}: the reload is inside the init`, /init blocks/.test(p.stderr), p.stderrTail(3));
-    const t0 = performance.now();
-    p.kill('SIGTERM');
-    if (signals === 2) {
-        await sleep(200);
-        p.kill('SIGTERM');
-    }
-    const res = await p.wait(16000);
-    const s = (performance.now() - t0) / 1000;
+    const { res, s } = await stopTimed(p, signals);
     if (signals === 1) {
         check(`${name}: SIGTERM ends mcph`, !res.timedOut && res.code === 1, `${describeExit(res)} after ${s.toFixed(1)} s`);
         check('... within the watchdog\'s 10.2 s and a margin', s < WATCHDOG_S, `${s.toFixed(1)} s`);
@@ -192,10 +189,7 @@ async function deafUpstream() {
     await sleep(500);
     p.hup();
     await sleep(500);
-    const t0 = performance.now();
-    p.kill('SIGTERM');
-    const res = await p.wait(16000);
-    const s = (performance.now() - t0) / 1000;
+    const { res, s } = await stopTimed(p);
     check('a call blocked writing to a deaf upstream, then SIGHUP: SIGTERM ends mcph', !res.timedOut,
         `${describeExit(res)} after ${s.toFixed(1)} s; ${p.stderrTail(3)}`);
     check('... within the watchdog\'s 10.2 s and a margin', s < WATCHDOG_S, `${s.toFixed(1)} s`);
@@ -222,10 +216,7 @@ async function stalledReload(how) {
     await sleep(300);
     p.hup();
     await sleep(700);
-    const t0 = performance.now();
-    p.kill('SIGTERM');
-    const res = await p.wait(16000);
-    const s = (performance.now() - t0) / 1000;
+    const { res, s } = await stopTimed(p);
     const name = how === 'notify' ? 'a stalled client, then a reload that changes the lists' :
         'a stalled client, a ping, then a reload';
     check(`${name}: one SIGTERM ends mcph in order (status 0)`,
@@ -261,14 +252,7 @@ async function deafStderr(signals) {
     for (let i = 1; i <= 200; i++) p.send(call(i, 'log', { level: 'error', text }));
     // The answers still come: only stderr is not read.
     const last = await p.answer(200, 5000);
-    const t0 = performance.now();
-    p.kill('SIGTERM');
-    if (signals === 2) {
-        await sleep(200);
-        p.kill('SIGTERM');
-    }
-    const res = await p.wait(16000);
-    const s = (performance.now() - t0) / 1000;
+    const { res, s } = await stopTimed(p, signals);
     const name = `a client that does not read stderr, ${signals === 1 ? 'SIGTERM' : 'two SIGTERMs'}`;
     check(`${name}: the calls are answered`, last !== null && last.result !== undefined, JSON.stringify(last).slice(0, 200));
     check(`${name}: mcph ends (status 0)`, !res.timedOut && res.code === 0, `${describeExit(res)} after ${s.toFixed(1)} s`);
