@@ -7,7 +7,7 @@
  * usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI --list-conf INI
  *               --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
  *               [--gw-everything SCRIPT --gw-everything-conf INI --gw-mcph-conf INI]
- *               [--gw-isolate-conf INI]
+ *               [--gw-isolate-conf INI [--gw-confine-conf INI]]
  *   --mcph       the mcph binary (build/mcph)
  *   --conf       the default deployment (conf/mcph.ini; its example plugin has echo {text})
  *   --list-conf  the INI serving the 1,000 bench tools on one page (tests/bench/bench-list.ini)
@@ -27,6 +27,8 @@
  *   --gw-isolate-conf     mcph serving the example plugin with isolate = process
  *                         (tests/bench/bench-isolate.ini): the isolation rows, against the
  *                         default deployment, where it runs in process
+ *   --gw-confine-conf     the same section confined (tests/bench/bench-confine.ini): a third
+ *                         column of the isolation rows, and the start-up of both
  *
  * How each figure is taken (the same way for every server):
  * - Server CPU time: clock_getcpuclockid() of the server's pid, the counter behind utime +
@@ -78,8 +80,15 @@
  *   default deployment, the example plugin's echo {text}) direct and through a second mcph;
  *   n->rounds rounds, the four interleaved, each a fresh process chain, n->warmup untimed
  *   calls then n->gw_calls timed; medians of the rounds. CPU is that of every process of
- *   the chain (the relaying mcph and the server it started, found in /proc/PID/task/x/
- *   children). The overhead column is "via mcph" minus "direct".
+ *   the chain (the relaying mcph, the keeper it forked and the server under it: every
+ *   process under the one the driver started, found in /proc/PID/task/x/children after the
+ *   warm-up). The overhead column is "via mcph" minus "direct".
+ * - Isolation and confinement: the same series, in the same rounds, for the example plugin in
+ *   mcph's process (the default deployment), with isolate = process, and with isolate =
+ *   process and confinement; CPU is the whole tree's as above. Start-up of the isolated and
+ *   of the confined section: fork/exec of mcph to its initialize reply, which comes once the
+ *   child has started and listed its rows (mcph loads every plugin before it reads a
+ *   request), median of n->starts after one untimed start, as the start-up row.
  *
  * Every loop is bounded in count and in time: a server that stops answering costs a phase
  * deadline, its figures print as "-", and the run goes on.
@@ -373,7 +382,8 @@ static const struct bench_target bench_targets[] = {
 /* The gateway rows: what each target is, and its figures (a column for the target direct, one
  * for it through mcph, then the overhead). */
 enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_ISOLATED, GW_TARGETS };
-enum bench_gw_side { GW_DIRECT, GW_VIA, GW_SIDES };
+/* GW_CONFINED: a third chain of GW_ISOLATED alone (the isolated plugin confined). */
+enum bench_gw_side { GW_DIRECT, GW_VIA, GW_CONFINED, GW_SIDES };
 
 #define BENCH_GW_FIGURES(X)                                                                        \
     X(GW_P50, "echo round trip", "unpinned, p50", "us", 1)                                         \
@@ -416,8 +426,13 @@ static const struct bench_echo bench_gw_echo[GW_TARGETS][GW_SIDES] = {
     [GW_EVERYTHING] = {{"echo", "message", "Echo: " BENCH_TEXT},
                        {"ev_echo", "message", "Echo: " BENCH_TEXT}},
     [GW_MCPH] = {{"echo", "text", BENCH_TEXT}, {"m_echo", "text", BENCH_TEXT}},
-    [GW_ISOLATED] = {{"echo", "text", BENCH_TEXT}, {"echo", "text", BENCH_TEXT}},
+    [GW_ISOLATED] = {{"echo", "text", BENCH_TEXT},
+                     {"echo", "text", BENCH_TEXT},
+                     {"echo", "text", BENCH_TEXT}},
 };
+
+/* Processes of one chain whose CPU a gateway series adds up, at most. */
+#define BENCH_MAX_TREE 16
 
 /* ---------------------------------------------------------------------------------------
  * The run.
@@ -440,6 +455,7 @@ struct bench {
     /* The gateway series: NULL-ended argv per target and side (none: left out), figures. */
     const char *gw_cmd[GW_TARGETS][GW_SIDES][BENCH_MAX_ARGV];
     double gw[GW_TARGETS][GW_FIG_COUNT][GW_SIDES]; /* NAN: not measured */
+    double iso_start[GW_SIDES]; /* start-up of GW_ISOLATED's chains, median ms; NAN: none */
 };
 
 /* One server process and its pipes. */
@@ -1073,19 +1089,19 @@ static int bench_start(const struct bench *b, int srv, const char *const *argv, 
     return status;
 }
 
-/* Start-up and exit: one untimed spawn to warm the page cache, then n->starts timed. */
-static void bench_startup(struct bench *b, int srv)
+/* Start-up and exit of argv: one untimed spawn to warm the page cache, then n->starts timed;
+ * *init and *exit get the medians in ms (NAN when none was timed). who names it in messages. */
+static void bench_start_medians(const struct bench *b, const char *const *argv, const char *log,
+                                const char *who, double *init_ms, double *exit_ms)
 {
     double init[BENCH_MAX_STARTS], exits[BENCH_MAX_STARTS];
     double stop = measure_now() + b->n->budget_s;
     size_t n = 0;
-    char log[BENCH_PATH];
 
-    bench_log_path(b, srv, log, sizeof(log));
     for (int i = 0; i <= b->n->starts && i < BENCH_MAX_STARTS && measure_now() < stop; i++) {
         struct bench_proc p;
         double at, gone;
-        int status = bench_spawn(&p, b->echo_cmd[srv], log, -1);
+        int status = bench_spawn(&p, argv, log, -1);
         double spawned = p.spawned;
 
         if (status == BENCH_OK)
@@ -1095,7 +1111,7 @@ static void bench_startup(struct bench *b, int srv)
         else
             bench_kill(&p);
         if (status != BENCH_OK) {
-            bench_log(bench_server_names[srv], "start-up", status);
+            bench_log(who, "start-up", status);
             break;
         }
         if (i > 0) {
@@ -1103,8 +1119,18 @@ static void bench_startup(struct bench *b, int srv)
             exits[n++] = gone;
         }
     }
-    b->val[FIG_START][srv] = measure_quantile(init, n, 0.5) * 1e3;
-    b->val[FIG_EXIT][srv] = measure_quantile(exits, n, 0.5) * 1e3;
+    *init_ms = measure_quantile(init, n, 0.5) * 1e3;
+    *exit_ms = measure_quantile(exits, n, 0.5) * 1e3;
+}
+
+/* Start-up and exit of one of the servers. */
+static void bench_startup(struct bench *b, int srv)
+{
+    char log[BENCH_PATH];
+
+    bench_log_path(b, srv, log, sizeof(log));
+    bench_start_medians(b, b->echo_cmd[srv], log, bench_server_names[srv], &b->val[FIG_START][srv],
+                        &b->val[FIG_EXIT][srv]);
 }
 
 /* What a series of sequential calls cost the server, per call. */
@@ -1790,37 +1816,50 @@ out:
  * Gateway: echo through mcph's mcp plugin, against the same server direct.
  * --------------------------------------------------------------------------------------- */
 
-/* The first child of pid (the server a relaying mcph started), or -1. */
-static pid_t bench_first_child(pid_t pid)
+/* pid and the processes under it (children, theirs, ...), at most max, into pids (pids[0] is
+ * pid); their count. */
+static size_t bench_tree(pid_t pid, pid_t *pids, size_t max)
 {
-    char path[96];
-    struct dirent *e;
-    pid_t child = -1;
-    DIR *dir;
+    size_t n = 1;
 
-    snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-    dir = opendir(path);
-    while (dir != NULL && child < 0 && (e = readdir(dir)) != NULL) {
-        FILE *f;
+    pids[0] = pid;
+    for (size_t i = 0; i < n; i++) {
+        char path[96];
+        struct dirent *e;
+        DIR *dir;
 
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, e->d_name);
-        f = fopen(path, "r");
-        if (f != NULL && fscanf(f, "%d", &child) != 1)
-            child = -1;
-        if (f != NULL)
-            fclose(f);
+        snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+        dir = opendir(path);
+        while (dir != NULL && n < max && (e = readdir(dir)) != NULL) {
+            FILE *f;
+            int child;
+
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pids[i], e->d_name);
+            f = fopen(path, "r");
+            while (f != NULL && n < max && fscanf(f, "%d", &child) == 1)
+                pids[n++] = (pid_t)child;
+            if (f != NULL)
+                fclose(f);
+        }
+        if (dir != NULL)
+            closedir(dir);
     }
-    if (dir != NULL)
-        closedir(dir);
-    return child;
+    return n;
 }
 
-/* CPU seconds of pid and, when child > 0, of child. */
-static double bench_chain_cpu(pid_t pid, pid_t child)
+/* CPU seconds of the n processes of pids (one that has ended counts 0). */
+static double bench_tree_cpu(const pid_t *pids, size_t n)
 {
-    return measure_cpu(pid) + (child > 0 ? measure_cpu(child) : 0.0);
+    double sum = 0.0;
+
+    for (size_t i = 0; i < n; i++) {
+        double cpu = measure_cpu(pids[i]);
+
+        sum += isnan(cpu) ? 0.0 : cpu;
+    }
+    return sum;
 }
 
 /* One fresh chain of target t on side: the warm-up, then n->gw_calls timed sequential echo
@@ -1831,8 +1870,8 @@ static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
     double stop = measure_now() + b->n->budget_s, gone, cpu0;
     struct bench_cost cost;
     struct bench_proc p;
-    pid_t child = -1;
-    size_t done = 0;
+    pid_t tree[BENCH_MAX_TREE];
+    size_t ntree = 0, done = 0;
     int status = rtt ? BENCH_OK : BENCH_ERR_NOMEM;
 
     bench_proc_init(&p);
@@ -1842,14 +1881,14 @@ static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
     if (status == BENCH_OK)
         status = bench_series(&p, CALL_GW, b->n->warmup, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
-        child = side == GW_VIA ? bench_first_child(p.pid) : -1;
-        cpu0 = bench_chain_cpu(p.pid, child);
+        ntree = bench_tree(p.pid, tree, BENCH_MAX_TREE);
+        cpu0 = bench_tree_cpu(tree, ntree);
         status = bench_series(&p, CALL_GW, b->n->gw_calls, stop, rtt, &done, &cost);
     }
-    if (status == BENCH_OK && side == GW_VIA && child < 0)
+    if (status == BENCH_OK && side != GW_DIRECT && ntree < 2)
         status = BENCH_ERR_SPAWN; /* no server behind the relaying mcph */
     if (status == BENCH_OK) {
-        fig[GW_CPU] = (bench_chain_cpu(p.pid, child) - cpu0) / (double)done * 1e6;
+        fig[GW_CPU] = (bench_tree_cpu(tree, ntree) - cpu0) / (double)done * 1e6;
         fig[GW_P50] = measure_quantile(rtt, done, 0.5) * 1e6;
         fig[GW_P99] = measure_quantile(rtt, done, 0.99) * 1e6;
         status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
@@ -1860,8 +1899,19 @@ static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
     return status;
 }
 
-/* n->rounds rounds of the four series (each target direct and through mcph), interleaved;
- * each figure is the median of the rounds that completed. */
+/* The name of a chain in messages. */
+static const char *bench_gw_side_name(int t, int side)
+{
+    if (side == GW_DIRECT)
+        return t == GW_ISOLATED ? "in process" : "direct";
+    if (side == GW_CONFINED)
+        return "confined";
+    return t == GW_ISOLATED ? "isolated" : "through mcph";
+}
+
+/* n->rounds rounds of the series (each target direct and through mcph, the plugin in process,
+ * isolated and confined), interleaved; each figure is the median of the rounds that
+ * completed. */
 static void bench_gateway(struct bench *b)
 {
     double fig[GW_TARGETS][GW_SIDES][GW_FIG_COUNT][BENCH_MAX_ROUNDS];
@@ -1875,9 +1925,7 @@ static void bench_gateway(struct bench *b)
 
                 if (status != BENCH_OK) {
                     fprintf(stderr, "bench: gateway: %s %s: %s\n", bench_gw_names[t],
-                            side == GW_VIA ? (t == GW_ISOLATED ? "isolated" : "through mcph")
-                                           : "direct",
-                            bench_status_str(status));
+                            bench_gw_side_name(t, side), bench_status_str(status));
                     continue;
                 }
                 for (int k = 0; k < GW_FIG_COUNT; k++)
@@ -1891,6 +1939,22 @@ static void bench_gateway(struct bench *b)
             for (int k = 0; k < GW_FIG_COUNT; k++)
                 b->gw[t][k][side] = measure_quantile(fig[t][side][k], n[t][side], 0.5);
         }
+    }
+}
+
+/* Start-up of mcph with the example plugin isolated, and isolated and confined (the chains
+ * the isolation rows call): b->iso_start[side]. */
+static void bench_iso_startup(struct bench *b)
+{
+    char log[BENCH_PATH];
+    double exit_ms;
+
+    bench_log_path(b, SRV_MCPH, log, sizeof(log));
+    for (int side = GW_VIA; side < GW_SIDES; side++) {
+        if (b->gw_cmd[GW_ISOLATED][side][0] != NULL)
+            bench_start_medians(b, b->gw_cmd[GW_ISOLATED][side], log,
+                                side == GW_CONFINED ? "mcph, confined" : "mcph, isolated",
+                                &b->iso_start[side], &exit_ms);
     }
 }
 
@@ -2054,6 +2118,57 @@ static void bench_gw_table(const struct bench *b, int from, int to, const char *
     fprintf(stdout, "%s\n", note);
 }
 
+/* One row of the isolation table: in process, isolated, confined, and what each step adds. */
+static void bench_iso_row(int width, const char *label, const char *unit, const double *v,
+                          int decimals)
+{
+    fprintf(stdout, "%-*s %-6s", width, label, unit);
+    for (int side = 0; side < GW_SIDES; side++)
+        measure_put(v[side], decimals, 10);
+    measure_put(v[GW_VIA] - v[GW_DIRECT], decimals, 10);
+    measure_put(v[GW_CONFINED] - v[GW_VIA], decimals, 10);
+    fprintf(stdout, "\n");
+}
+
+/* The isolation rows: the example plugin in process, isolated, and isolated and confined. */
+static void bench_iso_report(const struct bench *b)
+{
+    const char *const *iso = b->gw_cmd[GW_ISOLATED][GW_VIA];
+    const char *const *conf = b->gw_cmd[GW_ISOLATED][GW_CONFINED];
+    const char *start = "start-up to initialize reply (mcph and its child), median";
+    int width = (int)strlen(start);
+    char label[160];
+
+    for (int f = 0; f < GW_FIG_COUNT; f++) {
+        int len = snprintf(label, sizeof(label), "%s to %s, %s", bench_gw_rows[f].head,
+                           bench_gw_names[GW_ISOLATED], bench_gw_rows[f].tail);
+
+        width = len > width ? len : width;
+    }
+
+    fprintf(stdout,
+            "\nisolation: %d rounds of %d sequential calls (after %d) per chain, %d starts; in "
+            "process: %s %s | isolated: %s %s | confined: %s %s\n",
+            b->n->rounds, b->n->gw_calls, b->n->warmup, b->n->starts,
+            b->gw_cmd[GW_ISOLATED][GW_DIRECT][0], b->gw_cmd[GW_ISOLATED][GW_DIRECT][1], iso[0],
+            iso[1], conf[0] ? conf[0] : "-", conf[0] ? conf[1] : "");
+    fprintf(stdout, "%-*s %-6s %10s %10s %10s %10s %10s\n", width,
+            "isolate = process: echo of one plugin", "unit", "in proc", "isolated", "confined",
+            "+isolate", "+confine");
+    for (int f = 0; f < GW_FIG_COUNT; f++) {
+        const struct bench_gw_row *r = &bench_gw_rows[f];
+
+        snprintf(label, sizeof(label), "%s to %s, %s", r->head, bench_gw_names[GW_ISOLATED],
+                 r->tail);
+        bench_iso_row(width, label, r->unit, b->gw[GW_ISOLATED][f], r->decimals);
+    }
+    bench_iso_row(width, start, "ms", b->iso_start, 2);
+    fprintf(stdout, "(in proc: the example plugin in mcph's process (the default deployment); "
+                    "isolated: the same plugin with isolate = process, its calls relayed to a "
+                    "child mcph; confined: that child confined; +isolate = isolated - in proc, "
+                    "+confine = confined - isolated; start-up: the isolated INIs only)\n");
+}
+
 /* One verdict line: PASS, MISS or n/a, mcph's standing, and by how much a miss misses. */
 static void bench_verdict(const struct bench *b, const struct bench_target *t)
 {
@@ -2124,19 +2239,8 @@ static void bench_report(const struct bench *b)
                        "(direct: the server alone; via mcph: mcph's mcp plugin in front of it; "
                        "overhead = via mcph - direct, per call)");
     }
-    if (b->gw_cmd[GW_ISOLATED][GW_VIA][0] != NULL) {
-        fprintf(stdout,
-                "\nisolation: %d rounds of %d sequential calls (after %d) per side; in "
-                "process: %s %s | isolated: %s %s\n",
-                b->n->rounds, b->n->gw_calls, b->n->warmup, b->gw_cmd[GW_ISOLATED][GW_DIRECT][0],
-                b->gw_cmd[GW_ISOLATED][GW_DIRECT][1], b->gw_cmd[GW_ISOLATED][GW_VIA][0],
-                b->gw_cmd[GW_ISOLATED][GW_VIA][1]);
-        bench_gw_table(b, GW_ISOLATED, GW_TARGETS, "isolate = process: echo of one plugin",
-                       "in proc", "isolated",
-                       "(in proc: the example plugin in mcph's process; isolated: the same "
-                       "plugin with isolate = process, its calls relayed to a child mcph; "
-                       "overhead = isolated - in proc, per call)");
-    }
+    if (b->gw_cmd[GW_ISOLATED][GW_VIA][0] != NULL)
+        bench_iso_report(b);
     fprintf(stdout, "\ntargets (mcph):\n");
     for (const struct bench_target *t = bench_targets; t->text != NULL; t++)
         bench_verdict(b, t);
@@ -2152,6 +2256,7 @@ static void bench_report(const struct bench *b)
 struct bench_args {
     const char *mcph, *conf, *list_conf, *spin_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
     const char *gw_everything, *gw_everything_conf, *gw_mcph_conf, *gw_isolate_conf;
+    const char *gw_confine_conf;
     char bare_path[BENCH_PATH];
     int quick;
 };
@@ -2193,6 +2298,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
             slot = &a->gw_mcph_conf;
         else if (strcmp(argv[i], "--gw-isolate-conf") == 0)
             slot = &a->gw_isolate_conf;
+        else if (strcmp(argv[i], "--gw-confine-conf") == 0)
+            slot = &a->gw_confine_conf;
         else
             return BENCH_ERR_USAGE;
         if (slot != NULL && ++i >= argc)
@@ -2205,6 +2312,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
     if ((a->gw_everything != NULL) != (a->gw_everything_conf != NULL) ||
         (a->gw_everything != NULL) != (a->gw_mcph_conf != NULL))
         return BENCH_ERR_USAGE; /* the gateway rows need all three */
+    if (a->gw_confine_conf != NULL && a->gw_isolate_conf == NULL)
+        return BENCH_ERR_USAGE; /* the confined chain is a column of the isolation rows */
     a->bare = a->bare_path;
     return bench_path(a->bare_path, sizeof(a->bare_path), "%s/bare", a->dir);
 }
@@ -2216,15 +2325,22 @@ static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
     const char *ev_via[] = {a->mcph, a->gw_everything_conf, NULL};
     const char *mcph[] = {a->mcph, a->conf, NULL}, *mcph_via[] = {a->mcph, a->gw_mcph_conf, NULL};
     const char *isolated[] = {a->mcph, a->gw_isolate_conf, NULL};
+    const char *confined[] = {a->mcph, a->gw_confine_conf, NULL};
 
     for (int t = 0; t < GW_TARGETS; t++) {
-        for (int f = 0; f < GW_FIG_COUNT; f++)
-            b->gw[t][f][GW_DIRECT] = b->gw[t][f][GW_VIA] = NAN;
+        for (int f = 0; f < GW_FIG_COUNT; f++) {
+            for (int side = 0; side < GW_SIDES; side++)
+                b->gw[t][f][side] = NAN;
+        }
     }
+    for (int side = 0; side < GW_SIDES; side++)
+        b->iso_start[side] = NAN;
     if (a->gw_isolate_conf != NULL) {
         memcpy(b->gw_cmd[GW_ISOLATED][GW_DIRECT], mcph, sizeof(mcph));
         memcpy(b->gw_cmd[GW_ISOLATED][GW_VIA], isolated, sizeof(isolated));
     }
+    if (a->gw_confine_conf != NULL)
+        memcpy(b->gw_cmd[GW_ISOLATED][GW_CONFINED], confined, sizeof(confined));
     if (a->gw_everything == NULL)
         return;
     memcpy(b->gw_cmd[GW_EVERYTHING][GW_DIRECT], ev, sizeof(ev));
@@ -2325,9 +2441,13 @@ static void bench_run(struct bench *b)
                                  b->gw_cmd[GW_ISOLATED][GW_DIRECT][0] != NULL)) {
         fprintf(stderr,
                 "bench: gateway: echo direct and through the mcp plugin, and of a plugin in "
-                "process and isolated, %d rounds\n",
+                "process, isolated and confined, %d rounds\n",
                 b->n->rounds);
         bench_gateway(b);
+    }
+    if (b->enabled[SRV_MCPH] && b->gw_cmd[GW_ISOLATED][GW_VIA][0] != NULL) {
+        fprintf(stderr, "bench: mcph: start-up with the plugin isolated, and confined\n");
+        bench_iso_startup(b);
     }
 }
 
@@ -2342,7 +2462,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
                         "--list-conf INI --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
                         "[--valgrind VALGRIND] [--gw-everything SCRIPT --gw-everything-conf INI "
-                        "--gw-mcph-conf INI]\n");
+                        "--gw-mcph-conf INI] [--gw-isolate-conf INI [--gw-confine-conf INI]]\n");
         free(b);
         return 2;
     }

@@ -4,7 +4,9 @@
 # bench-spin.ini for the tools/list and CPU-bound rows), the bare cJSON loop and the official
 # TypeScript SDK server, and prints one table with the target verdicts; then the gateway
 # rows: server-everything and mcph, each direct and through mcph's mcp plugin
-# (bench-gateway-everything.ini, bench-gateway-mcph.ini). Then the HTTP table (http-driver):
+# (bench-gateway-everything.ini, bench-gateway-mcph.ini); then the isolation rows: the example
+# plugin in process, isolated (bench-isolate.ini) and confined (bench-confine.ini), with the
+# start-up of the last two. Then the HTTP table (http-driver):
 # mcph --listen 127.0.0.1:0 serving the default deployment, sessionless (2026-07-28) and in a
 # legacy session, against the SDK's Streamable HTTP server (sdk-http-echo.mjs).
 #
@@ -83,6 +85,7 @@ fi
 "$OUT/driver" --mcph "$MCPH" --conf conf/mcph.ini --list-conf tests/bench/bench-list.ini \
     --spin-conf tests/bench/bench-spin.ini --dir "$OUT" --sdk tests/bench/sdk-echo.mjs \
     --gw-isolate-conf "$ROOT/tests/bench/bench-isolate.ini" \
+    --gw-confine-conf "$ROOT/tests/bench/bench-confine.ini" \
     ${VALGRIND:+--valgrind "$VALGRIND"} \
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
