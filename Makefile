@@ -197,7 +197,8 @@ run:
 	@exec $(MCPH) $(RUN_CONF)
 
 # make plugin NAME=foo [CONF=conf/local.ini]: a new plugin in plugins/foo/ from the example's
-# starter (one tool, foo_hello), enabled as [plugin.foo] in CONF, and built. A running mcph
+# starter (one tool, foo_hello), enabled as [plugin.foo] in CONF (isolated, and confined to
+# reading plugins/foo), and built. A running mcph
 # serves it after a SIGHUP, or at once in watch mode. The default CONF, conf/local.ini, is
 # untracked (conf/.gitignore): the first make plugin copies it from conf/mcph.ini, which
 # stays as shipped; make run serves it from then on.
@@ -218,9 +219,11 @@ plugin:
 	sed -e 's/starter/$(NAME)/g' -e "s/STARTER/$$(echo $(NAME) | tr a-z A-Z)/g" \
 	    $(STARTER) > plugins/$(NAME)/$(NAME).c
 	@grep -q '^\[plugin\.$(NAME)\]' $(CONF) || \
-	    printf '\n[plugin.%s]\npath = %s.so\n%s\n%s\n' $(NAME) $(NAME) \
+	    printf '\n[plugin.%s]\npath = %s.so\n%s\n%s\n%s\n%s\n' $(NAME) $(NAME) \
 	        '; a crash in a plugin being written costs its calls, not the session (no for speed)' \
-	        'isolate = process' >> $(CONF)
+	        'isolate = process' \
+	        '; confined: it reads its own folder, nothing else (grant: read write exec network)' \
+	        "read = $$(realpath -m --relative-to=$$(dirname $(CONF)) plugins/$(NAME))" >> $(CONF)
 	@$(MAKE) --no-print-directory $(BUILD)/plugins/$(NAME).so
 	@echo "mcph: plugins/$(NAME)/$(NAME).c built and enabled as [plugin.$(NAME)] in $(CONF);"
 	@echo "      a running mcph serves its tool $(NAME)_hello after kill -HUP, or at once with --watch"

@@ -4,6 +4,8 @@
 // build/tests/reload/scaffold/, `make plugin NAME=...` must create plugins/NAME/NAME.c from
 // the starter, enable [plugin.NAME] in the INI it is given, and build it; a running mcph
 // must then serve the new tool after a SIGHUP, and a mcph in watch mode without any signal.
+// The section written is isolated and confined to reading the plugin's folder: mcph --check
+// prints its "confined:" block.
 // Bad names and an existing plugin are refused with a message and exit status 2. Without
 // CONF=, make plugin leaves the tracked conf/mcph.ini as it is and writes conf/local.ini (made
 // from it). `make run` puts nothing but the protocol on stdout. Prints
@@ -47,6 +49,25 @@ async function makePlugin(tree, name, conf = 'conf/test.ini') {
     } catch (err) {
         return { code: err.code ?? -1, out: `${err.stdout || ''}${err.stderr || ''}` };
     }
+}
+
+// stdout and stderr of mcph --check ini (whatever its exit status).
+async function checkOutput(ini) {
+    try {
+        const r = await execFileP(MCPH, ['--check', ini], { timeout: 60_000 });
+        return r.stdout + r.stderr;
+    } catch (err) {
+        return `${err.stdout || ''}${err.stderr || ''}`;
+    }
+}
+
+// The "  confined:" block --check prints under [plugin.id]'s line: its text, or null.
+function confinedBlock(out, id) {
+    const lines = out.split('\n');
+    const start = lines.findIndex((l, i) => /^\s+confined:/.test(l) && lines.slice(0, i).reverse().find((x) => /\[plugin\./.test(x))?.includes(`[plugin.${id}]`));
+    if (start < 0) return null;
+    const end = lines.findIndex((l, i) => i > start && !/^\s{4,}\S/.test(l));
+    return lines.slice(start, end < 0 ? undefined : end).join('\n');
 }
 
 const hasTool = (s, tool) => s.names('tools').then((n) => n.includes(tool));
@@ -105,10 +126,19 @@ async function main() {
             if (!fs.existsSync(src)) problems.push('no plugins/scaffolded/scaffolded.c');
             else if (/starter/.test(fs.readFileSync(src, 'utf8'))) problems.push('the source still says starter');
             if (!fs.existsSync(path.join(tree, 'build/plugins/scaffolded.so'))) problems.push('no build/plugins/scaffolded.so');
-            if (!/^\[plugin\.scaffolded\]\npath = scaffolded\.so\n;.*\nisolate = process$/m.test(fs.readFileSync(ini, 'utf8'))) {
-                problems.push('no [plugin.scaffolded] with isolate = process in the INI');
+            if (!/^\[plugin\.scaffolded\]\npath = scaffolded\.so\n;.*\nisolate = process\n;.*\nread = \.\.\/plugins\/scaffolded$/m.test(fs.readFileSync(ini, 'utf8'))) {
+                problems.push('no [plugin.scaffolded] with isolate = process and read = ../plugins/scaffolded in the INI');
             }
             return problems.length ? problems : 'created, enabled, built';
+        });
+
+        // The section is confined: --check prints its rules, which grant the plugin's folder.
+        await check('mcph --check: [plugin.scaffolded] is confined to its folder', async () => {
+            const out = await checkOutput(ini);
+            const block = confinedBlock(out, 'scaffolded');
+            if (block === null) return [`no "confined:" block for [plugin.scaffolded] in: ${out.slice(-600)}`];
+            const folder = fs.realpathSync(path.join(tree, 'plugins/scaffolded'));
+            return block.includes(folder) ? `confined: ${folder} granted` : [`the block does not grant ${folder}: ${block}`];
         });
 
         // Watch mode picks it up alone (the INI and a new .so changed).
