@@ -138,7 +138,11 @@ async function main() {
             const block = confinedBlock(out, 'scaffolded');
             if (block === null) return [`no "confined:" block for [plugin.scaffolded] in: ${out.slice(-600)}`];
             const folder = fs.realpathSync(path.join(tree, 'plugins/scaffolded'));
-            return block.includes(folder) ? `confined: ${folder} granted` : [`the block does not grant ${folder}: ${block}`];
+            const read = (/^\s+read:\s+(.*)$/m.exec(block) || [])[1] || '';
+            const granted = read.split(/\s+/).filter(Boolean);
+            const hits = granted.filter((w) => fs.existsSync(w) && fs.realpathSync(w) === folder);
+            if (hits.length !== 1 || granted.length !== 1) return [`read: ${JSON.stringify(read)}, want ${folder} alone`];
+            return `confined, read: ${read}`;
         });
 
         // Watch mode picks it up alone (the INI and a new .so changed).
