@@ -3,11 +3,12 @@
  *
  * One tool (starter_hello) and one config key (greeting), with the state made by init() and
  * freed by shutdown(). Build it with `make`; serve it by adding [plugin.starter] to the INI
- * (make plugin did that for the INI it was given) and sending mcph a SIGHUP, or by running
- * mcph with --watch, which reloads on every rebuild. plugins/example/example.c shows every
- * other feature (resources, templates, prompts, progress, asking the client, rows defined
- * at init); `man mcph-plugin` is the guide (plugin-api/README.md in the mcph sources) and
- * plugin-api.h the contract.
+ * (make plugin did that for the INI it was given: isolated, and confined to reading its own
+ * folder, plugins/starter; grant a file it needs with read or write in the section) and
+ * sending mcph a SIGHUP, or by running mcph with --watch, which reloads on every rebuild.
+ * plugins/example/example.c shows every other feature (resources, templates, prompts,
+ * progress, asking the client, rows defined at init); `man mcph-plugin` is the guide
+ * (plugin-api/README.md in the mcph sources) and plugin-api.h the contract.
  */
 #include <stdio.h>
 #include <stdlib.h>
