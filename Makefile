@@ -200,10 +200,10 @@ run:
 
 # make plugin NAME=foo [CONF=conf/local.ini]: a new plugin in plugins/foo/ from the example's
 # starter (one tool, foo_hello), enabled as [plugin.foo] in CONF (isolated, and confined to
-# reading plugins/foo), and built. A running mcph
-# serves it after a SIGHUP, or at once in watch mode. The default CONF, conf/local.ini, is
-# untracked (conf/.gitignore): the first make plugin copies it from conf/mcph.ini, which
-# stays as shipped; make run serves it from then on.
+# reading plugins/foo), and built. A running mcph serves it after a SIGHUP, or at once in
+# watch mode. The default CONF, conf/local.ini, is untracked (conf/.gitignore): the first
+# make plugin copies it from conf/mcph.ini, which stays as shipped; make run serves it from
+# then on.
 CONF    ?= conf/local.ini
 STARTER := plugins/example/starter/starter.c
 plugin:
