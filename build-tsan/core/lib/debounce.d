@@ -1,0 +1,1 @@
+build-tsan/core/lib/debounce.o: core/lib/debounce.c core/lib/debounce.h

@@ -1,0 +1,1 @@
+build-tsan/core/lib/nowait.o: core/lib/nowait.c core/lib/nowait.h
