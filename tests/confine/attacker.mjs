@@ -17,7 +17,8 @@
 //                         symlink_read (LINK)  fs.readFileSync through a symbolic link
 //                                              (EINVAL when it is none)
 //                         connect (PORT)       net.connect to 127.0.0.1:PORT
-//                         unix (PATH)          net.connect to the UNIX socket PATH
+//                         unix (PATH)          net.connect to the UNIX socket PATH (@NAME:
+//                                              the abstract NAME)
 //                         exec (PROGRAM)       child_process.spawnSync(PROGRAM), stdio ignored
 //                         kill (PID)           process.kill(PID, 'SIGTERM')
 //   ok                  "ok pid N"
@@ -89,7 +90,7 @@ const ATTEMPTS = {
     list: (arg) => (fs.readdirSync(arg), null),
     symlink_read: (arg) => (notSymlink(arg), fs.readFileSync(arg), null),
     connect: (arg) => connectTo({ host: '127.0.0.1', port: Number(arg) }),
-    unix: (arg) => connectTo({ path: arg }),
+    unix: (arg) => connectTo({ path: arg.startsWith('@') ? `\0${arg.slice(1)}` : arg }),
     exec: (arg) => spawnSync(arg, [], { stdio: 'ignore', timeout: 5000 }).error || null,
     kill: (arg) => (process.kill(Number(arg), 'SIGTERM'), null),
 };

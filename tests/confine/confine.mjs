@@ -169,7 +169,7 @@ function writeConfig(ws) {
 // rule a kernel without it would leave unenforced (a working attempt then needs the warning).
 // before/after: set up a target and check the effect (after(ctx, worked) returns problems).
 function attempts(ctx) {
-    const { p, tcp, unix, mcphPid } = ctx;
+    const { p, tcp, unix, abstract, mcphPid } = ctx;
     const file = (what, target, arg, gap = 'read') => ({ what, target, arg, refused: 'EACCES', control: 'open', gap });
     const noFile = (f) => (c, worked) => (fs.existsSync(f) === worked ? [] : [`${f} ${worked ? 'is missing' : 'was created'}`]);
     const accepted = (server) => ({
@@ -203,6 +203,9 @@ function attempts(ctx) {
         { ...file('exec', 'a program not granted (/usr/bin/id)', '/usr/bin/id', 'exec') },
         { what: 'connect', target: 'a loopback TCP port (network = no)', arg: String(tcp.address().port), refused: 'EACCES', control: 'net', gap: 'network', ...accepted(tcp) },
         { what: 'unix', target: 'a UNIX socket path (network = no)', arg: unix.address(), refused: 'EACCES', control: 'net', gap: 'network', ...accepted(unix) },
+        { what: 'unix', target: 'an abstract UNIX socket outside (network = yes)', arg: `@${abstract.address().slice(1)}`, confinedAs: 'net', refused: 'EPERM', control: 'open', ...accepted(abstract) },
+        file('read', "mcph's environment (/proc/PID/environ)", `/proc/${mcphPid}/environ`),
+        file('list', "mcph's open files (/proc/PID/fd)", `/proc/${mcphPid}/fd`),
         { what: 'kill', target: "mcph's pid (SIGTERM)", arg: String(mcphPid), refused: 'EPERM', control: null, last: true, after: untouched(mcphPid, 'mcph') },
         { ...sleeperTarget('kill', true) },
         { what: 'ptrace', target: "mcph's pid (PTRACE_ATTACH)", arg: String(mcphPid), refused: 'EPERM', control: null, only: 'plugin', last: true, after: untouched(mcphPid, 'mcph') },
@@ -275,7 +278,7 @@ async function sectionServes(c, s, section, pid) {
 
 async function confinedTry(c, ctx, by, a) {
     const { s, pids } = ctx;
-    const section = SECTIONS[by].confined;
+    const section = SECTIONS[by][a.confinedAs || 'confined'];
     const m = s.mark();
     const got = await call(s, section, a.what, a.arg);
     let worked = got === 'ok';
@@ -404,6 +407,16 @@ function checkRules(ctx) {
     return problems;
 }
 
+// The paths of read and write are relative to the INI's folder, whatever folder mcph was started
+// in and however the INI was named: --check from the folder above, naming run/mcph.ini, must
+// start the confined servers too. [ok, why].
+function relativeIni(ctx) {
+    const r = spawnSync(MCPH, ['--check', path.join(path.basename(ctx.ws), 'mcph.ini')],
+        { cwd: path.dirname(ctx.ws), encoding: 'utf8', timeout: 30000 });
+    const errors = r.stderr.split('\n').filter((l) => /error/.test(l));
+    return [r.status === 0, r.status === 0 ? '' : `exit ${r.status ?? r.signal}: ${short(errors.join(' | '), 600)}`];
+}
+
 // --- The table. ---
 
 function printTable() {
@@ -426,8 +439,9 @@ async function main() {
     const tcp = await listen({ host: '127.0.0.1', port: 0 });
     const unix = await listen(p('sock'));
     fs.chmodSync(p('sock'), 0o666);
+    const abstract = await listen(`\0mcph-confine-${process.pid}`);
     const ini = writeConfig(ws);
-    const ctx = { ws, p, ini, tcp, unix, problemsSeen: 0, gaps: [] };
+    const ctx = { ws, p, ini, tcp, unix, abstract, problemsSeen: 0, gaps: [] };
     const timer = setTimeout(() => {
         report(false, 'confine: the whole run', `still running after ${LIMIT_MS} ms`);
         cleanUp();
@@ -438,6 +452,9 @@ async function main() {
     const confinedLines = ctx.checkOut.split('\n').filter((l) => /confined:|not enforced/.test(l));
     report(checkProblems.length === 0, 'confine: mcph --check prints the confined sections\' rules',
         checkProblems.length ? checkProblems.join(' | ') : `${confinedLines.length} lines; gaps: ${ctx.gaps.length ? ctx.gaps.join(' / ') : 'none'}`);
+
+    const [relOk, relWhy] = relativeIni(ctx);
+    report(relOk, 'confine: --check of an INI named by a relative path from another folder', relWhy);
 
     let s;
     try {
@@ -485,8 +502,7 @@ async function main() {
     report(left.length === 0, 'confine: no section process left after mcph', left.join(', '));
     clearTimeout(timer);
     cleanUp();
-    tcp.close();
-    unix.close();
+    for (const server of [tcp, unix, abstract]) server.close();
     printTable();
     done('confine');
 }

@@ -12,7 +12,8 @@
  *     list [FOLDER]        opendir and one readdir
  *     symlink_read [LINK]  read through a symbolic link (refused with EINVAL if it is none)
  *     connect [PORT]       TCP to 127.0.0.1:PORT
- *     unix [PATH]          connect to the UNIX socket PATH
+ *     unix [PATH]          connect to the UNIX socket PATH (@NAME: the abstract NAME, see
+ *                          attack_unix)
  *     exec [PROGRAM]       fork, then execve PROGRAM (stdin and stdout /dev/null); the
  *                          execve's errno comes back through a close-on-exec pipe
  *     ptrace [PID]         PTRACE_ATTACH, then (when it worked) wait for the stop and detach
@@ -35,6 +36,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,14 +187,29 @@ static int attack_connect(const char *arg)
     return attack_connect_to(fd, (const struct sockaddr *)&sin, sizeof(sin));
 }
 
+/* A path, or @NAME: the abstract NAME, as exactly NAME and, when nothing listens there (an
+ * abstract name is bytes, NUL bytes too), as NAME padded with NUL bytes to the whole sun_path,
+ * which is how Node.js 20 binds one. */
 static int attack_unix(const char *arg)
 {
     struct sockaddr_un sun = {.sun_family = AF_UNIX};
+    size_t len = strlen(arg);
+    socklen_t size = sizeof(sun);
 
-    if (strlen(arg) >= sizeof(sun.sun_path))
+    if (len >= sizeof(sun.sun_path))
         return EINVAL;
-    memcpy(sun.sun_path, arg, strlen(arg) + 1);
+    memcpy(sun.sun_path, arg, len + 1);
+    if (arg[0] == '@') {
+        sun.sun_path[0] = '\0';
+        size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+    }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return errno;
+    int err = attack_connect_to(fd, (const struct sockaddr *)&sun, size);
+    if (err != ECONNREFUSED || arg[0] != '@')
+        return err;
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return errno;
     return attack_connect_to(fd, (const struct sockaddr *)&sun, sizeof(sun));
