@@ -204,6 +204,7 @@ function attempts(ctx) {
         { what: 'connect', target: 'a loopback TCP port (network = no)', arg: String(tcp.address().port), refused: 'EACCES', control: 'net', gap: 'network', ...accepted(tcp) },
         { what: 'unix', target: 'a UNIX socket path (network = no)', arg: unix.address(), refused: 'EACCES', control: 'net', gap: 'network', ...accepted(unix) },
         { what: 'unix', target: 'an abstract UNIX socket outside (network = yes)', arg: `@${abstract.address().slice(1)}`, confinedAs: 'net', refused: 'EPERM', control: 'open', ...accepted(abstract) },
+        { what: 'read_fd', target: 'the INI text through a descriptor it inherited', refused: null, control: 'open', only: 'plugin', before: iniFd },
         file('read', "mcph's environment (/proc/PID/environ)", `/proc/${mcphPid}/environ`),
         file('list', "mcph's open files (/proc/PID/fd)", `/proc/${mcphPid}/fd`),
         { what: 'kill', target: "mcph's pid (SIGTERM)", arg: String(mcphPid), refused: 'EPERM', control: null, last: true, after: untouched(mcphPid, 'mcph') },
@@ -223,6 +224,20 @@ function attempts(ctx) {
         { what: 'write', target: 'a file in the write grant', arg: p('granted/out/by-BY.txt'), after: (c) => (fs.existsSync(c.arg) ? [] : [`${c.arg} is missing`]) },
     ];
     return { list, grants };
+}
+
+// The descriptor of the process pid that holds the INI's text (a memfd named after it, or the
+// file), as arg; else, the number it has in the unconfined section's process (there is no such
+// descriptor there either: 3), which must then be closed.
+function iniFd(a, pid) {
+    const fd = (p) => {
+        try {
+            return fs.readdirSync(`/proc/${p}/fd`).find((n) => /mcph\.ini/.test(fs.readlinkSync(`/proc/${p}/fd/${n}`)));
+        } catch {
+            return undefined;
+        }
+    };
+    a.arg = fd(pid) ?? a.arg ?? '3';
 }
 
 function readNumber(file) {
@@ -279,13 +294,15 @@ async function sectionServes(c, s, section, pid) {
 async function confinedTry(c, ctx, by, a) {
     const { s, pids } = ctx;
     const section = SECTIONS[by][a.confinedAs || 'confined'];
+    if (a.fresh) fs.rmSync(a.fresh, { force: true });
+    if (a.before) a.before(a, ctx.pids[section]);
     const m = s.mark();
     const got = await call(s, section, a.what, a.arg);
     let worked = got === 'ok';
     if (worked && a.gap && gapWarnings(ctx, section, a.gap).length) {
         c.note(`not enforced on this kernel, and said so: ${short(gapWarnings(ctx, section, a.gap)[0], 120)}`);
     } else {
-        c.check(got.startsWith(`refused: ${a.refused} `), `${section}: "${got}", not refused with ${a.refused}`);
+        c.check(got.startsWith(`refused: ${a.refused || ''}`), `${section}: "${got}", not refused${a.refused ? ` with ${a.refused}` : ''}`);
         const code = /^refused: (\w+)/.exec(got)?.[1];
         if (code) {
             const seen = await waitFor(() => refusalLine(s, m, by, section, a.what, a.arg, code), 5000);
@@ -306,7 +323,7 @@ async function controlTry(c, ctx, by, a) {
     const { s, pids } = ctx;
     const section = SECTIONS[by][a.control];
     if (a.fresh) fs.rmSync(a.fresh, { force: true });
-    if (a.before) a.before(a);
+    if (a.before) a.before(a, ctx.pids[section]);
     const got = await call(s, section, a.what, a.arg);
     if (a.controlCan) {
         c.check(got === 'ok' || got.startsWith('refused: '), `${section}: "${got}"`);
@@ -325,8 +342,6 @@ async function runAttempt(ctx, by, a) {
     let confined = '-';
     let control = '-';
     try {
-        if (a.fresh) fs.rmSync(a.fresh, { force: true });
-        if (a.before) a.before(a);
         confined = await confinedTry(c, ctx, by, a);
         control = await controlTry(c, ctx, by, a);
     } catch (err) {

@@ -8,6 +8,7 @@
  *   refusal is also logged at warning level ("attack: WHAT [ARG] refused: ..."), so that it
  *   reaches mcph's stderr. What it tries, by `what` (arg in brackets):
  *     read [FILE]          open it and read a few bytes
+ *     read_fd [FD]         pread the first bytes of an open file descriptor (ENODATA: none)
  *     write [FILE]         create it or append a line to it
  *     list [FOLDER]        opendir and one readdir
  *     symlink_read [LINK]  read through a symbolic link (refused with EINVAL if it is none)
@@ -80,6 +81,7 @@ static const struct attack_errno attack_errnos[] = {
     {EMFILE, "EMFILE"},
     {ENOMEM, "ENOMEM"},
     {EAGAIN, "EAGAIN"},
+    {ENODATA, "ENODATA"},
     {0, NULL},
 };
 
@@ -126,6 +128,21 @@ static int attack_read(const char *arg)
     int err = n < 0 ? errno : 0;
     attack_close(fd);
     return err;
+}
+
+/* Reading what an open file descriptor holds needs no path, so no file rule can refuse it:
+ * only a descriptor that is not there can. */
+static int attack_read_fd(const char *arg)
+{
+    char buf[64];
+    long fd = attack_number(arg, 1L << 20);
+
+    if (fd < 0)
+        return EINVAL;
+    ssize_t n = pread((int)fd, buf, sizeof(buf), 0);
+    if (n < 0)
+        return errno;
+    return n > 0 ? 0 : ENODATA;
 }
 
 static int attack_write(const char *arg)
@@ -369,6 +386,7 @@ struct attack_kind {
 
 static const struct attack_kind attack_kinds[] = {
     {.what = "read", .fn = attack_read},
+    {.what = "read_fd", .fn = attack_read_fd},
     {.what = "write", .fn = attack_write},
     {.what = "list", .fn = attack_list},
     {.what = "symlink_read", .fn = attack_symlink_read},
@@ -430,9 +448,9 @@ static const struct mcph_tool attack_tools[] = {
         .name = "attack",
         .description = "Makes one attempt (what, with arg) and says \"ok\" or how it was refused.",
         .input_schema = "{\"type\":\"object\",\"properties\":{\"what\":{\"type\":\"string\","
-                        "\"enum\":[\"read\",\"write\",\"list\",\"symlink_read\",\"connect\","
-                        "\"unix\",\"exec\",\"ptrace\",\"kill\",\"raise_nofile\",\"mount\","
-                        "\"bpf\",\"unshare_user\"]},\"arg\":{\"type\":\"string\"}},"
+                        "\"enum\":[\"read\",\"read_fd\",\"write\",\"list\",\"symlink_read\","
+                        "\"connect\",\"unix\",\"exec\",\"ptrace\",\"kill\",\"raise_nofile\","
+                        "\"mount\",\"bpf\",\"unshare_user\"]},\"arg\":{\"type\":\"string\"}},"
                         "\"required\":[\"what\"],\"additionalProperties\":false}",
         .call = attack_tool,
     },
