@@ -19,7 +19,8 @@
 //                         connect (PORT)       net.connect to 127.0.0.1:PORT
 //                         unix (PATH)          net.connect to the UNIX socket PATH (@NAME:
 //                                              the abstract NAME)
-//                         exec (PROGRAM)       child_process.spawnSync(PROGRAM), stdio ignored
+//                         exec (PROGRAM ARGS)  child_process.spawnSync(PROGRAM, ARGS), stdio
+//                                              ignored (words split at spaces)
 //                         kill (PID)           process.kill(PID, 'SIGTERM')
 //   ok                  "ok pid N"
 // Answers initialize, ping and tools/list; unknown requests get -32601. stdin at EOF: exit 0.
@@ -91,7 +92,10 @@ const ATTEMPTS = {
     symlink_read: (arg) => (notSymlink(arg), fs.readFileSync(arg), null),
     connect: (arg) => connectTo({ host: '127.0.0.1', port: Number(arg) }),
     unix: (arg) => connectTo({ path: arg.startsWith('@') ? `\0${arg.slice(1)}` : arg }),
-    exec: (arg) => spawnSync(arg, [], { stdio: 'ignore', timeout: 5000 }).error || null,
+    exec: (arg) => {
+        const [program, ...args] = arg.split(' ').filter(Boolean);
+        return spawnSync(program, args, { stdio: 'ignore', timeout: 5000 }).error || null;
+    },
     kill: (arg) => (process.kill(Number(arg), 'SIGTERM'), null),
 };
 

@@ -18,16 +18,23 @@
 //   [plugin.ncagenet]  the same with network = yes
 //   [plugin.nopen]     mcp, node app/attacker.mjs, not confined: the control
 // For every attempt (read the HTTP token file named by [server] auth_token_file, /etc/shadow,
-// the INI, a file beside the granted folder, a symbolic link in it that points out; list the
-// folder above the grant; write beside the write grant and into the read grant; execute
-// /usr/bin/id; connect to a loopback TCP port and a UNIX socket this script listens on; ptrace
-// and SIGTERM mcph and a process outside; raise RLIMIT_NOFILE; mount; bpf; a user namespace):
-// the confined section answers "refused: ERRNO (...)" with the error the design gives, mcph's
-// stderr has the refusal line, the attempt had no effect (no file, no connection, nobody
-// signalled), the section still answers `ok` from the same process and mcph still runs; the
-// control answers "ok" and its effect is seen. What the grants allow (read and list the granted
-// folder, write in granted/out) works while confined. When `mcph --check` or the start-up names
-// a rule as not enforced on this kernel, a file attempt that works must have that warning.
+// the INI, a file beside the granted folder, a symbolic link in it that points out, mcph's
+// /proc/PID/environ; list the folder above the grant and mcph's /proc/PID/fd; write beside the
+// write grant and into the read grant; execute /usr/bin/id, directly and through the dynamic
+// loader the section may execute; connect to a loopback TCP port and a UNIX socket this script
+// listens on with network = no, and to an abstract UNIX socket outside with network = yes;
+// ptrace and SIGTERM mcph and a process outside; and, for the plugin only: read the INI's text
+// through a descriptor the child inherited, read a variable of mcph's environment, raise
+// RLIMIT_NOFILE, mount, bpf, a user namespace): the confined section answers "refused: ERRNO
+// (...)" with the error the design gives, mcph's stderr has the refusal line, the attempt had
+// no effect (no file, no connection, nobody signalled or traced), the section still answers
+// `ok` from the same process and mcph still runs; the control answers "ok" and its effect is
+// seen (where the control cannot succeed on this machine, as raising a hard limit without
+// CAP_SYS_RESOURCE, the line says so). What the grants allow (read and list the granted folder,
+// write in granted/out) works while confined. When `mcph --check` or the start-up names a rule
+// of the section as not enforced, an attempt on that rule that works passes with the warning.
+// Also: --check prints a "confined:" block for each confined section and none for the others,
+// and an INI named by a relative path from another folder starts the confined servers too.
 // Prints "ok confine ..." / "FAIL confine ...: why", a table (attempt | target | confined |
 // control), then "confine: N passed, N failed".
 
@@ -53,6 +60,27 @@ const INSIDE = 'MCPH_CONFINE_INSIDE'; // set in the namespace: the script runs t
 const LIMIT_MS = SAN.any ? 150000 : 50000;
 const NODE = fs.realpathSync(process.execPath);
 const MARKER = `confine-${process.pid}`;
+const SECRET = 'MCPH_CONFINE_TEST_SECRET'; // in mcph's environment: not for a confined plugin
+const LOADER = interpreterOf('/usr/bin/id'); // the dynamic loader, which a confined section may run
+
+// The PT_INTERP of an ELF64 little-endian program (its dynamic loader), or null.
+function interpreterOf(file) {
+    try {
+        const b = fs.readFileSync(file);
+        if (b.readUInt32BE(0) !== 0x7f454c46 || b[4] !== 2 || b[5] !== 1) return null;
+        const phoff = Number(b.readBigUInt64LE(0x20));
+        const size = b.readUInt16LE(0x36);
+        for (let i = 0; i < b.readUInt16LE(0x38); i++) {
+            const ph = phoff + i * size;
+            if (b.readUInt32LE(ph) !== 3) continue; // PT_INTERP
+            const at = Number(b.readBigUInt64LE(ph + 8));
+            return b.toString('latin1', at, at + Number(b.readBigUInt64LE(ph + 32)) - 1);
+        }
+    } catch {
+        // not readable, not ELF64: no loader attempt
+    }
+    return null;
+}
 
 // --- The network namespace. ---
 
@@ -170,7 +198,7 @@ function writeConfig(ws) {
 // before/after: set up a target and check the effect (after(ctx, worked) returns problems).
 function attempts(ctx) {
     const { p, tcp, unix, abstract, mcphPid } = ctx;
-    const file = (what, target, arg, gap = 'read') => ({ what, target, arg, refused: 'EACCES', control: 'open', gap });
+    const file = (what, target, arg, gap = /\bread\b/) => ({ what, target, arg, refused: 'EACCES', control: 'open', gap });
     const noFile = (f) => (c, worked) => (fs.existsSync(f) === worked ? [] : [`${f} ${worked ? 'is missing' : 'was created'}`]);
     const accepted = (server) => ({
         before: (c) => (c.seen = server.accepted),
@@ -198,12 +226,14 @@ function attempts(ctx) {
         file('read', 'a file beside the granted folder', p('beside.txt')),
         file('symlink_read', 'a link in the grant pointing out', p('granted/link')),
         file('list', 'the folder above the grant', ctx.ws),
-        { ...file('write', 'a file outside the write grant', p('escape.txt'), 'write'), after: noFile(p('escape.txt')), fresh: p('escape.txt') },
-        { ...file('write', 'a file in the read-only grant', p('granted/new.txt'), 'write'), after: noFile(p('granted/new.txt')), fresh: p('granted/new.txt') },
-        { ...file('exec', 'a program not granted (/usr/bin/id)', '/usr/bin/id', 'exec') },
-        { what: 'connect', target: 'a loopback TCP port (network = no)', arg: String(tcp.address().port), refused: 'EACCES', control: 'net', gap: 'network', ...accepted(tcp) },
-        { what: 'unix', target: 'a UNIX socket path (network = no)', arg: unix.address(), refused: 'EACCES', control: 'net', gap: 'network', ...accepted(unix) },
+        { ...file('write', 'a file outside the write grant', p('escape.txt'), /\bwrite\b/), after: noFile(p('escape.txt')), fresh: p('escape.txt') },
+        { ...file('write', 'a file in the read-only grant', p('granted/new.txt'), /\bwrite\b/), after: noFile(p('granted/new.txt')), fresh: p('granted/new.txt') },
+        { ...file('exec', 'a program not granted (/usr/bin/id)', '/usr/bin/id', /\bexec\b/) },
+        ...(LOADER ? [file('exec', 'a program not granted, through the dynamic loader (exec granted)', `${LOADER} /usr/bin/id`, /\bexec\b|loader/)] : []),
+        { what: 'connect', target: 'a loopback TCP port (network = no)', arg: String(tcp.address().port), refused: 'EACCES', control: 'net', gap: /network/, ...accepted(tcp) },
+        { what: 'unix', target: 'a UNIX socket path (network = no)', arg: unix.address(), refused: 'EACCES', control: 'net', gap: /network/, ...accepted(unix) },
         { what: 'unix', target: 'an abstract UNIX socket outside (network = yes)', arg: `@${abstract.address().slice(1)}`, confinedAs: 'net', refused: 'EPERM', control: 'open', ...accepted(abstract) },
+        { what: 'getenv', target: `a variable of mcph's environment (${SECRET})`, arg: SECRET, refused: 'ENOENT', control: 'open', only: 'plugin' },
         { what: 'read_fd', target: 'the INI text through a descriptor it inherited', refused: null, control: 'open', only: 'plugin', before: iniFd },
         file('read', "mcph's environment (/proc/PID/environ)", `/proc/${mcphPid}/environ`),
         file('list', "mcph's open files (/proc/PID/fd)", `/proc/${mcphPid}/fd`),
@@ -281,7 +311,7 @@ function refusalLine(s, m, by, section, what, arg, code) {
 
 // The warnings that name a rule of section as not enforced (start-up or --check).
 function gapWarnings(ctx, section, rule) {
-    return ctx.gaps.filter((l) => l.includes(`[plugin.${section}]`) && l.includes(rule));
+    return ctx.gaps.filter((g) => g.section === section && rule.test(g.text)).map((g) => g.text);
 }
 
 async function sectionServes(c, s, section, pid) {
@@ -417,7 +447,13 @@ function checkRules(ctx) {
     for (const sec of ['open', 'nopen']) {
         if (blocks[sec]) problems.push(`a "confined:" block under the unconfined ${sec}`);
     }
-    ctx.gaps = out.split('\n').filter((l) => /not enforced/.test(l));
+    section = null;
+    for (const line of out.split('\n')) {
+        const head = /^\[plugin\.(\w+)\]/.exec(line);
+        if (head) section = head[1];
+        const gap = /^\s+not enforced: (.*)/.exec(line);
+        if (gap && section && !/^nothing\b/.test(gap[1])) ctx.gaps.push({ section, text: gap[1] });
+    }
     ctx.checkOut = out;
     return problems;
 }
@@ -466,14 +502,14 @@ async function main() {
     const checkProblems = checkRules(ctx);
     const confinedLines = ctx.checkOut.split('\n').filter((l) => /confined:|not enforced/.test(l));
     report(checkProblems.length === 0, 'confine: mcph --check prints the confined sections\' rules',
-        checkProblems.length ? checkProblems.join(' | ') : `${confinedLines.length} lines; gaps: ${ctx.gaps.length ? ctx.gaps.join(' / ') : 'none'}`);
+        checkProblems.length ? checkProblems.join(' | ') : `${confinedLines.length} lines; gaps: ${ctx.gaps.length ? ctx.gaps.map((g) => `${g.section}: ${g.text}`).join(' / ') : 'none'}`);
 
     const [relOk, relWhy] = relativeIni(ctx);
     report(relOk, 'confine: --check of an INI named by a relative path from another folder', relWhy);
 
     let s;
     try {
-        s = await startSession(MCPH, ini, { cwd: ws, setLevel: 'warning', initMs: 30000 });
+        s = await startSession(MCPH, ini, { cwd: ws, setLevel: 'warning', initMs: 30000, env: { ...process.env, [SECRET]: 'confine-secret' } });
     } catch (err) {
         report(false, 'confine: mcph serves the INI', short(err.message, 1500));
         cleanUp();
@@ -481,7 +517,10 @@ async function main() {
     }
     ctx.s = s;
     ctx.mcphPid = s.pid;
-    ctx.gaps.push(...s.stderr.split('\n').filter((l) => /not enforced/.test(l)));
+    for (const line of s.stderr.split('\n')) {
+        const warn = /\[plugin\.(\w+)\] confinement: (.*not enforced.*)/.exec(line);
+        if (warn) ctx.gaps.push({ section: warn[1], text: warn[2] });
+    }
     ctx.pids = {};
     for (const sec of ['cage', 'cagenet', 'open', 'ncage', 'ncagenet', 'nopen']) {
         const ok = await s.tool(`${sec}_ok`, {}, 20000);

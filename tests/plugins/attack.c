@@ -15,8 +15,10 @@
  *     connect [PORT]       TCP to 127.0.0.1:PORT
  *     unix [PATH]          connect to the UNIX socket PATH (@NAME: the abstract NAME, see
  *                          attack_unix)
- *     exec [PROGRAM]       fork, then execve PROGRAM (stdin and stdout /dev/null); the
- *                          execve's errno comes back through a close-on-exec pipe
+ *     exec [PROGRAM ARGS]  fork, then execve PROGRAM with ARGS (words split at spaces; stdin
+ *                          and stdout /dev/null); the execve's errno comes back through a
+ *                          close-on-exec pipe
+ *     getenv [NAME]        whether the variable NAME is in the environment (ENOENT: not)
  *     ptrace [PID]         PTRACE_ATTACH, then (when it worked) wait for the stop and detach
  *     kill [PID]           SIGTERM
  *     raise_nofile []      RLIMIT_NOFILE's hard limit one above the current one (restored)
@@ -82,6 +84,7 @@ static const struct attack_errno attack_errnos[] = {
     {ENOMEM, "ENOMEM"},
     {EAGAIN, "EAGAIN"},
     {ENODATA, "ENODATA"},
+    {E2BIG, "E2BIG"},
     {0, NULL},
 };
 
@@ -286,18 +289,35 @@ static int attack_forked(void (*body)(int report, const char *arg), const char *
     return attack_child_error(p[0], pid);
 }
 
+#define ATTACK_ARGV_MAX 8
+
+/* In the forked child: arg is the program and its arguments, split at spaces. */
 static void attack_exec_body(int report, const char *arg)
 {
-    char *argv[] = {(char *)arg, NULL};
-    char *envp[] = {NULL};
+    char words[ATTACK_TEXT_MAX], *argv[ATTACK_ARGV_MAX + 1], *envp[] = {NULL}, *save = NULL;
+    int n = 0;
 
-    execve(arg, argv, envp);
+    if (strlen(arg) >= sizeof(words))
+        attack_child_report(report, E2BIG);
+    memcpy(words, arg, strlen(arg) + 1);
+    for (char *w = strtok_r(words, " ", &save); w != NULL && n < ATTACK_ARGV_MAX;
+         w = strtok_r(NULL, " ", &save))
+        argv[n++] = w;
+    argv[n] = NULL;
+    if (n == 0)
+        attack_child_report(report, EINVAL);
+    execve(argv[0], argv, envp);
     attack_child_report(report, errno);
 }
 
 static int attack_exec(const char *arg)
 {
     return attack_forked(attack_exec_body, arg);
+}
+
+static int attack_getenv(const char *arg)
+{
+    return getenv(arg) != NULL ? 0 : ENOENT;
 }
 
 static int attack_ptrace(const char *arg)
@@ -393,6 +413,7 @@ static const struct attack_kind attack_kinds[] = {
     {.what = "connect", .fn = attack_connect},
     {.what = "unix", .fn = attack_unix},
     {.what = "exec", .fn = attack_exec},
+    {.what = "getenv", .fn = attack_getenv},
     {.what = "ptrace", .fn = attack_ptrace},
     {.what = "kill", .fn = attack_kill},
     {.what = "raise_nofile", .fn = attack_raise_nofile},
@@ -449,8 +470,9 @@ static const struct mcph_tool attack_tools[] = {
         .description = "Makes one attempt (what, with arg) and says \"ok\" or how it was refused.",
         .input_schema = "{\"type\":\"object\",\"properties\":{\"what\":{\"type\":\"string\","
                         "\"enum\":[\"read\",\"read_fd\",\"write\",\"list\",\"symlink_read\","
-                        "\"connect\",\"unix\",\"exec\",\"ptrace\",\"kill\",\"raise_nofile\","
-                        "\"mount\",\"bpf\",\"unshare_user\"]},\"arg\":{\"type\":\"string\"}},"
+                        "\"connect\",\"unix\",\"exec\",\"getenv\",\"ptrace\",\"kill\","
+                        "\"raise_nofile\",\"mount\",\"bpf\",\"unshare_user\"]},"
+                        "\"arg\":{\"type\":\"string\"}},"
                         "\"required\":[\"what\"],\"additionalProperties\":false}",
         .call = attack_tool,
     },
