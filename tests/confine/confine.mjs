@@ -60,6 +60,8 @@ const INSIDE = 'MCPH_CONFINE_INSIDE'; // set in the namespace: the script runs t
 const LIMIT_MS = SAN.any ? 150000 : 50000;
 const NODE = fs.realpathSync(process.execPath);
 const MARKER = `confine-${process.pid}`;
+// A sanitizer that cannot work in a confined process (LeakSanitizer needs ptrace) says this.
+const SANITIZER_FATAL = /Sanitizer has encountered a fatal error/;
 const SECRET = 'MCPH_CONFINE_TEST_SECRET'; // in mcph's environment: not for a confined plugin
 const LOADER = interpreterOf('/usr/bin/id'); // the dynamic loader, which a confined section may run
 
@@ -415,7 +417,7 @@ class Case {
 }
 
 function finish(c, ctx) {
-    const reports = SANITIZER_REPORT.exec(ctx.s.stderr);
+    const reports = SANITIZER_REPORT.exec(ctx.s.stderr) || SANITIZER_FATAL.exec(ctx.s.stderr);
     if (reports && !ctx.sanitizerSeen) {
         ctx.sanitizerSeen = true;
         c.check(false, `sanitizer report in mcph's stderr: ${short(ctx.s.stderr.slice(reports.index), 400)}`);
