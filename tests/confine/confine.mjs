@@ -552,6 +552,8 @@ async function main() {
     }
     const st = await endSession(s);
     report(st.code === 0 && !st.signal && !st.timedOut, 'confine: mcph exits 0 at the end of input', JSON.stringify(st));
+    const late = [SANITIZER_REPORT, SANITIZER_FATAL].map((re) => re.exec(s.stderr)).find(Boolean);
+    report(!late, 'confine: no sanitizer report or fatal error in mcph\'s stderr', late ? short(s.stderr.slice(late.index), 400) : '');
     const mine = new Set(sleepers.map((c) => c.pid));
     const strays = () => [...pidsByMarker(ini), ...pidsByMarker(MARKER).filter((pid) => !mine.has(pid))];
     const left = (await waitFor(() => strays().length === 0, 3000)) ? [] : strays();
