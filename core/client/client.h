@@ -53,7 +53,7 @@ struct mcp_spec {
 
 /* Confine the process of spec (built: argv and envp set) by a section's rules, read, write and
  * exec as the config keeps them (NULL: not set), network 1 for yes (client/confine.h). What
- * this kernel cannot enforce is logged through host at warning level, naming the section.
+ * this kernel cannot enforce is logged through host at warning level (naming the section).
  * Returns MCPH_OK, MCPH_ERR_INVALID (logged: a path that does not exist) or MCPH_ERR_NOMEM. */
 int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const char *read,
                      const char *write, const char *exec, int network);

@@ -64,12 +64,12 @@ int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const 
     confine_free(spec->confine);
     rc = confine_new(&spec->confine, read, write, exec, network, spec->argv[0], path, &why);
     if (rc == MCPH_ERR_INVALID)
-        host->log(host, MCPH_LOG_ERROR, "[plugin.%s] %s", host->instance, why.buf);
+        host->log(host, MCPH_LOG_ERROR, "confinement: %s", why.buf);
     mcph_sb_reset(&why);
     if (rc == MCPH_OK && confine_gaps(spec->confine, &why) > 0)
         host->log(host, MCPH_LOG_WARNING,
-                  "[plugin.%s] confinement: this kernel does not enforce %s; the rest is applied",
-                  host->instance, why.nomem ? "every rule" : why.buf);
+                  "confinement: this kernel does not enforce %s; the rest is applied",
+                  why.nomem ? "every rule" : why.buf);
     mcph_sb_release(&why);
     return rc;
 }
