@@ -228,7 +228,7 @@ function attempts(ctx) {
     });
     const list = [
         file('read', 'the HTTP token file', p('token')),
-        file('read', '/etc/shadow', '/etc/shadow'),
+        { ...file('read', '/etc/shadow', '/etc/shadow'), controlCan: readable('/etc/shadow') ? null : 'not readable by this user' },
         file('read', 'the INI', ctx.ini),
         file('read', 'a file beside the granted folder', p('beside.txt')),
         file('symlink_read', 'a link in the grant pointing out', p('granted/link')),
@@ -275,6 +275,15 @@ function iniFd(a, pid) {
         }
     };
     a.arg = fd(pid) ?? a.arg ?? '3';
+}
+
+function readable(file) {
+    try {
+        fs.accessSync(file, fs.constants.R_OK);
+        return true;
+    } catch {
+        return false;
+    }
 }
 
 function readNumber(file) {
