@@ -531,9 +531,10 @@ int confine_gaps(const struct confine *c, struct mcph_strbuf *sb)
         n++;                                                                                       \
     } while (0)
     if (c->abi == 0)
-        CONFINE_GAP("the file rules (read, write, exec: every file stays open to it) and the "
-                    "signal scope, for the kernel has no Landlock (Linux 5.13 and newer with "
-                    "landlock in its lsm= list)");
+        CONFINE_GAP("the file rules (read, write, exec: every file stays open to it), signals "
+                    "to processes outside its own and connections to abstract UNIX sockets "
+                    "outside, for the kernel has no Landlock (Linux 5.13 and newer with landlock "
+                    "in its lsm= list)");
     if (c->abi >= 1 && c->abi < 3)
         CONFINE_GAP("truncating files outside write (Landlock ABI %d; 3 needed)", c->abi);
     if (c->abi >= 1 && c->abi < 5)

@@ -241,7 +241,8 @@ function attempts(ctx) {
         { what: 'unix', target: 'a UNIX socket path (network = no)', arg: unix.address(), refused: 'EACCES', control: 'net', gap: /network/, ...accepted(unix) },
         { what: 'unix', target: 'an abstract UNIX socket outside (network = yes)', arg: `@${abstract.address().slice(1)}`, confinedAs: 'net', refused: 'EPERM', control: 'open', gap: /abstract/, ...accepted(abstract) },
         { what: 'getenv', target: `a variable of mcph's environment (${SECRET})`, arg: SECRET, refused: 'ENOENT', control: 'open', only: 'plugin' },
-        { what: 'read_fd', target: 'the INI text through a descriptor it inherited', refused: null, control: 'open', only: 'plugin', before: iniFd },
+        // Closed in every isolated child once its config is read: no section can show it open.
+        { what: 'read_fd', target: 'the INI text through a descriptor it inherited', refused: 'EBADF', control: null, noControl: 'n/a (closed in every isolated child)', only: 'plugin', before: iniFd },
         file('read', "mcph's environment (/proc/PID/environ)", `/proc/${mcphPid}/environ`),
         file('list', "mcph's open files (/proc/PID/fd)", `/proc/${mcphPid}/fd`),
         { what: 'kill', target: "mcph's pid (SIGTERM)", arg: String(mcphPid), refused: 'EPERM', control: null, last: true, gap: /signal/, skipOnGap: true, after: untouched(mcphPid, 'mcph') },
@@ -370,7 +371,7 @@ function problemsOk(problems, section) {
 }
 
 async function controlTry(c, ctx, by, a) {
-    if (!a.control) return 'n/a (would end the run)';
+    if (!a.control) return a.noControl ?? 'n/a (would end the run)';
     const { s, pids } = ctx;
     const section = SECTIONS[by][a.control];
     if (a.fresh) fs.rmSync(a.fresh, { force: true });

@@ -8,7 +8,8 @@
  *   refusal is also logged at warning level ("attack: WHAT [ARG] refused: ..."), so that it
  *   reaches mcph's stderr. What it tries, by `what` (arg in brackets):
  *     read [FILE]          open it and read a few bytes
- *     read_fd [FD]         pread the first bytes of an open file descriptor (ENODATA: none)
+ *     read_fd [FD]         pread the first bytes of an open descriptor of the INI text (EBADF:
+ *                          FD is no longer that memfd; ENODATA: empty)
  *     write [FILE]         create it or append a line to it
  *     list [FOLDER]        opendir and one readdir
  *     symlink_read [LINK]  read through a symbolic link (refused with EINVAL if it is none)
@@ -142,6 +143,16 @@ static int attack_read_fd(const char *arg)
 
     if (fd < 0)
         return EINVAL;
+    /* The descriptor must still be the INI text (a memfd named mcph.ini), not a file opened
+     * since under the same number. */
+    char link[64], target[256];
+    snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+    ssize_t len = readlink(link, target, sizeof(target) - 1);
+    if (len < 0)
+        return errno;
+    target[len] = '\0';
+    if (strstr(target, "mcph.ini") == NULL)
+        return EBADF;
     ssize_t n = pread((int)fd, buf, sizeof(buf), 0);
     if (n < 0)
         return errno;
