@@ -1,2 +1,0 @@
-build-tsan/core/config/inifile.o: core/config/inifile.c \
- core/config/inifile.h core/lib/diag.h

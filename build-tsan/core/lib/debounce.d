@@ -1,1 +1,0 @@
-build-tsan/core/lib/debounce.o: core/lib/debounce.c core/lib/debounce.h

@@ -1,1 +1,0 @@
-build-tsan/core/lib/nowait.o: core/lib/nowait.c core/lib/nowait.h
