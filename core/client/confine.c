@@ -427,15 +427,15 @@ static int confine_filter(struct confine *c)
     /* clone3's flags are in memory a filter cannot read: ENOSYS sends the C library to clone. */
     bad |= confine_rule(ctx, ENOSYS, "clone3", 0, NULL) != 0;
     for (size_t i = 0; i < sizeof(ns_flags) / sizeof(ns_flags[0]); i++) {
-        struct scmp_arg_cmp flag = SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]);
+        struct scmp_arg_cmp flag = {0, SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]};
 
         bad |= confine_rule(ctx, EPERM, "clone", 1, &flag) != 0;
     }
     if (!c->network) {
         bad |= confine_rule(ctx, EACCES, "socket", 0, NULL) != 0;
     } else {
-        struct scmp_arg_cmp packet = SCMP_A0(SCMP_CMP_EQ, AF_PACKET);
-        struct scmp_arg_cmp raw = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW);
+        struct scmp_arg_cmp packet = {0, SCMP_CMP_EQ, AF_PACKET, 0};
+        struct scmp_arg_cmp raw = {1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW};
 
         bad |= confine_rule(ctx, EPERM, "socket", 1, &packet) != 0;
         bad |= confine_rule(ctx, EPERM, "socket", 1, &raw) != 0;
