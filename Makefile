@@ -26,10 +26,12 @@ BUILD    := build
 SANITIZE ?=
 WERROR   ?= 1
 
-# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev, libmicrohttpd-dev; the sqlite
-# plugin adds libsqlite3-dev, and the sqlite3 shell builds its sample database). ----------
-DEB_PKGS := libcjson-dev libinih-dev libmicrohttpd-dev pkg-config libsqlite3-dev sqlite3
-PC_PKGS  := libcjson inih libmicrohttpd sqlite3
+# --- Dependencies come from the system (Debian: libcjson-dev, libinih-dev, libmicrohttpd-dev,
+# libseccomp-dev for the filter of confined processes; the sqlite plugin adds libsqlite3-dev,
+# and the sqlite3 shell builds its sample database). ---------------------------------------
+DEB_PKGS := libcjson-dev libinih-dev libmicrohttpd-dev libseccomp-dev pkg-config libsqlite3-dev \
+            sqlite3
+PC_PKGS  := libcjson inih libmicrohttpd libseccomp sqlite3
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # (Not for make clean or make uninstall, which build nothing.)
@@ -44,10 +46,10 @@ endif
 endif
 endif
 
-DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd libseccomp 2>/dev/null)
 # libmicrohttpd is opened when mcph listens (core/transport/http_mhd.c), not linked: a stdio server maps
 # none of it, nor the TLS libraries it brings.
-DEP_LIBS   := $(shell pkg-config --libs libcjson inih 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs libcjson inih libseccomp 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wformat=2 -Wvla

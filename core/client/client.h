@@ -18,6 +18,8 @@
 
 /* The reader of a process's stderr (client/spawn.c). */
 struct spawn_tail;
+/* What a confined process may do (client/confine.h). */
+struct confine;
 
 /* What starts the server; two are the same server when every member is. */
 struct mcp_spec {
@@ -30,6 +32,7 @@ struct mcp_spec {
     int startup_ms;          /* start-up and handshake deadline */
     int idle_stop_s; /* no request, question or subscription this long: the process is stopped
                       * until a request needs it (the mcp plugin's idle_stop_s); 0: never */
+    struct confine *confine; /* owned or NULL (not confined): applied before exec */
     /* An isolated plugin's child (host/isolate.c) sets these; the mcp plugin leaves them 0. */
     const char *noun;       /* static: what messages call it ("server" when NULL, "plugin") */
     int pass[MCP_PASS_MAX]; /* owned: given to the process as fds 3, 4, ... */
@@ -49,6 +52,13 @@ struct mcp_spec {
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
  * core reads it as MRTR_KEY_ORIGIN, calls/mrtr.h). */
 #define MCP_ORIGIN_KEY "dev.mcph/origin"
+
+/* Confine the process of spec (built: argv and envp set) by a section's rules, read, write and
+ * exec as the config keeps them (NULL: not set), network 1 for yes (client/confine.h). What
+ * this kernel cannot enforce is logged through host at warning level (naming the section).
+ * Returns MCPH_OK, MCPH_ERR_INVALID (logged: a path that does not exist) or MCPH_ERR_NOMEM. */
+int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const char *read,
+                     const char *write, const char *exec, int network);
 
 /* Free what spec owns (its lists, folder, descriptors, stderr reader) and zero it. */
 void mcp_spec_release(struct mcp_spec *spec);

@@ -10,6 +10,8 @@
  */
 #include "client/link.h"
 
+#include "client/confine.h"
+
 #include "mcph-env.h"
 
 #include <ctype.h>
@@ -42,9 +44,34 @@ void mcp_spec_release(struct mcp_spec *spec)
     free(spec->display);
     free(spec->tag);
     spawn_tail_stop(spec->tail);
+    confine_free(spec->confine);
     for (int i = 0; i < spec->npass; i++)
         close(spec->pass[i]);
     memset(spec, 0, sizeof(*spec));
+}
+
+int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const char *read,
+                     const char *write, const char *exec, int network)
+{
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    const char *path = NULL;
+    int rc;
+
+    for (size_t i = 0; spec->envp[i] != NULL; i++) {
+        if (strncmp(spec->envp[i], "PATH=", 5) == 0)
+            path = spec->envp[i] + 5;
+    }
+    confine_free(spec->confine);
+    rc = confine_new(&spec->confine, read, write, exec, network, spec->argv[0], path, &why);
+    if (rc == MCPH_ERR_INVALID)
+        host->log(host, MCPH_LOG_ERROR, "confinement: %s", why.buf);
+    mcph_sb_reset(&why);
+    if (rc == MCPH_OK && confine_gaps(spec->confine, &why) > 0)
+        host->log(host, MCPH_LOG_WARNING,
+                  "confinement: this kernel does not enforce %s; the rest is applied",
+                  why.nomem ? "every rule" : why.buf);
+    mcph_sb_release(&why);
+    return rc;
 }
 
 static int spawn_list_same(char **a, char **b)
@@ -66,8 +93,8 @@ int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b)
            strcmp(a->cwd, b->cwd) == 0 && a->startup_ms == b->startup_ms &&
            a->call_timeout_ms == b->call_timeout_ms && a->max_memory == b->max_memory &&
            a->max_cpu_s == b->max_cpu_s && a->max_files == b->max_files &&
-           a->max_procs == b->max_procs && (a->tag == NULL) == (b->tag == NULL) &&
-           (a->tag == NULL || strcmp(a->tag, b->tag) == 0);
+           a->max_procs == b->max_procs && confine_same(a->confine, b->confine) &&
+           (a->tag == NULL) == (b->tag == NULL) && (a->tag == NULL || strcmp(a->tag, b->tag) == 0);
 }
 
 /* The next word of *pp into a new string: '...' and "..." quote (\" and \\ inside "..."). */
@@ -408,9 +435,14 @@ static void spawn_child(const struct mcp_spec *spec, int in, int out, int err, i
         goto fail;
     if (chdir(spec->cwd) != 0)
         goto fail;
+    if (spec->confine != NULL && (e = confine_apply(spec->confine)) != 0) {
+        e = -e; /* the parent says it could not confine it */
+        goto said;
+    }
     execve(spec->argv[0], spec->argv, spec->envp);
 fail:
     e = errno;
+said:
     while (write(err, &e, sizeof(e)) < 0 && errno == EINTR)
         ;
     _exit(127);
@@ -590,7 +622,11 @@ int mcp_spawn(struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph
     while (n < 0 && errno == EINTR);
     close(err[0]);
     if (n == (ssize_t)sizeof(e)) {
-        mcph_sb_addf(why, "could not run %s in %s: %s", spec->argv[0], spec->cwd, strerror(e));
+        if (e < 0)
+            mcph_sb_addf(why, "could not confine the process of %s: %s", spec->argv[0],
+                         strerror(-e));
+        else
+            mcph_sb_addf(why, "could not run %s in %s: %s", spec->argv[0], spec->cwd, strerror(e));
         while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
             ;
         close(in[1]);

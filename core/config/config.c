@@ -384,6 +384,9 @@ void config_plugin_release(struct config_plugin *pl)
     free(pl->prefix);
     for (int i = 0; i < FILTER_KEYS; i++)
         free(pl->filter[i]);
+    free(pl->confine.read);
+    free(pl->confine.write);
+    free(pl->confine.exec);
     for (size_t i = 0; i < pl->nkeys; i++) {
         free(pl->keys[i].key);
         free(pl->keys[i].value);
@@ -409,6 +412,9 @@ int config_plugin_copy(struct config_plugin *dst, const struct config_plugin *sr
          config_copy_str(&dst->prefix, src->prefix) & (dst->keys != NULL);
     for (int i = 0; i < FILTER_KEYS; i++)
         ok &= config_copy_str(&dst->filter[i], src->filter[i]);
+    ok &= config_copy_str(&dst->confine.read, src->confine.read) &
+          config_copy_str(&dst->confine.write, src->confine.write) &
+          config_copy_str(&dst->confine.exec, src->confine.exec);
     for (size_t i = 0; ok && i < src->nkeys; i++, dst->nkeys++) {
         dst->keys[i].line = src->keys[i].line;
         ok = config_copy_str(&dst->keys[i].key, src->keys[i].key) &
@@ -523,6 +529,30 @@ static void config_resolve_paths(struct config_parse *p)
     }
 }
 
+/* confine is on when set so, or when a rule is set; confine = no with a rule is a mistake. */
+static void config_check_confine(struct config_parse *p, struct config_plugin *pl)
+{
+    const struct {
+        const char *key;
+        int line;
+    } rules[] = {{"read", pl->read_line},
+                 {"write", pl->write_line},
+                 {"exec", pl->exec_line},
+                 {"network", pl->network_line}};
+
+    for (size_t k = 0; k < sizeof(rules) / sizeof(rules[0]); k++) {
+        if (rules[k].line == 0)
+            continue;
+        if (pl->confine_line != 0 && !pl->confine.on)
+            diag_add_at(p->errs, p->cfg->file, rules[k].line,
+                        "[plugin.%s] %s confines the process, and 'confine = no' (line %d) says "
+                        "not to; remove one of them",
+                        pl->id, rules[k].key, pl->confine_line);
+        else
+            pl->confine.on = 1;
+    }
+}
+
 /* The limits of isolate = process mean nothing for a plugin in mcph's own process. A shared
  * key (call_timeout_ms) is the loader's to judge: the plugin may declare it. */
 static void config_check_isolation(struct config_parse *p)
@@ -539,6 +569,7 @@ static void config_check_isolation(struct config_parse *p)
                       {"max_files", pl->max_files_line},
                       {"max_procs", pl->max_procs_line}};
 
+        config_check_confine(p, &cfg->plugins[i]);
         for (size_t k = 0; !pl->isolate.on && k < sizeof(limits) / sizeof(limits[0]); k++) {
             if (limits[k].line == 0)
                 continue;
@@ -671,7 +702,11 @@ int config_plugin_same(const struct config_plugin *a, const struct config_plugin
     if (!config_str_eq(a->path, b->path) || a->enabled != b->enabled ||
         !config_str_eq(a->prefix, b->prefix) || a->cache_ttl_ms != b->cache_ttl_ms ||
         a->cache_public != b->cache_public || a->nkeys != b->nkeys ||
-        memcmp(&a->isolate, &b->isolate, sizeof(a->isolate)) != 0)
+        memcmp(&a->isolate, &b->isolate, sizeof(a->isolate)) != 0 ||
+        a->confine.on != b->confine.on || a->confine.network != b->confine.network ||
+        !config_str_eq(a->confine.read, b->confine.read) ||
+        !config_str_eq(a->confine.write, b->confine.write) ||
+        !config_str_eq(a->confine.exec, b->confine.exec))
         return 0;
     for (int i = 0; i < FILTER_KEYS; i++) {
         if (!config_str_eq(a->filter[i], b->filter[i]))

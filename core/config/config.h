@@ -28,6 +28,17 @@ struct config_isolate {
     int max_procs;        /* processes under the child (its tree), counted by it; 0: none */
 };
 
+/* confine and its rules: what the process of an isolated section or a proxied server may do
+ * (client/confine.h applies them). Paths are absolute (resolved against the INI file's folder)
+ * and kept as words, each in "..." quotes (mcph-env.h's words). */
+struct config_confine {
+    int on;      /* confine = yes, or set by read, write, exec or network; 0: not confined */
+    char *read;  /* owned or NULL: read = PATH... */
+    char *write; /* owned or NULL: write = PATH... */
+    char *exec;  /* owned or NULL: exec = PATH... */
+    int network; /* network = yes (1) or no (0, the default of a confined section) */
+};
+
 /* One [plugin.NAME] section. */
 struct config_plugin {
     char *id;         /* owned: NAME */
@@ -49,6 +60,8 @@ struct config_plugin {
     struct config_isolate isolate;
     int isolate_line, call_timeout_line, max_memory_line, max_cpu_line, max_files_line;
     int max_procs_line;
+    struct config_confine confine;
+    int confine_line, read_line, write_line, exec_line, network_line;
     int ini_fd;   /* borrowed: the config's text_fd, for an isolated section's child; or -1 */
     int image_fd; /* in an isolated child (--isolated): the sealed copy of the plugin its
                    * parent checked, loaded instead of path; else -1 */

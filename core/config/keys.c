@@ -5,6 +5,7 @@
 #include "lib/limits.h"
 #include "lib/log.h"
 #include "lib/status.h"
+#include "mcph-env.h"
 #include "mcph-value.h"
 
 #include <errno.h>
@@ -70,9 +71,16 @@ static int config_word_isolate(const char *value, int *out)
     return STATUS_INVALID;
 }
 
+static int config_word_network(const char *value, int *out)
+{
+    return mcph_value_bool(value, out) == MCPH_OK ? STATUS_OK : STATUS_INVALID;
+}
+
 #define CONFIG_SERVER(member) .field = offsetof(struct config, member)
 #define CONFIG_PLUGIN(member, at)                                                                  \
     .field = offsetof(struct config_plugin, member), .line = offsetof(struct config_plugin, at)
+#define CONFIG_PATHS(what)                                                                         \
+    what ", words ('...' and \"...\" quote) relative to the INI file's folder"
 #define CONFIG_GLOBS(what)                                                                         \
     "globs of " what ", space-separated (* ? [set] [!set], \\ escapes; !glob excludes)"
 
@@ -154,6 +162,17 @@ const struct config_key config_plugin_keys[] = {
      .unit = "a number of open files"},
     {"max_procs", CONFIG_KEY_INT, CONFIG_PLUGIN(isolate.max_procs, max_procs_line), .min = 1,
      .max = LIMIT_ISOLATE_PROCS_MAX, .unit = "a number of processes"},
+    /* Confinement (client/confine.h): shared, for the mcp plugin declares them. */
+    {"confine", CONFIG_KEY_BOOL, CONFIG_PLUGIN(confine.on, confine_line), .shared = 1},
+    {"read", CONFIG_KEY_PATHS, CONFIG_PLUGIN(confine.read, read_line), .shared = 1,
+     .help = CONFIG_PATHS("files and folders the process may read")},
+    {"write", CONFIG_KEY_PATHS, CONFIG_PLUGIN(confine.write, write_line), .shared = 1,
+     .help = CONFIG_PATHS("files and folders the process may write, create and remove in")},
+    {"exec", CONFIG_KEY_PATHS, CONFIG_PLUGIN(confine.exec, exec_line), .shared = 1,
+     .help = CONFIG_PATHS("programs, or folders of programs, the process may run")},
+    {"network", CONFIG_KEY_WORD, CONFIG_PLUGIN(confine.network, network_line),
+     .word = config_word_network, .shared = 1,
+     .help = "no (the process may open no socket; socketpair() only) or yes"},
     {0},
 };
 
@@ -206,6 +225,50 @@ static int config_key_set_text(const struct config_key *k, char **field, const c
     return STATUS_OK;
 }
 
+/* A CONFIG_KEY_PATHS member: each word resolved against dir, kept "..."-quoted, the old
+ * value freed. */
+static int config_key_set_paths(char **field, const char *dir, const char *value,
+                                struct strbuf *why)
+{
+    struct strbuf sb = STRBUF_INIT;
+    char *word = malloc(strlen(value) + 1);
+    int quoted, n = 0;
+
+    if (word == NULL)
+        return STATUS_NOMEM;
+    for (const char *p = mcph_word_skip(value); *p != '\0'; p = mcph_word_skip(p), n++) {
+        char *path;
+
+        if (mcph_word_next(&p, word, &quoted) != MCPH_OK) {
+            (void)strbuf_addf(why, "a %c quote is not closed", *p);
+            break;
+        }
+        path = config_join(dir, word);
+        if (path == NULL) {
+            sb.nomem = 1;
+            break;
+        }
+        (void)strbuf_addstr(&sb, n > 0 ? " \"" : "\"");
+        for (const char *c = path; *c != '\0'; c++) {
+            if (*c == '"' || *c == '\\')
+                (void)strbuf_addch(&sb, '\\');
+            (void)strbuf_addch(&sb, *c);
+        }
+        (void)strbuf_addch(&sb, '"');
+        free(path);
+    }
+    free(word);
+    if (why->len > 0 || n == 0 || sb.nomem) {
+        int nomem = sb.nomem;
+
+        strbuf_release(&sb);
+        return nomem ? STATUS_NOMEM : STATUS_INVALID;
+    }
+    free(*field);
+    *field = strbuf_detach(&sb, NULL);
+    return *field != NULL ? STATUS_OK : STATUS_NOMEM;
+}
+
 int config_key_set(const struct config_key *k, void *base, const char *dir, const char *value,
                    struct strbuf *why)
 {
@@ -227,6 +290,8 @@ int config_key_set(const struct config_key *k, void *base, const char *dir, cons
         return k->word(value, field);
     case CONFIG_KEY_BYTES:
         return config_parse_bytes(value, k->min, k->max, field);
+    case CONFIG_KEY_PATHS:
+        return config_key_set_paths(field, dir, value, why);
     }
     return STATUS_INVALID;
 }
@@ -292,16 +357,24 @@ const char *config_shared_key_name(size_t i)
     return NULL;
 }
 
-int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size)
+int config_shared_key_get(const struct config_plugin *pl, const char *key, struct strbuf *sb)
 {
     const struct config_key *k = config_key_find(config_plugin_keys, key);
+    const void *field;
     int line;
 
     if (k == NULL || !k->shared)
         return 0;
     line = *(const int *)(const void *)((const char *)pl + k->line);
-    if (line != 0)
-        snprintf(buf, size, "%d", *(const int *)(const void *)((const char *)pl + k->field));
+    field = (const char *)pl + k->field;
+    if (line == 0)
+        return 0;
+    if (k->type == CONFIG_KEY_PATHS)
+        (void)strbuf_addstr(sb, *(char *const *)field);
+    else if (k->type == CONFIG_KEY_BOOL || k->type == CONFIG_KEY_WORD)
+        (void)strbuf_addstr(sb, *(const int *)field ? "yes" : "no"); /* the shared words */
+    else
+        (void)strbuf_addf(sb, "%d", *(const int *)field);
     return line;
 }
 

@@ -20,6 +20,8 @@ enum config_key_type {
     CONFIG_KEY_BOOL,     /* int, yes or no (mcph-value.h) */
     CONFIG_KEY_WORD,     /* int, one of a few words, read by word() */
     CONFIG_KEY_BYTES,    /* long long, bytes from min to max, with K, M or G (1024-based) */
+    CONFIG_KEY_PATHS,    /* char *, words (mcph-env.h) each resolved as CONFIG_KEY_FILE, kept
+                          * as "..."-quoted words */
 };
 
 struct config_key {
@@ -74,9 +76,9 @@ int config_shared_key(const char *key);
 /* The i-th of those keys (from 0), static; NULL past the last. */
 const char *config_shared_key_name(size_t i);
 
-/* The value of shared key `key` in section pl as text into buf (size bytes), when the section
- * sets it. Returns the line it was set on, or 0 when not set (buf untouched). */
-int config_shared_key_get(const struct config_plugin *pl, const char *key, char *buf, size_t size);
+/* The value of shared key `key` in section pl as text appended to sb, when the section sets
+ * it. Returns the line it was set on, or 0 when not set (sb untouched). */
+int config_shared_key_get(const struct config_plugin *pl, const char *key, struct strbuf *sb);
 
 /* Those keys as one line for messages, "path, enabled, ...", appended to sb. */
 void config_core_key_names(struct strbuf *sb);

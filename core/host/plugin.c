@@ -141,12 +141,13 @@ static void plugin_key_list(const struct plugin *pl, struct strbuf *sb)
 static int plugin_check_shared(struct rows_load *ld)
 {
     const char *key;
-    char value[32];
+    struct strbuf value = STRBUF_INIT;
     int bad = 0;
 
     for (size_t i = 0; (key = config_shared_key_name(i)) != NULL; i++) {
-        int line = config_shared_key_get(ld->cp, key, value, sizeof(value));
+        int line = config_shared_key_get(ld->cp, key, &value);
 
+        strbuf_reset(&value);
         if (line == 0 || plugin_find_key(ld->pl, key) != NULL)
             continue;
         diag_add_at(ld->errs, ld->ini_file, line,
@@ -156,6 +157,7 @@ static int plugin_check_shared(struct rows_load *ld)
                     ld->cp->id, key, ld->pl->name);
         bad = 1;
     }
+    strbuf_release(&value);
     return bad;
 }
 
@@ -202,18 +204,20 @@ static int plugin_check_config(struct rows_load *ld)
 static void plugin_copy_shared(struct rows_load *ld, const char *key)
 {
     struct plugin *pl = ld->pl;
-    char value[32];
+    struct strbuf value = STRBUF_INIT;
     int line;
 
     if (pl->section.isolate.on || plugin_find_key(pl, key) == NULL)
         return;
-    line = config_shared_key_get(ld->cp, key, value, sizeof(value));
-    if (line == 0)
-        return;
-    pl->config[pl->nconfig].key = rows_dup(ld, key);
-    pl->config[pl->nconfig].value = rows_dup(ld, value);
-    pl->config[pl->nconfig].line = line;
-    pl->nconfig++;
+    line = config_shared_key_get(ld->cp, key, &value);
+    if (line != 0) {
+        pl->config[pl->nconfig].key = rows_dup(ld, key);
+        pl->config[pl->nconfig].value = rows_dup(ld, value.nomem ? "" : value.buf);
+        pl->config[pl->nconfig].line = line;
+        pl->nconfig++;
+        ld->failed |= value.nomem;
+    }
+    strbuf_release(&value);
 }
 
 /* The section's own keys, then the shared core keys it sets that the plugin declares. */

@@ -1,5 +1,6 @@
 #include "served/listing.h"
 
+#include "client/confine.h"
 #include "config/filter.h"
 #include "host/rows.h"
 #include "lib/log.h"
@@ -91,10 +92,44 @@ static void listing_filters(const struct server *srv, FILE *out)
     }
 }
 
+/* What the process of each confined section may do (client/confine.h), and what this kernel
+ * does not enforce. The program of an isolated section is mcph itself; an mcp section's is
+ * its command's, which its plugin resolves. */
+static void listing_confined(const struct server *srv, FILE *out)
+{
+    int first = 1;
+
+    for (size_t i = 0; i < srv->cfg.nplugins; i++) {
+        const struct config_plugin *cp = &srv->cfg.plugins[i];
+        const struct config_confine *c = &cp->confine;
+        struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+        struct confine *rules;
+        int rc;
+
+        if (!c->on || !cp->enabled)
+            continue;
+        if (first)
+            fprintf(out, "\nCONFINED (what the process of each section may do)\n");
+        first = 0;
+        rc = confine_new(&rules, c->read, c->write, c->exec, c->network,
+                         cp->isolate.on ? "/proc/self/exe" : NULL, NULL, &sb);
+        fprintf(out, "[plugin.%s] (%s:%d)\n", cp->id, srv->cfg.file, cp->line);
+        if (rc == MCPH_OK) {
+            confine_describe(rules, "  ", &sb);
+            confine_free(rules);
+        } else {
+            mcph_sb_addch(&sb, '\n');
+        }
+        fputs(sb.nomem ? "  (out of memory)\n" : sb.buf, out);
+        mcph_sb_release(&sb);
+    }
+}
+
 void listing_print(const struct server *srv, FILE *out)
 {
     if (srv->reg == NULL)
         return;
     listing_table(srv->reg, out);
     listing_filters(srv, out);
+    listing_confined(srv, out);
 }

@@ -33,6 +33,22 @@ static int mcp_call_timeout(const struct mcph_host *host, struct mcp_spec *spec)
     return MCPH_OK;
 }
 
+/* confine, read, write, exec and network, mcph's keys that this plugin declares too (the core
+ * checked their values and resolved the paths): the server runs confined by them. */
+static int mcp_confine(const struct mcph_host *host, struct mcp_spec *spec)
+{
+    const char *on = host->config(host, "confine"), *net = host->config(host, "network");
+    const char *read = host->config(host, "read"), *write = host->config(host, "write");
+    const char *exec = host->config(host, "exec");
+    int confined = read != NULL || write != NULL || exec != NULL || net != NULL, network = 0;
+
+    if (on != NULL && mcph_value_bool(on, &confined) != MCPH_OK)
+        return MCPH_ERR_INVALID;
+    if (net != NULL && mcph_value_bool(net, &network) != MCPH_OK)
+        return MCPH_ERR_INVALID;
+    return confined ? mcp_spec_confine(host, spec, read, write, exec, network) : MCPH_OK;
+}
+
 static int mcp_init(const struct mcph_host *host, void **state)
 {
     struct mcp_spec spec;
@@ -41,6 +57,8 @@ static int mcp_init(const struct mcph_host *host, void **state)
     if (rc != MCPH_OK)
         return rc;
     rc = mcp_call_timeout(host, &spec);
+    if (rc == MCPH_OK)
+        rc = mcp_confine(host, &spec);
     if (rc != MCPH_OK) {
         mcp_spec_release(&spec);
         return rc;
@@ -75,6 +93,20 @@ static const struct mcph_config_key mcp_config_keys[] = {
                     "this long is stopped (its whole tree), and started again by the next "
                     "request that needs it; lists are served meanwhile (1-86400; 0: never)",
      .default_value = "0"},
+    /* mcph's confinement keys, taken over (mcph.ini(5)): the server runs confined by them. */
+    {.name = "confine",
+     .description = "yes: the server runs confined (the default when read, write, exec or "
+                    "network is set); no: not"},
+    {.name = "read", .description = "Files and folders the server may read (words)"},
+    {.name = "write",
+     .description = "Files and folders the server may write, create and remove "
+                    "in (words)"},
+    {.name = "exec",
+     .description = "Programs, or folders of them, the server may run besides its command's "
+                    "program (words)"},
+    {.name = "network",
+     .description = "yes: the server may open sockets; no (the default when "
+                    "confined): none but socketpair()"},
     {0},
 };
 

@@ -166,6 +166,7 @@ static void test_isolate(void)
     struct config cfg, again;
     struct diag errs, errs2;
     char path[512], text[sizeof(ini)] = "";
+    struct strbuf sb = STRBUF_INIT;
     struct config_plugin changed;
 
     CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "isolate.ini", ini), STATUS_OK);
@@ -209,10 +210,13 @@ static void test_isolate(void)
     CHECK_INT_EQ(cfg.plugins[0].isolate.call_timeout_ms, 500);
     CHECK_INT_EQ(cfg.plugins[0].call_timeout_line, 3);
     CHECK_INT_EQ((int)cfg.plugins[0].nkeys, 1);
-    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "call_timeout_ms", text, sizeof(text)), 3);
-    CHECK_STR_EQ(text, "500");
-    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[1], "call_timeout_ms", text, sizeof(text)), 0);
-    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "max_cpu_s", text, sizeof(text)), 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "call_timeout_ms", &sb), 3);
+    CHECK_STR_EQ(sb.buf, "500");
+    strbuf_reset(&sb);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[1], "call_timeout_ms", &sb), 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "max_cpu_s", &sb), 0);
+    CHECK_INT_EQ((int)sb.len, 0);
+    strbuf_release(&sb);
     CHECK_INT_EQ(cfg.text_fd, -1);
     cfg_done(&cfg, &errs, path);
 
@@ -241,10 +245,11 @@ static void test_isolate_child(void)
 {
     static const char ini[] = "[server]\nwatch = yes\n"
                               "[plugin.a]\nisolate = process\nprefix = pa\ntools = x*\nk = v\n"
-                              "call_timeout_ms = 700\n[plugin.b]\n";
+                              "call_timeout_ms = 700\nread = /\n[plugin.b]\n";
     struct config cfg;
     struct diag errs;
-    char path[512], value[32];
+    struct strbuf value = STRBUF_INIT;
+    char path[512];
 
     CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "child.ini", ini), STATUS_OK);
     CHECK_INT_EQ(isolate_child_config(&cfg, "a", &errs), STATUS_OK);
@@ -256,8 +261,10 @@ static void test_isolate_child(void)
     CHECK_INT_EQ((int)cfg.plugins[0].nkeys, 1);
     /* The call timeout is the parent's to enforce: the child's plugin is not handed it. */
     CHECK_INT_EQ(cfg.plugins[0].isolate.call_timeout_ms, 0);
-    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "call_timeout_ms", value, sizeof(value)),
-                 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "call_timeout_ms", &value), 0);
+    /* The parent confines the child: its plugin is not handed the rules. */
+    CHECK_INT_EQ(cfg.plugins[0].confine.on, 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "read", &value), 0);
     CHECK_INT_EQ(cfg.plugins[1].enabled, 0);
     CHECK_INT_EQ(cfg.strict, 1);
     CHECK_INT_EQ(cfg.watch, 0);
@@ -268,6 +275,7 @@ static void test_isolate_child(void)
     CHECK_INT_EQ(isolate_child_config(&cfg, "c", &errs), STATUS_CONFIG);
     CHECK(errs.count == 1 && strstr(errs.msgs[0], "no [plugin.c] section") != NULL);
     cfg_done(&cfg, &errs, path);
+    strbuf_release(&value);
 }
 
 static void test_plugin_sections(void)
@@ -928,11 +936,27 @@ static void test_release_reinit(void)
  * read them, names the same list. */
 static void test_core_keys(void)
 {
-    static const char *const own[] = {
-        "path",        "enabled",        "prefix",          "cache_ttl_ms",
-        "cache_scope", "max_concurrent", "tools",           "resources",
-        "prompts",     "isolate",        "call_timeout_ms", "max_memory",
-        "max_cpu_s",   "max_files",      "max_procs",       NULL};
+    static const char *const own[] = {"path",
+                                      "enabled",
+                                      "prefix",
+                                      "cache_ttl_ms",
+                                      "cache_scope",
+                                      "max_concurrent",
+                                      "tools",
+                                      "resources",
+                                      "prompts",
+                                      "isolate",
+                                      "call_timeout_ms",
+                                      "max_memory",
+                                      "max_cpu_s",
+                                      "max_files",
+                                      "max_procs",
+                                      "confine",
+                                      "read",
+                                      "write",
+                                      "exec",
+                                      "network",
+                                      NULL};
     struct strbuf list = STRBUF_INIT;
     const char *names;
     char *header = NULL;
@@ -946,9 +970,10 @@ static void test_core_keys(void)
         CHECK(config_core_key(own[i]));
         CHECK(strstr(names, own[i]) != NULL);
     }
-    /* The one core key a plugin may declare too. */
+    /* The core keys a plugin may declare too: the call timeout and the confinement's. */
     for (size_t i = 0; own[i] != NULL; i++)
-        CHECK_INT_EQ(config_shared_key(own[i]), strcmp(own[i], "call_timeout_ms") == 0);
+        CHECK_INT_EQ(config_shared_key(own[i]),
+                     strstr(" call_timeout_ms confine read write exec network ", own[i]) != NULL);
     CHECK(!config_shared_key("root"));
     CHECK(config_core_key("cache_later"));
     CHECK(!config_core_key("root"));
@@ -1063,6 +1088,68 @@ static void test_plugin_copy(void)
     config_plugin_release(NULL);
 }
 
+/* The confinement keys: paths resolved against the INI's folder and kept quoted, confine on
+ * when a rule is set, shared with a plugin that declares them, compared by a reload. */
+static void test_confine(void)
+{
+    struct config cfg;
+    struct config_plugin other;
+    struct diag errs;
+    struct strbuf sb = STRBUF_INIT;
+    char path[512], want[700];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "confine.ini",
+                          "[plugin.a]\nisolate = process\nread = /usr 'my data' sub/x\n"
+                          "write = \"/tmp/a \\\"b\"\n[plugin.b]\nnetwork = yes\n[plugin.c]\n"
+                          "confine = yes\n[plugin.d]\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ(errs.count, 0);
+    snprintf(want, sizeof(want), "\"/usr\" \"%s/my data\" \"%s/sub/x\"", cfg_dir, cfg_dir);
+    CHECK_STR_EQ(cfg.plugins[0].confine.read, want);
+    CHECK_STR_EQ(cfg.plugins[0].confine.write, "\"/tmp/a \\\"b\"");
+    CHECK(cfg.plugins[0].confine.exec == NULL);
+    CHECK_INT_EQ(cfg.plugins[0].confine.on, 1);
+    CHECK_INT_EQ(cfg.plugins[0].confine.network, 0);
+    CHECK_INT_EQ(cfg.plugins[1].confine.on, 1);
+    CHECK_INT_EQ(cfg.plugins[1].confine.network, 1);
+    CHECK_INT_EQ(cfg.plugins[2].confine.on, 1);
+    CHECK_INT_EQ(cfg.plugins[3].confine.on, 0);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[0], "read", &sb), 3);
+    CHECK_STR_EQ(sb.buf, want);
+    strbuf_reset(&sb);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[1], "network", &sb), 6);
+    CHECK_STR_EQ(sb.buf, "yes");
+    strbuf_reset(&sb);
+    CHECK_INT_EQ(config_shared_key_get(&cfg.plugins[2], "confine", &sb), 8);
+    CHECK_STR_EQ(sb.buf, "yes");
+    strbuf_release(&sb);
+    CHECK_INT_EQ(config_plugin_copy(&other, &cfg.plugins[0]), STATUS_OK);
+    CHECK_INT_EQ(config_plugin_same(&other, &cfg.plugins[0]), 1);
+    free(other.confine.write);
+    other.confine.write = strdup("\"/tmp\"");
+    CHECK_INT_EQ(config_plugin_same(&other, &cfg.plugins[0]), 0);
+    config_plugin_release(&other);
+    CHECK_INT_EQ(config_plugin_same(&cfg.plugins[1], &cfg.plugins[2]), 0);
+    cfg_done(&cfg, &errs, path);
+}
+
+static void test_confine_errors(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "confine-bad.ini",
+                          "[plugin.a]\nconfine = no\nread = /usr\nnetwork = maybe\n"
+                          "exec = 'open\nwrite =\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 3, "'confine = no' (line 2) says not to"));
+    CHECK(cfg_has_error(&errs, path, 4, "no (the process may open no socket"));
+    CHECK(cfg_has_error(&errs, path, 5, "quote is not closed"));
+    CHECK(cfg_has_error(&errs, path, 6, "relative to the INI file's folder"));
+    cfg_done(&cfg, &errs, path);
+}
+
 static const struct check_test tests[] = {
     {"http_keys", test_http_keys},
     {"core_keys", test_core_keys},
@@ -1093,6 +1180,8 @@ static const struct check_test tests[] = {
     {"plugin_copy", test_plugin_copy},
     {"filters", test_filters},
     {"release_reinit", test_release_reinit},
+    {"confine", test_confine},
+    {"confine_errors", test_confine_errors},
     {0},
 };
 

@@ -29,7 +29,7 @@ static void keys_check_table(const struct config_key *keys)
         struct strbuf help = STRBUF_INIT;
 
         CHECK(config_key_find(keys, k->name) == k);
-        CHECK(k->type >= CONFIG_KEY_TEXT && k->type <= CONFIG_KEY_BYTES);
+        CHECK(k->type >= CONFIG_KEY_TEXT && k->type <= CONFIG_KEY_PATHS);
         config_key_help(k, &help);
         CHECK(help.len > 0);
         if (k->type == CONFIG_KEY_INT || k->type == CONFIG_KEY_BYTES)
@@ -47,7 +47,9 @@ static void test_tables(void)
     CHECK(keys_count(config_server_keys) <= 32);
     CHECK(config_key_find(config_server_keys, "nope") == NULL);
     CHECK_STR_EQ(config_shared_key_name(0), "call_timeout_ms");
-    CHECK(config_shared_key_name(1) == NULL);
+    CHECK_STR_EQ(config_shared_key_name(1), "confine");
+    CHECK_STR_EQ(config_shared_key_name(5), "network");
+    CHECK(config_shared_key_name(6) == NULL);
 }
 
 /* value as text into buf. */

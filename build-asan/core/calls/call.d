@@ -1,0 +1,12 @@
+build-asan/core/calls/call.o: core/calls/call.c core/calls/call.h \
+ core/host/result.h plugin-api/plugin-api.h /usr/include/cjson/cJSON.h \
+ core/served/server.h core/config/config.h core/lib/diag.h \
+ core/config/filter.h core/lib/strbuf.h core/lib/status.h \
+ plugin-api/mcph-strbuf.h plugin-api/plugin-api.h core/served/inflight.h \
+ core/wire/jsonrpc.h core/lib/log.h core/lib/limits.h \
+ plugin-api/mcph-json.h core/wire/out.h core/wire/peer.h \
+ core/served/registry.h core/host/plugin.h core/lib/schema.h \
+ core/lib/work.h core/served/session.h core/served/subs.h \
+ core/lib/crash.h core/host/host.h core/calls/mrtr.h \
+ core/calls/question.h core/served/decorate.h core/served/notify.h \
+ core/wire/revision.h

@@ -1,0 +1,1 @@
+build-asan/core/lib/nowait.o: core/lib/nowait.c core/lib/nowait.h

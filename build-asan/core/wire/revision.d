@@ -1,0 +1,2 @@
+build-asan/core/wire/revision.o: core/wire/revision.c \
+ core/wire/revision.h
