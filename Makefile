@@ -292,8 +292,8 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # once parsed (memory.mjs); two 2026-07-28 requests making the same call each answering their
 # own parked request, in process and isolated (origin.mjs); call_timeout_ms of an mcp section
 # (timeout.mjs); idle_stop_s: an idle server stopped, started again by a call (idle.mjs); ten
-# servers started through launchers leave no process after SIGKILL, the end of input, SIGTERM
-# or a reload that removes them (launchers.mjs).
+# servers started through launchers, confined or not, leave no process after SIGKILL, the end
+# of input, SIGTERM or a reload that removes them (launchers.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)

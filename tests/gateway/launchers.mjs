@@ -9,7 +9,9 @@
 //
 // No process of any tree is left within a deadline after mcph is killed with SIGKILL, after
 // the end of its input, and after SIGTERM; a reload (SIGHUP) that removes five sections ends
-// those five trees and keeps the other five (the same processes). Prints "ok gateway ..." /
+// those five trees and keeps the other five (the same processes); and the three ends again with
+// every section confined (read, exec, network = no: each process of the trees is seen to run
+// with no_new_privs and a seccomp filter). Prints "ok gateway ..." /
 // "FAIL gateway ...: why" lines, then "gateway launchers: N passed, N failed"; exits 1 on a
 // failure.
 
@@ -19,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { done, report, expect } from '../lib/check.mjs';
 import { describeExit } from '../lib/proc.mjs';
 import {
-    NODE, workspace, gatewayIni, startSession, endSession, forgetSession, step, markerSet,
+    NODE, ROOT, workspace, gatewayIni, startSession, endSession, forgetSession, step, markerSet,
     pidsByMarker, waitFor, short,
 } from './common.mjs';
 
@@ -131,14 +133,32 @@ async function startTrees(ini, base) {
     return { s, up, all };
 }
 
+// The confinement keys of a section whose server, its launcher and what it starts read the
+// fake server and the workspace, run what /usr/bin and /bin hold, and open no socket.
+const CONFINED = { read: `${path.join(ROOT, 'tests/gateway')} .`, exec: '/usr/bin /bin', network: 'no' };
+
+// Whether a process runs confined (no_new_privs and a seccomp filter): '' or what is not.
+function unconfined(pid) {
+    try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+        return /^NoNewPrivs:\s+1$/m.test(status) && /^Seccomp:\s+2$/m.test(status) ? '' : `${pid} is not confined`;
+    } catch {
+        return `${pid} is gone`;
+    }
+}
+
 // Ending mcph one way; then no process of any tree may be left within GONE_MS.
-async function ending(how) {
-    const { base, ini } = setup(how.replace(/\W+/g, '-'));
+async function ending(how, confined = false) {
+    const { base, ini } = setup(`${how.replace(/\W+/g, '-')}${confined ? '-confined' : ''}`, () => true, () => (confined ? CONFINED : {}));
     let s;
-    await step(`launchers: ${SECTIONS} servers through sh -c, env and a script, each with a setsid child and a new process group: none is left ${GONE_MS / 1000} s after ${how}`, async () => {
+    await step(`launchers: ${SECTIONS} ${confined ? 'confined ' : ''}servers through sh -c, env and a script, each with a setsid child and a new process group: none is left ${GONE_MS / 1000} s after ${how}`, async () => {
         const started = await startTrees(ini, base);
         s = started.s;
-        expect(started.up, `the ${SECTIONS} trees did not all start: ${pidsByEnv(`${base}-`).length} processes`);
+        expect(started.up, `the ${SECTIONS} trees did not all start: ${pidsByEnv(`${base}-`).length} processes; ${s.stderrTail(3)}`);
+        if (confined) {
+            const not = started.all.map((p) => unconfined(p.pid)).filter((w) => w && !/gone/.test(w));
+            expect(not.length === 0, `processes of the trees run unconfined: ${not.slice(0, 5)}`);
+        }
         const r = await s.tool('t4_pid', {}, 5000);
         expect(/^\d+$/.test(r.text), `a call through a launcher: ${short(r.msg)}`);
         const t0 = performance.now();
@@ -203,6 +223,7 @@ const t0 = Date.now();
 try {
     for (const how of ['SIGKILL', 'end of input', 'SIGTERM']) await ending(how);
     await reloadAway();
+    for (const how of ['SIGKILL', 'end of input', 'SIGTERM']) await ending(how, true);
 } catch (err) {
     report(false, 'gateway launchers suite', `threw: ${err?.stack || err}`);
 } finally {
