@@ -8,7 +8,8 @@
 // (said at info level), while a section without the key keeps its server; tools/list and a
 // reload are served from the rows held, without starting it; a call starts it again and is
 // answered, with no list_changed (the rows are the same); a call in flight longer than the
-// limit is not cut; a subscription keeps the server running, and its end lets it stop. Prints
+// limit is not cut; a subscription keeps the server running, and its end lets it stop; a
+// 2026-07-28 server and a confined one (started confined again) go and come back too. Prints
 // "ok gateway ..." / "FAIL gateway ...: why" lines, then "gateway idle: N passed, N failed";
 // exits 1 on a failure.
 
@@ -18,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { done, report, expect } from '../lib/check.mjs';
 import { describeExit } from '../lib/proc.mjs';
 import {
-    workspace, gatewayIni, fakeCommand, startSession, endSession, step, markerSet, events,
+    ROOT, workspace, gatewayIni, fakeCommand, startSession, endSession, step, markerSet, events,
     pidsByMarker, waitFor, sleep, short,
 } from './common.mjs';
 
@@ -128,6 +129,43 @@ async function idle() {
     });
 }
 
+// Whether a process runs with no_new_privs and a seccomp filter.
+function confined(pid) {
+    try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+        return /^NoNewPrivs:\s+1$/m.test(status) && /^Seccomp:\s+2$/m.test(status);
+    } catch {
+        return false;
+    }
+}
+
+// A 2026-07-28 server (no initialize: server/discover and subscriptions/listen) and a confined
+// one go idle and come back the same way.
+async function modernAndConfined() {
+    const mk = { modern: marker('idle-modern'), conf: marker('idle-confined') };
+    const grand = `${mk.conf}-grandchild`;
+    const ws = workspace('idle-more');
+    const ini = gatewayIni(ws, {
+        modern: { command: fakeCommand('modern', mk.modern), idle_stop_s: 1 },
+        conf: { command: fakeCommand('idle', mk.conf), idle_stop_s: 1, read: `${path.join(ROOT, 'tests/gateway')} .`, exec: '/usr/bin /bin', network: 'no' },
+    });
+    let s;
+    await step('idle: a 2026-07-28 server and a confined one stop when idle, and a call starts each again (confined again)', async () => {
+        s = await startSession(mcph, ini);
+        const first = pidsByMarker(mk.conf)[0];
+        expect(first && confined(first), `the confined server ${first} does not run confined`);
+        const gone = () => pidsByMarker(mk.modern).length + pidsByMarker(mk.conf).length + pidsByMarker(grand).length === 0;
+        expect(await waitFor(gone, 5000, 20), `left: ${pidsByMarker(mk.modern)} ${pidsByMarker(mk.conf)} ${pidsByMarker(grand)}`);
+        const m = await s.tool('modern_echo', { text: 'm' }, 15000);
+        const c = await s.tool('conf_pid', {}, 15000);
+        expect(m.text === 'echo: m', `the 2026-07-28 server: ${short(m.msg)}`);
+        expect(/^\d+$/.test(c.text) && Number(c.text) !== first, `the confined server: ${short(c.msg)}`);
+        expect(confined(Number(c.text)), `the confined server started again (${c.text}) does not run confined`);
+        return `confined ${first}, then ${c.text}`;
+    }, () => s);
+    if (s) await endSession(s);
+}
+
 async function badValue() {
     const mk = marker('idle-bad');
     const ws = workspace('idle-bad');
@@ -149,6 +187,7 @@ const watchdog = setTimeout(() => {
 const t0 = Date.now();
 try {
     await idle();
+    await modernAndConfined();
     await badValue();
 } catch (err) {
     report(false, 'gateway idle suite', `threw: ${err?.stack || err}`);
