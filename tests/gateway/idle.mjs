@@ -126,7 +126,7 @@ async function idle() {
     await step('idle: mcph ends cleanly; nothing of either section is left', async () => {
         expect(!st.timedOut && st.code === 0, `exit: ${describeExit(st)}; stderr: ${s.stderrTail(5)}`);
         expect(await waitFor(() => pidsByMarker(mk).length + pidsByMarker(grand).length + pidsByMarker(steady).length === 0, 3000), 'processes left');
-    });
+    }, () => s);
 }
 
 // Whether a process runs with no_new_privs and a seccomp filter.
