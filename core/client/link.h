@@ -7,7 +7,7 @@
  *   link.c      the link's writing, its requests and their answers, parking, subscriptions
  *   link_read.c the messages from the server
  *   link_run.c  the link's thread: start, handshake, reading, restarts with backoff, down
- *               after too many crashes; opening and closing a link
+ *               after too many crashes, stops when idle; opening and closing a link
  *   spawn.c     starting the process under its keeper (no shell; it dies with mcph)
  */
 #ifndef MCPH_CLIENT_LINK_H

@@ -7,11 +7,11 @@
 // With idle_stop_s = 1 the server and its grandchild are gone a second after the last request
 // (said at info level), while a section without the key keeps its server; tools/list and a
 // reload are served from the rows held, without starting it; a call starts it again and is
-// answered, with no list_changed (the rows are the same); a call in flight longer than the
-// limit is not cut; a subscription keeps the server running, and its end lets it stop; a
-// 2026-07-28 server and a confined one (started confined again) go and come back too. Prints
-// "ok gateway ..." / "FAIL gateway ...: why" lines, then "gateway idle: N passed, N failed";
-// exits 1 on a failure.
+// answered, with no list_changed while the rows are the same, and with it once they differ; a
+// call in flight longer than the limit is not cut; a subscription keeps the server running,
+// and its end lets it stop; a 2026-07-28 server and a confined one (started confined again) go
+// and come back too. Prints "ok gateway ..." / "FAIL gateway ...: why" lines, then "gateway
+// idle: N passed, N failed"; exits 1 on a failure.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,8 +50,9 @@ async function idle() {
     const grand = `${mk}-grandchild`;
     const ws = workspace('idle');
     const log = path.join(ws, 'events.jsonl');
+    const modeFile = path.join(ws, 'mode');
     const ini = gatewayIni(ws, {
-        idle: { command: fakeCommand('idle', mk, `--log ${log}`), idle_stop_s: 1 },
+        idle: { command: fakeCommand('idle', mk, `--log ${log} --mode-file mode`), idle_stop_s: 1 },
         steady: { command: fakeCommand('normal', steady), resources: '!*', prompts: '!*' },
     });
     let s;
@@ -121,6 +122,18 @@ async function idle() {
         expect(un.result, `unsubscribe: ${short(un)}`);
         expect(await waitFor(idleGone, 5000, 20), `still there 5 s after the unsubscribe: ${pidsByMarker(mk)}`);
         return `pid ${pid} kept 2.5 s, then stopped`;
+    }, () => s);
+    await step('idle: a server that serves other tools when started again: list_changed, and its new rows', async () => {
+        expect(await waitFor(idleGone, 5000, 20), `not idle: ${pidsByMarker(mk)}`);
+        fs.writeFileSync(modeFile, 'memory\n');
+        const m = s.mark();
+        const r = await s.tool('idle_echo', { text: 'changed' }, 15000);
+        expect(r.text === 'echo: changed', `the call: ${short(r.msg)}`);
+        const changed = await s.waitNotes(m, (ns) => ns.some((n) => n.method === 'notifications/tools/list_changed'), 5000);
+        expect(changed, `no tools/list_changed: ${s.since(m).notes.map((n) => n.method)}`);
+        const names = (await s.list('tools')).map((t) => t.name);
+        expect(names.includes('idle_tiny'), `the new rows are not listed: ${names}`);
+        return `list_changed: ${s.since(m).listChanged}`;
     }, () => s);
     const st = await endSession(s);
     await step('idle: mcph ends cleanly; nothing of either section is left', async () => {
