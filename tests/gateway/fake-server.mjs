@@ -496,14 +496,17 @@ function originTool(id, name) {
 //
 //   idle      behaves, takes resources/subscribe and resources/unsubscribe (logged with --log
 //             as {"event":"resources/subscribe","uri":U}), and starts a shell loop in a session
-//             of its own whose $0 is the marker and "-grandchild": it must end when the server
-//             is stopped for idle_stop_s
+//             of its own whose $0 is the marker and "-grandchild" (logged once running, as
+//             {"event":"grandchild","child":PID}): it must end when the server is stopped for
+//             idle_stop_s
 //   launcher  behaves, and starts two processes that leave its process group: a shell loop in
 //             a session of its own ($0: the marker and "-session") and a perl loop in a process
 //             group of its own in the same session ($0: the marker and "-group"); both inherit
 //             the environment, so a marker variable set by the section's env key finds them
 if (mode === 'idle') {
-    spawn('/bin/sh', ['-c', 'while :; do sleep 1; done', `${opt('--marker')}-grandchild`], { detached: true, stdio: 'ignore' }).unref();
+    const grandchild = spawn('/bin/sh', ['-c', 'while :; do sleep 1; done', `${opt('--marker')}-grandchild`], { detached: true, stdio: 'ignore' });
+    grandchild.on('spawn', () => log({ event: 'grandchild', child: grandchild.pid }));
+    grandchild.unref();
 }
 if (mode === 'launcher') {
     spawn('/bin/sh', ['-c', 'while :; do sleep 1; done', `${opt('--marker')}-session`], { detached: true, stdio: 'ignore' }).unref();

@@ -20,12 +20,18 @@ import { done, report, expect } from '../lib/check.mjs';
 import { describeExit } from '../lib/proc.mjs';
 import {
     ROOT, workspace, gatewayIni, fakeCommand, startSession, endSession, step, markerSet, events,
-    pidsByMarker, waitFor, sleep, short,
+    pidsByMarker, killMarker, waitFor, sleep, short,
 } from './common.mjs';
 
 const LIMIT_MS = 90000;
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
-const { marker, cleanup } = markerSet();
+const markers = markerSet();
+const grandchildren = []; // the grandchildren's markers, which markerSet does not make
+const marker = markers.marker;
+const cleanup = () => {
+    markers.cleanup();
+    for (const m of grandchildren) killMarker(m);
+};
 const IDLE_LINE = /stopped after 1 s idle; started again on the next request/;
 
 // The processes mcph started itself (its keepers), from /proc's children files of its threads.
@@ -48,6 +54,7 @@ async function idle() {
     const mk = marker('idle');
     const steady = marker('idle-steady');
     const grand = `${mk}-grandchild`;
+    grandchildren.push(grand);
     const ws = workspace('idle');
     const log = path.join(ws, 'events.jsonl');
     const modeFile = path.join(ws, 'mode');
@@ -60,13 +67,17 @@ async function idle() {
     const idleGone = () => pidsByMarker(mk).length === 0 && pidsByMarker(grand).length === 0 && childrenOf(s.pid).length === 1;
     await step('idle: idle_stop_s = 1: after a second with no request the server, its setsid grandchild and its keeper are gone', async () => {
         s = await startSession(mcph, ini);
-        expect(await waitFor(() => pidsByMarker(grand).length === 1, 5000), `the grandchild did not start: ${pidsByMarker(grand)}`);
         const t0 = performance.now();
+        // The server logs its grandchild once it runs (it may be stopped again before a look).
+        const spawned = () => events(log).find((e) => e.event === 'grandchild');
+        expect(await waitFor(spawned, 5000), 'the grandchild did not start');
+        const child = spawned().child;
         expect(await waitFor(idleGone, 5000, 20), `left after 5 s: server ${pidsByMarker(mk)}, grandchild ${pidsByMarker(grand)}, mcph's children ${childrenOf(s.pid)}`);
+        expect(!fs.existsSync(`/proc/${child}`), `the grandchild ${child} outlived the stop`);
         const ms = performance.now() - t0;
         expect(await waitFor(() => IDLE_LINE.test(s.stderr), 2000), `no info line: ${s.stderrTail(3)}`);
         expect(pidsByMarker(steady).length === 1, `the section without idle_stop_s lost its server: ${pidsByMarker(steady)}`);
-        return `gone ${ms.toFixed(0)} ms after the session was up; "${s.stderr.split('\n').find((l) => IDLE_LINE.test(l))}"`;
+        return `grandchild ${child}; all gone ${ms.toFixed(0)} ms after the session was up; "${s.stderr.split('\n').find((l) => IDLE_LINE.test(l))}"`;
     }, () => s);
     if (!s) return;
     await step('idle: tools/list answers from the rows held, without starting the server', async () => {
@@ -157,18 +168,20 @@ function confined(pid) {
 async function modernAndConfined() {
     const mk = { modern: marker('idle-modern'), conf: marker('idle-confined') };
     const grand = `${mk.conf}-grandchild`;
+    grandchildren.push(grand);
     const ws = workspace('idle-more');
     const ini = gatewayIni(ws, {
-        modern: { command: fakeCommand('modern', mk.modern), idle_stop_s: 1 },
-        conf: { command: fakeCommand('idle', mk.conf), idle_stop_s: 1, read: `${path.join(ROOT, 'tests/gateway')} .`, exec: '/usr/bin /bin', network: 'no' },
+        modern: { command: fakeCommand('modern', mk.modern), idle_stop_s: 2 },
+        conf: { command: fakeCommand('idle', mk.conf), idle_stop_s: 2, read: `${path.join(ROOT, 'tests/gateway')} .`, exec: '/usr/bin /bin', network: 'no' },
     });
     let s;
     await step('idle: a 2026-07-28 server and a confined one stop when idle, and a call starts each again (confined again)', async () => {
         s = await startSession(mcph, ini);
-        const first = pidsByMarker(mk.conf)[0];
+        // A call, so that the server runs for 2 s more whatever the start-up took.
+        const first = Number((await s.tool('conf_pid', {}, 15000)).text);
         expect(first && confined(first), `the confined server ${first} does not run confined`);
         const gone = () => pidsByMarker(mk.modern).length + pidsByMarker(mk.conf).length + pidsByMarker(grand).length === 0;
-        expect(await waitFor(gone, 5000, 20), `left: ${pidsByMarker(mk.modern)} ${pidsByMarker(mk.conf)} ${pidsByMarker(grand)}`);
+        expect(await waitFor(gone, 8000, 20), `left: ${pidsByMarker(mk.modern)} ${pidsByMarker(mk.conf)} ${pidsByMarker(grand)}`);
         const m = await s.tool('modern_echo', { text: 'm' }, 15000);
         const c = await s.tool('conf_pid', {}, 15000);
         expect(m.text === 'echo: m', `the 2026-07-28 server: ${short(m.msg)}`);
