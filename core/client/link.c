@@ -589,7 +589,7 @@ static cJSON *link_listed(struct mcp_link *l, const char *key)
 
     pthread_mutex_lock(&l->lock);
     for (const struct mcp_listed *k = l->listed; l->state == MCP_IDLE && k != NULL; k = k->next) {
-        if (strcmp(k->key, key) == 0) {
+        if (k->gen == l->gen && strcmp(k->key, key) == 0) {
             copy = cJSON_Duplicate(k->result, 1);
             break;
         }
@@ -605,9 +605,9 @@ static void link_listed_drop(struct mcp_listed *k)
     free(k);
 }
 
-/* Keep a copy of result under key (taken over): a first page drops every page of its list
- * kept before, so that the pages of one listing are kept and no more. */
-static void link_keep(struct mcp_link *l, char *key, const cJSON *result)
+/* Keep a copy of result, answered by process gen, under key (taken over): a first page drops
+ * every page of its list kept before, so that the pages of one listing are kept and no more. */
+static void link_keep(struct mcp_link *l, char *key, const cJSON *result, uint64_t gen)
 {
     struct mcp_listed *k = calloc(1, sizeof(*k));
     size_t method = strcspn(key, "\n");
@@ -619,6 +619,7 @@ static void link_keep(struct mcp_link *l, char *key, const cJSON *result)
         return;
     }
     k->key = key;
+    k->gen = gen;
     pthread_mutex_lock(&l->lock);
     for (struct mcp_listed **pp = &l->listed; *pp != NULL;) {
         struct mcp_listed *old = *pp;
@@ -645,9 +646,9 @@ void link_listed_free(struct mcp_link *l)
     }
 }
 
-/* One request of init's lists, answered by the server. */
+/* One request of init's lists, answered by the server (process *gen). */
 static cJSON *link_ask_list(struct mcp_link *l, const char *method, cJSON *params,
-                            struct mcph_strbuf *why)
+                            struct mcph_strbuf *why, uint64_t *gen)
 {
     struct mcp_pending *p = mcp_link_send(l, method, params, 0, why);
     struct mcp_event *ev = NULL;
@@ -656,6 +657,7 @@ static cJSON *link_ask_list(struct mcp_link *l, const char *method, cJSON *param
 
     if (p == NULL)
         return NULL;
+    *gen = p->gen;
     link_now(&started);
     for (;;) {
         int64_t stalled, left = l->spec.startup_ms - link_ms_since(&started);
@@ -705,15 +707,16 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
 {
     char *key = link_list_key(l, method, params);
     cJSON *result = key != NULL ? link_listed(l, key) : NULL;
+    uint64_t gen = 0;
 
     if (result != NULL) {
         cJSON_Delete(params);
         free(key);
         return result;
     }
-    result = link_ask_list(l, method, params, why);
+    result = link_ask_list(l, method, params, why, &gen);
     if (result != NULL && key != NULL)
-        link_keep(l, key, result);
+        link_keep(l, key, result, gen);
     else
         free(key);
     return result;

@@ -76,11 +76,12 @@ enum mcp_state {
 
 /* A page of one of the server's lists as last answered, kept with spec.idle_stop_s so that a
  * rebuild while the server is idle (a reload that keeps the section) lists it without starting
- * it. */
+ * it: only a page of the last process started, which may serve other rows than the one before. */
 struct mcp_listed {
     struct mcp_listed *next;
     char *key;     /* owned: the method, a newline, the cursor ("" for the first page) */
     cJSON *result; /* owned */
+    uint64_t gen;  /* the process that answered it */
 };
 
 /* Something that reached a call while it waited: a progress notification for it, or a
