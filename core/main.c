@@ -231,6 +231,8 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
     }
     if (args->isolated != NULL && isolate_child_fds() != STATUS_OK)
         return STATUS_INVALID;
+    if (args->isolated != NULL)
+        crash_set_isolated();
     return STATUS_OK;
 }
 

@@ -337,10 +337,13 @@ static void confine_lookup(const char *name, const char *path_env, char *buf, si
  * (and the program /usr/bin/env then runs), each ELF file's loader. */
 static int confine_add_program(struct confine *c, const char *path, const char *path_env, int depth)
 {
-    char line[256], next[PATH_MAX], *real = realpath(path, NULL);
+    char line[256], next[PATH_MAX], *real;
     int fd, rc;
     ssize_t n;
 
+    /* /proc/self/exe (an isolated plugin's child, mcph itself) is opened as it is by the child,
+     * so that the rule holds the running binary even after its file was replaced. */
+    real = strncmp(path, "/proc/self/", 11) == 0 ? strdup(path) : realpath(path, NULL);
     if (real == NULL)
         return errno == ENOMEM ? MCPH_ERR_NOMEM : MCPH_OK; /* spawn says it cannot run */
     rc = confine_add(c, real, CONFINE_EXEC, CONFINE_PROGRAM);
@@ -416,7 +419,7 @@ static int confine_filter(struct confine *c)
         return MCPH_ERR_NOMEM;
     for (size_t i = 0; confine_refused[i] != NULL; i++) {
         bad |= confine_rule(ctx, EPERM, confine_refused[i], 0, NULL) != 0;
-        c->refused++;
+        c->refused += seccomp_syscall_resolve_name(confine_refused[i]) != __NR_SCMP_ERROR;
     }
     /* clone3's flags are in memory a filter cannot read: ENOSYS sends the C library to clone. */
     bad |= confine_rule(ctx, ENOSYS, "clone3", 0, NULL) != 0;

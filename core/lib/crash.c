@@ -22,6 +22,12 @@ struct crash_here {
 };
 
 static _Thread_local struct crash_here crash_here;
+static int crash_isolated; /* set once at start-up, before any plugin code runs */
+
+void crash_set_isolated(void)
+{
+    crash_isolated = 1;
+}
 
 /* The alternate stack: enough for the handler, whatever SIGSTKSZ says (glibc makes it a
  * call, and a sanitizer's own handler frames need more). */
@@ -125,6 +131,11 @@ static void crash_format(struct crash_line *l, int sig)
         crash_add(l, "'");
     }
     crash_add_id(l, h->id);
+    if (crash_isolated) {
+        crash_add(l, "): the plugin's own process (isolate = process) ends; mcph starts it again");
+        crash_end(l);
+        return;
+    }
     crash_add(l, "): the plugin crashed inside mcph and ends it; isolate = process in [plugin.");
     crash_add(l, h->plugin);
     crash_add(l, "] would contain such a crash to its own process");

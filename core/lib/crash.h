@@ -18,6 +18,10 @@
  * Main thread, at start-up. Returns STATUS_OK or STATUS_IO. */
 int crash_install(void);
 
+/* This process is an isolated plugin's child (mcph --isolated): a crash line says that the
+ * plugin's own process ends (its parent starts it again), not that isolation would help. */
+void crash_set_isolated(void);
+
 /* An alternate signal stack for the calling thread (a thread that runs plugin code, at its
  * start); crash_thread_leave frees it before the thread ends. Without one (out of memory) a
  * crash is still reported, unless it is a stack overflow. */

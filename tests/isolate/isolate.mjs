@@ -238,6 +238,10 @@ async function oneFault(how, what) {
         c.check(children(file, 'iso').join() === iso0.join(), `the isolated example's child changed: ${iso0} -> ${children(file, 'iso')}`);
         c.check(await s.waitFor(() => s.since(m).stderr.includes(`plugin 'faulty' serves again`), 3000), `no "plugin 'faulty' serves again" on stderr`);
         for (const p of restartLogProblems(s, m, how)) c.check(false, p);
+        // The child's own crash line (a fault in its plugin) says its process ends, and does not
+        // suggest the isolation it already has.
+        const own = s.since(m).stderr.split('\n').find((l) => /^mcph: SIG\w+ in plugin 'faulty'/.test(l));
+        if (own || how === 'null') c.check(own && own.includes("the plugin's own process (isolate = process) ends") && !own.includes('would contain'), `the child's crash line: ${short(own ?? s.since(m).stderr, 300)}`);
         c.note(`serving again ${back.toFixed(0)} ms after the crash`);
         const st = await stream.end();
         c.check(st.failures.length === 0 && st.byTool.echo > 0 && st.byTool.iso_echo > 0,
