@@ -291,7 +291,9 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # much (stuck.mjs); hostile rows and stderr (rows.mjs); what one upstream message may cost
 # once parsed (memory.mjs); two 2026-07-28 requests making the same call each answering their
 # own parked request, in process and isolated (origin.mjs); call_timeout_ms of an mcp section
-# (timeout.mjs).
+# (timeout.mjs); idle_stop_s: an idle server stopped, started again by a call (idle.mjs); ten
+# servers started through launchers, confined or not, leave no process after SIGKILL, the end
+# of input, SIGTERM or a reload that removes them (launchers.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)
@@ -299,6 +301,8 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/memory.mjs $(MCPH)
 	node tests/gateway/origin.mjs $(MCPH)
 	node tests/gateway/timeout.mjs $(MCPH)
+	node tests/gateway/idle.mjs $(MCPH)
+	node tests/gateway/launchers.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
