@@ -638,9 +638,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         return MCPH_ERR_NOMEM;
     }
     m->host = host;
-    /* A new idle_stop_s is a new server too: the link's thread reads it unlocked. */
-    if (before != NULL && before->link != NULL && mcp_spec_same(&before->link->spec, spec) &&
-        before->link->spec.idle_stop_s == spec->idle_stop_s) {
+    if (before != NULL && before->link != NULL && mcp_spec_same(&before->link->spec, spec)) {
         /* The same server: keep it running, list it again. */
         m->link = before->link;
         mcp_link_ref(m->link);
