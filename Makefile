@@ -105,8 +105,8 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
-        test-edges test-hostile test-conformance test-gateway test-isolate test-install test-docs \
-        check-format clean node-deps plugin \
+        test-edges test-hostile test-conformance test-gateway test-isolate test-confine test-install \
+        test-docs check-format clean node-deps plugin \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
@@ -241,8 +241,8 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-http test-scale test-conformance test-gateway test-isolate test-install \
-      test-docs check-format
+      test-hostile test-http test-scale test-conformance test-gateway test-isolate test-confine \
+      test-install test-docs check-format
 
 # The core's layers (docs/internals.md): no include runs up a layer or into plugins/; the
 # check is seen to fail on includes planted in a copy of core/.
@@ -294,7 +294,9 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
 # much (stuck.mjs); hostile rows and stderr (rows.mjs); what one upstream message may cost
 # once parsed (memory.mjs); two 2026-07-28 requests making the same call each answering their
 # own parked request, in process and isolated (origin.mjs); call_timeout_ms of an mcp section
-# (timeout.mjs).
+# (timeout.mjs); idle_stop_s: an idle server stopped, started again by a call (idle.mjs); ten
+# servers started through launchers, confined or not, leave no process after SIGKILL, the end
+# of input, SIGTERM or a reload that removes them (launchers.mjs).
 test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/gateway.mjs $(MCPH)
 	node tests/gateway/stuck.mjs $(MCPH)
@@ -302,6 +304,8 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/memory.mjs $(MCPH)
 	node tests/gateway/origin.mjs $(MCPH)
 	node tests/gateway/timeout.mjs $(MCPH)
+	node tests/gateway/idle.mjs $(MCPH)
+	node tests/gateway/launchers.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
@@ -312,6 +316,16 @@ test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/isolate/isolate.mjs $(MCPH)
 	node tests/isolate/stuck.mjs $(MCPH)
 	node tests/isolate/soak.mjs $(MCPH)
+
+# Confinement attacked from inside, in a network namespace of the test's own: tests/plugins/
+# attack.c isolated and tests/confine/attacker.mjs behind the mcp plugin, confined, try to read,
+# write, list, execute, connect, signal, trace, mount and raise their limits past their grants;
+# each attempt is refused with the error the child sees, logged, and the section serves on, while
+# the same attempt from an unconfined section (or with network = yes) succeeds. Then again as on a
+# kernel without Landlock (MCPH_LANDLOCK_ABI=0): what is not refused must be named at start-up.
+test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	node tests/confine/confine.mjs $(MCPH)
+	node tests/confine/confine.mjs $(MCPH) --landlock-abi=0
 
 # Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,

@@ -38,7 +38,7 @@ awk -v verbose="$verbose" '
 BEGIN {
     n = split("test-layers test-unit test-harness test-transcripts test-interop test-plugins " \
               "test-reload test-edges test-hostile test-http test-scale test-conformance " \
-              "test-gateway test-isolate test-install check-format", order, " ")
+              "test-gateway test-isolate test-confine test-install check-format", order, " ")
     layer = ""
 }
 # The commands each layer runs (Makefile), in the order make test runs them.
@@ -55,6 +55,7 @@ BEGIN {
 /^(CONFORMANCE_[A-Z_]+=[^ ]+ +)*tests\/conformance\/run\.sh/ { layer = "test-conformance" }
 /^node tests\/gateway\//                             { layer = "test-gateway" }
 /^node tests\/isolate\//                             { layer = "test-isolate" }
+/^node tests\/confine\//                             { layer = "test-confine" }
 /tests\/install\/install\.sh/ && !/^install:/        { layer = "test-install" }
 /^clang-format --dry-run/                            { layer = "check-format" }
 

@@ -30,6 +30,8 @@ struct mcp_spec {
     char *tag;     /* owned: the section, tagging the server's stderr lines; NULL: not tagged */
     struct spawn_tail *tail; /* owned: the reader of the last process's stderr (spawn.c) */
     int startup_ms;          /* start-up and handshake deadline */
+    int idle_stop_s; /* no request, question or subscription this long: the process is stopped
+                      * until a request needs it (the mcp plugin's idle_stop_s); 0: never */
     struct confine *confine; /* owned or NULL (not confined): applied before exec */
     /* An isolated plugin's child (host/isolate.c) sets these; the mcp plugin leaves them 0. */
     const char *noun;       /* static: what messages call it ("server" when NULL, "plugin") */

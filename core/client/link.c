@@ -399,14 +399,24 @@ void link_alert(struct mcp_link *l, const char *text)
 
 /* --- Requests. --- */
 
-/* Wait while the server starts again, at most its start-up deadline. lock held. Returns
- * MCPH_OK when it is up, else sets why. */
+/* An idle server is needed again: the link's thread starts it (link_run.c). lock held. */
+static void link_demand(struct mcp_link *l)
+{
+    if (l->state == MCP_IDLE && !l->demand) {
+        l->demand = 1;
+        pthread_cond_broadcast(&l->cond);
+    }
+}
+
+/* Wait while the server starts again (after a crash, or idle), at most its start-up deadline.
+ * lock held. Returns MCPH_OK when it is up, else sets why. */
 static int link_wait_up(struct mcp_link *l, struct mcph_strbuf *why)
 {
     struct timespec until;
 
     link_after(&until, (int64_t)l->spec.startup_ms + MCP_BACKOFF_MAX_MS);
-    while (l->state == MCP_RESTARTING || l->state == MCP_STARTING) {
+    link_demand(l);
+    while (l->state == MCP_RESTARTING || l->state == MCP_STARTING || l->state == MCP_IDLE) {
         if (link_timedwait(l, &until) == ETIMEDOUT)
             break;
     }
@@ -420,6 +430,9 @@ static int link_wait_up(struct mcp_link *l, struct mcph_strbuf *why)
     else if (l->state == MCP_RESTARTING)
         mcph_sb_addf(why, "%s '%s' is starting again (it %s); try again", mcp_noun(&l->spec),
                      l->spec.display, l->ended);
+    else if (l->state == MCP_IDLE)
+        mcph_sb_addf(why, "%s '%s' is starting again after %d s idle; try again",
+                     mcp_noun(&l->spec), l->spec.display, l->spec.idle_stop_s);
     else
         mcph_sb_addf(why, "%s '%s' has stopped", mcp_noun(&l->spec), l->spec.display);
     return MCPH_ERR;
@@ -450,6 +463,7 @@ struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON 
     p->id = ++l->next_id;
     p->gen = l->gen;
     link_now(&p->sent);
+    l->last_use = p->sent;
     p->next = l->pending;
     l->pending = p;
     pthread_mutex_unlock(&l->lock);
@@ -544,12 +558,97 @@ void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel)
     }
     pthread_mutex_lock(&l->lock);
     link_unlist(l, p);
+    link_now(&l->last_use);
     pthread_mutex_unlock(&l->lock);
     link_pending_free(p);
 }
 
-cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
-                        struct mcph_strbuf *why)
+/* --- Lists kept for an idle server. --- */
+
+/* The key of a page of a list (the method and its cursor), or NULL when pages are not kept
+ * (no idle_stop_s). */
+static char *link_list_key(const struct mcp_link *l, const char *method, const cJSON *params)
+{
+    const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+
+    if (l->spec.idle_stop_s <= 0)
+        return NULL;
+    mcph_sb_addf(&sb, "%s\n%s", method, cJSON_IsString(cursor) ? cursor->valuestring : "");
+    if (sb.nomem) {
+        mcph_sb_release(&sb);
+        return NULL;
+    }
+    return mcph_sb_detach(&sb, NULL);
+}
+
+/* A copy of the page kept under key while the server is idle, else NULL (it is asked). */
+static cJSON *link_listed(struct mcp_link *l, const char *key)
+{
+    cJSON *copy = NULL;
+
+    pthread_mutex_lock(&l->lock);
+    for (const struct mcp_listed *k = l->listed; l->state == MCP_IDLE && k != NULL; k = k->next) {
+        if (k->gen == l->gen && strcmp(k->key, key) == 0) {
+            copy = cJSON_Duplicate(k->result, 1);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&l->lock);
+    return copy;
+}
+
+static void link_listed_drop(struct mcp_listed *k)
+{
+    free(k->key);
+    cJSON_Delete(k->result);
+    free(k);
+}
+
+/* Keep a copy of result, answered by process gen, under key (taken over): a first page drops
+ * every page of its list kept before, so that the pages of one listing are kept and no more. */
+static void link_keep(struct mcp_link *l, char *key, const cJSON *result, uint64_t gen)
+{
+    struct mcp_listed *k = calloc(1, sizeof(*k));
+    size_t method = strcspn(key, "\n");
+    int first = key[method + 1] == '\0';
+
+    if (k == NULL || (k->result = cJSON_Duplicate(result, 1)) == NULL) {
+        free(k);
+        free(key);
+        return;
+    }
+    k->key = key;
+    k->gen = gen;
+    pthread_mutex_lock(&l->lock);
+    for (struct mcp_listed **pp = &l->listed; *pp != NULL;) {
+        struct mcp_listed *old = *pp;
+
+        if (strcmp(old->key, key) == 0 || (first && strncmp(old->key, key, method + 1) == 0)) {
+            *pp = old->next;
+            link_listed_drop(old);
+        } else {
+            pp = &old->next;
+        }
+    }
+    k->next = l->listed;
+    l->listed = k;
+    pthread_mutex_unlock(&l->lock);
+}
+
+void link_listed_free(struct mcp_link *l)
+{
+    while (l->listed != NULL) {
+        struct mcp_listed *k = l->listed;
+
+        l->listed = k->next;
+        link_listed_drop(k);
+    }
+}
+
+/* One request of init's lists, answered by the server (process *gen). */
+static cJSON *link_ask_list(struct mcp_link *l, const char *method, cJSON *params,
+                            struct mcph_strbuf *why, uint64_t *gen)
 {
     struct mcp_pending *p = mcp_link_send(l, method, params, 0, why);
     struct mcp_event *ev = NULL;
@@ -558,6 +657,7 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
 
     if (p == NULL)
         return NULL;
+    *gen = p->gen;
     link_now(&started);
     for (;;) {
         int64_t stalled, left = l->spec.startup_ms - link_ms_since(&started);
@@ -599,6 +699,26 @@ cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
         break;
     }
     mcp_link_done(l, p, 0);
+    return result;
+}
+
+cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
+                        struct mcph_strbuf *why)
+{
+    char *key = link_list_key(l, method, params);
+    cJSON *result = key != NULL ? link_listed(l, key) : NULL;
+    uint64_t gen = 0;
+
+    if (result != NULL) {
+        cJSON_Delete(params);
+        free(key);
+        return result;
+    }
+    result = link_ask_list(l, method, params, why, &gen);
+    if (result != NULL && key != NULL)
+        link_keep(l, key, result, gen);
+    else
+        free(key);
     return result;
 }
 
@@ -671,6 +791,7 @@ struct mcp_pending *mcp_link_unpark(struct mcp_link *l, const char *key)
             p->next = expired;
             expired = p;
             l->nparked--;
+            l->last_use = now;
             continue;
         }
         if (p->parked && strcmp(p->park_key, key) == 0)
@@ -712,6 +833,9 @@ void mcp_link_subscribe(struct mcp_link *l, const char *uri, int on)
 
     pthread_mutex_lock(&l->lock);
     modern = l->modern;
+    link_now(&l->last_use);
+    if (on)
+        link_demand(l); /* a subscription keeps the server running: it is made at its start */
     for (i = 0; i < l->nsubs && strcmp(l->subs[i], uri) != 0; i++)
         ;
     if (on && i == l->nsubs) {

@@ -7,7 +7,7 @@
  *   link.c      the link's writing, its requests and their answers, parking, subscriptions
  *   link_read.c the messages from the server
  *   link_run.c  the link's thread: start, handshake, reading, restarts with backoff, down
- *               after too many crashes; opening and closing a link
+ *               after too many crashes, stops when idle; opening and closing a link
  *   spawn.c     starting the process under its keeper (no shell; it dies with mcph)
  */
 #ifndef MCPH_CLIENT_LINK_H
@@ -71,6 +71,17 @@ enum mcp_state {
     MCP_RESTARTING, /* it ended; waiting out the backoff, or starting again */
     MCP_DOWN,       /* MCP_CRASHES_DOWN crashes in a row: down until a reload */
     MCP_STOPPED,    /* stopped, or the first start failed */
+    MCP_IDLE,       /* spec.idle_stop_s idle: stopped (or stopping) until a request needs it */
+};
+
+/* A page of one of the server's lists as last answered, kept with spec.idle_stop_s so that a
+ * rebuild while the server is idle (a reload that keeps the section) lists it without starting
+ * it: only a page of the last process started, which may serve other rows than the one before. */
+struct mcp_listed {
+    struct mcp_listed *next;
+    char *key;     /* owned: the method, a newline, the cursor ("" for the first page) */
+    cJSON *result; /* owned */
+    uint64_t gen;  /* the process that answered it */
 };
 
 /* Something that reached a call while it waited: a progress notification for it, or a
@@ -148,13 +159,16 @@ struct mcp_link {
     cJSON *init_result; /* owned: the server's InitializeResult, once up */
     int crashes;        /* in a row */
     struct timespec up_since;
-    char ended[192];   /* how the last process ended, or why it could not start */
-    int timed_out;     /* the process was killed for spec.call_timeout_ms */
-    int config_exited; /* the last process exited with spec.config_exit (lock) */
-    char stop_end[96]; /* how the process ended when asked to stop, if not as asked */
-    int stop;          /* asked to stop */
-    int retry;         /* down: asked to try again */
-    char **subs;       /* the URIs subscribed at the server */
+    char ended[192];           /* how the last process ended, or why it could not start */
+    int timed_out;             /* the process was killed for spec.call_timeout_ms */
+    int config_exited;         /* the last process exited with spec.config_exit (lock) */
+    char stop_end[96];         /* how the process ended when asked to stop, if not as asked */
+    int stop;                  /* asked to stop */
+    int retry;                 /* down: asked to try again */
+    int demand;                /* idle: a request (or a subscription) needs the server again */
+    struct timespec last_use;  /* a request was sent or ended, or a subscription changed */
+    struct mcp_listed *listed; /* the lists' pages, served to a rebuild while idle (lock) */
+    char **subs;               /* the URIs subscribed at the server */
     size_t nsubs;
     unsigned noise; /* lines from the server that are not JSON-RPC */
 };
@@ -205,7 +219,8 @@ int mcp_link_modern(struct mcp_link *l);
 void mcp_link_respond(struct mcp_link *l, const cJSON *id, cJSON *result, int code,
                       const char *message);
 void mcp_link_notify(struct mcp_link *l, const char *method, cJSON *params);
-/* A request answered at once, for init's lists: the result (owned by the caller) or NULL. */
+/* A request answered at once, for init's lists: the result (owned by the caller) or NULL.
+ * With spec.idle_stop_s an idle server is not started for a page it answered before. */
 cJSON *mcp_link_request(struct mcp_link *l, const char *method, cJSON *params,
                         struct mcph_strbuf *why);
 /* The _meta every request carries to a MCP_MODERN server (added to params), else nothing. */
@@ -255,6 +270,8 @@ struct mcp_pending *link_find(struct mcp_link *l, int64_t id);
 void link_pending_free(struct mcp_pending *p);
 void link_push_event(struct mcp_link *l, struct mcp_pending *p, cJSON *msg);
 void link_fail_all(struct mcp_link *l, uint64_t gen, const char *why);
+/* link.c: the lists kept for an idle server, freed when the link is. */
+void link_listed_free(struct mcp_link *l);
 /* link.c: the host, from the link's thread. */
 void link_log(struct mcp_link *l, enum mcph_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,7 +1,9 @@
 /*
  * link_run.c: the link's thread and the link's life. The thread starts the process, sends the
  * handshake, reads its stdout, reaps it when it ends and starts it again after a backoff;
- * opening a link waits for its first handshake, and the last reference stops it.
+ * with spec.idle_stop_s it stops a server left idle that long and starts it again when a
+ * request needs it; opening a link waits for its first handshake, and the last reference
+ * stops it.
  */
 #include "client/link.h"
 
@@ -229,6 +231,33 @@ static enum link_step link_handshake_due(struct mcp_link *l, const struct timesp
     return LINK_GO;
 }
 
+/* With spec.idle_stop_s: whether the server has been idle that long (up, no request in flight
+ * or parked, no subscription, nothing waiting for its stdin: *writing), and so is to stop: the
+ * link is then MCP_IDLE, and requests wait for the next start. Else *timeout is shortened to
+ * when it could be (while busy, idle_stop_s: the thread looks again then). */
+static int link_idle_due(struct mcp_link *l, int writing, int *timeout)
+{
+    int64_t limit = (int64_t)l->spec.idle_stop_s * 1000, left = limit;
+    int due = 0;
+
+    if (limit <= 0)
+        return 0;
+    pthread_mutex_lock(&l->lock);
+    if (l->state == MCP_UP && !writing && l->pending == NULL && l->nsubs == 0) {
+        int64_t quiet = link_ms_since(&l->last_use), up = link_ms_since(&l->up_since);
+
+        left = limit - (up < quiet ? up : quiet);
+        if (left <= 0) {
+            l->state = MCP_IDLE;
+            due = 1;
+        }
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (!due && (*timeout < 0 || left < *timeout))
+        *timeout = (int)left;
+    return due;
+}
+
 /* Whether the link is to stop; *handshake: whether it is not up yet. */
 static int link_stopping(struct mcp_link *l, int *handshake)
 {
@@ -289,13 +318,15 @@ static enum link_step link_lines(struct mcp_link *l, struct mcph_strbuf *buf, si
     return LINK_GO;
 }
 
-/* Read lines until the server's stdout ends or the link stops; during the handshake, at most
- * the start-up deadline. */
-static void link_read(struct mcp_link *l)
+/* Read lines until the server's stdout ends, the link stops, or the server has been idle for
+ * spec.idle_stop_s (returns 1: the link is MCP_IDLE); during the handshake, at most the
+ * start-up deadline. */
+static int link_read(struct mcp_link *l)
 {
     struct mcph_strbuf buf = MCPH_STRBUF_INIT;
     struct timespec started;
     size_t scan = 0;
+    int idled = 0;
 
     link_now(&started);
     for (;;) {
@@ -308,8 +339,12 @@ static void link_read(struct mcp_link *l)
 
         if (link_stopping(l, &handshake))
             break;
-        if (handshake)
+        if (handshake) {
             step = link_handshake_due(l, &started, &timeout);
+        } else if (link_idle_due(l, fds[2].fd >= 0, &timeout)) {
+            idled = 1;
+            break;
+        }
         if (step == LINK_AGAIN)
             continue;
         if (step == LINK_END || (poll(fds, 3, timeout) < 0 && errno != EINTR))
@@ -333,6 +368,7 @@ static void link_read(struct mcp_link *l)
             break;
     }
     mcph_sb_release(&buf);
+    return idled;
 }
 
 /* Close the server's stdin and drop what waited to be written to it. */
@@ -377,8 +413,9 @@ static void link_reap(struct mcp_link *l)
     pthread_mutex_lock(&l->lock);
     l->config_exited =
         l->spec.config_exit != 0 && WIFEXITED(st) && WEXITSTATUS(st) == l->spec.config_exit;
-    /* Asked to stop: an end other than exit 0 or the signals sent is told by the unref. */
-    if (l->stop && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) &&
+    /* Asked to stop (or idle): an end other than exit 0 or the signals sent is told by the
+     * unref (or link_idle). */
+    if ((l->stop || l->state == MCP_IDLE) && !(WIFEXITED(st) && WEXITSTATUS(st) == 0) &&
         !(WIFSIGNALED(st) && (WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGKILL)))
         snprintf(l->stop_end, sizeof(l->stop_end), "%s", how);
     if (l->ended[0] == '\0')
@@ -438,24 +475,60 @@ static int link_down(struct mcp_link *l)
     return 0;
 }
 
+/* The server was stopped for spec.idle_stop_s idle: said at info level, then the link waits
+ * until a request needs the server (0: it starts again, as after a crash but at once and not
+ * counted as one) or the link stops (1). lock held. */
+static int link_idle(struct mcp_link *l)
+{
+    char odd[128] = "";
+
+    if (l->stop_end[0] != '\0')
+        snprintf(odd, sizeof(odd), " (it %s as it stopped)", l->stop_end);
+    l->stop_end[0] = '\0';
+    /* It ended as asked: the uptime that forgives crashes counts up to here. */
+    if (link_ms_since(&l->up_since) >= MCP_UPTIME_RESET_MS)
+        l->crashes = 0;
+    pthread_mutex_unlock(&l->lock);
+    pthread_mutex_lock(&l->hlock);
+    if (l->host != NULL)
+        l->host->log(l->host, MCPH_LOG_INFO,
+                     "%s '%s' stopped after %d s idle; started again on the next request%s",
+                     mcp_noun(&l->spec), l->spec.display, l->spec.idle_stop_s, odd);
+    pthread_mutex_unlock(&l->hlock);
+    pthread_mutex_lock(&l->lock);
+    while (!l->stop && !l->demand)
+        pthread_cond_wait(&l->cond, &l->lock);
+    if (l->stop)
+        return 1;
+    l->demand = 0;
+    l->state = MCP_RESTARTING;
+    return 0;
+}
+
 static void *link_thread(void *arg)
 {
     struct mcp_link *l = arg;
     int first = 1;
 
     for (;;) {
-        int started = link_start(l) == MCPH_OK;
+        int started = link_start(l) == MCPH_OK, idled = 0;
         int64_t backoff;
 
         if (started)
-            link_read(l);
+            idled = link_read(l);
         if (l->pid != 0)
             link_reap(l);
         pthread_mutex_lock(&l->lock);
         link_fail_all(l, l->gen, l->ended);
-        if (l->stop || (first && l->state != MCP_UP))
+        if (l->stop || (first && l->state != MCP_UP && !idled))
             return link_stopped(l);
         first = 0;
+        if (idled) {
+            if (link_idle(l))
+                return link_stopped(l);
+            pthread_mutex_unlock(&l->lock);
+            continue;
+        }
         if (l->state == MCP_UP && link_ms_since(&l->up_since) >= MCP_UPTIME_RESET_MS)
             l->crashes = 0;
         l->crashes++;
@@ -635,6 +708,7 @@ void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host)
         free(l->subs[i]);
     free(l->subs);
     cJSON_Delete(l->init_result);
+    link_listed_free(l);
     free(l->hosts);
     mcp_spec_release(&l->spec);
     pthread_cond_destroy(&l->cond);

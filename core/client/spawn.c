@@ -94,6 +94,7 @@ int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b)
            a->call_timeout_ms == b->call_timeout_ms && a->max_memory == b->max_memory &&
            a->max_cpu_s == b->max_cpu_s && a->max_files == b->max_files &&
            a->max_procs == b->max_procs && confine_same(a->confine, b->confine) &&
+           a->idle_stop_s == b->idle_stop_s && /* the link's thread reads it unlocked */
            (a->tag == NULL) == (b->tag == NULL) && (a->tag == NULL || strcmp(a->tag, b->tag) == 0);
 }
 

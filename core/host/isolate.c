@@ -111,6 +111,39 @@ static int isolate_no_leak_check(struct mcp_spec *spec)
 #endif
 }
 
+/* A confined child's environment: mcph's variables of locale, time, home, paths and the
+ * sanitizers' options, not the rest (a secret in mcph's environment is not the plugin's). */
+static void isolate_confine_env(struct mcp_spec *spec)
+{
+    static const char *const keep[] = {"PATH=",
+                                       "HOME=",
+                                       "LANG=",
+                                       "LANGUAGE=",
+                                       "LC_",
+                                       "TZ=",
+                                       "TMPDIR=",
+                                       "USER=",
+                                       "LOGNAME=",
+                                       "ASAN_OPTIONS=",
+                                       "UBSAN_OPTIONS=",
+                                       "TSAN_OPTIONS=",
+                                       "LSAN_OPTIONS=",
+                                       NULL};
+    size_t n = 0;
+
+    for (size_t i = 0; spec->envp[i] != NULL; i++) {
+        int kept = 0;
+
+        for (size_t k = 0; !kept && keep[k] != NULL; k++)
+            kept = strncmp(spec->envp[i], keep[k], strlen(keep[k])) == 0;
+        if (kept)
+            spec->envp[n++] = spec->envp[i];
+        else
+            free(spec->envp[i]);
+    }
+    spec->envp[n] = NULL;
+}
+
 static int isolate_init(const struct mcph_host *host, void **state)
 {
     const struct plugin_host *h = (const struct plugin_host *)(const void *)host;
@@ -128,6 +161,8 @@ static int isolate_init(const struct mcph_host *host, void **state)
         host->log(host, MCPH_LOG_ERROR, "cannot prepare the plugin's process: %s", strerror(errno));
         return MCPH_ERR_NOMEM;
     }
+    if (c->on)
+        isolate_confine_env(&spec);
     rc = c->on ? mcp_spec_confine(host, &spec, c->read, c->write, c->exec, c->network) : MCPH_OK;
     if (rc == MCPH_OK && c->on)
         rc = isolate_no_leak_check(&spec);

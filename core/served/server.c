@@ -293,6 +293,9 @@ int server_config_load(const struct server *srv, struct config *cfg, const char 
     if (srv->isolated == NULL)
         return config_load(cfg, path, errs);
     status = config_load_fd(cfg, path, ISOLATE_FD_CONFIG, errs);
+    /* The text holds every section (another's env, say): read once, before any plugin code
+     * runs, and not left open to the plugin. */
+    close(ISOLATE_FD_CONFIG);
     if (status == STATUS_OK)
         status = isolate_child_config(cfg, srv->isolated, errs);
     return status;

@@ -88,6 +88,11 @@ static const struct mcph_config_key mcp_config_keys[] = {
      .description = "A request the server leaves unanswered this long fails with an error "
                     "naming the section and the limit; the server is killed and started again "
                     "(1-86400000; mcph's own key, taken over: unset, no limit)"},
+    {.name = "idle_stop_s",
+     .description = "A server with no request in flight, no open question and no subscription "
+                    "this long is stopped (its whole tree), and started again by the next "
+                    "request that needs it; lists are served meanwhile (1-86400; 0: never)",
+     .default_value = "0"},
     /* mcph's confinement keys, taken over (mcph.ini(5)): the server runs confined by them. */
     {.name = "confine",
      .description = "yes: the server runs confined (the default when read, write, exec or "

@@ -11,8 +11,8 @@
 #include "client/client.h"
 #include "plugin-api.h"
 
-/* The section's command, env, cwd and startup_timeout_ms as a spec: MCPH_OK, or an error
- * after logging why (spec is then empty). */
+/* The section's command, env, cwd, startup_timeout_ms and idle_stop_s as a spec: MCPH_OK, or
+ * an error after logging why (spec is then empty). */
 int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * spec.c: the section's command (words, quotes, no shell), the server's environment (the
- * exec plugin's rules: PATH, LANG and HOME, plus the env key's NAME and NAME=VALUE words) and
- * the program's path, read into the client engine's spec.
+ * exec plugin's rules: PATH, LANG and HOME, plus the env key's NAME and NAME=VALUE words), the
+ * program's path and idle_stop_s, read into the client engine's spec.
  */
 #include "mcp.h"
 
@@ -107,6 +107,26 @@ static int spec_program(const struct mcph_host *host, struct mcp_spec *spec)
     return spec->argv[0] != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
 }
 
+/* idle_stop_s: seconds idle before the server is stopped until the next request; 0 or unset:
+ * never. */
+static int spec_idle(const struct mcph_host *host, struct mcp_spec *spec)
+{
+    const char *text = host->config(host, "idle_stop_s");
+    long long s;
+
+    if (text == NULL || text[0] == '\0')
+        return MCPH_OK;
+    if (mcph_value_int(text, 0, 86400, &s) != MCPH_OK) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "idle_stop_s in [plugin.%s] is '%s'; give seconds from 1 to 86400, or 0 for "
+                  "never",
+                  host->instance, text);
+        return MCPH_ERR_INVALID;
+    }
+    spec->idle_stop_s = (int)s;
+    return MCPH_OK;
+}
+
 int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec)
 {
     const char *cmd = host->config(host, "command");
@@ -124,6 +144,8 @@ int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec)
         return MCPH_ERR_INVALID;
     }
     spec->startup_ms = (int)ms;
+    if (spec_idle(host, spec) != MCPH_OK)
+        return MCPH_ERR_INVALID;
     spec->display = strdup(cmd != NULL ? cmd : "");
     spec->tag = strdup(host->instance);
     /* Absolute: the child changes to it before it runs a program named relative to it. */

@@ -1,2 +1,0 @@
-build-asan/core/config/inifile.o: core/config/inifile.c \
- core/config/inifile.h core/lib/diag.h

@@ -1,1 +1,0 @@
-build-asan/core/lib/base64.o: core/lib/base64.c core/lib/base64.h

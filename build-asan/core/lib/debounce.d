@@ -1,1 +1,0 @@
-build-asan/core/lib/debounce.o: core/lib/debounce.c core/lib/debounce.h

@@ -1,1 +1,0 @@
-build-asan/core/lib/nowait.o: core/lib/nowait.c core/lib/nowait.h

@@ -1,4 +1,0 @@
-build-asan/core/lib/schema.o: core/lib/schema.c core/lib/schema.h \
- core/lib/strbuf.h core/lib/status.h plugin-api/mcph-strbuf.h \
- plugin-api/plugin-api.h /usr/include/cjson/cJSON.h core/lib/limits.h \
- plugin-api/mcph-json.h plugin-api/plugin-api.h core/lib/schema_node.h

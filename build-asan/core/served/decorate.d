@@ -1,7 +1,0 @@
-build-asan/core/served/decorate.o: core/served/decorate.c \
- core/served/decorate.h core/served/registry.h core/config/config.h \
- core/lib/diag.h core/config/filter.h core/lib/strbuf.h core/lib/status.h \
- plugin-api/mcph-strbuf.h plugin-api/plugin-api.h core/host/plugin.h \
- plugin-api/plugin-api.h core/lib/log.h core/lib/limits.h \
- plugin-api/mcph-json.h core/lib/schema.h /usr/include/cjson/cJSON.h \
- core/lib/work.h core/wire/revision.h

@@ -1,2 +1,0 @@
-build-asan/core/wire/revision.o: core/wire/revision.c \
- core/wire/revision.h
