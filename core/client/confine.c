@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -67,7 +69,11 @@ enum confine_from {
 struct confine_path {
     char *path;
     uint64_t access;
-    int from; /* enum confine_from */
+    int from;  /* enum confine_from */
+    int same;  /* dev and ino must still be the file's when the child opens it (the path is
+                * not followed there: a link put in its place since is refused) */
+    dev_t dev; /* as the parent saw it */
+    ino_t ino;
 };
 
 struct confine {
@@ -193,6 +199,7 @@ static const char *const confine_refused[] = {"ptrace",
 
 static int confine_add(struct confine *c, const char *path, uint64_t rights, int from)
 {
+    struct stat st;
     char *copy;
 
     for (size_t i = 0; i < c->npaths; i++) {
@@ -213,7 +220,14 @@ static int confine_add(struct confine *c, const char *path, uint64_t rights, int
     copy = strdup(path);
     if (copy == NULL)
         return MCPH_ERR_NOMEM;
-    c->paths[c->npaths++] = (struct confine_path){copy, rights, from};
+    c->paths[c->npaths] = (struct confine_path){.path = copy, .access = rights, .from = from};
+    /* /proc/self is the child's own, not this process's: opened as it is, by the child. */
+    if (strncmp(path, "/proc/self", 10) != 0 && stat(path, &st) == 0) {
+        c->paths[c->npaths].same = 1;
+        c->paths[c->npaths].dev = st.st_dev;
+        c->paths[c->npaths].ino = st.st_ino;
+    }
+    c->npaths++;
     return MCPH_OK;
 }
 
@@ -254,9 +268,14 @@ static int confine_add_words(struct confine *c, const char *key, const char *val
 static int confine_add_list(struct confine *c, const char *const *list, uint64_t rights)
 {
     for (size_t i = 0; list[i] != NULL; i++) {
-        int rc =
-            access(list[i], F_OK) == 0 ? confine_add(c, list[i], rights, CONFINE_SYSTEM) : MCPH_OK;
+        /* Followed here (/lib64 may lead into /usr), so that the child need not follow it. */
+        char *real =
+            strncmp(list[i], "/proc/self", 10) == 0 ? strdup(list[i]) : realpath(list[i], NULL);
+        int rc = real != NULL      ? confine_add(c, real, rights, CONFINE_SYSTEM)
+                 : errno == ENOMEM ? MCPH_ERR_NOMEM
+                                   : MCPH_OK;
 
+        free(real);
         if (rc != MCPH_OK)
             return rc;
     }
@@ -400,10 +419,37 @@ static int confine_rule(scmp_filter_ctx ctx, int err, const char *name, unsigned
 {
     int nr = seccomp_syscall_resolve_name(name);
 
-    if (nr == __NR_SCMP_ERROR)
+    if (nr < 0)
         return 0; /* not a system call of this architecture */
     return n == 0 ? seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned)err), nr, 0)
                   : seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO((unsigned)err), nr, n, arg);
+}
+
+/* What reaches other processes without a path or a signal Landlock could hold: their limits,
+ * priority and CPUs (prlimit64, setpriority, sched_* on another pid), the user's whole process
+ * list (kill of -1, which Landlock scopes from ABI 6 only), and the terminal mcph may share
+ * with its child (TIOCSTI types into it, TIOCLINUX too; their 32 bits alone are compared, as
+ * the kernel does). A process may still do each to itself. */
+static int confine_others(scmp_filter_ctx ctx)
+{
+    static const char *const sched[] = {"sched_setaffinity", "sched_setscheduler", "sched_setparam",
+                                        "sched_setattr", "prlimit64"};
+    struct scmp_arg_cmp other = {0, SCMP_CMP_NE, 0, 0};
+    struct scmp_arg_cmp all = {0, SCMP_CMP_MASKED_EQ, 0xffffffff, 0xffffffff};
+    struct scmp_arg_cmp not_process = {0, SCMP_CMP_NE, PRIO_PROCESS, 0};
+    struct scmp_arg_cmp not_self = {1, SCMP_CMP_NE, 0, 0};
+    struct scmp_arg_cmp sti = {1, SCMP_CMP_MASKED_EQ, 0xffffffff, TIOCSTI};
+    struct scmp_arg_cmp linux_ioctl = {1, SCMP_CMP_MASKED_EQ, 0xffffffff, TIOCLINUX};
+    int bad = 0;
+
+    for (size_t i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
+        bad |= confine_rule(ctx, EPERM, sched[i], 1, &other) != 0;
+    bad |= confine_rule(ctx, EPERM, "setpriority", 1, &not_process) != 0;
+    bad |= confine_rule(ctx, EPERM, "setpriority", 1, &not_self) != 0;
+    bad |= confine_rule(ctx, EPERM, "kill", 1, &all) != 0;
+    bad |= confine_rule(ctx, EPERM, "ioctl", 1, &sti) != 0;
+    bad |= confine_rule(ctx, EPERM, "ioctl", 1, &linux_ioctl) != 0;
+    return bad;
 }
 
 /* The seccomp filter, exported as BPF (libseccomp 2.5 exports to a descriptor). */
@@ -422,7 +468,7 @@ static int confine_filter(struct confine *c)
         return MCPH_ERR_NOMEM;
     for (size_t i = 0; confine_refused[i] != NULL; i++) {
         bad |= confine_rule(ctx, EPERM, confine_refused[i], 0, NULL) != 0;
-        c->refused += seccomp_syscall_resolve_name(confine_refused[i]) != __NR_SCMP_ERROR;
+        c->refused += seccomp_syscall_resolve_name(confine_refused[i]) >= 0;
     }
     /* clone3's flags are in memory a filter cannot read: ENOSYS sends the C library to clone. */
     bad |= confine_rule(ctx, ENOSYS, "clone3", 0, NULL) != 0;
@@ -431,10 +477,11 @@ static int confine_filter(struct confine *c)
 
         bad |= confine_rule(ctx, EPERM, "clone", 1, &flag) != 0;
     }
+    bad |= confine_others(ctx);
     if (!c->network) {
         bad |= confine_rule(ctx, EACCES, "socket", 0, NULL) != 0;
     } else {
-        struct scmp_arg_cmp packet = {0, SCMP_CMP_EQ, AF_PACKET, 0};
+        struct scmp_arg_cmp packet = {0, SCMP_CMP_MASKED_EQ, 0xffffffff, AF_PACKET};
         struct scmp_arg_cmp raw = {1, SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW};
 
         bad |= confine_rule(ctx, EPERM, "socket", 1, &packet) != 0;
@@ -514,6 +561,22 @@ int confine_same(const struct confine *a, const struct confine *b)
             return 0;
     }
     return 1;
+}
+
+int confine_changed(const struct confine *c, struct mcph_strbuf *sb)
+{
+    for (size_t i = 0; c != NULL && i < c->npaths; i++) {
+        const struct confine_path *p = &c->paths[i];
+        struct stat st;
+
+        if (!p->same || p->from == CONFINE_SYSTEM)
+            continue;
+        if (lstat(p->path, &st) != 0 || st.st_dev != p->dev || st.st_ino != p->ino) {
+            mcph_sb_addf(sb, "%s is gone or is another file since the section was read", p->path);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* --- Saying what it does. --- */
@@ -663,15 +726,21 @@ static int confine_landlock(const struct confine *c)
         const struct confine_path *p = &c->paths[i];
         struct landlock_path_beneath_attr rule;
         struct stat st;
-        int fd = open(p->path, O_PATH | O_CLOEXEC);
+        int fd = open(p->path, O_PATH | O_CLOEXEC | (p->same ? O_NOFOLLOW : 0));
 
+        if (fd >= 0 &&
+            (fstat(fd, &st) != 0 || (p->same && (st.st_dev != p->dev || st.st_ino != p->ino)))) {
+            close(fd);
+            fd = -1;
+            errno = ESTALE; /* not the file the section named when it was read */
+        }
         if (fd < 0) {
             e = p->from == CONFINE_SYSTEM ? 0 : errno;
             continue;
         }
         rule.allowed_access = p->access & attr.handled_access_fs;
         rule.parent_fd = fd;
-        if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+        if (!S_ISDIR(st.st_mode))
             rule.allowed_access &= CONFINE_FILE_RIGHTS;
         if (rule.allowed_access != 0 &&
             syscall(SYS_landlock_add_rule, rs, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)

@@ -31,6 +31,10 @@ void confine_free(struct confine *c);
 /* 1 when a and b grant the same (NULL: not confined), else 0. */
 int confine_same(const struct confine *a, const struct confine *b);
 
+/* When a path of c's rules or program is gone, or is another file than when c was built (a
+ * child refused ESTALE then), appends "PATH is gone or ..." to sb and returns 1; else 0. */
+int confine_changed(const struct confine *c, struct mcph_strbuf *sb);
+
 /* What this kernel cannot enforce of c, as phrases joined by "; " appended to sb. Returns how
  * many (0: all of it is enforced). */
 int confine_gaps(const struct confine *c, struct mcph_strbuf *sb);

@@ -434,6 +434,10 @@ static void spawn_child(const struct mcp_spec *spec, int in, int out, int err, i
         goto fail;
     if (spawn_pass(spec) != 0 || spawn_limits(spec) != 0)
         goto fail;
+    /* Whatever mcph holds without close-on-exec (from its own parent, or a plugin's library)
+     * is not the process's: closed at exec (not now: err reports a failed exec). */
+    if (close_range(3 + (unsigned)spec->npass, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+        goto fail;
     if (chdir(spec->cwd) != 0)
         goto fail;
     if (spec->confine != NULL && (e = confine_apply(spec->confine)) != 0) {
@@ -623,10 +627,15 @@ int mcp_spawn(struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph
     while (n < 0 && errno == EINTR);
     close(err[0]);
     if (n == (ssize_t)sizeof(e)) {
-        if (e < 0)
+        if (e < 0) {
+            struct mcph_strbuf what = MCPH_STRBUF_INIT;
+
             mcph_sb_addf(why, "could not confine the process of %s: %s", spec->argv[0],
                          strerror(-e));
-        else
+            if (confine_changed(spec->confine, &what) && !what.nomem)
+                mcph_sb_addf(why, "; %s; reload (SIGHUP) to read the section again", what.buf);
+            mcph_sb_release(&what);
+        } else
             mcph_sb_addf(why, "could not run %s in %s: %s", spec->argv[0], spec->cwd, strerror(e));
         while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
             ;

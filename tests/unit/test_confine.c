@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -41,6 +42,9 @@ enum attempt {
     RAISE,      /* raise the hard limit of open files back */
     UNSHARE,    /* a new user namespace */
     PROC_OTHER, /* read the parent's /proc entry */
+    PRLIMIT,    /* lower the parent's soft limit of open files */
+    KILL_ALL,   /* kill(-1, 0): every process of the user (signal 0: nothing is sent) */
+    TYPE_IN,    /* type into a terminal (on stdin, which is no terminal: ENOTTY unconfined) */
 };
 
 static int attempt_run(enum attempt a, pid_t parent)
@@ -83,6 +87,20 @@ static int attempt_run(enum attempt a, pid_t parent)
     }
     case UNSHARE:
         return unshare(CLONE_NEWUSER) != 0 ? errno : 0;
+    case PRLIMIT: {
+        struct rlimit rl;
+
+        if (prlimit(parent, RLIMIT_NOFILE, NULL, &rl) != 0)
+            return errno;
+        return prlimit(parent, RLIMIT_NOFILE, &rl, NULL) != 0 ? errno : 0;
+    }
+    case KILL_ALL:
+        return kill(-1, 0) != 0 ? errno : 0;
+    case TYPE_IN: {
+        char c = 'x';
+
+        return ioctl(0, TIOCSTI, &c) != 0 ? errno : 0;
+    }
     case PROC_OTHER:
         snprintf(buf, sizeof(buf), "/proc/%d/environ", (int)parent);
         fd = open(buf, O_RDONLY);
@@ -163,6 +181,8 @@ static void test_attempts(void)
         {PTRACE, "ptrace mcph", EPERM, 0},       {KILL, "signal mcph", EPERM, 1},
         {SOCKET, "socket", EACCES, 0},           {RAISE, "raise nofile", EPERM, 0},
         {UNSHARE, "user namespace", EPERM, 0},   {PROC_OTHER, "parent's /proc", EACCES, 1},
+        {PRLIMIT, "parent's limits", EPERM, 0},  {KILL_ALL, "kill(-1)", EPERM, 0},
+        {TYPE_IN, "TIOCSTI", EPERM, 0},
     };
     struct mcph_strbuf why = MCPH_STRBUF_INIT, gaps = MCPH_STRBUF_INIT;
     struct confine *c = NULL;
@@ -180,6 +200,9 @@ static void test_attempts(void)
         int untried = cases[i].a == PTRACE || cases[i].a == KILL ||
                       (cases[i].a == RAISE && !has_sys_resource());
         int control = untried ? 0 : attempt(NULL, cases[i].a);
+
+        if (cases[i].a == TYPE_IN && control == ENOTTY)
+            control = 0; /* tried, and it reached the terminal check: not refused before it */
         int confined = attempt(c, cases[i].a);
 
         unlink(write_in);
@@ -239,9 +262,41 @@ static void test_rules(void)
     mcph_sb_release(&text);
 }
 
+/* A rule's path replaced by a link since the confinement was built: the child refuses to
+ * start (ESTALE) rather than grant where the link leads, and confine_changed names it. */
+static void test_swapped(void)
+{
+    struct mcph_strbuf why = MCPH_STRBUF_INIT;
+    struct confine *c = NULL;
+    char dir[PATH_MAX + 32], moved[PATH_MAX + 40], rule[PATH_MAX + 64];
+
+    setup();
+    snprintf(dir, sizeof(dir), "%s/swap", tmp);
+    snprintf(moved, sizeof(moved), "%s/swap.old", tmp);
+    rmdir(moved);
+    unlink(dir);
+    rmdir(dir);
+    if (!CHECK_INT_EQ(mkdir(dir, 0700), 0))
+        return;
+    snprintf(rule, sizeof(rule), "\"%s\"", dir);
+    CHECK_INT_EQ(confine_new(&c, rule, NULL, NULL, 0, NULL, NULL, &why), MCPH_OK);
+    CHECK_INT_EQ(attempt(c, WRITE_OUT), EACCES); /* it starts, confined */
+    CHECK_INT_EQ(confine_changed(c, &why), 0);
+    CHECK_INT_EQ(rename(dir, moved), 0);
+    CHECK_INT_EQ(symlink(tmp, dir), 0);
+    CHECK_INT_EQ(attempt(c, READ_OUT), -1); /* confine_apply failed: it never ran */
+    CHECK_INT_EQ(confine_changed(c, &why), 1);
+    CHECK(strstr(why.buf, "swap is gone or is another file") != NULL);
+    unlink(dir);
+    rmdir(moved);
+    confine_free(c);
+    mcph_sb_release(&why);
+}
+
 static const struct check_test tests[] = {
     {"attempts", test_attempts},
     {"rules", test_rules},
+    {"swapped", test_swapped},
     {0},
 };
 
