@@ -252,9 +252,11 @@ static int confine_add_words(struct confine *c, const char *key, const char *val
             mcph_sb_addf(why, "%s: a quote is not closed", key);
             rc = MCPH_ERR_INVALID;
         } else if (stat(word, &st) != 0 || (real = realpath(word, NULL)) == NULL) {
+            int e = errno;
+
             mcph_sb_addf(why, "%s names '%s': %s; create it or remove it from %s", key, word,
-                         strerror(errno), key);
-            rc = errno == ENOMEM ? MCPH_ERR_NOMEM : MCPH_ERR_INVALID;
+                         strerror(e), key);
+            rc = e == ENOMEM ? MCPH_ERR_NOMEM : MCPH_ERR_INVALID;
         } else {
             /* Absolute: the child opens it after changing to its folder. */
             rc = confine_add(c, real, rights, CONFINE_RULE);

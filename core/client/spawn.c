@@ -64,7 +64,7 @@ int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const 
     confine_free(spec->confine);
     rc = confine_new(&spec->confine, read, write, exec, network, spec->argv[0], path, &why);
     if (rc == MCPH_ERR_INVALID)
-        host->log(host, MCPH_LOG_ERROR, "confinement: %s", why.buf);
+        host->log(host, MCPH_LOG_ERROR, "confinement: %s", why.nomem ? "out of memory" : why.buf);
     mcph_sb_reset(&why);
     if (rc == MCPH_OK && confine_gaps(spec->confine, &why) > 0)
         host->log(host, MCPH_LOG_WARNING,

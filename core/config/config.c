@@ -529,6 +529,25 @@ static void config_resolve_paths(struct config_parse *p)
     }
 }
 
+/* An mcp section confines its server, a process of its own: isolating the section too would
+ * confine the isolated child, and with it the keeper of the server's tree, which then could
+ * not see that tree to end it. Known by the plugin's file name (mcp.so, or the section's
+ * name when path is not set). */
+static void config_check_confine_mcp(struct config_parse *p, const struct config_plugin *pl)
+{
+    const char *file = pl->path != NULL ? strrchr(pl->path, '/') : NULL;
+
+    file = file != NULL ? file + 1 : pl->path;
+    if (!pl->isolate.on || !pl->confine.on ||
+        (file != NULL ? strcmp(file, "mcp.so") != 0 : strcmp(pl->id, "mcp") != 0))
+        return;
+    diag_add_at(p->errs, p->cfg->file, pl->isolate_line,
+                "[plugin.%s] an mcp section's server runs in a process of its own, confined by "
+                "the section's rules; remove 'isolate = process' (it would confine the server's "
+                "keeper too, which then could not end the server's processes)",
+                pl->id);
+}
+
 /* confine is on when set so, or when a rule is set; confine = no with a rule is a mistake. */
 static void config_check_confine(struct config_parse *p, struct config_plugin *pl)
 {
@@ -551,6 +570,7 @@ static void config_check_confine(struct config_parse *p, struct config_plugin *p
         else
             pl->confine.on = 1;
     }
+    config_check_confine_mcp(p, pl);
 }
 
 /* The limits of isolate = process mean nothing for a plugin in mcph's own process. A shared

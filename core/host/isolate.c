@@ -95,16 +95,16 @@ static int isolate_no_leak_check(struct mcp_spec *spec)
             return MCPH_ERR_NOMEM;
         spec->envp = envp;
         envp[n + 1] = NULL;
-        at = n;
-        line = strdup("ASAN_OPTIONS=detect_leaks=0");
-    } else {
-        line = malloc(strlen(spec->envp[at]) + sizeof(opt) + 1);
-        if (line != NULL)
-            sprintf(line, "%s:%s", spec->envp[at], opt);
-        free(spec->envp[at]);
+        envp[n] = strdup("ASAN_OPTIONS=detect_leaks=0");
+        return envp[n] != NULL ? MCPH_OK : MCPH_ERR_NOMEM; /* NULL ends the list still */
     }
+    line = malloc(strlen(spec->envp[at]) + sizeof(opt) + 1);
+    if (line == NULL)
+        return MCPH_ERR_NOMEM; /* the list stays whole */
+    sprintf(line, "%s:%s", spec->envp[at], opt);
+    free(spec->envp[at]);
     spec->envp[at] = line;
-    return line != NULL ? MCPH_OK : MCPH_ERR_NOMEM;
+    return MCPH_OK;
 #else
     (void)spec;
     return MCPH_OK;

@@ -5,6 +5,8 @@
 #include "host/rows.h"
 #include "lib/log.h"
 
+#include <string.h>
+
 /* The rows reg serves, a line each under a header: plugin, kind, name, title. */
 static void listing_table(const struct registry *reg, FILE *out)
 {
@@ -92,6 +94,18 @@ static void listing_filters(const struct server *srv, FILE *out)
     }
 }
 
+/* Whether instance id is served by the mcp plugin (which confines the server it runs). */
+static int listing_proxied(const struct registry *reg, const char *id)
+{
+    for (size_t p = 0; p < reg->nplugins; p++) {
+        const struct plugin *pl = reg->plugins[p];
+
+        if (strcmp(pl->id, id) == 0)
+            return pl->name != NULL && strcmp(pl->name, "mcp") == 0;
+    }
+    return 0;
+}
+
 /* What the process of each confined section may do (client/confine.h), and what this kernel
  * does not enforce. The program of an isolated section is mcph itself; an mcp section's is
  * its command's, which its plugin resolves. */
@@ -106,8 +120,8 @@ static void listing_confined(const struct server *srv, FILE *out)
         struct confine *rules;
         int rc;
 
-        if (!c->on || !cp->enabled)
-            continue;
+        if (!c->on || !cp->enabled || (!cp->isolate.on && !listing_proxied(srv->reg, cp->id)))
+            continue; /* a plugin in process that takes these keys as its own confines nothing */
         if (first)
             fprintf(out, "\nCONFINED (what the process of each section may do)\n");
         first = 0;

@@ -1148,6 +1148,17 @@ static void test_confine_errors(void)
     CHECK(cfg_has_error(&errs, path, 5, "quote is not closed"));
     CHECK(cfg_has_error(&errs, path, 6, "relative to the INI file's folder"));
     cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "confine-mcp.ini",
+                          "[plugin.gw]\npath = ../x/mcp.so\nisolate = process\nnetwork = no\n"
+                          "[plugin.mcp]\nisolate = process\nconfine = yes\n"
+                          "[plugin.ok]\npath = mcp.so\nnetwork = no\n"
+                          "[plugin.iso]\npath = exec.so\nisolate = process\nnetwork = no\n"),
+                 STATUS_CONFIG);
+    CHECK_INT_EQ((int)errs.count, 2);
+    CHECK(cfg_has_error(&errs, path, 3, "remove 'isolate = process'"));
+    CHECK(cfg_has_error(&errs, path, 6, "an mcp section's server runs in a process of its own"));
+    cfg_done(&cfg, &errs, path);
 }
 
 static const struct check_test tests[] = {
