@@ -547,6 +547,8 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
 
 void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel)
 {
+    int idle;
+
     if (p == NULL)
         return;
     if (cancel) {
@@ -559,8 +561,12 @@ void mcp_link_done(struct mcp_link *l, struct mcp_pending *p, int cancel)
     pthread_mutex_lock(&l->lock);
     link_unlist(l, p);
     link_now(&l->last_use);
+    idle = l->spec.idle_stop_s > 0 && l->pending == NULL;
     pthread_mutex_unlock(&l->lock);
     link_pending_free(p);
+    /* The link's thread counts idle_stop_s from now, not from when it last looked. */
+    if (idle)
+        link_wake(l);
 }
 
 /* --- Lists kept for an idle server. --- */
