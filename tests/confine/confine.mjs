@@ -241,6 +241,8 @@ function attempts(ctx) {
         { what: 'unix', target: 'a UNIX socket path (network = no)', arg: unix.address(), refused: 'EACCES', control: 'net', gap: /network/, ...accepted(unix) },
         { what: 'unix', target: 'an abstract UNIX socket outside (network = yes)', arg: `@${abstract.address().slice(1)}`, confinedAs: 'net', refused: 'EPERM', control: 'open', gap: /abstract/, ...accepted(abstract) },
         { what: 'getenv', target: `a variable of mcph's environment (${SECRET})`, arg: SECRET, refused: 'ENOENT', control: 'open', only: 'plugin' },
+        // Closed at exec in every child mcph starts: no section can show it open.
+        { what: 'read_fd', target: 'a file mcph inherited without close-on-exec (fd 6)', arg: '6', refused: 'EBADF', control: null, noControl: 'n/a (closed in every child)', only: 'plugin' },
         // Closed in every isolated child once its config is read: no section can show it open.
         { what: 'read_fd', target: 'the INI text through a descriptor it inherited', refused: 'EBADF', control: null, noControl: 'n/a (closed in every isolated child)', only: 'plugin', before: iniFd },
         file('read', "mcph's environment (/proc/PID/environ)", `/proc/${mcphPid}/environ`),
@@ -531,7 +533,11 @@ async function main() {
 
     let s;
     try {
-        s = await startSession(MCPH, ini, { cwd: ws, setLevel: 'warning', initMs: 30000, env: { ...MCPH_ENV, [SECRET]: 'confine-secret' } });
+        // A file mcph inherits without close-on-exec, as from a careless parent: descriptor 6.
+        const inherited = path.join(ws, 'inherited-secret');
+        fs.writeFileSync(inherited, 'a secret of the process that started mcph\n');
+        const fds = ['ignore', 'ignore', 'ignore', fs.openSync(inherited, 'r')];
+        s = await startSession(MCPH, ini, { cwd: ws, setLevel: 'warning', initMs: 30000, env: { ...MCPH_ENV, [SECRET]: 'confine-secret' }, fds });
     } catch (err) {
         report(false, 'confine: mcph serves the INI', short(err.message, 1500));
         cleanUp();

@@ -100,7 +100,8 @@ export function splitCommand(line) {
 }
 
 export class Proc {
-    // argv: array of words (argv[0] is the program). opts: { cwd, env }.
+    // argv: array of words (argv[0] is the program). opts: { cwd, env, fds } (fds: more
+    // descriptors for the program, as 3, 4, ..., inherited without close-on-exec).
     constructor(argv, opts = {}) {
         if (!Array.isArray(argv) || argv.length === 0) throw new Error('spawnProc: empty command');
         this.argv = argv;
@@ -115,7 +116,7 @@ export class Proc {
         this.child = spawn(argv[0], argv.slice(1), {
             cwd: opts.cwd,
             env: opts.env || process.env,
-            stdio: ['pipe', 'pipe', 'pipe'],
+            stdio: ['pipe', 'pipe', 'pipe', ...(opts.fds || [])],
         });
         live.add(this.child);
         this.pid = this.child.pid;

@@ -52,7 +52,7 @@ export class Session extends Proc {
     // timeoutMs (default 10000) }.
     constructor(bin, ini, opts = {}) {
         const argv = [bin, ...(opts.watch ? ['--watch'] : []), ...(opts.args || []), ...(ini ? [ini] : [])];
-        super(argv, { cwd: opts.cwd ?? ROOT, env: opts.env });
+        super(argv, { cwd: opts.cwd ?? ROOT, env: opts.env, fds: opts.fds });
         this.opts = opts;
         this.timeoutMs = opts.timeoutMs ?? 10000;
         this.rev = null; // the negotiated revision, after initialize()

@@ -8,8 +8,9 @@
  *   refusal is also logged at warning level ("attack: WHAT [ARG] refused: ..."), so that it
  *   reaches mcph's stderr. What it tries, by `what` (arg in brackets):
  *     read [FILE]          open it and read a few bytes
- *     read_fd [FD]         pread the first bytes of an open descriptor of the INI text (EBADF:
- *                          FD is no longer that memfd; ENODATA: empty)
+ *     read_fd [FD]         pread the first bytes of an open descriptor of the INI text, or of
+ *                          a file whose name has "inherited" (EBADF: FD is another file;
+ *                          ENODATA: empty)
  *     write [FILE]         create it or append a line to it
  *     list [FOLDER]        opendir and one readdir
  *     symlink_read [LINK]  read through a symbolic link (refused with EINVAL if it is none)
@@ -151,7 +152,7 @@ static int attack_read_fd(const char *arg)
     if (len < 0)
         return errno;
     target[len] = '\0';
-    if (strstr(target, "mcph.ini") == NULL)
+    if (strstr(target, "mcph.ini") == NULL && strstr(target, "inherited") == NULL)
         return EBADF;
     ssize_t n = pread((int)fd, buf, sizeof(buf), 0);
     if (n < 0)
