@@ -44,7 +44,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { report, done } from '../lib/check.mjs';
+import { Case, report, done } from '../lib/check.mjs';
 import { ROOT, short, waitFor, sanitizersOf, SANITIZER_REPORT } from '../lib/util.mjs';
 import { workspace, writeIni, TEST_PLUGINS, PLUGINS } from '../lib/workspace.mjs';
 import { startSession, endSession, endSessions, pidsByMarker } from '../gateway/common.mjs';
@@ -421,22 +421,6 @@ async function runGrant(ctx, by, g) {
     finish(c, ctx);
 }
 
-class Case {
-    constructor(name) {
-        this.name = name;
-        this.failures = [];
-        this.notes = [];
-    }
-
-    check(ok, what) {
-        if (!ok) this.failures.push(what);
-        return !!ok;
-    }
-
-    note(text) {
-        this.notes.push(text);
-    }
-}
 
 function finish(c, ctx) {
     const reports = SANITIZER_REPORT.exec(ctx.s.stderr) || SANITIZER_FATAL.exec(ctx.s.stderr);
