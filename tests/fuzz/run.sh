@@ -42,7 +42,7 @@ if ! fuzz_toolchain_ok; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang libclang-rt-dev
     fuzz_toolchain_ok || { echo "fuzz: clang cannot link a libFuzzer harness" >&2; exit 1; }
 fi
-for pc in libcjson inih; do
+for pc in libcjson inih libseccomp; do
     pkg-config --exists "$pc" || { echo "fuzz: pkg-config finds no $pc; run make first" >&2; exit 1; }
 done
 
@@ -50,8 +50,8 @@ done
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wwrite-strings \
 -Wformat=2 -Wvla"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-read -r -a DEP_CFLAGS <<<"$(pkg-config --cflags libcjson inih libmicrohttpd)"
-read -r -a DEP_LIBS <<<"$(pkg-config --libs libcjson inih)"
+read -r -a DEP_CFLAGS <<<"$(pkg-config --cflags libcjson inih libmicrohttpd libseccomp)"
+read -r -a DEP_LIBS <<<"$(pkg-config --libs libcjson inih libseccomp)"
 CFLAGS="-fsanitize=fuzzer-no-link $SAN -g -O1 -std=c11 -D_GNU_SOURCE -pthread $WARN"
 FLAGS_NOW="clang $CFLAGS ${DEP_CFLAGS[*]}"
 mkdir -p "$OUT/core" "$OUT/plugins" "$OUT/corpus" "$OUT/crashes" "$OUT/logs"
