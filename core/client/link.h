@@ -5,6 +5,7 @@
  *               calls, reads, gets and completions, the server's questions through the client
  *   rows.c      the rows defined from the server's lists, and its instructions
  *   link.c      the link's writing, its requests and their answers, parking, subscriptions
+ *   link_list.c init's lists (kept for an idle server), the handshake's capabilities
  *   link_read.c the messages from the server
  *   link_run.c  the link's thread: start, handshake, reading, restarts with backoff, down
  *               after too many crashes, stops when idle; opening and closing a link
@@ -257,6 +258,8 @@ void link_now(struct timespec *ts);
 int64_t link_ms_since(const struct timespec *t);
 void link_after(struct timespec *ts, int64_t ms);
 int link_timedwait(struct mcp_link *l, const struct timespec *ts);
+/* How long what waits for the server's stdin has not moved, in ms (0: nothing waits). */
+int64_t link_stalled_ms(struct mcp_link *l);
 void link_wake(struct mcp_link *l);
 /* link.c: writing to the server's stdin (wlock). */
 int link_write_ms(const struct mcp_link *l);
