@@ -311,7 +311,7 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
 # init and in shutdown) while calls to other plugins go on; down after five crashes in a row,
 # SIGKILL of mcph, progress, cancellation and logs through a child; a stopped child sent a
-# 1 MiB call (stuck.mjs); then 200 crashes and reloads in a soak.
+# 1 MiB call (stuck.mjs); then 200 crashes (60 under a sanitizer) and reloads in a soak.
 test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/isolate/isolate.mjs $(MCPH)
 	node tests/isolate/stuck.mjs $(MCPH)
