@@ -1,4 +1,5 @@
 #include "config/config.h"
+#include "config/edge.h"
 
 #include "config/inifile.h"
 #include "config/keys.h"
@@ -32,9 +33,9 @@ struct config_parse {
     char *section;                /* owned: the section of the last key */
     char *last_key;               /* owned: the last key, for continuation lines */
     int server_seen;
-    unsigned server_set; /* bit per server key already set */
-    struct strbuf why;   /* what a plugin key's setter found wrong, when it says more than
-                          * the key's help text */
+    unsigned long long server_set; /* bit per server key already set */
+    struct strbuf why;             /* what a plugin key's setter found wrong, when it says more than
+                                    * the key's help text */
 };
 
 static char *config_strdup(struct config_parse *p, const char *s)
@@ -84,10 +85,10 @@ static void config_server_key(struct config_parse *p, const char *key, const cha
     if (k == NULL) {
         config_key_names(config_server_keys, &text);
         config_error(p, "unknown key '%s' in [server]; the keys are: %s", key, text.buf);
-    } else if (p->server_set & (1u << i)) {
+    } else if (p->server_set & (1ull << i)) {
         config_error(p, "'%s' is set twice in [server]; keep one", key);
     } else {
-        p->server_set |= 1u << i;
+        p->server_set |= 1ull << i;
         status = config_key_set(k, p->cfg, p->cfg->dir, value, &p->why);
         config_key_help(k, &text);
         if (status == STATUS_INVALID)
@@ -277,7 +278,12 @@ static int config_enter_section(struct config_parse *p, const char *section)
     }
     if (strncmp(section, "plugin.", 7) == 0)
         return config_new_plugin(p, section + 7);
-    config_error(p, "unknown section [%s]; use [server] or [plugin.NAME]", section);
+    if (config_edge_section(section))
+        return config_edge_new(p->cfg, section, p->line, p->errs);
+    config_error(p,
+                 "unknown section [%s]; use [server], [plugin.NAME], [access.NAME] or "
+                 "[limit.NAME]",
+                 section);
     return STATUS_INVALID;
 }
 
@@ -306,6 +312,8 @@ static int config_handler(void *user, const char *section, const char *key, cons
         else if (strncmp(section, "plugin.", 7) == 0 && config_current_plugin(p) != NULL &&
                  strcmp(config_current_plugin(p)->id, section + 7) == 0)
             config_plugin_key(p, key, value);
+        else if (config_edge_section(section))
+            config_edge_key(p->cfg, section, key, value, p->line, p->errs);
     }
     free(p->last_key);
     p->last_key = config_strdup(p, key);
@@ -373,6 +381,8 @@ void config_init(struct config *cfg)
     cfg->session_idle_s = LIMIT_HTTP_SESSION_IDLE_S;
     cfg->max_connections = LIMIT_HTTP_CONNECTIONS_DEFAULT;
     cfg->http_timeout_s = LIMIT_HTTP_TIMEOUT_S;
+    cfg->oauth_leeway_s = LIMIT_OAUTH_LEEWAY_S;
+    cfg->oauth_jwks_refresh_s = LIMIT_OAUTH_JWKS_REFRESH_S;
 }
 
 void config_plugin_release(struct config_plugin *pl)
@@ -444,6 +454,17 @@ void config_release(struct config *cfg)
     free(cfg->auth_token_file);
     free(cfg->state_key_file);
     free(cfg->session_route);
+    free(cfg->oauth_issuer);
+    free(cfg->oauth_resource);
+    free(cfg->oauth_jwks_file);
+    free(cfg->oauth_jwks_url);
+    free(cfg->oauth_authorization_servers);
+    free(cfg->oauth_scopes);
+    free(cfg->metrics_path);
+    free(cfg->live_path);
+    free(cfg->ready_path);
+    free(cfg->metrics_listen);
+    config_edge_release(cfg);
     if (cfg->text_fd >= 0)
         close(cfg->text_fd);
     for (size_t i = 0; i < cfg->nplugins; i++)
@@ -655,6 +676,7 @@ static int config_parse_text(struct config *cfg, const char *path, char *text, i
     }
     config_resolve_paths(&p);
     config_check_isolation(&p);
+    config_edge_check(cfg, errs);
     free(p.section);
     free(p.last_key);
     strbuf_release(&p.why);

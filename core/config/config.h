@@ -69,6 +69,39 @@ struct config_plugin {
     size_t nkeys;
 };
 
+/* One [access.NAME] section (edge.c): who sees what over HTTP. A principal matches when it
+ * satisfies every "who" key the section sets; it then sees what the section's globs keep
+ * (names and URIs as clients see them, prefix included). A kind the section leaves out is
+ * none of it. With access sections, an HTTP principal sees the union of the sections it
+ * matches, and nothing when it matches none; without, everything. */
+struct config_access {
+    char *id;     /* owned: NAME */
+    int line;     /* line of the section header */
+    char *scopes; /* owned or NULL: words; the token holds each (its "scope" claim) */
+    int scopes_line;
+    char *claims; /* owned or NULL: NAME=VALUE words; each claim equals VALUE, or is an
+                   * array that holds it */
+    int claims_line;
+    char *tokens; /* owned or NULL: numbers, lines of auth_token_file (from 1) */
+    int tokens_line;
+    char *filter[FILTER_KEYS]; /* owned or NULL: tools =, resources =, prompts = (filter.h) */
+    int filter_line[FILTER_KEYS];
+};
+
+/* One [limit.NAME] section (edge.c): a token bucket over tools/call. */
+struct config_limit {
+    char *id;    /* owned: NAME */
+    int line;    /* line of the section header */
+    char *tools; /* owned or NULL (every tool): globs of tool names as clients see them */
+    int tools_line;
+    double rate; /* tokens a second (rate = N/s, N/min or N/h) */
+    int rate_line;
+    int burst; /* the bucket's size; 0 when not set (then the rate's N, at least 1) */
+    int burst_line;
+    int per_principal; /* per = principal (1, the default): a bucket each; server (0): one */
+    int per_line;
+};
+
 struct config {
     char *file;         /* owned: the INI path as given */
     char *dir;          /* owned: the folder of the INI file, relative paths start here */
@@ -98,6 +131,27 @@ struct config {
     int session_idle_s;    /* a legacy session unused this long ends */
     int max_connections;   /* HTTP connections at once */
     int http_timeout_s;    /* a connection idle (or trickling) this long is closed */
+    /* OAuth 2.1 resource server (HTTP): access tokens are JWTs checked against a JWKS. */
+    char *oauth_issuer;    /* owned or NULL: the iss every token must carry */
+    char *oauth_resource;  /* owned or NULL: this server's canonical URI, the audience */
+    char *oauth_jwks_file; /* owned or NULL (resolved): the JWKS, read at start and SIGHUP */
+    char *oauth_jwks_url;  /* owned or NULL: the JWKS, fetched and cached */
+    char *oauth_authorization_servers; /* owned or NULL: URLs for the metadata (default iss) */
+    char *oauth_scopes;                /* owned or NULL: scopes every token must hold */
+    int oauth_leeway_s;                /* clock skew allowed on exp, nbf and iat */
+    int oauth_jwks_refresh_s;          /* a fetched JWKS is fetched again after this long */
+    /* Rate of HTTP requests per principal (a token bucket), 0: none. */
+    double rate;    /* requests a second ([server] rate = N/s, N/min or N/h) */
+    int rate_burst; /* the bucket's size; 0: the rate's N, at least 1 */
+    /* Metrics (Prometheus text) and health, over HTTP. NULL: not served. */
+    char *metrics_path;   /* owned or NULL */
+    char *live_path;      /* owned or NULL: 200 while mcph runs */
+    char *ready_path;     /* owned or NULL: 200 while a plugin serves, else 503 */
+    char *metrics_listen; /* owned or NULL: HOST:PORT where those paths are served instead */
+    struct config_access *access; /* owned: [access.NAME] sections, in file order */
+    size_t naccess;
+    struct config_limit *limits; /* owned: [limit.NAME] sections, in file order */
+    size_t nlimits;
     int text_fd; /* owned: the INI text as read, a sealed memfd, when a section is isolated;
                   * else -1 */
     struct config_plugin *plugins; /* owned, in file order */
@@ -121,6 +175,10 @@ int config_load(struct config *cfg, const char *path, struct diag *errs)
  * isolated child (--isolated) gets from its parent. */
 int config_load_fd(struct config *cfg, const char *path, int fd, struct diag *errs)
     __attribute__((warn_unused_result));
+
+/* A rate as written (N/s, N/min, N/h; N a whole number from 1 to 1000000) in tokens a
+ * second into *per_s, and its N into *n (NULL: not wanted). STATUS_OK or STATUS_INVALID. */
+int config_rate_parse(const char *value, double *per_s, int *n);
 
 /* Split [server] listen (borrowed): "HOST:PORT", "[IPV6]:PORT". The host without brackets
  * goes to host (size bytes; NULL: only checked), the port to *port (NULL: not wanted).

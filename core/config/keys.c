@@ -76,6 +76,132 @@ static int config_word_network(const char *value, int *out)
     return mcph_value_bool(value, out) == MCPH_OK ? STATUS_OK : STATUS_INVALID;
 }
 
+static int config_check_url(const char *value, struct strbuf *why)
+{
+    const char *host = strncmp(value, "https://", 8) == 0  ? value + 8
+                       : strncmp(value, "http://", 7) == 0 ? value + 7
+                                                           : NULL;
+    size_t n = host != NULL ? strcspn(host, ":/") : 0;
+
+    if (host == NULL || n == 0 || strlen(value) > 512 || strpbrk(value, " \t\"#") != NULL)
+        return STATUS_INVALID;
+    if (value[4] == ':' && !(n == 9 && strncmp(host, "localhost", 9) == 0) &&
+        !(n > 4 && strncmp(host, "127.", 4) == 0) && strncmp(host, "[::1]", 5) != 0) {
+        (void)strbuf_addstr(why, "http:// is only for a loopback host");
+        return STATUS_INVALID;
+    }
+    return STATUS_OK;
+}
+
+/* Space-separated words, each checked by one. */
+static int config_check_each(const char *value, struct strbuf *why,
+                             int (*one)(const char *word, struct strbuf *why))
+{
+    char word[513];
+    int n = 0;
+
+    for (const char *p = value + strspn(value, " \t"); *p != '\0'; p += strspn(p, " \t"), n++) {
+        size_t len = strcspn(p, " \t");
+
+        if (len >= sizeof(word))
+            return STATUS_INVALID;
+        memcpy(word, p, len);
+        word[len] = '\0';
+        if (one(word, why) != STATUS_OK)
+            return STATUS_INVALID;
+        p += len;
+    }
+    return n > 0 ? STATUS_OK : STATUS_INVALID;
+}
+
+static int config_check_urls(const char *value, struct strbuf *why)
+{
+    return config_check_each(value, why, config_check_url);
+}
+
+/* A scope: RFC 6749's scope-token, printable ASCII but '"' and '\\'. */
+static int config_check_scope(const char *word, struct strbuf *why)
+{
+    (void)why;
+    for (const char *c = word; *c != '\0'; c++) {
+        if (*c < 0x21 || *c > 0x7e || *c == '"' || *c == '\\')
+            return STATUS_INVALID;
+    }
+    return STATUS_OK;
+}
+
+static int config_check_scopes(const char *value, struct strbuf *why)
+{
+    return config_check_each(value, why, config_check_scope);
+}
+
+static int config_check_claim(const char *word, struct strbuf *why)
+{
+    const char *eq = strchr(word, '=');
+
+    if (eq == NULL || eq == word || eq[1] == '\0') {
+        (void)strbuf_addf(why, "'%s' is not NAME=VALUE", word);
+        return STATUS_INVALID;
+    }
+    return STATUS_OK;
+}
+
+static int config_check_claims(const char *value, struct strbuf *why)
+{
+    return config_check_each(value, why, config_check_claim);
+}
+
+static int config_check_number(const char *word, struct strbuf *why)
+{
+    long long n;
+
+    (void)why;
+    return mcph_value_int(word, 1, 1000000, &n) == MCPH_OK ? STATUS_OK : STATUS_INVALID;
+}
+
+static int config_check_numbers(const char *value, struct strbuf *why)
+{
+    return config_check_each(value, why, config_check_number);
+}
+
+int config_rate_parse(const char *value, double *per_s, int *n)
+{
+    const char *slash = strchr(value, '/');
+    char num[16];
+    long long count;
+    double secs;
+
+    if (slash == NULL || slash == value || (size_t)(slash - value) >= sizeof(num))
+        return STATUS_INVALID;
+    memcpy(num, value, (size_t)(slash - value));
+    num[slash - value] = '\0';
+    if (mcph_value_int(num, 1, 1000000, &count) != MCPH_OK)
+        return STATUS_INVALID;
+    if (strcmp(slash + 1, "s") == 0)
+        secs = 1;
+    else if (strcmp(slash + 1, "min") == 0)
+        secs = 60;
+    else if (strcmp(slash + 1, "h") == 0)
+        secs = 3600;
+    else
+        return STATUS_INVALID;
+    *per_s = (double)count / secs;
+    if (n != NULL)
+        *n = (int)count;
+    return STATUS_OK;
+}
+
+static int config_word_per(const char *value, int *out)
+{
+    if (strcmp(value, "principal") == 0 || strcmp(value, "server") == 0) {
+        *out = strcmp(value, "principal") == 0;
+        return STATUS_OK;
+    }
+    return STATUS_INVALID;
+}
+
+#define CONFIG_URL(what) what ": a URL, https:// (http:// only on loopback)"
+#define CONFIG_RATE "N/s, N/min or N/h, N a whole number from 1 to 1000000"
 #define CONFIG_SERVER(member) .field = offsetof(struct config, member)
 #define CONFIG_PLUGIN(member, at)                                                                  \
     .field = offsetof(struct config_plugin, member), .line = offsetof(struct config_plugin, at)
@@ -124,6 +250,67 @@ const struct config_key config_server_keys[] = {
      .max = LIMIT_HTTP_CONNECTIONS_MAX, .unit = "a number"},
     {"http_timeout_s", CONFIG_KEY_INT, CONFIG_SERVER(http_timeout_s), .min = 1, .max = 3600,
      .unit = "seconds"},
+    {"oauth_issuer", CONFIG_KEY_TEXT, CONFIG_SERVER(oauth_issuer), .check = config_check_url,
+     .help = CONFIG_URL("the authorization server's issuer")},
+    {"oauth_resource", CONFIG_KEY_TEXT, CONFIG_SERVER(oauth_resource), .check = config_check_url,
+     .help = CONFIG_URL("this server's canonical URI (the MCP endpoint as clients reach it)")},
+    {"oauth_jwks_file", CONFIG_KEY_FILE, CONFIG_SERVER(oauth_jwks_file), .help = "a file"},
+    {"oauth_jwks_url", CONFIG_KEY_TEXT, CONFIG_SERVER(oauth_jwks_url), .check = config_check_url,
+     .help = CONFIG_URL("the JWKS")},
+    {"oauth_authorization_servers", CONFIG_KEY_TEXT, CONFIG_SERVER(oauth_authorization_servers),
+     .check = config_check_urls,
+     .help = "URLs (https://, or http:// on loopback), space-separated"},
+    {"oauth_scopes", CONFIG_KEY_TEXT, CONFIG_SERVER(oauth_scopes), .check = config_check_scopes,
+     .help = "scopes, space-separated"},
+    {"oauth_leeway_s", CONFIG_KEY_INT, CONFIG_SERVER(oauth_leeway_s), .min = 0, .max = 600,
+     .unit = "seconds"},
+    {"oauth_jwks_refresh_s", CONFIG_KEY_INT, CONFIG_SERVER(oauth_jwks_refresh_s), .min = 10,
+     .max = 86400, .unit = "seconds"},
+    {"rate", CONFIG_KEY_RATE, CONFIG_SERVER(rate), .help = CONFIG_RATE},
+    {"rate_burst", CONFIG_KEY_INT, CONFIG_SERVER(rate_burst), .min = 1, .max = 1000000,
+     .unit = "a number of requests"},
+    {"metrics_path", CONFIG_KEY_TEXT, CONFIG_SERVER(metrics_path), .check = config_check_http_path,
+     .help = "a path that starts with / (no query, no spaces)"},
+    {"live_path", CONFIG_KEY_TEXT, CONFIG_SERVER(live_path), .check = config_check_http_path,
+     .help = "a path that starts with / (no query, no spaces)"},
+    {"ready_path", CONFIG_KEY_TEXT, CONFIG_SERVER(ready_path), .check = config_check_http_path,
+     .help = "a path that starts with / (no query, no spaces)"},
+    {"metrics_listen", CONFIG_KEY_TEXT, CONFIG_SERVER(metrics_listen), .check = config_check_listen,
+     .help = "HOST:PORT, as for listen"},
+    {0},
+};
+
+#define CONFIG_ACCESS(member, at)                                                                  \
+    .field = offsetof(struct config_access, member), .line = offsetof(struct config_access, at)
+#define CONFIG_LIMIT(member, at)                                                                   \
+    .field = offsetof(struct config_limit, member), .line = offsetof(struct config_limit, at)
+
+const struct config_key config_access_keys[] = {
+    {"scopes", CONFIG_KEY_TEXT, CONFIG_ACCESS(scopes, scopes_line), .check = config_check_scopes,
+     .help = "scopes, space-separated: the token must hold each"},
+    {"claims", CONFIG_KEY_TEXT, CONFIG_ACCESS(claims, claims_line), .check = config_check_claims,
+     .help = "NAME=VALUE words, space-separated: each claim equals VALUE or is an array that "
+             "holds it"},
+    {"tokens", CONFIG_KEY_TEXT, CONFIG_ACCESS(tokens, tokens_line), .check = config_check_numbers,
+     .help = "line numbers of auth_token_file (from 1), space-separated"},
+    {"tools", CONFIG_KEY_TEXT, CONFIG_ACCESS(filter[FILTER_TOOLS], filter_line[FILTER_TOOLS]),
+     .check = filter_check, .help = CONFIG_GLOBS("tool names as clients see them")},
+    {"resources", CONFIG_KEY_TEXT,
+     CONFIG_ACCESS(filter[FILTER_RESOURCES], filter_line[FILTER_RESOURCES]), .check = filter_check,
+     .help = CONFIG_GLOBS("resource URIs and URI templates as clients see them")},
+    {"prompts", CONFIG_KEY_TEXT, CONFIG_ACCESS(filter[FILTER_PROMPTS], filter_line[FILTER_PROMPTS]),
+     .check = filter_check, .help = CONFIG_GLOBS("prompt names as clients see them")},
+    {0},
+};
+
+const struct config_key config_limit_keys[] = {
+    {"tools", CONFIG_KEY_TEXT, CONFIG_LIMIT(tools, tools_line), .check = filter_check,
+     .help = CONFIG_GLOBS("tool names as clients see them")},
+    {"rate", CONFIG_KEY_RATE, CONFIG_LIMIT(rate, rate_line), .help = CONFIG_RATE},
+    {"burst", CONFIG_KEY_INT, CONFIG_LIMIT(burst, burst_line), .min = 1, .max = 1000000,
+     .unit = "a number of calls"},
+    {"per", CONFIG_KEY_WORD, CONFIG_LIMIT(per_principal, per_line), .word = config_word_per,
+     .help = "principal (a bucket for each credential) or server (one for all)"},
     {0},
 };
 
@@ -292,6 +479,8 @@ int config_key_set(const struct config_key *k, void *base, const char *dir, cons
         return config_parse_bytes(value, k->min, k->max, field);
     case CONFIG_KEY_PATHS:
         return config_key_set_paths(field, dir, value, why);
+    case CONFIG_KEY_RATE:
+        return config_rate_parse(value, field, NULL);
     }
     return STATUS_INVALID;
 }

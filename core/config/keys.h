@@ -22,13 +22,14 @@ enum config_key_type {
     CONFIG_KEY_BYTES,    /* long long, bytes from min to max, with K, M or G (1024-based) */
     CONFIG_KEY_PATHS,    /* char *, words (mcph-env.h) each resolved as CONFIG_KEY_FILE, kept
                           * as "..."-quoted words */
+    CONFIG_KEY_RATE,     /* double, tokens a second, from N/s, N/min or N/h */
 };
 
 struct config_key {
     const char *name;
     int type;     /* enum config_key_type */
-    size_t field; /* offsetof the member in struct config ([server]) or struct config_plugin */
-    size_t line;  /* [plugin.NAME] only: offsetof the int holding the line it was set on */
+    size_t field; /* offsetof the member in struct config ([server]) or the section's struct */
+    size_t line;  /* not [server]: offsetof the int holding the line it was set on */
     long long min, max; /* CONFIG_KEY_INT and CONFIG_KEY_BYTES */
     const char *unit;   /* CONFIG_KEY_INT: the help says "UNIT from MIN to MAX" */
     const char *help;   /* the other types: what the value is, for "use HELP" */
@@ -43,6 +44,9 @@ struct config_key {
  * each ends with {0}. */
 extern const struct config_key config_server_keys[];
 extern const struct config_key config_plugin_keys[];
+/* The keys of an [access.NAME] and of a [limit.NAME] section (config/edge.c). */
+extern const struct config_key config_access_keys[];
+extern const struct config_key config_limit_keys[];
 
 /* The key called name in table keys, or NULL. Borrowed from the table. */
 const struct config_key *config_key_find(const struct config_key *keys, const char *name);

@@ -31,6 +31,12 @@
 #define LIMIT_RESULT_BYTES MCPH_MAX_RESULT_BYTES
 /* Plugin sections in one INI file. */
 #define LIMIT_PLUGINS 256
+/* [access.NAME] sections (each a bit of a principal's view) and [limit.NAME] sections. */
+#define LIMIT_ACCESS_SECTIONS 64
+#define LIMIT_LIMIT_SECTIONS 64
+/* OAuth: the clock skew allowed on exp, nbf and iat, and how long a fetched JWKS is kept. */
+#define LIMIT_OAUTH_LEEWAY_S 60
+#define LIMIT_OAUTH_JWKS_REFRESH_S 300
 /* Rows in one table of one plugin (tools, resources, templates, prompts, config keys). */
 #define LIMIT_ROWS MCPH_MAX_ROWS
 /* Arguments of one prompt, variables of one URI template. */

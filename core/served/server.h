@@ -29,6 +29,9 @@ struct server_retired {
     struct plugin *pl;
 };
 
+struct ratelimit;
+struct metrics;
+
 struct server {
     /* The protocol state: cfg, reg and session are read and changed by the thread that
      * dispatches a message (the reader) and swapped by reload (the main thread), both while
@@ -41,6 +44,8 @@ struct server {
     struct session session;   /* under lock: the legacy session of the pipe */
     struct peer pipe_peer;    /* the stdio client: session, out and inflight of the pipe */
     unsigned char *state_key; /* owned or NULL: [server] state_key_file's key (read-only) */
+    struct ratelimit *rates;  /* owned or NULL: the token buckets of rate and [limit.NAME] */
+    struct metrics *metrics;  /* owned or NULL: the counters metrics_path shows */
     /* NULL, or the transport's own requests in flight (HTTP's peers) are cancelled by it, with
      * the pipe's, when shutting down; it returns how many it marked. Set before server_stop. */
     size_t (*cancel_more)(void *ctx);

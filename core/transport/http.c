@@ -298,6 +298,7 @@ static void http_free(struct http *h)
         free(h->origins[i]);
     free(h->sessions);
     free(h->route);
+    http_auth_free(h);
     if (h->lib.dl != NULL)
         dlclose(h->lib.dl);
     pthread_cond_destroy(&h->tick);
@@ -362,6 +363,8 @@ int http_start(struct server *srv, struct http **out)
         status = http_setup_names(h, host);
     if (status == STATUS_OK)
         status = http_load_tokens(h);
+    if (status == STATUS_OK)
+        status = http_auth_start(h);
     h->loopback = http_is_loopback(host);
     if (status == STATUS_OK && !h->loopback && h->ntokens == 0)
         log_msg(&srv->log, LOG_WARNING, NULL,
@@ -373,9 +376,12 @@ int http_start(struct server *srv, struct http **out)
         status = http_load_state_key(h);
     if (status == STATUS_OK)
         status = http_listen(h, host, port);
+    if (status == STATUS_OK)
+        status = http_metrics_start(h);
     if (status == STATUS_OK && pthread_create(&h->ticker, NULL, http_ticker, h) != 0)
         status = STATUS_IO;
     if (status != STATUS_OK) {
+        http_metrics_stop(h);
         if (h->daemon != NULL)
             h->lib.stop_daemon(h->daemon);
         http_free(h);
@@ -456,6 +462,7 @@ void http_stop(struct http *h)
         pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&h->lock);
+    http_metrics_stop(h);
     h->lib.stop_daemon(h->daemon);
     if (h->listen_fd >= 0)
         close(h->listen_fd);

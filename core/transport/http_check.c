@@ -1,8 +1,9 @@
 /*
  * http_check.c: a request's first look, before anything is read: its framing (a header that
  * must come once, Content-Length with chunked), Host and Origin against the allowed names (DNS
- * rebinding), the bearer token (constant time), the method and the media types; then it goes
- * to its method (http_post.c, http_session.c).
+ * rebinding), its credential (http_auth.c), the method and the media types; then it goes to
+ * its method (http_post.c, http_session.c), or to the paths served beside the endpoint
+ * (http_auth.c's metadata, http_metrics.c).
  */
 #include "transport/http_int.h"
 #include "transport/httpmsg.h"
@@ -15,54 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* The bearer token against every one configured, each compared in full (constant time).
- * *which: the one it is (its line among the tokens), or -1 (none configured, or no match). */
-int http_token_ok(const struct http *h, const char *authorization, int *which)
-{
-    unsigned char given[SHA256_BYTES];
-    int ok = 0;
-
-    *which = -1;
-    if (h->ntokens == 0)
-        return 1;
-    if (authorization == NULL || strncasecmp(authorization, "Bearer ", 7) != 0)
-        return 0;
-    authorization += 7;
-    authorization += strspn(authorization, " ");
-    sha256_hmac("mcph", 4, authorization, strlen(authorization), given);
-    for (size_t i = 0; i < h->ntokens; i++) {
-        int same = sha256_equal(given, h->tokens[i], SHA256_BYTES);
-
-        ok |= same;
-        *which = same ? (int)i : *which;
-    }
-    return ok;
-}
-
-int http_parse_tokens(struct http *h, char *text)
-{
-    int status = STATUS_OK;
-
-    for (char *line = text, *next; status == STATUS_OK && line != NULL && *line; line = next) {
-        size_t len = strcspn(line, "\r\n");
-
-        next = line[len] ? line + len + 1 : NULL;
-        line[len] = '\0';
-        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-            line[--len] = '\0';
-        line += strspn(line, " \t");
-        if (*line == '\0' || *line == '#')
-            continue;
-        if (h->ntokens == HTTP_MAX_TOKENS)
-            status = STATUS_LIMIT;
-        else
-            sha256_hmac("mcph", 4, line, strlen(line), h->tokens[h->ntokens++]);
-    }
-    if (status == STATUS_OK && h->ntokens == 0)
-        status = STATUS_INVALID;
-    return status;
-}
 
 int http_host_allowed(const struct http *h, const char *authority, size_t len)
 {
@@ -96,28 +49,14 @@ int http_origin_allowed(const struct http *h, const char *origin)
     return http_host_allowed(h, authority, strcspn(authority, "/"));
 }
 
-static enum MHD_Result http_unauthorized(const struct http *h, struct MHD_Connection *mc, int given)
-{
-    char *text = http_error_text(JSONRPC_SERVER_ERROR,
-                                 given ? "Unauthorized: the bearer token is not valid"
-                                       : "Unauthorized: send Authorization: Bearer TOKEN");
-    struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
-
-    free(text);
-    if (r != NULL)
-        h->lib.add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-                                   given ? "Bearer realm=\"mcph\", error=\"invalid_token\""
-                                         : "Bearer realm=\"mcph\"");
-    return http_queue(h, mc, MHD_HTTP_UNAUTHORIZED, r);
-}
-
 int http_is_json_type(const char *type)
 {
     return type != NULL && strncasecmp(type, "application/json", 16) == 0 &&
            (type[16] == '\0' || type[16] == ';' || type[16] == ' ');
 }
 
-static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc, void **con_cls)
+static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc,
+                                      struct principal *who, void **con_cls)
 {
     const char *type = http_header(h, mc, MHD_HTTP_HEADER_CONTENT_TYPE);
     const char *accept = http_header(h, mc, MHD_HTTP_HEADER_ACCEPT);
@@ -135,7 +74,7 @@ static enum MHD_Result http_open_post(struct http *h, struct MHD_Connection *mc,
     if (length != NULL && strtoull(length, NULL, 10) > LIMIT_MESSAGE_BYTES)
         return http_fail(h, mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_SERVER_ERROR,
                          "Payload Too Large: a body longer than 16 MiB");
-    c = http_conn_new(h, mc, HTTP_POST);
+    c = http_conn_new(h, mc, HTTP_POST, who);
     if (c == NULL)
         return MHD_NO;
     *con_cls = c;
@@ -244,7 +183,8 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
     const char *origin = http_value(h, mc, MHD_HTTP_HEADER_ORIGIN, origin_buf, sizeof(origin_buf));
     const char *problem;
     unsigned status;
-    int which;
+    struct principal *who = NULL;
+    enum MHD_Result rc;
 
     if (strcmp(method, MHD_HTTP_METHOD_POST) != 0)
         http_sock_answering(h, mc);
@@ -265,21 +205,34 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
                  origin);
         return http_fail(h, mc, MHD_HTTP_FORBIDDEN, JSONRPC_SERVER_ERROR, buf);
     }
-    if (strcmp(url, h->path) != 0) {
+    /* What is served beside the endpoint: the resource metadata (before any credential),
+     * metrics and health (after it, unless they listen elsewhere). */
+    if (http_auth_route(h, mc, url, method, &rc))
+        return rc;
+    if (strcmp(url, h->path) != 0 && !http_metrics_path(h, url)) {
         snprintf(buf, sizeof(buf), "Not Found: the MCP endpoint is %s ([server] http_path)",
                  h->path);
         return http_fail(h, mc, MHD_HTTP_NOT_FOUND, JSONRPC_SERVER_ERROR, buf);
     }
-    if (!http_token_ok(h, authorization, &which))
-        return http_unauthorized(h, mc, authorization != NULL);
-    if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
-        return http_open_post(h, mc, con_cls);
-    if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
-        return http_open_stream(h, mc, con_cls);
-    if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
-        return http_delete(h, mc);
-    return http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_SERVER_ERROR,
-                     "Method not allowed: use POST (GET and DELETE for a legacy session)");
+    if (!http_auth(h, mc, authorization, &who, &rc))
+        return rc;
+    if (!http_rate_admit(h, mc, who, &rc)) {
+        principal_drop(who);
+        return rc;
+    }
+    if (strcmp(url, h->path) != 0)
+        rc = http_metrics_answer(h, mc, url, method);
+    else if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
+        rc = http_open_post(h, mc, who, con_cls);
+    else if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
+        rc = http_open_stream(h, mc, who, con_cls);
+    else if (strcmp(method, MHD_HTTP_METHOD_DELETE) == 0)
+        rc = http_delete(h, mc, who);
+    else
+        rc = http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_SERVER_ERROR,
+                       "Method not allowed: use POST (GET and DELETE for a legacy session)");
+    principal_drop(who);
+    return rc;
 }
 
 enum MHD_Result http_handle(void *cls, struct MHD_Connection *mc, const char *url,

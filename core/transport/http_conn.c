@@ -122,6 +122,7 @@ static void http_conn_free(struct http_conn *c)
     strbuf_release(&c->body);
     strbuf_release(&c->raw);
     strbuf_release(&c->events);
+    principal_drop(c->peer.principal);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -142,7 +143,8 @@ static void http_conn_release(struct peer *p)
         http_conn_free(c);
 }
 
-struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc, enum http_kind kind)
+struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc, enum http_kind kind,
+                                struct principal *who)
 {
     struct http_conn *c = calloc(1, sizeof(*c));
 
@@ -164,7 +166,12 @@ struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc, enum 
     strbuf_init(&c->events);
     pthread_mutex_init(&c->lock, NULL);
     c->peer = (struct peer){
-        .out = &c->out, .session = &c->own_session, .home = &c->peer, .release = http_conn_release};
+        .out = &c->out,
+        .session = &c->own_session,
+        .home = &c->peer,
+        .release = http_conn_release,
+        .principal = principal_hold(who),
+    };
     atomic_init(&c->peer.refs, 1);
     pthread_mutex_lock(&h->lock);
     c->next = h->conns;

@@ -24,6 +24,7 @@
 #include "lib/limits.h"
 #include "lib/sha256.h"
 #include "lib/strbuf.h"
+#include "wire/principal.h"
 
 #include <cJSON.h>
 #include <microhttpd.h>
@@ -36,6 +37,9 @@
 #define HTTP_SESSION_HEADER "Mcp-Session-Id"
 #define HTTP_VERSION_HEADER "MCP-Protocol-Version"
 #define HTTP_MAX_TOKENS 64
+#define HTTP_FOREIGN_SESSION                                                                       \
+    "Forbidden: this session was opened with another credential; use that one, or initialize "     \
+    "a session of your own"
 
 /* The libmicrohttpd functions mcph calls, listed once: X(name) is MHD_name. */
 #define HTTP_LIB_FUNCTIONS(X)                                                                      \
@@ -98,17 +102,18 @@ struct http_conn {
     struct strbuf events; /* the event stream's text not yet sent */
     size_t events_at;     /* how much of events went */
     enum http_mode mode;
-    unsigned long wakes; /* bumped by anything that should wake the connection */
-    int suspended;       /* MHD holds the connection until resumed */
-    int gone;            /* the connection closed: nothing more can be sent */
-    int ended;           /* the stream ends once what is queued is sent */
-    int dead;            /* the client closed its end: the connection is dropped */
-    int answers;         /* answers (responses) written for its requests */
-    int mid_line;        /* the last write ended inside a line */
-    size_t held;         /* bytes of raw and events counted in server.transport_held */
-    int fd;              /* the connection's socket, for the ticker to look at */
-    int streaming;       /* a long-lived stream, counted in h->nstreams (under h->lock) */
-    char client[64];     /* who opened it, when known ("token 2", "address 192.0.2.7"), or "" */
+    unsigned long wakes;           /* bumped by anything that should wake the connection */
+    int suspended;                 /* MHD holds the connection until resumed */
+    int gone;                      /* the connection closed: nothing more can be sent */
+    int ended;                     /* the stream ends once what is queued is sent */
+    int dead;                      /* the client closed its end: the connection is dropped */
+    int answers;                   /* answers (responses) written for its requests */
+    int mid_line;                  /* the last write ended inside a line */
+    size_t held;                   /* bytes of raw and events counted in server.transport_held */
+    int fd;                        /* the connection's socket, for the ticker to look at */
+    int streaming;                 /* a long-lived stream, counted in h->nstreams (under h->lock) */
+    char client[PRINCIPAL_ID_MAX]; /* who opened it, when known ("token:2", "address 192.0.2.7"), or
+                                      "" */
 };
 
 /* A legacy session (Mcp-Session-Id): the home of its POSTs. */
@@ -171,6 +176,9 @@ struct http {
     pthread_cond_t tick;
     int ticker_started;
     int listen_fd; /* the listening socket once quiesced (closed after the daemon stops), or -1 */
+    struct http_oauth *oauth; /* owned or NULL: the OAuth resource server (http_auth.c) */
+    struct http_ops *ops;     /* owned or NULL: metrics and health's own listener
+                               * (http_metrics.c) */
 };
 
 /* Header lines that must come once (http_once[], in http_check.c), counted; and whether a
@@ -210,6 +218,50 @@ struct MHD_Response *http_json_response(const struct http *h, const char *text, 
 enum MHD_Result http_fail(const struct http *h, struct MHD_Connection *mc, unsigned status,
                           int code, const char *message);
 
+/* --- http_auth.c --- */
+
+/* The credential of a request to the endpoint (authorization: the Authorization value, or
+ * NULL): 1 with *out its principal (owned: principal_drop), or 0 with the refusal queued and
+ * returned in *rc (401 or 403 with WWW-Authenticate; MHD_NO when out of memory). */
+int http_auth(struct http *h, struct MHD_Connection *mc, const char *authorization,
+              struct principal **out, enum MHD_Result *rc);
+
+/* The paths of authorization served without a credential (the Protected Resource Metadata):
+ * 1 when url is one, with the answer queued and returned in *rc; else 0. */
+int http_auth_route(struct http *h, struct MHD_Connection *mc, const char *url, const char *method,
+                    enum MHD_Result *rc);
+
+/* Set up what [server]'s OAuth keys ask for (h->oauth), as at the start. STATUS_OK, or the
+ * problem logged and its status. */
+int http_auth_start(struct http *h);
+
+/* Free h->oauth. */
+void http_auth_free(struct http *h);
+
+/* --- http_rate.c --- */
+
+/* The rate of a request of principal who ([server] rate): 1 when it may go on, else 0 with
+ * the refusal (429 and Retry-After) queued and returned in *rc. */
+int http_rate_admit(struct http *h, struct MHD_Connection *mc, const struct principal *who,
+                    enum MHD_Result *rc);
+
+/* --- http_metrics.c --- */
+
+/* Start what metrics_listen asks for (h->ops), once the endpoint listens. STATUS_OK, or the
+ * problem logged and its status. */
+int http_metrics_start(struct http *h);
+
+/* Stop it (before the endpoint's daemon stops); free h->ops. NULL h->ops is fine. */
+void http_metrics_stop(struct http *h);
+
+/* Whether url is one of the operator's paths served beside the endpoint (metrics_path,
+ * live_path, ready_path), under the endpoint's Host and credential rules. */
+int http_metrics_path(const struct http *h, const char *url);
+
+/* Answer a request for one of them (url), the credential checked. */
+enum MHD_Result http_metrics_answer(struct http *h, struct MHD_Connection *mc, const char *url,
+                                    const char *method);
+
 /* --- http_check.c --- */
 
 /* libmicrohttpd's access handler: every request, each time its connection wakes. */
@@ -230,11 +282,14 @@ void http_take_body(struct http_conn *c, const char *data, size_t len);
 
 /* --- http_session.c --- */
 
-/* A new session, not yet in the table (owned: one reference), or NULL. */
-struct http_session *http_session_new(struct http *h);
+/* A new session, not yet in the table (owned: one reference), or NULL. It is bound to who
+ * (held; NULL: no credential), the principal of the request that opened it. */
+struct http_session *http_session_new(struct http *h, struct principal *who);
 
-/* The session with this id, held (peer_drop it), or NULL. */
-struct http_session *http_session_find(struct http *h, const char *id);
+/* The session with this id, held (peer_drop it), or NULL. One bound to another principal than
+ * who is not given: NULL, and *foreign set (the request is refused with 403). */
+struct http_session *http_session_find(struct http *h, const char *id, const struct principal *who,
+                                       int *foreign);
 
 /* A new session in the table (s is initialized by now). STATUS_LIMIT past max_sessions,
  * STATUS_IO when shutting down, STATUS_NOMEM. */
@@ -243,19 +298,22 @@ int http_session_add(struct http *h, struct http_session *s);
 /* End a session taken out of the table, and drop the table's reference. */
 void http_session_end(struct http *h, struct http_session *s);
 
-/* A GET: a legacy session's event stream. */
-enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls);
+/* A GET: a legacy session's event stream, for who (the request's principal, or NULL). */
+enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, struct principal *who,
+                                 void **con_cls);
 
-/* A DELETE: a legacy session ends. */
-enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc);
+/* A DELETE: a legacy session ends (who must be the principal that opened it). */
+enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc, const struct principal *who);
 
 /* End the sessions left idle (the ticker, h->lock not held). */
 void http_expire(struct http *h);
 
 /* --- http_conn.c --- */
 
-/* A connection being served, in h->conns (owned: one reference, http_conn_close), or NULL. */
-struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc, enum http_kind kind);
+/* A connection being served, in h->conns (owned: one reference, http_conn_close), or NULL.
+ * Its peer holds who (the request's principal; NULL: none). */
+struct http_conn *http_conn_new(struct http *h, struct MHD_Connection *mc, enum http_kind kind,
+                                struct principal *who);
 
 /* The connection closed: nothing more is sent to it; its own reference goes. */
 void http_conn_close(struct http_conn *c, int aborted);
@@ -313,12 +371,12 @@ int http_origin_allowed(const struct http *h, const char *origin);
 
 /* The Authorization value (NULL: absent) against every bearer token of h, each compared in
  * full (constant time). 1 when none are configured. *which: the one it is (its line among the
- * tokens), or -1. http_check.c. */
+ * tokens), or -1. http_auth.c. */
 int http_token_ok(const struct http *h, const char *authorization, int *which);
 
 /* auth_token_file's text (changed in place; NULL: empty), one token a line, blank lines and #
  * comments skipped, white space around a token dropped: each kept hashed in h->tokens.
- * STATUS_LIMIT past HTTP_MAX_TOKENS, STATUS_INVALID when none. http_check.c. */
+ * STATUS_LIMIT past HTTP_MAX_TOKENS, STATUS_INVALID when none. http_auth.c. */
 int http_parse_tokens(struct http *h, char *text);
 
 /* Names separated by spaces, tabs or commas, each copied in lower case to list (*n of cap

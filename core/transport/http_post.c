@@ -289,7 +289,7 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
     if (c->sess != NULL)
         return http_check_session_version(c, buf, size);
     if (method != NULL && strcmp(method, "initialize") == 0 && !http_is_modern(h, c->mc, root)) {
-        c->sess = http_session_new(c->h);
+        c->sess = http_session_new(c->h, c->peer.principal);
         c->new_session = c->sess != NULL;
         return c->sess != NULL ? NULL : "out of memory";
     }
@@ -336,16 +336,19 @@ enum MHD_Result http_post(struct http_conn *c)
     char buf[320];
     cJSON *root;
     size_t cost = 0;
-    int code;
+    int code, foreign;
 
     if (c->too_big) {
         snprintf(buf, sizeof(buf), "Payload Too Large: a body longer than %u bytes",
                  LIMIT_MESSAGE_BYTES);
         return http_fail(h, c->mc, MHD_HTTP_CONTENT_TOO_LARGE, JSONRPC_SERVER_ERROR, buf);
     }
-    if (sid != NULL && (c->sess = http_session_find(c->h, sid)) == NULL)
-        return http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, JSONRPC_SESSION_NOT_FOUND,
-                         "Session not found");
+    if (sid != NULL &&
+        (c->sess = http_session_find(c->h, sid, c->peer.principal, &foreign)) == NULL)
+        return foreign ? http_fail(h, c->mc, MHD_HTTP_FORBIDDEN, JSONRPC_SERVER_ERROR,
+                                   HTTP_FOREIGN_SESSION)
+                       : http_fail(h, c->mc, MHD_HTTP_NOT_FOUND, JSONRPC_SESSION_NOT_FOUND,
+                                   "Session not found");
     root = dispatch_parse(srv, &c->peer, c->body.buf ? c->body.buf : "", c->body.len, &cost);
     if (root == NULL)
         return http_post_answer(c);

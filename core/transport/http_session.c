@@ -39,6 +39,7 @@ static void http_session_free(struct peer *p)
     out_release(&s->out);
     session_release(&s->session);
     inflight_release(&s->inflight);
+    principal_drop(s->peer.principal);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -52,7 +53,7 @@ void http_session_id(char *id, size_t size, const char *route, const unsigned ch
     snprintf(id, size, "%s%s%s", route ? route : "", route ? "-" : "", hex);
 }
 
-struct http_session *http_session_new(struct http *h)
+struct http_session *http_session_new(struct http *h, struct principal *who)
 {
     struct http_session *s = calloc(1, sizeof(*s));
     unsigned char rnd[16];
@@ -73,22 +74,30 @@ struct http_session *http_session_new(struct http *h)
                             .session = &s->session,
                             .inflight = &s->inflight,
                             .home = &s->peer,
-                            .free = http_session_free};
+                            .free = http_session_free,
+                            .principal = principal_hold(who)};
     atomic_init(&s->peer.refs, 1);
     atomic_init(&s->greeted, 0);
     clock_gettime(CLOCK_MONOTONIC, &s->used);
     return s;
 }
 
-/* The session with this id, held (peer_drop it), or NULL. */
-struct http_session *http_session_find(struct http *h, const char *id)
+/* The session with this id, held (peer_drop it), or NULL. A session is bound to the
+ * credential that opened it: for another (who), NULL with *foreign set. */
+struct http_session *http_session_find(struct http *h, const char *id, const struct principal *who,
+                                       int *foreign)
 {
     struct http_session *found = NULL;
 
+    *foreign = 0;
     pthread_mutex_lock(&h->lock);
     for (size_t i = 0; i < h->nsessions && found == NULL; i++) {
         if (strcmp(h->sessions[i]->id, id) == 0)
             found = h->sessions[i];
+    }
+    if (found != NULL && !principal_same(found->peer.principal, who)) {
+        *foreign = 1;
+        found = NULL;
     }
     if (found != NULL) {
         peer_hold(&found->peer);
@@ -156,18 +165,22 @@ int http_session_add(struct http *h, struct http_session *s)
 /* The session a GET or DELETE names (Mcp-Session-Id), held (peer_drop it); or NULL with the
  * refusal queued into *rc: `required` (a 400) without the header, a 404 for an unknown id. */
 static struct http_session *http_session_named(struct http *h, struct MHD_Connection *mc,
-                                               const char *required, enum MHD_Result *rc)
+                                               const struct principal *who, const char *required,
+                                               enum MHD_Result *rc)
 {
     char sid_buf[128];
     const char *sid = http_value(h, mc, HTTP_SESSION_HEADER, sid_buf, sizeof(sid_buf));
     struct http_session *s;
+    int foreign;
 
     if (sid == NULL) {
         *rc = http_fail(h, mc, MHD_HTTP_BAD_REQUEST, JSONRPC_SERVER_ERROR, required);
         return NULL;
     }
-    s = http_session_find(h, sid);
-    if (s == NULL)
+    s = http_session_find(h, sid, who, &foreign);
+    if (s == NULL && foreign)
+        *rc = http_fail(h, mc, MHD_HTTP_FORBIDDEN, JSONRPC_SERVER_ERROR, HTTP_FOREIGN_SESSION);
+    else if (s == NULL)
         *rc = http_fail(h, mc, MHD_HTTP_NOT_FOUND, JSONRPC_SESSION_NOT_FOUND, "Session not found");
     return s;
 }
@@ -198,7 +211,8 @@ static unsigned http_session_attach(struct http_session *s, struct http_conn *c)
 }
 
 /* A legacy session's GET stream: its notifications from now on. */
-enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void **con_cls)
+enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, struct principal *who,
+                                 void **con_cls)
 {
     struct http_session *s;
     struct http_conn *c;
@@ -210,14 +224,14 @@ enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void
     if (!httpmsg_accepts(http_header(h, mc, MHD_HTTP_HEADER_ACCEPT), "text/event-stream"))
         return http_fail(h, mc, MHD_HTTP_NOT_ACCEPTABLE, JSONRPC_SERVER_ERROR,
                          "Not Acceptable: Client must accept text/event-stream");
-    s = http_session_named(h, mc,
+    s = http_session_named(h, mc, who,
                            "Bad Request: " HTTP_SESSION_HEADER
                            " header is required (GET opens a legacy session's stream; a "
                            "2026-07-28 client listens with a POST of subscriptions/listen)",
                            &rc);
     if (s == NULL)
         return rc;
-    c = http_conn_new(h, mc, HTTP_STREAM);
+    c = http_conn_new(h, mc, HTTP_STREAM, who);
     if (c == NULL) {
         peer_drop(&s->peer);
         return MHD_NO;
@@ -243,13 +257,13 @@ enum MHD_Result http_open_stream(struct http *h, struct MHD_Connection *mc, void
     return http_queue(h, mc, MHD_HTTP_OK, r);
 }
 
-enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc)
+enum MHD_Result http_delete(struct http *h, struct MHD_Connection *mc, const struct principal *who)
 {
     struct http_session *s;
     enum MHD_Result rc = MHD_NO;
     int was;
 
-    s = http_session_named(h, mc,
+    s = http_session_named(h, mc, who,
                            "Bad Request: " HTTP_SESSION_HEADER
                            " header is required (DELETE ends a legacy session; 2026-07-28 has "
                            "no sessions)",

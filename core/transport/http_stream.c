@@ -106,21 +106,20 @@ struct MHD_Response *http_events_response(struct http_conn *c)
     return r;
 }
 
-/* Who a connection's client is, as far as mcph can tell: its bearer token, else its address
- * when the listener is not on loopback (there every client, and a reverse proxy's, share one).
- * "" when unknown. Into buf (size bytes). */
-static void http_client_of(const struct http *h, struct MHD_Connection *mc, char *buf, size_t size)
+/* Who a connection's client is, as far as mcph can tell: its principal when it has a
+ * credential, else its address when the listener is not on loopback (there every client, and
+ * a reverse proxy's, share one). "" when unknown. Into buf (size bytes). */
+static void http_client_of(const struct http *h, const struct http_conn *c, char *buf, size_t size)
 {
-    char auth_buf[1024], addr[INET6_ADDRSTRLEN];
-    const char *authorization =
-        http_value(h, mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
+    const struct principal *who = c->peer.principal;
+    struct MHD_Connection *mc = c->mc;
+    char addr[INET6_ADDRSTRLEN];
     const union MHD_ConnectionInfo *info;
     const struct sockaddr *sa;
-    int which;
 
     buf[0] = '\0';
-    if (http_token_ok(h, authorization, &which) && which >= 0) {
-        snprintf(buf, size, "token %d", which + 1);
+    if (who != NULL && who->kind != PRINCIPAL_ANONYMOUS) {
+        snprintf(buf, size, "%s", who->id);
         return;
     }
     info = h->loopback ? NULL : h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -146,7 +145,7 @@ const char *http_stream_admit(struct http *h, struct http_conn *c, char *buf, si
     size_t mine = 0, refused = 0;
 
     /* c is in h->conns already: its client is written under the lock that readers take. */
-    http_client_of(h, c->mc, client, sizeof(client));
+    http_client_of(h, c, client, sizeof(client));
     pthread_mutex_lock(&h->lock);
     memcpy(c->client, client, sizeof(client));
     for (const struct http_conn *o = h->conns; o != NULL && client[0] != '\0'; o = o->next)

@@ -22,6 +22,7 @@
 struct out;
 struct session;
 struct inflight;
+struct principal;
 
 struct peer {
     struct out *out;              /* its answers and the messages about its requests */
@@ -35,6 +36,9 @@ struct peer {
      * must know, under its own lock, when only its own reference is left). */
     void (*release)(struct peer *p);
     struct peer *next; /* in the server's list of homes, under peers_lock */
+    /* Who its requests speak for (principal.h): held by the peer, dropped by its transport
+     * when the peer is freed; NULL for the stdio pipe (the local user). */
+    struct principal *principal;
 };
 
 static inline void peer_hold(struct peer *p)

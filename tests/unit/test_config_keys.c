@@ -29,7 +29,7 @@ static void keys_check_table(const struct config_key *keys)
         struct strbuf help = STRBUF_INIT;
 
         CHECK(config_key_find(keys, k->name) == k);
-        CHECK(k->type >= CONFIG_KEY_TEXT && k->type <= CONFIG_KEY_PATHS);
+        CHECK(k->type >= CONFIG_KEY_TEXT && k->type <= CONFIG_KEY_RATE);
         config_key_help(k, &help);
         CHECK(help.len > 0);
         if (k->type == CONFIG_KEY_INT || k->type == CONFIG_KEY_BYTES)
@@ -43,8 +43,10 @@ static void test_tables(void)
 {
     keys_check_table(config_server_keys);
     keys_check_table(config_plugin_keys);
-    /* The parser marks each [server] key it has seen in one bit of an unsigned. */
-    CHECK(keys_count(config_server_keys) <= 32);
+    keys_check_table(config_access_keys);
+    keys_check_table(config_limit_keys);
+    /* The parser marks each [server] key it has seen in one bit of an unsigned long long. */
+    CHECK(keys_count(config_server_keys) <= 64);
     CHECK(config_key_find(config_server_keys, "nope") == NULL);
     CHECK_STR_EQ(config_shared_key_name(0), "call_timeout_ms");
     CHECK_STR_EQ(config_shared_key_name(1), "confine");
@@ -147,13 +149,26 @@ static void keys_man_range(const struct config_key *keys, const char *key, const
     CHECK_INT_EQ(max, k->max);
 }
 
-/* The keys mcph.ini(5) documents: " name" for each, appended to server or plugin by the
- * section (.SH) they are in; each whole-number range it shows is checked. 0 when the page
- * cannot be read. */
-static int keys_read_man(const char *file, struct strbuf *server, struct strbuf *plugin)
+/* The sections of mcph.ini(5) whose entries are keys, by the text of their .SH line. */
+static const struct {
+    const char *heading;
+    const char *name;
+    const struct config_key *keys;
+} man_sections[] = {
+    {"[server]", "[server]", config_server_keys},
+    {"[plugin", "[plugin.NAME]", config_plugin_keys},
+    {"[access", "[access.NAME]", config_access_keys},
+    {"[limit", "[limit.NAME]", config_limit_keys},
+};
+#define MAN_SECTIONS (sizeof(man_sections) / sizeof(man_sections[0]))
+
+/* The keys mcph.ini(5) documents: " name" for each, appended to docs[i] for the section
+ * (.SH) of man_sections[i] they are in; each whole-number range it shows is checked. 0 when
+ * the page cannot be read. */
+static int keys_read_man(const char *file, struct strbuf docs[MAN_SECTIONS])
 {
     FILE *f = fopen(file, "r");
-    struct strbuf *in = NULL;
+    int in = -1;
     char line[1024], key[64];
     int after_tp = 0;
 
@@ -162,12 +177,15 @@ static int keys_read_man(const char *file, struct strbuf *server, struct strbuf 
     while (fgets(line, sizeof(line), f) != NULL) {
         line[strcspn(line, "\n")] = '\0';
         if (strncmp(line, ".SH", 3) == 0) {
-            in = strstr(line, "[server]") ? server : strstr(line, "[plugin") ? plugin : NULL;
-        } else if (in != NULL && after_tp && keys_man_entry(line, key, sizeof(key))) {
-            (void)strbuf_addf(in, " %s", key);
-            keys_man_range(in == server ? config_server_keys : config_plugin_keys, key, line);
+            in = -1;
+            for (size_t i = 0; i < MAN_SECTIONS; i++)
+                in = strstr(line, man_sections[i].heading) ? (int)i : in;
+        } else if (in >= 0 && after_tp && keys_man_entry(line, key, sizeof(key))) {
+            (void)strbuf_addf(&docs[in], " %s", key);
+            keys_man_range(man_sections[in].keys, key, line);
         }
-        after_tp = strncmp(line, ".TP", 3) == 0;
+        /* .TQ: another entry sharing the one after it. */
+        after_tp = strncmp(line, ".TP", 3) == 0 || strncmp(line, ".TQ", 3) == 0;
     }
     fclose(f);
     return 1;
@@ -222,14 +240,16 @@ static void keys_compare(const char *section, const struct config_key *keys, str
 static void test_man_page(void)
 {
     const char *file = getenv("MCPH_TEST_MAN_INI") ? getenv("MCPH_TEST_MAN_INI") : "man/mcph.ini.5";
-    struct strbuf server = STRBUF_INIT, plugin = STRBUF_INIT;
+    struct strbuf docs[MAN_SECTIONS];
 
-    if (!CHECK(keys_read_man(file, &server, &plugin)))
-        return;
-    keys_compare("[server]", config_server_keys, &server);
-    keys_compare("[plugin.NAME]", config_plugin_keys, &plugin);
-    strbuf_release(&server);
-    strbuf_release(&plugin);
+    for (size_t i = 0; i < MAN_SECTIONS; i++)
+        strbuf_init(&docs[i]);
+    if (CHECK(keys_read_man(file, docs))) {
+        for (size_t i = 0; i < MAN_SECTIONS; i++)
+            keys_compare(man_sections[i].name, man_sections[i].keys, &docs[i]);
+    }
+    for (size_t i = 0; i < MAN_SECTIONS; i++)
+        strbuf_release(&docs[i]);
 }
 
 static const struct check_test tests[] = {

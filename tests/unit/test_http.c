@@ -275,6 +275,10 @@ static void test_session_find(void)
     static const char *const ids[] = {"r1-00ff", "r1-00ff00", "r2-00ff"};
     struct http_session *table[3], s[3];
     struct http h;
+    struct principal *alice = principal_new(PRINCIPAL_TOKEN, "token:1", "token 1");
+    struct principal *alice2 = principal_new(PRINCIPAL_TOKEN, "token:1", "token 1");
+    struct principal *bob = principal_new(PRINCIPAL_TOKEN, "token:2", "token 2");
+    int foreign;
 
     memset(&h, 0, sizeof(h));
     memset(s, 0, sizeof(s));
@@ -286,16 +290,26 @@ static void test_session_find(void)
     }
     h.sessions = table;
     h.nsessions = 3;
-    CHECK(http_session_find(&h, "r1-00ff") == &s[0]);
-    CHECK(http_session_find(&h, "r1-00ff00") == &s[1]);
-    CHECK(http_session_find(&h, "r2-00ff") == &s[2]);
+    CHECK(http_session_find(&h, "r1-00ff", NULL, &foreign) == &s[0]);
+    CHECK(http_session_find(&h, "r1-00ff00", NULL, &foreign) == &s[1]);
+    CHECK(http_session_find(&h, "r2-00ff", NULL, &foreign) == &s[2]);
     /* Found is held: one reference more for the request. */
     CHECK_INT_EQ(atomic_load(&s[0].peer.refs), 2);
-    CHECK(http_session_find(&h, "r1-00f") == NULL);
-    CHECK(http_session_find(&h, "r1-00ff0") == NULL);
-    CHECK(http_session_find(&h, "R1-00FF") == NULL);
-    CHECK(http_session_find(&h, "") == NULL);
+    CHECK(http_session_find(&h, "r1-00f", NULL, &foreign) == NULL && !foreign);
+    CHECK(http_session_find(&h, "r1-00ff0", NULL, &foreign) == NULL);
+    CHECK(http_session_find(&h, "R1-00FF", NULL, &foreign) == NULL);
+    CHECK(http_session_find(&h, "", NULL, &foreign) == NULL);
     CHECK_INT_EQ(atomic_load(&s[1].peer.refs), 2);
+    /* Bound to the principal that opened it: another one is refused, and nothing is held. */
+    s[2].peer.principal = alice;
+    CHECK(http_session_find(&h, "r2-00ff", bob, &foreign) == NULL && foreign);
+    CHECK(http_session_find(&h, "r2-00ff", NULL, &foreign) == NULL && foreign);
+    CHECK_INT_EQ(atomic_load(&s[2].peer.refs), 2);
+    CHECK(http_session_find(&h, "r2-00ff", alice2, &foreign) == &s[2] && !foreign);
+    CHECK(http_session_find(&h, "r1-00ff", alice, &foreign) == NULL && foreign);
+    principal_drop(alice);
+    principal_drop(alice2);
+    principal_drop(bob);
     pthread_mutex_destroy(&h.lock);
 }
 
