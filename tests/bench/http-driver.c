@@ -124,14 +124,22 @@ static const char *hbench_status_str(int status)
 /* Connections of the concurrent series: one request in flight on each. */
 #define HBENCH_CONNS 64
 /* A request's bytes (headers and body), and an answer's at most. */
-#define HBENCH_REQ_MAX 1024
+#define HBENCH_REQ_MAX 4096 /* a JWT of a few hundred bytes fits */
 #define HBENCH_RESP_MAX (1024u * 1024u)
 #define HBENCH_READ_CHUNK 16384u
 /* Seconds a server gets to listen, and to exit after SIGTERM. */
 #define HBENCH_START_S 30.0
 #define HBENCH_EXIT_S 10.0
 
-enum hbench_server { SRV_MCPH26, SRV_MCPH_SESS, SRV_SDK, SRV_SDK_SSE, SRV_COUNT };
+enum hbench_server {
+    SRV_MCPH26,
+    SRV_MCPH_SESS,
+    SRV_SDK,
+    SRV_SDK_SSE,
+    SRV_MCPH_JWT,
+    SRV_MCPH_METRICS,
+    SRV_COUNT
+};
 
 /* How a server is called: the requests' headers and body. */
 enum hbench_mode {
@@ -146,7 +154,12 @@ struct hbench_kind {
     enum hbench_mode mode;
     int sdk;          /* 0: mcph; 1: the SDK server */
     const char *flag; /* the SDK server's extra argument, or NULL */
+    int conf;         /* mcph: which INI (enum hbench_conf) */
 };
+
+/* The INI an mcph column serves: the default deployment, or it with a JWT required on every
+ * request (--jwt-conf, its token in --jwt-token), or with metrics on (--metrics-conf). */
+enum hbench_conf { CONF_DEFAULT, CONF_JWT, CONF_METRICS, CONF_COUNT };
 
 static const struct hbench_kind hbench_kinds[SRV_COUNT] = {
     [SRV_MCPH26] = {.name = "mcph 2026", .key = "mcph-2026", .mode = MODE_2026},
@@ -154,6 +167,11 @@ static const struct hbench_kind hbench_kinds[SRV_COUNT] = {
     [SRV_SDK] = {.name = "sdk", .key = "sdk", .mode = MODE_LEGACY, .sdk = 1},
     [SRV_SDK_SSE] =
         {.name = "sdk sse", .key = "sdk-sse", .mode = MODE_LEGACY, .sdk = 1, .flag = "--sse"},
+    [SRV_MCPH_JWT] = {.name = "mcph jwt", .key = "mcph-jwt", .mode = MODE_2026, .conf = CONF_JWT},
+    [SRV_MCPH_METRICS] = {.name = "mcph metr",
+                          .key = "mcph-metrics",
+                          .mode = MODE_2026,
+                          .conf = CONF_METRICS},
 };
 
 /* How many of everything: full run and --quick. Each series also has a time budget. */
@@ -230,7 +248,9 @@ static const struct hbench_row hbench_rows[FIG_COUNT] = {
 
 struct hbench {
     const struct hbench_counts *n;
-    const char *mcph, *conf, *sdk, *node, *dir; /* borrowed from argv */
+    const char *mcph, *sdk, *node, *dir; /* borrowed from argv */
+    const char *conf[CONF_COUNT];        /* borrowed from argv, or NULL */
+    char token[2048];                    /* --jwt-token's JWT, or "" */
     int enabled[SRV_COUNT];
     double val[FIG_COUNT][SRV_COUNT]; /* NAN: not measured */
 };
@@ -240,6 +260,7 @@ struct hbench_proc {
     pid_t pid;
     int port;
     char session[160]; /* MODE_SESSION: the Mcp-Session-Id; else "" */
+    const char *token; /* a JWT sent with every request, or NULL */
 };
 
 /* One keep-alive connection and the request in flight on it. */
@@ -392,7 +413,7 @@ static void hbench_child(int log, const char *const *argv)
 static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
 {
     const struct hbench_kind *k = &hbench_kinds[s];
-    const char *mcph[] = {b->mcph, "--listen", "127.0.0.1:0", b->conf, NULL};
+    const char *mcph[] = {b->mcph, "--listen", "127.0.0.1:0", b->conf[k->conf], NULL};
     const char *sdk[] = {b->node, b->sdk, k->flag, NULL};
     char log[HBENCH_PATH];
     double deadline = measure_now() + HBENCH_START_S;
@@ -409,6 +430,7 @@ static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
         return HBENCH_ERR_IO;
     }
     memset(p, 0, sizeof(*p));
+    p->token = k->conf == CONF_JWT ? b->token : NULL;
     p->pid = fork();
     if (p->pid == 0)
         hbench_child(fd, k->sdk ? sdk : mcph);
@@ -439,9 +461,11 @@ static const char hbench_meta[] =
 static size_t hbench_post(const struct hbench_proc *p, enum hbench_mode mode, const char *method,
                           const char *body, size_t body_len, char *buf, size_t size)
 {
-    char extra[256];
+    char extra[256], auth[2100] = "";
     int n;
 
+    if (p->token != NULL)
+        snprintf(auth, sizeof(auth), "Authorization: Bearer %s\r\n", p->token);
     if (mode == MODE_2026)
         snprintf(extra, sizeof(extra), "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: %s\r\n%s",
                  method, strcmp(method, "tools/call") == 0 ? "Mcp-Name: echo\r\n" : "");
@@ -453,8 +477,8 @@ static size_t hbench_post(const struct hbench_proc *p, enum hbench_mode mode, co
                  strcmp(method, "initialize") == 0 ? "" : "MCP-Protocol-Version: 2025-11-25\r\n");
     n = snprintf(buf, size,
                  "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
-                 "Accept: application/json, text/event-stream\r\n%sContent-Length: %zu\r\n\r\n",
-                 p->port, extra, body_len);
+                 "Accept: application/json, text/event-stream\r\n%s%sContent-Length: %zu\r\n\r\n",
+                 p->port, auth, extra, body_len);
     if (n < 0 || (size_t)n + body_len > size)
         return 0;
     memcpy(buf + n, body, body_len);
@@ -1131,7 +1155,12 @@ static void hbench_table(const struct hbench *b)
         if (b->enabled[s])
             fprintf(stdout, " %10s", hbench_kinds[s].name);
     }
-    fprintf(stdout, " %10s %10s\n", "sdk/2026", "sdk/sess");
+    fprintf(stdout, " %10s %10s", "sdk/2026", "sdk/sess");
+    for (int s = SRV_MCPH_JWT; s < SRV_COUNT; s++) {
+        if (b->enabled[s])
+            fprintf(stdout, " %10s", s == SRV_MCPH_JWT ? "jwt/2026" : "metr/2026");
+    }
+    fprintf(stdout, "\n");
     for (int f = 0; f < FIG_COUNT; f++) {
         const struct hbench_row *r = &hbench_rows[f];
         const double *v = b->val[f];
@@ -1143,6 +1172,10 @@ static void hbench_table(const struct hbench *b)
         }
         measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH26], 10);
         measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH_SESS], 10);
+        for (int s = SRV_MCPH_JWT; s < SRV_COUNT; s++) {
+            if (b->enabled[s])
+                measure_put_ratio(f == FIG_ERRORS ? NAN : v[s] / v[SRV_MCPH26], 10);
+        }
         fprintf(stdout, "\n");
     }
 }
@@ -1151,7 +1184,7 @@ static void hbench_report(const struct hbench *b)
 {
     fprintf(stdout, "\nmcph bench over HTTP (%s run)\n", b->n->caption);
     fprintf(stdout, "mcph: %s --listen 127.0.0.1:0 %s | sdk: %s %s (stateless, JSON responses)%s\n",
-            b->mcph, b->conf, b->node, b->sdk,
+            b->mcph, b->conf[CONF_DEFAULT], b->node, b->sdk,
             b->enabled[SRV_SDK_SSE] ? " | sdk sse: the same with --sse (event streams)" : "");
     fprintf(stdout,
             "counts: %d rounds (a fresh server each); %d sequential calls (after %d) on 1 "
@@ -1166,11 +1199,31 @@ static void hbench_report(const struct hbench *b)
             "SDK v1 stateless, a McpServer and a transport per POST; medians of\n the rounds; "
             "x/y is a ratio of the figures, call/s is better higher, all others lower; every "
             "answer is checked:\n status 200, its id, the echoed text)\n");
+    if (b->enabled[SRV_MCPH_JWT])
+        fprintf(stdout,
+                "(mcph jwt: as mcph 2026, serving %s: every request carries an OAuth "
+                "access token, a JWT checked against a JWKS)\n",
+                b->conf[CONF_JWT]);
+    if (b->enabled[SRV_MCPH_METRICS])
+        fprintf(stdout, "(mcph metr: as mcph 2026, serving %s: metrics counted for every call)\n",
+                b->conf[CONF_METRICS]);
 }
 
 /* ---------------------------------------------------------------------------------------
  * main.
  * --------------------------------------------------------------------------------------- */
+
+/* The JWT in file (its first line) into buf. */
+static int hbench_read_token(const char *file, char *buf, size_t size)
+{
+    FILE *f = fopen(file, "r");
+    int ok = f != NULL && fgets(buf, (int)size, f) != NULL;
+
+    if (f != NULL)
+        fclose(f);
+    buf[ok ? strcspn(buf, "\r\n") : 0] = '\0';
+    return ok && buf[0] != '\0' ? HBENCH_OK : HBENCH_ERR_IO;
+}
 
 /* Is key one of the comma-separated names of list? */
 static int hbench_listed(const char *list, const char *key)
@@ -1189,7 +1242,7 @@ static int hbench_args(int argc, char **argv, struct hbench *b)
 {
     const char *quick = getenv("QUICK");
     int is_quick = quick != NULL && *quick != '\0' && strcmp(quick, "0") != 0, sse = 0;
-    const char *only = NULL;
+    const char *only = NULL, *token = NULL;
 
     memset(b, 0, sizeof(*b));
     b->node = "node";
@@ -1203,7 +1256,13 @@ static int hbench_args(int argc, char **argv, struct hbench *b)
         else if (strcmp(argv[i], "--mcph") == 0)
             slot = &b->mcph;
         else if (strcmp(argv[i], "--conf") == 0)
-            slot = &b->conf;
+            slot = &b->conf[CONF_DEFAULT];
+        else if (strcmp(argv[i], "--jwt-conf") == 0)
+            slot = &b->conf[CONF_JWT];
+        else if (strcmp(argv[i], "--metrics-conf") == 0)
+            slot = &b->conf[CONF_METRICS];
+        else if (strcmp(argv[i], "--jwt-token") == 0)
+            slot = &token;
         else if (strcmp(argv[i], "--sdk") == 0)
             slot = &b->sdk;
         else if (strcmp(argv[i], "--node") == 0)
@@ -1219,12 +1278,16 @@ static int hbench_args(int argc, char **argv, struct hbench *b)
         if (slot != NULL)
             *slot = argv[i];
     }
-    if (!b->mcph || !b->conf || !b->sdk || !b->dir)
+    if (!b->mcph || !b->conf[CONF_DEFAULT] || !b->sdk || !b->dir ||
+        (b->conf[CONF_JWT] != NULL) != (token != NULL))
+        return HBENCH_ERR_USAGE;
+    if (token != NULL && hbench_read_token(token, b->token, sizeof(b->token)) != HBENCH_OK)
         return HBENCH_ERR_USAGE;
     b->n = is_quick ? &hbench_quick : &hbench_full;
     for (int s = 0; s < SRV_COUNT; s++)
         b->enabled[s] =
-            only != NULL ? hbench_listed(only, hbench_kinds[s].key) : s != SRV_SDK_SSE || sse;
+            b->conf[hbench_kinds[s].conf] != NULL &&
+            (only != NULL ? hbench_listed(only, hbench_kinds[s].key) : s != SRV_SDK_SSE || sse);
     for (int f = 0; f < FIG_COUNT; f++) {
         for (int s = 0; s < SRV_COUNT; s++)
             b->val[f][s] = NAN;
@@ -1240,8 +1303,9 @@ int main(int argc, char **argv)
 
     if (hbench_args(argc, argv, &b) != HBENCH_OK) {
         fprintf(stderr,
-                "usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse] "
-                "--mcph BIN --conf INI --sdk SCRIPT [--node NODE] --dir DIR\n");
+                "usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse,"
+                "mcph-jwt,mcph-metrics] --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE] "
+                "[--metrics-conf INI] --sdk SCRIPT [--node NODE] --dir DIR\n");
         return 2;
     }
     memset(&sa, 0, sizeof(sa));

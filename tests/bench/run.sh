@@ -8,7 +8,10 @@
 # plugin in process, isolated (bench-isolate.ini) and confined (bench-confine.ini), with the
 # start-up of the last two. Then the HTTP table (http-driver):
 # mcph --listen 127.0.0.1:0 serving the default deployment, sessionless (2026-07-28) and in a
-# legacy session, against the SDK's Streamable HTTP server (sdk-http-echo.mjs).
+# legacy session, against the SDK's Streamable HTTP server (sdk-http-echo.mjs); and two
+# more mcph columns on the example plugin alone: every request with a JWT checked
+# (bench-http-jwt.ini, its key set and token made by jwt.mjs), and metrics on
+# (bench-http-metrics.ini).
 #
 #   tests/bench/run.sh [MCPH]        MCPH defaults to build/mcph (built by `make`)
 #   QUICK=1 tests/bench/run.sh       fewer repetitions: under a minute
@@ -93,6 +96,9 @@ fi
 # The HTTP table; SDK_SSE (set, and not 0) adds the SDK server with event-stream responses.
 SSE=
 case ${SDK_SSE:-0} in 0 | '') ;; *) SSE=yes ;; esac
+# Two more mcph columns: a JWT checked on every request, and metrics on.
+node tests/bench/jwt.mjs "$OUT"
 "$OUT/http-driver" --mcph "$MCPH" --conf conf/mcph.ini --sdk tests/bench/sdk-http-echo.mjs \
-    --dir "$OUT" ${SSE:+--sdk-sse}
+    --jwt-conf tests/bench/bench-http-jwt.ini --jwt-token "$OUT/jwt.txt" \
+    --metrics-conf tests/bench/bench-http-metrics.ini --dir "$OUT" ${SSE:+--sdk-sse}
 echo "bench: done in $(($(date +%s) - START)) s; the servers' stderr is in $OUT/logs/" >&2
