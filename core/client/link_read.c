@@ -54,10 +54,10 @@ static void link_on_notification(struct mcp_link *l, const char *method, cJSON *
             return;
         pthread_mutex_lock(&l->lock);
         p = link_find(l, (int64_t)token->valuedouble);
-        /* A parked call has nobody to report to; the next progress carries the latest. A
-         * progress not taken yet is replaced by the newer one: a server's flood of progress
-         * queues nothing. */
-        if (p != NULL && p->reply == NULL && !p->parked) {
+        /* A progress not taken yet is replaced by the newer one: a server's flood of progress
+         * queues nothing. A parked call keeps its latest for the retry that comes back for it
+         * (whose own progress token then carries it). */
+        if (p != NULL && p->reply == NULL) {
             struct mcp_event *last =
                 p->events == NULL ? NULL
                                   : (struct mcp_event *)(void *)((char *)p->tail -
