@@ -5,7 +5,8 @@
  * second (CLOCK_MONOTONIC); a request takes one, or is told how long until one is there.
  *
  * The rate and burst are given with every take, not kept from the first: a reload that changes
- * a limit applies at the next request, and the buckets of a section a reload removed are
+ * a limit applies at the next request (a bucket gains at the rate given since it was last
+ * used, and holds no more than the burst given), and the buckets of a section a reload removed are
  * never asked for again (they age out of the table).
  *
  * The table is bounded (its cap, LIMIT_RATE_BUCKETS in the server): past it, the bucket used
