@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { Proc } from '../lib/proc.mjs';
 import { check, done, expect, expectEq } from '../lib/check.mjs';
 import { workspace, writeIni, PLUGINS } from '../lib/workspace.mjs';
-import { ROOT, sleep, waitFor, sanitizersOf } from '../lib/util.mjs';
+import { ROOT, sleep, waitFor, sanitizersOf, SANITIZER_REPORT } from '../lib/util.mjs';
 import { modernRequest, post, startServer, stopAll, servers } from './clients-lib.mjs';
 
 const BIN = path.resolve(process.argv[2] || path.join(ROOT, 'build/mcph'));
@@ -253,12 +253,14 @@ await check('over stdio: -32000 with data.retryAfterMs', async () => {
         p.close();
         await p.wait(10000 * SLOW);
     }
+    expectEq(p.exitInfo?.code, 0, 'exit status at the end of input');
+    expect(!SANITIZER_REPORT.test(p.stderr), `sanitizer report: ${p.stderr.slice(-600)}`);
 });
 
 await check('the servers stop cleanly, with no sanitizer report', async () => {
-    const problems = [];
+    // Stopped first: a leak is reported at exit.
+    const problems = await stopAll(15000 * SLOW);
     for (const s of servers) problems.push(...s.problems());
-    problems.push(...await stopAll(15000 * SLOW));
     return problems;
 });
 
