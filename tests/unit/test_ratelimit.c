@@ -1,13 +1,14 @@
 /* test_ratelimit.c: token buckets on a clock the test moves: the burst, the refill, Retry-After
  * rounded up, all-or-nothing across buckets, a changed rate applied at once, the bound on the
- * table (the oldest bucket goes, and comes back full), one log line per bucket per period; and
- * the [limit.NAME] sections matched against a tool's name. */
+ * table (the oldest bucket goes, and comes back full), one log line per bucket per period,
+ * threads sharing a bucket; and the [limit.NAME] sections matched against a tool's name. */
 #include "served/ratelimit.h"
 
 #include "lib/status.h"
 
 #include "check.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +269,52 @@ static void test_burst_default(void)
     CHECK_INT_EQ(ratelimit_burst(&per_s, 2), 2);
 }
 
+/* Threads sharing buckets (the HTTP thread and pool threads): on a stopped clock, a bucket of
+ * 100 gives exactly 100 tokens however many threads ask, and the table stays within its cap. */
+struct test_hammer {
+    struct ratelimit *rl;
+    int index;
+    atomic_int granted;
+};
+
+static void *test_hammer_run(void *arg)
+{
+    struct test_hammer *hm = arg;
+    char who[16];
+    long wait;
+
+    for (int i = 0; i < 2000; i++) {
+        if (test_take(hm->rl, "shared", 1, 100, &wait) == STATUS_OK)
+            atomic_fetch_add(&hm->granted, 1);
+        snprintf(who, sizeof(who), "t%d-%d", hm->index, i % 50);
+        (void)test_take(hm->rl, who, 1, 1, &wait);
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    struct test_hammer hm[4];
+    pthread_t th[4];
+    struct ratelimit *rl = test_table(64);
+    int granted = 0;
+
+    if (!CHECK(rl != NULL))
+        return;
+    for (int i = 0; i < 4; i++) {
+        hm[i] = (struct test_hammer){.rl = rl, .index = i};
+        atomic_init(&hm[i].granted, 0);
+        CHECK_INT_EQ(pthread_create(&th[i], NULL, test_hammer_run, &hm[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        granted += atomic_load(&hm[i].granted);
+    }
+    CHECK_INT_EQ(granted, 100);
+    CHECK(ratelimit_count(rl) <= 64);
+    ratelimit_free(rl);
+}
+
 /* No table: everything passes (a server that could not make one still serves). */
 static void test_no_table(void)
 {
@@ -288,6 +335,7 @@ static const struct check_test tests[] = {
     {"log_once", test_log_once},
     {"tool_sections", test_tool_sections},
     {"burst_default", test_burst_default},
+    {"threads", test_threads},
     {"no_table", test_no_table},
     {0},
 };
