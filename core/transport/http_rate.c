@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The longest answer looked at for a refusal: the error's message is under 256 bytes, so this
+ * leaves room for any id a client sensibly sends (one longer just gets its -32000 with 200). */
+#define HTTP_RATE_LINE_MAX 4096
+
 /* Whose bucket a request takes from: its principal's, or for an anonymous one on a listener
  * that is not on loopback, its client address's (behind a proxy, the proxy's: one bucket). On
  * loopback every anonymous request is the one local user. */
@@ -120,8 +124,10 @@ long http_rate_refused(const char *line, size_t len)
     cJSON *msg;
     long retry_ms = 0;
 
-    /* Most answers are results: only an error that names retryAfterMs is parsed. */
-    if (strstr(line, "\"error\":") == NULL || strstr(line, "\"retryAfterMs\":") == NULL)
+    /* A refusal is a short line (its message and id): a long answer, a tool's result most
+     * likely, is not scanned. Then only an error that names retryAfterMs is parsed. */
+    if (len > HTTP_RATE_LINE_MAX || strstr(line, "\"error\":") == NULL ||
+        strstr(line, "\"retryAfterMs\":") == NULL)
         return 0;
     msg = cJSON_ParseWithLength(line, len);
     error = cJSON_GetObjectItemCaseSensitive(msg, "error");
