@@ -85,13 +85,12 @@ const reqSrv = await startServer(BIN, writeIni(path.join(ws), {
 }, 'requests.ini'), 'requests', START_MS);
 
 await check('[server] rate: a burst past it gets 429 and Retry-After, before the body is read', async () => {
-    const rs = [];
-    for (let i = 0; i < 8; i++) rs.push(await post(reqSrv.url, modernRequest(i, 'tools/list'), { headers: AUTH[0] }));
+    // Ten at once: burst 2, then 2 a second; a slow machine refills a few meanwhile.
+    const rs = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+        post(reqSrv.url, modernRequest(i, 'tools/list'), { headers: AUTH[0], ms: 20000 * SLOW })));
     const ok = rs.filter((r) => r.status === 200).length;
     const refused = rs.filter((r) => r.status === 429);
-    // Burst 2, then 2 a second: 8 requests in well under a second leave most refused; a slow
-    // machine refills some.
-    expect(ok >= 2 && refused.length >= 3 && ok + refused.length === 8, `${ok} answered, ${refused.length} refused of 8`);
+    expect(ok >= 2 && refused.length >= 4 && ok + refused.length === 10, `${ok} answered, ${refused.length} refused of 10`);
     for (const r of refused) {
         const ms = expectRefused(r, 'request', null);
         expect(ms <= 500, `retryAfterMs ${ms} at 2/s`);
@@ -106,9 +105,11 @@ await check('[server] rate: another token is not starved', async () => {
 });
 
 await check('[server] rate: refusals are logged once, not once per request', async () => {
-    for (let i = 0; i < 10; i++) await post(reqSrv.url, modernRequest(i, 'tools/list'), { headers: AUTH[0] });
+    let refused = 0;
+    for (let i = 0; i < 10; i++) refused += (await post(reqSrv.url, modernRequest(i, 'tools/list'), { headers: AUTH[0] })).status === 429;
+    // One line every 5 s at most: one, or two on a machine slow enough to take 5 s here.
     const n = countLines(reqSrv, /refused by \[server\] rate/);
-    expect(n === 1, `${n} log lines`);
+    expect(refused >= 5 && n >= 1 && n <= 2, `${n} log lines for ${refused} refusals here and more before`);
     expect(/warning: rate: \d+ HTTP request\(s\) of token 1 refused/.test(reqSrv.stderr), 'the line names the token');
 });
 
