@@ -10,6 +10,8 @@
 #include "calls/question.h"
 #include "served/decorate.h"
 #include "served/notify.h"
+#include "served/ratelimit.h"
+#include "wire/principal.h"
 #include "served/registry.h"
 #include "wire/revision.h"
 #include "lib/schema.h"
@@ -472,6 +474,31 @@ static void call_refuse(struct call_origin *o, struct call_target *t, int code, 
     o->msg = NULL;
 }
 
+/* A tool call past a [limit.NAME] section is answered at once, -32000 with data.retryAfterMs
+ * (which the HTTP transport makes a 429), and never queued. Returns 1 when it was. */
+static int call_rate_refused(struct call_origin *o, struct call_target *t)
+{
+    const struct principal *who = o->peer->principal;
+    char msg[256];
+    long retry_ms;
+    cJSON *data;
+
+    if (t->kind != RESULT_TOOL ||
+        ratelimit_tool(o->srv->rates, &o->srv->cfg, &o->srv->log, t->name ? t->name : "",
+                       who ? who->id : NULL, who ? who->label : NULL, &retry_ms, msg,
+                       sizeof(msg)) == STATUS_OK)
+        return 0;
+    data = cJSON_CreateObject();
+    if (data != NULL)
+        cJSON_AddNumberToObject(data, "retryAfterMs", (double)retry_ms);
+    out_error(o->peer->out, o->batch, o->slot, o->id, JSONRPC_SERVER_ERROR, msg, data);
+    cJSON_Delete(t->owned_args);
+    t->owned_args = NULL;
+    cJSON_Delete(o->msg);
+    o->msg = NULL;
+    return 1;
+}
+
 void call_submit(struct call_origin *o, struct call_target *t)
 {
     struct server *srv = o->srv;
@@ -481,6 +508,8 @@ void call_submit(struct call_origin *o, struct call_target *t)
     const cJSON *token = call_progress_token(o->msg);
     int status = STATUS_NOMEM;
 
+    if (call_rate_refused(o, t))
+        return;
     if (call_over_cap(srv, o->peer, cost)) {
         call_refuse(o, t, JSONRPC_SERVER_ERROR, srv->cfg.max_pending_mb);
         return;

@@ -88,13 +88,20 @@ struct config_access {
     int filter_line[FILTER_KEYS];
 };
 
+/* A rate as written (N/s, N/min or N/h): in tokens a second, and its N, the bucket's size
+ * when none is given. per_s 0: not set. */
+struct config_rate {
+    double per_s;
+    int n;
+};
+
 /* One [limit.NAME] section (edge.c): a token bucket over tools/call. */
 struct config_limit {
     char *id;    /* owned: NAME */
     int line;    /* line of the section header */
     char *tools; /* owned or NULL (every tool): globs of tool names as clients see them */
     int tools_line;
-    double rate; /* tokens a second (rate = N/s, N/min or N/h) */
+    struct config_rate rate; /* rate = N/s, N/min or N/h */
     int rate_line;
     int burst; /* the bucket's size; 0 when not set (then the rate's N, at least 1) */
     int burst_line;
@@ -141,8 +148,8 @@ struct config {
     int oauth_leeway_s;                /* clock skew allowed on exp, nbf and iat */
     int oauth_jwks_refresh_s;          /* a fetched JWKS is fetched again after this long */
     /* Rate of HTTP requests per principal (a token bucket), 0: none. */
-    double rate;    /* requests a second ([server] rate = N/s, N/min or N/h) */
-    int rate_burst; /* the bucket's size; 0: the rate's N, at least 1 */
+    struct config_rate rate; /* requests ([server] rate = N/s, N/min or N/h) */
+    int rate_burst;          /* the bucket's size; 0: the rate's N */
     /* Metrics (Prometheus text) and health, over HTTP. NULL: not served. */
     char *metrics_path;   /* owned or NULL */
     char *live_path;      /* owned or NULL: 200 while mcph runs */

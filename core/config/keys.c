@@ -480,7 +480,8 @@ int config_key_set(const struct config_key *k, void *base, const char *dir, cons
     case CONFIG_KEY_PATHS:
         return config_key_set_paths(field, dir, value, why);
     case CONFIG_KEY_RATE:
-        return config_rate_parse(value, field, NULL);
+        return config_rate_parse(value, &((struct config_rate *)field)->per_s,
+                                 &((struct config_rate *)field)->n);
     }
     return STATUS_INVALID;
 }

@@ -22,7 +22,7 @@ enum config_key_type {
     CONFIG_KEY_BYTES,    /* long long, bytes from min to max, with K, M or G (1024-based) */
     CONFIG_KEY_PATHS,    /* char *, words (mcph-env.h) each resolved as CONFIG_KEY_FILE, kept
                           * as "..."-quoted words */
-    CONFIG_KEY_RATE,     /* double, tokens a second, from N/s, N/min or N/h */
+    CONFIG_KEY_RATE,     /* struct config_rate, from N/s, N/min or N/h */
 };
 
 struct config_key {

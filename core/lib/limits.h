@@ -185,5 +185,10 @@
 #define LIMIT_REFRESH_QUIET_MS 100
 /* ... and at the latest this long after the first, however often they come. */
 #define LIMIT_REFRESH_MAX_MS 1000
+/* Token buckets kept at once ([server] rate per principal, [limit.NAME]); past it the least
+ * recently used goes (ratelimit.h). */
+#define LIMIT_RATE_BUCKETS 4096
+/* A bucket's refusals are logged at most once this often. */
+#define LIMIT_RATE_LOG_MS 5000
 
 #endif

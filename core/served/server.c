@@ -9,6 +9,7 @@
 #include "lib/status.h"
 #include "lib/strbuf.h"
 #include "served/notify.h"
+#include "served/ratelimit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,8 @@ void server_release(struct server *srv)
     pthread_mutex_destroy(&srv->peers_lock);
     session_release(&srv->session);
     free(srv->state_key);
+    ratelimit_free(srv->rates);
+    srv->rates = NULL;
     config_release(&srv->cfg);
     pthread_mutex_destroy(&srv->lock);
 }
@@ -427,6 +430,12 @@ int server_start(struct server *srv, const struct work_source *src)
     size_t left;
 
     jsonrpc_reader_init(&srv->in, 0, LIMIT_MESSAGE_BYTES);
+    srv->rates = ratelimit_new(LIMIT_RATE_BUCKETS, LIMIT_RATE_LOG_MS, NULL, NULL);
+    if (srv->rates == NULL) {
+        log_msg(&srv->log, LOG_ERROR, NULL, "out of memory for the rate limits' buckets");
+        jsonrpc_reader_release(&srv->in);
+        return STATUS_NOMEM;
+    }
     left = server_left_out(srv, &names);
     if (left > 0)
         (void)strbuf_addf(&out, "; %zu left out, their init failed: %s", left, names.buf);

@@ -245,6 +245,14 @@ void http_auth_free(struct http *h);
 int http_rate_admit(struct http *h, struct MHD_Connection *mc, const struct principal *who,
                     enum MHD_Result *rc);
 
+/* Retry-After on r (NULL: nothing): retry_ms in whole seconds, rounded up, at least 1. */
+void http_rate_header(const struct http *h, struct MHD_Response *r, long retry_ms);
+
+/* Whether a POST's one answer (line, len bytes) is a tool call refused by a [limit.NAME]
+ * section (-32000 with data.retryAfterMs, call.c): its retryAfterMs, which makes the answer
+ * a 429; else 0. Any thread. */
+long http_rate_refused(const char *line, size_t len);
+
 /* --- http_metrics.c --- */
 
 /* Start what metrics_listen asks for (h->ops), once the endpoint listens. STATUS_OK, or the

@@ -39,6 +39,7 @@ enum MHD_Result http_post_answer(struct http_conn *c)
     struct MHD_Response *r = NULL;
     unsigned status = MHD_HTTP_OK;
     unsigned long seen;
+    long retry_ms = 0;
     int settled;
 
     pthread_mutex_lock(&c->lock);
@@ -66,6 +67,12 @@ enum MHD_Result http_post_answer(struct http_conn *c)
     } else if (settled && memchr(c->raw.buf, '\n', c->raw.len) == c->raw.buf + c->raw.len - 1) {
         r = http_json_response(h, c->raw.buf, c->raw.len - 1);
         status = http_status_of(c);
+        /* A tool call refused by its rate limit, alone in the POST: 429 and Retry-After. */
+        retry_ms = status == MHD_HTTP_OK ? http_rate_refused(c->raw.buf, c->raw.len - 1) : 0;
+        if (retry_ms > 0) {
+            status = MHD_HTTP_TOO_MANY_REQUESTS;
+            http_rate_header(h, r, retry_ms);
+        }
         c->mode = HTTP_DONE;
     } else if (settled || httpmsg_has_message(c->raw.buf, c->raw.len) ||
                atomic_load(&c->h->stopping)) {
