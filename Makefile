@@ -333,6 +333,7 @@ test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
+	node tests/http/access.mjs $(MCPH)
 
 # Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
 # when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session
