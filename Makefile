@@ -335,6 +335,7 @@ test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAM
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
 	node tests/http/ratelimit.mjs $(MCPH)
+	node tests/http/access.mjs $(MCPH)
 
 # Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
 # when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session

@@ -20,6 +20,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct call_job {
     struct work_job work;        /* first: the pool hands this back */
@@ -293,19 +294,26 @@ struct call_answer {
     cJSON *error;  /* owned, or NULL */
 };
 
-/* A 2026-07-28 call's questions begin (the answers its retry carries): NULL, or the error
- * to answer with (a new object). */
+/* A 2026-07-28 call's questions begin (the answers its retry carries, in a state bound to the
+ * principal of the peer, which holds it while the call lives): NULL, or the error to answer
+ * with (a new object). */
 static cJSON *call_begin_mrtr(struct call_job *job)
 {
-    int status = job->o.modern ? mrtr_begin(&job->mrtr, job->o.srv->state_key,
-                                            job->o.srv->state_key_len, job->o.msg, job->t.name)
+    const struct principal *who = job->o.peer->principal;
+    int status = job->o.modern ? mrtr_begin_as(&job->mrtr, job->o.srv->state_key,
+                                               job->o.srv->state_key_len, job->o.msg, job->t.name,
+                                               who ? who->id : NULL, (long long)time(NULL))
                                : STATUS_OK;
+    struct strbuf why = STRBUF_INIT;
+    cJSON *error;
 
-    if (status == STATUS_INVALID)
-        return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
-                             "requestState was not sealed by this server: it was altered, "
-                             "or sealed under another state_key_file; retry without it",
-                             NULL);
+    if (status == STATUS_INVALID) {
+        strbuf_addf(&why, "Invalid requestState: %s", job->mrtr.refused);
+        error = jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS,
+                              why.nomem ? "Invalid requestState" : why.buf, NULL);
+        strbuf_release(&why);
+        return error;
+    }
     if (status != STATUS_OK)
         return jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
     return NULL;

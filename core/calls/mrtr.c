@@ -1,3 +1,7 @@
+/*
+ * mrtr.c: a 2026-07-28 call's questions and answers, and the requestState that carries the
+ * answers from one round to its retry (sealed, and bound to who asked, over HTTP).
+ */
 #include "calls/mrtr.h"
 
 #include "lib/base64.h"
@@ -107,35 +111,155 @@ static char *mrtr_unseal(const unsigned char *key, size_t keylen, const char *se
     return state;
 }
 
-int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
-               const char *target)
+static int mrtr_name_cmp(const void *a, const void *b)
 {
-    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-    const char *given_state =
+    return strcmp((*(cJSON *const *)a)->string, (*(cJSON *const *)b)->string);
+}
+
+/* Sort the members of every object in node by name, so that two texts of the same JSON print
+ * alike. STATUS_OK or STATUS_NOMEM. Nesting is bounded by the parser's limit. */
+static int mrtr_sort(cJSON *node)
+{
+    cJSON *c, **kids;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(c, node)
+    {
+        if (mrtr_sort(c) != STATUS_OK)
+            return STATUS_NOMEM;
+        n++;
+    }
+    if (!cJSON_IsObject(node) || n < 2)
+        return STATUS_OK;
+    kids = malloc(n * sizeof(*kids));
+    if (kids == NULL)
+        return STATUS_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        kids[i] = cJSON_DetachItemViaPointer(node, node->child);
+    qsort(kids, n, sizeof(*kids), mrtr_name_cmp);
+    /* Added as array items, members keep their names. */
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(node, kids[i]);
+    free(kids);
+    return STATUS_OK;
+}
+
+/* The digest (hex) of the request a state belongs to: its method and its params, without
+ * what changes from one round to the next (inputResponses, requestState) or says nothing of
+ * the call (_meta), members in name order. A retry of the same call has the same digest;
+ * another tool, URI, prompt or other arguments has another. "" when out of memory. */
+static void mrtr_digest(const cJSON *msg, char out[2 * SHA256_BYTES + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    const char *method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    cJSON *params = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(msg, "params"), 1);
+    unsigned char sum[SHA256_BYTES];
+    struct sha256 c;
+    char *text;
+
+    out[0] = '\0';
+    cJSON_DeleteItemFromObjectCaseSensitive(params, "inputResponses");
+    cJSON_DeleteItemFromObjectCaseSensitive(params, "requestState");
+    cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
+    text = mrtr_sort(params) == STATUS_OK ? cJSON_PrintUnformatted(params) : NULL;
+    if (params == NULL || text != NULL) {
+        sha256_init(&c);
+        sha256_update(&c, method ? method : "", method ? strlen(method) + 1 : 1);
+        sha256_update(&c, text ? text : "", text ? strlen(text) : 0);
+        sha256_final(&c, sum);
+        for (size_t i = 0; i < SHA256_BYTES; i++) {
+            out[2 * i] = hex[sum[i] >> 4];
+            out[2 * i + 1] = hex[sum[i] & 15];
+        }
+        out[2 * SHA256_BYTES] = '\0';
+    }
+    free(text);
+    cJSON_Delete(params);
+}
+
+/* Whether a state this server sealed belongs here: the same principal, the same request, not
+ * expired. NULL, or why not (the end of an "Invalid requestState: " message). */
+static const char *mrtr_unbound(const struct mrtr *m, const cJSON *state)
+{
+    const char *who = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "p"));
+    const char *digest = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "d"));
+    const cJSON *expires = cJSON_GetObjectItemCaseSensitive(state, "x");
+
+    if (who == NULL || strcmp(who, m->who) != 0)
+        return "it was issued to another principal; retry without it";
+    if (digest == NULL || m->digest[0] == '\0' || strcmp(digest, m->digest) != 0)
+        return "it belongs to another request (another method, name, URI or arguments); retry "
+               "without it";
+    if (!cJSON_IsNumber(expires) || expires->valuedouble < (double)m->now)
+        return "it has expired; retry without it";
+    return NULL;
+}
+
+/* The state a retry carries, checked: its text parsed (owned; NULL for none, one not sealed
+ * under key, or one costing more than a message may), and *status STATUS_INVALID with
+ * m->refused set when it must be refused. */
+static cJSON *mrtr_given_state(struct mrtr *m, const cJSON *params, int *status)
+{
+    const char *given =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "requestState"));
-    char *b64 = given_state && key ? mrtr_unseal(key, keylen, given_state)
-                : given_state      ? strdup(given_state)
-                                   : NULL;
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
-    const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
+    char *b64 = given && m->key ? mrtr_unseal(m->key, m->keylen, given)
+                : given         ? strdup(given)
+                                : NULL;
     size_t len = 0;
     unsigned char *text = b64 ? base64_decode(b64, &len) : NULL;
     /* A state costing more than a message may is none of ours: its questions come again. */
     cJSON *state = text && !mcph_json_over((const char *)text, len, LIMIT_JSON_COST, NULL, NULL)
                        ? cJSON_ParseWithLength((const char *)text, len)
                        : NULL;
-    const char *bound = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
-    const cJSON *earlier = cJSON_GetObjectItemCaseSensitive(state, "a");
-    const char *origin = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "o"));
-    int status = given_state != NULL && key != NULL && b64 == NULL ? STATUS_INVALID : STATUS_OK;
 
+    *status = STATUS_OK;
+    if (given != NULL && m->key != NULL && b64 == NULL)
+        m->refused = "it was not sealed by this server: it was altered, or sealed under another "
+                     "state_key_file; retry without it";
+    else if (state != NULL && m->key != NULL)
+        m->refused = mrtr_unbound(m, state);
+    if (m->refused != NULL) {
+        *status = STATUS_INVALID;
+        cJSON_Delete(state);
+        state = NULL;
+    }
     free(b64);
+    free(text);
+    return state;
+}
+
+int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
+               const char *target)
+{
+    return mrtr_begin_as(m, key, keylen, msg, target, NULL, (long long)time(NULL));
+}
+
+int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
+                  const char *target, const char *who, long long now)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *given = cJSON_GetObjectItemCaseSensitive(params, "inputResponses");
+    const cJSON *earlier;
+    const char *bound, *origin;
+    cJSON *state;
+    int status;
+
     memset(m, 0, sizeof(*m));
     m->key = key;
     m->keylen = keylen;
+    m->now = now;
+    snprintf(m->who, sizeof(m->who), "%s", who ? who : "");
+    if (key != NULL)
+        mrtr_digest(msg, m->digest);
     m->answers = cJSON_CreateObject();
-    /* A state made for another request (method and target) is ignored: the questions come
-     * again. Only objects of answers count: anything else in "a" is not one of ours. */
+    state = mrtr_given_state(m, params, &status);
+    bound = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "n"));
+    earlier = cJSON_GetObjectItemCaseSensitive(state, "a");
+    origin = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "o"));
+    /* Unsealed (stdio), a state made for another request (method and target) is ignored: the
+     * questions come again. Only objects of answers count: anything else in "a" is not one of
+     * ours. */
     if (!cJSON_IsString(method) ||
         !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(state, "m"), method, 1) || bound == NULL ||
         strcmp(bound, target) != 0 || !cJSON_IsObject(earlier))
@@ -147,7 +271,6 @@ int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJ
         memcpy(m->origin, origin, strlen(origin) + 1);
     /* Otherwise made when the handler first asks for it (mrtr_origin). */
     cJSON_Delete(state);
-    free(text);
     return status;
 }
 
@@ -297,6 +420,13 @@ static char *mrtr_state(const struct mrtr *m, const cJSON *msg, const char *targ
      * one. */
     if (m->origin[0] != '\0')
         cJSON_AddStringToObject(state, "o", m->origin);
+    /* Sealed, it is bound to who asked, to this request, and to a time: the MRTR page's
+     * SHOULDs. Unsealed (stdio, the local user) a client could forge these anyway. */
+    if (m->key != NULL) {
+        cJSON_AddStringToObject(state, "p", m->who);
+        cJSON_AddStringToObject(state, "d", m->digest);
+        cJSON_AddNumberToObject(state, "x", (double)(m->now + LIMIT_MRTR_STATE_S));
+    }
     text = cJSON_PrintUnformatted(state);
     cJSON_Delete(state);
     if (text == NULL)

@@ -13,7 +13,9 @@
 #define MCPH_MRTR_H
 
 #include "lib/limits.h"
+#include "lib/sha256.h"
 #include "served/registry.h"
+#include "wire/principal.h"
 
 #include <cJSON.h>
 #include <stddef.h>
@@ -36,6 +38,11 @@ struct mrtr {
     const unsigned char *key;      /* borrowed, or NULL: requestState is sealed with it */
     size_t keylen;
     char origin[MRTR_ORIGIN_MAX + 1]; /* who asks: kept in requestState for the retries */
+    /* With a key, the state is bound to these (mrtr_begin_as). */
+    char who[PRINCIPAL_ID_MAX];        /* the principal's id, "" for none (stdio) */
+    char digest[2 * SHA256_BYTES + 1]; /* hex digest of the request (method and params) */
+    long long now;                     /* seconds since the epoch when the request began */
+    const char *refused;               /* static text: why requestState was refused, or NULL */
 };
 
 /* Whether text may be an origin: 1 to MRTR_ORIGIN_MAX of A-Z a-z 0-9 _ . : -. */
@@ -54,9 +61,21 @@ int mrtr_origin_fresh(char *out) __attribute__((warn_unused_result));
  * carries an HMAC-SHA256 of its text under that key, so any mcph that shares the key takes a
  * retry and none takes a state it did not seal. Returns STATUS_OK, or STATUS_INVALID when a
  * key is set and requestState is not sealed under it (m is still set up, and released as
- * usual). */
+ * usual), m->refused saying why. */
 int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
                const char *target) __attribute__((warn_unused_result));
+
+/* mrtr_begin for a request of principal `who` (its id, borrowed; NULL for none, the stdio
+ * pipe) at `now` (seconds since the epoch; mrtr_begin gives the clock's). With a key, the
+ * requestState mrtr_result makes also carries who, a digest of msg (its method and params
+ * without inputResponses, requestState and _meta, members in name order) and an expiry
+ * (now + LIMIT_MRTR_STATE_S); a retry whose state names another principal, another request
+ * or a time past is refused: STATUS_INVALID, like an altered seal, with the reason in
+ * m->refused (the end of an "Invalid requestState: " message). Without a key (stdio) the state
+ * is bound to method and target only, and one for another request is ignored. */
+int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
+                  const char *target, const char *who, long long now)
+    __attribute__((warn_unused_result));
 
 /* The origin of m's request (host->call_origin): the one its state carried, else a fresh one
  * made now (mrtr_origin_fresh; without randomness from the system, one unique in this

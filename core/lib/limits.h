@@ -161,6 +161,9 @@
 #define LIMIT_MRTR_ASKS 256
 /* The longest name host->ask_key gives a question, in bytes. */
 #define LIMIT_MRTR_KEY 64
+/* How long a sealed requestState (HTTP) is taken after it was made, in seconds: a retry later
+ * than this is refused and must start again. */
+#define LIMIT_MRTR_STATE_S 600
 /* The longest ttlMs a cache hint may give (a day). */
 #define LIMIT_CACHE_TTL_MAX_MS 86400000
 

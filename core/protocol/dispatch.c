@@ -1,3 +1,6 @@
+/*
+ * dispatch.c: one message to its handler: parse, envelope, era routing and the method table.
+ */
 #include "protocol/dispatch.h"
 
 #include "protocol/lists.h"
@@ -75,6 +78,18 @@ static void dispatch_set_level(struct request *req)
 
 /* --- Subscriptions (legacy session). --- */
 
+/* Whether uri is a resource of the set, or matches a template, that the principal sees. */
+static int dispatch_names_resource(const struct request *req, const char *uri)
+{
+    const struct registry *reg = req->srv->reg;
+    const struct registry_template *t;
+
+    if (registry_find_resource(reg, uri) != NULL)
+        return request_sees(req, FILTER_RESOURCES, uri);
+    t = registry_match_template(reg, uri, NULL);
+    return t != NULL && request_sees(req, FILTER_RESOURCES, t->def->uri_template);
+}
+
 static void dispatch_subscribe(struct request *req)
 {
     struct server *srv = req->srv;
@@ -85,8 +100,7 @@ static void dispatch_subscribe(struct request *req)
         request_error(req, JSONRPC_INVALID_PARAMS, "%s needs params.uri, a string", req->method);
         return;
     }
-    if (registry_find_resource(srv->reg, uri) == NULL &&
-        registry_match_template(srv->reg, uri, NULL) == NULL) {
+    if (!dispatch_names_resource(req, uri)) {
         request_not_found(req, uri);
         return;
     }

@@ -1,3 +1,6 @@
+/*
+ * request.c: answering the message being handled, and what its principal may see.
+ */
 #include "protocol/request.h"
 
 #include "lib/strbuf.h"
@@ -46,4 +49,14 @@ const char *request_param_string(struct request *req, const char *key)
 void request_not_found(struct request *req, const char *uri)
 {
     request_answer(req, jsonrpc_not_found(req->id, uri, "Resource not found", req->modern));
+}
+
+struct access_view request_view(const struct request *req)
+{
+    return access_view_of(&req->srv->cfg, req->peer->principal);
+}
+
+int request_sees(const struct request *req, int kind, const char *name)
+{
+    return access_sees(&req->srv->cfg, request_view(req), kind, name);
 }

@@ -7,6 +7,7 @@
 #define MCPH_REQUEST_H
 
 #include "protocol/modern.h"
+#include "served/access.h"
 #include "served/server.h"
 #include "wire/out.h"
 
@@ -48,5 +49,13 @@ const char *request_param_string(struct request *req, const char *key);
 
 /* The error for a missing resource, in the request's era (jsonrpc_not_found). */
 void request_not_found(struct request *req, const char *uri);
+
+/* The rows the request's principal sees under the config in service (served/access.h): made
+ * each time from srv->cfg, under the state lock, so a reload counts from the next request. */
+struct access_view request_view(const struct request *req);
+
+/* Whether the request's principal sees the row of kind (enum filter_key) exposed as name. A
+ * row it does not see answers as one that does not exist. */
+int request_sees(const struct request *req, int kind, const char *name);
 
 #endif

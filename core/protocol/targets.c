@@ -1,3 +1,7 @@
+/*
+ * targets.c: tools/call, resources/read, prompts/get and completion/complete: the row named,
+ * if the principal sees it, its arguments checked, and the call handed on.
+ */
 #include "protocol/targets.h"
 
 #include "calls/call.h"
@@ -87,7 +91,8 @@ void targets_tools_call(struct request *req)
         return;
     }
     t = registry_find_tool(req->srv->reg, name);
-    if (t == NULL) {
+    /* A tool the principal does not see answers as one that does not exist. */
+    if (t == NULL || !request_sees(req, FILTER_TOOLS, t->name)) {
         request_error(req, JSONRPC_INVALID_PARAMS, "Unknown tool: %.*s", (int)LIMIT_QUOTED_BYTES,
                       name);
         return;
@@ -130,7 +135,10 @@ void targets_resources_read(struct request *req)
     }
     r = registry_find_resource(req->srv->reg, uri);
     t = r ? NULL : registry_match_template(req->srv->reg, uri, &vars);
-    if (r == NULL && t == NULL) {
+    /* The row the URI names, hidden from the principal, is as good as none: not found. */
+    if ((r == NULL && t == NULL) || (r != NULL && !request_sees(req, FILTER_RESOURCES, uri)) ||
+        (t != NULL && !request_sees(req, FILTER_RESOURCES, t->def->uri_template))) {
+        cJSON_Delete(vars);
         request_not_found(req, uri);
         return;
     }
@@ -188,7 +196,7 @@ void targets_prompts_get(struct request *req)
         return;
     }
     p = registry_find_prompt(req->srv->reg, name);
-    if (p == NULL) {
+    if (p == NULL || !request_sees(req, FILTER_PROMPTS, p->name)) {
         request_error(req, JSONRPC_INVALID_PARAMS, "Unknown prompt: %.*s", (int)LIMIT_QUOTED_BYTES,
                       name);
         return;
@@ -229,7 +237,7 @@ static int targets_find_completer(struct request *req, const cJSON *ref, struct 
     if (cJSON_IsString(type) && strcmp(type->valuestring, "ref/prompt") == 0 && name != NULL) {
         const struct registry_prompt *p = registry_find_prompt(reg, name);
 
-        if (p == NULL)
+        if (p == NULL || !request_sees(req, FILTER_PROMPTS, p->name))
             return STATUS_NOT_FOUND;
         t->plugin = p->plugin;
         t->fn = p->def->complete;
@@ -242,6 +250,8 @@ static int targets_find_completer(struct request *req, const cJSON *ref, struct 
         for (size_t i = 0; i < reg->ntemplates; i++) {
             if (strcmp(reg->templates[i].def->uri_template, uri) != 0)
                 continue;
+            if (!request_sees(req, FILTER_RESOURCES, uri))
+                return STATUS_NOT_FOUND;
             t->plugin = reg->templates[i].plugin;
             t->fn = reg->templates[i].def->complete;
             t->name = uri;

@@ -1,3 +1,7 @@
+/*
+ * decorate.c: the members every 2026-07-28 result carries about the set served (resultType,
+ * serverInfo, cache hints).
+ */
 #include "served/decorate.h"
 
 #include "wire/revision.h"
@@ -25,4 +29,10 @@ void decorate_result(cJSON *result, const struct registry *reg, const struct plu
 
     cJSON_AddNumberToObject(result, "ttlMs", ttl);
     cJSON_AddStringToObject(result, "cacheScope", pub ? "public" : "private");
+}
+
+void decorate_private(cJSON *result)
+{
+    if (cJSON_HasObjectItem(result, "cacheScope"))
+        cJSON_ReplaceItemInObjectCaseSensitive(result, "cacheScope", cJSON_CreateString("private"));
 }

@@ -21,4 +21,9 @@
 void decorate_result(cJSON *result, const struct registry *reg, const struct plugin *pl,
                      int cacheable);
 
+/* Mark a decorated result (borrowed) as one for its requester only: its cacheScope becomes
+ * "private" (a result without cache hints is left alone). For a list whose rows depend on the
+ * credential (served/access.h). Any thread. */
+void decorate_private(cJSON *result);
+
 #endif

@@ -443,19 +443,20 @@ cJSON *registry_server_info(const struct registry *reg, int rev)
 }
 
 const char *registry_page_get(const struct registry *reg, char tag, int rev, size_t offset,
-                              int page_size)
+                              int page_size, struct access_view view)
 {
     for (size_t i = 0; i < reg->npages; i++) {
         const struct registry_page *p = &reg->pages[i];
 
-        if (p->tag == tag && p->rev == rev && p->offset == offset && p->page_size == page_size)
+        if (p->tag == tag && p->rev == rev && p->offset == offset && p->page_size == page_size &&
+            access_same(p->view, view))
             return p->text;
     }
     return NULL;
 }
 
 int registry_page_put(struct registry *reg, char tag, int rev, size_t offset, int page_size,
-                      char *text)
+                      struct access_view view, char *text)
 {
     struct registry_page *grown;
 
@@ -465,7 +466,7 @@ int registry_page_put(struct registry *reg, char tag, int rev, size_t offset, in
     if (grown == NULL)
         return 0;
     reg->pages = grown;
-    grown[reg->npages++] = (struct registry_page){tag, rev, offset, page_size, text};
+    grown[reg->npages++] = (struct registry_page){tag, rev, offset, page_size, view, text};
     return 1;
 }
 

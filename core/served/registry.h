@@ -11,6 +11,7 @@
 #include "lib/diag.h"
 
 #include "host/plugin.h"
+#include "served/access.h"
 
 #include <cJSON.h>
 #include <stdatomic.h>
@@ -70,14 +71,18 @@ struct registry_page {
     int rev;       /* enum revision it was printed for */
     size_t offset; /* first entry */
     int page_size;
-    char *text; /* owned: the result object's JSON text */
+    struct access_view view; /* the rows it shows (served/access.h) */
+    char *text;              /* owned: the result object's JSON text */
 };
 
 struct registry {
     atomic_int refs;
     struct registry_meta meta;
     /* Printed list pages: a set never changes, so a page printed once is the answer for
-     * good. Under the server's state lock (lists are answered by the dispatching thread). */
+     * good. A page of a view (served/access.h) is printed under the [access.NAME] sections of
+     * the config in service with this set: a reload always puts a new set in service with its
+     * config, so these pages never outlive the sections they were printed under. Under the
+     * server's state lock (lists are answered by the dispatching thread). */
     struct registry_page *pages;
     size_t npages;
     struct plugin **plugins; /* owned array; one reference each */
@@ -124,14 +129,16 @@ int registry_set_meta(struct registry *reg, const struct config *cfg)
 /* serverInfo (Implementation) of revision rev; a new object owned by the caller. */
 cJSON *registry_server_info(const struct registry *reg, int rev);
 
-/* The cached text of a list page, or NULL. Under the server's state lock. Borrowed from reg. */
+/* The cached text of a list page for view, or NULL. Under the server's state lock. Borrowed
+ * from reg. */
 const char *registry_page_get(const struct registry *reg, char tag, int rev, size_t offset,
-                              int page_size);
+                              int page_size, struct access_view view);
 
-/* Keep the text of a list page. Returns 1 when kept (reg owns text from then on), 0 when
- * the cache is full or out of memory (the caller still owns text). Under the state lock. */
+/* Keep the text of a list page for view. Returns 1 when kept (reg owns text from then on), 0
+ * when the cache (LIMIT_PAGE_CACHE pages, all views together) is full or out of memory (the
+ * caller still owns text). Under the state lock. */
 int registry_page_put(struct registry *reg, char tag, int rev, size_t offset, int page_size,
-                      char *text);
+                      struct access_view view, char *text);
 
 /* Take / drop a reference. registry_unref returns 1 when it dropped the last; the caller
  * then calls registry_free on the main thread. Any thread. */

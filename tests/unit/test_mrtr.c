@@ -472,9 +472,92 @@ static void test_origin(void)
     registry_free(reg);
 }
 
+/* Begin a retry of tools/call `tool` carrying state and the params members in more, for who
+ * at now, under key; the status of mrtr_begin_as, with m released and why refused in why. */
+static int bound_retry(const unsigned char *key, const char *tool, const char *state,
+                       const char *more, const char *who, long long now, const char **why)
+{
+    char extra[1024];
+    struct mrtr m;
+    cJSON *msg, *answer = NULL;
+    int status;
+
+    snprintf(extra, sizeof(extra),
+             "\"requestState\":\"%s\",\"inputResponses\":{\"ask-1\":{\"action\":\"accept\"}}%s",
+             state, more);
+    msg = req_new(tool, extra);
+    status = mrtr_begin_as(&m, key, 32, msg, tool, who, now);
+    *why = m.refused;
+    /* A state taken gives the handler its answer. */
+    if (status == STATUS_OK && mrtr_ask(&m, "elicitation/create", NULL, &answer) != STATUS_OK)
+        status = STATUS_AGAIN;
+    cJSON_Delete(answer);
+    mrtr_release(&m);
+    cJSON_Delete(msg);
+    return status;
+}
+
+/* Sealed, a state is bound to the principal, the request (method, name, arguments; not their
+ * order, not _meta) and a time (LIMIT_MRTR_STATE_S): any other is refused with the reason. */
+static void test_bound(void)
+{
+    static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = req_new("ask", "\"arguments\":{\"a\":1,\"b\":[1,{\"y\":2,\"x\":3}]}");
+    cJSON *answer = NULL, *result;
+    const char *why = NULL;
+    char *state;
+    struct mrtr m;
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    CHECK_INT_EQ(mrtr_begin_as(&m, key, 32, msg, "ask", "token:0", 1000), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    result = mrtr_result(&m, reg, msg, "ask");
+    mrtr_release(&m);
+    state = strdup(cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
+    cJSON_Delete(result);
+    /* The same call (members in another order, another _meta), by the same principal, in
+     * time: taken. */
+    CHECK_INT_EQ(bound_retry(key, "ask", state,
+                             ",\"arguments\":{\"b\":[1,{\"x\":3,\"y\":2}],\"a\":1},"
+                             "\"_meta\":{\"progressToken\":7}",
+                             "token:0", 1000 + LIMIT_MRTR_STATE_S, &why),
+                 STATUS_OK);
+    CHECK_INT_EQ(bound_retry(key, "ask", state,
+                             ",\"arguments\":{\"a\":1,\"b\":[1,{\"y\":2,\"x\":3}]}", "token:1",
+                             1001, &why),
+                 STATUS_INVALID);
+    CHECK_STR_HAS(why, "another principal");
+    CHECK_INT_EQ(bound_retry(key, "ask", state,
+                             ",\"arguments\":{\"a\":1,\"b\":[1,{\"y\":2,\"x\":3}]}", NULL, 1001,
+                             &why),
+                 STATUS_INVALID);
+    CHECK_STR_HAS(why, "another principal");
+    CHECK_INT_EQ(bound_retry(key, "ask", state,
+                             ",\"arguments\":{\"a\":2,\"b\":[1,{\"y\":2,\"x\":3}]}", "token:0",
+                             1001, &why),
+                 STATUS_INVALID);
+    CHECK_STR_HAS(why, "another request");
+    CHECK_INT_EQ(bound_retry(key, "other", state,
+                             ",\"arguments\":{\"a\":1,\"b\":[1,{\"y\":2,\"x\":3}]}", "token:0",
+                             1001, &why),
+                 STATUS_INVALID);
+    CHECK_STR_HAS(why, "another request");
+    CHECK_INT_EQ(bound_retry(key, "ask", state,
+                             ",\"arguments\":{\"a\":1,\"b\":[1,{\"y\":2,\"x\":3}]}", "token:0",
+                             1001 + LIMIT_MRTR_STATE_S, &why),
+                 STATUS_INVALID);
+    CHECK_STR_HAS(why, "expired");
+    free(state);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
 static const struct check_test tests[] = {
     {"round_trip", test_round_trip},
     {"sealed", test_sealed},
+    {"bound", test_bound},
     {"state_of_another_request", test_state_of_another_request},
     {"state_answers_not_an_object", test_state_answers_not_an_object},
     {"answers_merge", test_answers_merge},

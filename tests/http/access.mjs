@@ -1,0 +1,301 @@
+#!/usr/bin/env node
+// Tool sets per credential ([access.NAME] sections) and requestState bound to its principal,
+// over real sockets on 127.0.0.1 with bearer tokens.
+//
+//   node tests/http/access.mjs BINARY          (make test-http)
+//
+// BINARY runs as `BINARY --listen 127.0.0.1:0 INI` twice: "ref" serves the example plugin
+// (prefix ex) with no tokens and no access sections (the full lists), "acl" the same with an
+// auth_token_file of three tokens, page_size = 2, cache_scope = public, and two sections:
+//   [access.one] tokens = 1: tools ex_e* ex_confirm, the greeting template, prompts *review
+//   [access.two] tokens = 2: tools ex_add ex_greet ex_confirm, resources readme and note
+// Token 3 matches none. Checked: each token's lists (2026-07-28 requests and a legacy session,
+// page by page through nextCursor) are the full lists cut by its section's globs, in order;
+// the 2026-07-28 lists say cacheScope private; a hidden tool, resource URI, template, prompt
+// or completion ref answers exactly as a missing one; token 3 sees nothing; a SIGHUP that
+// changes a section changes what the token sees next; a legacy session opened with token 1
+// is refused (403) with token 2. requestState (2026-07-28 ex_confirm through input_required):
+// the retry by the same token is answered; the state refused (-32602 Invalid requestState)
+// for token 2, and for another call (other arguments). Its expiry is tested in test_mrtr.
+// Output: "ok NAME" / "FAIL NAME: why" lines, then "http access: N passed, N failed"; exit 1
+// when a check failed.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { check, report, summary } from '../lib/check.mjs';
+import { CAPPED, capped, sanitizersOf, short, sleep } from '../lib/util.mjs';
+import { workspace, writeIni, TESTS_ROOT } from '../lib/workspace.mjs';
+import { LEGACY, modernRequest, post, servers, startServer, stopAll } from './clients-lib.mjs';
+
+const SUITE = 'http-access';
+const BIN = path.resolve(process.argv[2] || '');
+const SAN = sanitizersOf(BIN);
+const SLOW = SAN.thread ? 5 : SAN.any ? 3 : 1;
+const T = (ms) => ms * SLOW;
+const PLUGIN_DIR = path.join(path.dirname(BIN), 'plugins');
+const TOKENS = ['access-token-one-0123456789', 'access-token-two-0123456789', 'access-token-three-012345'];
+const PAGE = 2;
+const MAX_PAGES = 100;
+const LISTS = [['tools/list', 'tools', 'name'], ['resources/list', 'resources', 'uri'],
+    ['resources/templates/list', 'resourceTemplates', 'uriTemplate'], ['prompts/list', 'prompts', 'name']];
+
+// What each section shows, as the INI says it (globs) and as a test of a row's exposed name.
+const ONE = {
+    ini: { tokens: '1', tools: 'ex_e* ex_confirm', resources: 'example://greeting/\\{name\\}', prompts: '*review' },
+    sees: {
+        tools: (n) => n.startsWith('ex_e') || n === 'ex_confirm',
+        resources: () => false,
+        resourceTemplates: (u) => u === 'example://greeting/{name}',
+        prompts: (n) => n.endsWith('review'),
+    },
+};
+const TWO = {
+    ini: { tokens: '2', tools: 'ex_add ex_greet ex_confirm', resources: 'example://readme example://note' },
+    sees: {
+        tools: (n) => ['ex_add', 'ex_greet', 'ex_confirm'].includes(n),
+        resources: (u) => u === 'example://readme' || u === 'example://note',
+        resourceTemplates: () => false,
+        prompts: () => false,
+    },
+};
+const NONE = { sees: { tools: () => false, resources: () => false, resourceTemplates: () => false, prompts: () => false } };
+
+const auth = (i) => ({ authorization: `Bearer ${TOKENS[i]}` });
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function writeConfig(dir, { access = true, two = TWO.ini } = {}) {
+    const tokens = path.join(dir, 'tokens');
+    fs.writeFileSync(tokens, `# the access suite's tokens\n${TOKENS.join('\n')}\n`, { mode: 0o600 });
+    return writeIni(dir, {
+        server: {
+            name: 'mcph-http-access', plugin_dir: PLUGIN_DIR, page_size: PAGE, ask_timeout_ms: 5000, cache_scope: 'public',
+            ...(access ? { auth_token_file: tokens } : {}),
+        },
+        'plugin.example': { path: 'example.so', prefix: 'ex' },
+        ...(access ? { 'access.one': ONE.ini, 'access.two': two } : {}),
+    });
+}
+
+// Every page of a list: { names, pages, scopes (cacheScope of each page), problems }. send(msg)
+// posts one request.
+async function listAll(send, method, field, key, modern) {
+    const out = { names: [], pages: 0, scopes: [], problems: [] };
+    let cursor;
+    for (let i = 0; i < MAX_PAGES; i++) {
+        const params = cursor ? { cursor } : {};
+        const msg = modern ? modernRequest(100 + i, method, params) : { jsonrpc: '2.0', id: 100 + i, method, params };
+        const r = await send(msg);
+        const res = r.answer?.result;
+        if (r.status !== 200 || !Array.isArray(res?.[field])) {
+            out.problems.push(`${method} page ${i + 1}: ${r.status} ${short(r.text)}`);
+            return out;
+        }
+        out.pages++;
+        if (res[field].length > PAGE) out.problems.push(`${method} page ${i + 1}: ${res[field].length} rows, page_size is ${PAGE}`);
+        out.names.push(...res[field].map((row) => row[key]));
+        out.scopes.push(res.cacheScope);
+        cursor = res.nextCursor;
+        if (!cursor) return out;
+    }
+    out.problems.push(`${method}: more than ${MAX_PAGES} pages`);
+    return out;
+}
+
+// The full lists (the ref server).
+async function fullLists(url) {
+    const full = {};
+    for (const [method, field, key] of LISTS) {
+        const l = await listAll((m) => post(url, m), method, field, key, true);
+        if (l.problems.length) throw new Error(l.problems.join('; '));
+        full[field] = l.names;
+    }
+    return full;
+}
+
+// What a token's lists hold against what its section shows of the full lists.
+async function listsProblems(send, full, who, modern) {
+    const problems = [];
+    let rows = 0;
+    for (const [method, field, key] of LISTS) {
+        const l = await listAll(send, method, field, key, modern);
+        problems.push(...l.problems);
+        const want = full[field].filter(who.sees[field]);
+        if (!same(l.names, want)) problems.push(`${field}: ${short(l.names)}, expected ${short(want)}`);
+        if (l.pages !== Math.max(1, Math.ceil(want.length / PAGE))) problems.push(`${field}: ${l.pages} pages for ${want.length} rows`);
+        if (modern && l.scopes.some((s) => s !== 'private')) problems.push(`${field}: cacheScope ${short(l.scopes)}, expected private`);
+        rows += l.names.length;
+    }
+    return { problems, rows };
+}
+
+// An error answer without the name or URI it names: two errors alike but for that.
+function errorShape(r, name) {
+    const e = r.answer?.error;
+    if (!e) return `no error: ${r.status} ${short(r.text)}`;
+    return JSON.stringify({ status: r.status, code: e.code, message: e.message.split(name).join('NAME'), data: e.data === undefined ? null : JSON.stringify(e.data).split(name).join('NAME') });
+}
+
+// A hidden row answers as a missing one: the same status, code, message and data but for its
+// name.
+async function asMissing(url, token, method, hidden, missing, build) {
+    const a = await post(url, modernRequest(1, method, build(hidden)), { headers: auth(token) });
+    const b = await post(url, modernRequest(2, method, build(missing)), { headers: auth(token) });
+    const [sa, sb] = [errorShape(a, hidden), errorShape(b, missing)];
+    return sa === sb && a.answer?.error ? [] : [`${method} ${hidden} (hidden): ${sa}; ${missing} (missing): ${sb}`];
+}
+
+async function legacySession(url, token) {
+    const init = await post(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'mcph-tests', version: '1.0' } } }, { headers: auth(token) });
+    const sid = init.headers.get('mcp-session-id');
+    if (!sid) throw new Error(`initialize with token ${token + 1}: ${init.status} ${short(init.text)}`);
+    const headers = { ...auth(token), 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
+    await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { headers });
+    return { sid, headers };
+}
+
+const CONFIRM = { name: 'ex_confirm', arguments: { action: 'deploy' } };
+const CAPS = { elicitation: {} };
+const answers = { 'ask-1': { action: 'accept', content: { confirm: true } } };
+
+async function partLists(ref, acl, full) {
+    await check('token 1: its section\'s rows of each list, page by page (2026-07-28), cacheScope private', async () => {
+        const { problems, rows } = await listsProblems((m) => post(acl.url, m, { headers: auth(0) }), full, ONE, true);
+        return problems.length ? problems : `${rows} rows`;
+    });
+    await check('token 2: its section\'s rows of each list, page by page (2026-07-28)', async () => {
+        const { problems, rows } = await listsProblems((m) => post(acl.url, m, { headers: auth(1) }), full, TWO, true);
+        return problems.length ? problems : `${rows} rows`;
+    });
+    await check('token 3 (no section): every list empty', async () => {
+        const { problems } = await listsProblems((m) => post(acl.url, m, { headers: auth(2) }), full, NONE, true);
+        return problems;
+    });
+    await check('legacy sessions: each token\'s rows, page by page', async () => {
+        const problems = [];
+        for (const [i, who] of [[0, ONE], [1, TWO]]) {
+            const s = await legacySession(acl.url, i);
+            const r = await listsProblems((m) => post(acl.url, m, { headers: s.headers }), full, who, false);
+            problems.push(...r.problems.map((p) => `token ${i + 1}: ${p}`));
+        }
+        return problems;
+    });
+    await check('without access sections, a list is every row and keeps cache_scope = public', async () => {
+        const l = await listAll((m) => post(ref.url, m), 'tools/list', 'tools', 'name', true);
+        return l.scopes.every((s) => s === 'public') ? `${l.names.length} tools` : [`cacheScope ${short(l.scopes)}`];
+    });
+    await check('a legacy session opened with token 1 is refused with token 2 (403)', async () => {
+        const s = await legacySession(acl.url, 0);
+        const r = await post(acl.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, { headers: { ...s.headers, ...auth(1) } });
+        return r.status === 403 ? '403' : [`${r.status} ${short(r.text)}`];
+    });
+}
+
+async function partHidden(acl) {
+    await check('a hidden tool\'s call answers as an unknown tool\'s', async () => [
+        ...await asMissing(acl.url, 0, 'tools/call', 'ex_add', 'ex_nosuch', (n) => ({ name: n, arguments: {} })),
+        ...await asMissing(acl.url, 1, 'tools/call', 'ex_echo', 'ex_nosuch', (n) => ({ name: n, arguments: { text: 'x' } })),
+        ...await asMissing(acl.url, 2, 'tools/call', 'ex_confirm', 'ex_nosuch', (n) => ({ name: n, arguments: {} })),
+    ]);
+    await check('resources/read of a hidden resource or template URI: not found, as a missing one', async () => [
+        ...await asMissing(acl.url, 0, 'resources/read', 'example://readme', 'example://nosuch', (u) => ({ uri: u })),
+        ...await asMissing(acl.url, 1, 'resources/read', 'example://greeting/Ada', 'example://nosuch', (u) => ({ uri: u })),
+    ]);
+    await check('prompts/get and completion/complete of a hidden prompt or template: as a missing one', async () => [
+        ...await asMissing(acl.url, 1, 'prompts/get', 'ex_review', 'ex_nosuch', (n) => ({ name: n, arguments: { code: 'x' } })),
+        ...await asMissing(acl.url, 1, 'completion/complete', 'ex_review', 'ex_nosuch',
+            (n) => ({ ref: { type: 'ref/prompt', name: n }, argument: { name: 'language', value: 'c' } })),
+        ...await asMissing(acl.url, 1, 'completion/complete', 'example://greeting/{name}', 'example://nosuch/{name}',
+            (u) => ({ ref: { type: 'ref/resource', uri: u }, argument: { name: 'name', value: 'A' } })),
+    ]);
+    await check('what a token sees it reads and calls', async () => {
+        const problems = [];
+        const read = await post(acl.url, modernRequest(1, 'resources/read', { uri: 'example://greeting/Ada' }), { headers: auth(0) });
+        if (!Array.isArray(read.answer?.result?.contents)) problems.push(`token 1 read the greeting: ${read.status} ${short(read.text)}`);
+        const read2 = await post(acl.url, modernRequest(2, 'resources/read', { uri: 'example://readme' }), { headers: auth(1) });
+        if (!Array.isArray(read2.answer?.result?.contents)) problems.push(`token 2 read the readme: ${read2.status} ${short(read2.text)}`);
+        const call = await post(acl.url, modernRequest(3, 'tools/call', { name: 'ex_echo', arguments: { text: 'seen' } }), { headers: auth(0) });
+        if (call.answer?.result?.content?.[0]?.text !== 'seen') problems.push(`token 1 called ex_echo: ${call.status} ${short(call.text)}`);
+        return problems;
+    });
+}
+
+async function partState(acl) {
+    const ask = async (token, id, params = CONFIRM) => {
+        const r = await post(acl.url, modernRequest(id, 'tools/call', params, CAPS), { headers: auth(token) });
+        const state = r.answer?.result?.requestState;
+        if (r.answer?.result?.resultType !== 'input_required' || typeof state !== 'string') throw new Error(`token ${token + 1}: ${r.status} ${short(r.text)}, expected input_required`);
+        return state;
+    };
+    const retry = (token, id, state, params = CONFIRM) =>
+        post(acl.url, modernRequest(id, 'tools/call', { ...params, inputResponses: answers, requestState: state }, CAPS), { headers: auth(token) });
+    const refused = (r, why) => (r.answer?.error?.code === -32602 && r.answer.error.message.startsWith('Invalid requestState: ') &&
+        r.answer.error.message.includes(why) ? [] : [`${r.status} ${short(r.text)}, expected -32602 Invalid requestState: ...${why}`]);
+    await check('requestState: the same token\'s retry is answered', async () => {
+        const r = await retry(0, 2, await ask(0, 1));
+        return JSON.stringify(r.answer?.result?.content || []).includes('confirm') ? 'answered' : [`${r.status} ${short(r.text)}`];
+    });
+    await check('requestState: a state minted for token 1 is refused for token 2', async () =>
+        refused(await retry(1, 4, await ask(0, 3)), 'another principal'));
+    await check('requestState: a state minted for one call is refused for another', async () => {
+        const other = { name: 'ex_confirm', arguments: { action: 'delete' } };
+        return refused(await retry(0, 6, await ask(0, 5), other), 'another request');
+    });
+}
+
+async function partReload(acl, full) {
+    await check('SIGHUP: a section changed changes what its token sees next', async () => {
+        const two = { ...TWO.ini, tools: 'ex_echo' };
+        writeConfig(path.dirname(acl.ini), { two });
+        acl.hup();
+        const deadline = performance.now() + T(10000);
+        let l;
+        while (performance.now() < deadline) {
+            l = await listAll((m) => post(acl.url, m, { headers: auth(1) }), 'tools/list', 'tools', 'name', true);
+            if (same(l.names, ['ex_echo'])) break;
+            await sleep(50);
+        }
+        const problems = same(l?.names, ['ex_echo']) ? [] : [`token 2 sees ${short(l?.names)} after the reload`];
+        problems.push(...await asMissing(acl.url, 1, 'tools/call', 'ex_add', 'ex_nosuch', (n) => ({ name: n, arguments: {} })));
+        const call = await post(acl.url, modernRequest(3, 'tools/call', { name: 'ex_echo', arguments: { text: 'now' } }), { headers: auth(1) });
+        if (call.answer?.result?.content?.[0]?.text !== 'now') problems.push(`token 2 calls ex_echo: ${call.status} ${short(call.text)}`);
+        const one = await listsProblems((m) => post(acl.url, m, { headers: auth(0) }), full, ONE, true);
+        problems.push(...one.problems.map((p) => `token 1: ${p}`));
+        return problems;
+    });
+}
+
+async function main() {
+    if (!process.argv[2] || !fs.existsSync(BIN) || !fs.existsSync(path.join(PLUGIN_DIR, 'example.so'))) {
+        console.error('usage: node tests/http/access.mjs BINARY (with BINARY\'s plugins/example.so built)');
+        process.exit(2);
+    }
+    const t0 = performance.now();
+    const ws = workspace(SUITE, 'main');
+    for (const d of ['ref', 'acl']) fs.mkdirSync(path.join(ws, d), { recursive: true, mode: 0o755 });
+    const ref = await startServer(BIN, writeConfig(path.join(ws, 'ref'), { access: false }), 'ref', T(10000));
+    const acl = await startServer(BIN, writeConfig(path.join(ws, 'acl')), 'acl', T(10000));
+    const full = await fullLists(ref.url);
+    for (const [name, part] of [['lists', () => partLists(ref, acl, full)], ['hidden', () => partHidden(acl)],
+        ['state', () => partState(acl)], ['reload', () => partReload(acl, full)]]) {
+        try {
+            if (await capped(part(), T(60000)) === CAPPED) report(false, `${name}: time limit`, `past ${T(60000) / 1000} s`);
+        } catch (err) {
+            report(false, `${name}: the part stopped`, short(err?.stack || String(err), 600));
+        }
+    }
+    const exits = await stopAll(T(10000));
+    await check('every mcph: exit 0 on SIGTERM, nothing stray on stdout, no sanitizer report', async () => [
+        ...exits, ...[...servers].flatMap((s) => s.problems()),
+    ]);
+    const failed = summary('http access', ` (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    if (failed === 0) fs.rmSync(path.join(TESTS_ROOT, SUITE), { recursive: true, force: true });
+    process.exit(failed ? 1 : 0);
+}
+
+main().catch(async (err) => {
+    report(false, 'main', short(err?.stack || String(err), 600));
+    await stopAll(5000).catch(() => {});
+    summary('http access');
+    process.exit(1);
+});
