@@ -8,6 +8,7 @@
 #include "lib/log.h"
 #include "lib/status.h"
 #include "protocol/dispatch.h"
+#include "served/access.h"
 #include "served/registry.h"
 #include "wire/jsonrpc.h"
 #include "wire/revision.h"
@@ -138,11 +139,24 @@ static const char *http_param_header(void *ctx, const char *name, int *count)
     return http_trim(look->found, look->value, sizeof(look->value));
 }
 
+/* Whether who sees tool name ([access.NAME] sections): one it does not see is left to
+ * dispatch, which answers it as unknown, so that its headers tell nothing about it. */
+static int http_sees_tool(const struct http *h, const struct principal *who, const char *name)
+{
+    int seen;
+
+    pthread_mutex_lock(&h->srv->lock);
+    seen = access_sees(&h->srv->cfg, access_view_of(&h->srv->cfg, who), FILTER_TOOLS, name);
+    pthread_mutex_unlock(&h->srv->lock);
+    return seen;
+}
+
 /* A 2026-07-28 tools/call's Mcp-Param-* headers against its arguments, as the tool's
- * inputSchema (x-mcp-header) in the set served now mirrors them. An unknown tool is left to
- * dispatch. NULL, or what is wrong. */
+ * inputSchema (x-mcp-header) in the set served now mirrors them. An unknown tool, or one who
+ * does not see, is left to dispatch. NULL, or what is wrong. */
 static const char *http_check_params(const struct http *h, struct MHD_Connection *mc,
-                                     const cJSON *root, char *buf, size_t size)
+                                     const struct principal *who, const cJSON *root, char *buf,
+                                     size_t size)
 {
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
@@ -151,7 +165,7 @@ static const char *http_check_params(const struct http *h, struct MHD_Connection
     struct http_param_look *look;
     const char *problem = NULL;
 
-    if (name == NULL)
+    if (name == NULL || !http_sees_tool(h, who, name))
         return NULL;
     look = malloc(sizeof(*look));
     if (look == NULL)
@@ -174,7 +188,8 @@ static const char *http_check_params(const struct http *h, struct MHD_Connection
  * says (a notification needs none), and so must the Mcp-Param-* headers a tool's schema asks
  * for. Returns NULL, or what is wrong (a -32020 HeaderMismatch). */
 static const char *http_check_mirrored(const struct http *h, struct MHD_Connection *mc,
-                                       const cJSON *root, char *buf, size_t size)
+                                       const struct principal *who, const cJSON *root, char *buf,
+                                       size_t size)
 {
     const char *method, *problem, *name;
     char value[1024];
@@ -199,7 +214,7 @@ static const char *http_check_mirrored(const struct http *h, struct MHD_Connecti
             httpmsg_check_header("Mcp-Name", http_value(h, mc, "Mcp-Name", value, sizeof(value)),
                                  name, needed, buf, size);
     if (problem == NULL && strcmp(method, "tools/call") == 0)
-        problem = http_check_params(h, mc, root, buf, size);
+        problem = http_check_params(h, mc, who, root, buf, size);
     return problem;
 }
 
@@ -310,7 +325,7 @@ static const char *http_classify(struct http_conn *c, const cJSON *root, int *co
                "no _meta io.modelcontextprotocol/protocolVersion";
     }
     *code = JSONRPC_HEADER_MISMATCH;
-    return http_check_mirrored(h, c->mc, root, buf, size);
+    return http_check_mirrored(h, c->mc, c->peer.principal, root, buf, size);
 }
 
 /* Whether a POST's body opens a long-lived stream: a subscriptions/listen request in it. */

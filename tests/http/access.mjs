@@ -16,7 +16,9 @@
 // changes a section changes what the token sees next; a legacy session opened with token 1
 // is refused (403) with token 2. requestState (2026-07-28 ex_confirm through input_required):
 // the retry by the same token is answered; the state refused (-32602 Invalid requestState)
-// for token 2, and for another call (other arguments). Its expiry is tested in test_mrtr.
+// for token 2, and for another call (other arguments). Its expiry is tested in test_mrtr. A
+// third mcph serves the conformance plugin: a hidden tool's mismatched Mcp-Param header tells
+// nothing (the call answers as an unknown tool's).
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http access: N passed, N failed"; exit 1
 // when a check failed.
 
@@ -34,6 +36,7 @@ const SAN = sanitizersOf(BIN);
 const SLOW = SAN.thread ? 5 : SAN.any ? 3 : 1;
 const T = (ms) => ms * SLOW;
 const PLUGIN_DIR = path.join(path.dirname(BIN), 'plugins');
+const CONFORMANCE_DIR = path.join(path.dirname(BIN), 'tests/conformance');
 const TOKENS = ['access-token-one-0123456789', 'access-token-two-0123456789', 'access-token-three-012345'];
 const PAGE = 2;
 const MAX_PAGES = 100;
@@ -265,6 +268,35 @@ async function partReload(acl, full) {
     });
 }
 
+// A hidden tool whose inputSchema mirrors an argument in a header (x-mcp-header: the
+// conformance plugin's test_custom_headers, Mcp-Param-Region): a call with a header that does
+// not match answers as an unknown tool for a token that does not see it, not with the header
+// check's -32020 (which would tell the tool is there); a token that sees it still gets -32020.
+function writeHeadersConfig(dir) {
+    const tokens = path.join(dir, 'tokens');
+    fs.writeFileSync(tokens, `${TOKENS.join('\n')}\n`, { mode: 0o600 });
+    return writeIni(dir, {
+        server: { name: 'mcph-http-access-headers', plugin_dir: CONFORMANCE_DIR, auth_token_file: tokens },
+        'plugin.conformance': { path: 'conformance.so' },
+        'access.one': { tokens: '1', tools: 'test_custom_headers' },
+        'access.two': { tokens: '2', tools: 'test_simple_text' },
+    });
+}
+
+async function partHeaders(hdr) {
+    const call = (token, name, id) => post(hdr.url, modernRequest(id, 'tools/call', { name, arguments: { region: 'eu' } }),
+        { headers: { ...auth(token), 'mcp-param-region': 'us' } });
+    await check('a hidden tool\'s call with a mismatched Mcp-Param header answers as an unknown tool\'s', async () => {
+        const [hidden, missing] = [await call(1, 'test_custom_headers', 1), await call(1, 'no_such_tool', 2)];
+        const [a, b] = [errorShape(hidden, 'test_custom_headers'), errorShape(missing, 'no_such_tool')];
+        return a === b && hidden.answer?.error ? `both ${a}` : [`hidden: ${a}; missing: ${b}`];
+    });
+    await check('the token that sees it gets the header check\'s -32020', async () => {
+        const r = await call(0, 'test_custom_headers', 3);
+        return r.answer?.error?.code === -32020 ? `${r.status} -32020` : [`${r.status} ${short(r.text)}`];
+    });
+}
+
 async function main() {
     if (!process.argv[2] || !fs.existsSync(BIN) || !fs.existsSync(path.join(PLUGIN_DIR, 'example.so'))) {
         console.error('usage: node tests/http/access.mjs BINARY (with BINARY\'s plugins/example.so built)');
@@ -272,12 +304,13 @@ async function main() {
     }
     const t0 = performance.now();
     const ws = workspace(SUITE, 'main');
-    for (const d of ['ref', 'acl']) fs.mkdirSync(path.join(ws, d), { recursive: true, mode: 0o755 });
+    for (const d of ['ref', 'acl', 'hdr']) fs.mkdirSync(path.join(ws, d), { recursive: true, mode: 0o755 });
     const ref = await startServer(BIN, writeConfig(path.join(ws, 'ref'), { access: false }), 'ref', T(10000));
     const acl = await startServer(BIN, writeConfig(path.join(ws, 'acl')), 'acl', T(10000));
+    const hdr = await startServer(BIN, writeHeadersConfig(path.join(ws, 'hdr')), 'hdr', T(10000));
     const full = await fullLists(ref.url);
     for (const [name, part] of [['lists', () => partLists(ref, acl, full)], ['hidden', () => partHidden(acl)],
-        ['state', () => partState(acl)], ['reload', () => partReload(acl, full)]]) {
+        ['state', () => partState(acl)], ['reload', () => partReload(acl, full)], ['headers', () => partHeaders(hdr)]]) {
         try {
             if (await capped(part(), T(60000)) === CAPPED) report(false, `${name}: time limit`, `past ${T(60000) / 1000} s`);
         } catch (err) {
