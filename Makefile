@@ -30,8 +30,8 @@ WERROR   ?= 1
 # libseccomp-dev for the filter of confined processes; the sqlite plugin adds libsqlite3-dev,
 # and the sqlite3 shell builds its sample database). ---------------------------------------
 DEB_PKGS := libcjson-dev libinih-dev libmicrohttpd-dev libseccomp-dev pkg-config libsqlite3-dev \
-            sqlite3
-PC_PKGS  := libcjson inih libmicrohttpd libseccomp sqlite3
+            sqlite3 libssl-dev libcurl4-openssl-dev
+PC_PKGS  := libcjson inih libmicrohttpd libseccomp sqlite3 libcrypto libcurl
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # (Not for make clean or make uninstall, which build nothing.)
@@ -46,10 +46,11 @@ endif
 endif
 endif
 
-DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd libseccomp 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd libseccomp libcrypto libcurl 2>/dev/null)
 # libmicrohttpd is opened when mcph listens (core/transport/http_mhd.c), not linked: a stdio server maps
 # none of it, nor the TLS libraries it brings.
-DEP_LIBS   := $(shell pkg-config --libs libcjson inih libseccomp 2>/dev/null)
+# OAuth's signatures (libcrypto) and JWKS fetches (libcurl) are linked (core/lib/jwt.h).
+DEP_LIBS   := $(shell pkg-config --libs libcjson inih libseccomp libcrypto libcurl 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wformat=2 -Wvla
