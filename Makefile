@@ -330,10 +330,12 @@ test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 
 # Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
-# slowloris, streams dropped mid-call, bearer tokens, Host and Origin).
+# slowloris, streams dropped mid-call, bearer tokens, Host and Origin); OAuth against a real
+# authorization server (oauth2-mock-server) and its JWKS URL.
 test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
+	node tests/http/oauth.mjs $(MCPH)
 
 # Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
 # when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session
