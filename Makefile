@@ -49,8 +49,9 @@ endif
 DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd libseccomp libcrypto libcurl 2>/dev/null)
 # libmicrohttpd is opened when mcph listens (core/transport/http_mhd.c), not linked: a stdio server maps
 # none of it, nor the TLS libraries it brings.
-# OAuth's signatures (libcrypto) and JWKS fetches (libcurl) are linked (core/lib/jwt.h).
-DEP_LIBS   := $(shell pkg-config --libs libcjson inih libseccomp libcrypto libcurl 2>/dev/null)
+# libcrypto and libcurl (OAuth's signatures and JWKS fetches) are opened the same way, only
+# when OAuth is configured (core/lib/jwt_lib.c).
+DEP_LIBS   := $(shell pkg-config --libs libcjson inih libseccomp 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
           -Wwrite-strings -Wformat=2 -Wvla
@@ -170,6 +171,9 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(
                        $(CORE_LIB)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -Iplugin-api -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
+
+# test_jwt signs its tokens with libcrypto itself.
+$(BUILD)/tests/unit/test_jwt: DEP_LIBS += $(shell pkg-config --libs libcrypto 2>/dev/null)
 
 # A plugin's pure parts (tests/unit/test_files_*.c), linked with that plugin's own sources
 # rather than the core's objects.

@@ -3,19 +3,23 @@
  * against a JSON Web Key Set (RFC 7517), as an OAuth 2.1 resource server verifies access
  * tokens. Nothing here knows of MCP or HTTP.
  *
+ *     struct jwt_lib *lib;
  *     struct jwt_keys *keys;
  *     char why[128];
- *     if (jwt_keys_parse(text, len, &keys, why, sizeof(why)) != STATUS_OK) ...
+ *     if (jwt_lib_open(0, &lib, why, sizeof(why)) != STATUS_OK) ...
+ *     if (jwt_keys_parse(lib, text, len, &keys, why, sizeof(why)) != STATUS_OK) ...
  *     struct jwt_rules rules = {.issuer = ISS, .audience = AUD, .leeway_s = 60, .now = time(0)};
  *     cJSON *payload;
  *     const char *reason;
  *     int status = jwt_verify(token, strlen(token), keys, &rules, &payload, &reason);
  *     jwt_keys_drop(keys);
+ *     jwt_lib_close(lib);
  *
  * The parsing (base64url, the JSON of header and payload, the claims) is here; every signature
- * is checked by OpenSSL's libcrypto (EVP_DigestVerify). Algorithms accepted: RS256, PS256
- * (RSA, 2048 bits or more), ES256 (P-256), ES384 (P-384) and EdDSA (Ed25519). "none", the
- * HMAC ones (HS*) and every other name are refused, whatever the key set holds.
+ * is checked by OpenSSL's libcrypto (EVP_DigestVerify), opened with dlopen (jwt_lib_open).
+ * Algorithms accepted: RS256, PS256 (RSA, 2048 bits or more), ES256 (P-256), ES384 (P-384) and
+ * EdDSA (Ed25519). "none", the HMAC ones (HS*) and every other name are refused, whatever the key
+ * set holds.
  *
  * A key set is immutable once parsed and counted: any thread may hold, use and drop it.
  * jwt_verify keeps no state: any thread may call it at any time. jwt_keys_fetch blocks for
@@ -36,15 +40,30 @@
 #define JWT_KEYS_MAX_BYTES (256 * 1024)
 #define JWT_KID_MAX 128
 
+/* libcrypto (and libcurl) opened with dlopen: a server without OAuth maps neither. Members
+ * are private to lib/jwt*. */
+struct jwt_lib;
+
+/* Open libcrypto, and libcurl too when fetch (with its global set-up: call this on the main
+ * thread while no other thread uses libcurl). *out is owned: jwt_lib_close, after every key
+ * set made with it is dropped. STATUS_OK, or STATUS_IO (why, size bytes, names what is
+ * missing and the Debian package) or STATUS_NOMEM. */
+int jwt_lib_open(int fetch, struct jwt_lib **out, char *why, size_t size);
+
+/* Close it (NULL is fine); the libraries stay mapped (their exit handlers may still run). */
+void jwt_lib_close(struct jwt_lib *lib);
+
 /* A key set: the keys of a JWKS that mcph can use (kty RSA, EC P-256/P-384, OKP Ed25519,
  * "use" absent or "sig"). Members are private to jwt_keys.c. */
 struct jwt_keys;
 
 /* Parse a JWKS document (text, len bytes, borrowed for the call) into *out (owned: one
- * reference, jwt_keys_drop). Keys of another type or curve, for encryption, or malformed are
- * skipped; a set with no usable key is STATUS_INVALID. Returns STATUS_OK, STATUS_INVALID
- * (why, size bytes, says what is wrong), STATUS_NOMEM. */
-int jwt_keys_parse(const char *text, size_t len, struct jwt_keys **out, char *why, size_t size);
+ * reference, jwt_keys_drop), with lib's libcrypto (borrowed: it must outlive the set). Keys of
+ * another type or curve, for encryption, or malformed are skipped; a set with no usable key is
+ * STATUS_INVALID. Returns STATUS_OK, STATUS_INVALID (why, size bytes, says what is wrong),
+ * STATUS_NOMEM. */
+int jwt_keys_parse(const struct jwt_lib *lib, const char *text, size_t len, struct jwt_keys **out,
+                   char *why, size_t size);
 
 /* Another reference to keys (NULL is fine); returns keys. */
 struct jwt_keys *jwt_keys_hold(struct jwt_keys *keys);
@@ -58,16 +77,11 @@ size_t jwt_keys_count(const struct jwt_keys *keys);
 /* Whether the set holds a key with this kid (NULL kid: no). */
 int jwt_keys_has(const struct jwt_keys *keys, const char *kid);
 
-/* GET url (http or https, no redirects) with libcurl, at most timeout_ms in all, into out (up
- * to JWT_KEYS_MAX_BYTES). STATUS_OK; STATUS_IO with why (size bytes) saying what failed (the
- * connection, a status other than 200, the time, the size). jwt_keys_global must have been
- * called once first, before any thread calls this. */
-int jwt_keys_fetch(const char *url, long timeout_ms, struct strbuf *out, char *why, size_t size);
-
-/* libcurl's global set-up and clean-up: once each, on the main thread, while no other thread
- * uses libcurl (start and stop). */
-int jwt_keys_global(void);
-void jwt_keys_global_end(void);
+/* GET url (http or https, no redirects) with lib's libcurl (opened with fetch), at most
+ * timeout_ms in all, into out (up to JWT_KEYS_MAX_BYTES). STATUS_OK; STATUS_IO with why (size
+ * bytes) saying what failed (the connection, a status other than 200, the time, the size). */
+int jwt_keys_fetch(const struct jwt_lib *lib, const char *url, long timeout_ms, struct strbuf *out,
+                   char *why, size_t size);
 
 /* What a token must satisfy besides its signature. */
 struct jwt_rules {

@@ -1,18 +1,13 @@
 /*
  * jwt_keys.c: a JSON Web Key Set made into libcrypto keys (EVP_PKEY_fromdata from RSA n/e and
  * EC crv/x/y; Ed25519's raw x), a signature checked with one of them (EVP_DigestVerify), and a
- * key set fetched over HTTP(S) with libcurl (jwt.h).
+ * key set fetched over HTTP(S) with libcurl (jwt.h); both libraries through jwt_lib.h.
  */
 #include "lib/jwt.h"
 
 #include "lib/status.h"
 
-#include <curl/curl.h>
-#include <openssl/core_names.h>
-#include <openssl/ec.h>
-#include <openssl/evp.h>
-#include <openssl/param_build.h>
-#include <openssl/rsa.h>
+#include "lib/jwt_lib.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -35,6 +30,7 @@ struct jwt_key {
 
 struct jwt_keys {
     atomic_int refs;
+    const struct jwt_lib *lib; /* borrowed: outlives the set */
     size_t n;
     struct jwt_key keys[JWT_MAX_KEYS];
 };
@@ -73,73 +69,74 @@ static unsigned char *jwt_jwk_bytes(const cJSON *jwk, const char *name, size_t *
 }
 
 /* An EVP_PKEY of type name from params, or NULL. */
-static EVP_PKEY *jwt_fromdata(const char *name, OSSL_PARAM_BLD *bld)
+static EVP_PKEY *jwt_fromdata(const struct jwt_lib *L, const char *name, OSSL_PARAM_BLD *bld)
 {
-    OSSL_PARAM *params = OSSL_PARAM_BLD_to_param(bld);
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, name, NULL);
+    OSSL_PARAM *params = L->OSSL_PARAM_BLD_to_param(bld);
+    EVP_PKEY_CTX *ctx = L->EVP_PKEY_CTX_new_from_name(NULL, name, NULL);
     EVP_PKEY *pkey = NULL;
 
-    if (params == NULL || ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+    if (params == NULL || ctx == NULL || L->EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        L->EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
         pkey = NULL;
-    EVP_PKEY_CTX_free(ctx);
-    OSSL_PARAM_free(params);
+    L->EVP_PKEY_CTX_free(ctx);
+    L->OSSL_PARAM_free(params);
     return pkey;
 }
 
-static EVP_PKEY *jwt_rsa_key(const cJSON *jwk)
+static EVP_PKEY *jwt_rsa_key(const struct jwt_lib *L, const cJSON *jwk)
 {
     size_t nlen = 0, elen = 0;
     unsigned char *n = jwt_jwk_bytes(jwk, "n", &nlen), *e = jwt_jwk_bytes(jwk, "e", &elen);
-    BIGNUM *bn = n ? BN_bin2bn(n, (int)nlen, NULL) : NULL;
-    BIGNUM *be = e ? BN_bin2bn(e, (int)elen, NULL) : NULL;
-    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    BIGNUM *bn = n ? L->BN_bin2bn(n, (int)nlen, NULL) : NULL;
+    BIGNUM *be = e ? L->BN_bin2bn(e, (int)elen, NULL) : NULL;
+    OSSL_PARAM_BLD *bld = L->OSSL_PARAM_BLD_new();
     EVP_PKEY *pkey = NULL;
 
     /* RFC 7518 3.3: 2048 bits at least. */
-    if (bn != NULL && be != NULL && bld != NULL && BN_num_bits(bn) >= 2048 &&
-        OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, bn) &&
-        OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, be))
-        pkey = jwt_fromdata("RSA", bld);
-    OSSL_PARAM_BLD_free(bld);
-    BN_free(bn);
-    BN_free(be);
+    if (bn != NULL && be != NULL && bld != NULL && L->BN_num_bits(bn) >= 2048 &&
+        L->OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, bn) &&
+        L->OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, be))
+        pkey = jwt_fromdata(L, "RSA", bld);
+    L->OSSL_PARAM_BLD_free(bld);
+    L->BN_free(bn);
+    L->BN_free(be);
     free(n);
     free(e);
     return pkey;
 }
 
 /* An EC public key: the point 04 || x || y on group (half: the size of a coordinate). */
-static EVP_PKEY *jwt_ec_key(const cJSON *jwk, const char *group, size_t half)
+static EVP_PKEY *jwt_ec_key(const struct jwt_lib *L, const cJSON *jwk, const char *group,
+                            size_t half)
 {
     size_t xlen = 0, ylen = 0;
     unsigned char *x = jwt_jwk_bytes(jwk, "x", &xlen), *y = jwt_jwk_bytes(jwk, "y", &ylen);
     unsigned char point[1 + 2 * 66];
-    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM_BLD *bld = L->OSSL_PARAM_BLD_new();
     EVP_PKEY *pkey = NULL;
 
     if (x != NULL && y != NULL && bld != NULL && xlen == half && ylen == half) {
         point[0] = 0x04;
         memcpy(point + 1, x, half);
         memcpy(point + 1 + half, y, half);
-        if (OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, group, 0) &&
-            OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, point, 1 + 2 * half))
-            pkey = jwt_fromdata("EC", bld);
+        if (L->OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, group, 0) &&
+            L->OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, point, 1 + 2 * half))
+            pkey = jwt_fromdata(L, "EC", bld);
     }
-    OSSL_PARAM_BLD_free(bld);
+    L->OSSL_PARAM_BLD_free(bld);
     free(x);
     free(y);
     return pkey;
 }
 
-static EVP_PKEY *jwt_ed25519_key(const cJSON *jwk)
+static EVP_PKEY *jwt_ed25519_key(const struct jwt_lib *L, const cJSON *jwk)
 {
     size_t xlen = 0;
     unsigned char *x = jwt_jwk_bytes(jwk, "x", &xlen);
     EVP_PKEY *pkey = NULL;
 
     if (x != NULL && xlen == 32)
-        pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, x, xlen);
+        pkey = L->EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, x, xlen);
     free(x);
     return pkey;
 }
@@ -152,7 +149,7 @@ static const char *jwt_str(const cJSON *obj, const char *name)
 }
 
 /* One JWK into key; 0 when it is not one mcph can use for signatures (skipped). */
-static int jwt_key_from(const cJSON *jwk, struct jwt_key *key)
+static int jwt_key_from(const struct jwt_lib *L, const cJSON *jwk, struct jwt_key *key)
 {
     const char *kty = jwt_str(jwk, "kty"), *crv = jwt_str(jwk, "crv");
     const char *use = jwt_str(jwk, "use"), *kid = jwt_str(jwk, "kid"), *alg = jwt_str(jwk, "alg");
@@ -165,16 +162,16 @@ static int jwt_key_from(const cJSON *jwk, struct jwt_key *key)
     memset(key, 0, sizeof(*key));
     if (strcmp(kty, "RSA") == 0) {
         key->kty = JWT_RSA;
-        key->pkey = jwt_rsa_key(jwk);
+        key->pkey = jwt_rsa_key(L, jwk);
     } else if (strcmp(kty, "EC") == 0 && crv != NULL && strcmp(crv, "P-256") == 0) {
         key->kty = JWT_P256;
-        key->pkey = jwt_ec_key(jwk, "P-256", 32);
+        key->pkey = jwt_ec_key(L, jwk, "P-256", 32);
     } else if (strcmp(kty, "EC") == 0 && crv != NULL && strcmp(crv, "P-384") == 0) {
         key->kty = JWT_P384;
-        key->pkey = jwt_ec_key(jwk, "P-384", 48);
+        key->pkey = jwt_ec_key(L, jwk, "P-384", 48);
     } else if (strcmp(kty, "OKP") == 0 && crv != NULL && strcmp(crv, "Ed25519") == 0) {
         key->kty = JWT_ED25519;
-        key->pkey = jwt_ed25519_key(jwk);
+        key->pkey = jwt_ed25519_key(L, jwk);
     }
     if (key->pkey == NULL)
         return 0;
@@ -183,7 +180,8 @@ static int jwt_key_from(const cJSON *jwk, struct jwt_key *key)
     return 1;
 }
 
-int jwt_keys_parse(const char *text, size_t len, struct jwt_keys **out, char *why, size_t size)
+int jwt_keys_parse(const struct jwt_lib *L, const char *text, size_t len, struct jwt_keys **out,
+                   char *why, size_t size)
 {
     cJSON *doc = cJSON_ParseWithLength(text, len);
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(doc, "keys"), *jwk;
@@ -201,9 +199,10 @@ int jwt_keys_parse(const char *text, size_t len, struct jwt_keys **out, char *wh
         return STATUS_NOMEM;
     }
     atomic_init(&ks->refs, 1);
+    ks->lib = L;
     cJSON_ArrayForEach(jwk, list)
     {
-        if (ks->n < JWT_MAX_KEYS && jwt_key_from(jwk, &ks->keys[ks->n]))
+        if (ks->n < JWT_MAX_KEYS && jwt_key_from(L, jwk, &ks->keys[ks->n]))
             ks->n++;
     }
     cJSON_Delete(doc);
@@ -230,7 +229,7 @@ void jwt_keys_drop(struct jwt_keys *keys)
     if (keys == NULL || atomic_fetch_sub(&keys->refs, 1) != 1)
         return;
     for (size_t i = 0; i < keys->n; i++)
-        EVP_PKEY_free(keys->keys[i].pkey);
+        keys->lib->EVP_PKEY_free(keys->keys[i].pkey);
     free(keys);
 }
 
@@ -250,28 +249,30 @@ int jwt_keys_has(const struct jwt_keys *keys, const char *kid)
 
 /* JOSE's ECDSA signature (r || s, half bytes each) as the DER libcrypto reads (owned, *len),
  * or NULL. */
-static unsigned char *jwt_ecdsa_der(const unsigned char *sig, size_t half, int *len)
+static unsigned char *jwt_ecdsa_der(const struct jwt_lib *L, const unsigned char *sig, size_t half,
+                                    int *len)
 {
-    ECDSA_SIG *es = ECDSA_SIG_new();
-    BIGNUM *r = BN_bin2bn(sig, (int)half, NULL), *s = BN_bin2bn(sig + half, (int)half, NULL);
+    ECDSA_SIG *es = L->ECDSA_SIG_new();
+    BIGNUM *r = L->BN_bin2bn(sig, (int)half, NULL), *s = L->BN_bin2bn(sig + half, (int)half, NULL);
     unsigned char *der = NULL;
 
     *len = 0;
-    if (es != NULL && r != NULL && s != NULL && ECDSA_SIG_set0(es, r, s) == 1) {
+    if (es != NULL && r != NULL && s != NULL && L->ECDSA_SIG_set0(es, r, s) == 1) {
         r = s = NULL; /* es owns them now */
-        *len = i2d_ECDSA_SIG(es, &der);
+        *len = L->i2d_ECDSA_SIG(es, &der);
     }
-    BN_free(r);
-    BN_free(s);
-    ECDSA_SIG_free(es);
+    L->BN_free(r);
+    L->BN_free(s);
+    L->ECDSA_SIG_free(es);
     return *len > 0 ? der : NULL;
 }
 
 /* sig over msg with one key, for the alg at table row a: 1 when it verifies. */
-static int jwt_key_verify(const struct jwt_key *key, size_t a, const unsigned char *msg,
-                          size_t msglen, const unsigned char *sig, size_t siglen)
+static int jwt_key_verify(const struct jwt_lib *L, const struct jwt_key *key, size_t a,
+                          const unsigned char *msg, size_t msglen, const unsigned char *sig,
+                          size_t siglen)
 {
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    EVP_MD_CTX *ctx = L->EVP_MD_CTX_new();
     EVP_PKEY_CTX *pctx = NULL;
     unsigned char *der = NULL;
     int derlen = 0, ok = 0;
@@ -279,23 +280,23 @@ static int jwt_key_verify(const struct jwt_key *key, size_t a, const unsigned ch
     if (jwt_alg_table[a].ec_half != 0) {
         if (siglen != 2 * jwt_alg_table[a].ec_half)
             goto out;
-        der = jwt_ecdsa_der(sig, jwt_alg_table[a].ec_half, &derlen);
+        der = jwt_ecdsa_der(L, sig, jwt_alg_table[a].ec_half, &derlen);
         if (der == NULL)
             goto out;
         sig = der;
         siglen = (size_t)derlen;
     }
-    if (ctx == NULL ||
-        EVP_DigestVerifyInit_ex(ctx, &pctx, jwt_alg_table[a].md, NULL, NULL, key->pkey, NULL) != 1)
+    if (ctx == NULL || L->EVP_DigestVerifyInit_ex(ctx, &pctx, jwt_alg_table[a].md, NULL, NULL,
+                                                  key->pkey, NULL) != 1)
         goto out;
     if (jwt_alg_table[a].pss &&
-        (EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
-         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0))
+        (L->EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
+         L->EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0))
         goto out;
-    ok = EVP_DigestVerify(ctx, sig, siglen, msg, msglen) == 1;
+    ok = L->EVP_DigestVerify(ctx, sig, siglen, msg, msglen) == 1;
 out:
-    OPENSSL_free(der);
-    EVP_MD_CTX_free(ctx);
+    L->CRYPTO_free(der, __FILE__, __LINE__);
+    L->EVP_MD_CTX_free(ctx);
     return ok;
 }
 
@@ -328,7 +329,7 @@ int jwt_keys_verify(const struct jwt_keys *keys, const char *alg, const char *ki
         if (!jwt_key_fits(key, a))
             continue;
         fits = 1;
-        if (jwt_key_verify(key, a, msg, msglen, sig, siglen))
+        if (jwt_key_verify(keys->lib, key, a, msg, msglen, sig, siglen))
             return STATUS_OK;
     }
     if (kid != NULL && !named) {
@@ -351,19 +352,10 @@ static size_t jwt_fetch_write(char *data, size_t size, size_t n, void *cls)
     return size * n;
 }
 
-int jwt_keys_global(void)
+int jwt_keys_fetch(const struct jwt_lib *L, const char *url, long timeout_ms, struct strbuf *out,
+                   char *why, size_t size)
 {
-    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? STATUS_OK : STATUS_IO;
-}
-
-void jwt_keys_global_end(void)
-{
-    curl_global_cleanup();
-}
-
-int jwt_keys_fetch(const char *url, long timeout_ms, struct strbuf *out, char *why, size_t size)
-{
-    CURL *c = curl_easy_init();
+    CURL *c = L->curl_easy_init();
     long code = 0;
     CURLcode rc;
 
@@ -371,22 +363,22 @@ int jwt_keys_fetch(const char *url, long timeout_ms, struct strbuf *out, char *w
         snprintf(why, size, "libcurl could not start a transfer");
         return STATUS_IO;
     }
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, jwt_fetch_write);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "mcph");
-    rc = curl_easy_perform(c);
+    L->curl_easy_setopt(c, CURLOPT_URL, url);
+    L->curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    L->curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    L->curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+    L->curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    L->curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, jwt_fetch_write);
+    L->curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
+    L->curl_easy_setopt(c, CURLOPT_USERAGENT, "mcph");
+    rc = L->curl_easy_perform(c);
     if (rc == CURLE_OK)
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-    curl_easy_cleanup(c);
+        L->curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    L->curl_easy_cleanup(c);
     if (rc != CURLE_OK)
         snprintf(why, size, "%s",
                  rc == CURLE_WRITE_ERROR ? "the JWKS is too large (256 KiB at most)"
-                                         : curl_easy_strerror(rc));
+                                         : L->curl_easy_strerror(rc));
     else if (code != 200)
         snprintf(why, size, "HTTP status %ld", code);
     return rc == CURLE_OK && code == 200 ? STATUS_OK : STATUS_IO;

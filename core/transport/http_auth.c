@@ -48,12 +48,13 @@ struct http_oauth_entry {
 struct http_oauth {
     char *issuer; /* owned copies of the [server] keys, as at the start */
     char *resource;
-    char *file;     /* owned or NULL: oauth_jwks_file */
-    char *url;      /* owned or NULL: oauth_jwks_url */
-    char *servers;  /* owned or NULL: oauth_authorization_servers */
-    char *scopes;   /* owned or NULL: oauth_scopes */
-    char *metadata; /* owned: the resource_metadata URL of the challenges */
-    char *res_path; /* owned: the resource's path ("" for none) */
+    char *file;          /* owned or NULL: oauth_jwks_file */
+    char *url;           /* owned or NULL: oauth_jwks_url */
+    char *servers;       /* owned or NULL: oauth_authorization_servers */
+    char *scopes;        /* owned or NULL: oauth_scopes */
+    char *metadata;      /* owned: the resource_metadata URL of the challenges */
+    char *res_path;      /* owned: the resource's path ("" for none) */
+    struct jwt_lib *lib; /* owned: libcrypto (and libcurl for a URL), opened at start */
     long long leeway_s;
     long long refresh_s;
     pthread_mutex_t lock;  /* guards everything below */
@@ -210,11 +211,11 @@ static int http_oauth_load(const struct http_oauth *o, struct jwt_keys **out, ch
 
     *out = NULL;
     if (o->url != NULL)
-        status = jwt_keys_fetch(o->url, HTTP_OAUTH_FETCH_MS, &text, why, size);
+        status = jwt_keys_fetch(o->lib, o->url, HTTP_OAUTH_FETCH_MS, &text, why, size);
     else
         status = http_oauth_read(o->file, &text, why, size);
     if (status == STATUS_OK)
-        status = jwt_keys_parse(text.buf ? text.buf : "", text.len, out, why, size);
+        status = jwt_keys_parse(o->lib, text.buf ? text.buf : "", text.len, out, why, size);
     strbuf_release(&text);
     return status;
 }
@@ -656,13 +657,16 @@ static int http_oauth_new(struct http *h, const struct config *cfg)
 int http_auth_start(struct http *h)
 {
     const struct config *cfg = &h->srv->cfg;
+    char why[256];
     int status;
 
     if (cfg->oauth_issuer == NULL)
         return STATUS_OK;
     status = http_oauth_new(h, cfg);
-    if (status == STATUS_OK && h->oauth->url != NULL && jwt_keys_global() != STATUS_OK)
-        status = STATUS_IO;
+    if (status == STATUS_OK)
+        status = jwt_lib_open(h->oauth->url != NULL, &h->oauth->lib, why, sizeof(why));
+    if (status == STATUS_IO)
+        log_msg(&h->srv->log, LOG_ERROR, NULL, "%s: [server] oauth_issuer: %s", cfg->file, why);
     if (status != STATUS_OK)
         return status;
     h->oauth->loading = 1;
@@ -688,8 +692,7 @@ void http_auth_free(struct http *h)
         return;
     http_oauth_flush(o);
     jwt_keys_drop(o->keys);
-    if (o->url != NULL)
-        jwt_keys_global_end();
+    jwt_lib_close(o->lib);
     pthread_mutex_destroy(&o->lock);
     free(o->issuer);
     free(o->resource);

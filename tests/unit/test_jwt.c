@@ -23,6 +23,7 @@
 #define AUD "https://mcp.test/mcp"
 
 static EVP_PKEY *rsa_key, *rsa_other, *ec_key, *ed_key;
+static struct jwt_lib *lib;
 static struct jwt_keys *keys;
 static long long now;
 
@@ -210,6 +211,7 @@ static void setup(void)
     char why[256] = "", *text;
 
     now = (long long)time(NULL);
+    CHECK_INT_EQ(jwt_lib_open(0, &lib, why, sizeof(why)), STATUS_OK);
     rsa_key = EVP_RSA_gen(2048);
     rsa_other = EVP_RSA_gen(2048);
     ec_key = EVP_EC_gen("P-256");
@@ -218,7 +220,7 @@ static void setup(void)
     add_jwk(arr, ec_key, "ec1", "ES256");
     add_jwk(arr, ed_key, "ed1", NULL);
     text = cJSON_PrintUnformatted(doc);
-    CHECK_INT_EQ(jwt_keys_parse(text, strlen(text), &keys, why, sizeof(why)), STATUS_OK);
+    CHECK_INT_EQ(jwt_keys_parse(lib, text, strlen(text), &keys, why, sizeof(why)), STATUS_OK);
     CHECK_INT_EQ((long long)jwt_keys_count(keys), 3);
     free(text);
     cJSON_Delete(doc);
@@ -444,19 +446,19 @@ static void test_keysets(void)
     char why[256], *text;
 
     for (size_t i = 0; refused[i] != NULL; i++)
-        CHECK_INT_EQ(jwt_keys_parse(refused[i], strlen(refused[i]), &ks, why, sizeof(why)),
+        CHECK_INT_EQ(jwt_keys_parse(lib, refused[i], strlen(refused[i]), &ks, why, sizeof(why)),
                      STATUS_INVALID);
     /* A key for encryption is skipped. */
     add_jwk(arr, rsa_other, "enc1", NULL);
     cJSON_AddStringToObject(cJSON_GetArrayItem(arr, 0), "use", "enc");
     text = cJSON_PrintUnformatted(doc);
-    CHECK_INT_EQ(jwt_keys_parse(text, strlen(text), &ks, why, sizeof(why)), STATUS_INVALID);
+    CHECK_INT_EQ(jwt_keys_parse(lib, text, strlen(text), &ks, why, sizeof(why)), STATUS_INVALID);
     free(text);
     /* A key whose alg is RS256 does not check PS256. */
     cJSON_DeleteItemFromArray(arr, 0);
     add_jwk(arr, rsa_key, "rsa1", "RS256");
     text = cJSON_PrintUnformatted(doc);
-    CHECK_INT_EQ(jwt_keys_parse(text, strlen(text), &ks, why, sizeof(why)), STATUS_OK);
+    CHECK_INT_EQ(jwt_keys_parse(lib, text, strlen(text), &ks, why, sizeof(why)), STATUS_OK);
     jwt_keys_drop(keys);
     keys = ks;
     CHECK_INT_EQ(verify_with(rsa_key, "RS256", "rsa1", good()), STATUS_OK);
@@ -489,5 +491,6 @@ int main(void)
     EVP_PKEY_free(rsa_other);
     EVP_PKEY_free(ec_key);
     EVP_PKEY_free(ed_key);
+    jwt_lib_close(lib);
     return rc;
 }
