@@ -12,7 +12,8 @@
 // and an unknown kid; a cached token refused once it expires; the static token file beside
 // OAuth; a legacy session opened by one subject refused (403) for another's token; key
 // rotation (new keys published by the server, tokens signed by them accepted without
-// restarting mcph, once the 10 s between two fetches of the JWKS have passed).
+// restarting mcph, once the 10 s between two fetches of the JWKS have passed); 30 requests
+// at once, tokens of every key (new and cached) and refused ones.
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http oauth: N passed, N failed".
 
 import crypto from 'node:crypto';
@@ -246,6 +247,20 @@ async function run(as, srv, t0) {
         // Right after that fetch, a token under a kid never published is refused (and does
         // not make mcph fetch again).
         out.push(...refusedAsInvalid(await callWith(url, foreign(as, 'never-published')), 'an unpublished kid'));
+        return out;
+    });
+
+    await check('at once: 30 requests with tokens of every key, cached and not, and refused ones', async () => {
+        const kids = [as.issuer.keys.get().kid, 'rotated-es256', 'rotated-ed25519'];
+        const tokens = await Promise.all(Array.from({ length: 18 }, (_, i) => built(as, (x) => { x.sub = `user${i % 6}`; }, kids[i % 3])));
+        const bad = Array.from({ length: 6 }, (_, i) => foreign(as, i % 2 ? kids[0] : `unknown-${i}`));
+        const all = [...tokens, ...tokens.slice(0, 6), ...bad];
+        const res = await Promise.all(all.map((t, i) => callWith(url, t, 100 + i)));
+        const out = [];
+        res.forEach((r, i) => {
+            const want = i < 24 ? 200 : 401;
+            if (r.status !== want) out.push(`request ${i}: HTTP ${r.status}, not ${want}`);
+        });
         return out;
     });
 }
