@@ -15,6 +15,9 @@
  *
  * Verified tokens are kept by their digest (sha256 of the token) until their exp, in a table
  * of HTTP_OAUTH_CACHE entries (the oldest replaced), emptied when the keys change.
+ *
+ * Locks: h->oauth->lock guards the keys and the table; no other lock is taken under it, and
+ * it is not held across a load or a signature check. The metadata takes srv->lock alone.
  */
 #include "transport/http_int.h"
 
@@ -236,9 +239,10 @@ static int http_oauth_reload(struct http *h)
     struct http_oauth *o = h->oauth;
     struct jwt_keys *keys = NULL;
     char why[256] = "";
-    int status = http_oauth_load(o, &keys, why, sizeof(why));
+    int status = http_oauth_load(o, &keys, why, sizeof(why)), had;
 
     pthread_mutex_lock(&o->lock);
+    had = o->keys != NULL;
     if (status == STATUS_OK) {
         jwt_keys_drop(o->keys);
         o->keys = keys;
@@ -251,7 +255,7 @@ static int http_oauth_reload(struct http *h)
         log_msg(&h->srv->log, LOG_WARNING, NULL,
                 "[server] %s = %s: the JWKS could not be loaded (%s); %s",
                 o->url ? "oauth_jwks_url" : "oauth_jwks_file", o->url ? o->url : o->file, why,
-                o->keys ? "the keys loaded before stay in use" : "every OAuth token is refused");
+                had ? "the keys loaded before stay in use" : "every OAuth token is refused");
     return status;
 }
 

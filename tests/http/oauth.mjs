@@ -13,7 +13,8 @@
 // OAuth; a legacy session opened by one subject refused (403) for another's token; key
 // rotation (new keys published by the server, tokens signed by them accepted without
 // restarting mcph, once the 10 s between two fetches of the JWKS have passed); 30 requests
-// at once, tokens of every key (new and cached) and refused ones.
+// at once, tokens of every key (new and cached) and refused ones; a JWKS URL that fails at
+// start (a warning, tokens refused).
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http oauth: N passed, N failed".
 
 import crypto from 'node:crypto';
@@ -265,6 +266,29 @@ async function run(as, srv, t0) {
     });
 }
 
+// A JWKS URL that does not answer at start: mcph starts, says so, and refuses tokens (401)
+// until a fetch succeeds.
+async function unreachable(as) {
+    await check('a JWKS URL that fails at start: mcph starts, warns, refuses tokens with 401', async () => {
+        const ws = workspace(SUITE, 'unreachable');
+        const ini = writeIni(ws, {
+            server: {
+                name: 'mcph-http-oauth-down', plugin_dir: PLUGIN_DIR, oauth_issuer: as.issuer.url,
+                oauth_resource: RESOURCE, oauth_jwks_url: `${as.issuer.url}/no-such-jwks`,
+            },
+            'plugin.example': { path: 'example.so', prefix: 'ex' },
+        });
+        const srv = await startServer(BIN, ini, 'unreachable', T(10000));
+        const out = [];
+        if (!/oauth_jwks_url = \S+: the JWKS could not be loaded \(HTTP status 404\); every OAuth token is refused/.test(srv.stderr)) {
+            out.push(`no warning: ${short(srv.stderr, 300)}`);
+        }
+        out.push(...refusedAsInvalid(await callWith(srv.url, await built(as)), 'a good token'));
+        await srv.stop(T(10000));
+        return out;
+    });
+}
+
 async function main() {
     if (!process.argv[2] || !fs.existsSync(BIN)) {
         console.error('usage: node tests/http/oauth.mjs BINARY');
@@ -283,7 +307,7 @@ async function main() {
         const ini = writeConfig(ws, as);
         const t0 = performance.now();
         const srv = await startServer(BIN, ini, 'oauth', T(10000));
-        const r = await capped(run(as, srv, t0), T(60000));
+        const r = await capped(run(as, srv, t0).then(() => unreachable(as)), T(60000));
         if (r === CAPPED) report(false, 'time limit', `the test ran past ${T(60000) / 1000} s`);
     } catch (err) {
         report(false, 'the test stopped', short(err?.stack || String(err), 600));
