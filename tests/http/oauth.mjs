@@ -14,16 +14,19 @@
 // rotation (new keys published by the server, tokens signed by them accepted without
 // restarting mcph, once the 10 s between two fetches of the JWKS have passed); 30 requests
 // at once, tokens of every key (new and cached) and refused ones; a JWKS URL that fails at
-// start (a warning, tokens refused).
+// start (a warning, tokens refused); the SDK's own OAuth flow (ClientCredentialsProvider)
+// discovering the authorization server from mcph's 401 and getting a token for mcph.
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http oauth: N passed, N failed".
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { check, report, summary } from '../lib/check.mjs';
 import { CAPPED, capped, sanitizersOf, short, sleep } from '../lib/util.mjs';
 import { workspace, writeIni, TESTS_ROOT } from '../lib/workspace.mjs';
@@ -266,6 +269,51 @@ async function run(as, srv, t0) {
     });
 }
 
+// The SDK's own OAuth flow, from a 401 alone: mcph on a port chosen first, so that its
+// oauth_resource is the URL the client connects to; the client (ClientCredentialsProvider)
+// follows resource_metadata to the metadata, then to the authorization server's, gets a
+// token for the resource and calls a tool with it.
+async function discovery(as) {
+    await check('the SDK client discovers the authorization server from the 401 (RFC 9728) and gets its own token', async () => {
+        const port = await freePort();
+        const resource = `http://127.0.0.1:${port}/mcp`;
+        const ws = workspace(SUITE, 'discovery');
+        const ini = writeIni(ws, {
+            server: {
+                name: 'mcph-http-oauth-discovery', plugin_dir: PLUGIN_DIR, oauth_issuer: as.issuer.url,
+                oauth_resource: resource, oauth_jwks_url: `${as.issuer.url}/jwks`, oauth_scopes: 'mcp:tools',
+            },
+            'plugin.example': { path: 'example.so', prefix: 'ex' },
+        });
+        const srv = await startServer(BIN, ini, 'discovery', T(10000), ['--listen', `127.0.0.1:${port}`]);
+        // The SDK's client_credentials flow asks for the scopes of its own metadata only.
+        const provider = new ClientCredentialsProvider({ clientId: 'robot', clientSecret: 'secret', scope: 'mcp:tools', expectedIssuer: as.issuer.url });
+        const client = new V1Client({ name: 'oauth-discovery', version: '1' });
+        const transport = new V1Transport(new URL(srv.url), { authProvider: provider });
+        const out = [];
+        try {
+            await client.connect(transport, { timeout: T(10000) });
+            const r = await client.callTool({ name: 'ex_echo', arguments: { text: 'discovered' } }, undefined, { timeout: T(10000) });
+            if (!(r.content || []).some((c) => String(c.text).includes('discovered'))) out.push(`echo answered ${short(r)}`);
+            const aud = JSON.parse(Buffer.from(provider.tokens().access_token.split('.')[1], 'base64url')).aud;
+            if (aud !== resource) out.push(`the token's aud is ${aud}`);
+        } finally {
+            await client.close().catch(() => {});
+            await srv.stop(T(10000));
+        }
+        return out;
+    });
+}
+
+function freePort() {
+    return new Promise((resolve, reject) => {
+        const s = net.createServer().listen(0, '127.0.0.1', () => {
+            const { port } = s.address();
+            s.close(() => resolve(port));
+        }).on('error', reject);
+    });
+}
+
 // A JWKS URL that does not answer at start: mcph starts, says so, and refuses tokens (401)
 // until a fetch succeeds.
 async function unreachable(as) {
@@ -298,8 +346,11 @@ async function main() {
     const as = new OAuth2Server();
     await as.issuer.keys.generate('RS256');
     // RFC 8707: the token is for the resource the client names.
+    // A client_credentials token's subject is the client (RFC 9068 2.2).
     as.service.on('beforeTokenSigning', (token, req) => {
         if (req.body?.resource) token.payload.aud = req.body.resource;
+        const basic = /^Basic (.+)$/i.exec(req.headers?.authorization || '');
+        token.payload.sub ??= req.body?.client_id || (basic ? Buffer.from(basic[1], 'base64').toString().split(':')[0] : undefined);
     });
     await as.start(0, '127.0.0.1');
     const ws = workspace(SUITE);
@@ -307,7 +358,7 @@ async function main() {
         const ini = writeConfig(ws, as);
         const t0 = performance.now();
         const srv = await startServer(BIN, ini, 'oauth', T(10000));
-        const r = await capped(run(as, srv, t0).then(() => unreachable(as)), T(60000));
+        const r = await capped(run(as, srv, t0).then(() => discovery(as)).then(() => unreachable(as)), T(60000));
         if (r === CAPPED) report(false, 'time limit', `the test ran past ${T(60000) / 1000} s`);
     } catch (err) {
         report(false, 'the test stopped', short(err?.stack || String(err), 600));
