@@ -245,8 +245,10 @@ int jwt_verify(const char *token, size_t len, const struct jwt_keys *keys,
         return STATUS_INVALID;
     }
     status = jwt_split(token, len, dots);
-    if (status == STATUS_OK)
+    if (status == STATUS_OK) {
+        *reason = "the token's header or payload is not a base64url-encoded JSON object";
         header = jwt_json_part(token, dots[0], &status);
+    }
     if (status == STATUS_OK)
         body = jwt_json_part(token + dots[0] + 1, dots[1] - dots[0] - 1, &status);
     if (status == STATUS_OK) {

@@ -390,6 +390,10 @@ static void test_malformed(void)
         if (!CHECK_INT_EQ(verify(bad[i], &reason), STATUS_INVALID))
             fprintf(stderr, "  token %zu: %s\n", i, bad[i]);
     }
+    CHECK_INT_EQ(verify("bm90IGpzb24.e30.AAAA", &reason), STATUS_INVALID);
+    CHECK_STR_HAS(reason, "JSON");
+    CHECK_INT_EQ(verify("a.b", &reason), STATUS_INVALID);
+    CHECK_STR_HAS(reason, "three");
     /* crit headers are refused. */
     snprintf(hdr, sizeof(hdr), "EdDSA\",\"crit\":[\"exp\"],\"x\":\"");
     tok = token(ed_key, hdr, "ed1", good());
