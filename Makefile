@@ -30,8 +30,8 @@ WERROR   ?= 1
 # libseccomp-dev for the filter of confined processes; the sqlite plugin adds libsqlite3-dev,
 # and the sqlite3 shell builds its sample database). ---------------------------------------
 DEB_PKGS := libcjson-dev libinih-dev libmicrohttpd-dev libseccomp-dev pkg-config libsqlite3-dev \
-            sqlite3
-PC_PKGS  := libcjson inih libmicrohttpd libseccomp sqlite3
+            sqlite3 libssl-dev libcurl4-openssl-dev
+PC_PKGS  := libcjson inih libmicrohttpd libseccomp sqlite3 libcrypto libcurl
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # (Not for make clean or make uninstall, which build nothing.)
@@ -46,9 +46,11 @@ endif
 endif
 endif
 
-DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd libseccomp 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags libcjson inih libmicrohttpd libseccomp libcrypto libcurl 2>/dev/null)
 # libmicrohttpd is opened when mcph listens (core/transport/http_mhd.c), not linked: a stdio server maps
 # none of it, nor the TLS libraries it brings.
+# libcrypto and libcurl (OAuth's signatures and JWKS fetches) are opened the same way, only
+# when OAuth is configured (core/lib/jwt_lib.c).
 DEP_LIBS   := $(shell pkg-config --libs libcjson inih libseccomp 2>/dev/null)
 
 WARN   := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -169,6 +171,9 @@ $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/check.h tests/unit/fixture.h $(
                        $(CORE_LIB)
 	@install -d -m 755 $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEP_CFLAGS) -Icore -Iplugin-api -o $@ $< $(CORE_LIB) $(LDFLAGS_ALL) $(DEP_LIBS) -ldl -lm
+
+# test_jwt signs its tokens with libcrypto itself.
+$(BUILD)/tests/unit/test_jwt: DEP_LIBS += $(shell pkg-config --libs libcrypto 2>/dev/null)
 
 # A plugin's pure parts (tests/unit/test_files_*.c), linked with that plugin's own sources
 # rather than the core's objects.
@@ -329,11 +334,14 @@ test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 
 # Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
-# slowloris, streams dropped mid-call, bearer tokens, Host and Origin); rate limits per
-# principal and per tool, answered 429 or -32000, and reloaded (ratelimit.mjs).
+# slowloris, streams dropped mid-call, bearer tokens, Host and Origin); OAuth against a real
+# authorization server (oauth2-mock-server) and its JWKS URL (oauth.mjs); rate limits per
+# principal and per tool, answered 429 or -32000, and reloaded (ratelimit.mjs); tool sets per
+# credential and requestState bound to its principal (access.mjs).
 test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
+	node tests/http/oauth.mjs $(MCPH)
 	node tests/http/ratelimit.mjs $(MCPH)
 	node tests/http/access.mjs $(MCPH)
 

@@ -366,7 +366,7 @@ int http_start(struct server *srv, struct http **out)
     if (status == STATUS_OK)
         status = http_auth_start(h);
     h->loopback = http_is_loopback(host);
-    if (status == STATUS_OK && !h->loopback && h->ntokens == 0)
+    if (status == STATUS_OK && !h->loopback && h->ntokens == 0 && h->oauth == NULL)
         log_msg(&srv->log, LOG_WARNING, NULL,
                 "%s: [server] listen = %s is not a loopback address and no auth_token_file is "
                 "set: anyone who reaches it may call every tool; set [server] auth_token_file (or "
@@ -394,7 +394,9 @@ int http_start(struct server *srv, struct http **out)
     log_msg(&srv->log, LOG_INFO, NULL, "listening on http://%s%s%s:%u%s%s",
             strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
             info ? info->port : (unsigned)port, h->path,
-            h->ntokens ? " (bearer tokens required)" : "");
+            h->oauth     ? " (OAuth access tokens required)"
+            : h->ntokens ? " (bearer tokens required)"
+                         : "");
     *out = h;
     return STATUS_OK;
 }

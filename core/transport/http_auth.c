@@ -1,18 +1,83 @@
 /*
- * http_auth.c: who a request speaks for. The credential of each request to the endpoint (a
- * bearer token of [server] auth_token_file, compared in constant time) becomes its principal
- * (wire/principal.h), or the request is refused with 401 and WWW-Authenticate. Without
- * credentials configured every request is anonymous.
+ * http_auth.c: who a request speaks for. The credential of each request to the endpoint
+ * becomes its principal (wire/principal.h), or the request is refused with 401 (or 403) and
+ * WWW-Authenticate. Credentials: a bearer token of [server] auth_token_file (compared in
+ * constant time, tried first), then, with [server] oauth_issuer, an OAuth 2.1 access token: a
+ * JWT checked against the JWKS (lib/jwt.h) for its signature, issuer, audience
+ * (oauth_resource), times and the scopes of oauth_scopes. Without credentials configured every
+ * request is anonymous. The Protected Resource Metadata (RFC 9728) is served without one.
+ *
+ * Keys: oauth_jwks_file is read, or oauth_jwks_url fetched, at the start, again after
+ * oauth_jwks_refresh_s, and again when a token names a kid the set lacks; never more than
+ * once per HTTP_OAUTH_RETRY_S. That load runs on the request's own libmicrohttpd thread
+ * (bounded: HTTP_OAUTH_FETCH_MS for a URL), with no lock held; other requests go on with the
+ * keys in hand meanwhile. A load that fails keeps the keys there were, with a warning.
+ *
+ * Verified tokens are kept by their digest (sha256 of the token) until their exp, in a table
+ * of HTTP_OAUTH_CACHE entries (the oldest replaced), emptied when the keys change.
+ *
+ * Locks: h->oauth->lock guards the keys and the table; no other lock is taken under it, and
+ * it is not held across a load or a signature check. The metadata takes srv->lock alone.
  */
 #include "transport/http_int.h"
 
+#include "lib/jwt.h"
+#include "lib/log.h"
 #include "lib/status.h"
+#include "served/server.h"
 #include "wire/jsonrpc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+#define HTTP_OAUTH_WELL_KNOWN "/.well-known/oauth-protected-resource"
+#define HTTP_OAUTH_RETRY_S 10
+#define HTTP_OAUTH_FETCH_MS 3000
+#define HTTP_OAUTH_WAYS 4
+#define HTTP_OAUTH_SETS 256
+#define HTTP_OAUTH_CACHE (HTTP_OAUTH_WAYS * HTTP_OAUTH_SETS)
+#define HTTP_OAUTH_MAX_SCOPES 64
+
+/* A verified token: its principal, until its exp. */
+struct http_oauth_entry {
+    struct principal *who;  /* held, or NULL: a free slot */
+    unsigned long long age; /* when it was put (o->clock) */
+};
+
+struct http_oauth {
+    char *issuer; /* owned copies of the [server] keys, as at the start */
+    char *resource;
+    char *file;          /* owned or NULL: oauth_jwks_file */
+    char *url;           /* owned or NULL: oauth_jwks_url */
+    char *servers;       /* owned or NULL: oauth_authorization_servers */
+    char *scopes;        /* owned or NULL: oauth_scopes */
+    char *metadata;      /* owned: the resource_metadata URL of the challenges */
+    char *res_path;      /* owned: the resource's path ("" for none) */
+    struct jwt_lib *lib; /* owned: libcrypto (and libcurl for a URL), opened at start */
+    long long leeway_s;
+    long long refresh_s;
+    pthread_mutex_t lock;  /* guards everything below */
+    struct jwt_keys *keys; /* owned reference, or NULL (none loaded yet) */
+    long long loaded;      /* CLOCK_MONOTONIC seconds of the last load that worked */
+    long long tried;       /* of the last load begun; 0: none */
+    int loading;           /* a thread is loading the keys */
+    unsigned long long clock;
+    struct http_oauth_entry cache[HTTP_OAUTH_SETS][HTTP_OAUTH_WAYS];
+};
+
+static long long http_oauth_now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec;
+}
+
+/* --- Static tokens --- */
 
 /* The bearer token against every one configured, each compared in full (constant time).
  * *which: the one it is (its line among the tokens), or -1 (none configured, or no match). */
@@ -62,70 +127,585 @@ int http_parse_tokens(struct http *h, char *text)
     return status;
 }
 
-static enum MHD_Result http_unauthorized(const struct http *h, struct MHD_Connection *mc, int given)
+static struct principal *http_token_principal(const struct http *h, int which)
 {
-    char *text = http_error_text(JSONRPC_SERVER_ERROR,
-                                 given ? "Unauthorized: the bearer token is not valid"
-                                       : "Unauthorized: send Authorization: Bearer TOKEN");
-    struct MHD_Response *r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
+    char id[32], label[32];
+    struct principal *p;
 
+    if (which < 0)
+        return principal_new(PRINCIPAL_ANONYMOUS, "anonymous", "anonymous");
+    snprintf(id, sizeof(id), "token:%d", which + 1);
+    snprintf(label, sizeof(label), "token %d", which + 1);
+    p = principal_new(PRINCIPAL_TOKEN, id, label);
+    if (p != NULL) {
+        p->token = which;
+        memcpy(p->digest, h->tokens[which], sizeof(p->digest));
+    }
+    return p;
+}
+
+/* --- Refusals --- */
+
+/* 401 (or 403 for insufficient_scope) with its challenge. error: NULL (no credential sent),
+ * "invalid_token" or "insufficient_scope"; why: the error_description, or NULL. */
+static enum MHD_Result http_challenge(const struct http *h, struct MHD_Connection *mc,
+                                      const char *error, const char *why)
+{
+    const struct http_oauth *o = h->oauth;
+    int forbidden = error != NULL && strcmp(error, "insufficient_scope") == 0;
+    struct strbuf head = STRBUF_INIT;
+    char msg[256];
+    char *text;
+    struct MHD_Response *r;
+
+    if (o != NULL) {
+        (void)strbuf_addf(&head, "Bearer resource_metadata=\"%s\"", o->metadata);
+        if (o->scopes != NULL)
+            (void)strbuf_addf(&head, ", scope=\"%s\"", o->scopes);
+    } else {
+        (void)strbuf_addstr(&head, "Bearer realm=\"mcph\"");
+    }
+    if (error != NULL)
+        (void)strbuf_addf(&head, ", error=\"%s\"", error);
+    if (error != NULL && why != NULL)
+        (void)strbuf_addf(&head, ", error_description=\"%s\"", why);
+    snprintf(msg, sizeof(msg), "%s: %s", forbidden ? "Forbidden" : "Unauthorized",
+             why             ? why
+             : error != NULL ? "the bearer token is not valid"
+                             : "send Authorization: Bearer TOKEN");
+    text = http_error_text(JSONRPC_SERVER_ERROR, msg);
+    r = http_json_response(h, text ? text : "", text ? strlen(text) : 0);
     free(text);
-    if (r != NULL)
-        h->lib.add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
-                                   given ? "Bearer realm=\"mcph\", error=\"invalid_token\""
-                                         : "Bearer realm=\"mcph\"");
-    return http_queue(h, mc, MHD_HTTP_UNAUTHORIZED, r);
+    if (r != NULL && !head.nomem)
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, head.buf);
+    strbuf_release(&head);
+    return http_queue(h, mc, forbidden ? MHD_HTTP_FORBIDDEN : MHD_HTTP_UNAUTHORIZED, r);
+}
+
+/* --- Keys --- */
+
+/* The JWKS file's text into out (bounded). */
+static int http_oauth_read(const char *file, struct strbuf *out, char *why, size_t size)
+{
+    FILE *f = fopen(file, "r");
+    char buf[4096];
+    size_t n;
+
+    if (f == NULL) {
+        snprintf(why, size, "cannot open it: %s", strerror(errno));
+        return STATUS_IO;
+    }
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && out->len <= JWT_KEYS_MAX_BYTES)
+        (void)strbuf_add(out, buf, n);
+    fclose(f);
+    if (out->len > JWT_KEYS_MAX_BYTES || out->nomem) {
+        snprintf(why, size, "%s", out->nomem ? "out of memory" : "too large (256 KiB at most)");
+        return STATUS_LIMIT;
+    }
+    return STATUS_OK;
+}
+
+/* Load the key set (read the file or fetch the URL), no lock held. */
+static int http_oauth_load(const struct http_oauth *o, struct jwt_keys **out, char *why,
+                           size_t size)
+{
+    struct strbuf text = STRBUF_INIT;
+    int status;
+
+    *out = NULL;
+    if (o->url != NULL)
+        status = jwt_keys_fetch(o->lib, o->url, HTTP_OAUTH_FETCH_MS, &text, why, size);
+    else
+        status = http_oauth_read(o->file, &text, why, size);
+    if (status == STATUS_OK)
+        status = jwt_keys_parse(o->lib, text.buf ? text.buf : "", text.len, out, why, size);
+    strbuf_release(&text);
+    return status;
+}
+
+static void http_oauth_flush(struct http_oauth *o)
+{
+    for (size_t s = 0; s < HTTP_OAUTH_SETS; s++) {
+        for (size_t w = 0; w < HTTP_OAUTH_WAYS; w++) {
+            principal_drop(o->cache[s][w].who);
+            o->cache[s][w].who = NULL;
+        }
+    }
+}
+
+/* Load the keys now and put them in place (no lock held on entry; o->loading is ours). */
+static int http_oauth_reload(struct http *h)
+{
+    struct http_oauth *o = h->oauth;
+    struct jwt_keys *keys = NULL;
+    char why[256] = "";
+    int status = http_oauth_load(o, &keys, why, sizeof(why)), had;
+
+    pthread_mutex_lock(&o->lock);
+    had = o->keys != NULL;
+    if (status == STATUS_OK) {
+        jwt_keys_drop(o->keys);
+        o->keys = keys;
+        o->loaded = http_oauth_now();
+        http_oauth_flush(o);
+    }
+    o->loading = 0;
+    pthread_mutex_unlock(&o->lock);
+    if (status != STATUS_OK)
+        log_msg(&h->srv->log, LOG_WARNING, NULL,
+                "[server] %s = %s: the JWKS could not be loaded (%s); %s",
+                o->url ? "oauth_jwks_url" : "oauth_jwks_file", o->url ? o->url : o->file, why,
+                had ? "the keys loaded before stay in use" : "every OAuth token is refused");
+    return status;
+}
+
+/* The keys to verify with (held: jwt_keys_drop), loaded again first when they are old or a
+ * token named a kid they lack (miss), unless a load began less than HTTP_OAUTH_RETRY_S ago. */
+static struct jwt_keys *http_oauth_keys(struct http *h, int miss)
+{
+    struct http_oauth *o = h->oauth;
+    long long now = http_oauth_now();
+    struct jwt_keys *keys;
+    int load;
+
+    pthread_mutex_lock(&o->lock);
+    load = (miss || o->keys == NULL || now - o->loaded >= o->refresh_s) && !o->loading &&
+           (o->tried == 0 || now - o->tried >= HTTP_OAUTH_RETRY_S);
+    if (load) {
+        o->loading = 1;
+        o->tried = now;
+    }
+    pthread_mutex_unlock(&o->lock);
+    if (load)
+        (void)http_oauth_reload(h);
+    pthread_mutex_lock(&o->lock);
+    keys = jwt_keys_hold(o->keys);
+    pthread_mutex_unlock(&o->lock);
+    return keys;
+}
+
+/* --- Verified tokens --- */
+
+/* The principal of a token verified before and not expired (held), or NULL. */
+static struct principal *http_oauth_cached(struct http_oauth *o, const unsigned char *digest)
+{
+    struct http_oauth_entry *set = o->cache[digest[0]];
+    struct principal *who = NULL;
+    long long now = (long long)time(NULL);
+
+    pthread_mutex_lock(&o->lock);
+    for (size_t w = 0; w < HTTP_OAUTH_WAYS && who == NULL; w++) {
+        struct principal *p = set[w].who;
+
+        if (p == NULL || !sha256_equal(p->digest, digest, SHA256_BYTES))
+            continue;
+        if (now >= p->expires) {
+            principal_drop(p);
+            set[w].who = NULL;
+            continue;
+        }
+        who = principal_hold(p);
+    }
+    pthread_mutex_unlock(&o->lock);
+    return who;
+}
+
+/* Keep who (a reference taken) in its set: in a free or expired slot, else the oldest. */
+static void http_oauth_keep(struct http_oauth *o, struct principal *who)
+{
+    struct http_oauth_entry *set = o->cache[who->digest[0]];
+    long long now = (long long)time(NULL);
+    size_t pick = 0;
+
+    pthread_mutex_lock(&o->lock);
+    for (size_t w = 0; w < HTTP_OAUTH_WAYS; w++) {
+        if (set[w].who == NULL || now >= set[w].who->expires) {
+            pick = w;
+            break;
+        }
+        if (set[w].age < set[pick].age)
+            pick = w;
+    }
+    principal_drop(set[pick].who);
+    set[pick].who = principal_hold(who);
+    set[pick].age = ++o->clock;
+    pthread_mutex_unlock(&o->lock);
+}
+
+/* The scopes of the token: "scope" (words) and "scp" (an array of strings, or words). */
+static int http_oauth_scopes(struct principal *p, const cJSON *claim)
+{
+    const cJSON *one;
+    int status = STATUS_OK;
+
+    if (cJSON_IsString(claim)) {
+        char *copy = strdup(claim->valuestring), *save = NULL;
+
+        if (copy == NULL)
+            return STATUS_NOMEM;
+        for (char *w = strtok_r(copy, " ", &save); w != NULL && status == STATUS_OK;
+             w = strtok_r(NULL, " ", &save)) {
+            if (p->nscopes < HTTP_OAUTH_MAX_SCOPES && !principal_has_scope(p, w))
+                status = principal_add_scope(p, w);
+        }
+        free(copy);
+        return status;
+    }
+    if (!cJSON_IsArray(claim))
+        return STATUS_OK;
+    cJSON_ArrayForEach(one, claim)
+    {
+        if (status == STATUS_OK && cJSON_IsString(one) && p->nscopes < HTTP_OAUTH_MAX_SCOPES &&
+            !principal_has_scope(p, one->valuestring))
+            status = principal_add_scope(p, one->valuestring);
+    }
+    return status;
+}
+
+/* The principal of a verified token (owned), payload taken (freed on failure), or NULL. */
+static struct principal *http_oauth_principal(const struct http_oauth *o, cJSON *payload,
+                                              const unsigned char *digest)
+{
+    const char *sub = cJSON_GetObjectItemCaseSensitive(payload, "sub")->valuestring;
+    char id[PRINCIPAL_ID_MAX];
+    int n = snprintf(id, sizeof(id), "jwt:%s#%s", o->issuer, sub);
+    struct principal *p;
+
+    /* Too long to keep whole: the hash of both, so two subjects never share an id. */
+    if (n < 0 || (size_t)n >= sizeof(id)) {
+        unsigned char d[SHA256_BYTES];
+
+        sha256_hmac(o->issuer, strlen(o->issuer), sub, strlen(sub), d);
+        n = snprintf(id, sizeof(id), "jwt:");
+        for (size_t i = 0; i < SHA256_BYTES; i++)
+            n += snprintf(id + n, sizeof(id) - (size_t)n, "%02x", d[i]);
+    }
+    p = principal_new(PRINCIPAL_JWT, id, sub);
+    if (p == NULL || http_oauth_scopes(p, cJSON_GetObjectItemCaseSensitive(payload, "scope")) ||
+        http_oauth_scopes(p, cJSON_GetObjectItemCaseSensitive(payload, "scp"))) {
+        principal_drop(p);
+        cJSON_Delete(payload);
+        return NULL;
+    }
+    p->expires = (long long)cJSON_GetObjectItemCaseSensitive(payload, "exp")->valuedouble;
+    memcpy(p->digest, digest, SHA256_BYTES);
+    p->claims = payload;
+    return p;
+}
+
+/* Verify token (its digest given) against the keys, again once with the keys loaded anew
+ * when it names a kid they lack. STATUS_OK with *out (owned), else *why. */
+static int http_oauth_verify(struct http *h, const char *token, const unsigned char *digest,
+                             struct principal **out, const char **why)
+{
+    const struct http_oauth *o = h->oauth;
+    struct jwt_rules rules = {
+        .issuer = o->issuer, .audience = o->resource, .leeway_s = o->leeway_s};
+    cJSON *payload = NULL;
+    int status = STATUS_NOT_FOUND;
+
+    for (int round = 0; round < 2 && status == STATUS_NOT_FOUND; round++) {
+        struct jwt_keys *keys = http_oauth_keys(h, round == 1);
+
+        rules.now = (long long)time(NULL);
+        status = jwt_verify(token, strlen(token), keys, &rules, &payload, why);
+        if (keys == NULL && status == STATUS_NOT_FOUND)
+            *why = "no JWKS is loaded";
+        jwt_keys_drop(keys);
+    }
+    if (status != STATUS_OK)
+        return status;
+    *out = http_oauth_principal(o, payload, digest);
+    return *out ? STATUS_OK : STATUS_NOMEM;
+}
+
+/* The first scope of oauth_scopes who lacks, copied into buf; or NULL (it holds them all). */
+static const char *http_oauth_lacks(const struct http_oauth *o, const struct principal *who,
+                                    char *buf, size_t size)
+{
+    const char *s = o->scopes;
+
+    while (s != NULL && *s) {
+        size_t n;
+
+        s += strspn(s, " \t,");
+        n = strcspn(s, " \t,");
+        if (n == 0)
+            break;
+        snprintf(buf, size, "%.*s", (int)n, s);
+        if (!principal_has_scope(who, buf))
+            return buf;
+        s += n;
+    }
+    return NULL;
+}
+
+/* An OAuth access token: 1 with *out, or 0 with the refusal queued in *rc. */
+static int http_oauth_auth(struct http *h, struct MHD_Connection *mc, const char *token,
+                           struct principal **out, enum MHD_Result *rc)
+{
+    unsigned char digest[SHA256_BYTES];
+    char lacking[128], why[256];
+    const char *reason = NULL;
+    struct sha256 c;
+    struct principal *who;
+    int status = STATUS_OK;
+
+    sha256_init(&c);
+    sha256_update(&c, token, strlen(token));
+    sha256_final(&c, digest);
+    who = http_oauth_cached(h->oauth, digest);
+    if (who == NULL) {
+        status = http_oauth_verify(h, token, digest, &who, &reason);
+        if (status == STATUS_OK)
+            http_oauth_keep(h->oauth, who);
+    }
+    if (status == STATUS_NOMEM) {
+        *rc = MHD_NO;
+        return 0;
+    }
+    if (status != STATUS_OK) {
+        log_msg(&h->srv->log, LOG_DEBUG, NULL, "HTTP: an OAuth token was refused: %s", reason);
+        *rc = http_challenge(h, mc, "invalid_token", reason);
+        return 0;
+    }
+    if (http_oauth_lacks(h->oauth, who, lacking, sizeof(lacking)) != NULL) {
+        snprintf(why, sizeof(why), "the token lacks the scope %s", lacking);
+        principal_drop(who);
+        *rc = http_challenge(h, mc, "insufficient_scope", why);
+        return 0;
+    }
+    *out = who;
+    return 1;
+}
+
+/* The token of a Bearer Authorization value, or NULL. */
+static const char *http_bearer(const char *authorization)
+{
+    if (authorization == NULL || strncasecmp(authorization, "Bearer ", 7) != 0)
+        return NULL;
+    authorization += 7;
+    authorization += strspn(authorization, " ");
+    return *authorization ? authorization : NULL;
 }
 
 int http_auth(struct http *h, struct MHD_Connection *mc, const char *authorization,
               struct principal **out, enum MHD_Result *rc)
 {
-    unsigned char digest[SHA256_BYTES];
-    char id[32], label[32];
-    int which;
+    const char *token = http_bearer(authorization);
+    int which = -1;
 
     *out = NULL;
-    if (!http_token_ok(h, authorization, &which)) {
-        *rc = http_unauthorized(h, mc, authorization != NULL);
-        return 0;
-    }
-    if (which < 0) {
-        *out = principal_new(PRINCIPAL_ANONYMOUS, "anonymous", "anonymous");
-    } else {
-        snprintf(id, sizeof(id), "token:%d", which + 1);
-        snprintf(label, sizeof(label), "token %d", which + 1);
-        *out = principal_new(PRINCIPAL_TOKEN, id, label);
-        if (*out != NULL) {
-            (*out)->token = which;
-            memcpy(digest, h->tokens[which], sizeof(digest));
-            memcpy((*out)->digest, digest, sizeof(digest));
+    if (h->oauth == NULL || h->ntokens > 0) {
+        int ok = http_token_ok(h, authorization, &which);
+
+        if (ok && (h->oauth == NULL || which >= 0)) {
+            *out = http_token_principal(h, which);
+            *rc = MHD_NO;
+            return *out != NULL;
+        }
+        if (h->oauth == NULL) {
+            *rc = http_challenge(h, mc, authorization ? "invalid_token" : NULL, NULL);
+            return 0;
         }
     }
-    if (*out == NULL) {
-        *rc = MHD_NO;
+    if (token == NULL) {
+        *rc = http_challenge(h, mc, NULL, NULL);
         return 0;
     }
-    return 1;
+    return http_oauth_auth(h, mc, token, out, rc);
 }
 
-int http_auth_start(struct http *h)
+/* --- The Protected Resource Metadata (RFC 9728) --- */
+
+/* Each word of words (spaces, tabs or commas between) into arr, once. */
+static void http_oauth_words(cJSON *arr, const char *words)
 {
-    (void)h;
-    return STATUS_OK;
+    char one[128];
+
+    while (words != NULL && *words) {
+        size_t n;
+        const cJSON *have;
+        int dup = 0;
+
+        words += strspn(words, " \t,");
+        n = strcspn(words, " \t,");
+        if (n == 0)
+            break;
+        snprintf(one, sizeof(one), "%.*s", (int)n, words);
+        words += n;
+        cJSON_ArrayForEach(have, arr)
+        {
+            dup |= strcmp(have->valuestring, one) == 0;
+        }
+        if (!dup && cJSON_GetArraySize(arr) < HTTP_OAUTH_MAX_SCOPES)
+            cJSON_AddItemToArray(arr, cJSON_CreateString(one));
+    }
 }
 
-void http_auth_free(struct http *h)
+/* The metadata document (owned text), or NULL. The scopes of [access.NAME] sections are read
+ * under srv->lock: a reload changes them. */
+static char *http_oauth_document(struct http *h)
 {
-    (void)h;
+    const struct http_oauth *o = h->oauth;
+    struct server *srv = h->srv;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *servers = cJSON_AddArrayToObject(doc, "authorization_servers");
+    cJSON *scopes = cJSON_CreateArray(), *methods = cJSON_AddArrayToObject(doc, "bearer_methods_"
+                                                                                "supported");
+    char *text = NULL;
+
+    cJSON_AddStringToObject(doc, "resource", o->resource);
+    http_oauth_words(servers, o->servers ? o->servers : o->issuer);
+    http_oauth_words(scopes, o->scopes);
+    pthread_mutex_lock(&srv->lock);
+    for (size_t i = 0; i < srv->cfg.naccess; i++)
+        http_oauth_words(scopes, srv->cfg.access[i].scopes);
+    pthread_mutex_unlock(&srv->lock);
+    if (cJSON_GetArraySize(scopes) > 0) {
+        cJSON_AddItemToObject(doc, "scopes_supported", scopes);
+        scopes = NULL;
+    }
+    cJSON_AddItemToArray(methods, cJSON_CreateString("header"));
+    cJSON_Delete(scopes);
+    text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    return text;
+}
+
+/* Whether url is one of the metadata's paths: the well-known one alone, or followed by the
+ * endpoint's path or the resource's. */
+static int http_oauth_is_meta(const struct http *h, const char *url)
+{
+    size_t n = strlen(HTTP_OAUTH_WELL_KNOWN);
+
+    if (strncmp(url, HTTP_OAUTH_WELL_KNOWN, n) != 0)
+        return 0;
+    url += n;
+    return *url == '\0' || strcmp(url, h->path) == 0 || strcmp(url, h->oauth->res_path) == 0;
 }
 
 int http_auth_route(struct http *h, struct MHD_Connection *mc, const char *url, const char *method,
                     enum MHD_Result *rc)
 {
-    (void)h;
-    (void)mc;
-    (void)url;
-    (void)method;
-    (void)rc;
-    return 0;
+    struct MHD_Response *r;
+    char *text;
+
+    if (h->oauth == NULL || !http_oauth_is_meta(h, url))
+        return 0;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0) {
+        *rc = http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_SERVER_ERROR,
+                        "Method not allowed: the resource metadata is read with GET");
+        return 1;
+    }
+    text = http_oauth_document(h);
+    r = text ? http_json_response(h, text, strlen(text)) : NULL;
+    free(text);
+    if (r != NULL)
+        h->lib.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "max-age=300");
+    *rc = http_queue(h, mc, MHD_HTTP_OK, r);
+    return 1;
+}
+
+/* --- Start and stop --- */
+
+/* The challenge's resource_metadata URL and the resource's path, from oauth_resource. */
+static int http_oauth_urls(struct http_oauth *o)
+{
+    const char *r = o->resource, *auth = strstr(r, "://");
+    size_t origin = auth ? (size_t)(auth + 3 - r) + strcspn(auth + 3, "/?#") : strlen(r);
+    size_t path = strcspn(r + origin, "?#");
+    struct strbuf sb = STRBUF_INIT;
+
+    if (path == 1 && r[origin] == '/')
+        path = 0;
+    o->res_path = strndup(r + origin, path);
+    (void)strbuf_addf(&sb, "%.*s%s%s", (int)origin, r, HTTP_OAUTH_WELL_KNOWN,
+                      o->res_path ? o->res_path : "");
+    o->metadata = sb.nomem ? NULL : strbuf_detach(&sb, NULL);
+    strbuf_release(&sb);
+    return o->res_path && o->metadata ? STATUS_OK : STATUS_NOMEM;
+}
+
+static char *http_oauth_dup(const char *s, int *nomem)
+{
+    char *copy = s ? strdup(s) : NULL;
+
+    *nomem |= s != NULL && copy == NULL;
+    return copy;
+}
+
+/* h->oauth from the [server] keys (cfg), nothing loaded yet. */
+static int http_oauth_new(struct http *h, const struct config *cfg)
+{
+    struct http_oauth *o = calloc(1, sizeof(*o));
+    int nomem = 0;
+
+    if (o == NULL)
+        return STATUS_NOMEM;
+    h->oauth = o;
+    pthread_mutex_init(&o->lock, NULL);
+    o->issuer = http_oauth_dup(cfg->oauth_issuer, &nomem);
+    o->resource = http_oauth_dup(cfg->oauth_resource, &nomem);
+    o->file = http_oauth_dup(cfg->oauth_jwks_file, &nomem);
+    o->url = http_oauth_dup(cfg->oauth_jwks_url, &nomem);
+    o->servers = http_oauth_dup(cfg->oauth_authorization_servers, &nomem);
+    o->scopes = http_oauth_dup(cfg->oauth_scopes, &nomem);
+    o->leeway_s = cfg->oauth_leeway_s;
+    o->refresh_s = cfg->oauth_jwks_refresh_s > 0 ? cfg->oauth_jwks_refresh_s : 300;
+    if (nomem)
+        return STATUS_NOMEM;
+    return http_oauth_urls(o);
+}
+
+int http_auth_start(struct http *h)
+{
+    const struct config *cfg = &h->srv->cfg;
+    char why[256];
+    int status;
+
+    if (cfg->oauth_issuer == NULL)
+        return STATUS_OK;
+    status = http_oauth_new(h, cfg);
+    if (status == STATUS_OK)
+        status = jwt_lib_open(h->oauth->url != NULL, &h->oauth->lib, why, sizeof(why));
+    if (status == STATUS_IO)
+        log_msg(&h->srv->log, LOG_ERROR, NULL, "%s: [server] oauth_issuer: %s", cfg->file, why);
+    if (status != STATUS_OK)
+        return status;
+    h->oauth->loading = 1;
+    h->oauth->tried = http_oauth_now();
+    status = http_oauth_reload(h);
+    /* A file that cannot be used is the operator's mistake: say so now. A URL may answer
+     * later (the identity provider starting too): tokens are refused until it does. */
+    if (status != STATUS_OK && h->oauth->file != NULL) {
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] oauth_jwks_file = %s: no usable key; it needs a JWKS ({\"keys\": "
+                "[...]}) of RSA, EC P-256/P-384 or Ed25519 public keys",
+                cfg->file, h->oauth->file);
+        return STATUS_CONFIG;
+    }
+    return STATUS_OK;
+}
+
+void http_auth_free(struct http *h)
+{
+    struct http_oauth *o = h->oauth;
+
+    if (o == NULL)
+        return;
+    http_oauth_flush(o);
+    jwt_keys_drop(o->keys);
+    jwt_lib_close(o->lib);
+    pthread_mutex_destroy(&o->lock);
+    free(o->issuer);
+    free(o->resource);
+    free(o->file);
+    free(o->url);
+    free(o->servers);
+    free(o->scopes);
+    free(o->metadata);
+    free(o->res_path);
+    free(o);
+    h->oauth = NULL;
 }

@@ -8,7 +8,7 @@
 # temporary folder: tests/scale/nginx.conf.in, round-robin over the replicas for sessionless
 # (2026-07-28) requests, and routed on the Mcp-Session-Id prefix for legacy sessions. Each
 # replica serves a copy of tests/scale/replica.ini (its own session_route, one shared
-# state_key_file) on a port of its choosing (--listen 127.0.0.1:0); their plugins are the ones
+# state_key_file, OAuth on with a JWKS file of tests/scale/oauth.mjs) on a port of its choosing (--listen 127.0.0.1:0); their plugins are the ones
 # beside the binary (DIR/plugins for DIR/mcph). Then:
 #   - the driver's checks (see scale.mjs);
 #   - every replica still running after them, nginx logged no error, each replica stops with
@@ -115,9 +115,15 @@ t0=$(date +%s)
 # --- The replicas: a shared state key, one INI each. -----------------------------------------
 head -c 48 /dev/urandom | base64 >"$dir/state.key"
 chmod 600 "$dir/state.key"
+# OAuth: the key tokens are signed with, and its JWKS for the replicas' oauth_jwks_file.
+if ! node "$here/oauth.mjs" "$dir"; then
+    fail "the test's OAuth signing key is written" "node tests/scale/oauth.mjs failed"
+    exit 1
+fi
 : >"$dir/replicas"
 for i in 1 2 3; do
     sed -e "s|@PLUGIN_DIR@|$plugins|" -e "s|@STATE_KEY@|$dir/state.key|" -e "s|@ROUTE@|r$i|" \
+        -e "s|@JWKS@|$dir/jwks.json|" \
         "$here/replica.ini" >"$dir/r$i.ini"
     "$mcph" --listen 127.0.0.1:0 "$dir/r$i.ini" </dev/null >"$dir/r$i.log" 2>&1 &
     pids[i]=$!

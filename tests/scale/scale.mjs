@@ -10,6 +10,9 @@
 // clients send carries an X-Scale-Tag header that the access log records, so each request is
 // matched with the replica that served it; nginx also returns the replica in X-Mcph-Upstream,
 // which is how a stream still open is placed.
+// Authorization is on (tests/scale/oauth.mjs): every client sends a token of its own subject.
+//   oauth        the Protected Resource Metadata through nginx; 401 without a token (the
+//                challenge names the metadata), 200 with one
 //   sessionless  the v2 client (2026-07-28) lists and calls; every replica serves some
 //   mrtr         an elicitation whose retry lands on another replica than its first leg, and a
 //                requestState changed by one character refused with -32602
@@ -30,6 +33,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { check, report, done, expect } from '../lib/check.mjs';
 import { sleep, waitFor, short } from '../lib/util.mjs';
+import { RESOURCE, bearer } from './oauth.mjs';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25'; // what the v1 client's initialize asks for
@@ -100,6 +104,7 @@ class Wire {
         this.n = 0;
         this.records = []; // { tag, http, body, status, upstream, session }
         this.rewrite = null; // (body) => body: changes a request before it is sent
+        this.anonymous = false; // true: no Authorization header
         this.fetch = this.fetch.bind(this);
     }
 
@@ -107,6 +112,8 @@ class Wire {
         const tag = `${this.label}.${++this.n}`;
         const headers = new Headers(init.headers || (input instanceof Request ? input.headers : undefined));
         headers.set('X-Scale-Tag', tag);
+        // Authorization is on: each client is a subject of its own (its label).
+        if (!this.anonymous) headers.set('Authorization', bearer(dir, `scale-${this.label}`));
         let body = null;
         let raw = init.body;
         if (typeof raw === 'string') {
@@ -129,6 +136,7 @@ class Wire {
         rec.status = res.status;
         rec.upstream = res.headers.get('x-mcph-upstream');
         rec.session = res.headers.get('mcp-session-id');
+        this.lastChallenge = res.headers.get('www-authenticate');
         return res;
     }
 
@@ -559,6 +567,29 @@ async function listenersTools(l) {
     }
 }
 
+// (0) Authorization through nginx: the metadata from any replica, a request without a token
+// refused with the challenge that names it, one with a token served.
+async function oauth() {
+    const origin = new URL(url).origin;
+    await check('oauth: the metadata through nginx, 401 without a token, 200 with one', async () => {
+        const out = [];
+        const meta = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+        const doc = await meta.json().catch(() => ({}));
+        if (meta.status !== 200 || doc.resource !== RESOURCE) out.push(`metadata: HTTP ${meta.status} ${short(doc)}`);
+        const wire = new Wire('oauth');
+        wire.anonymous = true;
+        const msg = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } };
+        const refused = await modernPost(wire, msg);
+        const challenge = wire.lastChallenge || '';
+        if (refused.status !== 401) out.push(`no token: HTTP ${refused.status}`);
+        if (!challenge.includes('resource_metadata="https://mcp.scale.test/.well-known/oauth-protected-resource/mcp"')) out.push(`no token: challenge "${challenge}"`);
+        wire.anonymous = false;
+        const ok = await modernPost(wire, { ...msg, id: 2 });
+        if (ok.status !== 200 || !ok.json?.result?.tools) out.push(`with a token: HTTP ${ok.status} ${short(ok.json)}`);
+        return out;
+    });
+}
+
 async function main() {
     const t0 = Date.now();
     const watchdog = setTimeout(() => {
@@ -566,6 +597,7 @@ async function main() {
         done('scale driver');
     }, LIMIT_MS);
     try {
+        await oauth();
         await sessionless();
         await mrtr();
         const clients = await legacy();
