@@ -110,7 +110,9 @@ function writeConfig(ws, as) {
             oauth_scopes: 'mcp:tools', oauth_leeway_s: 0,
         },
         'plugin.example': { path: 'example.so', prefix: 'ex' },
-        'access.users': { scopes: 'mcp:tools mcp:read', tools: '*', resources: '*', prompts: '*' },
+        // Sections name scopes (each a token must hold all of), which the metadata publishes.
+        'access.users': { scopes: 'mcp:tools', tools: '*', resources: '*', prompts: '*' },
+        'access.readers': { scopes: 'mcp:read', resources: '*' },
         'access.static': { tokens: '1', tools: '*', resources: '*', prompts: '*' },
     });
 }
