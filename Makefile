@@ -5,7 +5,8 @@
 #                        exists, else conf/mcph.ini, on stdio: stdout carries only the protocol
 #   make test            build, then run every test layer. It installs what the tests need
 #                        with apt-get and npm when missing: Node.js and npm, the npm packages
-#                        of tests/ (tests/node_modules), nginx (test-scale's load balancer), and
+#                        of tests/ (tests/node_modules), nginx (test-scale's load balancer),
+#                        prometheus (test-http's promtool, the metrics text's parser), and
 #                        a second Node.js >= 22 for the conformance suite
 #                        (tests/conformance/node_modules)
 #   make SANITIZE=address,undefined test    the same under ASan/UBSan
@@ -106,7 +107,7 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
 .PHONY: all run test test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
         test-edges test-hostile test-conformance test-gateway test-isolate test-confine test-install \
-        test-docs check-format clean node-deps plugin \
+        test-docs check-format clean node-deps plugin promtool-dep \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
@@ -329,10 +330,20 @@ test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 
 # Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
-# slowloris, streams dropped mid-call, bearer tokens, Host and Origin).
-test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
+# slowloris, streams dropped mid-call, bearer tokens, Host and Origin); metrics and health
+# (metrics.mjs: every count against the calls made, the text checked by promtool).
+test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP) promtool-dep
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
+	node tests/http/metrics.mjs $(MCPH)
+
+# promtool (Debian's prometheus package), the parser tests/http/metrics.mjs checks the metrics
+# text with; installed with apt-get when missing.
+promtool-dep:
+	@command -v promtool >/dev/null || { \
+	    echo "mcph: the metrics test needs promtool; installing prometheus with apt-get"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
 
 # Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
 # when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session
