@@ -8,7 +8,8 @@
  * one atomic store) and counts with relaxed atomic adds. Series are bounded: past
  * LIMIT_METRICS_SERIES (plugin, tool) pairs or LIMIT_METRICS_PLUGINS plugins, calls count in one
  * series whose labels are "(other)". What is read at scrape time (plugin states, readiness)
- * takes the state lock only to take a reference on the set served.
+ * takes the state lock only to take a reference on the set served. The table's own lock is
+ * taken last (a call begins under the state lock) and nothing is taken while it is held.
  *
  * The series (docs/http.md, "Metrics and health"):
  *   mcph_up, mcph_build_info{version}
