@@ -5,7 +5,8 @@
 #                        exists, else conf/mcph.ini, on stdio: stdout carries only the protocol
 #   make test            build, then run every test layer. It installs what the tests need
 #                        with apt-get and npm when missing: Node.js and npm, the npm packages
-#                        of tests/ (tests/node_modules), nginx (test-scale's load balancer), and
+#                        of tests/ (tests/node_modules), nginx (test-scale's load balancer),
+#                        prometheus (test-http's promtool, the metrics text's parser), and
 #                        a second Node.js >= 22 for the conformance suite
 #                        (tests/conformance/node_modules)
 #   make SANITIZE=address,undefined test    the same under ASan/UBSan
@@ -108,7 +109,7 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
 .PHONY: all run test test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
         test-edges test-hostile test-conformance test-gateway test-isolate test-confine test-install \
-        test-docs check-format clean node-deps plugin \
+        test-docs check-format clean node-deps plugin promtool-dep \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
 
@@ -337,13 +338,23 @@ test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 # slowloris, streams dropped mid-call, bearer tokens, Host and Origin); OAuth against a real
 # authorization server (oauth2-mock-server) and its JWKS URL (oauth.mjs); rate limits per
 # principal and per tool, answered 429 or -32000, and reloaded (ratelimit.mjs); tool sets per
-# credential and requestState bound to its principal (access.mjs).
-test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
+# credential and requestState bound to its principal (access.mjs); metrics and health
+# (metrics.mjs: every count against the calls made, the text checked by promtool).
+test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP) promtool-dep
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
 	node tests/http/oauth.mjs $(MCPH)
 	node tests/http/ratelimit.mjs $(MCPH)
 	node tests/http/access.mjs $(MCPH)
+	node tests/http/metrics.mjs $(MCPH)
+
+# promtool (Debian's prometheus package), the parser tests/http/metrics.mjs checks the metrics
+# text with; installed with apt-get when missing.
+promtool-dep:
+	@command -v promtool >/dev/null || { \
+	    echo "mcph: the metrics test needs promtool; installing prometheus with apt-get"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends prometheus; }
 
 # Scale-out: three replicas sharing a state key behind nginx (Debian's, round-robin; installed
 # when missing), the v2 client in 2026-07-28 mode through it, and a legacy client with session

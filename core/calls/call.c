@@ -9,6 +9,7 @@
 #include "calls/mrtr.h"
 #include "calls/question.h"
 #include "served/decorate.h"
+#include "served/metrics.h"
 #include "served/notify.h"
 #include "served/ratelimit.h"
 #include "wire/principal.h"
@@ -35,6 +36,7 @@ struct call_job {
     int ask_timeout_ms;          /* copied: the config may be swapped by a reload meanwhile */
     struct mrtr mrtr;            /* 2026-07-28: the questions and the retry's answers */
     struct notify_caller caller; /* under srv->call_key while the handler runs */
+    struct metrics_call meter;   /* counted in srv->metrics (zero when it is NULL) */
     char name[];                 /* t.name (which the registry owns) copied, in the same block */
 };
 
@@ -348,6 +350,7 @@ static struct call_answer call_run_handler(struct call_job *job)
     struct mcph_call c;
     int rc;
 
+    job->meter.outcome = METRICS_ERROR;
     if (result_init(&c, job->t.kind, job->o.rev, args, job->t.uri) != STATUS_OK) {
         a.error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, "Out of memory", NULL);
         return a;
@@ -368,12 +371,15 @@ static struct call_answer call_run_handler(struct call_job *job)
     if (job->o.modern &&
         (a.result = mrtr_result(&job->mrtr, reg, job->o.msg, job->t.name)) != NULL) {
         /* The handler asked what only a retry can answer. */
+        job->meter.outcome = METRICS_INPUT_REQUIRED;
     } else if (rc != MCPH_OK) {
         a.error = call_plugin_error(job, rc, c.error);
+        job->meter.outcome = metrics_outcome_of(rc);
     } else if ((a.error = call_check_output(job, &c)) == NULL) {
         a.result = result_build(&c);
         if (job->o.modern)
             decorate_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
+        job->meter.outcome = c.is_error ? METRICS_TOOL_ERROR : METRICS_OK;
     }
     server_release_registry(job->o.srv, reg);
     job->result_cost = c.bytes + c.parsed;
@@ -409,11 +415,14 @@ static void call_job_run(struct work_job *work)
         cJSON_Delete(a.result);
         cJSON_Delete(a.error);
         out_reply(out, job->o.batch, job->o.slot, NULL);
+        job->meter.outcome = METRICS_CANCELLED;
     } else if (a.result != NULL) {
         out_result(out, job->o.batch, job->o.slot, job->o.id, a.result);
     } else {
         out_reply(out, job->o.batch, job->o.slot, a.error);
     }
+    if (job->o.srv->metrics != NULL)
+        metrics_call_end(job->o.srv->metrics, &job->meter);
 }
 
 /* After the pool is done with the job's plugin: the registry reference may go. */
@@ -429,6 +438,8 @@ static void call_job_drop(struct work_job *work)
     inflight_remove(job->o.peer->inflight, &job->flight);
     if (job->o.batch != NULL)
         out_reply(job->o.peer->out, job->o.batch, job->o.slot, NULL);
+    if (job->o.srv->metrics != NULL)
+        metrics_call_end(job->o.srv->metrics, &job->meter);
     call_job_free(job);
 }
 
@@ -539,6 +550,8 @@ void call_submit(struct call_origin *o, struct call_target *t)
     job->o = *o;
     job->t = *t;
     job->t.name = job->name;
+    if (srv->metrics != NULL)
+        metrics_call_begin(srv->metrics, &job->meter, t->plugin->id, t->kind, job->name);
     job->progress_token = token ? cJSON_Duplicate(token, 1) : NULL;
     job->ask_timeout_ms = srv->cfg.ask_timeout_ms;
     /* The instance, not the whole set served: a queued call must not keep every plugin of an

@@ -76,4 +76,10 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 void mcp_unserve(void *state);
 void mcp_serve_subscribe(const struct mcph_host *host, void *state, const char *uri, int on);
 
+/* The state of the process an instance serves (state: what mcp_serve stored), as metrics name
+ * it: "up", "restarting" (starting, or waiting out a restart's backoff), "down" (too many
+ * crashes, or stopped) or "idle" (stopped by idle_stop_s until a request needs it). Static
+ * text. Any thread (the link's lock is taken for a moment). */
+const char *mcp_serve_health(void *state);
+
 #endif

@@ -687,3 +687,18 @@ void mcp_serve_subscribe(const struct mcph_host *host, void *state, const char *
     if (m->subscribe)
         mcp_link_subscribe(m->link, uri, on);
 }
+
+const char *mcp_serve_health(void *state)
+{
+    static const char *const names[] = {
+        [MCP_STARTING] = "restarting", [MCP_UP] = "up",        [MCP_RESTARTING] = "restarting",
+        [MCP_DOWN] = "down",           [MCP_STOPPED] = "down", [MCP_IDLE] = "idle",
+    };
+    struct mcp *m = state;
+    enum mcp_state st;
+
+    pthread_mutex_lock(&m->link->lock);
+    st = m->link->state;
+    pthread_mutex_unlock(&m->link->lock);
+    return names[st];
+}

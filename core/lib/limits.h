@@ -34,6 +34,10 @@
 /* [access.NAME] sections (each a bit of a principal's view) and [limit.NAME] sections. */
 #define LIMIT_ACCESS_SECTIONS 64
 #define LIMIT_LIMIT_SECTIONS 64
+/* Metrics series kept: (plugin, tool) pairs and plugins; calls past them count in one series
+ * labelled "(other)". Powers of two (the tables are twice as large). */
+#define LIMIT_METRICS_SERIES 4096
+#define LIMIT_METRICS_PLUGINS 512
 /* OAuth: the clock skew allowed on exp, nbf and iat, and how long a fetched JWKS is kept. */
 #define LIMIT_OAUTH_LEEWAY_S 60
 #define LIMIT_OAUTH_JWKS_REFRESH_S 300

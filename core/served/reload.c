@@ -3,6 +3,7 @@
 #include "lib/crash.h"
 #include "lib/diag.h"
 #include "lib/log.h"
+#include "served/metrics.h"
 #include "served/notify.h"
 #include "served/registry.h"
 #include "lib/status.h"
@@ -337,6 +338,7 @@ int reload_run(struct server *srv)
     config_init(&r.cfg);
     r.in = &r.cfg;
     status = reload_execute(&r, reload_prepare(&r));
+    metrics_reload(srv->metrics, status == STATUS_OK);
     reload_release(&r);
     return status;
 }

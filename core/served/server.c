@@ -8,6 +8,7 @@
 #include "host/plugin.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
+#include "served/metrics.h"
 #include "served/notify.h"
 #include "served/ratelimit.h"
 
@@ -341,6 +342,10 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
     if (status != STATUS_OK)
         return status == STATUS_NOMEM ? STATUS_NOMEM : STATUS_INVALID;
     atomic_store(&srv->log.level, srv->cfg.log_level);
+    /* Counted only when shown: a server without metrics_path pays a NULL check. */
+    if (srv->cfg.metrics_path != NULL && srv->isolated == NULL &&
+        (srv->metrics = metrics_new()) == NULL)
+        return STATUS_NOMEM;
     status = server_load_plugins(srv, &plugins, &n, failures, &wrong);
     if (status == STATUS_OK)
         status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, collisions);
@@ -400,6 +405,8 @@ void server_release(struct server *srv)
     free(srv->state_key);
     ratelimit_free(srv->rates);
     srv->rates = NULL;
+    metrics_free(srv->metrics);
+    srv->metrics = NULL;
     config_release(&srv->cfg);
     pthread_mutex_destroy(&srv->lock);
 }

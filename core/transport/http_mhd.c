@@ -7,6 +7,7 @@
 
 #include "lib/log.h"
 #include "lib/status.h"
+#include "served/metrics.h"
 #include "wire/jsonrpc.h"
 
 #include <dlfcn.h>
@@ -99,6 +100,8 @@ enum MHD_Result http_queue(const struct http *h, struct MHD_Connection *mc, unsi
 
     if (r == NULL)
         return MHD_NO;
+    if (status >= 400 && h->srv->metrics != NULL)
+        metrics_reject(h->srv->metrics, status);
     rc = h->lib.queue_response(mc, status, r);
     h->lib.destroy_response(r);
     return rc;
