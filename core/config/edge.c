@@ -148,6 +148,14 @@ static void config_edge_check_oauth(const struct config *cfg, struct diag *errs)
 void config_edge_check(const struct config *cfg, struct diag *errs)
 {
     config_edge_check_oauth(cfg, errs);
+    /* The metrics name every tool and plugin: beside the endpoint, any credential would read
+     * the names its access sections hide. */
+    if (cfg->naccess > 0 && cfg->metrics_path != NULL && cfg->metrics_listen == NULL)
+        diag_add_at(errs, cfg->file, cfg->access[0].line,
+                    "[access.%s]: the metrics at metrics_path name every tool, whoever reads "
+                    "them; with access sections, serve them on a listener of their own "
+                    "([server] metrics_listen = HOST:PORT) or remove metrics_path",
+                    cfg->access[0].id);
     for (size_t i = 0; i < cfg->naccess; i++) {
         const struct config_access *a = &cfg->access[i];
 
@@ -163,7 +171,7 @@ void config_edge_check(const struct config *cfg, struct diag *errs)
                         a->id);
         if (a->tokens_line && cfg->auth_token_file == NULL)
             diag_add_at(errs, cfg->file, a->tokens_line,
-                        "[access.%s] tokens names lines of [server] auth_token_file, which is "
+                        "[access.%s] tokens names tokens of [server] auth_token_file, which is "
                         "not set",
                         a->id);
     }

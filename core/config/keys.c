@@ -292,7 +292,8 @@ const struct config_key config_access_keys[] = {
      .help = "NAME=VALUE words, space-separated: each claim equals VALUE or is an array that "
              "holds it"},
     {"tokens", CONFIG_KEY_TEXT, CONFIG_ACCESS(tokens, tokens_line), .check = config_check_numbers,
-     .help = "line numbers of auth_token_file (from 1), space-separated"},
+     .help = "tokens of auth_token_file by their place in it (from 1; comments and blank "
+             "lines are not counted), space-separated"},
     {"tools", CONFIG_KEY_TEXT, CONFIG_ACCESS(filter[FILTER_TOOLS], filter_line[FILTER_TOOLS]),
      .check = filter_check, .help = CONFIG_GLOBS("tool names as clients see them")},
     {"resources", CONFIG_KEY_TEXT,

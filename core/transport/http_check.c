@@ -172,14 +172,13 @@ static enum MHD_Result http_refuse_framing(const struct http *h, struct MHD_Conn
     return http_queue(h, mc, status, r);
 }
 
-/* A new request, headers read: who may ask, and what. */
-static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, const char *url,
-                                  const char *method, void **con_cls)
+/* A new request, headers read: who may ask, and what. authorization: its Authorization value
+ * (trimmed, whole), or NULL. */
+static enum MHD_Result http_begin_as(struct http *h, struct MHD_Connection *mc, const char *url,
+                                     const char *method, void **con_cls, const char *authorization)
 {
-    char host_buf[256], auth_buf[1024], origin_buf[256], buf[400];
+    char host_buf[256], origin_buf[256], buf[400];
     const char *host = http_value(h, mc, MHD_HTTP_HEADER_HOST, host_buf, sizeof(host_buf));
-    const char *authorization =
-        http_value(h, mc, MHD_HTTP_HEADER_AUTHORIZATION, auth_buf, sizeof(auth_buf));
     const char *origin = http_value(h, mc, MHD_HTTP_HEADER_ORIGIN, origin_buf, sizeof(origin_buf));
     const char *problem;
     unsigned status;
@@ -232,6 +231,24 @@ static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, con
         rc = http_fail(h, mc, MHD_HTTP_METHOD_NOT_ALLOWED, JSONRPC_SERVER_ERROR,
                        "Method not allowed: use POST (GET and DELETE for a legacy session)");
     principal_drop(who);
+    return rc;
+}
+
+/* The Authorization value is taken whole (an access token may be kilobytes long; the
+ * connection's memory limit bounds it), trimmed into a buffer of its own. */
+static enum MHD_Result http_begin(struct http *h, struct MHD_Connection *mc, const char *url,
+                                  const char *method, void **con_cls)
+{
+    const char *raw = http_header(h, mc, MHD_HTTP_HEADER_AUTHORIZATION);
+    size_t size = raw != NULL ? strlen(raw) + 1 : 0;
+    char *authorization = raw != NULL ? malloc(size) : NULL;
+    enum MHD_Result rc;
+
+    if (raw != NULL && authorization == NULL)
+        return MHD_NO;
+    rc = http_begin_as(h, mc, url, method, con_cls,
+                       raw != NULL ? http_trim(raw, authorization, size) : NULL);
+    free(authorization);
     return rc;
 }
 

@@ -62,7 +62,8 @@ const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 const KEY_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const KEY_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-const TOKENS = ['mcph-hostile-token-0123456789abcdef', 'second-token-ZYXW'];
+// The third is as long as an access token with many claims: a header of 3 KiB is read whole.
+const TOKENS = ['mcph-hostile-token-0123456789abcdef', 'second-token-ZYXW', `long-${'L'.repeat(3000)}`];
 const STREAM_TOKENS = ['stream-token-a-0123456789', 'stream-token-b-0123456789', 'stream-token-c-0123456789',
     'stream-token-d-0123456789', 'stream-token-e-0123456789'];
 const STREAM_CONNECTIONS = 16; // streams: max_connections
@@ -480,7 +481,7 @@ const SERVERS = {
     })),
     auth: () => new Server('auth', (ws) => {
         const file = path.join(ws, 'tokens');
-        fs.writeFileSync(file, `# bearer tokens of the hostile HTTP suite\n${TOKENS[0]}\n\n  ${TOKENS[1]}  \n`);
+        fs.writeFileSync(file, `# bearer tokens of the hostile HTTP suite\n${TOKENS[0]}\n\n  ${TOKENS[1]}  \n${TOKENS[2]}\n`);
         fs.chmodSync(file, 0o600);
         return {
             server: { name: 'mcph-http-hostile-auth', plugin_dir: TEST_PLUGINS, auth_token_file: file, http_timeout_s: 10 },
@@ -950,6 +951,8 @@ define('auth', 'auth', async (t, srv) => {
     t.answer('the right token', await modern(srv, msg), { status: 200, id: 'a' });
     t.answer('the second token (trimmed in the file)', await modern(srv, msg, { Authorization: `Bearer ${TOKENS[1]}` }), { status: 200, id: 'a' });
     t.answer('scheme in lower case: bearer', await modern(srv, msg, { Authorization: `bearer ${TOKENS[0]}` }), { status: 200, id: 'a' });
+    t.answer('a right token of 3 KiB', await modern(srv, msg, { Authorization: `Bearer ${TOKENS[2]}` }), { status: 200, id: 'a' });
+    t.answer('that token cut by one character', await modern(srv, msg, { Authorization: `Bearer ${TOKENS[2].slice(0, -1)}` }), { status: 401 });
     t.answer('legacy initialize without a token', await send(srv, { body: rpc(1, 'initialize', { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'x', version: '1' } }), headers: BASE }), { status: 401, noHeaders: ['Mcp-Session-Id'] });
     const s = new Legacy(srv, { prefix: 'au' });
     await s.openOk();

@@ -1161,7 +1161,73 @@ static void test_confine_errors(void)
     cfg_done(&cfg, &errs, path);
 }
 
+/* The edge's sections and keys: what is read, and every mistake named at its line. */
+static void test_edge(void)
+{
+    struct config cfg;
+    struct diag errs;
+    char path[512];
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "edge.ini",
+                          "[server]\nauth_token_file = tokens\n"
+                          "oauth_issuer = https://id.example.com\n"
+                          "oauth_resource = https://mcp.example.com/mcp\n"
+                          "oauth_jwks_url = https://id.example.com/jwks\n"
+                          "oauth_scopes = mcp:tools\nrate = 120/min\n"
+                          "metrics_path = /metrics\nmetrics_listen = 127.0.0.1:9100\n"
+                          "[access.readers]\nscopes = mcp:read\nclaims = groups=ops team=a\n"
+                          "tools = get_* !get_secret\n"
+                          "[access.admins]\ntokens = 1 2\ntools = *\nresources = *\n"
+                          "[limit.slow]\ntools = slow_*\nrate = 2/s\nburst = 4\nper = server\n"),
+                 STATUS_OK);
+    CHECK_INT_EQ((int)cfg.naccess, 2);
+    CHECK_STR_EQ(cfg.access[0].id, "readers");
+    CHECK_STR_EQ(cfg.access[0].scopes, "mcp:read");
+    CHECK_STR_EQ(cfg.access[0].claims, "groups=ops team=a");
+    CHECK_STR_EQ(cfg.access[0].filter[FILTER_TOOLS], "get_* !get_secret");
+    CHECK(cfg.access[0].filter[FILTER_RESOURCES] == NULL);
+    CHECK_STR_EQ(cfg.access[1].tokens, "1 2");
+    CHECK_INT_EQ((int)cfg.nlimits, 1);
+    CHECK_INT_EQ(cfg.limits[0].per_principal, 0);
+    CHECK_INT_EQ(cfg.limits[0].burst, 4);
+    CHECK_INT_EQ(cfg.oauth_leeway_s, 60);
+    cfg_done(&cfg, &errs, path);
+
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "edge-bad.ini",
+                          "[server]\noauth_issuer = http://id.example.com\n"
+                          "metrics_path = /metrics\nrate = 5/week\n"
+                          "[access.a]\ntools = *\n"
+                          "[access.b]\nscopes = x\nclaims = nope\ncolour = red\n"
+                          "[access.b]\n"
+                          "[limit.l]\ntools = a{b\n"
+                          "[access.c]\ntokens = 1\n"),
+                 STATUS_CONFIG);
+    CHECK(cfg_has_error(&errs, path, 2, "https:// (http:// only on loopback)"));
+    CHECK(cfg_has_error(&errs, path, 4, "N/s, N/min or N/h"));
+    CHECK(cfg_has_error(&errs, path, 5, "says what it shows but not to whom"));
+    CHECK(cfg_has_error(&errs, path, 5, "serve them on a listener of their own"));
+    CHECK(cfg_has_error(&errs, path, 8, "come from OAuth access tokens"));
+    CHECK(cfg_has_error(&errs, path, 9, "'nope' is not NAME=VALUE"));
+    CHECK(cfg_has_error(&errs, path, 10, "unknown key 'colour' in [access.b]"));
+    CHECK(cfg_has_error(&errs, path, 11, "[access.b] appears twice (first on line 7)"));
+    CHECK(cfg_has_error(&errs, path, 12, "[limit.l] has no rate"));
+    CHECK(cfg_has_error(&errs, path, 13, "is not glob syntax"));
+    CHECK(cfg_has_error(&errs, path, 15,
+                        "[access.c] tokens names tokens of [server] auth_token_file"));
+    cfg_done(&cfg, &errs, path);
+
+    /* OAuth keys that need each other. */
+    CHECK_INT_EQ(cfg_load(&cfg, &errs, path, sizeof(path), "edge-oauth.ini",
+                          "[server]\noauth_resource = https://mcp.example.com/mcp\n"),
+                 STATUS_CONFIG);
+    CHECK_INT_EQ((int)errs.count, 2);
+    CHECK(errs.count == 2 && strstr(errs.msgs[0], "set both") != NULL &&
+          strstr(errs.msgs[1], "set one of oauth_jwks_file and oauth_jwks_url") != NULL);
+    cfg_done(&cfg, &errs, path);
+}
+
 static const struct check_test tests[] = {
+    {"edge", test_edge},
     {"http_keys", test_http_keys},
     {"core_keys", test_core_keys},
     {"defaults", test_defaults},
