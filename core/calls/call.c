@@ -379,6 +379,9 @@ static struct call_answer call_run_handler(struct call_job *job)
         a.result = result_build(&c);
         if (job->o.modern)
             decorate_result(a.result, reg, pl, job->t.kind == RESULT_RESOURCE);
+        /* A shared cache must not hand what this principal may read to one that may not. */
+        if (job->o.modern && job->t.kind == RESULT_RESOURCE && job->o.private_view)
+            decorate_private(a.result);
         job->meter.outcome = c.is_error ? METRICS_TOOL_ERROR : METRICS_OK;
     }
     server_release_registry(job->o.srv, reg);

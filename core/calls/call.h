@@ -52,9 +52,11 @@ struct call_origin {
     unsigned can;            /* enum call_can */
     struct out_batch *batch; /* or NULL */
     size_t slot;
-    int modern;    /* a 2026-07-28 request: modern results, MRTR, its own log level */
-    int log_level; /* modern: the level its _meta asked for, LOG_OFF for none */
-    size_t bytes;  /* input it came in (its share of a batch), counted against max_pending_mb */
+    int modern;       /* a 2026-07-28 request: modern results, MRTR, its own log level */
+    int log_level;    /* modern: the level its _meta asked for, LOG_OFF for none */
+    int private_view; /* what the asker sees depends on its credential ([access.NAME]): a
+                       * cacheable result says cacheScope private */
+    size_t bytes;     /* input it came in (its share of a batch), counted against max_pending_mb */
 };
 
 /* Queue the call on its plugin's lane; the reader runs it once the messages buffered are

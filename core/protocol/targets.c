@@ -47,7 +47,8 @@ static void targets_call(struct request *req, struct call_target *t)
                             .slot = req->slot,
                             .bytes = req->bytes,
                             .modern = req->modern,
-                            .log_level = req->modern ? req->env.log_level : LOG_OFF};
+                            .log_level = req->modern ? req->env.log_level : LOG_OFF,
+                            .private_view = !request_view(req).all};
 
     o.can = targets_client_can(req);
     req->msg = NULL;

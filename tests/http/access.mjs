@@ -187,6 +187,12 @@ async function partLists(ref, acl, full) {
         const l = await listAll((m) => post(ref.url, m), 'tools/list', 'tools', 'name', true);
         return l.scopes.every((s) => s === 'public') ? `${l.names.length} tools` : [`cacheScope ${short(l.scopes)}`];
     });
+    await check('resources/read of a row a section shows: cacheScope private (cache_scope = public)', async () => {
+        const mine = await post(acl.url, modernRequest(7, 'resources/read', { uri: 'example://note' }), { headers: auth(1) });
+        const open = await post(ref.url, modernRequest(8, 'resources/read', { uri: 'example://note' }));
+        const [a, b] = [mine.answer?.result?.cacheScope, open.answer?.result?.cacheScope];
+        return a === 'private' && b === 'public' ? `token 2: ${a}; without sections: ${b}` : [`token 2: ${short(mine.text)}; without sections: ${short(open.text)}`];
+    });
     await check('a legacy session opened with token 1 is refused with token 2 (403)', async () => {
         const s = await legacySession(acl.url, 0);
         const r = await post(acl.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }, { headers: { ...s.headers, ...auth(1) } });
