@@ -22,8 +22,9 @@
 // subscriptions/listen) naming example://note in resourceSubscriptions, with a fourth token
 // whose [access.writer] calls ex_set_note and sees the note: token 1 (which does not see it)
 // is acknowledged as for a missing URI but is never told notifications/resources/updated, while
-// token 2 and token 4 are; after a SIGHUP that takes the note from section two, token 2's
-// listen opened before it is no longer told, and token 4's still is.
+// token 2 and token 4 are, and so is a legacy session of token 2 that subscribed to the note
+// (resources/subscribe, its GET stream); after a SIGHUP that takes the note from section two,
+// token 2's listen and session opened before it are no longer told, and token 4's still is.
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http access: N passed, N failed"; exit 1
 // when a check failed.
 
@@ -283,25 +284,41 @@ async function partReload(acl, full) {
 // the notifications/resources/updated tagged with its id), close() }.
 async function openListen(url, token, id, uris) {
     const msg = modernRequest(id, 'subscriptions/listen', { notifications: { resourceSubscriptions: uris } });
+    const l = await openStream(url, { method: 'POST', body: JSON.stringify(msg), headers: { 'content-type': 'application/json', ...modernHeaders(msg), ...auth(token) } },
+        (m) => m.method === 'notifications/resources/updated' && same(m.params?._meta?.[KEY_SUB], id));
+    if (!await waitFor(() => l.messages.some((m) => m.method === 'notifications/subscriptions/acknowledged'), T(5000))) {
+        l.close();
+        throw new Error(`listen of token ${token + 1}: ${l.status}, no acknowledgement (${short(l.messages)})`);
+    }
+    l.ack = l.messages.find((m) => m.method === 'notifications/subscriptions/acknowledged');
+    return l;
+}
+
+// An event stream (a listen's POST, a legacy session's GET) read as it comes: { status,
+// messages, updates() (the URIs of the notifications/resources/updated that ours(m) takes),
+// close() }.
+async function openStream(url, init, ours) {
     const ac = new AbortController();
-    const res = await fetch(url, {
-        method: 'POST', body: JSON.stringify(msg), signal: ac.signal,
-        headers: { 'content-type': 'application/json', accept: ACCEPT, ...modernHeaders(msg), ...auth(token) },
-    });
+    const res = await fetch(url, { ...init, headers: { accept: ACCEPT, ...init.headers }, signal: ac.signal });
     const l = {
-        status: res.status, messages: [], ack: null, close: () => ac.abort(),
-        updates: () => l.messages.filter((m) => m.method === 'notifications/resources/updated' && same(m.params?._meta?.[KEY_SUB], id)).map((m) => m.params.uri),
+        status: res.status, messages: [], close: () => ac.abort(),
+        updates: () => l.messages.filter(ours).map((m) => m.params?.uri),
     };
-    const feed = sseParser((ev) => {
-        const m = JSON.parse(ev.data);
-        l.messages.push(m);
-        if (m.method === 'notifications/subscriptions/acknowledged') l.ack = m;
-    });
+    const feed = sseParser((ev) => l.messages.push(JSON.parse(ev.data)));
     const decoder = new TextDecoder();
     (async () => {
         for await (const chunk of res.body) feed(decoder.decode(chunk, { stream: true }));
     })().catch(() => {});
-    if (!await waitFor(() => l.ack, T(5000))) throw new Error(`listen of token ${token + 1}: ${res.status}, no acknowledgement (${short(l.messages)})`);
+    return l;
+}
+
+// A legacy session of token 2 subscribed to the note, and its GET stream.
+async function subscribedSession(url) {
+    const s = await legacySession(url, 1);
+    const r = await post(url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: NOTE } }, { headers: s.headers });
+    if (!r.answer?.result) throw new Error(`resources/subscribe: ${r.status} ${short(r.text)}`);
+    const l = await openStream(url, { method: 'GET', headers: s.headers }, (m) => m.method === 'notifications/resources/updated');
+    if (l.status !== 200) throw new Error(`GET stream: ${l.status}`);
     return l;
 }
 
@@ -332,15 +349,17 @@ async function partListen(acl) {
         const one = await listen(acl.url, 0, 'one', [NOTE, 'example://nosuch']);
         const two = await listen(acl.url, 1, 'two', [NOTE]);
         const four = await listen(acl.url, 3, 'four', [NOTE]);
+        const session = await subscribedSession(acl.url);
+        open.push(session);
         await check('listen: a URI its token does not see is acknowledged as a missing one is', async () => {
             const got = one.ack.params?.notifications?.resourceSubscriptions;
             return same(got, [NOTE, 'example://nosuch']) ? short(got) : [`acknowledged ${short(one.ack)}`];
         });
         await check('listen: resources/updated of a URI its token does not see is not told; those that see it are', async () => {
-            const problems = await setNote(acl, [['token 2', two], ['token 4', four]], [['token 1', one]], 'first');
-            return problems.length ? problems : 'tokens 2 and 4 told, token 1 not';
+            const problems = await setNote(acl, [['token 2', two], ['token 4', four], ['token 2\'s legacy session', session]], [['token 1', one]], 'first');
+            return problems.length ? problems : 'tokens 2 and 4 and a legacy session told, token 1 not';
         });
-        await check('listen: a SIGHUP that takes the URI from a section stops telling the listens opened before', async () => {
+        await check('listen: a SIGHUP that takes the URI from a section stops telling the listens and subscriptions opened before', async () => {
             writeConfig(path.dirname(acl.ini), { two: { ...TWO.ini, tools: 'ex_echo', resources: 'example://readme' } });
             acl.hup();
             const gone = await waitFor(async () => {
@@ -349,10 +368,12 @@ async function partListen(acl) {
             }, T(10000), 50);
             if (!gone) return ['token 2 still lists the note after the reload'];
             const before = two.updates().length;
+            const had = session.updates().length;
             const problems = await setNote(acl, [['token 4', four]], [], 'second');
             if (two.updates().length !== before) problems.push(`token 2 was told ${short(two.updates().slice(before))} after the reload`);
+            if (session.updates().length !== had) problems.push(`token 2's legacy session was told ${short(session.updates().slice(had))} after the reload`);
             if (one.updates().length) problems.push(`token 1 was told ${short(one.updates())}`);
-            return problems.length ? problems : `token 4 told twice, token 2 once`;
+            return problems.length ? problems : `token 4 told twice, token 2 and its session once`;
         });
     } finally {
         for (const l of open) l.close();
