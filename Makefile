@@ -344,6 +344,7 @@ test-http: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAM
 	node tests/http/clients.mjs $(MCPH)
 	node tests/http/hostile.mjs $(MCPH)
 	node tests/http/oauth.mjs $(MCPH)
+	node tests/http/oauth-access.mjs $(MCPH)
 	node tests/http/ratelimit.mjs $(MCPH)
 	node tests/http/access.mjs $(MCPH)
 	node tests/http/metrics.mjs $(MCPH)

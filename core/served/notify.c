@@ -4,6 +4,7 @@
 #include "lib/limits.h"
 #include "lib/log.h"
 #include "lib/status.h"
+#include "served/access.h"
 #include "served/decorate.h"
 #include "wire/jsonrpc.h"
 #include "wire/out.h"
@@ -23,9 +24,33 @@ static const struct {
     {0},
 };
 
-/* Read the filter into l; returns 0, -1 when it is not a SubscriptionFilter, -2 when it
- * lists more than LIMIT_SUBSCRIPTIONS resources. */
-static int notify_filter(struct listener *l, const cJSON *filter)
+/* Whether the principal of home (a peer) does not see uri in the set and config in service: a
+ * URI of a resource or template it does not see, or, for a principal that does not see
+ * everything, one nothing serves. Such a URI is followed but never told of, as for a missing
+ * one: refusing it at listen time would tell which URIs exist. Under the state lock. */
+static int notify_hides(void *ctx, const void *home, const char *uri)
+{
+    const struct server *srv = ctx;
+    const struct peer *p = home;
+    struct access_view v = access_view_of(&srv->cfg, p->principal);
+    const struct registry_template *t;
+
+    if (v.all)
+        return 0;
+    if (registry_find_resource(srv->reg, uri) != NULL)
+        return !access_sees(&srv->cfg, v, FILTER_RESOURCES, uri);
+    t = registry_match_template(srv->reg, uri, NULL);
+    return t == NULL || !access_sees(&srv->cfg, v, FILTER_RESOURCES, t->def->uri_template);
+}
+
+void notify_access_changed(struct server *srv)
+{
+    subs_hide(&srv->subs, notify_hides, srv);
+}
+
+/* Read the filter into l (whose owner is set); returns 0, -1 when it is not a
+ * SubscriptionFilter, -2 when it lists more than LIMIT_SUBSCRIPTIONS resources. */
+static int notify_filter(struct server *srv, struct listener *l, const cJSON *filter)
 {
     const cJSON *uris = cJSON_GetObjectItemCaseSensitive(filter, "resourceSubscriptions");
     const cJSON *u;
@@ -43,7 +68,8 @@ static int notify_filter(struct listener *l, const cJSON *filter)
     if (cJSON_GetArraySize(uris) > LIMIT_SUBSCRIPTIONS)
         return -2;
     l->uris = calloc((size_t)cJSON_GetArraySize(uris) + 1, sizeof(*l->uris));
-    if (l->uris == NULL)
+    l->hidden = calloc((size_t)cJSON_GetArraySize(uris) + 1, sizeof(*l->hidden));
+    if (l->uris == NULL || l->hidden == NULL)
         return -1;
     cJSON_ArrayForEach(u, uris)
     {
@@ -52,6 +78,7 @@ static int notify_filter(struct listener *l, const cJSON *filter)
         l->uris[l->nuris] = strdup(u->valuestring);
         if (l->uris[l->nuris] == NULL)
             return -1;
+        l->hidden[l->nuris] = (unsigned char)notify_hides(srv, l->owner, u->valuestring);
         l->nuris++;
     }
     return 0;
@@ -102,7 +129,7 @@ cJSON *notify_listen(struct server *srv, struct peer *peer, const cJSON *id, con
     int status;
 
     _Static_assert(LIMIT_SUBSCRIPTIONS == 4096, "the message below names the limit");
-    status = notify_filter(&l, cJSON_GetObjectItemCaseSensitive(params, "notifications"));
+    status = notify_filter(srv, &l, cJSON_GetObjectItemCaseSensitive(params, "notifications"));
     if (status != 0) {
         subs_listener_release(&l);
         return jsonrpc_error(id, JSONRPC_INVALID_PARAMS,
@@ -151,7 +178,7 @@ static void notify_listener_one(void *ctx, const struct listener *l)
     for (size_t k = 0; n->uri != NULL && k < l->nuris; k++) {
         cJSON *params;
 
-        if (strcmp(l->uris[k], n->uri) != 0)
+        if (l->hidden[k] || strcmp(l->uris[k], n->uri) != 0)
             continue;
         params = notify_tagged(l->id);
         cJSON_AddStringToObject(params, "uri", n->uri);

@@ -56,7 +56,8 @@ void notify_log_sink(void *ctx, int level, const char *who, const char *text);
 void notify_lists_changed(struct server *srv, unsigned lists);
 
 /* plugin_env's resource_updated (ctx is the server): notifications/resources/updated to a
- * session subscribed to uri and, tagged, to each listener that asked for it. Any thread. */
+ * session subscribed to uri and, tagged, to each listener that asked for it, unless it is
+ * hidden from them (notify_access_changed). Any thread. */
 void notify_resource_updated(void *ctx, const char *uri);
 
 /* After a reload replaced instance pl: resources/updated for every subscribed URI it serves.
@@ -76,11 +77,20 @@ void notify_heard(void *ctx, const char *uri, int on);
  * after the swap (old is still referenced). */
 void notify_subscriptions_moved(struct server *srv, const struct registry *old);
 
+/* After srv->cfg or srv->reg changed: each resource subscription and each URI of a listen
+ * request is told of again only if its principal (its peer's) still sees it under the access
+ * sections and the set now in service (served/access.h), and is no longer told of if not. A
+ * listen request's URI is judged so when it is opened too; resources/subscribe refuses a URI
+ * the principal does not see. Main thread, under the state lock, before anything is told. */
+void notify_access_changed(struct server *srv);
+
 /*
  * Open a subscriptions/listen request (id and params borrowed): remember which notifications
  * it asked for and send notifications/subscriptions/acknowledged with the subset mcph
- * honours. The request gets no response while it stays open. Returns NULL, or the JSON-RPC
- * error to send instead (new object). The dispatching thread.
+ * honours. The request gets no response while it stays open. A URI of resourceSubscriptions
+ * that peer's principal does not see is acknowledged like any other, as a missing one is, but
+ * never told of (notify_access_changed). Returns NULL, or the JSON-RPC error to send instead
+ * (new object). The dispatching thread, under the state lock.
  */
 cJSON *notify_listen(struct server *srv, struct peer *peer, const cJSON *id, const cJSON *params);
 

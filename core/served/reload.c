@@ -294,6 +294,7 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     reload_swap_config(r);
     srv->reg = next;
     server_set_shares(srv, next, &srv->cfg);
+    notify_access_changed(srv);
     notify_lists_changed(srv, lists);
     for (size_t i = 0; i < r->nreplaced; i++)
         notify_resources_reloaded(srv, r->replaced[i]);

@@ -38,6 +38,7 @@ void subs_listener_release(struct listener *l)
     for (size_t i = 0; i < l->nuris; i++)
         free(l->uris[i]);
     free(l->uris);
+    free(l->hidden);
 }
 
 static void subs_drop_listeners(struct subs *s)
@@ -304,7 +305,7 @@ void subs_each_subscriber(struct subs *s, const char *uri, subs_owner_fn fn, voi
 {
     pthread_mutex_lock(&s->lock);
     for (size_t i = 0; i < s->nsubs; i++) {
-        if (strcmp(s->subs[i].uri, uri) == 0)
+        if (!s->subs[i].hidden && strcmp(s->subs[i].uri, uri) == 0)
             fn(ctx, s->subs[i].owner);
     }
     pthread_mutex_unlock(&s->lock);
@@ -462,6 +463,20 @@ void subs_each_listener(struct subs *s, subs_listener_fn fn, void *ctx)
     pthread_mutex_lock(&s->lock);
     for (size_t i = 0; i < s->nlisteners; i++)
         fn(ctx, &s->listeners[i]);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void subs_hide(struct subs *s, subs_hides_fn hides, void *ctx)
+{
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->nsubs; i++)
+        s->subs[i].hidden = hides(ctx, s->subs[i].owner, s->subs[i].uri) != 0;
+    for (size_t i = 0; i < s->nlisteners; i++) {
+        struct listener *l = &s->listeners[i];
+
+        for (size_t k = 0; l->hidden != NULL && k < l->nuris; k++)
+            l->hidden[k] = hides(ctx, l->owner, l->uris[k]) != 0;
+    }
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -25,6 +25,9 @@ struct listener {
     unsigned lists;    /* enum registry_list bits it asked for */
     char **uris;       /* owned: resourceSubscriptions */
     size_t nuris;
+    /* owned, nuris flags made with uris (NULL: none hidden): 1 when the owner does not see
+     * uris[k] (served/access.h), so nothing is told of it; set anew by subs_hide */
+    unsigned char *hidden;
 };
 
 /* A URI that gained its first follower (on 1) or lost its last (on 0). Called without the
@@ -37,6 +40,7 @@ struct subs_uri;
 struct subs_sub {
     const void *owner; /* whose it is: the session's peer */
     char *uri;         /* owned */
+    int hidden;        /* 1: the owner no longer sees uri (subs_hide); nothing is told of it */
 };
 
 struct subs {
@@ -75,7 +79,7 @@ void subs_unsubscribe(struct subs *s, const void *owner, const char *uri);
 void subs_unsubscribe_all(struct subs *s, const void *owner);
 /* Whether the owner follows uri. */
 int subs_subscribed(struct subs *s, const void *owner, const char *uri);
-/* Call fn for each owner subscribed to uri. */
+/* Call fn for each owner subscribed to uri that does not have it hidden. */
 void subs_each_subscriber(struct subs *s, const char *uri, subs_owner_fn fn, void *ctx);
 
 /* Every URI anyone follows (the session's and each listener's), once each, for which
@@ -101,6 +105,15 @@ void subs_each_listener(struct subs *s, subs_listener_fn fn, void *ctx);
 /* Call fn for each listener, then remove them all (end of input: each gets its final reply);
  * heard(uri, 0) for each URI nobody follows any more. */
 void subs_close_listeners(struct subs *s, subs_listener_fn fn, void *ctx);
+
+/* Whether owner (a subscription's or a listener's) no longer sees uri; runs with the lock
+ * held and must not call back into subs. */
+typedef int (*subs_hides_fn)(void *ctx, const void *owner, const char *uri);
+
+/* Mark anew each subscription, and each URI of a listener that has hidden flags, hidden or
+ * not as hides says: what the owners see changed (a reload). Followers are not counted
+ * again: a hidden URI is still followed, it is only not told. */
+void subs_hide(struct subs *s, subs_hides_fn hides, void *ctx);
 
 /* Free a listener's members (one that was never added, or was removed). */
 void subs_listener_release(struct listener *l);

@@ -18,7 +18,13 @@
 // the retry by the same token is answered; the state refused (-32602 Invalid requestState)
 // for token 2, and for another call (other arguments). Its expiry is tested in test_mrtr. A
 // third mcph serves the conformance plugin: a hidden tool's mismatched Mcp-Param header tells
-// nothing (the call answers as an unknown tool's).
+// nothing (the call answers as an unknown tool's). Listen requests (2026-07-28
+// subscriptions/listen) naming example://note in resourceSubscriptions, with a fourth token
+// whose [access.writer] calls ex_set_note and sees the note: token 1 (which does not see it)
+// is acknowledged as for a missing URI but is never told notifications/resources/updated, while
+// token 2 and token 4 are, and so is a legacy session of token 2 that subscribed to the note
+// (resources/subscribe, its GET stream); after a SIGHUP that takes the note from section two,
+// token 2's listen and session opened before it are no longer told, and token 4's still is.
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http access: N passed, N failed"; exit 1
 // when a check failed.
 
@@ -26,9 +32,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { check, report, summary } from '../lib/check.mjs';
-import { CAPPED, capped, sanitizersOf, short, sleep } from '../lib/util.mjs';
+import { CAPPED, capped, sanitizersOf, short, sleep, waitFor } from '../lib/util.mjs';
 import { workspace, writeIni, TESTS_ROOT } from '../lib/workspace.mjs';
-import { LEGACY, modernRequest, post, servers, startServer, stopAll } from './clients-lib.mjs';
+import {
+    ACCEPT, KEY_SUB, LEGACY, modernHeaders, modernRequest, post, servers, sseParser, startServer, stopAll,
+} from './clients-lib.mjs';
 
 const SUITE = 'http-access';
 const BIN = path.resolve(process.argv[2] || '');
@@ -37,7 +45,10 @@ const SLOW = SAN.thread ? 5 : SAN.any ? 3 : 1;
 const T = (ms) => ms * SLOW;
 const PLUGIN_DIR = path.join(path.dirname(BIN), 'plugins');
 const CONFORMANCE_DIR = path.join(path.dirname(BIN), 'tests/conformance');
-const TOKENS = ['access-token-one-0123456789', 'access-token-two-0123456789', 'access-token-three-012345'];
+const TOKENS = ['access-token-one-0123456789', 'access-token-two-0123456789', 'access-token-three-012345',
+    'access-token-four-012345678'];
+const NOTE = 'example://note';
+const WRITER = { tokens: '4', tools: 'ex_set_note', resources: NOTE };
 const PAGE = 2;
 const MAX_PAGES = 100;
 const LISTS = [['tools/list', 'tools', 'name'], ['resources/list', 'resources', 'uri'],
@@ -76,7 +87,7 @@ function writeConfig(dir, { access = true, two = TWO.ini } = {}) {
             ...(access ? { auth_token_file: tokens } : {}),
         },
         'plugin.example': { path: 'example.so', prefix: 'ex' },
-        ...(access ? { 'access.one': ONE.ini, 'access.two': two } : {}),
+        ...(access ? { 'access.one': ONE.ini, 'access.two': two, 'access.writer': WRITER } : {}),
     });
 }
 
@@ -274,6 +285,107 @@ async function partReload(acl, full) {
     });
 }
 
+// A subscriptions/listen stream opened with token (index) for uris: { status, messages (each
+// JSON-RPC message in order), ack (the acknowledgement, once it came), updates() (the URIs of
+// the notifications/resources/updated tagged with its id), close() }.
+async function openListen(url, token, id, uris) {
+    const msg = modernRequest(id, 'subscriptions/listen', { notifications: { resourceSubscriptions: uris } });
+    const l = await openStream(url, { method: 'POST', body: JSON.stringify(msg), headers: { 'content-type': 'application/json', ...modernHeaders(msg), ...auth(token) } },
+        (m) => m.method === 'notifications/resources/updated' && same(m.params?._meta?.[KEY_SUB], id));
+    if (!await waitFor(() => l.messages.some((m) => m.method === 'notifications/subscriptions/acknowledged'), T(5000))) {
+        l.close();
+        throw new Error(`listen of token ${token + 1}: ${l.status}, no acknowledgement (${short(l.messages)})`);
+    }
+    l.ack = l.messages.find((m) => m.method === 'notifications/subscriptions/acknowledged');
+    return l;
+}
+
+// An event stream (a listen's POST, a legacy session's GET) read as it comes: { status,
+// messages, updates() (the URIs of the notifications/resources/updated that ours(m) takes),
+// close() }.
+async function openStream(url, init, ours) {
+    const ac = new AbortController();
+    const res = await fetch(url, { ...init, headers: { accept: ACCEPT, ...init.headers }, signal: ac.signal });
+    const l = {
+        status: res.status, messages: [], close: () => ac.abort(),
+        updates: () => l.messages.filter(ours).map((m) => m.params?.uri),
+    };
+    const feed = sseParser((ev) => l.messages.push(JSON.parse(ev.data)));
+    const decoder = new TextDecoder();
+    (async () => {
+        for await (const chunk of res.body) feed(decoder.decode(chunk, { stream: true }));
+    })().catch(() => {});
+    return l;
+}
+
+// A legacy session of token 2 subscribed to the note, and its GET stream.
+async function subscribedSession(url) {
+    const s = await legacySession(url, 1);
+    const r = await post(url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: NOTE } }, { headers: s.headers });
+    if (!r.answer?.result) throw new Error(`resources/subscribe: ${r.status} ${short(r.text)}`);
+    const l = await openStream(url, { method: 'GET', headers: s.headers }, (m) => m.method === 'notifications/resources/updated');
+    if (l.status !== 200) throw new Error(`GET stream: ${l.status}`);
+    return l;
+}
+
+// ex_set_note by token 4, then wait until each listener of told has been told of the note
+// (then a little longer, for those that must not be): the problems.
+async function setNote(acl, told, untold, text) {
+    const problems = [];
+    const r = await post(acl.url, modernRequest(9, 'tools/call', { name: 'ex_set_note', arguments: { text } }), { headers: auth(3) });
+    if (r.answer?.result?.content?.[0]?.text !== 'noted') problems.push(`ex_set_note: ${r.status} ${short(r.text)}`);
+    for (const [name, l] of told) {
+        if (!await waitFor(() => l.updates().includes(NOTE), T(5000))) problems.push(`${name} was not told the note changed`);
+    }
+    await sleep(T(300));
+    for (const [name, l] of untold) {
+        if (l.updates().length) problems.push(`${name} was told ${short(l.updates())}`);
+    }
+    return problems;
+}
+
+async function partListen(acl) {
+    const open = [];
+    const listen = async (...args) => {
+        const l = await openListen(...args);
+        open.push(l);
+        return l;
+    };
+    try {
+        const one = await listen(acl.url, 0, 'one', [NOTE, 'example://nosuch']);
+        const two = await listen(acl.url, 1, 'two', [NOTE]);
+        const four = await listen(acl.url, 3, 'four', [NOTE]);
+        const session = await subscribedSession(acl.url);
+        open.push(session);
+        await check('listen: a URI its token does not see is acknowledged as a missing one is', async () => {
+            const got = one.ack.params?.notifications?.resourceSubscriptions;
+            return same(got, [NOTE, 'example://nosuch']) ? short(got) : [`acknowledged ${short(one.ack)}`];
+        });
+        await check('listen: resources/updated of a URI its token does not see is not told; those that see it are', async () => {
+            const problems = await setNote(acl, [['token 2', two], ['token 4', four], ['token 2\'s legacy session', session]], [['token 1', one]], 'first');
+            return problems.length ? problems : 'tokens 2 and 4 and a legacy session told, token 1 not';
+        });
+        await check('listen: a SIGHUP that takes the URI from a section stops telling the listens and subscriptions opened before', async () => {
+            writeConfig(path.dirname(acl.ini), { two: { ...TWO.ini, tools: 'ex_echo', resources: 'example://readme' } });
+            acl.hup();
+            const gone = await waitFor(async () => {
+                const l = await listAll((m) => post(acl.url, m, { headers: auth(1) }), 'resources/list', 'resources', 'uri', true);
+                return !l.problems.length && !l.names.includes(NOTE);
+            }, T(10000), 50);
+            if (!gone) return ['token 2 still lists the note after the reload'];
+            const before = two.updates().length;
+            const had = session.updates().length;
+            const problems = await setNote(acl, [['token 4', four]], [], 'second');
+            if (two.updates().length !== before) problems.push(`token 2 was told ${short(two.updates().slice(before))} after the reload`);
+            if (session.updates().length !== had) problems.push(`token 2's legacy session was told ${short(session.updates().slice(had))} after the reload`);
+            if (one.updates().length) problems.push(`token 1 was told ${short(one.updates())}`);
+            return problems.length ? problems : `token 4 told twice, token 2 and its session once`;
+        });
+    } finally {
+        for (const l of open) l.close();
+    }
+}
+
 // A hidden tool whose inputSchema mirrors an argument in a header (x-mcp-header: the
 // conformance plugin's test_custom_headers, Mcp-Param-Region): a call with a header that does
 // not match answers as an unknown tool for a token that does not see it, not with the header
@@ -316,7 +428,8 @@ async function main() {
     const hdr = await startServer(BIN, writeHeadersConfig(path.join(ws, 'hdr')), 'hdr', T(10000));
     const full = await fullLists(ref.url);
     for (const [name, part] of [['lists', () => partLists(ref, acl, full)], ['hidden', () => partHidden(acl)],
-        ['state', () => partState(acl)], ['reload', () => partReload(acl, full)], ['headers', () => partHeaders(hdr)]]) {
+        ['state', () => partState(acl)], ['reload', () => partReload(acl, full)], ['listen', () => partListen(acl)],
+        ['headers', () => partHeaders(hdr)]]) {
         try {
             if (await capped(part(), T(60000)) === CAPPED) report(false, `${name}: time limit`, `past ${T(60000) / 1000} s`);
         } catch (err) {

@@ -1,7 +1,8 @@
 /* test_subs.c: who follows what: the session's subscriptions (no duplicates, the limit),
  * listeners (added and acknowledged under the lock, one per id, the limit), the URIs anyone
  * follows once each, and closing every listener; each URI's first and last followers told to
- * heard, in order, without the lock (1.3). */
+ * heard, in order, without the lock (1.3); what an owner no longer sees marked hidden and told
+ * to nobody, still followed. */
 #include "served/subs.h"
 
 #include "check.h"
@@ -329,6 +330,55 @@ static void test_owners(void)
     subs_release(&s);
 }
 
+/* subs_hide's judge: owner `hider` does not see file:///a. */
+static int test_hides(void *ctx, const void *owner, const char *uri)
+{
+    return owner == ctx && strcmp(uri, "file:///a") == 0;
+}
+
+/* Count the owners told. */
+static void test_count_told(void *ctx, const void *owner)
+{
+    (void)owner;
+    ++*(int *)ctx;
+}
+
+static void test_hide(void)
+{
+    static const char *const uris[] = {"file:///a", "file:///b"};
+    struct subs s;
+    struct seen seen = {0};
+    int a = 0, b = 0, told = 0;
+    struct listener l = test_listener(1, uris, 2);
+    size_t n;
+    char **followed;
+
+    l.owner = &a;
+    l.hidden = calloc(2, sizeof(*l.hidden));
+    subs_init(&s);
+    CHECK_INT_EQ(subs_subscribe(&s, &a, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_subscribe(&s, &b, "file:///a"), STATUS_OK);
+    CHECK_INT_EQ(subs_listen(&s, &l, test_saw, &seen), STATUS_OK);
+    subs_hide(&s, test_hides, &a);
+    subs_each_subscriber(&s, "file:///a", test_count_told, &told);
+    CHECK_INT_EQ(told, 1);
+    CHECK(s.listeners[0].hidden != NULL && s.listeners[0].hidden[0] == 1);
+    CHECK(s.listeners[0].hidden != NULL && s.listeners[0].hidden[1] == 0);
+    /* Still followed: the instance is not told the URI lost its followers. */
+    followed = subs_followed(&s, test_keep_not_c, &told, &n);
+    CHECK_INT_EQ(n, 2);
+    for (size_t i = 0; i < n; i++)
+        free(followed[i]);
+    free(followed);
+    told = 0;
+    /* A view that widens again tells it again. */
+    subs_hide(&s, test_hides, NULL);
+    subs_each_subscriber(&s, "file:///a", test_count_told, &told);
+    CHECK_INT_EQ(told, 2);
+    CHECK_INT_EQ(s.listeners[0].hidden[0], 0);
+    subs_release(&s);
+}
+
 static const struct check_test tests[] = {
     {"owners", test_owners},
     {"subscribe", test_subscribe},
@@ -339,6 +389,7 @@ static const struct check_test tests[] = {
     {"close", test_close},
     {"heard", test_heard},
     {"many_followed", test_many_followed},
+    {"hide", test_hide},
     {0},
 };
 
