@@ -31,6 +31,10 @@
 
 #define HTTP_OAUTH_WELL_KNOWN "/.well-known/oauth-protected-resource"
 #define HTTP_OAUTH_MAX_SCOPES 64
+/* Scopes are space-delimited (RFC 6749 3.3; a comma may be part of one); the URLs of
+ * oauth_authorization_servers may be separated by commas as well. */
+#define HTTP_OAUTH_SCOPE_SEP " \t"
+#define HTTP_OAUTH_URL_SEP " \t,"
 
 struct http_oauth {
     char *issuer; /* owned copies of the [server] keys, as at the start */
@@ -241,7 +245,8 @@ static int http_oauth_verify(struct http *h, const char *token, const unsigned c
     return *out ? STATUS_OK : STATUS_NOMEM;
 }
 
-/* The first scope of oauth_scopes who lacks, copied into buf; or NULL (it holds them all). */
+/* The first scope of oauth_scopes who lacks, copied into buf; or NULL (it holds them all).
+ * Scopes are space-delimited (RFC 6749 3.3): a comma belongs to the scope. */
 static const char *http_oauth_lacks(const struct http_oauth *o, const struct principal *who,
                                     char *buf, size_t size)
 {
@@ -250,8 +255,8 @@ static const char *http_oauth_lacks(const struct http_oauth *o, const struct pri
     while (s != NULL && *s) {
         size_t n;
 
-        s += strspn(s, " \t,");
-        n = strcspn(s, " \t,");
+        s += strspn(s, HTTP_OAUTH_SCOPE_SEP);
+        n = strcspn(s, HTTP_OAUTH_SCOPE_SEP);
         if (n == 0)
             break;
         snprintf(buf, size, "%.*s", (int)n, s);
@@ -379,11 +384,11 @@ static char *http_oauth_document(struct http *h)
     char *text = NULL;
 
     cJSON_AddStringToObject(doc, "resource", o->resource);
-    http_oauth_words(servers, o->servers ? o->servers : o->issuer, " \t,");
-    http_oauth_words(scopes, o->scopes, " \t,");
+    http_oauth_words(servers, o->servers ? o->servers : o->issuer, HTTP_OAUTH_URL_SEP);
+    http_oauth_words(scopes, o->scopes, HTTP_OAUTH_SCOPE_SEP);
     pthread_mutex_lock(&srv->lock);
     for (size_t i = 0; i < srv->cfg.naccess; i++)
-        http_oauth_words(scopes, srv->cfg.access[i].scopes, " \t,");
+        http_oauth_words(scopes, srv->cfg.access[i].scopes, HTTP_OAUTH_SCOPE_SEP);
     pthread_mutex_unlock(&srv->lock);
     if (cJSON_GetArraySize(scopes) > 0) {
         cJSON_AddItemToObject(doc, "scopes_supported", scopes);
