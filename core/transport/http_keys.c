@@ -24,8 +24,8 @@ struct http_keys_entry {
 struct http_keys {
     struct http_keys_conf conf; /* borrowed pointers (http_keys.h) */
     pthread_t thread;
-    int running;             /* the loader was started (main thread only) */
     pthread_mutex_t lock;    /* guards everything below */
+    int running;             /* the loader was started and not joined yet */
     pthread_cond_t wake;     /* the loader's: a load wanted, or stop */
     pthread_cond_t done;     /* a load ended, or the loader did */
     struct jwt_keys *keys;   /* owned reference, or NULL (none loaded yet) */
@@ -35,7 +35,7 @@ struct http_keys {
     long long tried;         /* of the last load begun; 0: none */
     int wanted;              /* a request asked for a load */
     int loading;             /* the loader is loading */
-    int stop;                /* http_keys_free asks the loader to end */
+    int stop;                /* http_keys_stop asks the loader to end */
     int ended;               /* the loader has ended */
     unsigned long long clock;
     struct http_keys_entry cache[HTTP_KEYS_SETS][HTTP_KEYS_WAYS];
@@ -194,10 +194,14 @@ static void *http_keys_loader(void *arg)
 
 int http_keys_run(struct http_keys *k)
 {
-    if (pthread_create(&k->thread, NULL, http_keys_loader, k) != 0)
-        return STATUS_NOMEM;
-    k->running = 1;
-    return STATUS_OK;
+    int made;
+
+    /* Under the lock: requests read running (http_keys_await). */
+    pthread_mutex_lock(&k->lock);
+    made = pthread_create(&k->thread, NULL, http_keys_loader, k) == 0;
+    k->running = made;
+    pthread_mutex_unlock(&k->lock);
+    return made ? STATUS_OK : STATUS_NOMEM;
 }
 
 int http_keys_stop(struct http_keys *k)
@@ -205,9 +209,13 @@ int http_keys_stop(struct http_keys *k)
     struct timespec until = http_keys_at(http_keys_ms() + HTTP_KEYS_STOP_MS);
     int ended;
 
-    if (k == NULL || !k->running)
+    if (k == NULL)
         return STATUS_OK;
     pthread_mutex_lock(&k->lock);
+    if (!k->running) {
+        pthread_mutex_unlock(&k->lock);
+        return STATUS_OK;
+    }
     k->stop = 1;
     pthread_cond_broadcast(&k->wake);
     while (!k->ended && pthread_cond_timedwait(&k->done, &k->lock, &until) != ETIMEDOUT) {
@@ -221,7 +229,9 @@ int http_keys_stop(struct http_keys *k)
         return STATUS_AGAIN;
     }
     pthread_join(k->thread, NULL);
+    pthread_mutex_lock(&k->lock);
     k->running = 0;
+    pthread_mutex_unlock(&k->lock);
     return STATUS_OK;
 }
 
