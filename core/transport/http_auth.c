@@ -17,10 +17,10 @@
 #include "transport/http_int.h"
 
 #include "lib/jwt.h"
-#include "transport/http_keys.h"
 #include "lib/log.h"
 #include "lib/status.h"
 #include "served/server.h"
+#include "transport/http_keys.h"
 #include "wire/jsonrpc.h"
 
 #include <stdio.h>
