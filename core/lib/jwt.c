@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The algorithms accepted: anything else ("none", HS256, ...) is refused before any key is
  * looked at. */
@@ -103,6 +104,23 @@ static int jwt_alg_ok(const char *alg)
     return 0;
 }
 
+/* The header's typ, when present (RFC 9068 section 4): "at+jwt" (or its media type
+ * "application/at+jwt"), or "JWT", which many identity providers put on their access tokens;
+ * any other (an ID token's or a logout token's type, say) is another kind of JWT signed by the
+ * same keys, not an access token. Compared without regard to case (RFC 7515 4.1.9). */
+static int jwt_typ_ok(const cJSON *typ)
+{
+    static const char *const ok[] = {"at+jwt", "application/at+jwt", "JWT", NULL};
+
+    if (typ == NULL)
+        return 1;
+    for (size_t i = 0; cJSON_IsString(typ) && ok[i] != NULL; i++) {
+        if (strcasecmp(typ->valuestring, ok[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* A numeric claim: 1 with *v when present and a number, 0 when absent, -1 when not a
  * number. */
 static int jwt_time(const cJSON *payload, const char *name, long long *v)
@@ -186,6 +204,8 @@ static const char *jwt_header_problem(const cJSON *header, const char **alg, con
         return "the token's alg is not accepted (RS256, PS256, ES256, ES384, EdDSA)";
     if (k != NULL && (!cJSON_IsString(k) || strlen(k->valuestring) >= JWT_KID_MAX))
         return "the token's kid is not a string";
+    if (!jwt_typ_ok(cJSON_GetObjectItemCaseSensitive(header, "typ")))
+        return "the token's typ is not at+jwt (RFC 9068) or JWT: not an access token";
     /* RFC 7515 4.1.11: extensions that must be understood; mcph understands none. */
     if (crit != NULL)
         return "the token's header has crit extensions";

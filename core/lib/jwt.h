@@ -92,7 +92,8 @@ struct jwt_rules {
 };
 
 /* Verify token (len bytes, borrowed for the call; not NUL-terminated necessarily): its
- * header (alg accepted, kid), its signature by a key of keys that fits (its kid when the
+ * header (alg accepted, kid, typ absent or at+jwt, application/at+jwt or JWT in any case),
+ * its signature by a key of keys that fits (its kid when the
  * header names one, its kty/crv and, when the key has them, its alg and use), then its
  * claims: iss, aud, exp (required: now < exp + leeway), nbf (now >= nbf - leeway), iat (not
  * after now + leeway), sub (a string, required).

@@ -7,17 +7,12 @@
  * (oauth_resource), times and the scopes of oauth_scopes. Without credentials configured every
  * request is anonymous. The Protected Resource Metadata (RFC 9728) is served without one.
  *
- * Keys: oauth_jwks_file is read, or oauth_jwks_url fetched, at the start, again after
- * oauth_jwks_refresh_s, and again when a token names a kid the set lacks; never more than
- * once per HTTP_OAUTH_RETRY_S. That load runs on the request's own libmicrohttpd thread
- * (bounded: HTTP_OAUTH_FETCH_MS for a URL), with no lock held; other requests go on with the
- * keys in hand meanwhile. A load that fails keeps the keys there were, with a warning.
+ * Keys and verified tokens are http_keys.c's: the JWKS is loaded by a thread of its own, never
+ * on a request's thread; a request verifies with the keys in hand, and a token naming a kid
+ * they lack is refused (401 invalid_token) at once while a load is flagged for it. Only a
+ * request that finds no keys at all waits, HTTP_KEYS_WAIT_MS at most (http_keys.h).
  *
- * Verified tokens are kept by their digest (sha256 of the token) until their exp, in a table
- * of HTTP_OAUTH_CACHE entries (the oldest replaced), emptied when the keys change.
- *
- * Locks: h->oauth->lock guards the keys and the table; no other lock is taken under it, and
- * it is not held across a load or a signature check. The metadata takes srv->lock alone.
+ * Locks: those of http_keys.c; the metadata takes srv->lock alone.
  */
 #include "transport/http_int.h"
 
@@ -25,9 +20,9 @@
 #include "lib/log.h"
 #include "lib/status.h"
 #include "served/server.h"
+#include "transport/http_keys.h"
 #include "wire/jsonrpc.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,47 +30,26 @@
 #include <time.h>
 
 #define HTTP_OAUTH_WELL_KNOWN "/.well-known/oauth-protected-resource"
-#define HTTP_OAUTH_RETRY_S 10
-#define HTTP_OAUTH_FETCH_MS 3000
-#define HTTP_OAUTH_WAYS 4
-#define HTTP_OAUTH_SETS 256
-#define HTTP_OAUTH_CACHE (HTTP_OAUTH_WAYS * HTTP_OAUTH_SETS)
 #define HTTP_OAUTH_MAX_SCOPES 64
-
-/* A verified token: its principal, until its exp. */
-struct http_oauth_entry {
-    struct principal *who;  /* held, or NULL: a free slot */
-    unsigned long long age; /* when it was put (o->clock) */
-};
+/* Scopes are space-delimited (RFC 6749 3.3; a comma may be part of one); the URLs of
+ * oauth_authorization_servers may be separated by commas as well. */
+#define HTTP_OAUTH_SCOPE_SEP " \t"
+#define HTTP_OAUTH_URL_SEP " \t,"
 
 struct http_oauth {
     char *issuer; /* owned copies of the [server] keys, as at the start */
     char *resource;
-    char *file;          /* owned or NULL: oauth_jwks_file */
-    char *url;           /* owned or NULL: oauth_jwks_url */
-    char *servers;       /* owned or NULL: oauth_authorization_servers */
-    char *scopes;        /* owned or NULL: oauth_scopes */
-    char *metadata;      /* owned: the resource_metadata URL of the challenges */
-    char *res_path;      /* owned: the resource's path ("" for none) */
-    struct jwt_lib *lib; /* owned: libcrypto (and libcurl for a URL), opened at start */
+    char *file;             /* owned or NULL: oauth_jwks_file */
+    char *url;              /* owned or NULL: oauth_jwks_url */
+    char *servers;          /* owned or NULL: oauth_authorization_servers */
+    char *scopes;           /* owned or NULL: oauth_scopes */
+    char *metadata;         /* owned: the resource_metadata URL of the challenges */
+    char *res_path;         /* owned: the resource's path ("" for none) */
+    struct jwt_lib *lib;    /* owned: libcrypto (and libcurl for a URL), opened at start */
+    struct http_keys *keys; /* owned: the keys and the verified tokens */
     long long leeway_s;
     long long refresh_s;
-    pthread_mutex_t lock;  /* guards everything below */
-    struct jwt_keys *keys; /* owned reference, or NULL (none loaded yet) */
-    long long loaded;      /* CLOCK_MONOTONIC seconds of the last load that worked */
-    long long tried;       /* of the last load begun; 0: none */
-    int loading;           /* a thread is loading the keys */
-    unsigned long long clock;
-    struct http_oauth_entry cache[HTTP_OAUTH_SETS][HTTP_OAUTH_WAYS];
 };
-
-static long long http_oauth_now(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec;
-}
 
 /* --- Static tokens --- */
 
@@ -182,155 +156,7 @@ static enum MHD_Result http_challenge(const struct http *h, struct MHD_Connectio
     return http_queue(h, mc, forbidden ? MHD_HTTP_FORBIDDEN : MHD_HTTP_UNAUTHORIZED, r);
 }
 
-/* --- Keys --- */
-
-/* The JWKS file's text into out (bounded). */
-static int http_oauth_read(const char *file, struct strbuf *out, char *why, size_t size)
-{
-    FILE *f = fopen(file, "r");
-    char buf[4096];
-    size_t n;
-
-    if (f == NULL) {
-        snprintf(why, size, "cannot open it: %s", strerror(errno));
-        return STATUS_IO;
-    }
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0 && out->len <= JWT_KEYS_MAX_BYTES)
-        (void)strbuf_add(out, buf, n);
-    fclose(f);
-    if (out->len > JWT_KEYS_MAX_BYTES || out->nomem) {
-        snprintf(why, size, "%s", out->nomem ? "out of memory" : "too large (256 KiB at most)");
-        return STATUS_LIMIT;
-    }
-    return STATUS_OK;
-}
-
-/* Load the key set (read the file or fetch the URL), no lock held. */
-static int http_oauth_load(const struct http_oauth *o, struct jwt_keys **out, char *why,
-                           size_t size)
-{
-    struct strbuf text = STRBUF_INIT;
-    int status;
-
-    *out = NULL;
-    if (o->url != NULL)
-        status = jwt_keys_fetch(o->lib, o->url, HTTP_OAUTH_FETCH_MS, &text, why, size);
-    else
-        status = http_oauth_read(o->file, &text, why, size);
-    if (status == STATUS_OK)
-        status = jwt_keys_parse(o->lib, text.buf ? text.buf : "", text.len, out, why, size);
-    strbuf_release(&text);
-    return status;
-}
-
-static void http_oauth_flush(struct http_oauth *o)
-{
-    for (size_t s = 0; s < HTTP_OAUTH_SETS; s++) {
-        for (size_t w = 0; w < HTTP_OAUTH_WAYS; w++) {
-            principal_drop(o->cache[s][w].who);
-            o->cache[s][w].who = NULL;
-        }
-    }
-}
-
-/* Load the keys now and put them in place (no lock held on entry; o->loading is ours). */
-static int http_oauth_reload(struct http *h)
-{
-    struct http_oauth *o = h->oauth;
-    struct jwt_keys *keys = NULL;
-    char why[256] = "";
-    int status = http_oauth_load(o, &keys, why, sizeof(why)), had;
-
-    pthread_mutex_lock(&o->lock);
-    had = o->keys != NULL;
-    if (status == STATUS_OK) {
-        jwt_keys_drop(o->keys);
-        o->keys = keys;
-        o->loaded = http_oauth_now();
-        http_oauth_flush(o);
-    }
-    o->loading = 0;
-    pthread_mutex_unlock(&o->lock);
-    if (status != STATUS_OK)
-        log_msg(&h->srv->log, LOG_WARNING, NULL,
-                "[server] %s = %s: the JWKS could not be loaded (%s); %s",
-                o->url ? "oauth_jwks_url" : "oauth_jwks_file", o->url ? o->url : o->file, why,
-                had ? "the keys loaded before stay in use" : "every OAuth token is refused");
-    return status;
-}
-
-/* The keys to verify with (held: jwt_keys_drop), loaded again first when they are old or a
- * token named a kid they lack (miss), unless a load began less than HTTP_OAUTH_RETRY_S ago. */
-static struct jwt_keys *http_oauth_keys(struct http *h, int miss)
-{
-    struct http_oauth *o = h->oauth;
-    long long now = http_oauth_now();
-    struct jwt_keys *keys;
-    int load;
-
-    pthread_mutex_lock(&o->lock);
-    load = (miss || o->keys == NULL || now - o->loaded >= o->refresh_s) && !o->loading &&
-           (o->tried == 0 || now - o->tried >= HTTP_OAUTH_RETRY_S);
-    if (load) {
-        o->loading = 1;
-        o->tried = now;
-    }
-    pthread_mutex_unlock(&o->lock);
-    if (load)
-        (void)http_oauth_reload(h);
-    pthread_mutex_lock(&o->lock);
-    keys = jwt_keys_hold(o->keys);
-    pthread_mutex_unlock(&o->lock);
-    return keys;
-}
-
 /* --- Verified tokens --- */
-
-/* The principal of a token verified before and not expired (held), or NULL. */
-static struct principal *http_oauth_cached(struct http_oauth *o, const unsigned char *digest)
-{
-    struct http_oauth_entry *set = o->cache[digest[0]];
-    struct principal *who = NULL;
-    long long now = (long long)time(NULL);
-
-    pthread_mutex_lock(&o->lock);
-    for (size_t w = 0; w < HTTP_OAUTH_WAYS && who == NULL; w++) {
-        struct principal *p = set[w].who;
-
-        if (p == NULL || !sha256_equal(p->digest, digest, SHA256_BYTES))
-            continue;
-        if (now >= p->expires) {
-            principal_drop(p);
-            set[w].who = NULL;
-            continue;
-        }
-        who = principal_hold(p);
-    }
-    pthread_mutex_unlock(&o->lock);
-    return who;
-}
-
-/* Keep who (a reference taken) in its set: in a free or expired slot, else the oldest. */
-static void http_oauth_keep(struct http_oauth *o, struct principal *who)
-{
-    struct http_oauth_entry *set = o->cache[who->digest[0]];
-    long long now = (long long)time(NULL);
-    size_t pick = 0;
-
-    pthread_mutex_lock(&o->lock);
-    for (size_t w = 0; w < HTTP_OAUTH_WAYS; w++) {
-        if (set[w].who == NULL || now >= set[w].who->expires) {
-            pick = w;
-            break;
-        }
-        if (set[w].age < set[pick].age)
-            pick = w;
-    }
-    principal_drop(set[pick].who);
-    set[pick].who = principal_hold(who);
-    set[pick].age = ++o->clock;
-    pthread_mutex_unlock(&o->lock);
-}
 
 /* The scopes of the token: "scope" (words) and "scp" (an array of strings, or words). */
 static int http_oauth_scopes(struct principal *p, const cJSON *claim)
@@ -393,33 +219,34 @@ static struct principal *http_oauth_principal(const struct http_oauth *o, cJSON 
     return p;
 }
 
-/* Verify token (its digest given) against the keys, again once with the keys loaded anew
- * when it names a kid they lack. STATUS_OK with *out (owned), else *why. */
+/* Verify token (its digest given) against the keys in hand. A kid they lack flags a load and
+ * is refused now: the next load (HTTP_KEYS_RETRY_S at most away) brings it, if published.
+ * STATUS_OK with *out (owned) and *gen (the keys' generation), else *why. */
 static int http_oauth_verify(struct http *h, const char *token, const unsigned char *digest,
-                             struct principal **out, const char **why)
+                             struct principal **out, unsigned long long *gen, const char **why)
 {
     const struct http_oauth *o = h->oauth;
-    struct jwt_rules rules = {
-        .issuer = o->issuer, .audience = o->resource, .leeway_s = o->leeway_s};
+    struct jwt_rules rules = {.issuer = o->issuer,
+                              .audience = o->resource,
+                              .leeway_s = o->leeway_s,
+                              .now = (long long)time(NULL)};
+    struct jwt_keys *keys = http_keys_get(o->keys, gen);
     cJSON *payload = NULL;
-    int status = STATUS_NOT_FOUND;
+    int status = jwt_verify(token, strlen(token), keys, &rules, &payload, why);
 
-    for (int round = 0; round < 2 && status == STATUS_NOT_FOUND; round++) {
-        struct jwt_keys *keys = http_oauth_keys(h, round == 1);
-
-        rules.now = (long long)time(NULL);
-        status = jwt_verify(token, strlen(token), keys, &rules, &payload, why);
-        if (keys == NULL && status == STATUS_NOT_FOUND)
-            *why = "no JWKS is loaded";
-        jwt_keys_drop(keys);
-    }
+    if (status == STATUS_NOT_FOUND && keys == NULL)
+        *why = "no JWKS is loaded";
+    else if (status == STATUS_NOT_FOUND)
+        http_keys_want(o->keys);
+    jwt_keys_drop(keys);
     if (status != STATUS_OK)
         return status;
     *out = http_oauth_principal(o, payload, digest);
     return *out ? STATUS_OK : STATUS_NOMEM;
 }
 
-/* The first scope of oauth_scopes who lacks, copied into buf; or NULL (it holds them all). */
+/* The first scope of oauth_scopes who lacks, copied into buf; or NULL (it holds them all).
+ * Scopes are space-delimited (RFC 6749 3.3): a comma belongs to the scope. */
 static const char *http_oauth_lacks(const struct http_oauth *o, const struct principal *who,
                                     char *buf, size_t size)
 {
@@ -428,8 +255,8 @@ static const char *http_oauth_lacks(const struct http_oauth *o, const struct pri
     while (s != NULL && *s) {
         size_t n;
 
-        s += strspn(s, " \t,");
-        n = strcspn(s, " \t,");
+        s += strspn(s, HTTP_OAUTH_SCOPE_SEP);
+        n = strcspn(s, HTTP_OAUTH_SCOPE_SEP);
         if (n == 0)
             break;
         snprintf(buf, size, "%.*s", (int)n, s);
@@ -449,16 +276,17 @@ static int http_oauth_auth(struct http *h, struct MHD_Connection *mc, const char
     const char *reason = NULL;
     struct sha256 c;
     struct principal *who;
+    unsigned long long gen = 0;
     int status = STATUS_OK;
 
     sha256_init(&c);
     sha256_update(&c, token, strlen(token));
     sha256_final(&c, digest);
-    who = http_oauth_cached(h->oauth, digest);
+    who = http_keys_cached(h->oauth->keys, digest);
     if (who == NULL) {
-        status = http_oauth_verify(h, token, digest, &who, &reason);
+        status = http_oauth_verify(h, token, digest, &who, &gen, &reason);
         if (status == STATUS_OK)
-            http_oauth_keep(h->oauth, who);
+            http_keys_keep(h->oauth->keys, who, gen);
     }
     if (status == STATUS_NOMEM) {
         *rc = MHD_NO;
@@ -518,8 +346,8 @@ int http_auth(struct http *h, struct MHD_Connection *mc, const char *authorizati
 
 /* --- The Protected Resource Metadata (RFC 9728) --- */
 
-/* Each word of words (spaces, tabs or commas between) into arr, once. */
-static void http_oauth_words(cJSON *arr, const char *words)
+/* Each word of words (any of the characters of between between) into arr, once. */
+static void http_oauth_words(cJSON *arr, const char *words, const char *between)
 {
     char one[128];
 
@@ -528,8 +356,8 @@ static void http_oauth_words(cJSON *arr, const char *words)
         const cJSON *have;
         int dup = 0;
 
-        words += strspn(words, " \t,");
-        n = strcspn(words, " \t,");
+        words += strspn(words, between);
+        n = strcspn(words, between);
         if (n == 0)
             break;
         snprintf(one, sizeof(one), "%.*s", (int)n, words);
@@ -556,11 +384,11 @@ static char *http_oauth_document(struct http *h)
     char *text = NULL;
 
     cJSON_AddStringToObject(doc, "resource", o->resource);
-    http_oauth_words(servers, o->servers ? o->servers : o->issuer);
-    http_oauth_words(scopes, o->scopes);
+    http_oauth_words(servers, o->servers ? o->servers : o->issuer, HTTP_OAUTH_URL_SEP);
+    http_oauth_words(scopes, o->scopes, HTTP_OAUTH_SCOPE_SEP);
     pthread_mutex_lock(&srv->lock);
     for (size_t i = 0; i < srv->cfg.naccess; i++)
-        http_oauth_words(scopes, srv->cfg.access[i].scopes);
+        http_oauth_words(scopes, srv->cfg.access[i].scopes, HTTP_OAUTH_SCOPE_SEP);
     pthread_mutex_unlock(&srv->lock);
     if (cJSON_GetArraySize(scopes) > 0) {
         cJSON_AddItemToObject(doc, "scopes_supported", scopes);
@@ -644,7 +472,6 @@ static int http_oauth_new(struct http *h, const struct config *cfg)
     if (o == NULL)
         return STATUS_NOMEM;
     h->oauth = o;
-    pthread_mutex_init(&o->lock, NULL);
     o->issuer = http_oauth_dup(cfg->oauth_issuer, &nomem);
     o->resource = http_oauth_dup(cfg->oauth_resource, &nomem);
     o->file = http_oauth_dup(cfg->oauth_jwks_file, &nomem);
@@ -656,6 +483,32 @@ static int http_oauth_new(struct http *h, const struct config *cfg)
     if (nomem)
         return STATUS_NOMEM;
     return http_oauth_urls(o);
+}
+
+/* The keeper of the keys, and their first load. */
+static int http_oauth_keeper(struct http *h)
+{
+    struct http_oauth *o = h->oauth;
+    struct http_keys_conf conf = {.lib = o->lib,
+                                  .file = o->file,
+                                  .url = o->url,
+                                  .refresh_s = o->refresh_s,
+                                  .log = &h->srv->log};
+    int status = http_keys_new(&conf, &o->keys);
+
+    if (status != STATUS_OK)
+        return status;
+    status = http_keys_load(o->keys);
+    /* A file that cannot be used is the operator's mistake: say so now. A URL may answer
+     * later (the identity provider starting too): tokens are refused until it does. */
+    if (status != STATUS_OK && o->file != NULL) {
+        log_msg(&h->srv->log, LOG_ERROR, NULL,
+                "%s: [server] oauth_jwks_file = %s: no usable key; it needs a JWKS ({\"keys\": "
+                "[...]}) of RSA, EC P-256/P-384 or Ed25519 public keys",
+                h->srv->cfg.file, o->file);
+        return STATUS_CONFIG;
+    }
+    return http_keys_run(o->keys);
 }
 
 int http_auth_start(struct http *h)
@@ -673,19 +526,7 @@ int http_auth_start(struct http *h)
         log_msg(&h->srv->log, LOG_ERROR, NULL, "%s: [server] oauth_issuer: %s", cfg->file, why);
     if (status != STATUS_OK)
         return status;
-    h->oauth->loading = 1;
-    h->oauth->tried = http_oauth_now();
-    status = http_oauth_reload(h);
-    /* A file that cannot be used is the operator's mistake: say so now. A URL may answer
-     * later (the identity provider starting too): tokens are refused until it does. */
-    if (status != STATUS_OK && h->oauth->file != NULL) {
-        log_msg(&h->srv->log, LOG_ERROR, NULL,
-                "%s: [server] oauth_jwks_file = %s: no usable key; it needs a JWKS ({\"keys\": "
-                "[...]}) of RSA, EC P-256/P-384 or Ed25519 public keys",
-                cfg->file, h->oauth->file);
-        return STATUS_CONFIG;
-    }
-    return STATUS_OK;
+    return http_oauth_keeper(h);
 }
 
 void http_auth_free(struct http *h)
@@ -694,10 +535,11 @@ void http_auth_free(struct http *h)
 
     if (o == NULL)
         return;
-    http_oauth_flush(o);
-    jwt_keys_drop(o->keys);
+    /* A loader that does not stop still uses o's strings and lib: leave them all. */
+    if (http_keys_stop(o->keys) != STATUS_OK)
+        return;
+    http_keys_free(o->keys);
     jwt_lib_close(o->lib);
-    pthread_mutex_destroy(&o->lock);
     free(o->issuer);
     free(o->resource);
     free(o->file);

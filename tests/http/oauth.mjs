@@ -12,14 +12,17 @@
 // and an unknown kid; a cached token refused once it expires; the static token file beside
 // OAuth; a legacy session opened by one subject refused (403) for another's token; key
 // rotation (new keys published by the server, tokens signed by them accepted without
-// restarting mcph, once the 10 s between two fetches of the JWKS have passed); 30 requests
-// at once, tokens of every key (new and cached) and refused ones; a JWKS URL that fails at
-// start (a warning, tokens refused); the SDK's own OAuth flow (ClientCredentialsProvider)
-// discovering the authorization server from mcph's 401 and getting a token for mcph.
+// restarting mcph, once the fetch their kid asks for is done: retried within a deadline); 30
+// requests at once, tokens of every key (new and cached) and refused ones; a JWKS URL that
+// fails at start (a warning, tokens refused); the SDK's own OAuth flow
+// (ClientCredentialsProvider) discovering the authorization server from mcph's 401 and getting
+// a token for mcph; a scope with a comma in it (one scope); a JWKS URL whose second fetch
+// hangs, while requests on kept-alive connections are each answered at once.
 // Output: "ok NAME" / "FAIL NAME: why" lines, then "http oauth: N passed, N failed".
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,7 +33,7 @@ import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth
 import { check, report, summary } from '../lib/check.mjs';
 import { CAPPED, capped, sanitizersOf, short, sleep } from '../lib/util.mjs';
 import { workspace, writeIni, TESTS_ROOT } from '../lib/workspace.mjs';
-import { LEGACY, bare, modernRequest, post, servers, startServer, stopAll } from './clients-lib.mjs';
+import { ACCEPT, LEGACY, bare, modernHeaders, modernRequest, post, servers, startServer, stopAll } from './clients-lib.mjs';
 
 const SUITE = 'http-oauth';
 const BIN = path.resolve(process.argv[2] || '');
@@ -72,9 +75,8 @@ function built(as, fix, kid) {
     });
 }
 
-// A token signed here with an RSA key of ours (not in the JWKS), under kid.
-function foreign(as, kid) {
-    const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+// A token signed here with an RSA key of ours (not in the JWKS, a new one unless given), under kid.
+function foreign(as, kid, privateKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey) {
     const now = Math.floor(Date.now() / 1000);
     const head = `${b64url({ alg: 'RS256', typ: 'JWT', kid })}.${b64url({ iss: as.issuer.url, aud: RESOURCE, sub: 'mallory', scope: 'mcp:tools', exp: now + 600, iat: now })}`;
     return `${head}.${crypto.sign('sha256', Buffer.from(head), privateKey).toString('base64url')}`;
@@ -117,7 +119,7 @@ function writeConfig(ws, as) {
     });
 }
 
-async function run(as, srv, t0) {
+async function run(as, srv) {
     const url = srv.url;
     const base = url.replace(/\/mcp$/, '');
 
@@ -183,6 +185,7 @@ async function run(as, srv, t0) {
             ['alg none', none],
             ['alg none with a signature', noneKid],
             ['another key (same kid)', foreign(as, kid)],
+            ['unknown kid', foreign(as, 'no-such-kid')],
             ['a payload changed', `${h}.${b64url({ ...JSON.parse(Buffer.from(p, 'base64url')), sub: 'root' })}.${good.split('.')[2]}`],
             ['not a JWT', 'not-a-token'],
         ];
@@ -231,9 +234,8 @@ async function run(as, srv, t0) {
     const shortLived = await built(as, (x) => { x.exp = Math.floor(Date.now() / 1000) + 2; });
     const first = await callWith(url, shortLived);
 
-    // Rotation: the next fetch of the JWKS may come RETRY_S after the first (at mcph's start).
-    const wait = RETRY_S * 1000 + 500 - (performance.now() - t0);
-    if (wait > 0) await sleep(wait);
+    // Past the short-lived token's exp (whole seconds, and the cache's clock too).
+    await sleep(3200);
 
     await check('a cached token is refused once it expires', async () => {
         const out = [];
@@ -246,8 +248,16 @@ async function run(as, srv, t0) {
         await as.issuer.keys.generate('ES256', { kid: 'rotated-es256' });
         await as.issuer.keys.generate('EdDSA', { kid: 'rotated-ed25519', crv: 'Ed25519' });
         const out = [];
+        // The first token of a new kid is refused at once and makes mcph fetch the JWKS again,
+        // RETRY_S at most after the last fetch: retry until accepted, within a deadline.
+        const deadline = performance.now() + RETRY_S * 1000 + T(5000);
         for (const kid of ['rotated-es256', 'rotated-ed25519']) {
-            const r = await callWith(url, await built(as, null, kid));
+            let r;
+            for (let i = 0; i < 200; i++) {
+                r = await callWith(url, await built(as, null, kid));
+                if (r.status !== 401 || performance.now() > deadline) break;
+                await sleep(250);
+            }
             if (r.status !== 200 || !r.answer?.result) out.push(`${kid}: HTTP ${r.status} ${short(challenge(r) || r.text)}`);
         }
         // Right after that fetch, a token under a kid never published is refused (and does
@@ -339,6 +349,112 @@ async function unreachable(as) {
     });
 }
 
+// Scopes are separated by spaces only (RFC 6749 3.3): a comma is part of the scope, in
+// oauth_scopes as in the token's scope claim and in the metadata.
+async function commas(as) {
+    await check('oauth_scopes: a scope with a comma in it is one scope (checked, and published as one)', async () => {
+        const ws = workspace(SUITE, 'commas');
+        const ini = writeIni(ws, {
+            server: {
+                name: 'mcph-http-oauth-commas', plugin_dir: PLUGIN_DIR, oauth_issuer: as.issuer.url,
+                oauth_resource: RESOURCE, oauth_jwks_url: `${as.issuer.url}/jwks`, oauth_scopes: 'mcp:tools team,ops',
+            },
+            'plugin.example': { path: 'example.so', prefix: 'ex' },
+        });
+        const srv = await startServer(BIN, ini, 'commas', T(10000));
+        const out = [];
+        try {
+            const both = await callWith(srv.url, await built(as, (x) => { x.scope = 'mcp:tools team,ops'; }));
+            if (both.status !== 200 || !both.answer?.result) out.push(`scope "mcp:tools team,ops": HTTP ${both.status} ${short(challenge(both) || both.text)}`);
+            const part = await callWith(srv.url, await built(as, (x) => { x.scope = 'mcp:tools team ops'; }));
+            if (part.status !== 403 || !challenge(part).includes('lacks the scope team,ops')) out.push(`scope "mcp:tools team ops": HTTP ${part.status} "${challenge(part)}"`);
+            const doc = await (await fetch(srv.url.replace(/\/mcp$/, '/.well-known/oauth-protected-resource'), { signal: AbortSignal.timeout(5000) })).json();
+            if (JSON.stringify(doc.scopes_supported) !== '["mcp:tools","team,ops"]') out.push(`scopes_supported ${JSON.stringify(doc.scopes_supported)}`);
+        } finally {
+            await srv.stop(T(10000));
+        }
+        return out;
+    });
+}
+
+// A POST over one kept-alive connection (agent): { status, ms }.
+function keptPost(agent, url, msg, token) {
+    const body = JSON.stringify(msg);
+    const t = performance.now();
+    return new Promise((resolve, reject) => {
+        const req = http.request(url, {
+            method: 'POST', agent, timeout: T(10000),
+            headers: { 'content-type': 'application/json', accept: ACCEPT, ...modernHeaders(msg), ...bearer(token), 'content-length': Buffer.byteLength(body) },
+        }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - t }));
+        });
+        req.on('timeout', () => req.destroy(new Error('no answer')));
+        req.on('error', reject);
+        req.end(body);
+    });
+}
+
+// A JWKS URL that answers once (at mcph's start), then never: the fetch that a token of an
+// unknown kid asks for hangs (HTTP_KEYS_FETCH_MS), on mcph's loader thread alone. Meanwhile
+// requests on kept-alive connections (several, so both of libmicrohttpd's threads hold one),
+// with good tokens (cached and not) and with unknown kids, each answer at once.
+async function hanging(as) {
+    await check('a JWKS fetch that hangs: requests on kept-alive connections answer at once meanwhile (good tokens 200, unknown kids 401)', async () => {
+        const keys = await (await fetch(`${as.issuer.url}/jwks`, { signal: AbortSignal.timeout(5000) })).text();
+        let asked = 0;
+        let hungAt = 0;
+        const jwks = http.createServer((req, res) => {
+            asked += 1;
+            if (asked === 1) res.writeHead(200, { 'content-type': 'application/json' }).end(keys);
+            else hungAt ||= performance.now(); // never answered
+        });
+        await new Promise((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+        const ws = workspace(SUITE, 'hanging');
+        const ini = writeIni(ws, {
+            server: {
+                name: 'mcph-http-oauth-hang', plugin_dir: PLUGIN_DIR, oauth_issuer: as.issuer.url,
+                oauth_resource: RESOURCE, oauth_jwks_url: `http://127.0.0.1:${jwks.address().port}/jwks`, oauth_scopes: 'mcp:tools',
+            },
+            'plugin.example': { path: 'example.so', prefix: 'ex' },
+        });
+        const srv = await startServer(BIN, ini, 'hanging', T(10000));
+        const agents = Array.from({ length: 4 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+        const slow = T(500);
+        const ours = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+        const out = [];
+        let worst = 0;
+        let n = 0;
+        const call = async (agent, token, want, what) => {
+            const r = await keptPost(agent, srv.url, modernRequest(++n, 'tools/call', { name: 'ex_echo', arguments: { text: 'hi' } }), token);
+            worst = Math.max(worst, r.ms);
+            if (r.status !== want) out.push(`${what}: HTTP ${r.status}, not ${want}`);
+            if (r.ms > slow) out.push(`${what}: answered in ${Math.round(r.ms)} ms (more than ${slow})`);
+        };
+        // Until the fetch has hung for 2 s (it comes RETRY_S at most after the one at start).
+        const deadline = performance.now() + RETRY_S * 1000 + T(8000);
+        const going = () => performance.now() < deadline && !(hungAt && performance.now() - hungAt > 2000) && out.length < 20;
+        const loop = async (agent, i) => {
+            for (let k = 0; going() && k < 10000; k++) {
+                if (i === 0) await call(agent, foreign(as, `unknown-${k}`, ours), 401, `unknown kid ${k}`);
+                else await call(agent, await built(as, (x) => { x.sub = `user${i}-${k % 3}`; }), 200, `good token ${i}/${k}`);
+                await sleep(i === 0 ? 200 : 20);
+            }
+        };
+        try {
+            await Promise.all(agents.map(loop));
+            if (!hungAt) out.push(`mcph did not fetch the JWKS again (${asked} requests to it)`);
+        } finally {
+            agents.forEach((a) => a.destroy());
+            await srv.stop(T(10000));
+            jwks.closeAllConnections();
+            jwks.close();
+        }
+        if (out.length) out.push(`slowest answer: ${Math.round(worst)} ms`);
+        return out.slice(0, 12);
+    });
+}
+
 async function main() {
     if (!process.argv[2] || !fs.existsSync(BIN)) {
         console.error('usage: node tests/http/oauth.mjs BINARY');
@@ -358,10 +474,9 @@ async function main() {
     const ws = workspace(SUITE);
     try {
         const ini = writeConfig(ws, as);
-        const t0 = performance.now();
         const srv = await startServer(BIN, ini, 'oauth', T(10000));
-        const r = await capped(run(as, srv, t0).then(() => discovery(as)).then(() => unreachable(as)), T(60000));
-        if (r === CAPPED) report(false, 'time limit', `the test ran past ${T(60000) / 1000} s`);
+        const r = await capped(run(as, srv).then(() => discovery(as)).then(() => unreachable(as)).then(() => commas(as)).then(() => hanging(as)), T(90000));
+        if (r === CAPPED) report(false, 'time limit', `the test ran past ${T(90000) / 1000} s`);
     } catch (err) {
         report(false, 'the test stopped', short(err?.stack || String(err), 600));
     }

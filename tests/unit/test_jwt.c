@@ -137,17 +137,12 @@ static char *sign(EVP_PKEY *k, const char *alg, const char *msg)
     return out;
 }
 
-/* A token: header {alg, kid} and payload as given, signed by k (NULL: sig as given). */
-static char *token(EVP_PKEY *k, const char *alg, const char *kid, const char *payload)
+/* A token: header and payload as given, signed by k for alg (k NULL: no signature). */
+static char *token_as(EVP_PKEY *k, const char *alg, const char *header, const char *payload)
 {
-    char header[256], *h, *p, *s, *msg, *tok;
+    char *h, *p, *s, *msg, *tok;
     size_t len;
 
-    if (kid != NULL)
-        snprintf(header, sizeof(header), "{\"alg\":\"%s\",\"typ\":\"JWT\",\"kid\":\"%s\"}", alg,
-                 kid);
-    else
-        snprintf(header, sizeof(header), "{\"alg\":\"%s\",\"typ\":\"JWT\"}", alg);
     h = b64url_str(header);
     p = b64url_str(payload);
     len = strlen(h) + strlen(p) + 2;
@@ -161,6 +156,19 @@ static char *token(EVP_PKEY *k, const char *alg, const char *kid, const char *pa
     free(s);
     free(msg);
     return tok;
+}
+
+/* A token: header {alg, kid} and payload as given, signed by k (NULL: sig as given). */
+static char *token(EVP_PKEY *k, const char *alg, const char *kid, const char *payload)
+{
+    char header[256];
+
+    if (kid != NULL)
+        snprintf(header, sizeof(header), "{\"alg\":\"%s\",\"typ\":\"JWT\",\"kid\":\"%s\"}", alg,
+                 kid);
+    else
+        snprintf(header, sizeof(header), "{\"alg\":\"%s\",\"typ\":\"JWT\"}", alg);
+    return token_as(k, alg, header, payload);
 }
 
 /* A payload with iss, aud, sub and exp (from now), and extra members after them. */
@@ -418,6 +426,44 @@ static void test_unknown_kid(void)
     free(tok);
 }
 
+/* RFC 9068 section 4: typ at+jwt (or its media type, in any case), JWT as many providers
+ * issue, or none; another type is another kind of token (an ID token, a logout token). */
+static void test_typ(void)
+{
+    static const char *const taken[] = {
+        "at+jwt", "AT+JWT", "application/at+jwt", "Application/AT+JWT", "JWT", "jwt", NULL};
+    static const char *const refused[] = {"logout+jwt", "secevent+jwt",       "dpop+jwt", "at+jwt2",
+                                          "",           "application/jwt+at", NULL};
+    const char *reason = NULL;
+    char header[128], *tok;
+
+    for (size_t i = 0; taken[i] != NULL; i++) {
+        snprintf(header, sizeof(header), "{\"alg\":\"EdDSA\",\"kid\":\"ed1\",\"typ\":\"%s\"}",
+                 taken[i]);
+        tok = token_as(ed_key, "EdDSA", header, good());
+        if (!CHECK_INT_EQ(verify(tok, &reason), STATUS_OK))
+            fprintf(stderr, "  typ %s: %s\n", taken[i], reason);
+        free(tok);
+    }
+    tok = token_as(ed_key, "EdDSA", "{\"alg\":\"EdDSA\",\"kid\":\"ed1\"}", good());
+    CHECK_INT_EQ(verify(tok, &reason), STATUS_OK);
+    free(tok);
+    for (size_t i = 0; refused[i] != NULL; i++) {
+        snprintf(header, sizeof(header), "{\"alg\":\"EdDSA\",\"kid\":\"ed1\",\"typ\":\"%s\"}",
+                 refused[i]);
+        tok = token_as(ed_key, "EdDSA", header, good());
+        if (!CHECK_INT_EQ(verify(tok, &reason), STATUS_INVALID))
+            fprintf(stderr, "  typ %s taken\n", refused[i]);
+        else
+            CHECK_STR_HAS(reason, "typ");
+        free(tok);
+    }
+    /* Not a string. */
+    tok = token_as(ed_key, "EdDSA", "{\"alg\":\"EdDSA\",\"kid\":\"ed1\",\"typ\":1}", good());
+    CHECK_INT_EQ(verify(tok, &reason), STATUS_INVALID);
+    free(tok);
+}
+
 static void test_b64url(void)
 {
     unsigned char out[16];
@@ -479,6 +525,7 @@ static const struct check_test tests[] = {
     {"times", test_times},
     {"malformed", test_malformed},
     {"unknown_kid", test_unknown_kid},
+    {"typ", test_typ},
     {"b64url", test_b64url},
     {"keysets", test_keysets},
     {0},
