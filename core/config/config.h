@@ -141,7 +141,8 @@ struct config {
     /* OAuth 2.1 resource server (HTTP): access tokens are JWTs checked against a JWKS. */
     char *oauth_issuer;    /* owned or NULL: the iss every token must carry */
     char *oauth_resource;  /* owned or NULL: this server's canonical URI, the audience */
-    char *oauth_jwks_file; /* owned or NULL (resolved): the JWKS, read at start and SIGHUP */
+    char *oauth_jwks_file; /* owned or NULL (resolved): the JWKS, read at start and again
+                            * as oauth_jwks_url is (http_keys.c) */
     char *oauth_jwks_url;  /* owned or NULL: the JWKS, fetched and cached */
     char *oauth_authorization_servers; /* owned or NULL: URLs for the metadata (default iss) */
     char *oauth_scopes;                /* owned or NULL: scopes every token must hold */

@@ -23,6 +23,7 @@
 #include "transport/http_keys.h"
 #include "wire/jsonrpc.h"
 
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,13 +102,28 @@ int http_parse_tokens(struct http *h, char *text)
     return status;
 }
 
-static struct principal *http_token_principal(const struct http *h, int which)
+/* A request without a credential (none configured): on a listener off loopback, its client
+ * address is who it is (for [server] rate and [limit.NAME] per principal); on loopback every
+ * such request is the one local user. */
+static struct principal *http_anonymous(const struct http *h, struct MHD_Connection *mc)
+{
+    char addr[INET6_ADDRSTRLEN + 8], id[sizeof(addr) + 8], label[sizeof(addr) + 16];
+
+    if (h->loopback || !http_client_address(h, mc, addr, sizeof(addr)))
+        return principal_new(PRINCIPAL_ANONYMOUS, "anonymous", "anonymous");
+    snprintf(id, sizeof(id), "addr:%s", addr);
+    snprintf(label, sizeof(label), "address %s", addr);
+    return principal_new(PRINCIPAL_ANONYMOUS, id, label);
+}
+
+static struct principal *http_token_principal(const struct http *h, struct MHD_Connection *mc,
+                                              int which)
 {
     char id[32], label[32];
     struct principal *p;
 
     if (which < 0)
-        return principal_new(PRINCIPAL_ANONYMOUS, "anonymous", "anonymous");
+        return http_anonymous(h, mc);
     snprintf(id, sizeof(id), "token:%d", which + 1);
     snprintf(label, sizeof(label), "token %d", which + 1);
     p = principal_new(PRINCIPAL_TOKEN, id, label);
@@ -328,7 +344,7 @@ int http_auth(struct http *h, struct MHD_Connection *mc, const char *authorizati
         int ok = http_token_ok(h, authorization, &which);
 
         if (ok && (h->oauth == NULL || which >= 0)) {
-            *out = http_token_principal(h, which);
+            *out = http_token_principal(h, mc, which);
             *rc = MHD_NO;
             return *out != NULL;
         }

@@ -207,6 +207,9 @@ const char *http_header(const struct http *h, struct MHD_Connection *mc, const c
 const char *http_value(const struct http *h, struct MHD_Connection *mc, const char *name, char *buf,
                        size_t size);
 
+/* The client's address (IPv4 or IPv6, as text) into buf (size bytes). 1 when known. */
+int http_client_address(const struct http *h, struct MHD_Connection *mc, char *buf, size_t size);
+
 /* Queue r (NULL: MHD_NO) with status, and let go of it. */
 enum MHD_Result http_queue(const struct http *h, struct MHD_Connection *mc, unsigned status,
                            struct MHD_Response *r);

@@ -10,7 +10,9 @@
 #include "served/metrics.h"
 #include "wire/jsonrpc.h"
 
+#include <arpa/inet.h>
 #include <dlfcn.h>
+#include <netinet/in.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,21 @@ const char *http_trim(const char *v, char *buf, size_t size)
     memcpy(buf, v, n);
     buf[n] = '\0';
     return buf;
+}
+
+int http_client_address(const struct http *h, struct MHD_Connection *mc, char *buf, size_t size)
+{
+    const union MHD_ConnectionInfo *info =
+        h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = info != NULL ? info->client_addr : NULL;
+
+    if (sa != NULL && sa->sa_family == AF_INET)
+        return inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, buf,
+                         (socklen_t)size) != NULL;
+    if (sa != NULL && sa->sa_family == AF_INET6)
+        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, buf,
+                         (socklen_t)size) != NULL;
+    return 0;
 }
 
 const char *http_value(const struct http *h, struct MHD_Connection *mc, const char *name, char *buf,

@@ -11,8 +11,6 @@
 #include "served/server.h"
 #include "wire/jsonrpc.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,33 +19,12 @@
  * leaves room for any id a client sensibly sends (one longer just gets its -32000 with 200). */
 #define HTTP_RATE_LINE_MAX 4096
 
-/* Whose bucket a request takes from: its principal's, or for an anonymous one on a listener
- * that is not on loopback, its client address's (behind a proxy, the proxy's: one bucket). On
- * loopback every anonymous request is the one local user. */
-static const char *http_rate_who(const struct http *h, struct MHD_Connection *mc,
-                                 const struct principal *who, char *buf, size_t size)
+/* Whose bucket a request takes from: its principal's. An anonymous one is its client address
+ * on a listener off loopback (behind a proxy, the proxy's: one bucket), and on loopback the
+ * one local user (http_auth.c). */
+static const char *http_rate_who(const struct principal *who)
 {
-    const union MHD_ConnectionInfo *info;
-    const struct sockaddr *sa;
-    char addr[INET6_ADDRSTRLEN];
-
-    if (who != NULL && who->kind != PRINCIPAL_ANONYMOUS)
-        return who->id;
-    if (h->loopback)
-        return "anonymous";
-    info = h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    sa = info != NULL ? info->client_addr : NULL;
-    if (sa != NULL && sa->sa_family == AF_INET &&
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, addr,
-                  sizeof(addr)) != NULL)
-        snprintf(buf, size, "addr:%s", addr);
-    else if (sa != NULL && sa->sa_family == AF_INET6 &&
-             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr,
-                       sizeof(addr)) != NULL)
-        snprintf(buf, size, "addr:%s", addr);
-    else
-        snprintf(buf, size, "anonymous");
-    return buf;
+    return who != NULL ? who->id : "anonymous";
 }
 
 void http_rate_header(const struct http *h, struct MHD_Response *r, long retry_ms)
@@ -86,7 +63,7 @@ int http_rate_admit(struct http *h, struct MHD_Connection *mc, const struct prin
     struct server *srv = h->srv;
     struct config_rate rate;
     struct ratelimit_ask ask;
-    char buf[64], message[160];
+    char message[160];
     long retry_ms;
     int burst;
 
@@ -99,7 +76,7 @@ int http_rate_admit(struct http *h, struct MHD_Connection *mc, const struct prin
         return 1;
     ask = (struct ratelimit_ask){.kind = RATELIMIT_REQUESTS,
                                  .section = "",
-                                 .who = http_rate_who(h, mc, who, buf, sizeof(buf)),
+                                 .who = http_rate_who(who),
                                  .rate = rate.per_s,
                                  .burst = ratelimit_burst(&rate, burst)};
     if (ratelimit_take(srv->rates, &ask, 1, &retry_ms) == STATUS_OK)

@@ -8,8 +8,6 @@
 #include "lib/status.h"
 #include "served/server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -106,32 +104,14 @@ struct MHD_Response *http_events_response(struct http_conn *c)
     return r;
 }
 
-/* Who a connection's client is, as far as mcph can tell: its principal when it has a
- * credential, else its address when the listener is not on loopback (there every client, and
- * a reverse proxy's, share one). "" when unknown. Into buf (size bytes). */
-static void http_client_of(const struct http *h, const struct http_conn *c, char *buf, size_t size)
+/* Who a connection's client is, as far as mcph can tell: its principal (a credential's, or
+ * for an anonymous one off loopback its address: http_auth.c). "" when unknown (anonymous on
+ * loopback, where every client, and a reverse proxy's, are one). Into buf (size bytes). */
+static void http_client_of(const struct http_conn *c, char *buf, size_t size)
 {
     const struct principal *who = c->peer.principal;
-    struct MHD_Connection *mc = c->mc;
-    char addr[INET6_ADDRSTRLEN];
-    const union MHD_ConnectionInfo *info;
-    const struct sockaddr *sa;
 
-    buf[0] = '\0';
-    if (who != NULL && who->kind != PRINCIPAL_ANONYMOUS) {
-        snprintf(buf, size, "%s", who->id);
-        return;
-    }
-    info = h->loopback ? NULL : h->lib.get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    sa = info != NULL ? info->client_addr : NULL;
-    if (sa != NULL && sa->sa_family == AF_INET &&
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, addr,
-                  sizeof(addr)) != NULL)
-        snprintf(buf, size, "address %s", addr);
-    else if (sa != NULL && sa->sa_family == AF_INET6 &&
-             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr,
-                       sizeof(addr)) != NULL)
-        snprintf(buf, size, "address %s", addr);
+    snprintf(buf, size, "%s", who != NULL && strcmp(who->id, "anonymous") != 0 ? who->id : "");
 }
 
 /* Room for a long-lived stream (a session's GET stream, a subscriptions/listen) for c: at
@@ -145,7 +125,7 @@ const char *http_stream_admit(struct http *h, struct http_conn *c, char *buf, si
     size_t mine = 0, refused = 0;
 
     /* c is in h->conns already: its client is written under the lock that readers take. */
-    http_client_of(h, c, client, sizeof(client));
+    http_client_of(c, client, sizeof(client));
     pthread_mutex_lock(&h->lock);
     memcpy(c->client, client, sizeof(client));
     for (const struct http_conn *o = h->conns; o != NULL && client[0] != '\0'; o = o->next)
