@@ -505,7 +505,7 @@ static int call_rate_refused(struct call_origin *o, struct call_target *t)
     long retry_ms;
     cJSON *data;
 
-    if (t->kind != RESULT_TOOL ||
+    if (t->kind != RESULT_TOOL || o->srv->cfg.nlimits == 0 ||
         ratelimit_tool(o->srv->rates, &o->srv->cfg, &o->srv->log, t->name ? t->name : "",
                        who ? who->id : NULL, who ? who->label : NULL, &retry_ms, msg,
                        sizeof(msg)) == STATUS_OK)

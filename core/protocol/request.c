@@ -51,12 +51,12 @@ void request_not_found(struct request *req, const char *uri)
     request_answer(req, jsonrpc_not_found(req->id, uri, "Resource not found", req->modern));
 }
 
-struct access_view request_view(const struct request *req)
+struct access_view request_view_of(const struct request *req)
 {
     return access_view_of(&req->srv->cfg, req->peer->principal);
 }
 
-int request_sees(const struct request *req, int kind, const char *name)
+int request_sees_row(const struct request *req, int kind, const char *name)
 {
-    return access_sees(&req->srv->cfg, request_view(req), kind, name);
+    return access_sees(&req->srv->cfg, request_view_of(req), kind, name);
 }

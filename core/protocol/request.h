@@ -10,6 +10,7 @@
 #include "served/access.h"
 #include "served/server.h"
 #include "wire/out.h"
+#include "wire/peer.h"
 
 #include <cJSON.h>
 #include <stddef.h>
@@ -52,10 +53,27 @@ void request_not_found(struct request *req, const char *uri);
 
 /* The rows the request's principal sees under the config in service (served/access.h): made
  * each time from srv->cfg, under the state lock, so a reload counts from the next request. */
-struct access_view request_view(const struct request *req);
+struct access_view request_view_of(const struct request *req);
 
 /* Whether the request's principal sees the row of kind (enum filter_key) exposed as name. A
  * row it does not see answers as one that does not exist. */
-int request_sees(const struct request *req, int kind, const char *name);
+int request_sees_row(const struct request *req, int kind, const char *name);
+
+/* The same, inline for what nearly every request is: the pipe's (no principal), or a server
+ * without access sections. */
+static inline int request_sees_all(const struct request *req)
+{
+    return req->peer->principal == NULL || req->srv->cfg.naccess == 0;
+}
+
+static inline struct access_view request_view(const struct request *req)
+{
+    return request_sees_all(req) ? (struct access_view){.all = 1} : request_view_of(req);
+}
+
+static inline int request_sees(const struct request *req, int kind, const char *name)
+{
+    return request_sees_all(req) || request_sees_row(req, kind, name);
+}
 
 #endif
