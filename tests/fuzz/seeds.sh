@@ -4,7 +4,7 @@
 #   corpus/input/T     the client lines of tests/transcripts/T.t ("> " removed; a value a
 #                      transcript echoes back, <saved:NAME>, becomes "")
 #   corpus/config/*    tests/transcripts/conf/*.ini and conf/*.ini
-# The other seeds (schema, uritemplate, cursor, state, and input/modern-*) are hand-written.
+# The other seeds (schema, uritemplate, cursor, state, jwt, and input/modern-*) are hand-written.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p tests/fuzz/corpus/input tests/fuzz/corpus/config
