@@ -320,6 +320,15 @@ int jwt_keys_verify(const struct jwt_keys *keys, const char *alg, const char *ki
         *reason = "the token's alg is not accepted";
         return STATUS_INVALID;
     }
+    /* Without a kid, one key of the set may fit the alg, no more: a token must not make an
+     * unauthenticated request cost a signature check per key. */
+    for (size_t i = 0; kid == NULL && keys != NULL && i < keys->n; i++)
+        fits += jwt_key_fits(&keys->keys[i], a);
+    if (fits > 1) {
+        *reason = "the token names no kid, and more than one key of the JWKS fits its alg";
+        return STATUS_INVALID;
+    }
+    fits = 0;
     for (size_t i = 0; keys != NULL && i < keys->n; i++) {
         const struct jwt_key *key = &keys->keys[i];
 

@@ -426,6 +426,33 @@ static void test_unknown_kid(void)
     free(tok);
 }
 
+/* A token without a kid: verified when one key of the set fits its alg, refused when more
+ * than one does (no signature check per key for a request not yet authenticated). */
+static void test_no_kid(void)
+{
+    cJSON *doc = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(doc, "keys");
+    struct jwt_keys *two = NULL, *saved = keys;
+    char why[256] = "", *text, *tok;
+    const char *reason = NULL;
+
+    CHECK_INT_EQ(verify_with(rsa_key, "RS256", NULL, good()), STATUS_OK);
+    CHECK_INT_EQ(verify_with(ed_key, "EdDSA", NULL, good()), STATUS_OK);
+    add_jwk(arr, rsa_other, "rsa2", NULL);
+    add_jwk(arr, rsa_key, "rsa1", NULL);
+    text = cJSON_PrintUnformatted(doc);
+    CHECK_INT_EQ(jwt_keys_parse(lib, text, strlen(text), &two, why, sizeof(why)), STATUS_OK);
+    keys = two;
+    tok = token(rsa_key, "RS256", NULL, good());
+    CHECK_INT_EQ(verify(tok, &reason), STATUS_INVALID);
+    CHECK(reason != NULL && strstr(reason, "no kid") != NULL);
+    CHECK_INT_EQ(verify_with(rsa_key, "RS256", "rsa1", good()), STATUS_OK);
+    keys = saved;
+    jwt_keys_drop(two);
+    free(tok);
+    free(text);
+    cJSON_Delete(doc);
+}
+
 /* RFC 9068 section 4: typ at+jwt (or its media type, in any case), JWT as many providers
  * issue, or none; another type is another kind of token (an ID token, a logout token). */
 static void test_typ(void)
@@ -525,6 +552,7 @@ static const struct check_test tests[] = {
     {"times", test_times},
     {"malformed", test_malformed},
     {"unknown_kid", test_unknown_kid},
+    {"no_kid", test_no_kid},
     {"typ", test_typ},
     {"b64url", test_b64url},
     {"keysets", test_keysets},
