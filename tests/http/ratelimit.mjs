@@ -249,7 +249,9 @@ await check('over stdio: -32000 with data.retryAfterMs', async () => {
             const ms = byId[id].error.data?.retryAfterMs;
             expect(ms > 50000 && ms <= 60000, `echo ${id}: retryAfterMs ${ms}`);
         }
-        expect(/refused by \[limit\.echo\]/.test(p.stderr), 'logged');
+        // stderr is a pipe of its own: the log line may reach us after the answers.
+        const logged = await p.waitFor(() => /refused by \[limit\.echo\]/.test(p.stderr), 5000 * SLOW);
+        expect(logged, `logged: ${p.stderr.slice(-300)}`);
     } finally {
         p.close();
         await p.wait(10000 * SLOW);
