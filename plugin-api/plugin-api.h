@@ -327,8 +327,8 @@ struct mcph_prompt {
 /* A key the plugin accepts in its INI section. mcph refuses any other key besides its own
  * (path, enabled, prefix, cache_ttl_ms, cache_scope, max_concurrent, tools, resources,
  * prompts, isolate, call_timeout_ms, max_memory, max_cpu_s, max_files, max_procs, confine,
- * read, write, exec, network; mcph.ini(5)), and a
- * missing required key, naming the file and line. A plugin may
+ * read, write, exec, network, audit_arguments; mcph.ini(5)), and a missing required key,
+ * naming the file and line. A plugin may
  * not declare a key of mcph's own, nor one starting with "cache_". default_value is what
  * host->config() returns when the INI does not set the key (may be NULL). Since 1.0. */
 struct mcph_config_key {

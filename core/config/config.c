@@ -383,6 +383,7 @@ void config_init(struct config *cfg)
     cfg->http_timeout_s = LIMIT_HTTP_TIMEOUT_S;
     cfg->oauth_leeway_s = LIMIT_OAUTH_LEEWAY_S;
     cfg->oauth_jwks_refresh_s = LIMIT_OAUTH_JWKS_REFRESH_S;
+    cfg->audit_buffer = LIMIT_AUDIT_BUFFER_DEFAULT;
 }
 
 void config_plugin_release(struct config_plugin *pl)
@@ -464,6 +465,9 @@ void config_release(struct config *cfg)
     free(cfg->live_path);
     free(cfg->ready_path);
     free(cfg->metrics_listen);
+    free(cfg->lock);
+    free(cfg->audit);
+    free(cfg->audit_key_file);
     config_edge_release(cfg);
     if (cfg->text_fd >= 0)
         close(cfg->text_fd);

@@ -62,6 +62,8 @@ struct config_plugin {
     int max_procs_line;
     struct config_confine confine;
     int confine_line, read_line, write_line, exec_line, network_line;
+    int audit_arguments; /* audit_arguments = yes: the audit log holds a call's arguments */
+    int audit_arguments_line;
     int ini_fd;   /* borrowed: the config's text_fd, for an isolated section's child; or -1 */
     int image_fd; /* in an isolated child (--isolated): the sealed copy of the plugin its
                    * parent checked, loaded instead of path; else -1 */
@@ -156,6 +158,15 @@ struct config {
     char *live_path;      /* owned or NULL: 200 while mcph runs */
     char *ready_path;     /* owned or NULL: 200 while a plugin serves, else 503 */
     char *metrics_listen; /* owned or NULL: HOST:PORT where those paths are served instead */
+    /* Trust (docs/trust.md): definitions pinned in a lock file, an audit log of calls. */
+    char *lock;           /* owned or NULL (resolved): the lock file definitions are checked
+                           * against (served/pin.h); NULL: nothing pinned */
+    int lock_new;         /* lock_new = accept (1): a definition the lock file lacks is served
+                           * and pinned; refuse (0, the default): not served */
+    char *audit;          /* owned or NULL (resolved): the audit log (served/audit.h) */
+    char *audit_key_file; /* owned or NULL (resolved): the audit log's HMAC key; NULL: the
+                           * audit file's name with .key appended */
+    long long audit_buffer; /* bytes of audit lines held while the disk is slow */
     struct config_access *access; /* owned: [access.NAME] sections, in file order */
     size_t naccess;
     struct config_limit *limits; /* owned: [limit.NAME] sections, in file order */

@@ -76,6 +76,15 @@ static int config_word_network(const char *value, int *out)
     return mcph_value_bool(value, out) == MCPH_OK ? STATUS_OK : STATUS_INVALID;
 }
 
+static int config_word_lock_new(const char *value, int *out)
+{
+    if (strcmp(value, "accept") == 0 || strcmp(value, "refuse") == 0) {
+        *out = strcmp(value, "accept") == 0;
+        return STATUS_OK;
+    }
+    return STATUS_INVALID;
+}
+
 static int config_check_url(const char *value, struct strbuf *why)
 {
     const char *host = strncmp(value, "https://", 8) == 0  ? value + 8
@@ -277,6 +286,14 @@ const struct config_key config_server_keys[] = {
      .help = "a path that starts with / (no query, no spaces)"},
     {"metrics_listen", CONFIG_KEY_TEXT, CONFIG_SERVER(metrics_listen), .check = config_check_listen,
      .help = "HOST:PORT, as for listen"},
+    {"lock", CONFIG_KEY_FILE, CONFIG_SERVER(lock), .help = "a file (written by mcph --lock)"},
+    {"lock_new", CONFIG_KEY_WORD, CONFIG_SERVER(lock_new), .word = config_word_lock_new,
+     .help = "refuse (a definition the lock file lacks is not served) or accept (it is served "
+             "and pinned)"},
+    {"audit", CONFIG_KEY_FILE, CONFIG_SERVER(audit), .help = "a file"},
+    {"audit_key_file", CONFIG_KEY_FILE, CONFIG_SERVER(audit_key_file), .help = "a file"},
+    {"audit_buffer", CONFIG_KEY_BYTES, CONFIG_SERVER(audit_buffer), .min = LIMIT_AUDIT_BUFFER_MIN,
+     .max = LIMIT_AUDIT_BUFFER_MAX},
     {0},
 };
 
@@ -361,6 +378,7 @@ const struct config_key config_plugin_keys[] = {
     {"network", CONFIG_KEY_WORD, CONFIG_PLUGIN(confine.network, network_line),
      .word = config_word_network, .shared = 1,
      .help = "no (the process may open no socket; socketpair() only) or yes"},
+    {"audit_arguments", CONFIG_KEY_BOOL, CONFIG_PLUGIN(audit_arguments, audit_arguments_line)},
     {0},
 };
 

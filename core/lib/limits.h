@@ -41,6 +41,11 @@
 /* OAuth: the clock skew allowed on exp, nbf and iat, and how long a fetched JWKS is kept. */
 #define LIMIT_OAUTH_LEEWAY_S 60
 #define LIMIT_OAUTH_JWKS_REFRESH_S 300
+/* The audit log (served/audit.h): bytes of lines held while the disk is slow or full,
+ * [server] audit_buffer's default and range. */
+#define LIMIT_AUDIT_BUFFER_DEFAULT (4LL << 20)
+#define LIMIT_AUDIT_BUFFER_MIN (64LL << 10)
+#define LIMIT_AUDIT_BUFFER_MAX (1LL << 30)
 /* Rows in one table of one plugin (tools, resources, templates, prompts, config keys). */
 #define LIMIT_ROWS MCPH_MAX_ROWS
 /* Arguments of one prompt, variables of one URI template. */
