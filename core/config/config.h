@@ -159,13 +159,13 @@ struct config {
     char *ready_path;     /* owned or NULL: 200 while a plugin serves, else 503 */
     char *metrics_listen; /* owned or NULL: HOST:PORT where those paths are served instead */
     /* Trust (docs/trust.md): definitions pinned in a lock file, an audit log of calls. */
-    char *lock;           /* owned or NULL (resolved): the lock file definitions are checked
-                           * against (served/pin.h); NULL: nothing pinned */
-    int lock_new;         /* lock_new = accept (1): a definition the lock file lacks is served
-                           * and pinned; refuse (0, the default): not served */
-    char *audit;          /* owned or NULL (resolved): the audit log (served/audit.h) */
-    char *audit_key_file; /* owned or NULL (resolved): the audit log's HMAC key; NULL: the
-                           * audit file's name with .key appended */
+    char *lock;             /* owned or NULL (resolved): the lock file definitions are checked
+                             * against (served/pin.h); NULL: nothing pinned */
+    int lock_new;           /* lock_new = accept (1): a definition the lock file lacks is served
+                             * and pinned; refuse (0, the default): not served */
+    char *audit;            /* owned or NULL (resolved): the audit log (served/audit.h) */
+    char *audit_key_file;   /* owned or NULL (resolved): the audit log's HMAC key; NULL: the
+                             * audit file's name with .key appended */
     long long audit_buffer; /* bytes of audit lines held while the disk is slow */
     struct config_access *access; /* owned: [access.NAME] sections, in file order */
     size_t naccess;
