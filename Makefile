@@ -106,7 +106,7 @@ NODE_STAMP := tests/node_modules/.installed
 # The sample database of the default deployment, made from SQL kept in conf/.
 SAMPLE_DB := $(BUILD)/conf/sample.db
 
-.PHONY: all run test test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
+.PHONY: all run test test-trust test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
         test-edges test-hostile test-conformance test-gateway test-isolate test-confine test-install \
         test-docs check-format clean node-deps plugin promtool-dep \
@@ -248,7 +248,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 
 test: test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
       test-hostile test-http test-scale test-conformance test-gateway test-isolate test-confine \
-      test-install test-docs check-format
+      test-trust test-install test-docs check-format
 
 # The core's layers (docs/internals.md): no include runs up a layer or into plugins/; the
 # check is seen to fail on includes planted in a copy of core/.
@@ -332,6 +332,14 @@ test-isolate: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 test-confine: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
 	node tests/confine/confine.mjs $(MCPH)
 	node tests/confine/confine.mjs $(MCPH) --landlock-abi=0
+
+# Trust (docs/trust.md): definitions pinned by a lock file and drift refused with its diff
+# (pin.mjs), the audit log's lines and their HMAC chain checked by mcph --verify-audit against
+# removed, changed and reordered lines (audit.mjs), and trace context from the official SDK
+# client into a plugin, an isolated child, a proxied server and the audit log (trace.mjs).
+TRUST_TESTS := $(sort $(wildcard tests/trust/*.mjs))
+test-trust: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	@set -e; for t in $(TRUST_TESTS); do echo "node $$t $(MCPH)"; node $$t $(MCPH); done
 
 # Streamable HTTP (mcph --listen on 127.0.0.1): the official SDK clients over it, sessions and
 # their streams, and bad HTTP input of every kind (methods, headers, media types, sizes,
