@@ -18,6 +18,7 @@
 #include "lib/nowait.h"
 #include "transport/pipe.h"
 #include "host/plugin.h"
+#include "served/audit.h"
 #include "served/reload.h"
 #include "served/server.h"
 #include "lib/status.h"
@@ -189,6 +190,10 @@ static void main_usage(FILE *to)
                 "  --isolated ID\n"
                 "             serve section [plugin.ID] alone, as the process of a plugin with\n"
                 "             isolate = process (mcph starts it so; not for use by hand)\n"
+                "  --verify-audit FILE [--audit-key KEYFILE]\n"
+                "             check the HMAC chain of an audit log ([server] audit); the key\n"
+                "             defaults to FILE.key; exit 0 when every line verifies, else 1\n"
+                "             naming the first bad line\n"
                 "  --version  print the version\n"
                 "  --help     print this help (also -h)\n");
 }
@@ -246,6 +251,9 @@ static int main_startup(struct server *srv, const struct main_args *args)
         return EXIT_CONFIG;
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
+    status = server_open_audit(srv, args->check);
+    if (status != STATUS_OK)
+        return status == STATUS_INVALID ? EXIT_CONFIG : EXIT_RUNTIME;
     /* Collisions made server_load refuse the INI already: only failed inits are left. */
     if (failures > 0 && (srv->cfg.strict || args->check)) {
         if (!args->check && args->isolated == NULL)
@@ -444,12 +452,34 @@ static int main_set_listen(struct server *srv, const struct main_args *args)
     return EXIT_OK;
 }
 
+/* mcph --verify-audit FILE [--audit-key KEYFILE]: exits with 0 (verified), 1 (a bad line,
+ * or a file that cannot be read) or 2 (usage). */
+static void main_verify_audit(int argc, char **argv)
+{
+    struct strbuf report = STRBUF_INIT;
+    const char *key = NULL;
+    int code;
+
+    if (argc == 5 && strcmp(argv[3], "--audit-key") == 0)
+        key = argv[4];
+    else if (argc != 3) {
+        main_usage(stderr);
+        exit(EXIT_USAGE);
+    }
+    code = audit_verify(argv[2], key, &report);
+    fprintf(code == 0 ? stdout : stderr, "%s\n", report.nomem ? "out of memory" : report.buf);
+    strbuf_release(&report);
+    exit(code == 0 ? EXIT_OK : EXIT_RUNTIME);
+}
+
 int main(int argc, char **argv)
 {
     struct main_args args = {0};
     struct server srv;
     int code, out_fd = -1;
 
+    if (argc >= 2 && strcmp(argv[1], "--verify-audit") == 0)
+        main_verify_audit(argc, argv);
     if (main_parse_args(argc, argv, &args) != STATUS_OK)
         return EXIT_USAGE;
     /* One malloc arena: glibc gives each pool thread its own, which holds on to freed memory

@@ -8,6 +8,7 @@
 #include "wire/out.h"
 #include "calls/mrtr.h"
 #include "calls/question.h"
+#include "served/audit.h"
 #include "served/decorate.h"
 #include "served/metrics.h"
 #include "served/notify.h"
@@ -37,6 +38,7 @@ struct call_job {
     struct mrtr mrtr;            /* 2026-07-28: the questions and the retry's answers */
     struct notify_caller caller; /* under srv->call_key while the handler runs */
     struct metrics_call meter;   /* counted in srv->metrics (zero when it is NULL) */
+    long long audit_began;       /* CLOCK_MONOTONIC ns at its submission, with an audit log */
     char name[];                 /* t.name (which the registry owns) copied, in the same block */
 };
 
@@ -390,6 +392,72 @@ static struct call_answer call_run_handler(struct call_job *job)
     return a;
 }
 
+/* --- The audit log (served/audit.h). --- */
+
+static const int call_audit_outcomes[METRICS_OUTCOMES] = {
+    [METRICS_OK] = AUDIT_RESULT,       [METRICS_TOOL_ERROR] = AUDIT_TOOL_ERROR,
+    [METRICS_ERROR] = AUDIT_ERROR,     [METRICS_CANCELLED] = AUDIT_CANCELLED,
+    [METRICS_TIMEOUT] = AUDIT_TIMEOUT, [METRICS_INPUT_REQUIRED] = AUDIT_INPUT_REQUIRED,
+};
+
+static long long call_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The line of a call whose request is msg; us: its duration, -1 for none. */
+static void call_audit_line(struct server *srv, const struct peer *peer, const cJSON *msg,
+                            const char *target, const struct plugin *pl, int outcome, int code,
+                            const char *why, long long us)
+{
+    const struct principal *who = peer->principal;
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    struct audit_entry e = {
+        .principal = who ? who->id : NULL,
+        .principal_label = who ? who->label : NULL,
+        .id = cJSON_GetObjectItemCaseSensitive(msg, "id"),
+        .method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method")),
+        .target = target,
+        .plugin = pl ? pl->id : NULL,
+        .outcome = outcome,
+        .code = code,
+        .why = why,
+        .duration_us = us,
+        .trace_id = NULL, /* the call's trace id goes here */
+        /* What the request carried: a completion's argument, tools' and prompts' arguments. */
+        .args = args ? args : cJSON_GetObjectItemCaseSensitive(params, "argument"),
+        .with_args = pl ? pl->section.audit_arguments : 0,
+    };
+
+    audit_call(srv->audit, &e);
+}
+
+void call_audit_answered(struct server *srv, const struct peer *peer, const cJSON *msg,
+                         const char *target, const struct plugin *pl, int outcome, int code,
+                         const char *why)
+{
+    if (srv->audit != NULL)
+        call_audit_line(srv, peer, msg, target, pl, outcome, code, why, -1);
+}
+
+/* A job's line, as it was answered (error: the message sent, or NULL). */
+static void call_audit_end(struct call_job *job, const cJSON *error)
+{
+    const cJSON *body = cJSON_GetObjectItemCaseSensitive(error, "error");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(body, "code");
+
+    if (job->o.srv->audit == NULL)
+        return;
+    call_audit_line(job->o.srv, job->o.peer, job->o.msg, job->t.uri ? job->t.uri : job->name,
+                    job->t.plugin, call_audit_outcomes[job->meter.outcome],
+                    cJSON_IsNumber(code) ? code->valueint : 0, NULL,
+                    (call_now_ns() - job->audit_began) / 1000);
+}
+
 static void call_job_free(struct call_job *job)
 {
     cJSON_Delete(job->o.msg);
@@ -419,9 +487,12 @@ static void call_job_run(struct work_job *work)
         cJSON_Delete(a.error);
         out_reply(out, job->o.batch, job->o.slot, NULL);
         job->meter.outcome = METRICS_CANCELLED;
+        call_audit_end(job, NULL);
     } else if (a.result != NULL) {
+        call_audit_end(job, NULL);
         out_result(out, job->o.batch, job->o.slot, job->o.id, a.result);
     } else {
+        call_audit_end(job, a.error);
         out_reply(out, job->o.batch, job->o.slot, a.error);
     }
     if (job->o.srv->metrics != NULL)
@@ -441,6 +512,8 @@ static void call_job_drop(struct work_job *work)
     inflight_remove(job->o.peer->inflight, &job->flight);
     if (job->o.batch != NULL)
         out_reply(job->o.peer->out, job->o.batch, job->o.slot, NULL);
+    job->meter.outcome = METRICS_CANCELLED;
+    call_audit_end(job, NULL);
     if (job->o.srv->metrics != NULL)
         metrics_call_end(job->o.srv->metrics, &job->meter);
     call_job_free(job);
@@ -475,6 +548,11 @@ static void call_refuse(struct call_origin *o, struct call_target *t, int code, 
 {
     struct out *out = o->peer->out;
 
+    call_audit_answered(o->srv, o->peer, o->msg, t->uri ? t->uri : t->name, t->plugin,
+                        AUDIT_REFUSED, code,
+                        code == JSONRPC_INVALID_REQUEST ? "duplicate_id"
+                        : code == JSONRPC_SERVER_ERROR  ? "busy"
+                                                        : "out_of_memory");
     if (code == JSONRPC_INVALID_REQUEST) {
         out_error(out, o->batch, o->slot, o->id, code,
                   "Invalid Request: a request with this id is still in flight", NULL);
@@ -510,6 +588,8 @@ static int call_rate_refused(struct call_origin *o, struct call_target *t)
                        who ? who->id : NULL, who ? who->label : NULL, &retry_ms, msg,
                        sizeof(msg)) == STATUS_OK)
         return 0;
+    call_audit_answered(o->srv, o->peer, o->msg, t->name, t->plugin, AUDIT_REFUSED,
+                        JSONRPC_SERVER_ERROR, "rate_limited");
     data = cJSON_CreateObject();
     if (data != NULL)
         cJSON_AddNumberToObject(data, "retryAfterMs", (double)retry_ms);
@@ -553,6 +633,8 @@ void call_submit(struct call_origin *o, struct call_target *t)
     job->o = *o;
     job->t = *t;
     job->t.name = job->name;
+    if (srv->audit != NULL)
+        job->audit_began = call_now_ns();
     if (srv->metrics != NULL)
         metrics_call_begin(srv->metrics, &job->meter, t->plugin->id, t->kind, job->name);
     job->progress_token = token ? cJSON_Duplicate(token, 1) : NULL;

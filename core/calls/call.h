@@ -66,4 +66,12 @@ struct call_origin {
  * The dispatching thread, under the state lock. */
 void call_submit(struct call_origin *o, struct call_target *t);
 
+/* The audit line (served/audit.h) of a call answered without running plugin code: refused
+ * (outcome AUDIT_REFUSED, why "unknown", "invalid", ...; code the JSON-RPC error sent, 0 for
+ * none) or answered at once. msg: the request, target: what it named, pl: the instance or
+ * NULL (all borrowed for the call). Nothing without an audit log. The dispatching thread. */
+void call_audit_answered(struct server *srv, const struct peer *peer, const cJSON *msg,
+                         const char *target, const struct plugin *pl, int outcome, int code,
+                         const char *why);
+
 #endif

@@ -10,6 +10,7 @@
 #include "lib/schema.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
+#include "served/audit.h"
 #include "wire/jsonrpc.h"
 #include "wire/revision.h"
 
@@ -32,6 +33,12 @@ static unsigned targets_client_can(const struct request *req)
         (elicit->child == NULL || cJSON_HasObjectItem(elicit, "form")))
         can |= CALL_CAN_ELICIT;
     return can;
+}
+
+/* The audit line of a call refused here, before any plugin code runs (why: audit.h). */
+static void targets_refused(struct request *req, const char *target, int code, const char *why)
+{
+    call_audit_answered(req->srv, req->peer, req->msg, target, NULL, AUDIT_REFUSED, code, why);
 }
 
 /* Hand a call to the worker pool; it answers from there. Takes req->msg and t->owned_args. */
@@ -65,6 +72,7 @@ static int targets_check_tool_args(struct request *req, const struct registry_to
 
     if (schema_match(t->def->input_check, args, &why) == STATUS_OK)
         return STATUS_OK;
+    targets_refused(req, t->name, 0, "invalid_arguments");
     strbuf_addf(&text, "Invalid arguments for tool '%s': %s", t->name, why.buf);
     result = cJSON_CreateObject();
     content = cJSON_AddArrayToObject(result, "content");
@@ -88,17 +96,20 @@ void targets_tools_call(struct request *req)
     const struct registry_tool *t;
 
     if (name == NULL) {
+        targets_refused(req, NULL, JSONRPC_INVALID_PARAMS, "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS, "tools/call needs params.name, a string");
         return;
     }
     t = registry_find_tool(req->srv->reg, name);
     /* A tool the principal does not see answers as one that does not exist. */
     if (t == NULL || !request_sees(req, FILTER_TOOLS, t->name)) {
+        targets_refused(req, name, JSONRPC_INVALID_PARAMS, "unknown");
         request_error(req, JSONRPC_INVALID_PARAMS, "Unknown tool: %.*s", (int)LIMIT_QUOTED_BYTES,
                       name);
         return;
     }
     if (args != NULL && !cJSON_IsObject(args)) {
+        targets_refused(req, name, JSONRPC_INVALID_PARAMS, "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS, "params.arguments must be an object");
         return;
     }
@@ -126,10 +137,12 @@ void targets_resources_read(struct request *req)
     cJSON *vars = NULL;
 
     if (uri == NULL) {
+        targets_refused(req, NULL, JSONRPC_INVALID_PARAMS, "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS, "resources/read needs params.uri, a string");
         return;
     }
     if (strlen(uri) > LIMIT_URI) {
+        targets_refused(req, NULL, JSONRPC_INVALID_PARAMS, "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS,
                       "params.uri is longer than %d bytes, the longest URI mcph serves", LIMIT_URI);
         return;
@@ -140,6 +153,7 @@ void targets_resources_read(struct request *req)
     if ((r == NULL && t == NULL) || (r != NULL && !request_sees(req, FILTER_RESOURCES, uri)) ||
         (t != NULL && !request_sees(req, FILTER_RESOURCES, t->def->uri_template))) {
         cJSON_Delete(vars);
+        targets_refused(req, uri, 0, "unknown");
         request_not_found(req, uri);
         return;
     }
@@ -193,17 +207,21 @@ void targets_prompts_get(struct request *req)
     const struct registry_prompt *p;
 
     if (name == NULL) {
+        targets_refused(req, NULL, JSONRPC_INVALID_PARAMS, "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS, "prompts/get needs params.name, a string");
         return;
     }
     p = registry_find_prompt(req->srv->reg, name);
     if (p == NULL || !request_sees(req, FILTER_PROMPTS, p->name)) {
+        targets_refused(req, name, JSONRPC_INVALID_PARAMS, "unknown");
         request_error(req, JSONRPC_INVALID_PARAMS, "Unknown prompt: %.*s", (int)LIMIT_QUOTED_BYTES,
                       name);
         return;
     }
-    if (targets_check_prompt_args(req, p, args) != STATUS_OK)
+    if (targets_check_prompt_args(req, p, args) != STATUS_OK) {
+        targets_refused(req, p->name, JSONRPC_INVALID_PARAMS, "invalid");
         return;
+    }
     target.plugin = p->plugin;
     target.fn = p->def->get;
     target.args = args;
@@ -290,6 +308,7 @@ void targets_complete(struct request *req)
     if (!cJSON_IsObject(ref) ||
         !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(argument, "name")) ||
         !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(argument, "value"))) {
+        targets_refused(req, NULL, JSONRPC_INVALID_PARAMS, "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS,
                       "completion/complete needs params.ref and "
                       "params.argument {name, value}");
@@ -297,6 +316,8 @@ void targets_complete(struct request *req)
     }
     status = targets_find_completer(req, ref, &target);
     if (status != STATUS_OK) {
+        targets_refused(req, NULL, JSONRPC_INVALID_PARAMS,
+                        status == STATUS_NOT_FOUND ? "unknown" : "invalid");
         request_error(req, JSONRPC_INVALID_PARAMS,
                       status == STATUS_NOT_FOUND
                           ? "No such prompt or resource template to complete"
@@ -305,6 +326,8 @@ void targets_complete(struct request *req)
         return;
     }
     if (target.fn == NULL) {
+        call_audit_answered(req->srv, req->peer, req->msg, target.name, target.plugin, AUDIT_RESULT,
+                            0, NULL);
         request_reply(req, targets_empty_completion());
         return;
     }

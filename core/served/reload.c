@@ -3,6 +3,7 @@
 #include "lib/crash.h"
 #include "lib/diag.h"
 #include "lib/log.h"
+#include "served/audit.h"
 #include "served/metrics.h"
 #include "served/notify.h"
 #include "served/registry.h"
@@ -340,6 +341,8 @@ int reload_run(struct server *srv)
     r.in = &r.cfg;
     status = reload_execute(&r, reload_prepare(&r));
     metrics_reload(srv->metrics, status == STATUS_OK);
+    /* logrotate moves the file, then sends SIGHUP: a new file (and key) from here on. */
+    (void)audit_reopen(srv->audit);
     reload_release(&r);
     return status;
 }

@@ -6,6 +6,7 @@
 #include "host/isolate.h"
 #include "lib/limits.h"
 #include "host/plugin.h"
+#include "served/audit.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
 #include "served/metrics.h"
@@ -376,6 +377,34 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
     return status;
 }
 
+int server_open_audit(struct server *srv, int check)
+{
+    const struct config *cfg = &srv->cfg;
+    struct strbuf why = STRBUF_INIT, key_path = STRBUF_INIT;
+    unsigned char key[AUDIT_KEY_MAX];
+    size_t keylen;
+    int status;
+
+    if (cfg->audit == NULL || srv->isolated != NULL)
+        return STATUS_OK;
+    if (check) {
+        if (cfg->audit_key_file == NULL)
+            strbuf_addf(&key_path, "%s.key", cfg->audit);
+        status = audit_key_load(cfg->audit_key_file ? cfg->audit_key_file : key_path.buf, 1, key,
+                                &keylen, &why);
+        memset(key, 0, sizeof(key));
+    } else {
+        status = audit_open(&srv->audit, cfg->audit, cfg->audit_key_file, cfg->audit_buffer,
+                            &srv->log, &why);
+    }
+    if (status != STATUS_OK)
+        log_msg(&srv->log, LOG_CRITICAL, NULL, "%s: [server] audit: %s; not serving", cfg->file,
+                why.nomem ? "out of memory" : why.buf);
+    strbuf_release(&why);
+    strbuf_release(&key_path);
+    return status == STATUS_NOMEM ? STATUS_NOMEM : status == STATUS_OK ? STATUS_OK : STATUS_INVALID;
+}
+
 void server_release(struct server *srv)
 {
     size_t n;
@@ -407,6 +436,9 @@ void server_release(struct server *srv)
     srv->rates = NULL;
     metrics_free(srv->metrics);
     srv->metrics = NULL;
+    /* Every call has ended: what is buffered is written. */
+    audit_free(srv->audit, LIMIT_SHUTDOWN_FLUSH_MS);
+    srv->audit = NULL;
     config_release(&srv->cfg);
     pthread_mutex_destroy(&srv->lock);
 }

@@ -31,6 +31,7 @@ struct server_retired {
 
 struct ratelimit;
 struct metrics;
+struct audit;
 
 struct server {
     /* The protocol state: cfg, reg and session are read and changed by the thread that
@@ -46,6 +47,8 @@ struct server {
     unsigned char *state_key; /* owned or NULL: [server] state_key_file's key (read-only) */
     struct ratelimit *rates;  /* owned or NULL: the token buckets of rate and [limit.NAME] */
     struct metrics *metrics;  /* owned or NULL: the counters metrics_path shows */
+    struct audit *audit;      /* owned or NULL: [server] audit's log (any thread; made by
+                               * server_open_audit, reopened by reload_run) */
     /* NULL, or the transport's own requests in flight (HTTP's peers) are cancelled by it, with
      * the pipe's, when shutting down; it returns how many it marked. Set before server_stop. */
     size_t (*cancel_more)(void *ctx);
@@ -116,6 +119,12 @@ int server_config_load(const struct server *srv, struct config *cfg, const char 
  * section tried and each problem logged with FILE:LINE; srv->reg is then NULL. Or
  * STATUS_NOMEM. */
 int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions);
+
+/* Open [server] audit's log when the config names one (not in an isolated child: its parent
+ * logs the calls). check: only read (or make) the key, as --check does. Returns STATUS_OK, or
+ * STATUS_INVALID when the key or the file is wrong (logged, naming it). Main thread, after
+ * server_load. */
+int server_open_audit(struct server *srv, int check) __attribute__((warn_unused_result));
 
 /* Start serving: the threads of srv->work take the reader role on src. Returns STATUS_OK,
  * or STATUS_IO when the threads cannot start (logged). */

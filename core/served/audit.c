@@ -1,0 +1,624 @@
+/*
+ * audit.c: the audit log's lines, from the call that formats one to the thread that numbers,
+ * chains and writes them (audit.h; the key and the MAC are audit_verify.c's).
+ */
+#include "served/audit.h"
+
+#include "lib/status.h"
+#include "lib/version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The bytes of the last line read back from a file appended to. */
+#define AUDIT_TAIL_BYTES (256 * 1024)
+
+static const char *const audit_outcomes[] = {
+    [AUDIT_RESULT] = "result",   [AUDIT_TOOL_ERROR] = "tool_error",
+    [AUDIT_ERROR] = "error",     [AUDIT_CANCELLED] = "cancelled",
+    [AUDIT_TIMEOUT] = "timeout", [AUDIT_INPUT_REQUIRED] = "input_required",
+    [AUDIT_REFUSED] = "refused",
+};
+
+/* A file and key to switch to (audit_reopen), handed to the writer. */
+struct audit_next {
+    int fd; /* -1: none waiting */
+    struct audit_mac mac;
+};
+
+struct audit {
+    pthread_mutex_t lock; /* guards buf, len, alloc, lost, stop, done, next; taken last */
+    pthread_cond_t wake;  /* the writer waits on it */
+    pthread_cond_t ended; /* done was set */
+    char *buf;            /* lines waiting: bodies, each ended by '\n' */
+    size_t len;
+    size_t alloc;
+    size_t cap;    /* the most bytes buf may hold (half of audit_buffer) */
+    size_t mark;   /* past it, the writer is woken */
+    uint64_t lost; /* lines lost and not yet written as a "lost" line */
+    int stop;      /* audit_free asked the writer to finish */
+    int done;      /* the writer finished */
+    struct audit_next next;
+    pthread_t thread;
+
+    /* The writer's own. */
+    int fd;
+    struct audit_mac mac;
+    unsigned char prev[SHA256_BYTES]; /* the last MAC written */
+    int has_prev;                     /* a line was ever written (prev is meaningful) */
+    uint64_t seq;                     /* the next line's number */
+    int need_header;                  /* the file opened has no header yet */
+    int failing;                      /* the last write failed */
+    struct timespec warned;           /* when the last error line was logged */
+    struct strbuf out;                /* a batch being written */
+    char *spare;                      /* the buffer swapped in for buf */
+    size_t spare_alloc;
+
+    const struct log *lg; /* borrowed */
+    char *path;           /* owned */
+    char *key_path;       /* owned */
+    atomic_uint_fast64_t written;
+    atomic_uint_fast64_t lost_total;
+};
+
+/* --- Formatting (any thread). --- */
+
+static void audit_str(struct strbuf *sb, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+
+    strbuf_addch(sb, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\') {
+            strbuf_addch(sb, '\\');
+            strbuf_addch(sb, (char)*p);
+        } else if (*p < 0x20) {
+            char esc[7] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15], '\0'};
+
+            strbuf_addstr(sb, esc);
+        } else {
+            strbuf_addch(sb, (char)*p);
+        }
+    }
+    strbuf_addch(sb, '"');
+}
+
+static void audit_str_or_null(struct strbuf *sb, const char *s)
+{
+    if (s == NULL)
+        strbuf_addstr(sb, "null");
+    else
+        audit_str(sb, s);
+}
+
+/* "time":"2026-01-02T03:04:05.123456Z" */
+static void audit_time(struct strbuf *sb)
+{
+    struct timespec ts;
+    struct tm tm;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    gmtime_r(&ts.tv_sec, &tm);
+    strbuf_addf(sb, "\"time\":\"%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ\"", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
+}
+
+/* Compact JSON of item into sb (as cJSON prints it). */
+static void audit_json(struct strbuf *sb, const cJSON *item)
+{
+    char small[1024];
+    char *big;
+
+    if (cJSON_PrintPreallocated((cJSON *)item, small, sizeof(small), 0)) {
+        strbuf_addstr(sb, small);
+        return;
+    }
+    big = cJSON_PrintUnformatted(item);
+    strbuf_addstr(sb, big ? big : "null");
+    cJSON_free(big);
+}
+
+/* "args_sha256":"..." (and "args" when asked): the digest of the compact JSON. */
+static void audit_args(struct strbuf *sb, const cJSON *args, int with_args)
+{
+    unsigned char digest[SHA256_BYTES];
+    char hex[2 * SHA256_BYTES + 1];
+    struct strbuf text = STRBUF_INIT;
+    struct sha256 c;
+
+    if (args == NULL) {
+        strbuf_addstr(sb, ",\"args_sha256\":null");
+        return;
+    }
+    audit_json(&text, args);
+    sha256_init(&c);
+    sha256_update(&c, text.buf, text.len);
+    sha256_final(&c, digest);
+    audit_hex(digest, sizeof(digest), hex);
+    strbuf_addf(sb, ",\"args_sha256\":\"%s\"", hex);
+    if (with_args) {
+        strbuf_addstr(sb, ",\"args\":");
+        strbuf_add(sb, text.buf, text.len);
+    }
+    strbuf_release(&text);
+}
+
+/* The body of a call's line: everything between {"seq":N, and ,"mac". */
+static void audit_format(struct strbuf *sb, const struct audit_entry *e)
+{
+    audit_time(sb);
+    strbuf_addstr(sb, ",\"kind\":\"call\",\"transport\":");
+    strbuf_addstr(sb, e->principal ? "\"http\"" : "\"stdio\"");
+    strbuf_addstr(sb, ",\"principal\":");
+    audit_str(sb, e->principal ? e->principal : "local");
+    strbuf_addstr(sb, ",\"principal_label\":");
+    audit_str(sb, e->principal_label ? e->principal_label : "local");
+    strbuf_addstr(sb, ",\"id\":");
+    if (e->id != NULL)
+        audit_json(sb, e->id);
+    else
+        strbuf_addstr(sb, "null");
+    strbuf_addstr(sb, ",\"method\":");
+    audit_str_or_null(sb, e->method);
+    strbuf_addstr(sb, ",\"target\":");
+    audit_str_or_null(sb, e->target);
+    strbuf_addstr(sb, ",\"plugin\":");
+    audit_str_or_null(sb, e->plugin);
+    strbuf_addf(sb, ",\"outcome\":\"%s\"", audit_outcomes[e->outcome]);
+    if (e->code != 0)
+        strbuf_addf(sb, ",\"code\":%d", e->code);
+    if (e->why != NULL)
+        strbuf_addf(sb, ",\"why\":\"%s\"", e->why);
+    if (e->duration_us >= 0)
+        strbuf_addf(sb, ",\"duration_us\":%lld", e->duration_us);
+    else
+        strbuf_addstr(sb, ",\"duration_us\":null");
+    strbuf_addstr(sb, ",\"trace_id\":");
+    audit_str_or_null(sb, e->trace_id);
+    audit_args(sb, e->args, e->with_args);
+}
+
+/* Append a body to the buffer, or count it lost when the buffer is full. */
+static void audit_queue(struct audit *a, const char *body, size_t len)
+{
+    int wake = 0;
+
+    pthread_mutex_lock(&a->lock);
+    if (a->len + len + 1 > a->alloc && a->len + len + 1 <= a->cap) {
+        size_t want = a->alloc ? a->alloc : 65536;
+        char *grown;
+
+        while (want < a->len + len + 1)
+            want *= 2;
+        want = want < a->cap ? want : a->cap;
+        grown = realloc(a->buf, want);
+        if (grown != NULL) {
+            a->buf = grown;
+            a->alloc = want;
+        }
+    }
+    if (a->len + len + 1 > a->alloc) {
+        a->lost++;
+        atomic_fetch_add_explicit(&a->lost_total, 1, memory_order_relaxed);
+    } else {
+        memcpy(a->buf + a->len, body, len);
+        a->buf[a->len + len] = '\n';
+        /* One wake as the mark is passed, not one per line. */
+        wake = a->len < a->mark && a->len + len + 1 >= a->mark;
+        a->len += len + 1;
+    }
+    pthread_mutex_unlock(&a->lock);
+    if (wake)
+        pthread_cond_signal(&a->wake);
+}
+
+void audit_call(struct audit *a, const struct audit_entry *e)
+{
+    struct strbuf sb = STRBUF_INIT;
+
+    if (a == NULL)
+        return;
+    audit_format(&sb, e);
+    if (sb.nomem) {
+        pthread_mutex_lock(&a->lock);
+        a->lost++;
+        pthread_mutex_unlock(&a->lock);
+        atomic_fetch_add_explicit(&a->lost_total, 1, memory_order_relaxed);
+    } else {
+        audit_queue(a, sb.buf, sb.len);
+    }
+    strbuf_release(&sb);
+}
+
+/* --- The writer's thread. --- */
+
+/* Chain one body into a->out as a whole line: {"seq":N,<body>,"mac":"..."}\n. */
+static void audit_chain(struct audit *a, const unsigned char *from, const char *body, size_t len,
+                        unsigned char *mac, uint64_t *seq)
+{
+    size_t start = a->out.len;
+    char hex[2 * SHA256_BYTES + 1];
+
+    strbuf_addf(&a->out, "{\"seq\":%llu,", (unsigned long long)(*seq)++);
+    strbuf_add(&a->out, body, len);
+    if (a->out.nomem)
+        return;
+    audit_mac_line(&a->mac, from, a->out.buf + start, a->out.len - start, mac);
+    audit_hex(mac, SHA256_BYTES, hex);
+    strbuf_addf(&a->out, ",\"mac\":\"%s\"}\n", hex);
+}
+
+/* The header that opens a file: chained from zero. */
+static void audit_header(struct audit *a, unsigned char *mac, uint64_t *seq)
+{
+    static const unsigned char zero[SHA256_BYTES];
+    struct strbuf body = STRBUF_INIT;
+    char hex[2 * SHA256_BYTES + 1];
+
+    audit_time(&body);
+    strbuf_addf(&body, ",\"kind\":\"open\",\"version\":\"%s\",\"key_id\":\"%s\",\"pid\":%ld",
+                MCPH_VERSION, a->mac.key_id, (long)getpid());
+    if (a->has_prev) {
+        audit_hex(a->prev, SHA256_BYTES, hex);
+        strbuf_addf(&body, ",\"prev_mac\":\"%s\"", hex);
+    } else {
+        strbuf_addstr(&body, ",\"prev_mac\":null");
+    }
+    audit_chain(a, zero, body.buf, body.len, mac, seq);
+    strbuf_release(&body);
+}
+
+static int audit_write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : EIO;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static long audit_ms_since(const struct timespec *t)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long)(now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+/* A write of lines (and of a count of lost ones) failed: its lines are lost; say so, at most every
+ * AUDIT_WARN_MS. */
+static void audit_failed(struct audit *a, int err, uint64_t lines, uint64_t lost)
+{
+    /* The lost ones were counted already; they wait to be reported again. */
+    pthread_mutex_lock(&a->lock);
+    a->lost += lines + lost;
+    pthread_mutex_unlock(&a->lock);
+    atomic_fetch_add_explicit(&a->lost_total, lines, memory_order_relaxed);
+    if (a->failing && audit_ms_since(&a->warned) < AUDIT_WARN_MS)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &a->warned);
+    a->failing = 1;
+    log_msg(a->lg, LOG_ERROR, NULL,
+            "audit log %s: cannot write: %s; %llu line(s) lost so far (calls go on; a line of "
+            "kind \"lost\" counts them once writing works again)",
+            a->path, strerror(err),
+            (unsigned long long)atomic_load_explicit(&a->lost_total, memory_order_relaxed));
+}
+
+/* Chain and write one batch of bodies (and a "lost" line for lost ones), header first when
+ * the file has none. On failure nothing of it counts: the chain goes on from before it. */
+static void audit_write_batch(struct audit *a, const char *batch, size_t len, uint64_t lost)
+{
+    unsigned char mac[SHA256_BYTES], prev[SHA256_BYTES];
+    uint64_t seq = a->seq, lines = lost;
+    struct stat st;
+    off_t size = fstat(a->fd, &st) == 0 ? st.st_size : -1;
+    int err;
+
+    memcpy(prev, a->prev, sizeof(prev));
+    strbuf_reset(&a->out);
+    if (a->need_header) {
+        audit_header(a, mac, &seq);
+        memcpy(prev, mac, sizeof(prev));
+    }
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(batch + at, '\n', len - at);
+
+        audit_chain(a, prev, batch + at, (size_t)(nl - (batch + at)), mac, &seq);
+        memcpy(prev, mac, sizeof(prev));
+        at = (size_t)(nl - batch) + 1;
+        lines++;
+    }
+    if (lost > 0) {
+        struct strbuf body = STRBUF_INIT;
+
+        audit_time(&body);
+        strbuf_addf(&body, ",\"kind\":\"lost\",\"count\":%llu", (unsigned long long)lost);
+        audit_chain(a, prev, body.buf, body.len, mac, &seq);
+        memcpy(prev, mac, sizeof(prev));
+        strbuf_release(&body);
+    }
+    if (a->out.len == 0)
+        return;
+    err = a->out.nomem ? ENOMEM : audit_write_all(a->fd, a->out.buf, a->out.len);
+    if (err != 0) {
+        /* A line cut in the middle would break the chain for good: cut it off. */
+        if (size >= 0 && ftruncate(a->fd, size) != 0) {
+            /* a device such as /dev/full: nothing was written anyway */
+        }
+        audit_failed(a, err, lines - lost, lost);
+        return;
+    }
+    if (a->failing)
+        log_msg(a->lg, LOG_NOTICE, NULL, "audit log %s: writing again", a->path);
+    a->failing = 0;
+    a->need_header = 0;
+    a->has_prev = 1;
+    a->seq = seq;
+    memcpy(a->prev, prev, sizeof(prev));
+    atomic_fetch_add_explicit(&a->written, lines - lost, memory_order_relaxed);
+}
+
+/* The seq and MAC of the last line of a file appended to, so the chain goes on in it. */
+static void audit_tail(struct audit *a)
+{
+    struct stat st;
+    char *text;
+    ssize_t n;
+    size_t want;
+    cJSON *line;
+
+    if (fstat(a->fd, &st) != 0 || st.st_size <= 0 || !S_ISREG(st.st_mode))
+        return;
+    want = st.st_size < AUDIT_TAIL_BYTES ? (size_t)st.st_size : AUDIT_TAIL_BYTES;
+    text = malloc(want + 1);
+    n = text ? pread(a->fd, text, want, st.st_size - (off_t)want) : -1;
+    if (n == (ssize_t)want && want > 1 && text[want - 1] == '\n') {
+        size_t start = want - 1;
+        const char *mac;
+
+        while (start > 0 && text[start - 1] != '\n')
+            start--;
+        line = cJSON_ParseWithLength(text + start, want - 1 - start);
+        mac = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "mac"));
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(line, "seq")) && mac != NULL &&
+            strlen(mac) == 2 * SHA256_BYTES) {
+            a->seq = (uint64_t)cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble + 1;
+            for (size_t i = 0; i < SHA256_BYTES; i++)
+                a->prev[i] =
+                    (unsigned char)strtoul((char[3]){mac[2 * i], mac[2 * i + 1], 0}, NULL, 16);
+            a->has_prev = 1;
+        }
+        cJSON_Delete(line);
+    }
+    free(text);
+}
+
+/* Switch to the file and key audit_reopen prepared. */
+static void audit_switch(struct audit *a, struct audit_next *next)
+{
+    if (next->fd < 0)
+        return;
+    close(a->fd);
+    a->fd = next->fd;
+    a->mac = next->mac;
+    a->need_header = 1;
+    audit_tail(a);
+    next->fd = -1;
+}
+
+static void *audit_writer(void *arg)
+{
+    struct audit *a = arg;
+    int stopping = 0;
+
+    while (!stopping) {
+        struct audit_next next = {.fd = -1};
+        struct timespec until;
+        char *batch;
+        size_t len, alloc;
+        uint64_t lost;
+
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += AUDIT_FLUSH_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_mutex_lock(&a->lock);
+        if (!a->stop && a->len < a->mark)
+            pthread_cond_timedwait(&a->wake, &a->lock, &until);
+        batch = a->buf;
+        len = a->len;
+        alloc = a->alloc;
+        a->buf = a->spare;
+        a->alloc = a->spare_alloc;
+        a->len = 0;
+        lost = a->lost;
+        a->lost = 0;
+        next = a->next;
+        a->next.fd = -1;
+        stopping = a->stop;
+        pthread_mutex_unlock(&a->lock);
+        audit_switch(a, &next);
+        if (len > 0 || lost > 0 || a->need_header)
+            audit_write_batch(a, batch, len, lost);
+        a->spare = batch;
+        a->spare_alloc = alloc;
+    }
+    pthread_mutex_lock(&a->lock);
+    a->done = 1;
+    pthread_cond_signal(&a->ended);
+    pthread_mutex_unlock(&a->lock);
+    return NULL;
+}
+
+/* --- Life. --- */
+
+/* Open the log file (appended to, made 0600) and read the key, into fd and mac. */
+static int audit_open_files(const char *path, const char *key_path, int *fd, struct audit_mac *mac,
+                            struct strbuf *why)
+{
+    unsigned char key[AUDIT_KEY_MAX];
+    size_t keylen = 0;
+    int status = audit_key_load(key_path, 1, key, &keylen, why);
+
+    if (status != STATUS_OK)
+        return status == STATUS_NOT_FOUND ? STATUS_INVALID : status;
+    audit_mac_init(mac, key, keylen);
+    memset(key, 0, sizeof(key));
+    *fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (*fd < 0) {
+        strbuf_addf(why, "%s: cannot open the audit log: %s", path, strerror(errno));
+        return STATUS_INVALID;
+    }
+    return STATUS_OK;
+}
+
+static struct audit *audit_new(const char *path, const char *key_path, long long buffer,
+                               const struct log *lg)
+{
+    struct audit *a = calloc(1, sizeof(*a));
+
+    if (a == NULL)
+        return NULL;
+    a->path = strdup(path);
+    a->key_path = key_path ? strdup(key_path) : NULL;
+    if (key_path == NULL && a->path != NULL && (a->key_path = malloc(strlen(path) + 5)) != NULL)
+        strcat(strcpy(a->key_path, path), ".key");
+    if (a->path == NULL || a->key_path == NULL) {
+        free(a->path);
+        free(a->key_path);
+        free(a);
+        return NULL;
+    }
+    a->cap = (size_t)buffer / 2;
+    a->mark = a->cap / 4 < 256 * 1024 ? a->cap / 4 : 256 * 1024;
+    a->lg = lg;
+    a->fd = -1;
+    a->next.fd = -1;
+    a->need_header = 1;
+    strbuf_init(&a->out);
+    pthread_mutex_init(&a->lock, NULL);
+    pthread_cond_init(&a->wake, NULL);
+    pthread_cond_init(&a->ended, NULL);
+    return a;
+}
+
+static void audit_destroy(struct audit *a)
+{
+    if (a->fd >= 0)
+        close(a->fd);
+    if (a->next.fd >= 0)
+        close(a->next.fd);
+    pthread_mutex_destroy(&a->lock);
+    pthread_cond_destroy(&a->wake);
+    pthread_cond_destroy(&a->ended);
+    strbuf_release(&a->out);
+    memset(&a->mac, 0, sizeof(a->mac));
+    free(a->buf);
+    free(a->spare);
+    free(a->path);
+    free(a->key_path);
+    free(a);
+}
+
+int audit_open(struct audit **out, const char *path, const char *key_path, long long buffer,
+               const struct log *lg, struct strbuf *why)
+{
+    struct audit *a = audit_new(path, key_path, buffer, lg);
+    int status;
+
+    *out = NULL;
+    if (a == NULL)
+        return STATUS_NOMEM;
+    status = audit_open_files(a->path, a->key_path, &a->fd, &a->mac, why);
+    if (status == STATUS_OK) {
+        audit_tail(a);
+        if (pthread_create(&a->thread, NULL, audit_writer, a) != 0) {
+            strbuf_addf(why, "%s: cannot start the audit log's thread", path);
+            status = STATUS_IO;
+        }
+    }
+    if (status != STATUS_OK) {
+        audit_destroy(a);
+        return status;
+    }
+    *out = a;
+    return STATUS_OK;
+}
+
+int audit_reopen(struct audit *a)
+{
+    struct audit_next next = {.fd = -1};
+    struct strbuf why = STRBUF_INIT;
+    int status;
+
+    if (a == NULL)
+        return STATUS_OK;
+    status = audit_open_files(a->path, a->key_path, &next.fd, &next.mac, &why);
+    if (status != STATUS_OK) {
+        log_msg(a->lg, LOG_ERROR, NULL, "audit log not reopened (the old file goes on): %s",
+                why.buf);
+        strbuf_release(&why);
+        return status;
+    }
+    pthread_mutex_lock(&a->lock);
+    if (a->next.fd >= 0)
+        close(a->next.fd);
+    a->next = next;
+    pthread_mutex_unlock(&a->lock);
+    pthread_cond_signal(&a->wake);
+    log_msg(a->lg, LOG_INFO, NULL, "audit log %s reopened (key %s)", a->path, next.mac.key_id);
+    memset(&next.mac, 0, sizeof(next.mac));
+    return STATUS_OK;
+}
+
+void audit_free(struct audit *a, int timeout_ms)
+{
+    struct timespec until;
+    int done;
+
+    if (a == NULL)
+        return;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (timeout_ms % 1000) * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&a->lock);
+    a->stop = 1;
+    pthread_cond_signal(&a->wake);
+    while (!a->done && pthread_cond_timedwait(&a->ended, &a->lock, &until) == 0)
+        ;
+    done = a->done;
+    pthread_mutex_unlock(&a->lock);
+    if (!done) {
+        /* A disk that does not answer: the thread is left to it, and what it holds. */
+        log_msg(a->lg, LOG_ERROR, NULL,
+                "audit log %s: the last lines were not written within %d ms; exiting without "
+                "them",
+                a->path, timeout_ms);
+        pthread_detach(a->thread);
+        return;
+    }
+    pthread_join(a->thread, NULL);
+    audit_destroy(a);
+}
+
+void audit_counts(struct audit *a, uint64_t *written, uint64_t *lost)
+{
+    *written = a ? atomic_load(&a->written) : 0;
+    *lost = a ? atomic_load(&a->lost_total) : 0;
+}

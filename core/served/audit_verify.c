@@ -1,0 +1,349 @@
+/*
+ * audit_verify.c: the audit log's key (read, or made), its chained HMAC, and the check that
+ * `mcph --verify-audit FILE` runs over a whole file (audit.h).
+ */
+#include "served/audit.h"
+
+#include "lib/status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What ends every line's body: the MAC member follows it. */
+static const char audit_mac_key[] = ",\"mac\":\"";
+
+void audit_hex(const unsigned char *bytes, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[bytes[i] >> 4];
+        out[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+void audit_mac_init(struct audit_mac *m, const unsigned char *key, size_t keylen)
+{
+    unsigned char block[SHA256_BLOCK_BYTES] = {0}, digest[SHA256_BYTES];
+    struct sha256 c;
+
+    sha256_init(&c);
+    sha256_update(&c, key, keylen);
+    sha256_final(&c, digest);
+    audit_hex(digest, 8, m->key_id);
+    if (keylen > SHA256_BLOCK_BYTES)
+        memcpy(block, digest, SHA256_BYTES);
+    else
+        memcpy(block, key, keylen);
+    for (size_t i = 0; i < sizeof(block); i++)
+        block[i] ^= 0x36;
+    sha256_init(&m->inner);
+    sha256_update(&m->inner, block, sizeof(block));
+    for (size_t i = 0; i < sizeof(block); i++)
+        block[i] ^= 0x36 ^ 0x5c;
+    sha256_init(&m->outer);
+    sha256_update(&m->outer, block, sizeof(block));
+    memset(block, 0, sizeof(block));
+}
+
+void audit_mac_line(const struct audit_mac *m, const unsigned char *prev, const char *line,
+                    size_t len, unsigned char out[SHA256_BYTES])
+{
+    struct sha256 c = m->inner;
+    unsigned char inner[SHA256_BYTES];
+
+    sha256_update(&c, prev, SHA256_BYTES);
+    sha256_update(&c, line, len);
+    sha256_final(&c, inner);
+    c = m->outer;
+    sha256_update(&c, inner, sizeof(inner));
+    sha256_final(&c, out);
+}
+
+/* Make a new key file at path: 32 random bytes, as 64 hex digits, mode 0600. */
+static int audit_key_make(const char *path, struct strbuf *why)
+{
+    unsigned char rnd[32];
+    char text[2 * sizeof(rnd) + 2];
+    int fd;
+    ssize_t n;
+
+    if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+        strbuf_addf(why, "%s: cannot make a key: getrandom: %s", path, strerror(errno));
+        return STATUS_IO;
+    }
+    audit_hex(rnd, sizeof(rnd), text);
+    memset(rnd, 0, sizeof(rnd));
+    strcat(text, "\n");
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        strbuf_addf(why, "%s: cannot make the audit key: %s", path, strerror(errno));
+        return STATUS_INVALID;
+    }
+    n = write(fd, text, strlen(text));
+    memset(text, 0, sizeof(text));
+    if (n != (ssize_t)(2 * sizeof(rnd) + 1) || fsync(fd) != 0) {
+        strbuf_addf(why, "%s: cannot write the audit key: %s", path, strerror(errno));
+        close(fd);
+        unlink(path);
+        return STATUS_INVALID;
+    }
+    close(fd);
+    return STATUS_OK;
+}
+
+/* The key file's bytes, after checking who may read it. */
+static int audit_key_read(int fd, const char *path, unsigned char *key, size_t *len,
+                          struct strbuf *why)
+{
+    struct stat st;
+    ssize_t n;
+
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        strbuf_addf(why, "%s: the audit key is not a regular file", path);
+        return STATUS_INVALID;
+    }
+    if (st.st_mode & 077) {
+        strbuf_addf(why,
+                    "%s: the audit key has mode %04o: others may read or change it; "
+                    "chmod 600 it (and keep it where whoever may change the log cannot read it)",
+                    path, (unsigned)(st.st_mode & 07777));
+        return STATUS_INVALID;
+    }
+    n = read(fd, key, AUDIT_KEY_MAX);
+    if (n < 0) {
+        strbuf_addf(why, "%s: cannot read the audit key: %s", path, strerror(errno));
+        return STATUS_INVALID;
+    }
+    while (n > 0 && (key[n - 1] == '\n' || key[n - 1] == '\r' || key[n - 1] == ' '))
+        n--;
+    if (n < AUDIT_KEY_MIN) {
+        strbuf_addf(why,
+                    "%s: the audit key has %zd bytes, fewer than %d; remove it and mcph makes "
+                    "one, or write 32 random bytes or more",
+                    path, n, AUDIT_KEY_MIN);
+        return STATUS_INVALID;
+    }
+    *len = (size_t)n;
+    return STATUS_OK;
+}
+
+int audit_key_load(const char *path, int make, unsigned char *key, size_t *len, struct strbuf *why)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int status;
+
+    if (fd < 0 && errno == ENOENT && make) {
+        status = audit_key_make(path, why);
+        if (status != STATUS_OK)
+            return status;
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (fd < 0) {
+        strbuf_addf(why, "%s: cannot open the audit key: %s", path, strerror(errno));
+        return errno == ENOENT ? STATUS_NOT_FOUND : STATUS_INVALID;
+    }
+    status = audit_key_read(fd, path, key, len, why);
+    close(fd);
+    return status;
+}
+
+/* --- The check. --- */
+
+/* What the check has seen so far. */
+struct audit_check {
+    const struct audit_mac *mac;
+    unsigned char prev[SHA256_BYTES]; /* the last line's MAC */
+    long long seq;                    /* the last line's seq */
+    size_t lines;                     /* lines checked */
+};
+
+static int audit_unhex(const char *hex, unsigned char *out, size_t n)
+{
+    for (size_t i = 0; i < 2 * n; i++) {
+        char c = hex[i];
+        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+        if (v < 0)
+            return STATUS_INVALID;
+        if (i % 2 == 0)
+            out[i / 2] = (unsigned char)(v << 4);
+        else
+            out[i / 2] |= (unsigned char)v;
+    }
+    return STATUS_OK;
+}
+
+/* The MAC a line carries, and the length of what it covers; STATUS_INVALID when the line
+ * does not end with one. */
+static int audit_split(const char *line, size_t len, size_t *covered, unsigned char *mac)
+{
+    size_t tail = sizeof(audit_mac_key) - 1 + 2 * SHA256_BYTES + 2;
+
+    if (len < tail || memcmp(line + len - tail, audit_mac_key, sizeof(audit_mac_key) - 1) != 0 ||
+        memcmp(line + len - 2, "\"}", 2) != 0)
+        return STATUS_INVALID;
+    *covered = len - tail;
+    return audit_unhex(line + *covered + sizeof(audit_mac_key) - 1, mac, SHA256_BYTES);
+}
+
+/* A header line (kind "open"): the chain starts again from zero; in the middle of a file it
+ * must name the MAC before it (prev_mac) and follow its seq. */
+static int audit_check_open(struct audit_check *ck, const cJSON *line, long long seq,
+                            struct strbuf *why)
+{
+    const char *key_id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "key_id"));
+    const char *prev = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "prev_mac"));
+    unsigned char named[SHA256_BYTES];
+
+    if (key_id == NULL || strcmp(key_id, ck->mac->key_id) != 0) {
+        strbuf_addf(why, "written under key %s, the key file holds key %s: verify with that key",
+                    key_id ? key_id : "(none)", ck->mac->key_id);
+        return STATUS_INVALID;
+    }
+    if (ck->lines > 0) {
+        if (prev == NULL || strlen(prev) != 2 * SHA256_BYTES ||
+            audit_unhex(prev, named, SHA256_BYTES) != STATUS_OK ||
+            !sha256_equal(named, ck->prev, SHA256_BYTES)) {
+            strbuf_addstr(why, "reopened without the MAC of the line before (prev_mac): a line "
+                               "before it is missing or changed");
+            return STATUS_INVALID;
+        }
+        if (seq != ck->seq + 1) {
+            strbuf_addf(why, "sequence gap: seq %lld after %lld", seq, ck->seq);
+            return STATUS_INVALID;
+        }
+    }
+    memset(ck->prev, 0, sizeof(ck->prev));
+    return STATUS_OK;
+}
+
+/* Check one line (len bytes, its newline excluded). */
+static int audit_check_line(struct audit_check *ck, const char *text, size_t len,
+                            struct strbuf *why)
+{
+    unsigned char mac[SHA256_BYTES], want[SHA256_BYTES];
+    cJSON *line = cJSON_ParseWithLength(text, len);
+    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(line, "seq");
+    const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "kind"));
+    size_t covered;
+    int status = STATUS_INVALID;
+
+    if (!cJSON_IsObject(line)) {
+        strbuf_addstr(why, "not JSON");
+    } else if (!cJSON_IsNumber(seq) || audit_split(text, len, &covered, mac) != STATUS_OK) {
+        strbuf_addstr(why, "no seq or no mac member at its end");
+    } else if (ck->lines == 0 && (kind == NULL || strcmp(kind, "open") != 0)) {
+        strbuf_addstr(why, "the first line is not a header (kind \"open\"): lines before it "
+                           "were removed");
+    } else if ((kind == NULL || strcmp(kind, "open") != 0) &&
+               (long long)seq->valuedouble != ck->seq + 1) {
+        strbuf_addf(why, "sequence gap: seq %lld after %lld (a line removed or moved)",
+                    (long long)seq->valuedouble, ck->seq);
+    } else if (kind != NULL && strcmp(kind, "open") == 0 &&
+               audit_check_open(ck, line, (long long)seq->valuedouble, why) != STATUS_OK) {
+        /* why says it */
+    } else {
+        audit_mac_line(ck->mac, ck->prev, text, covered, want);
+        if (!sha256_equal(want, mac, SHA256_BYTES)) {
+            strbuf_addstr(why, "MAC mismatch: the line was changed, or a line before it");
+        } else {
+            memcpy(ck->prev, mac, sizeof(mac));
+            ck->seq = (long long)seq->valuedouble;
+            ck->lines++;
+            status = STATUS_OK;
+        }
+    }
+    cJSON_Delete(line);
+    return status;
+}
+
+/* The whole file, read at once (an audit file to check fits in memory). */
+static int audit_slurp(const char *path, char **text, size_t *len, struct strbuf *report)
+{
+    FILE *f = fopen(path, "rb");
+    struct strbuf sb = STRBUF_INIT;
+    char chunk[65536];
+    size_t n;
+
+    if (f == NULL) {
+        strbuf_addf(report, "%s: %s", path, strerror(errno));
+        return STATUS_IO;
+    }
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        (void)strbuf_add(&sb, chunk, n);
+    if (ferror(f) || sb.nomem) {
+        strbuf_addf(report, "%s: cannot read it%s", path, sb.nomem ? ": out of memory" : "");
+        fclose(f);
+        strbuf_release(&sb);
+        return STATUS_IO;
+    }
+    fclose(f);
+    *text = strbuf_detach(&sb, len);
+    return STATUS_OK;
+}
+
+static int audit_verify_text(const char *path, const char *text, size_t len,
+                             const struct audit_mac *mac, struct strbuf *report)
+{
+    struct audit_check ck = {.mac = mac};
+    struct strbuf why = STRBUF_INIT;
+    size_t at = 0, lineno = 0;
+
+    while (at < len) {
+        const char *nl = memchr(text + at, '\n', len - at);
+
+        lineno++;
+        if (nl == NULL) {
+            strbuf_addf(report, "%s:%zu: truncated last line (no newline at its end)", path,
+                        lineno);
+            return 1;
+        }
+        if (audit_check_line(&ck, text + at, (size_t)(nl - (text + at)), &why) != STATUS_OK) {
+            strbuf_addf(report, "%s:%zu: %s", path, lineno, why.buf);
+            strbuf_release(&why);
+            return 1;
+        }
+        at = (size_t)(nl - text) + 1;
+    }
+    if (lineno == 0) {
+        strbuf_addf(report, "%s:1: empty: not even a header line", path);
+        return 1;
+    }
+    strbuf_addf(report, "%s: %zu lines verified", path, lineno);
+    return 0;
+}
+
+int audit_verify(const char *path, const char *key_path, struct strbuf *report)
+{
+    unsigned char key[AUDIT_KEY_MAX];
+    struct strbuf default_key = STRBUF_INIT;
+    struct audit_mac mac;
+    size_t keylen = 0, len = 0;
+    char *text = NULL;
+    int code;
+
+    if (key_path == NULL) {
+        strbuf_addf(&default_key, "%s.key", path);
+        key_path = default_key.buf;
+    }
+    if (audit_key_load(key_path, 0, key, &keylen, report) != STATUS_OK) {
+        strbuf_release(&default_key);
+        return 2;
+    }
+    strbuf_release(&default_key);
+    audit_mac_init(&mac, key, keylen);
+    memset(key, 0, sizeof(key));
+    if (audit_slurp(path, &text, &len, report) != STATUS_OK)
+        return 2;
+    code = audit_verify_text(path, text, len, &mac, report);
+    free(text);
+    return code;
+}
