@@ -478,7 +478,7 @@ static int audit_open_files(const char *path, const char *key_path, int *fd, str
         return status == STATUS_NOT_FOUND ? STATUS_INVALID : status;
     audit_mac_init(mac, key, keylen);
     memset(key, 0, sizeof(key));
-    *fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    *fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (*fd < 0) {
         strbuf_addf(why, "%s: cannot open the audit log: %s", path, strerror(errno));
         return STATUS_INVALID;

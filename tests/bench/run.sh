@@ -67,7 +67,7 @@ CJSON=$(pkg-config --cflags --libs libcjson)
     $CC $PLUGIN_FLAGS -DBENCH_LIST -o "$OUT/bench-list.so" tests/bench/bench.c
 }
 chmod go-w "$OUT"/*.so
-rm -rf "$OUT/logs"
+rm -rf "$OUT/logs" "$OUT/audit.jsonl" "$OUT/audit.jsonl.key"
 
 echo "bench: node $(node --version), @modelcontextprotocol/sdk" \
      "$(node -p "require('./tests/node_modules/@modelcontextprotocol/sdk/package.json').version")," \
@@ -89,6 +89,8 @@ fi
     --spin-conf tests/bench/bench-spin.ini --dir "$OUT" --sdk tests/bench/sdk-echo.mjs \
     --gw-isolate-conf "$ROOT/tests/bench/bench-isolate.ini" \
     --gw-confine-conf "$ROOT/tests/bench/bench-confine.ini" \
+    --audit-conf "$ROOT/tests/bench/bench-audit.ini" \
+    --audit-off-conf "$ROOT/tests/bench/bench-audit-off.ini" \
     ${VALGRIND:+--valgrind "$VALGRIND"} \
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
