@@ -98,16 +98,28 @@ static void audit_str_or_null(struct strbuf *sb, const char *s)
         audit_str(sb, s);
 }
 
-/* "time":"2026-01-02T03:04:05.123456Z" */
+/* "time":"2026-01-02T03:04:05.123456Z". The date from the day number (H. Hinnant's
+ * civil_from_days), not gmtime_r: glibc's takes a process-wide lock, which every call would. */
 static void audit_time(struct strbuf *sb)
 {
     struct timespec ts;
-    struct tm tm;
+    long long days, secs, era, doe, yoe, doy, mp, y;
+    unsigned d, m;
 
     clock_gettime(CLOCK_REALTIME, &ts);
-    gmtime_r(&ts.tv_sec, &tm);
-    strbuf_addf(sb, "\"time\":\"%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ\"", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000);
+    days = (long long)ts.tv_sec / 86400;
+    secs = (long long)ts.tv_sec % 86400;
+    days += 719468;
+    era = (days >= 0 ? days : days - 146096) / 146097;
+    doe = days - era * 146097;
+    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    mp = (5 * doy + 2) / 153;
+    d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
+    m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
+    y = yoe + era * 400 + (m <= 2);
+    strbuf_addf(sb, "\"time\":\"%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06ldZ\"", y, m, d,
+                secs / 3600, secs / 60 % 60, secs % 60, ts.tv_nsec / 1000);
 }
 
 /* Compact JSON of item into sb (as cJSON prints it). */
@@ -222,11 +234,17 @@ static void audit_queue(struct audit *a, const char *body, size_t len)
 void audit_call(struct audit *a, const struct audit_entry *e)
 {
     struct strbuf sb = STRBUF_INIT;
+    int ok;
 
     if (a == NULL)
         return;
-    audit_format(&sb, e);
-    if (sb.nomem) {
+    /* One allocation for a whole line, most of the time. */
+    ok = strbuf_grow(&sb, 512) == STATUS_OK;
+    if (ok) {
+        audit_format(&sb, e);
+        ok = !sb.nomem;
+    }
+    if (!ok) {
         pthread_mutex_lock(&a->lock);
         a->lost++;
         pthread_mutex_unlock(&a->lock);
