@@ -6,7 +6,8 @@
  * did not end within LIMIT_SHUTDOWN_WATCHDOG_MS); 2 usage; 3 the INI file is wrong (a key, a
  * plugin section's keys or path, the plugin its path names, a name two sections serve); 4 a
  * plugin's init failed while [server] strict = yes, or --check saw one fail. A plugin served
- * in process that crashes ends mcph with its signal (crash.h).
+ * in process that crashes ends mcph with its signal (crash.h). --verify-audit FILE: 0 when
+ * every line verifies, 1 naming the first bad line (or a file that cannot be read).
  */
 #include "served/listing.h"
 #include "lib/crash.h"
