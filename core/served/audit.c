@@ -70,46 +70,89 @@ struct audit {
 
 /* --- Formatting (any thread). --- */
 
-static void audit_str(struct strbuf *sb, const char *s)
+/* A line formatted into a buffer of the caller's: what does not fit is counted in len but not
+ * written, so that the caller can format it again with room enough. No allocation, no
+ * printf: this runs on every call. */
+struct audit_fmt {
+    char *buf;
+    size_t len;
+    size_t cap;
+};
+
+static void audit_put(struct audit_fmt *f, const char *s, size_t n)
 {
-    static const char hex[] = "0123456789abcdef";
-
-    strbuf_addch(sb, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-        if (*p == '"' || *p == '\\') {
-            strbuf_addch(sb, '\\');
-            strbuf_addch(sb, (char)*p);
-        } else if (*p < 0x20) {
-            char esc[7] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15], '\0'};
-
-            strbuf_addstr(sb, esc);
-        } else {
-            strbuf_addch(sb, (char)*p);
-        }
-    }
-    strbuf_addch(sb, '"');
+    if (f->len + n <= f->cap)
+        memcpy(f->buf + f->len, s, n);
+    f->len += n;
 }
 
-static void audit_str_or_null(struct strbuf *sb, const char *s)
+#define AUDIT_LIT(f, s) audit_put((f), (s), sizeof(s) - 1)
+
+/* v in decimal, zero-padded to width digits at least. */
+static void audit_uint(struct audit_fmt *f, unsigned long long v, int width)
+{
+    char digits[24];
+    int n = 0;
+
+    do {
+        digits[sizeof(digits) - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 || n < width);
+    audit_put(f, digits + sizeof(digits) - n, (size_t)n);
+}
+
+static void audit_int(struct audit_fmt *f, long long v)
+{
+    if (v < 0) {
+        AUDIT_LIT(f, "-");
+        audit_uint(f, 0ULL - (unsigned long long)v, 1);
+    } else {
+        audit_uint(f, (unsigned long long)v, 1);
+    }
+}
+
+/* s as a JSON string: ", \ and control characters escaped, the rest as it is. */
+static void audit_str(struct audit_fmt *f, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    const char *run = s;
+
+    AUDIT_LIT(f, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        char esc[6] = {'\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15]};
+
+        if (*p != '"' && *p != '\\' && *p >= 0x20)
+            continue;
+        audit_put(f, run, (size_t)((const char *)p - run));
+        if (*p < 0x20)
+            audit_put(f, esc, sizeof(esc));
+        else
+            audit_put(f, (const char[2]){'\\', (char)*p}, 2);
+        run = (const char *)p + 1;
+    }
+    audit_put(f, run, strlen(run));
+    AUDIT_LIT(f, "\"");
+}
+
+static void audit_str_or_null(struct audit_fmt *f, const char *s)
 {
     if (s == NULL)
-        strbuf_addstr(sb, "null");
+        AUDIT_LIT(f, "null");
     else
-        audit_str(sb, s);
+        audit_str(f, s);
 }
 
 /* "time":"2026-01-02T03:04:05.123456Z". The date from the day number (H. Hinnant's
  * civil_from_days), not gmtime_r: glibc's takes a process-wide lock, which every call would. */
-static void audit_time(struct strbuf *sb)
+static void audit_time(struct audit_fmt *f)
 {
     struct timespec ts;
-    long long days, secs, era, doe, yoe, doy, mp, y;
+    long long days, secs, era, doe, yoe, doy, mp;
     unsigned d, m;
 
     clock_gettime(CLOCK_REALTIME, &ts);
-    days = (long long)ts.tv_sec / 86400;
+    days = (long long)ts.tv_sec / 86400 + 719468;
     secs = (long long)ts.tv_sec % 86400;
-    days += 719468;
     era = (days >= 0 ? days : days - 146096) / 146097;
     doe = days - era * 146097;
     yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
@@ -117,84 +160,122 @@ static void audit_time(struct strbuf *sb)
     mp = (5 * doy + 2) / 153;
     d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
     m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
-    y = yoe + era * 400 + (m <= 2);
-    strbuf_addf(sb, "\"time\":\"%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06ldZ\"", y, m, d,
-                secs / 3600, secs / 60 % 60, secs % 60, ts.tv_nsec / 1000);
+    AUDIT_LIT(f, "\"time\":\"");
+    audit_uint(f, (unsigned long long)(yoe + era * 400 + (m <= 2)), 4);
+    AUDIT_LIT(f, "-");
+    audit_uint(f, m, 2);
+    AUDIT_LIT(f, "-");
+    audit_uint(f, d, 2);
+    AUDIT_LIT(f, "T");
+    audit_uint(f, (unsigned long long)(secs / 3600), 2);
+    AUDIT_LIT(f, ":");
+    audit_uint(f, (unsigned long long)(secs / 60 % 60), 2);
+    AUDIT_LIT(f, ":");
+    audit_uint(f, (unsigned long long)(secs % 60), 2);
+    AUDIT_LIT(f, ".");
+    audit_uint(f, (unsigned long long)ts.tv_nsec / 1000, 6);
+    AUDIT_LIT(f, "Z\"");
 }
 
-/* Compact JSON of item into sb (as cJSON prints it). */
-static void audit_json(struct strbuf *sb, const cJSON *item)
+/* Compact JSON of item (as cJSON prints it) into f; *text, when not NULL, gets it too (the
+ * pointer into small, or an owned copy when it did not fit: free it if it is not small). */
+static size_t audit_json_text(const cJSON *item, char *small, size_t size, char **text)
 {
-    char small[1024];
-    char *big;
-
-    if (cJSON_PrintPreallocated((cJSON *)item, small, sizeof(small), 0)) {
-        strbuf_addstr(sb, small);
-        return;
+    if (cJSON_PrintPreallocated((cJSON *)item, small, (int)size, 0)) {
+        *text = small;
+        return strlen(small);
     }
-    big = cJSON_PrintUnformatted(item);
-    strbuf_addstr(sb, big ? big : "null");
-    cJSON_free(big);
+    *text = cJSON_PrintUnformatted(item);
+    return *text ? strlen(*text) : 0;
+}
+
+/* The request id as sent: an integer or a string without cJSON's printing of doubles. */
+static void audit_id(struct audit_fmt *f, const cJSON *id)
+{
+    char small[128], *text;
+    size_t len;
+
+    if (cJSON_IsString(id)) {
+        audit_str(f, id->valuestring);
+    } else if (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble) {
+        audit_int(f, (long long)id->valuedouble);
+    } else if (id == NULL) {
+        AUDIT_LIT(f, "null");
+    } else {
+        len = audit_json_text(id, small, sizeof(small), &text);
+        audit_put(f, text ? text : "null", text ? len : 4);
+        if (text != small)
+            cJSON_free(text);
+    }
 }
 
 /* "args_sha256":"..." (and "args" when asked): the digest of the compact JSON. */
-static void audit_args(struct strbuf *sb, const cJSON *args, int with_args)
+static void audit_args(struct audit_fmt *f, const cJSON *args, int with_args)
 {
     unsigned char digest[SHA256_BYTES];
-    char hex[2 * SHA256_BYTES + 1];
-    struct strbuf text = STRBUF_INIT;
+    char hex[2 * SHA256_BYTES + 1], small[1024], *text;
     struct sha256 c;
+    size_t len;
 
     if (args == NULL) {
-        strbuf_addstr(sb, ",\"args_sha256\":null");
+        AUDIT_LIT(f, ",\"args_sha256\":null");
         return;
     }
-    audit_json(&text, args);
+    len = audit_json_text(args, small, sizeof(small), &text);
     sha256_init(&c);
-    sha256_update(&c, text.buf, text.len);
+    sha256_update(&c, text ? text : "null", text ? len : 4);
     sha256_final(&c, digest);
     audit_hex(digest, sizeof(digest), hex);
-    strbuf_addf(sb, ",\"args_sha256\":\"%s\"", hex);
+    AUDIT_LIT(f, ",\"args_sha256\":\"");
+    audit_put(f, hex, 2 * SHA256_BYTES);
+    AUDIT_LIT(f, "\"");
     if (with_args) {
-        strbuf_addstr(sb, ",\"args\":");
-        strbuf_add(sb, text.buf, text.len);
+        AUDIT_LIT(f, ",\"args\":");
+        audit_put(f, text ? text : "null", text ? len : 4);
     }
-    strbuf_release(&text);
+    if (text != small)
+        cJSON_free(text);
 }
 
 /* The body of a call's line: everything between {"seq":N, and ,"mac". */
-static void audit_format(struct strbuf *sb, const struct audit_entry *e)
+static void audit_format(struct audit_fmt *f, const struct audit_entry *e)
 {
-    audit_time(sb);
-    strbuf_addstr(sb, ",\"kind\":\"call\",\"transport\":");
-    strbuf_addstr(sb, e->principal ? "\"http\"" : "\"stdio\"");
-    strbuf_addstr(sb, ",\"principal\":");
-    audit_str(sb, e->principal ? e->principal : "local");
-    strbuf_addstr(sb, ",\"principal_label\":");
-    audit_str(sb, e->principal_label ? e->principal_label : "local");
-    strbuf_addstr(sb, ",\"id\":");
-    if (e->id != NULL)
-        audit_json(sb, e->id);
+    audit_time(f);
+    AUDIT_LIT(f, ",\"kind\":\"call\",\"transport\":");
+    if (e->principal)
+        AUDIT_LIT(f, "\"http\"");
     else
-        strbuf_addstr(sb, "null");
-    strbuf_addstr(sb, ",\"method\":");
-    audit_str_or_null(sb, e->method);
-    strbuf_addstr(sb, ",\"target\":");
-    audit_str_or_null(sb, e->target);
-    strbuf_addstr(sb, ",\"plugin\":");
-    audit_str_or_null(sb, e->plugin);
-    strbuf_addf(sb, ",\"outcome\":\"%s\"", audit_outcomes[e->outcome]);
-    if (e->code != 0)
-        strbuf_addf(sb, ",\"code\":%d", e->code);
-    if (e->why != NULL)
-        strbuf_addf(sb, ",\"why\":\"%s\"", e->why);
+        AUDIT_LIT(f, "\"stdio\"");
+    AUDIT_LIT(f, ",\"principal\":");
+    audit_str(f, e->principal ? e->principal : "local");
+    AUDIT_LIT(f, ",\"principal_label\":");
+    audit_str(f, e->principal_label ? e->principal_label : "local");
+    AUDIT_LIT(f, ",\"id\":");
+    audit_id(f, e->id);
+    AUDIT_LIT(f, ",\"method\":");
+    audit_str_or_null(f, e->method);
+    AUDIT_LIT(f, ",\"target\":");
+    audit_str_or_null(f, e->target);
+    AUDIT_LIT(f, ",\"plugin\":");
+    audit_str_or_null(f, e->plugin);
+    AUDIT_LIT(f, ",\"outcome\":");
+    audit_str(f, audit_outcomes[e->outcome]);
+    if (e->code != 0) {
+        AUDIT_LIT(f, ",\"code\":");
+        audit_int(f, e->code);
+    }
+    if (e->why != NULL) {
+        AUDIT_LIT(f, ",\"why\":");
+        audit_str(f, e->why);
+    }
+    AUDIT_LIT(f, ",\"duration_us\":");
     if (e->duration_us >= 0)
-        strbuf_addf(sb, ",\"duration_us\":%lld", e->duration_us);
+        audit_int(f, e->duration_us);
     else
-        strbuf_addstr(sb, ",\"duration_us\":null");
-    strbuf_addstr(sb, ",\"trace_id\":");
-    audit_str_or_null(sb, e->trace_id);
-    audit_args(sb, e->args, e->with_args);
+        AUDIT_LIT(f, "null");
+    AUDIT_LIT(f, ",\"trace_id\":");
+    audit_str_or_null(f, e->trace_id);
+    audit_args(f, e->args, e->with_args);
 }
 
 /* Append a body to the buffer, or count it lost when the buffer is full. */
@@ -233,26 +314,27 @@ static void audit_queue(struct audit *a, const char *body, size_t len)
 
 void audit_call(struct audit *a, const struct audit_entry *e)
 {
-    struct strbuf sb = STRBUF_INIT;
-    int ok;
+    char small[1024];
+    struct audit_fmt f = {.buf = small, .cap = sizeof(small)};
+    char *big = NULL;
 
     if (a == NULL)
         return;
-    /* One allocation for a whole line, most of the time. */
-    ok = strbuf_grow(&sb, 512) == STATUS_OK;
-    if (ok) {
-        audit_format(&sb, e);
-        ok = !sb.nomem;
+    audit_format(&f, e);
+    /* A long line (arguments logged, a long URI): formatted again where it fits. */
+    if (f.len > f.cap && (big = malloc(f.len + 64)) != NULL) {
+        f = (struct audit_fmt){.buf = big, .cap = f.len + 64};
+        audit_format(&f, e);
     }
-    if (!ok) {
+    if (f.len > f.cap) {
         pthread_mutex_lock(&a->lock);
         a->lost++;
         pthread_mutex_unlock(&a->lock);
         atomic_fetch_add_explicit(&a->lost_total, 1, memory_order_relaxed);
     } else {
-        audit_queue(a, sb.buf, sb.len);
+        audit_queue(a, f.buf, f.len);
     }
-    strbuf_release(&sb);
+    free(big);
 }
 
 /* --- The writer's thread. --- */
@@ -262,15 +344,21 @@ static void audit_chain(struct audit *a, const unsigned char *from, const char *
                         unsigned char *mac, uint64_t *seq)
 {
     size_t start = a->out.len;
-    char hex[2 * SHA256_BYTES + 1];
+    char head[40], tail[2 * SHA256_BYTES + 16];
+    struct audit_fmt f = {.buf = head, .cap = sizeof(head)};
 
-    strbuf_addf(&a->out, "{\"seq\":%llu,", (unsigned long long)(*seq)++);
+    AUDIT_LIT(&f, "{\"seq\":");
+    audit_uint(&f, (*seq)++, 1);
+    AUDIT_LIT(&f, ",");
+    strbuf_add(&a->out, head, f.len);
     strbuf_add(&a->out, body, len);
     if (a->out.nomem)
         return;
     audit_mac_line(&a->mac, from, a->out.buf + start, a->out.len - start, mac);
-    audit_hex(mac, SHA256_BYTES, hex);
-    strbuf_addf(&a->out, ",\"mac\":\"%s\"}\n", hex);
+    memcpy(tail, ",\"mac\":\"", 8);
+    audit_hex(mac, SHA256_BYTES, tail + 8);
+    memcpy(tail + 8 + 2 * SHA256_BYTES, "\"}\n", 3);
+    strbuf_add(&a->out, tail, 8 + 2 * SHA256_BYTES + 3);
 }
 
 /* The header that opens a file: chained from zero. */
@@ -278,9 +366,11 @@ static void audit_header(struct audit *a, unsigned char *mac, uint64_t *seq)
 {
     static const unsigned char zero[SHA256_BYTES];
     struct strbuf body = STRBUF_INIT;
-    char hex[2 * SHA256_BYTES + 1];
+    char hex[2 * SHA256_BYTES + 1], when[64];
+    struct audit_fmt f = {.buf = when, .cap = sizeof(when)};
 
-    audit_time(&body);
+    audit_time(&f);
+    strbuf_add(&body, when, f.len);
     strbuf_addf(&body, ",\"kind\":\"open\",\"version\":\"%s\",\"key_id\":\"%s\",\"pid\":%ld",
                 MCPH_VERSION, a->mac.key_id, (long)getpid());
     if (a->has_prev) {
@@ -362,8 +452,11 @@ static void audit_write_batch(struct audit *a, const char *batch, size_t len, ui
     }
     if (lost > 0) {
         struct strbuf body = STRBUF_INIT;
+        char when[64];
+        struct audit_fmt f = {.buf = when, .cap = sizeof(when)};
 
-        audit_time(&body);
+        audit_time(&f);
+        strbuf_add(&body, when, f.len);
         strbuf_addf(&body, ",\"kind\":\"lost\",\"count\":%llu", (unsigned long long)lost);
         audit_chain(a, prev, body.buf, body.len, mac, &seq);
         memcpy(prev, mac, sizeof(prev));
