@@ -221,7 +221,10 @@ function broken(name, fn, line) {
 await check('tampering is caught at its line', async () => {
     const notes = [];
     notes.push(broken('changed.jsonl', (ls) => {
-        ls[500] = ls[500].replace(/"duration_us":(\d)/, (_, d) => `"duration_us":${(Number(d) + 1) % 10}`);
+        // One digit of the time's microseconds: the JSON stays valid, the MAC does not.
+        const changed = ls[500].replace(/(\.\d{5})(\d)Z"/, (_, head, d) => `${head}${(Number(d) + 1) % 10}Z"`);
+        expect(changed !== ls[500], 'the line was changed');
+        ls[500] = changed;
         return ls;
     }, 501));
     notes.push(broken('removed.jsonl', (ls) => [...ls.slice(0, 300), ...ls.slice(301)], 301));
