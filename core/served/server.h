@@ -31,6 +31,7 @@ struct server_retired {
 
 struct ratelimit;
 struct metrics;
+struct pin;
 
 struct server {
     /* The protocol state: cfg, reg and session are read and changed by the thread that
@@ -46,6 +47,9 @@ struct server {
     unsigned char *state_key; /* owned or NULL: [server] state_key_file's key (read-only) */
     struct ratelimit *rates;  /* owned or NULL: the token buckets of rate and [limit.NAME] */
     struct metrics *metrics;  /* owned or NULL: the counters metrics_path shows */
+    struct pin *pin;          /* owned or NULL: the definitions [server] lock pins (pin.h);
+                               * main thread only (read and replaced while a set is built) */
+    int pin_mode;             /* enum pin_mode (pin.h), set by main before server_load */
     /* NULL, or the transport's own requests in flight (HTTP's peers) are cancelled by it, with
      * the pipe's, when shutting down; it returns how many it marked. Set before server_stop. */
     size_t (*cancel_more)(void *ctx);
