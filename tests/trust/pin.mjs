@@ -39,13 +39,23 @@ const MARKER = `pin-test-${process.pid}`;
 
 // --- The canonical form, as docs/trust.md writes it down, in another language. ---
 
+// C's %.Pg: exponent form when the exponent is below -4 or at least P (trailing zeros cut,
+// the exponent signed, two digits at least), else fixed with trailing zeros cut.
+function formatG(n, p) {
+    const [mant, exp] = n.toExponential(p - 1).split('e');
+    const x = Number(exp);
+    const trim = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+    if (x < -4 || x >= p) return `${trim(mant)}e${x < 0 ? '-' : '+'}${String(Math.abs(x)).padStart(2, '0')}`;
+    return trim(n.toFixed(Math.max(0, p - 1 - x)));
+}
+
 function canonNumber(n) {
+    if (!Number.isFinite(n)) return 'null';
     if (Number.isInteger(n) && Math.abs(n) <= 2 ** 53) return String(n === 0 ? 0 : n);
     for (let p = 1; p <= 17; p++) {
-        const t = n.toPrecision(p);
-        if (Number(t) === n) return String(Number(t)).replace(/e([+-])(\d)$/, 'e$10$2');
+        if (Number(formatG(n, p)) === n) return formatG(n, p);
     }
-    return String(n);
+    return formatG(n, 17);
 }
 
 function canon(v) {
@@ -55,6 +65,11 @@ function canon(v) {
     if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
     const keys = Object.keys(v).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+}
+
+// The numbers of tests/unit/test_canon.c, rendered the same way here.
+for (const [n, want] of [[1e20, '1e+20'], [0.5, '0.5'], [0.1, '0.1'], [1.5e-7, '1.5e-07'], [3.141592653589793, '3.141592653589793'], [1e300, '1e+300'], [-2.5, '-2.5'], [1.0000000000000002, '1.0000000000000002'], [-0, '0'], [9007199254740994, '9007199254740994']]) {
+    if (canonNumber(n) !== want) throw new Error(`canonNumber(${n}) = ${canonNumber(n)}, wanted ${want}`);
 }
 
 const sha256 = (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
