@@ -17,7 +17,9 @@
 //   change to a pinned tool; lock_new = refuse does not serve a new prompt;
 // - a bad lock file (not JSON, a row twice, a hash edited) is exit 3 naming FILE:LINE, and a
 //   reload with one is refused while the running set stays; --lock without [server] lock is
-//   exit 3 naming the key.
+//   exit 3 naming the key;
+// - an isolated plugin whose child is killed and comes back with a new row: that row is
+//   refused, the others stay.
 
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -28,7 +30,8 @@ import { check, done, expect, expectEq } from '../lib/check.mjs';
 import { buildPlugin } from '../lib/plugin.mjs';
 import { sanitizersOf, sleep, short, SANITIZER_REPORT } from '../lib/util.mjs';
 import { writeIni } from '../lib/workspace.mjs';
-import { workspace, gatewayIni, fakeCommand, startSession as startGateway, endSession, endSessions, killMarker, PLUGINS } from '../gateway/common.mjs';
+import { FAKE, gatewayIni, fakeCommand, startSession as startGateway, endSession, endSessions, killMarker, pidsByMarker, waitFor, PLUGINS } from '../gateway/common.mjs';
+import { TEST_PLUGINS, workspace as libWorkspace } from '../lib/workspace.mjs';
 
 const execFileP = promisify(execFile);
 const MCPH = path.resolve(process.argv[2] || 'build/mcph');
@@ -75,6 +78,14 @@ for (const [n, want] of [[1e20, '1e+20'], [0.5, '0.5'], [0.1, '0.1'], [1.5e-7, '
 const sha256 = (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
 // --- Helpers. ---
+
+// A fresh build/tests/trust/<name>/, with the fake server linked in (gatewayIni's commands
+// name it fake.mjs, relative to the workspace).
+function workspace(name) {
+    const ws = libWorkspace('trust', name);
+    fs.symlinkSync(FAKE, path.join(ws, 'fake.mjs'));
+    return ws;
+}
 
 // The sessions of the step running: what they saw that breaks the protocol, and a sanitizer's
 // report in mcph's stderr, fail it too.
@@ -332,6 +343,39 @@ await step('lock_new = accept pins a new row; refuse does not serve it', async (
         expectEq(fs.readFileSync(lock2, 'utf8'), text, 'the lock file is unchanged');
     } finally {
         await endSession(s2);
+    }
+});
+
+await step("an isolated plugin's child started again with other rows goes through the check", async () => {
+    const ws = workspace('pin-isolated');
+    const rows = path.join(ws, 'rows.txt');
+    fs.writeFileSync(rows, 'tool alpha\n');
+    const ini = writeIni(ws, {
+        server: { plugin_dir: TEST_PLUGINS, lock: 'mcph.lock' },
+        'plugin.def': { path: 'defines.so', list: 'rows.txt', isolate: 'process' },
+    });
+    expectEq((await run(['--lock', ini])).code, 0, '--lock');
+    const s = await startSession(MCPH, ini, { setLevel: 'info' });
+    try {
+        expect((await s.names('tools')).includes('alpha'), 'alpha served');
+        fs.writeFileSync(rows, 'tool alpha\ntool beta\n');
+        const child = () => pidsByMarker(ini).filter((pid) => {
+            try {
+                return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--isolated');
+            } catch {
+                return false;
+            }
+        });
+        const pids = child();
+        expectEq(pids.length, 1, 'one child');
+        const m = s.mark();
+        process.kill(pids[0], 'SIGKILL');
+        const refused = await waitFor(() => s.stderr.slice(m.stderr).includes("[plugin.def] tool 'beta' is not in the lock file"), 20000 * SLOW);
+        expect(refused, `the new row of the restarted child is refused: ${s.stderr.slice(m.stderr).slice(0, 600)}`);
+        const names = await s.names('tools');
+        expect(names.includes('alpha') && !names.includes('beta'), `alpha stays, beta is not served: ${names}`);
+    } finally {
+        await endSession(s);
     }
 });
 
