@@ -2,7 +2,10 @@
  * (missing, with lock_new accept or refuse; a row twice, a bad line, a hash that is not the
  * definition's, each named FILE:LINE), the verdict on rows (the same, changed, served by
  * another section, new), the refusal said once across builds and reloads, the drift text
- * --check prints, lock_new = accept pinning and writing the file (not in --check mode). */
+ * --check prints, lock_new = accept pinning and writing the file (not in --check mode); and
+ * with a real plugin (build/tests/plugins/basic.so), a lock file written from a registry
+ * admits every row of the same set built through the gate, and a row taken out of the file
+ * is left out of the set, neither served nor counted as a collision. */
 #include "served/pin.h"
 
 #include "lib/canon.h"
@@ -11,6 +14,7 @@
 #include "lib/status.h"
 
 #include "check.h"
+#include "host/host.h"
 
 #include <cJSON.h>
 #include <fcntl.h>
@@ -291,10 +295,118 @@ static void test_accept(void)
     diag_release(&errs);
 }
 
+/* Instance b of basic.so, prefix px, loaded as mcph would. */
+static struct plugin *test_plugin(struct plugin_env *env)
+{
+    const char *ini = test_write("pin.ini", "[server]\nplugin_dir = ../../plugins\n"
+                                            "[plugin.b]\npath = basic.so\nprefix = px\n");
+    struct plugin *pl = NULL;
+    struct config cfg;
+    struct diag errs;
+    const struct config_plugin *cp;
+
+    config_init(&cfg);
+    diag_init(&errs);
+    cp = config_load(&cfg, ini, &errs) == STATUS_OK ? config_find_plugin(&cfg, "b") : NULL;
+    if (cp != NULL && plugin_load(&pl, cp, ini, env, &errs) != STATUS_OK)
+        pl = NULL;
+    for (size_t i = 0; i < errs.count; i++)
+        fprintf(stderr, "    load: %s\n", errs.msgs[i]);
+    config_release(&cfg);
+    diag_release(&errs);
+    return pl;
+}
+
+/* The lock file at path without its line naming px_echo. */
+static void test_drop_echo(const char *path)
+{
+    char text[65536], *line, *end;
+    FILE *f = fopen(path, "r");
+    size_t n = f != NULL ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+    if (f != NULL)
+        fclose(f);
+    text[n] = '\0';
+    line = strstr(text, "{\"kind\":\"tool\",\"name\":\"px_echo\"");
+    end = line != NULL ? strchr(line, '\n') : NULL;
+    if (!CHECK(end != NULL))
+        return;
+    memmove(line, end + 1, strlen(end + 1) + 1);
+    test_write("reg.lock", text);
+}
+
+static void test_registry_gate(void)
+{
+    struct log lg;
+    struct plugin_env env = {.log = &lg, .host_setup = host_setup};
+    struct plugin *pl;
+    struct registry *all = NULL, *gated = NULL;
+    struct registry_gate gate;
+    struct pin *pin = NULL;
+    struct diag errs;
+    size_t rows = 0, collisions = 99;
+    char path[512];
+    int fd;
+
+    test_log(&lg, &fd);
+    pl = test_plugin(&env);
+    diag_init(&errs);
+    snprintf(path, sizeof(path), "%s", test_path("reg.lock"));
+    if (!CHECK(pl != NULL) ||
+        !CHECK_INT_EQ(registry_build(&all, &pl, 1, &lg, &errs, NULL), STATUS_OK) ||
+        !CHECK_INT_EQ(pin_write_registry(path, all, &rows, &errs), STATUS_OK))
+        goto out;
+    CHECK_INT_EQ(rows, all->ntools + all->nresources + all->ntemplates + all->nprompts);
+    /* Everything pinned: the gated set is the same set. */
+    if (CHECK_INT_EQ(pin_load(&pin, path, 0, &errs), STATUS_OK)) {
+        pin_gate(pin, &gate, &lg, PIN_SERVE);
+        CHECK_INT_EQ(registry_build_gated(&gated, &pl, 1, NULL, &gate, &lg, &errs, &collisions),
+                     STATUS_OK);
+        CHECK_INT_EQ(pin_refused(pin), 0);
+        CHECK(gated != NULL && registry_diff(all, gated) == 0);
+    }
+    registry_free(gated);
+    gated = NULL;
+    pin_free(pin);
+    pin = NULL;
+    /* px_echo taken out of the file: left out, the rest served, no collision. */
+    test_drop_echo(path);
+    if (CHECK_INT_EQ(pin_load(&pin, path, 0, &errs), STATUS_OK)) {
+        pin_gate(pin, &gate, &lg, PIN_SERVE);
+        CHECK_INT_EQ(registry_build_gated(&gated, &pl, 1, NULL, &gate, &lg, &errs, &collisions),
+                     STATUS_OK);
+        CHECK_INT_EQ(collisions, 0);
+        CHECK_INT_EQ(pin_refused(pin), 1);
+        CHECK_STR_HAS(pin_drift(pin), "[plugin.b] tool 'px_echo': not in the lock file");
+        if (CHECK(gated != NULL)) {
+            CHECK(registry_find_tool(gated, "px_echo") == NULL);
+            CHECK(registry_find_tool(gated, "px_sleep") != NULL);
+            CHECK_INT_EQ(gated->ntools, all->ntools - 1);
+            CHECK_INT_EQ(gated->nprompts, all->nprompts);
+            CHECK_INT_EQ(gated->ncollided, 0);
+            CHECK_INT_EQ(registry_diff(all, gated), REGISTRY_TOOLS);
+        }
+    }
+out:
+    for (size_t i = 0; i < errs.count; i++)
+        fprintf(stderr, "    %s\n", errs.msgs[i]);
+    registry_free(gated);
+    registry_free(all);
+    pin_free(pin);
+    if (pl != NULL && plugin_unref(pl))
+        plugin_free(pl);
+    diag_release(&errs);
+    close(fd);
+}
+
 static const struct check_test tests[] = {
-    {"missing", test_missing},   {"bad_files", test_bad_files},
-    {"verdicts", test_verdicts}, {"said_across_reload", test_said_across_reload},
-    {"accept", test_accept},     {0},
+    {"missing", test_missing},
+    {"bad_files", test_bad_files},
+    {"verdicts", test_verdicts},
+    {"said_across_reload", test_said_across_reload},
+    {"accept", test_accept},
+    {"registry_gate", test_registry_gate},
+    {0},
 };
 
 int main(void)
