@@ -101,8 +101,8 @@ static size_t log_add_tag(const struct log *lg, char *line, size_t len, size_t c
 
     if (n == 0 || n + 3 > cap)
         return len;
-    if (len + 1 + n > cap - 2)
-        len = cap - 2 - 1 - n;
+    if (len + 1 + n > cap - 1)
+        len = cap - 1 - 1 - n;
     line[len] = ' ';
     memcpy(line + len + 1, tag, n);
     return len + 1 + n;
