@@ -414,6 +414,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
     mrtr_release(&job->mrtr);
+    trace_release(&job->trace);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     peer_drop(job->o.peer);
@@ -586,7 +587,7 @@ void call_submit(struct call_origin *o, struct call_target *t)
                                  .ask_key = call_ask_key,
                                  .origin = call_origin_text,
                                  .trace = call_trace};
-    trace_init(&job->trace, job->o.msg, o->peer->traceparent, o->peer->tracestate);
+    trace_init(&job->trace, job->o.msg, o->peer);
     job->work.run = call_job_run;
     job->work.done = call_job_done;
     job->work.drop = call_job_drop;

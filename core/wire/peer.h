@@ -18,6 +18,7 @@
 #define MCPH_PEER_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 struct out;
 struct session;

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -128,14 +129,17 @@ int trace_state_ok(const char *text)
     return n > 0;
 }
 
-void trace_init(struct trace *t, const cJSON *msg, const char *header_parent,
-                const char *header_state)
+void trace_init(struct trace *t, const cJSON *msg, const struct peer *peer)
 {
     t->msg = msg;
-    t->header_parent = header_parent;
-    t->header_state = header_state;
-    t->state = NULL;
-    t->made = 0;
+    t->peer = peer;
+    t->made = NULL;
+}
+
+void trace_release(struct trace *t)
+{
+    free(t->made);
+    t->made = NULL;
 }
 
 /* The request's own pair when its _meta names a traceparent, else the HTTP headers'. */
@@ -150,53 +154,63 @@ static void trace_given(const struct trace *t, const char **parent, const char *
         *state = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, TRACE_KEY_STATE));
         return;
     }
-    *parent = t->header_parent;
-    *state = t->header_state;
+    *parent = t->peer != NULL ? t->peer->traceparent : NULL;
+    *state = t->peer != NULL ? t->peer->tracestate : NULL;
 }
 
-static void trace_make(struct trace *t)
+/* The trace made: NULL when out of memory. */
+static struct trace_made *trace_make(struct trace *t)
 {
+    struct trace_made *m;
     const char *given, *state;
     char id[TRACE_ID_LEN + 1], flags[3];
 
+    if (t->made != NULL)
+        return t->made;
+    m = malloc(sizeof(*m));
+    if (m == NULL)
+        return NULL;
     trace_given(t, &given, &state);
     if (trace_parse(given, id, flags) == STATUS_OK) {
-        t->state = trace_state_ok(state) ? state : NULL;
+        m->state = trace_state_ok(state) ? state : NULL;
     } else {
         /* Absent or malformed: ignored (W3C), and the call starts a trace of its own. */
         trace_hex_random(id, TRACE_ID_LEN);
         id[TRACE_ID_LEN] = '\0';
         memcpy(flags, "01", 3);
-        t->state = NULL;
+        m->state = NULL;
     }
-    memcpy(t->parent, "00-", 3);
-    memcpy(t->parent + 3, id, TRACE_ID_LEN);
-    t->parent[35] = '-';
-    trace_hex_random(t->parent + 36, TRACE_SPAN_LEN);
-    t->parent[52] = '-';
-    memcpy(t->parent + 53, flags, 3);
-    memcpy(t->tag, "trace=", 6);
-    memcpy(t->tag + 6, id, TRACE_ID_LEN + 1);
-    t->made = 1;
+    memcpy(m->parent, "00-", 3);
+    memcpy(m->parent + 3, id, TRACE_ID_LEN);
+    m->parent[35] = '-';
+    trace_hex_random(m->parent + 36, TRACE_SPAN_LEN);
+    m->parent[52] = '-';
+    memcpy(m->parent + 53, flags, 3);
+    memcpy(m->tag, "trace=", 6);
+    memcpy(m->tag + 6, id, TRACE_ID_LEN + 1);
+    t->made = m;
+    return m;
 }
 
 const char *trace_tag(struct trace *t)
 {
-    if (!t->made)
-        trace_make(t);
-    return t->tag;
+    struct trace_made *m = trace_make(t);
+
+    return m != NULL ? m->tag : "";
 }
 
 const char *trace_id(struct trace *t)
 {
-    return trace_tag(t) + 6;
+    struct trace_made *m = trace_make(t);
+
+    return m != NULL ? m->tag + 6 : "";
 }
 
 const char *trace_context(struct trace *t, const char **state)
 {
-    if (!t->made)
-        trace_make(t);
+    struct trace_made *m = trace_make(t);
+
     if (state != NULL)
-        *state = t->state;
-    return t->parent;
+        *state = m != NULL ? m->state : NULL;
+    return m != NULL ? m->parent : "";
 }

@@ -16,6 +16,8 @@
 #ifndef MCPH_TRACE_H
 #define MCPH_TRACE_H
 
+#include "wire/peer.h"
+
 #include <cJSON.h>
 #include <stddef.h>
 
@@ -26,34 +28,42 @@
 #define TRACE_PARENT_LEN 55 /* "00-" 32 "-" 16 "-" 2 */
 #define TRACE_STATE_MAX 512 /* the longest tracestate kept (W3C: at least 512 propagated) */
 
-struct trace {
-    const cJSON *msg;               /* borrowed for the call's life: the request (params._meta) */
-    const char *header_parent;      /* borrowed for the call's life: the HTTP header, or NULL */
-    const char *header_state;       /* borrowed likewise, or NULL */
-    const char *state;              /* once made: the tracestate passed on (one of the above), or
-                                     * NULL */
-    int made;                       /* the fields below are set */
-    char tag[6 + TRACE_ID_LEN + 1]; /* "trace=TRACEID": what log lines of the call carry */
+/* What is made when the trace is first asked for (trace_make). */
+struct trace_made {
+    const char *state;                 /* borrowed from the request or its peer: the tracestate
+                                        * passed on, or NULL */
+    char tag[6 + TRACE_ID_LEN + 1];    /* "trace=TRACEID": what log lines of the call carry */
     char parent[TRACE_PARENT_LEN + 1]; /* "00-TRACEID-SPAN-FLAGS": what mcph passes on */
 };
 
+/* Small on purpose: it lives in every call, and most calls never ask. */
+struct trace {
+    const cJSON *msg;        /* borrowed for the call's life: the request (params._meta) */
+    const struct peer *peer; /* borrowed likewise: its traceparent and tracestate (HTTP) */
+    struct trace_made *made; /* owned: NULL until first asked for */
+};
+
 /* Set up t for a request (msg: the JSON-RPC request, whose params._meta may carry
- * traceparent and tracestate) that came with the HTTP headers given (NULL: none, or not
- * HTTP). Stores the pointers only; all must live as long as t is used. */
-void trace_init(struct trace *t, const cJSON *msg, const char *header_parent,
-                const char *header_state);
+ * traceparent and tracestate) that came from peer (whose traceparent and tracestate, the
+ * HTTP request's headers, count when _meta has no traceparent; NULL: no peer). Stores the
+ * pointers only; both must live as long as t is used. */
+void trace_init(struct trace *t, const cJSON *msg, const struct peer *peer);
+
+/* Free what was made, and set t up for nothing. Any thread, once the call is done. */
+void trace_release(struct trace *t);
 
 /* The call's trace id, 32 lowercase hex digits: the one it came with, else a new one (made
- * now if not yet). Lent for t's life. The thread running the call. */
+ * now if not yet; "" when out of memory). Lent until trace_release. The thread running the
+ * call. */
 const char *trace_id(struct trace *t);
 
-/* "trace=TRACEID", for log lines. As trace_id. */
+/* "trace=TRACEID", for log lines ("" when out of memory). As trace_id. */
 const char *trace_tag(struct trace *t);
 
 /* The traceparent to pass on: "00-TRACEID-SPAN-FLAGS", SPAN mcph's own span id for the call
- * (drawn once per call), FLAGS as the call came (01, sampled, for a trace mcph starts). When
- * state is not NULL, *state is the tracestate to pass with it (as it came, only with a valid
- * traceparent), or NULL. Lent for t's life. As trace_id. */
+ * (drawn once per call), FLAGS as the call came (01, sampled, for a trace mcph starts); ""
+ * when out of memory. When state is not NULL, *state is the tracestate to pass with it (as
+ * it came, only with a valid traceparent), or NULL. As trace_id. */
 const char *trace_context(struct trace *t, const char **state);
 
 /* Check a traceparent (W3C Trace Context: version 00 exactly, or a later version's first 55

@@ -104,8 +104,11 @@ static void test_kept_from_meta(void)
     struct trace t;
     const char *state = "unset", *parent;
 
-    trace_init(&t, msg, "00-11111111111111111111111111111111-2222222222222222-01", "h=1");
-    CHECK(!t.made);
+    struct peer peer = {.traceparent = "00-11111111111111111111111111111111-2222222222222222-01",
+                        .tracestate = "h=1"};
+
+    trace_init(&t, msg, &peer);
+    CHECK(t.made == NULL);
     CHECK_STR_EQ(trace_id(&t), GOOD_ID);
     CHECK_STR_EQ(trace_tag(&t), "trace=" GOOD_ID);
     parent = trace_context(&t, &state);
@@ -117,6 +120,8 @@ static void test_kept_from_meta(void)
     CHECK_STR_EQ(state, "k=v");
     /* The same span for the whole call. */
     CHECK(trace_context(&t, NULL) == parent);
+    trace_release(&t);
+    CHECK(t.made == NULL);
     cJSON_Delete(msg);
 }
 
@@ -126,10 +131,14 @@ static void test_from_headers(void)
     struct trace t;
     const char *state = NULL;
 
-    trace_init(&t, msg, "00-11111111111111111111111111111111-2222222222222222-00", "h=1");
+    struct peer peer = {.traceparent = "00-11111111111111111111111111111111-2222222222222222-00",
+                        .tracestate = "h=1"};
+
+    trace_init(&t, msg, &peer);
     CHECK_STR_EQ(trace_id(&t), "11111111111111111111111111111111");
     CHECK_STR_EQ(trace_context(&t, &state) + 52, "-00");
     CHECK_STR_EQ(state, "h=1");
+    trace_release(&t);
     cJSON_Delete(msg);
 }
 
@@ -140,10 +149,12 @@ static void test_fresh(void)
     struct trace a, b, c;
     const char *state = "unset";
 
-    trace_init(&a, none, NULL, NULL);
-    trace_init(&b, none, NULL, NULL);
+    struct peer peer = {.traceparent = GOOD, .tracestate = "h=1"};
+
+    trace_init(&a, none, NULL);
+    trace_init(&b, none, NULL);
     /* A malformed one in _meta is ignored, and so is its tracestate and the header's. */
-    trace_init(&c, bad, GOOD, "h=1");
+    trace_init(&c, bad, &peer);
     CHECK(well_formed(trace_context(&a, &state)));
     CHECK(state == NULL);
     CHECK_STR_EQ(trace_context(&a, NULL) + 52, "-01");
@@ -152,6 +163,9 @@ static void test_fresh(void)
     CHECK(state == NULL);
     CHECK(strcmp(trace_id(&c), GOOD_ID) != 0);
     CHECK(strcmp(trace_id(&c), trace_id(&a)) != 0);
+    trace_release(&a);
+    trace_release(&b);
+    trace_release(&c);
     cJSON_Delete(none);
     cJSON_Delete(bad);
 }
@@ -167,11 +181,12 @@ static void test_many(void)
         struct trace t;
         const char *p;
 
-        trace_init(&t, none, NULL, NULL);
+        trace_init(&t, none, NULL);
         p = trace_context(&t, NULL);
         bad += !well_formed(p);
         repeats += strcmp(p, prev) == 0 || strncmp(p + 3, prev + 3, TRACE_ID_LEN) == 0;
         memcpy(prev, p, sizeof(prev));
+        trace_release(&t);
     }
     CHECK_INT_EQ(bad, 0);
     CHECK_INT_EQ(repeats, 0);
