@@ -24,6 +24,7 @@ import { ROOT, sanitizersOf, SANITIZER_REPORT, short, sleep } from '../lib/util.
 import { check, expect, done } from '../lib/check.mjs';
 import { workspace, writeIni, PLUGINS, TEST_PLUGINS } from '../lib/workspace.mjs';
 import { startServer, stopAll } from '../http/clients-lib.mjs';
+import { Proc } from '../lib/proc.mjs';
 
 const BIN = path.resolve(process.argv[2] || path.join(ROOT, 'build/mcph'));
 const SAN = sanitizersOf(BIN);
@@ -167,6 +168,25 @@ async function stdio(ini) {
     });
 }
 
+// A 2026-07-28 request (no initialize; its _meta carries the envelope and the trace) over
+// stdio, to the plugin in process, read raw.
+async function modern(ini) {
+    const p = new Proc([BIN, ini], { cwd: ROOT });
+    await check('trace: stdio, 2026-07-28: _meta.traceparent beside the envelope arrives joined', async () => {
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, traceparent: GIVEN, tracestate: STATE };
+        p.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TOOLS.plugin, arguments: {}, _meta: meta } });
+        const r = await p.next(T(10000));
+        expect(r.result?.structuredContent, `answer ${short(r)}`);
+        return expectJoined({ ...r.result.structuredContent, other: [] }, TRACE_ID, '01', STATE, 'plugin');
+    });
+    p.close();
+    const st = await p.wait(T(5000));
+    await check('trace: stdio, 2026-07-28: mcph ends cleanly at end of input', () => {
+        expect(st.code === 0, `exit ${st.signal || st.code}`);
+        expect(!SANITIZER_REPORT.test(p.stderr), `sanitizer: ${short(p.stderr, 400)}`);
+    });
+}
+
 async function http(ini) {
     const srv = await startServer(BIN, ini, 'trace-http', T(10000));
     const connect = async (headers) => {
@@ -199,6 +219,7 @@ const timer = setTimeout(() => {
 try {
     const ini = setup();
     await stdio(ini);
+    await modern(ini);
     await http(ini);
 } catch (e) {
     await check('trace: the suite ran to its end', () => {
