@@ -15,6 +15,7 @@
 #include "wire/principal.h"
 #include "served/registry.h"
 #include "wire/revision.h"
+#include "wire/trace.h"
 #include "lib/schema.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
@@ -37,6 +38,7 @@ struct call_job {
     struct mrtr mrtr;            /* 2026-07-28: the questions and the retry's answers */
     struct notify_caller caller; /* under srv->call_key while the handler runs */
     struct metrics_call meter;   /* counted in srv->metrics (zero when it is NULL) */
+    struct trace trace;          /* its W3C trace context, made when first asked for */
     char name[];                 /* t.name (which the registry owns) copied, in the same block */
 };
 
@@ -196,6 +198,14 @@ static const char *call_origin_text(void *ctx)
     return mrtr_origin(&job->mrtr);
 }
 
+/* host->trace_context: the traceparent to pass on (wire/trace.h). The handler's thread. */
+static const char *call_trace(void *ctx, const char **state)
+{
+    struct call_job *job = ctx;
+
+    return trace_context(&job->trace, state);
+}
+
 /* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
  * mrtr_begin), else made when the handler first asks (call_origin_text); in an
  * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
@@ -212,6 +222,13 @@ static void call_set_origin(struct call_job *job)
 }
 
 /* --- Answers. --- */
+
+/* "trace=TRACEID" for the lines mcph writes about the call once its handler returned (while
+ * it runs, the log adds it: notify_log_tag). Made now if nothing asked before. */
+static const char *call_trace_tag(struct call_job *job)
+{
+    return trace_tag(&job->trace);
+}
 
 /* Under 2026-07-28, a handler that gave up because the client lacks a capability it asked
  * for: -32021 naming what it needs (data.requiredCapabilities, a ClientCapabilities object). */
@@ -235,7 +252,7 @@ static cJSON *call_missing_capability(const struct call_job *job)
     return error;
 }
 
-static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *msg)
+static cJSON *call_plugin_error(struct call_job *job, int rc, const char *msg)
 {
     const char *id = job->t.plugin->id;
     struct strbuf text = STRBUF_INIT;
@@ -252,8 +269,8 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
                                  job->o.modern);
     if (rc == MCPH_ERR_NOT_FOUND)
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
-    log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
-            rc, msg ? ": " : "", msg ? msg : "");
+    log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s %s",
+            id, rc, msg ? ": " : "", msg ? msg : "", call_trace_tag(job));
     strbuf_addf(&text, "Internal error in plugin '%s'%s%s", id, msg ? ": " : "", msg ? msg : "");
     error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
     strbuf_release(&text);
@@ -262,7 +279,7 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
 
 /* A tool with an outputSchema must give a structured result that matches it (unless it
  * reported a tool error). NULL when it does, else the error to send instead. */
-static cJSON *call_check_output(const struct call_job *job, const struct mcph_call *c)
+static cJSON *call_check_output(struct call_job *job, const struct mcph_call *c)
 {
     struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
     cJSON *error;
@@ -275,7 +292,7 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
         return NULL;
     strbuf_addf(&text, "Tool '%s' (plugin '%s') broke its own outputSchema: %s", job->t.name,
                 job->t.plugin->id, why.buf);
-    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text.buf);
+    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s %s", text.buf, call_trace_tag(job));
     error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
     strbuf_release(&why);
     strbuf_release(&text);
@@ -331,7 +348,8 @@ static int call_invoke(struct call_job *job, struct mcph_call *c)
     job->caller = (struct notify_caller){.peer = job->o.peer,
                                          .cancelled = &job->flight.cancelled,
                                          .modern = job->o.modern,
-                                         .log_level = job->o.log_level};
+                                         .log_level = job->o.log_level,
+                                         .trace = &job->trace};
     pthread_setspecific(job->o.srv->call_key, &job->caller);
     crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
                 job->o.id);
@@ -396,6 +414,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
     mrtr_release(&job->mrtr);
+    trace_release(&job->trace);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     peer_drop(job->o.peer);
@@ -566,7 +585,9 @@ void call_submit(struct call_origin *o, struct call_target *t)
                                  .cancelled = call_cancelled,
                                  .ask = call_ask,
                                  .ask_key = call_ask_key,
-                                 .origin = call_origin_text};
+                                 .origin = call_origin_text,
+                                 .trace = call_trace};
+    trace_init(&job->trace, job->o.msg, o->peer);
     job->work.run = call_job_run;
     job->work.done = call_job_done;
     job->work.drop = call_job_drop;

@@ -203,6 +203,7 @@ void server_open_logs(struct server *srv)
     srv->log.sink = notify_log_sink;
     srv->log.sink_wants = notify_log_wants;
     srv->log.sink_ctx = srv;
+    srv->log.tag = notify_log_tag;
 }
 
 void server_open_output(struct server *srv, int out_fd)

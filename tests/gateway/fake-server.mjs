@@ -16,6 +16,8 @@
 //   stuck, modern   behave, with more tools: see the block at the end of this file
 //   memory          behaves, and serves the memory tools below (tests/gateway/memory.mjs)
 //   origin          behaves, with a tool that says which request asked: see the last block
+//   meta            behaves, with a tool `meta` whose text is the JSON of the _meta its request
+//                   carried ({} when none), for the trace context passed on (tests/trust)
 //   idle, launcher  behave, and start processes of their own: see the block at the very end
 //   rug-pull        behaves, with a tool pull that changes echo's schema: see the last block
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
@@ -54,7 +56,7 @@ const logFile = opt('--log');
 let mode = argv[0] && !argv[0].startsWith('--') ? argv[0] : 'normal';
 if (modeFile && fs.existsSync(modeFile)) mode = fs.readFileSync(modeFile, 'utf8').trim().split(/\s+/)[0] || mode;
 
-const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage', 'memory', 'origin']);
+const BEHAVING = new Set(['normal', 'die-mid-call', 'slow', 'list-changed', 'garbage', 'memory', 'origin', 'meta']);
 const STUCK = new Set(['stuck', 'modern']); // the block at the end of this file
 const MODES = new Set([...BEHAVING, ...STUCK, 'never-init', 'garbage-forever', 'exit-at-once', 'never-list']);
 // Rows and stderr (tests/gateway/rows.mjs): behaving modes that serve hostile rows or write
@@ -214,6 +216,7 @@ function callTool(id, params) {
     if (name === 'pid') return reply(id, text(String(process.pid)));
     if (mode === 'origin' && originTool(id, name)) return undefined;
     if (mode === 'rug-pull' && rugTool(id, name)) return undefined;
+    if (mode === 'meta' && name === 'meta') return reply(id, text(JSON.stringify(params?._meta ?? {})));
     if (name === 'cancelled') return reply(id, text(JSON.stringify(cancelled)));
     if (name === 'log') {
         notify('notifications/message', { level: args.level, logger: 'fake', data: args.text });
@@ -478,6 +481,7 @@ function stuckMessage(msg) {
 
 let originAsked = 0;
 if (mode === 'origin') tools.push({ name: 'whose', description: 'Ask a numbered question', inputSchema: obj({}) });
+if (mode === 'meta') tools.push({ name: 'meta', description: "The _meta of the request, as JSON text", inputSchema: obj({}) });
 
 function originTool(id, name) {
     if (name !== 'whose') return false;
