@@ -4,12 +4,16 @@
  * Exit codes: 0 served until end of input (or SIGTERM/SIGINT; a second one exits at once, still
  * 0), or --check found no problem; 1 runtime failure (I/O, out of memory, or a shutdown that
  * did not end within LIMIT_SHUTDOWN_WATCHDOG_MS); 2 usage; 3 the INI file is wrong (a key, a
- * plugin section's keys or path, the plugin its path names, a name two sections serve); 4 a
- * plugin's init failed while [server] strict = yes, or --check saw one fail. A plugin served
- * in process that crashes ends mcph with its signal (crash.h). --verify-audit FILE: 0 when
- * every line verifies, 1 naming the first bad line (or a file that cannot be read).
+ * plugin section's keys or path, the plugin its path names, a name two sections serve, the
+ * lock file [server] lock names, or no [server] lock for --lock); 4 a plugin's init failed
+ * while [server] strict = yes, or --check or --lock saw one fail; 5 --check found a definition
+ * that differs from the lock file, or that it lacks (lock_new = refuse): it would not be
+ * served. --lock wrote the lock file: 0. A plugin served in process that crashes ends mcph
+ * with its signal (crash.h). --verify-audit FILE: 0 when every line verifies, 1 naming the
+ * first bad line (or a file that cannot be read).
  */
 #include "served/listing.h"
+#include "served/pin.h"
 #include "lib/crash.h"
 #include "lib/debounce.h"
 #include "transport/http.h"
@@ -47,6 +51,7 @@ enum main_exit {
     EXIT_USAGE = 2,
     EXIT_CONFIG = 3,
     EXIT_PLUGIN = 4,
+    EXIT_DRIFT = 5,
 };
 _Static_assert(EXIT_CONFIG == ISOLATE_EXIT_CONFIG, "a parent reads its child's config error");
 
@@ -174,16 +179,21 @@ struct main_args {
     const char *isolated; /* --isolated ID */
     const char *listen;   /* --listen HOST:PORT */
     int check;
+    int lock; /* --lock: write [server] lock's file and exit */
     int watch;
 };
 
 static void main_usage(FILE *to)
 {
-    fprintf(to, "usage: mcph [--check | --watch | --isolated ID] [--listen HOST:PORT] CONFIG.ini\n"
+    fprintf(to, "usage: mcph [--check | --lock | --watch | --isolated ID] [--listen HOST:PORT] "
+                "CONFIG.ini\n"
                 "  Serves the plugins enabled in CONFIG.ini as one MCP server on stdio.\n"
                 "  SIGHUP reloads CONFIG.ini and every changed plugin.\n"
                 "  --check    load the config and every plugin, print what would be served,\n"
-                "             and exit (0 when everything loaded)\n"
+                "             and exit (0 when everything loaded; 5 when a definition differs\n"
+                "             from the lock file, printed under DRIFT)\n"
+                "  --lock     load the config and every plugin as --check does, then pin every\n"
+                "             definition served in the file [server] lock names, and exit\n"
                 "  --watch    reload when CONFIG.ini or an enabled plugin's file changes\n"
                 "  --listen HOST:PORT\n"
                 "             serve Streamable HTTP there instead of stdio (as [server] listen;\n"
@@ -204,6 +214,8 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0) {
             args->check = 1;
+        } else if (strcmp(argv[i], "--lock") == 0) {
+            args->lock = 1;
         } else if (strcmp(argv[i], "--watch") == 0) {
             args->watch = 1;
         } else if (strcmp(argv[i], "--isolated") == 0 && i + 1 < argc) {
@@ -231,7 +243,8 @@ static int main_parse_args(int argc, char **argv, struct main_args *args)
         }
     }
     if (args->config == NULL ||
-        (args->isolated != NULL && (args->check || args->watch || args->listen))) {
+        (args->isolated != NULL && (args->check || args->watch || args->listen)) ||
+        (args->lock && (args->check || args->watch || args->listen || args->isolated))) {
         main_usage(stderr);
         return STATUS_INVALID;
     }
@@ -252,10 +265,17 @@ static int main_startup(struct server *srv, const struct main_args *args)
         return EXIT_CONFIG;
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
-    status = server_open_audit(srv, args->check);
+    status = server_open_audit(srv, args->check || args->lock);
     if (status != STATUS_OK)
         return status == STATUS_INVALID ? EXIT_CONFIG : EXIT_RUNTIME;
     /* Collisions made server_load refuse the INI already: only failed inits are left. */
+    if (failures > 0 && args->lock) {
+        log_msg(&srv->log, LOG_CRITICAL, NULL,
+                "%zu plugin init failure(s): not writing the lock file (their definitions would "
+                "be missing from it)",
+                failures);
+        return EXIT_PLUGIN;
+    }
     if (failures > 0 && (srv->cfg.strict || args->check)) {
         if (!args->check && args->isolated == NULL)
             log_msg(&srv->log, LOG_CRITICAL, NULL,
@@ -433,11 +453,37 @@ static int main_serve(struct server *srv, int watch_forced)
     return EXIT_OK;
 }
 
+/* mcph --lock: every definition served, pinned in the file [server] lock names. Returns an
+ * exit code. */
+static int main_lock(struct server *srv)
+{
+    struct diag errs;
+    size_t rows = 0;
+    int status;
+
+    if (srv->cfg.lock == NULL) {
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "%s has no [server] lock: add 'lock = FILE' to its [server] section (e.g. lock "
+                "= mcph.lock, next to it) to say where the lock file goes",
+                srv->cfg.file);
+        return EXIT_CONFIG;
+    }
+    diag_init(&errs);
+    status = pin_write_registry(srv->cfg.lock, srv->reg, &rows, &errs);
+    for (size_t i = 0; i < errs.count; i++)
+        log_msg(&srv->log, LOG_ERROR, NULL, "%s", errs.msgs[i]);
+    diag_release(&errs);
+    if (status != STATUS_OK)
+        return EXIT_RUNTIME;
+    fprintf(stdout, "mcph: pinned %zu definitions in %s\n", rows, srv->cfg.lock);
+    return EXIT_OK;
+}
+
 /* --listen over [server] listen (an isolated child serves its parent on stdio, always). Over
  * HTTP, the stdio client hears nothing. Returns an exit code. */
 static int main_set_listen(struct server *srv, const struct main_args *args)
 {
-    if (srv->isolated != NULL || args->check) {
+    if (srv->isolated != NULL || args->check || args->lock) {
         free(srv->cfg.listen);
         srv->cfg.listen = NULL;
         return EXIT_OK;
@@ -495,9 +541,10 @@ int main(int argc, char **argv)
     server_init(&srv);
     srv.log.fd = nowait_stderr();
     srv.isolated = args.isolated;
+    srv.pin_mode = args.lock ? PIN_OFF : args.check ? PIN_CHECK : PIN_SERVE;
     if (args.isolated != NULL)
         snprintf(srv.log.name, sizeof(srv.log.name), "mcph[%s]", args.isolated);
-    if (!args.check) {
+    if (!args.check && !args.lock) {
         out_fd = main_claim_stdout();
         if (out_fd < 0 || main_signals() != STATUS_OK) {
             log_msg(&srv.log, LOG_ERROR, NULL, "cannot set up stdio: %s", strerror(errno));
@@ -513,8 +560,12 @@ int main(int argc, char **argv)
         code = main_set_listen(&srv, &args);
     if (args.check && srv.reg != NULL) {
         listing_print(&srv, stdout);
+        if (code == EXIT_OK && pin_refused(srv.pin) > 0)
+            code = EXIT_DRIFT;
     }
-    if (code == EXIT_OK && !args.check)
+    if (code == EXIT_OK && args.lock)
+        code = main_lock(&srv);
+    else if (code == EXIT_OK && !args.check)
         code = main_serve(&srv, args.watch);
     server_release(&srv);
     main_stop_watchdog();

@@ -48,6 +48,8 @@
  *                     returns.
  *
  * Changelog (newest first):
+ *   1.6  trace_context() gives the call's W3C traceparent (and tracestate) to pass on to
+ *        whatever the handler calls: the client's trace, with mcph's span as the parent.
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
  *        round of a 2026-07-28 request and its retries, another for any other request or
  *        client (for a plugin that keeps something for a call that comes back);
@@ -87,7 +89,7 @@ extern "C" {
 #endif
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 5
+#define MCPH_ABI_MINOR 6
 
 /* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
  * held before). */
@@ -752,6 +754,27 @@ struct mcph_host {
      *     host->instructions(host, "Call search before read: read takes an id it gives.");
      */
     int (*instructions)(const struct mcph_host *host, const char *text);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.6.
+     * ------------------------------------------------------------------------------------ */
+
+    /*
+     * The call's W3C trace context, for a plugin that calls something else (a service over
+     * HTTP, another server) and wants that work in the client's trace: the traceparent to
+     * send, "00-TRACEID-SPANID-FLAGS" (55 characters), whose trace id is the one the request
+     * came with (its _meta.traceparent, or the HTTP traceparent header), or a new one when it
+     * came with none or a malformed one, and whose parent id is mcph's own span for this
+     * call. The same text for every call of it during one run of the handler. When
+     * tracestate is not NULL, *tracestate is the tracestate to send with it (the client's,
+     * as it came), or NULL when there is none. mcph's log lines about the call carry the
+     * same trace id (trace=TRACEID). Never NULL for a call (NULL: call is NULL); "" for a
+     * call made outside a request. Lent until the handler returns. [handler-thread]
+     *
+     *     const char *state, *tp = host->trace_context(call, &state);
+     *     snprintf(header, sizeof(header), "traceparent: %s", tp);
+     */
+    const char *(*trace_context)(struct mcph_call *call, const char **tracestate);
 };
 
 #ifdef __cplusplus

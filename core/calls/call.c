@@ -16,6 +16,7 @@
 #include "wire/principal.h"
 #include "served/registry.h"
 #include "wire/revision.h"
+#include "wire/trace.h"
 #include "lib/schema.h"
 #include "lib/status.h"
 #include "lib/strbuf.h"
@@ -38,6 +39,7 @@ struct call_job {
     struct mrtr mrtr;            /* 2026-07-28: the questions and the retry's answers */
     struct notify_caller caller; /* under srv->call_key while the handler runs */
     struct metrics_call meter;   /* counted in srv->metrics (zero when it is NULL) */
+    struct trace trace;          /* its W3C trace context, made when first asked for */
     long long audit_began;       /* CLOCK_MONOTONIC ns at its submission, with an audit log */
     char name[];                 /* t.name (which the registry owns) copied, in the same block */
 };
@@ -198,6 +200,14 @@ static const char *call_origin_text(void *ctx)
     return mrtr_origin(&job->mrtr);
 }
 
+/* host->trace_context: the traceparent to pass on (wire/trace.h). The handler's thread. */
+static const char *call_trace(void *ctx, const char **state)
+{
+    struct call_job *job = ctx;
+
+    return trace_context(&job->trace, state);
+}
+
 /* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
  * mrtr_begin), else made when the handler first asks (call_origin_text); in an
  * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
@@ -214,6 +224,13 @@ static void call_set_origin(struct call_job *job)
 }
 
 /* --- Answers. --- */
+
+/* "trace=TRACEID" for the lines mcph writes about the call once its handler returned (while
+ * it runs, the log adds it: notify_log_tag). Made now if nothing asked before. */
+static const char *call_trace_tag(struct call_job *job)
+{
+    return trace_tag(&job->trace);
+}
 
 /* Under 2026-07-28, a handler that gave up because the client lacks a capability it asked
  * for: -32021 naming what it needs (data.requiredCapabilities, a ClientCapabilities object). */
@@ -237,7 +254,7 @@ static cJSON *call_missing_capability(const struct call_job *job)
     return error;
 }
 
-static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *msg)
+static cJSON *call_plugin_error(struct call_job *job, int rc, const char *msg)
 {
     const char *id = job->t.plugin->id;
     struct strbuf text = STRBUF_INIT;
@@ -254,8 +271,8 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
                                  job->o.modern);
     if (rc == MCPH_ERR_NOT_FOUND)
         return jsonrpc_error(job->o.id, JSONRPC_INVALID_PARAMS, msg ? msg : "Not found", NULL);
-    log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s", id,
-            rc, msg ? ": " : "", msg ? msg : "");
+    log_msg(&job->o.srv->log, LOG_WARNING, NULL, "plugin '%s' failed a request (status %d)%s%s %s",
+            id, rc, msg ? ": " : "", msg ? msg : "", call_trace_tag(job));
     strbuf_addf(&text, "Internal error in plugin '%s'%s%s", id, msg ? ": " : "", msg ? msg : "");
     error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
     strbuf_release(&text);
@@ -264,7 +281,7 @@ static cJSON *call_plugin_error(const struct call_job *job, int rc, const char *
 
 /* A tool with an outputSchema must give a structured result that matches it (unless it
  * reported a tool error). NULL when it does, else the error to send instead. */
-static cJSON *call_check_output(const struct call_job *job, const struct mcph_call *c)
+static cJSON *call_check_output(struct call_job *job, const struct mcph_call *c)
 {
     struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
     cJSON *error;
@@ -277,7 +294,7 @@ static cJSON *call_check_output(const struct call_job *job, const struct mcph_ca
         return NULL;
     strbuf_addf(&text, "Tool '%s' (plugin '%s') broke its own outputSchema: %s", job->t.name,
                 job->t.plugin->id, why.buf);
-    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s", text.buf);
+    log_msg(&job->o.srv->log, LOG_ERROR, NULL, "%s %s", text.buf, call_trace_tag(job));
     error = jsonrpc_error(job->o.id, JSONRPC_INTERNAL_ERROR, text.buf, NULL);
     strbuf_release(&why);
     strbuf_release(&text);
@@ -333,7 +350,8 @@ static int call_invoke(struct call_job *job, struct mcph_call *c)
     job->caller = (struct notify_caller){.peer = job->o.peer,
                                          .cancelled = &job->flight.cancelled,
                                          .modern = job->o.modern,
-                                         .log_level = job->o.log_level};
+                                         .log_level = job->o.log_level,
+                                         .trace = &job->trace};
     pthread_setspecific(job->o.srv->call_key, &job->caller);
     crash_enter(pl->id, call_kind_names[job->t.kind], job->t.uri ? job->t.uri : job->t.name,
                 job->o.id);
@@ -408,11 +426,13 @@ static long long call_now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The line of a call whose request is msg; us: its duration, -1 for none. */
+/* The line of a call whose request is msg; us: its duration, -1 for none; trace: its trace
+ * context (the thread running the call). */
 static void call_audit_line(struct server *srv, const struct peer *peer, const cJSON *msg,
                             const char *target, const struct plugin *pl, int outcome, int code,
-                            const char *why, long long us)
+                            const char *why, long long us, struct trace *trace)
 {
+    const char *tid = trace_id(trace);
     const struct principal *who = peer->principal;
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
@@ -427,7 +447,7 @@ static void call_audit_line(struct server *srv, const struct peer *peer, const c
         .code = code,
         .why = why,
         .duration_us = us,
-        .trace_id = NULL, /* the call's trace id goes here */
+        .trace_id = tid[0] != '\0' ? tid : NULL,
         /* What the request carried: a completion's argument, tools' and prompts' arguments. */
         .args = args ? args : cJSON_GetObjectItemCaseSensitive(params, "argument"),
         .with_args = pl ? pl->section.audit_arguments : 0,
@@ -440,8 +460,14 @@ void call_audit_answered(struct server *srv, const struct peer *peer, const cJSO
                          const char *target, const struct plugin *pl, int outcome, int code,
                          const char *why)
 {
-    if (srv->audit != NULL)
-        call_audit_line(srv, peer, msg, target, pl, outcome, code, why, -1);
+    struct trace trace;
+
+    if (srv->audit == NULL)
+        return;
+    /* A refusal has no job: the trace it came with (or a new one) for its line alone. */
+    trace_init(&trace, msg, peer);
+    call_audit_line(srv, peer, msg, target, pl, outcome, code, why, -1, &trace);
+    trace_release(&trace);
 }
 
 /* A job's line, as it was answered (error: the message sent, or NULL). */
@@ -455,7 +481,7 @@ static void call_audit_end(struct call_job *job, const cJSON *error)
     call_audit_line(job->o.srv, job->o.peer, job->o.msg, job->t.uri ? job->t.uri : job->name,
                     job->t.plugin, call_audit_outcomes[job->meter.outcome],
                     cJSON_IsNumber(code) ? code->valueint : 0, NULL,
-                    (call_now_ns() - job->audit_began) / 1000);
+                    (call_now_ns() - job->audit_began) / 1000, &job->trace);
 }
 
 static void call_job_free(struct call_job *job)
@@ -464,6 +490,7 @@ static void call_job_free(struct call_job *job)
     cJSON_Delete(job->t.owned_args);
     cJSON_Delete(job->progress_token);
     mrtr_release(&job->mrtr);
+    trace_release(&job->trace);
     server_release_plugin(job->o.srv, job->t.plugin);
     atomic_fetch_sub(&job->o.srv->calls_held, job->held);
     peer_drop(job->o.peer);
@@ -648,7 +675,9 @@ void call_submit(struct call_origin *o, struct call_target *t)
                                  .cancelled = call_cancelled,
                                  .ask = call_ask,
                                  .ask_key = call_ask_key,
-                                 .origin = call_origin_text};
+                                 .origin = call_origin_text,
+                                 .trace = call_trace};
+    trace_init(&job->trace, job->o.msg, o->peer);
     job->work.run = call_job_run;
     job->work.done = call_job_done;
     job->work.drop = call_job_drop;

@@ -406,6 +406,29 @@ static int mcp_park(struct mcp_link *l, struct mcp_pending *p, struct mcp_callke
     return 0;
 }
 
+/* The call's W3C trace context in the request's _meta (traceparent, and tracestate when there
+ * is one), so that the server's work joins the client's trace with mcph's span as its
+ * parent: only these keys, never the client's whole _meta. */
+static void mcp_pass_trace(const struct mcph_host *host, struct mcph_call *call, cJSON *params)
+{
+    const char *state = NULL;
+    const char *parent = host->abi_minor >= 6 && host->trace_context != NULL
+                             ? host->trace_context(call, &state)
+                             : NULL;
+    cJSON *meta;
+
+    if (parent == NULL || parent[0] == '\0')
+        return;
+    meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (meta == NULL)
+        meta = cJSON_AddObjectToObject(params, "_meta");
+    cJSON_DeleteItemFromObjectCaseSensitive(meta, "traceparent");
+    cJSON_DeleteItemFromObjectCaseSensitive(meta, "tracestate");
+    cJSON_AddStringToObject(meta, "traceparent", parent);
+    if (state != NULL)
+        cJSON_AddStringToObject(meta, "tracestate", state);
+}
+
 /* Send k->method with params (consumed) for call and see it through. */
 /* The request of a call: the parked one it comes back for, or a new one (*retry: a copy of
  * it for a MCP_MODERN server's rounds). NULL when there is none to wait for: *rc says. */
@@ -424,6 +447,7 @@ static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host 
             meta = cJSON_AddObjectToObject(params, "_meta");
         cJSON_AddStringToObject(meta, MCP_ORIGIN_KEY, k->origin);
     }
+    mcp_pass_trace(host, call, params);
     if (mcp_link_parked(l) && mcp_key(k) != NULL)
         p = mcp_link_unpark(l, k->key);
     if (p != NULL) {

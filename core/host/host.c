@@ -421,6 +421,20 @@ static int host_instructions(const struct mcph_host *vt, const char *text)
     return MCPH_OK;
 }
 
+/* --- Since 1.6. --- */
+
+static const char *host_trace_context(struct mcph_call *c, const char **tracestate)
+{
+    if (tracestate != NULL)
+        *tracestate = NULL;
+    if (c == NULL)
+        return NULL;
+    /* No protocol side (a call made outside a request): no trace to pass on. */
+    if (c->env == NULL || c->env->trace == NULL)
+        return "";
+    return c->env->trace(c->env->ctx, tracestate);
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -474,6 +488,7 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .ask_key = host_ask_key,
         .call_origin = host_call_origin,
         .instructions = host_instructions,
+        .trace_context = host_trace_context,
     };
 
     h->vt = vtable;

@@ -37,6 +37,9 @@ struct host_env {
     /* Who asks (host->call_origin): a text that stays the same for every run of the handler
      * serving one request (a 2026-07-28 request and its retries), lent until it returns. */
     const char *(*origin)(void *ctx);
+    /* The call's traceparent to pass on, and its tracestate in *state (NULL: none), both
+     * lent until the handler returns (host->trace_context; wire/trace.h). */
+    const char *(*trace)(void *ctx, const char **state);
 };
 
 /* Fill the vtable of instance `pl` (main thread, before init): the server hands this to the

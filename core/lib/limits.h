@@ -197,6 +197,8 @@
 #define LIMIT_REFRESH_QUIET_MS 100
 /* ... and at the latest this long after the first, however often they come. */
 #define LIMIT_REFRESH_MAX_MS 1000
+/* The lock file of pinned definitions ([server] lock, served/pin.h): its size in bytes. */
+#define LIMIT_LOCK_FILE (64 << 20)
 /* Token buckets kept at once ([server] rate per principal, [limit.NAME]); past it the least
  * recently used goes (ratelimit.h). */
 #define LIMIT_RATE_BUCKETS 4096

@@ -21,6 +21,7 @@ void log_init(struct log *lg)
     lg->sink = NULL;
     lg->sink_ctx = NULL;
     lg->sink_wants = NULL;
+    lg->tag = NULL;
     atomic_init(&lg->sink_level, LOG_OFF);
     snprintf(lg->name, sizeof(lg->name), "mcph");
 }
@@ -90,6 +91,23 @@ static size_t log_escape(char *line, size_t len, size_t cap, const char *msg, in
     return len;
 }
 
+/* The thread's tag after the message, room made for it at the message's end (it names the
+ * work the line is about, so it is kept whole). Returns the new length (room left for the
+ * newline). */
+static size_t log_add_tag(const struct log *lg, char *line, size_t len, size_t cap)
+{
+    const char *tag = lg->tag != NULL ? lg->tag(lg->sink_ctx) : NULL;
+    size_t n = tag != NULL ? strlen(tag) : 0;
+
+    if (n == 0 || n + 3 > cap)
+        return len;
+    if (len + 1 + n > cap - 1)
+        len = cap - 1 - 1 - n;
+    line[len] = ' ';
+    memcpy(line + len + 1, tag, n);
+    return len + 1 + n;
+}
+
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)
 {
     char line[LIMIT_LOG_LINE], msg[LIMIT_LOG_LINE];
@@ -123,6 +141,7 @@ void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt,
         lg->sink(lg->sink_ctx, level, who, line + start);
     if (level < atomic_load(&lg->level))
         return;
+    len = log_add_tag(lg, line, len, sizeof(line));
     line[len++] = '\n';
     /* One write: lines from several threads never interleave. It never waits for a reader
      * (a client that stopped reading stderr loses lines, not mcph); errors on stderr have

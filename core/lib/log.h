@@ -37,7 +37,11 @@ struct log {
     void *sink_ctx;   /* borrowed: handed to sink */
     /* NULL, or decides instead of sink_level whether the sink wants a message. */
     int (*sink_wants)(void *ctx, int level);
-    atomic_int sink_level;   /* the sink gets messages at or above it; LOG_OFF for none */
+    atomic_int sink_level; /* the sink gets messages at or above it; LOG_OFF for none */
+    /* NULL, or what the calling thread's stderr lines end with (after a space): a text
+     * naming the work it does (a call's "trace=ID"), or NULL for none, lent until the line
+     * is written. Handed sink_ctx; set before any plugin loads, never unset. Any thread. */
+    const char *(*tag)(void *ctx);
     char name[LIMIT_ID + 8]; /* starts each line: "mcph", or "mcph[ID]" in an isolated
                               * plugin's process */
 };
@@ -56,8 +60,9 @@ const char *log_level_name(int level);
  * else sink_level) admits the level. Any thread. */
 int log_sink_wants(const struct log *lg, int level);
 
-/* Write "mcph: LEVEL: [who: ]message\n" to stderr if level passes lg->level, and hand the
- * message to the sink if it passes sink_level. `who` may be NULL. Any thread. */
+/* Write "mcph: LEVEL: [who: ]message[ TAG]\n" to stderr if level passes lg->level (TAG:
+ * lg->tag's, when it gives one), and hand the message to the sink if it passes sink_level.
+ * `who` may be NULL. Any thread. */
 void log_msg(const struct log *lg, int level, const char *who, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void log_vmsg(const struct log *lg, int level, const char *who, const char *fmt, va_list ap)

@@ -4,6 +4,7 @@
 #include "config/filter.h"
 #include "host/rows.h"
 #include "lib/log.h"
+#include "served/pin.h"
 
 #include <string.h>
 
@@ -139,6 +140,17 @@ static void listing_confined(const struct server *srv, FILE *out)
     }
 }
 
+/* The rows the lock file refuses ([server] lock): each with what changed. */
+static void listing_drift(const struct server *srv, FILE *out)
+{
+    if (pin_refused(srv->pin) == 0)
+        return;
+    fprintf(out,
+            "\nDRIFT (%zu definition(s) not served: they differ from the lock file %s, or it "
+            "lacks them)\n%s",
+            pin_refused(srv->pin), pin_path(srv->pin), pin_drift(srv->pin));
+}
+
 void listing_print(const struct server *srv, FILE *out)
 {
     if (srv->reg == NULL)
@@ -146,4 +158,5 @@ void listing_print(const struct server *srv, FILE *out)
     listing_table(srv->reg, out);
     listing_filters(srv, out);
     listing_confined(srv, out);
+    listing_drift(srv, out);
 }

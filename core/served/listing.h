@@ -1,7 +1,8 @@
 /*
  * listing.h: what `mcph --check` prints once the config and every plugin are loaded: a table
  * of the rows served (plugin, kind, name, title), then for each filter of each instance what
- * it kept and dropped, with a warning in the log for a filter that keeps nothing. main.c
+ * it kept and dropped, with a warning in the log for a filter that keeps nothing, then the
+ * definitions [server] lock refuses and what changed in each (DRIFT). main.c
  * decides the exit code; this only says what would be served.
  */
 #ifndef MCPH_LISTING_H

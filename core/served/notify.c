@@ -237,6 +237,14 @@ int notify_caller_level(struct server *srv, struct peer **peer, int *level)
     return 1;
 }
 
+const char *notify_log_tag(void *ctx)
+{
+    struct server *srv = ctx;
+    const struct notify_caller *c = pthread_getspecific(srv->call_key);
+
+    return c != NULL && c->trace != NULL ? trace_tag(c->trace) : NULL;
+}
+
 int notify_log_wants(void *ctx, int level)
 {
     struct server *srv = ctx;

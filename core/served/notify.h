@@ -11,6 +11,7 @@
 
 #include "served/registry.h"
 #include "served/server.h"
+#include "wire/trace.h"
 
 #include <cJSON.h>
 #include <stdatomic.h>
@@ -26,6 +27,7 @@ struct notify_caller {
     const atomic_int *cancelled; /* borrowed: its in-flight entry's flag (inflight.h) */
     int modern;                  /* a 2026-07-28 request: log_level is its own */
     int log_level;               /* modern: the level its _meta asked for, LOG_OFF for none */
+    struct trace *trace;         /* borrowed: the call's trace context (wire/trace.h) */
 };
 
 /* Whether the calling thread runs a handler, whose log lines then go to its peer (*peer) at
@@ -39,6 +41,10 @@ int notify_caller_level(struct server *srv, struct peer **peer, int *level);
  * any other line goes to a legacy session that set a level with logging/setLevel. Any
  * thread. */
 int notify_log_wants(void *ctx, int level);
+
+/* The log's tag (struct log's tag; ctx is the server): "trace=TRACEID" on the thread of a
+ * call whose handler runs, else NULL. Any thread. */
+const char *notify_log_tag(void *ctx);
 
 /* notifications/message at `level` from `logger` (may be NULL) with `data` (any JSON value,
  * owned by the callee): plugin_env's client_log (ctx is the server), which the caller calls

@@ -80,6 +80,7 @@ static const char *registry_resource_key(const void *rows, size_t i)
 struct registry_build {
     struct registry *reg;
     const struct registry *incumbent; /* borrowed: the set in service on a reload, or NULL */
+    const struct registry_gate *gate; /* borrowed or NULL: decides which rows are served */
     struct plugin *const *plugins;    /* borrowed: the instances being merged */
     size_t nplugins;
     const struct log *log;
@@ -236,20 +237,68 @@ static int registry_name_ok(struct registry_build *b, const char *kind, const ch
     return 1;
 }
 
+/* What the gate says of a row (1 serve, 0 leave out, or STATUS_NOMEM); entry is built only
+ * when there is a gate, from the row's newest-revision form. */
+static int registry_admit(const struct registry_build *b, const char *kind, const char *name,
+                          const struct plugin *pl, cJSON *entry)
+{
+    int verdict;
+
+    if (entry == NULL)
+        return STATUS_NOMEM;
+    verdict = b->gate->admit(b->gate->ctx, kind, pl->id, name, entry);
+    cJSON_Delete(entry);
+    return verdict;
+}
+
+static int registry_admit_tool(const struct registry_build *b, struct registry_tool row)
+{
+    return b->gate == NULL
+               ? 1
+               : registry_admit(b, "tool", row.name, row.plugin, entry_tool(&row, REV_MODERN));
+}
+
+static int registry_admit_prompt(const struct registry_build *b, struct registry_prompt row)
+{
+    return b->gate == NULL
+               ? 1
+               : registry_admit(b, "prompt", row.name, row.plugin, entry_prompt(&row, REV_MODERN));
+}
+
+static int registry_admit_resource(const struct registry_build *b, struct registry_resource row)
+{
+    return b->gate == NULL ? 1
+                           : registry_admit(b, "resource", row.def->uri, row.plugin,
+                                            entry_resource(&row, REV_MODERN));
+}
+
+static int registry_admit_template(const struct registry_build *b, struct registry_template row)
+{
+    return b->gate == NULL ? 1
+                           : registry_admit(b, "template", row.def->uri_template, row.plugin,
+                                            entry_template(&row, REV_MODERN));
+}
+
 static int registry_add_tools(struct registry_build *b, struct plugin *pl)
 {
     struct registry *reg = b->reg;
 
     for (size_t i = 0; i < pl->ntools; i++) {
         char *name = registry_exposed(pl, pl->tools[i].name);
+        struct registry_tool row = {name, pl, &pl->tools[i]};
+        int admit = 0;
 
         if (name == NULL)
             return STATUS_NOMEM;
-        if (!registry_name_ok(b, "tool", name, registry_tool_owner(reg, name), pl)) {
+        if (registry_name_ok(b, "tool", name, registry_tool_owner(reg, name), pl))
+            admit = registry_admit_tool(b, row);
+        if (admit != 1) {
             free(name);
+            if (admit < 0)
+                return admit;
             continue;
         }
-        reg->tools[reg->ntools++] = (struct registry_tool){name, pl, &pl->tools[i]};
+        reg->tools[reg->ntools++] = row;
     }
     return STATUS_OK;
 }
@@ -261,6 +310,7 @@ static int registry_add_prompts(struct registry_build *b, struct plugin *pl)
     for (size_t i = 0; i < pl->nprompts; i++) {
         char *name = registry_exposed(pl, pl->prompts[i].name);
         const struct plugin *owner = NULL;
+        int admit;
 
         if (name == NULL)
             return STATUS_NOMEM;
@@ -268,8 +318,13 @@ static int registry_add_prompts(struct registry_build *b, struct plugin *pl)
             if (strcmp(reg->prompts[j].name, name) == 0)
                 owner = reg->prompts[j].plugin;
         }
-        if (!registry_name_ok(b, "prompt", name, owner, pl)) {
+        admit = registry_name_ok(b, "prompt", name, owner, pl)
+                    ? registry_admit_prompt(b, (struct registry_prompt){name, pl, &pl->prompts[i]})
+                    : 0;
+        if (admit != 1) {
             free(name);
+            if (admit < 0)
+                return admit;
             continue;
         }
         reg->prompts[reg->nprompts++] = (struct registry_prompt){name, pl, &pl->prompts[i]};
@@ -278,9 +333,10 @@ static int registry_add_prompts(struct registry_build *b, struct plugin *pl)
 }
 
 /* Resources are named by URI: a prefix does not change them. */
-static void registry_add_resources(struct registry_build *b, struct plugin *pl)
+static int registry_add_resources(struct registry_build *b, struct plugin *pl)
 {
     struct registry *reg = b->reg;
+    int admit;
 
     for (size_t i = 0; i < pl->nresources; i++) {
         const char *uri = pl->resources[i].uri;
@@ -296,7 +352,11 @@ static void registry_add_resources(struct registry_build *b, struct plugin *pl)
             registry_refuse(b, "resource", uri, owner, pl);
             continue;
         }
-        reg->resources[reg->nresources++] = (struct registry_resource){pl, &pl->resources[i]};
+        admit = registry_admit_resource(b, (struct registry_resource){pl, &pl->resources[i]});
+        if (admit < 0)
+            return admit;
+        if (admit == 1)
+            reg->resources[reg->nresources++] = (struct registry_resource){pl, &pl->resources[i]};
     }
     for (size_t i = 0; i < pl->ntemplates; i++) {
         const char *tpl = pl->templates[i].uri_template;
@@ -312,8 +372,13 @@ static void registry_add_resources(struct registry_build *b, struct plugin *pl)
             registry_refuse(b, "resource template", tpl, owner, pl);
             continue;
         }
-        reg->templates[reg->ntemplates++] = (struct registry_template){pl, &pl->templates[i]};
+        admit = registry_admit_template(b, (struct registry_template){pl, &pl->templates[i]});
+        if (admit < 0)
+            return admit;
+        if (admit == 1)
+            reg->templates[reg->ntemplates++] = (struct registry_template){pl, &pl->templates[i]};
     }
+    return STATUS_OK;
 }
 
 static int registry_alloc(struct registry *reg, struct plugin *const *plugins, size_t n)
@@ -348,7 +413,8 @@ static int registry_merge(struct registry_build *b, struct plugin *const *plugin
         status = registry_add_tools(b, plugins[i]);
         if (status == STATUS_OK)
             status = registry_add_prompts(b, plugins[i]);
-        registry_add_resources(b, plugins[i]);
+        if (status == STATUS_OK)
+            status = registry_add_resources(b, plugins[i]);
     }
     if (status == STATUS_OK)
         status = registry_index_build(&reg->tool_index, reg->tools, reg->ntools, registry_tool_key);
@@ -371,8 +437,19 @@ int registry_build_over(struct registry **out, struct plugin *const *plugins, si
                         const struct registry *incumbent, const struct log *log, struct diag *errs,
                         size_t *collisions)
 {
-    struct registry_build b = {
-        .incumbent = incumbent, .plugins = plugins, .nplugins = n, .log = log, .errs = errs};
+    return registry_build_gated(out, plugins, n, incumbent, NULL, log, errs, collisions);
+}
+
+int registry_build_gated(struct registry **out, struct plugin *const *plugins, size_t n,
+                         const struct registry *incumbent, const struct registry_gate *gate,
+                         const struct log *log, struct diag *errs, size_t *collisions)
+{
+    struct registry_build b = {.incumbent = incumbent,
+                               .gate = gate,
+                               .plugins = plugins,
+                               .nplugins = n,
+                               .log = log,
+                               .errs = errs};
     int status;
 
     b.reg = calloc(1, sizeof(*b.reg));

@@ -111,6 +111,21 @@ int registry_build(struct registry **out, struct plugin *const *plugins, size_t 
     __attribute__((warn_unused_result));
 
 /*
+ * What decides, row by row, whether a row is served (served/pin.h: the definitions pinned in
+ * the lock file). Asked once per row that would be served (after the collision check), while
+ * a set is built; never while one is served.
+ */
+struct registry_gate {
+    /* 1: serve the row; 0: leave it out (the gate said why); STATUS_NOMEM. kind is "tool",
+     * "resource", "template" or "prompt"; plugin the instance's id; name the exposed name,
+     * URI or URI template; entry the row as the newest revision lists it. All borrowed for
+     * the call. Main thread. */
+    int (*admit)(void *ctx, const char *kind, const char *plugin, const char *name,
+                 const cJSON *entry);
+    void *ctx; /* borrowed: handed to admit */
+};
+
+/*
  * registry_build for a reload: `incumbent` (borrowed, may be NULL) is the set in service. A
  * name or URI an instance of `incumbent` serves stays with the instance of the same id in the
  * new set, when that one still serves it: another instance's row of that name is left out
@@ -119,6 +134,13 @@ int registry_build(struct registry **out, struct plugin *const *plugins, size_t 
 int registry_build_over(struct registry **out, struct plugin *const *plugins, size_t n,
                         const struct registry *incumbent, const struct log *log, struct diag *errs,
                         size_t *collisions) __attribute__((warn_unused_result));
+
+/* registry_build_over with a gate (borrowed for the call; NULL: every row is served). A row
+ * the gate leaves out is neither served nor a collision. */
+int registry_build_gated(struct registry **out, struct plugin *const *plugins, size_t n,
+                         const struct registry *incumbent, const struct registry_gate *gate,
+                         const struct log *log, struct diag *errs, size_t *collisions)
+    __attribute__((warn_unused_result));
 
 /* Copy the server's identity and cache hints from cfg, and put its instructions together from
  * cfg's and those of the registry's plugins. Main thread, before the registry is published.

@@ -6,6 +6,7 @@
 #include "served/audit.h"
 #include "served/metrics.h"
 #include "served/notify.h"
+#include "served/pin.h"
 #include "served/registry.h"
 #include "lib/status.h"
 
@@ -96,6 +97,9 @@ struct reload_run {
     size_t loaded, failed;    /* new instances loaded / failed */
     struct plugin **replaced; /* borrowed from next: new instances of re-init/reopen */
     size_t nreplaced;
+    struct pin *pin; /* owned or NULL: the lock file the new config names (a reload; a refresh
+                      * checks against the set in service, srv->pin); after the swap, the one
+                      * it replaced */
 };
 
 static void reload_log_diag(struct server *srv, struct diag *d)
@@ -177,6 +181,30 @@ static void reload_release(struct reload_run *r)
     free(r->replaced);
     reload_plan_release(&r->plan);
     config_release(&r->cfg);
+    pin_free(r->pin);
+}
+
+/* The lock file of the new config, read again: the operator may have run mcph --lock to
+ * accept a change. A bad one refuses the reload before any plugin runs. */
+static int reload_prepare_pin(struct reload_run *r)
+{
+    struct server *srv = r->srv;
+    struct diag errs;
+    int status;
+
+    if (r->cfg.lock == NULL || srv->isolated != NULL)
+        return STATUS_OK;
+    diag_init(&errs);
+    status = pin_load(&r->pin, r->cfg.lock, r->cfg.lock_new, &errs);
+    reload_log_diag(srv, &errs);
+    diag_release(&errs);
+    if (status == STATUS_OK)
+        return pin_keep_said(r->pin, srv->pin);
+    if (status != STATUS_NOMEM)
+        log_msg(&srv->log, LOG_ERROR, NULL,
+                "reload refused: the lock file %s is wrong (above); the running set stays",
+                r->cfg.lock);
+    return status;
 }
 
 /* Read the INI again and plan. Returns STATUS_OK or a negative status (logged). */
@@ -200,6 +228,11 @@ static int reload_prepare(struct reload_run *r)
                 "reload refused: %s has errors; the running set "
                 "stays",
                 srv->cfg.file);
+        free(changed);
+        return status;
+    }
+    status = reload_prepare_pin(r);
+    if (status != STATUS_OK) {
         free(changed);
         return status;
     }
@@ -241,12 +274,19 @@ static int reload_excused(const char *id, void *ctx)
 static int reload_merge(struct reload_run *r, struct registry **out)
 {
     struct server *srv = r->srv;
+    struct pin *pin = r->refresh ? srv->pin : r->pin;
+    struct registry_gate gate;
     size_t collisions = 0;
     struct diag errs;
     int status;
 
     diag_init(&errs);
-    status = registry_build_over(out, r->next, r->nnext, srv->reg, &srv->log, &errs, &collisions);
+    /* Every row of the new set goes through the lock file's check: a definition a rebuilt
+     * plugin, a restarted isolated child or a proxied server changed is left out here. */
+    if (pin != NULL)
+        pin_gate(pin, &gate, &srv->log, PIN_SERVE);
+    status = registry_build_gated(out, r->next, r->nnext, srv->reg, pin != NULL ? &gate : NULL,
+                                  &srv->log, &errs, &collisions);
     if (status == STATUS_OK && registry_set_meta(*out, r->in) != STATUS_OK) {
         registry_free(*out);
         *out = NULL;
@@ -272,10 +312,14 @@ static void reload_swap_config(struct reload_run *r)
     struct server *srv = r->srv;
     struct config cfg = srv->cfg;
 
+    struct pin *pin = srv->pin;
+
     if (r->refresh)
         return;
     srv->cfg = r->cfg;
     r->cfg = cfg; /* the old config is released with the run */
+    srv->pin = r->pin;
+    r->pin = pin; /* and the old lock file's set */
     r->in = &srv->cfg;
     atomic_store(&srv->log.level, srv->cfg.log_level);
 }
@@ -306,6 +350,7 @@ static void reload_swap(struct reload_run *r, struct registry *next)
     /* Instances only the old set held are shut down when their last call returns. */
     server_release_registry(srv, old);
     server_free_retired(srv);
+    (void)pin_save(srv->pin, &srv->log);
     log_msg(&srv->log, LOG_INFO, NULL,
             "reload: serving %zu tools, %zu resources, %zu "
             "templates, %zu prompts from %zu plugins; %zu dropped, %zu loaded, %zu failed",

@@ -11,6 +11,7 @@
 #include "lib/strbuf.h"
 #include "served/metrics.h"
 #include "served/notify.h"
+#include "served/pin.h"
 #include "served/ratelimit.h"
 
 #include <stdlib.h>
@@ -203,6 +204,7 @@ void server_open_logs(struct server *srv)
     srv->log.sink = notify_log_sink;
     srv->log.sink_wants = notify_log_wants;
     srv->log.sink_ctx = srv;
+    srv->log.tag = notify_log_tag;
 }
 
 void server_open_output(struct server *srv, int out_fd)
@@ -329,6 +331,32 @@ static size_t server_log_collided(const struct server *srv)
     return sections;
 }
 
+/* The lock file [server] lock names, read before any plugin runs: a bad one is a config
+ * error. An isolated child pins nothing (its parent checks the rows it serves), nor does
+ * mcph --lock (it writes the file). */
+static int server_load_pin(struct server *srv, struct diag *errs)
+{
+    if (srv->cfg.lock == NULL || srv->isolated != NULL || srv->pin_mode == PIN_OFF)
+        return STATUS_OK;
+    return pin_load(&srv->pin, srv->cfg.lock, srv->cfg.lock_new, errs);
+}
+
+/* The first set, built through the pinned definitions when there are some. */
+static int server_build(struct server *srv, struct plugin *const *plugins, size_t n,
+                        struct diag *errs, size_t *collisions)
+{
+    struct registry_gate gate;
+    int status;
+
+    if (srv->pin != NULL)
+        pin_gate(srv->pin, &gate, &srv->log, (enum pin_mode)srv->pin_mode);
+    status = registry_build_gated(&srv->reg, plugins, n, NULL, srv->pin != NULL ? &gate : NULL,
+                                  &srv->log, errs, collisions);
+    if (status == STATUS_OK)
+        (void)pin_save(srv->pin, &srv->log);
+    return status;
+}
+
 int server_load(struct server *srv, const char *path, size_t *failures, size_t *collisions)
 {
     struct plugin **plugins = NULL;
@@ -347,9 +375,14 @@ int server_load(struct server *srv, const char *path, size_t *failures, size_t *
     if (srv->cfg.metrics_path != NULL && srv->isolated == NULL &&
         (srv->metrics = metrics_new()) == NULL)
         return STATUS_NOMEM;
+    status = server_load_pin(srv, &errs);
+    server_log_diag(&srv->log, &errs);
+    diag_release(&errs);
+    if (status != STATUS_OK)
+        return status == STATUS_NOMEM ? STATUS_NOMEM : STATUS_INVALID;
     status = server_load_plugins(srv, &plugins, &n, failures, &wrong);
     if (status == STATUS_OK)
-        status = registry_build(&srv->reg, plugins, n, &srv->log, &errs, collisions);
+        status = server_build(srv, plugins, n, &errs, collisions);
     if (status == STATUS_OK)
         status = registry_set_meta(srv->reg, &srv->cfg);
     if (status == STATUS_OK)
@@ -415,6 +448,8 @@ void server_release(struct server *srv)
     server_free_retired(srv);
     registry_free(srv->reg);
     srv->reg = NULL;
+    pin_free(srv->pin);
+    srv->pin = NULL;
     free(srv->retired);
     pthread_mutex_destroy(&srv->retired_lock);
     ids = server_take_refresh(srv, &n);

@@ -31,6 +31,7 @@ struct server_retired {
 
 struct ratelimit;
 struct metrics;
+struct pin;
 struct audit;
 
 struct server {
@@ -47,6 +48,9 @@ struct server {
     unsigned char *state_key; /* owned or NULL: [server] state_key_file's key (read-only) */
     struct ratelimit *rates;  /* owned or NULL: the token buckets of rate and [limit.NAME] */
     struct metrics *metrics;  /* owned or NULL: the counters metrics_path shows */
+    struct pin *pin;          /* owned or NULL: the definitions [server] lock pins (pin.h);
+                               * main thread only (read and replaced while a set is built) */
+    int pin_mode;             /* enum pin_mode (pin.h), set by main before server_load */
     struct audit *audit;      /* owned or NULL: [server] audit's log (any thread; made by
                                * server_open_audit, reopened by reload_run) */
     /* NULL, or the transport's own requests in flight (HTTP's peers) are cancelled by it, with

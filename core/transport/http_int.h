@@ -25,6 +25,7 @@
 #include "lib/sha256.h"
 #include "lib/strbuf.h"
 #include "wire/principal.h"
+#include "wire/trace.h"
 
 #include <cJSON.h>
 #include <microhttpd.h>
@@ -114,6 +115,10 @@ struct http_conn {
     int streaming;                 /* a long-lived stream, counted in h->nstreams (under h->lock) */
     char client[PRINCIPAL_ID_MAX]; /* who opened it, when known ("token:2", "address 192.0.2.7"), or
                                       "" */
+    /* A POST's traceparent and tracestate headers (peer.traceparent, peer.tracestate point
+     * here): room for a longer tracestate than is kept, so that one is seen as too long. */
+    char traceparent[TRACE_PARENT_LEN + 64];
+    char tracestate[TRACE_STATE_MAX + 2];
 };
 
 /* A legacy session (Mcp-Session-Id): the home of its POSTs. */

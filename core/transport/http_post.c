@@ -347,6 +347,15 @@ int http_listens(const cJSON *root)
     return 0;
 }
 
+/* The W3C trace context headers, for the calls of the POST whose _meta has none. */
+static void http_trace_headers(struct http_conn *c)
+{
+    c->peer.traceparent =
+        http_value(c->h, c->mc, TRACE_KEY_PARENT, c->traceparent, sizeof(c->traceparent));
+    c->peer.tracestate =
+        http_value(c->h, c->mc, TRACE_KEY_STATE, c->tracestate, sizeof(c->tracestate));
+}
+
 /* The POST's body is whole: check it, dispatch it, answer or wait. */
 enum MHD_Result http_post(struct http_conn *c)
 {
@@ -389,6 +398,7 @@ enum MHD_Result http_post(struct http_conn *c)
         return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_SERVER_ERROR, buf);
     }
     c->requests = httpmsg_count_requests(root);
+    http_trace_headers(c);
     /* What it holds in flight is what it costs parsed ([server] max_pending_mb). */
     dispatch_root(srv, &c->peer, root, cost > c->body.len ? cost : c->body.len);
     strbuf_release(&c->body);

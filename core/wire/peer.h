@@ -18,6 +18,7 @@
 #define MCPH_PEER_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 struct out;
 struct session;
@@ -39,6 +40,11 @@ struct peer {
     /* Who its requests speak for (principal.h): held by the peer, dropped by its transport
      * when the peer is freed; NULL for the stdio pipe (the local user). */
     struct principal *principal;
+    /* The W3C trace context its messages came with (the HTTP request's traceparent and
+     * tracestate headers), for calls whose _meta has none (wire/trace.h); NULL: none. Owned
+     * by the transport, living as long as the peer. */
+    const char *traceparent;
+    const char *tracestate;
 };
 
 static inline void peer_hold(struct peer *p)

@@ -41,6 +41,9 @@
  *   - its paragraph of the server's instructions, given at init (host->instructions()): how
  *     to use its tools, naming the shortcuts when the config defines some, so made anew by
  *     every rebuild.
+ * and, since ABI 1.6,
+ *   - the call's trace context: count logs (at debug level) the traceparent that work it
+ *     did elsewhere would carry to join the client's trace (host->trace_context()).
  * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
@@ -303,6 +306,9 @@ static int example_count(const struct mcph_host *host, void *state, struct mcph_
     /* The input schema says the same; mcph checked it, but the handler does not rely on it. */
     if (to < 1 || to > 100 || delay_ms < 0 || delay_ms > 1000)
         return host->tool_error(call, "to must be 1 to 100 and delay_ms 0 to 1000");
+    /* Work done elsewhere for this call (an HTTP request, another server) joins the client's
+     * trace by carrying this traceparent (since 1.6); mcph's own line says trace=ID. */
+    host->log(host, MCPH_LOG_DEBUG, "count: traceparent %s", host->trace_context(call, NULL));
 
     for (int64_t i = 1; i <= to; i++) {
         /* The work of one step, polling every 50 ms: mcph gives a cancelled call a few

@@ -8,12 +8,12 @@
 // and the stdio client make a few thousand calls, bounded in time: echo (a result), fail (a
 // tool error), an unknown tool, arguments that are not an object and a tools/call without a
 // name (invalid params), an unknown resource, a second add past [limit.add] (rate limited), a
-// count cancelled over stdio; and b_echo, served by a second section with audit_arguments =
-// yes. Then:
+// count cancelled over stdio, an echo with a traceparent in _meta; and b_echo, served by a
+// second section with audit_arguments = yes. Then:
 //   - every call has one line with its principal (token:1, token:2, local), transport,
-//     request id, target, section, outcome (and code and why), duration, and the SHA-256 of
-//     its arguments' compact JSON; the arguments themselves only for the audit_arguments
-//     section;
+//     request id, target, section, outcome (and code and why), duration, trace id (the one
+//     sent, when one was) and the SHA-256 of its arguments' compact JSON; the arguments
+//     themselves only for the audit_arguments section;
 //   - mcph --verify-audit passes; copies with one changed byte, one removed line, two
 //     swapped lines and the header removed fail (exit 1) naming that line;
 //   - the file moved, SIGHUP: a new file starts with a header naming the old file's last MAC,
@@ -41,6 +41,7 @@ const AUTH = TOKENS.map((t) => ({ Authorization: `Bearer ${t}` }));
 const START_MS = 15000 * SLOW;
 const ECHOES = 1000; // calls per client
 const IN_FLIGHT = 8; // HTTP requests at once per client
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 const ws = workspace('trust', 'audit');
 const tokenFile = path.join(ws, 'tokens');
@@ -150,6 +151,9 @@ await check('stdio: echo calls and a cancelled count, all answered but the cance
         stdio.send({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { text: `s ${i}` } } });
         want(i, { principal: 'local', target: 'echo', plugin: 'example', outcome: 'result', args: { text: `s ${i}` } });
     }
+    // A trace context from the client: its trace id is the line's.
+    stdio.send({ jsonrpc: '2.0', id: 's-traced', method: 'tools/call', params: { name: 'echo', arguments: { text: 't' }, _meta: { traceparent: `00-${TRACE}-00f067aa0ba902b7-01` } } });
+    want('s-traced', { principal: 'local', target: 'echo', plugin: 'example', outcome: 'result', args: { text: 't' }, trace: TRACE });
     // A protocol error: no tool named.
     stdio.send({ jsonrpc: '2.0', id: 's-noname', method: 'tools/call', params: { arguments: { y: 1 } } });
     want('s-noname', { principal: 'local', target: null, plugin: null, outcome: 'refused', why: 'invalid', code: -32602, args: { y: 1 } });
@@ -192,7 +196,7 @@ await check('every call has one line with the right fields', async () => {
         if (w.logged ? JSON.stringify(l.args) !== JSON.stringify(w.args) : 'args' in l) bad.push(`args ${JSON.stringify(l.args)}`);
         if (w.outcome !== 'refused' && !(Number.isInteger(l.duration_us) && l.duration_us >= 0)) bad.push(`duration_us ${l.duration_us}`);
         if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(l.time)) bad.push(`time ${l.time}`);
-        if (!('trace_id' in l)) bad.push('no trace_id');
+        if (!/^[0-9a-f]{32}$/.test(l.trace_id || '') || (w.trace && l.trace_id !== w.trace)) bad.push(`trace_id ${l.trace_id}`);
         if (bad.length) problems.push(`${k}: ${bad.join(', ')}`);
     }
     return problems.length ? problems.slice(0, 10) : `${total} calls, one line each`;

@@ -7,6 +7,7 @@
 #include "lib/status.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -214,6 +215,63 @@ static void test_controls_escaped(void)
     close(fds[1]);
 }
 
+static const char *log_test_tag(void *ctx)
+{
+    return ctx;
+}
+
+static char log_sunk[LIMIT_LOG_LINE];
+
+static void log_test_sink(void *ctx, int level, const char *who, const char *text)
+{
+    (void)ctx;
+    (void)level;
+    (void)who;
+    snprintf(log_sunk, sizeof(log_sunk), "%s", text);
+}
+
+/* The thread's tag ends its stderr lines, after a space, kept whole when the message is cut;
+ * the sink gets the message alone; no tag (NULL) leaves the line as it was. */
+static void test_tag(void)
+{
+    char tag[] = "trace=0123abcd";
+    char *big = malloc(2 * LIMIT_LOG_LINE);
+    char *buf = malloc(4 * LIMIT_LOG_LINE);
+    struct log lg;
+    size_t len;
+    int fds[2];
+
+    if (!CHECK(big != NULL && buf != NULL) || !CHECK(log_pipe(fds) == 0)) {
+        free(big);
+        free(buf);
+        return;
+    }
+    log_init(&lg);
+    lg.fd = fds[1];
+    lg.tag = log_test_tag;
+    lg.sink = log_test_sink;
+    atomic_store(&lg.sink_level, LOG_DEBUG);
+    lg.sink_ctx = tag;
+    log_msg(&lg, LOG_INFO, "plugin p", "hello");
+    log_drain(fds[0], buf, 4 * LIMIT_LOG_LINE);
+    CHECK_STR_EQ(buf, "mcph: info: plugin p: hello trace=0123abcd\n");
+    CHECK_STR_EQ(log_sunk, "hello");
+    memset(big, 'y', LIMIT_LOG_LINE + 10);
+    big[LIMIT_LOG_LINE + 10] = '\0';
+    log_msg(&lg, LOG_INFO, NULL, "%s", big);
+    len = log_drain(fds[0], buf, 4 * LIMIT_LOG_LINE);
+    CHECK(len <= LIMIT_LOG_LINE);
+    CHECK(len > 16 && strcmp(buf + len - 16, " trace=0123abcd\n") == 0);
+    lg.sink_ctx = NULL;
+    log_msg(&lg, LOG_INFO, NULL, "untagged");
+    log_drain(fds[0], buf, 4 * LIMIT_LOG_LINE);
+    CHECK_STR_EQ(buf, "mcph: info: untagged\n");
+    close(fds[0]);
+    close(fds[1]);
+    free(big);
+    free(buf);
+}
+
 static const struct check_test tests[] = {
     {"init", test_init},
     {"level_parse", test_level_parse},
@@ -223,6 +281,7 @@ static const struct check_test tests[] = {
     {"long_message_cut", test_long_message_cut},
     {"line_at_limit_whole", test_line_at_limit_whole},
     {"controls_escaped", test_controls_escaped},
+    {"tag", test_tag},
     {0},
 };
 
