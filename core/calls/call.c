@@ -512,9 +512,11 @@ static void call_job_run(struct work_job *work)
     if (inflight_remove(job->o.peer->inflight, &job->flight)) {
         cJSON_Delete(a.result);
         cJSON_Delete(a.error);
-        out_reply(out, job->o.batch, job->o.slot, NULL);
         job->meter.outcome = METRICS_CANCELLED;
+        /* Before the answer goes: once it has, an HTTP connection may read its next request
+         * over the headers the call's trace context points at. */
         call_audit_end(job, NULL);
+        out_reply(out, job->o.batch, job->o.slot, NULL);
     } else if (a.result != NULL) {
         call_audit_end(job, NULL);
         out_result(out, job->o.batch, job->o.slot, job->o.id, a.result);
@@ -537,10 +539,10 @@ static void call_job_drop(struct work_job *work)
     struct call_job *job = (struct call_job *)work;
 
     inflight_remove(job->o.peer->inflight, &job->flight);
-    if (job->o.batch != NULL)
-        out_reply(job->o.peer->out, job->o.batch, job->o.slot, NULL);
     job->meter.outcome = METRICS_CANCELLED;
     call_audit_end(job, NULL);
+    if (job->o.batch != NULL)
+        out_reply(job->o.peer->out, job->o.batch, job->o.slot, NULL);
     if (job->o.srv->metrics != NULL)
         metrics_call_end(job->o.srv->metrics, &job->meter);
     call_job_free(job);
