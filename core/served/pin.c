@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,17 @@ struct pin_row {
     char hash[CANON_HEX_BYTES];
     cJSON *def; /* owned: the definition pinned */
     int line;   /* in the file read; 0 for a row pinned since */
+    int fresh;  /* pinned by lock_new = accept and not yet written */
+};
+
+/* What the lock file was when last read or written: a change since means someone else
+ * (mcph --lock, an editor) wrote it, and pin_save must not overwrite it blindly. */
+struct pin_ident {
+    int exists;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
 };
 
 /* Keys ("KIND\nNAME\nPLUGIN\nHASH") of refusals. */
@@ -48,7 +60,8 @@ struct pin {
     int accept;           /* lock_new = accept */
     struct pin_row *rows; /* owned: sorted by kind, then name */
     size_t n, cap;
-    int dirty; /* rows pinned since the file was read or written */
+    int dirty;             /* rows pinned since the file was read or written */
+    struct pin_ident file; /* the file as read or last written */
     /* The build running now. */
     enum pin_mode mode;
     const struct log *log;  /* borrowed for the build */
@@ -271,8 +284,35 @@ static int pin_parse_line(struct pin *pin, const char *text, size_t len, int lin
     return status;
 }
 
-/* The whole file into *text (owned), at most LIMIT_LOCK_FILE bytes. */
-static int pin_read_file(const char *path, char **text, size_t *len, struct diag *errs)
+static void pin_ident_of(struct pin_ident *id, const struct stat *st)
+{
+    *id = (struct pin_ident){.exists = 1,
+                             .dev = st->st_dev,
+                             .ino = st->st_ino,
+                             .size = st->st_size,
+                             .mtime = st->st_mtim};
+}
+
+/* Whether the file at path is no longer the one id describes. */
+static int pin_ident_changed(const struct pin_ident *id, const char *path)
+{
+    struct stat st;
+    struct pin_ident now = {0};
+
+    if (stat(path, &st) == 0)
+        pin_ident_of(&now, &st);
+    else if (errno != ENOENT)
+        return 1;
+    if (now.exists != id->exists)
+        return 1;
+    return now.exists &&
+           (now.dev != id->dev || now.ino != id->ino || now.size != id->size ||
+            now.mtime.tv_sec != id->mtime.tv_sec || now.mtime.tv_nsec != id->mtime.tv_nsec);
+}
+
+/* The whole file into *text (owned), at most LIMIT_LOCK_FILE bytes; *id says which file. */
+static int pin_read_file(const char *path, char **text, size_t *len, struct pin_ident *id,
+                         struct diag *errs)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -280,6 +320,7 @@ static int pin_read_file(const char *path, char **text, size_t *len, struct diag
 
     *text = NULL;
     *len = 0;
+    *id = (struct pin_ident){0};
     if (fd < 0)
         return errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > LIMIT_LOCK_FILE) {
@@ -293,6 +334,7 @@ static int pin_read_file(const char *path, char **text, size_t *len, struct diag
         close(fd);
         return STATUS_NOMEM;
     }
+    pin_ident_of(id, &st);
     while (*len < (size_t)st.st_size && status == STATUS_OK) {
         ssize_t n = read(fd, *text + *len, (size_t)st.st_size - *len);
 
@@ -336,7 +378,7 @@ int pin_load(struct pin **out, const char *path, int accept, struct diag *errs)
     *out = NULL;
     if (pin == NULL)
         return STATUS_NOMEM;
-    status = pin_read_file(path, &text, &len, errs);
+    status = pin_read_file(path, &text, &len, &pin->file, errs);
     if (status == STATUS_NOT_FOUND && accept) {
         status = STATUS_OK;
     } else if (status == STATUS_NOT_FOUND || status == STATUS_IO) {
@@ -381,15 +423,32 @@ static int pin_format(const struct pin *pin, struct strbuf *sb)
     return sb->nomem ? STATUS_NOMEM : STATUS_OK;
 }
 
-/* text to path through a temporary file in the same folder, renamed over it. */
-static int pin_write_file(const char *path, const struct strbuf *text, struct diag *errs)
+/* Flush the folder holding path, so that a rename in it lasts. Best effort: some file
+ * systems cannot. */
+static void pin_sync_folder(const char *path)
+{
+    char *copy = strdup(path);
+    int fd = copy != NULL ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(copy);
+}
+
+/* text to path through a new temporary file in the same folder (mkstemp: never a name that
+ * exists), renamed over it; *id (may be NULL) gets the file written. */
+static int pin_write_file(const char *path, const struct strbuf *text, struct pin_ident *id,
+                          struct diag *errs)
 {
     char *tmp = NULL;
-    int fd = -1, ok;
+    struct stat st;
+    int fd, ok;
 
-    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
+    if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
         return STATUS_NOMEM;
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    fd = mkostemp(tmp, O_CLOEXEC);
     ok = fd >= 0 && fchmod(fd, 0644) == 0;
     for (size_t done = 0; ok && done < text->len;) {
         ssize_t n = write(fd, text->buf + done, text->len - done);
@@ -397,43 +456,96 @@ static int pin_write_file(const char *path, const struct strbuf *text, struct di
         ok = n > 0 || (n < 0 && errno == EINTR);
         done += n > 0 ? (size_t)n : 0;
     }
-    ok = ok && fsync(fd) == 0;
+    ok = ok && fsync(fd) == 0 && fstat(fd, &st) == 0;
     if (fd >= 0 && close(fd) != 0)
         ok = 0;
     ok = ok && rename(tmp, path) == 0;
     if (!ok) {
         diag_add_at(errs, path, 0, "cannot write the lock file: %s", strerror(errno));
-        unlink(tmp);
+        if (fd >= 0)
+            unlink(tmp);
+    } else {
+        pin_sync_folder(path);
+        if (id != NULL)
+            pin_ident_of(id, &st);
     }
     free(tmp);
     return ok ? STATUS_OK : STATUS_IO;
 }
 
-static int pin_store(const struct pin *pin, struct diag *errs)
+static int pin_store(struct pin *pin, struct diag *errs)
 {
     struct strbuf sb = STRBUF_INIT;
     int status = pin_format(pin, &sb);
 
     if (status == STATUS_OK)
-        status = pin_write_file(pin->path, &sb, errs);
+        status = pin_write_file(pin->path, &sb, &pin->file, errs);
     strbuf_release(&sb);
+    return status;
+}
+
+/* The lock file changed since it was read or written (mcph --lock, an edit): take its rows,
+ * which win, and add to them the rows accepted since that it lacks. A row it pins
+ * differently from what is served is judged by its pin at the next build. */
+static int pin_merge(struct pin *pin, const struct log *log, struct diag *errs)
+{
+    struct pin *disk = NULL;
+    struct pin_row *rows;
+    size_t added = 0, n, cap;
+    int status = pin_load(&disk, pin->path, pin->accept, errs), found;
+
+    if (status != STATUS_OK) {
+        log_msg(log, LOG_WARNING, NULL,
+                "the lock file %s changed since mcph read it and cannot be read now: the rows "
+                "newly pinned are not written. Fix it, then send SIGHUP",
+                pin->path);
+        return status;
+    }
+    for (size_t i = 0; i < pin->n && status == STATUS_OK; i++) {
+        const struct pin_row *row = &pin->rows[i];
+
+        if (!row->fresh || (pin_find(disk, row->kind, row->name, &found), found))
+            continue;
+        status = pin_add(disk, row->kind, row->plugin, row->name, row->def, row->hash);
+        if (status == STATUS_OK)
+            disk->rows[pin_find(disk, row->kind, row->name, &found)].fresh = 1;
+        added++;
+    }
+    if (status == STATUS_OK) {
+        rows = pin->rows, n = pin->n, cap = pin->cap;
+        pin->rows = disk->rows, pin->n = disk->n, pin->cap = disk->cap;
+        disk->rows = rows, disk->n = n, disk->cap = cap;
+        pin->file = disk->file;
+        log_msg(log, LOG_NOTICE, NULL,
+                "the lock file %s changed since mcph read it: its rows kept, %zu newly pinned "
+                "added; a row it pins differently from what is served is judged at the next "
+                "reload or refresh (send SIGHUP to judge now)",
+                pin->path, added);
+    }
+    pin_free(disk);
     return status;
 }
 
 int pin_save(struct pin *pin, const struct log *log)
 {
     struct diag errs;
-    int status;
+    int status = STATUS_OK;
 
     if (pin == NULL || !pin->dirty || pin->mode != PIN_SERVE)
         return STATUS_OK;
     diag_init(&errs);
-    status = pin_store(pin, &errs);
+    if (pin_ident_changed(&pin->file, pin->path))
+        status = pin_merge(pin, log, &errs);
+    if (status == STATUS_OK)
+        status = pin_store(pin, &errs);
     for (size_t i = 0; i < errs.count; i++)
         log_msg(log, LOG_ERROR, NULL, "%s", errs.msgs[i]);
     diag_release(&errs);
-    if (status == STATUS_OK)
+    if (status == STATUS_OK) {
         pin->dirty = 0;
+        for (size_t i = 0; i < pin->n; i++)
+            pin->rows[i].fresh = 0;
+    }
     return status == STATUS_NOMEM ? STATUS_IO : status;
 }
 
@@ -601,10 +713,13 @@ static int pin_refuse(struct pin *pin, const char *kind, const char *plugin, con
 static int pin_accept(struct pin *pin, const char *kind, const char *plugin, const char *name,
                       const cJSON *entry, const char *hash)
 {
+    int found;
+
     if (pin->mode != PIN_SERVE)
         return 1;
     if (pin_add(pin, kind, plugin, name, entry, hash) != STATUS_OK)
         return STATUS_NOMEM;
+    pin->rows[pin_find(pin, kind, name, &found)].fresh = 1;
     pin->dirty = 1;
     log_msg(pin->log, LOG_NOTICE, NULL,
             "[plugin.%s] %s '%s' is new: served and pinned in %s (lock_new = accept)", plugin, kind,

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char test_dir[256];
@@ -295,6 +296,110 @@ static void test_accept(void)
     diag_release(&errs);
 }
 
+/* lock_new = accept, and the file rewritten (mcph --lock, an edit) between two saves: the
+ * second save keeps the file's rows (a changed, b and c dropped) and adds only the row
+ * accepted since, d. */
+static void test_accept_merge(void)
+{
+    struct pin *pin = NULL, *again = NULL;
+    struct registry_gate gate;
+    struct diag errs;
+    struct log lg;
+    int fd;
+    char path[512], text[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s", test_lock("m.lock"));
+    diag_init(&errs);
+    test_log(&lg, &fd);
+    if (!CHECK_INT_EQ(pin_load(&pin, path, 1, &errs), STATUS_OK))
+        return;
+    pin_gate(pin, &gate, &lg, PIN_SERVE);
+    CHECK_INT_EQ(test_admit(pin, "p", "c", "Does c"), 1);
+    CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
+    /* The operator's file: a pinned anew, b and c gone. */
+    f = fopen(path, "w");
+    if (!CHECK(f != NULL))
+        return;
+    test_row(f, "a", "p", "Does a, version two");
+    fclose(f);
+    pin_gate(pin, &gate, &lg, PIN_SERVE);
+    CHECK_INT_EQ(test_admit(pin, "p", "d", "Does d"), 1);
+    CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
+    CHECK_STR_HAS(test_logged(fd), "changed since mcph read it: its rows kept, 1 newly pinned");
+    if (CHECK_INT_EQ(pin_load(&again, path, 0, &errs), STATUS_OK)) {
+        pin_gate(again, &gate, &lg, PIN_SERVE);
+        CHECK_INT_EQ(test_admit(again, "p", "a", "Does a, version two"), 1);
+        CHECK_INT_EQ(test_admit(again, "p", "a", "Does a"), 0);
+        CHECK_INT_EQ(test_admit(again, "p", "b", "Does b"), 0);
+        CHECK_INT_EQ(test_admit(again, "p", "c", "Does c"), 0);
+        CHECK_INT_EQ(test_admit(again, "p", "d", "Does d"), 1);
+    }
+    pin_free(again);
+    again = NULL;
+    /* The running set follows the file now: its pin of a is the one judged. */
+    pin_gate(pin, &gate, &lg, PIN_SERVE);
+    CHECK_INT_EQ(test_admit(pin, "p", "a", "Does a"), 0);
+    /* A file that cannot be read now: nothing written, a warning that says to fix it. */
+    test_write("m.lock", "not a lock file\n");
+    CHECK_INT_EQ(test_admit(pin, "p", "e", "Does e"), 1);
+    CHECK(pin_save(pin, &lg) != STATUS_OK);
+    f = fopen(path, "r");
+    text[0] = '\0';
+    if (CHECK(f != NULL)) {
+        text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+        fclose(f);
+    }
+    CHECK_STR_EQ(text, "not a lock file\n");
+    CHECK_STR_HAS(test_logged(fd), "cannot be read now");
+    pin_free(pin);
+    close(fd);
+    diag_release(&errs);
+}
+
+/* The temporary file is a new one: a file (here a hard link to another) at the name an
+ * older mcph used, path.tmp.PID, is neither truncated nor chmod-ed. */
+static void test_tmp_name(void)
+{
+    struct pin *pin = NULL;
+    struct registry_gate gate;
+    struct diag errs;
+    struct log lg;
+    struct stat st;
+    int fd, victim;
+    char path[512], tmp[600], other[512], text[64] = "";
+
+    snprintf(path, sizeof(path), "%s", test_lock("t.lock"));
+    snprintf(other, sizeof(other), "%s", test_path("victim"));
+    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+    victim = open(other, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (!CHECK(victim >= 0) || !CHECK(write(victim, "keep", 4) == 4))
+        return;
+    close(victim);
+    (void)unlink(tmp);
+    if (!CHECK(link(other, tmp) == 0))
+        return;
+    diag_init(&errs);
+    test_log(&lg, &fd);
+    if (CHECK_INT_EQ(pin_load(&pin, path, 1, &errs), STATUS_OK)) {
+        pin_gate(pin, &gate, &lg, PIN_SERVE);
+        CHECK_INT_EQ(test_admit(pin, "p", "c", "Does c"), 1);
+        CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
+    }
+    victim = open(other, O_RDONLY);
+    if (CHECK(victim >= 0)) {
+        CHECK(read(victim, text, sizeof(text) - 1) == 4);
+        CHECK_STR_EQ(text, "keep");
+        CHECK(fstat(victim, &st) == 0 && (st.st_mode & 0777) == 0600);
+        close(victim);
+    }
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+    unlink(tmp);
+    pin_free(pin);
+    close(fd);
+    diag_release(&errs);
+}
+
 /* Instance b of basic.so, prefix px, loaded as mcph would. */
 static struct plugin *test_plugin(struct plugin_env *env)
 {
@@ -405,6 +510,8 @@ static const struct check_test tests[] = {
     {"verdicts", test_verdicts},
     {"said_across_reload", test_said_across_reload},
     {"accept", test_accept},
+    {"accept_merge", test_accept_merge},
+    {"tmp_name", test_tmp_name},
     {"registry_gate", test_registry_gate},
     {0},
 };
