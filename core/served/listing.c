@@ -151,6 +151,17 @@ static void listing_drift(const struct server *srv, FILE *out)
             pin_refused(srv->pin), pin_path(srv->pin), pin_drift(srv->pin));
 }
 
+/* --check with lock_new = accept: the rows the lock file lacks, which serving would pin. */
+static void listing_news(const struct server *srv, FILE *out)
+{
+    if (pin_would_pin(srv->pin) == 0)
+        return;
+    fprintf(out,
+            "\nNEW (%zu definition(s) the lock file %s lacks; served, and pinned by serving "
+            "with lock_new = accept)\n%s",
+            pin_would_pin(srv->pin), pin_path(srv->pin), pin_news(srv->pin));
+}
+
 void listing_print(const struct server *srv, FILE *out)
 {
     if (srv->reg == NULL)
@@ -159,4 +170,5 @@ void listing_print(const struct server *srv, FILE *out)
     listing_filters(srv, out);
     listing_confined(srv, out);
     listing_drift(srv, out);
+    listing_news(srv, out);
 }

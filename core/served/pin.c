@@ -69,6 +69,8 @@ struct pin {
     struct pin_keys saying; /* refusals of this build */
     struct strbuf drift;    /* this build's refusals, for --check */
     size_t refused;
+    struct strbuf news; /* --check with lock_new = accept: the rows it would pin */
+    size_t would;
 };
 
 static void pin_keys_release(struct pin_keys *k)
@@ -122,6 +124,7 @@ void pin_free(struct pin *pin)
     pin_keys_release(&pin->said);
     pin_keys_release(&pin->saying);
     strbuf_release(&pin->drift);
+    strbuf_release(&pin->news);
     free(pin);
 }
 
@@ -201,6 +204,7 @@ static struct pin *pin_new(const char *path, int accept)
     if (pin == NULL)
         return NULL;
     strbuf_init(&pin->drift);
+    strbuf_init(&pin->news);
     pin->accept = accept;
     pin->path = strdup(path);
     if (pin->path == NULL) {
@@ -641,7 +645,9 @@ void pin_gate(struct pin *pin, struct registry_gate *gate, const struct log *log
     pin->said = pin->saying;
     pin->saying = (struct pin_keys){0};
     strbuf_reset(&pin->drift);
+    strbuf_reset(&pin->news);
     pin->refused = 0;
+    pin->would = 0;
     pin->mode = mode;
     pin->log = log;
     *gate = (struct registry_gate){.admit = pin_admit, .ctx = pin};
@@ -655,6 +661,16 @@ size_t pin_refused(const struct pin *pin)
 const char *pin_drift(const struct pin *pin)
 {
     return pin != NULL ? pin->drift.buf : "";
+}
+
+size_t pin_would_pin(const struct pin *pin)
+{
+    return pin != NULL ? pin->would : 0;
+}
+
+const char *pin_news(const struct pin *pin)
+{
+    return pin != NULL ? pin->news.buf : "";
 }
 
 const char *pin_path(const struct pin *pin)
@@ -715,6 +731,11 @@ static int pin_accept(struct pin *pin, const char *kind, const char *plugin, con
 {
     int found;
 
+    if (pin->mode == PIN_CHECK) {
+        pin->would++;
+        (void)strbuf_addf(&pin->news, "[plugin.%s] %s '%s': would pin\n", plugin, kind, name);
+        return pin->news.nomem ? STATUS_NOMEM : 1;
+    }
     if (pin->mode != PIN_SERVE)
         return 1;
     if (pin_add(pin, kind, plugin, name, entry, hash) != STATUS_OK)

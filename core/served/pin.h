@@ -14,7 +14,10 @@
  * The file: a first line starting with '#' that says what it is, then one JSON object a
  * line, sorted by kind then name: {"kind":K,"name":N,"plugin":ID,"sha256":HEX,
  * "definition":CANONICAL}. Lines starting with '#' and empty lines are skipped on reading.
- * Written whole to a temporary file renamed over it (mode 0644), never in place.
+ * Written whole to a new temporary file (mkostemp, in its folder) renamed over it (mode
+ * 0644), never in place. pin_save remembers the file as read or last written (device, inode,
+ * size, mtime): if it changed since (mcph --lock, an edit), its rows win: it is read again
+ * and only the rows accepted since that it lacks are added to it (docs/trust.md).
  */
 #ifndef MCPH_PIN_H
 #define MCPH_PIN_H
@@ -67,6 +70,12 @@ size_t pin_refused(const struct pin *pin);
  * and its diff lines indented by two spaces. Borrowed from pin until its next build; "" when
  * none. */
 const char *pin_drift(const struct pin *pin);
+
+/* --check with lock_new = accept: how many rows the last build found that the lock file lacks
+ * (served, and pinned when serving), and per row a line "[plugin.ID] KIND 'NAME': would pin".
+ * Borrowed from pin until its next build; 0 and "" when none, or pin NULL. */
+size_t pin_would_pin(const struct pin *pin);
+const char *pin_news(const struct pin *pin);
 
 /* The lock file's path. Borrowed from pin. */
 const char *pin_path(const struct pin *pin);

@@ -13,7 +13,8 @@
 //   refused tool answered as unknown; re-running --lock and SIGHUP serves it again;
 // - a proxied server that changes echo's inputSchema and says list_changed has echo
 //   withdrawn, its other tools kept;
-// - lock_new = accept serves and pins a new prompt (the lock file grows), then refuses a
+// - lock_new = accept: --check lists the new prompt as "would pin" and writes nothing;
+//   serving serves and pins it (the lock file grows), then refuses a
 //   change to a pinned tool; lock_new = refuse does not serve a new prompt;
 // - a bad lock file (not JSON, a row twice, a hash edited) is exit 3 naming FILE:LINE, and a
 //   reload with one is refused while the running set stays; --lock without [server] lock is
@@ -308,6 +309,12 @@ await step('lock_new = accept pins a new row; refuse does not serve it', async (
     const s = await startSession(MCPH, ini, { setLevel: 'info' });
     try {
         await reloadable(ws, [VERSION('one'), 'RELOADABLE_PROMPT']);
+        // --check says what serving would pin, and writes nothing.
+        const before = fs.readFileSync(lock, 'utf8');
+        const c = await run(['--check', ini]);
+        expectEq(c.code, 0, `--check with a new row and lock_new = accept (stderr: ${c.stderr.slice(0, 300)})`);
+        expect(c.stdout.includes("[plugin.r] prompt 'reloadable_prompt': would pin"), `--check lists the row it would pin: ${c.stdout.slice(-400)}`);
+        expectEq(fs.readFileSync(lock, 'utf8'), before, '--check leaves the lock file as it was');
         const m = s.mark();
         s.kill('SIGHUP');
         const ok = await s.waitNotes(m, (notes) => notes.some((n) => n.method === 'notifications/prompts/list_changed'), 10000 * SLOW);
@@ -316,7 +323,7 @@ await step('lock_new = accept pins a new row; refuse does not serve it', async (
         const rows = lockRows(lock);
         expectEq(rows.length, pinned + 1, 'the lock file grew by one row');
         expect(rows.some(({ row }) => row.kind === 'prompt' && row.name === 'reloadable_prompt' && row.plugin === 'r'), 'the new prompt is pinned');
-        expect(fs.readdirSync(ws).every((f) => !f.includes('.tmp.')), 'no temporary file left');
+        expect(fs.readdirSync(ws).every((f) => !f.startsWith('mcph.lock.')), `no temporary file left: ${fs.readdirSync(ws)}`);
         // A change to a pinned row is refused even so.
         await reloadable(ws, [VERSION('two'), 'RELOADABLE_PROMPT']);
         const w = await hup(s);

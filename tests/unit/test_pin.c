@@ -269,6 +269,8 @@ static void test_accept(void)
     /* --check: served, not pinned, nothing written. */
     pin_gate(pin, &gate, &lg, PIN_CHECK);
     CHECK_INT_EQ(test_admit(pin, "p", "c", "Does c"), 1);
+    CHECK_INT_EQ(pin_would_pin(pin), 1);
+    CHECK_STR_EQ(pin_news(pin), "[plugin.p] tool 'c': would pin\n");
     CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
     if (CHECK_INT_EQ(pin_load(&again, path, 0, &errs), STATUS_OK)) {
         pin_gate(again, &gate, &lg, PIN_SERVE);
@@ -279,6 +281,7 @@ static void test_accept(void)
     /* Serving: pinned and written; a change to it afterwards is refused. */
     pin_gate(pin, &gate, &lg, PIN_SERVE);
     CHECK_INT_EQ(test_admit(pin, "p", "c", "Does c"), 1);
+    CHECK_INT_EQ(pin_would_pin(pin), 0);
     CHECK_INT_EQ(test_admit(pin, "p", "b", "Does b now"), 0);
     CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
     CHECK_STR_HAS(test_logged(fd), "tool 'c' is new: served and pinned");
