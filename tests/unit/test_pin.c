@@ -320,7 +320,12 @@ static void test_accept_merge(void)
     pin_gate(pin, &gate, &lg, PIN_SERVE);
     CHECK_INT_EQ(test_admit(pin, "p", "c", "Does c"), 1);
     CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
-    /* The operator's file: a pinned anew, b and c gone. */
+    /* mcph's own write is not a change by someone else. */
+    pin_gate(pin, &gate, &lg, PIN_SERVE);
+    CHECK_INT_EQ(test_admit(pin, "p", "c2", "Does c2"), 1);
+    CHECK_INT_EQ(pin_save(pin, &lg), STATUS_OK);
+    CHECK(strstr(test_logged(fd), "changed since") == NULL);
+    /* The operator's file: a pinned anew, b, c and c2 gone. */
     f = fopen(path, "w");
     if (!CHECK(f != NULL))
         return;
@@ -336,6 +341,7 @@ static void test_accept_merge(void)
         CHECK_INT_EQ(test_admit(again, "p", "a", "Does a"), 0);
         CHECK_INT_EQ(test_admit(again, "p", "b", "Does b"), 0);
         CHECK_INT_EQ(test_admit(again, "p", "c", "Does c"), 0);
+        CHECK_INT_EQ(test_admit(again, "p", "c2", "Does c2"), 0);
         CHECK_INT_EQ(test_admit(again, "p", "d", "Does d"), 1);
     }
     pin_free(again);
