@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -18,21 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The bytes read at a time while looking back for the start of a file's last line. */
-#define AUDIT_TAIL_CHUNK (64 * 1024)
-
 static const char *const audit_outcomes[] = {
     [AUDIT_RESULT] = "result",   [AUDIT_TOOL_ERROR] = "tool_error",
     [AUDIT_ERROR] = "error",     [AUDIT_CANCELLED] = "cancelled",
     [AUDIT_TIMEOUT] = "timeout", [AUDIT_INPUT_REQUIRED] = "input_required",
     [AUDIT_REFUSED] = "refused",
-};
-
-/* Where a file opened stands: its last line's seq and MAC when it has lines. */
-struct audit_tail {
-    int found; /* the file has lines: seq and mac are its last one's */
-    uint64_t seq;
-    unsigned char mac[SHA256_BYTES];
 };
 
 /* A file and key to switch to (audit_reopen), handed to the writer. */
@@ -199,11 +188,6 @@ static size_t audit_json_text(const cJSON *item, char *small, size_t size, char 
     }
     *text = cJSON_PrintUnformatted(item);
     return *text ? strlen(*text) : 0;
-}
-
-int audit_whole(double x)
-{
-    return isfinite(x) && fabs(x) < 9223372036854775808.0 && x == trunc(x);
 }
 
 /* The request id as sent: an integer or a string without cJSON's printing of doubles. */
@@ -525,70 +509,6 @@ static void audit_write_batch(struct audit *a, const char *batch, size_t len, ui
     atomic_fetch_add_explicit(&a->written, lines - lost, memory_order_relaxed);
 }
 
-/* The seq and MAC of the last line of a file appended to (fd, named path), so the chain goes
- * on in it: its last line read whole whatever its length (found by looking back from the end,
- * bounded by the file's size). A file that does not end with a newline (a line cut by a crash)
- * or whose last line is not an audit line is refused: STATUS_INVALID, why naming the file. */
-static int audit_read_tail(int fd, const char *path, struct audit_tail *t, struct strbuf *why)
-{
-    char chunk[AUDIT_TAIL_CHUNK], *text = NULL;
-    struct stat st;
-    off_t start, at;
-    const char *mac;
-    cJSON *line = NULL;
-    int status = STATUS_INVALID;
-
-    memset(t, 0, sizeof(*t));
-    if (fstat(fd, &st) != 0 || st.st_size <= 0)
-        return STATUS_OK;
-    if (pread(fd, chunk, 1, st.st_size - 1) != 1 || chunk[0] != '\n') {
-        strbuf_addf(why,
-                    "%s: the file does not end with a newline (a line cut by a crash?): "
-                    "check it with mcph --verify-audit, then move it aside",
-                    path);
-        return STATUS_INVALID;
-    }
-    /* The newline before the last line, looked for backwards a chunk at a time. */
-    start = 0;
-    for (at = st.st_size - 1; at > 0 && start == 0;) {
-        size_t want = at < AUDIT_TAIL_CHUNK ? (size_t)at : AUDIT_TAIL_CHUNK;
-
-        if (pread(fd, chunk, want, at - (off_t)want) != (ssize_t)want)
-            break;
-        for (size_t i = want; i > 0; i--) {
-            if (chunk[i - 1] == '\n') {
-                start = at - (off_t)want + (off_t)i;
-                break;
-            }
-        }
-        at -= (off_t)want;
-    }
-    text = malloc((size_t)(st.st_size - start));
-    if (text != NULL &&
-        pread(fd, text, (size_t)(st.st_size - start - 1), start) == st.st_size - start - 1)
-        line = cJSON_ParseWithLength(text, (size_t)(st.st_size - start - 1));
-    mac = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "mac"));
-    if (text == NULL) {
-        strbuf_addf(why, "%s: out of memory reading its last line", path);
-        status = STATUS_NOMEM;
-    } else if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(line, "seq")) ||
-               !audit_whole(cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble) ||
-               cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble < 0 || mac == NULL ||
-               strlen(mac) != 2 * SHA256_BYTES || audit_unhex(mac, t->mac, SHA256_BYTES) != 0) {
-        strbuf_addf(why,
-                    "%s: its last line is not an audit line (no seq or mac): not appending "
-                    "to it",
-                    path);
-    } else {
-        t->seq = (uint64_t)cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble;
-        t->found = 1;
-        status = STATUS_OK;
-    }
-    cJSON_Delete(line);
-    free(text);
-    return status;
-}
-
 /* Go on from the last line of the file just opened, when it has lines. */
 static void audit_use_tail(struct audit *a, const struct audit_tail *t)
 {
@@ -688,7 +608,7 @@ static int audit_open_files(const char *path, const char *key_path, int *fd, str
                     path);
         status = STATUS_INVALID;
     } else {
-        status = audit_read_tail(*fd, path, tail, why);
+        status = audit_tail_read(*fd, path, tail, why);
     }
     if (status != STATUS_OK) {
         close(*fd);

@@ -142,6 +142,21 @@ int audit_unhex(const char *hex, unsigned char *out, size_t n);
  * cast. */
 int audit_whole(double x);
 
+/* Where a file opened stands: its last line's seq and MAC when it has lines. */
+struct audit_tail {
+    int found; /* the file has lines: seq and mac are its last one's */
+    uint64_t seq;
+    unsigned char mac[SHA256_BYTES];
+};
+
+/* The seq and MAC of the last line of the file open on fd (named path, for messages), so the
+ * chain goes on in it: the line read whole whatever its length (found by looking back from
+ * the end, bounded by the file's size); t->found 0 for an empty file. A file that does not end
+ * with a newline (a line cut by a crash) or whose last line is not an audit line is refused:
+ * STATUS_INVALID, why naming the file; STATUS_NOMEM. */
+int audit_tail_read(int fd, const char *path, struct audit_tail *t, struct strbuf *why)
+    __attribute__((warn_unused_result));
+
 /* The lowercase hex of n bytes into out (2n + 1 bytes). */
 void audit_hex(const unsigned char *bytes, size_t n, char *out);
 

@@ -1,6 +1,7 @@
 /*
- * audit_verify.c: the audit log's key (read, or made), its chained HMAC, and the check that
- * `mcph --verify-audit FILE` runs over a whole file (audit.h).
+ * audit_verify.c: the audit log's key (read, or made), its chained HMAC, the last line of a
+ * file appended to read back, and the check that `mcph --verify-audit FILE` runs over a whole
+ * file (audit.h).
  */
 #include "served/audit.h"
 
@@ -8,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +154,76 @@ int audit_key_load(const char *path, int make, unsigned char *key, size_t *len, 
     }
     status = audit_key_read(fd, path, key, len, why);
     close(fd);
+    return status;
+}
+
+/* --- A file appended to. --- */
+
+/* The bytes read at a time while looking back for the start of a file's last line. */
+#define AUDIT_TAIL_CHUNK (64 * 1024)
+
+int audit_whole(double x)
+{
+    return isfinite(x) && fabs(x) < 9223372036854775808.0 && x == trunc(x);
+}
+
+int audit_tail_read(int fd, const char *path, struct audit_tail *t, struct strbuf *why)
+{
+    char chunk[AUDIT_TAIL_CHUNK], *text = NULL;
+    struct stat st;
+    off_t start, at;
+    const char *mac;
+    cJSON *line = NULL;
+    int status = STATUS_INVALID;
+
+    memset(t, 0, sizeof(*t));
+    if (fstat(fd, &st) != 0 || st.st_size <= 0)
+        return STATUS_OK;
+    if (pread(fd, chunk, 1, st.st_size - 1) != 1 || chunk[0] != '\n') {
+        strbuf_addf(why,
+                    "%s: the file does not end with a newline (a line cut by a crash?): "
+                    "check it with mcph --verify-audit, then move it aside",
+                    path);
+        return STATUS_INVALID;
+    }
+    /* The newline before the last line, looked for backwards a chunk at a time. */
+    start = 0;
+    for (at = st.st_size - 1; at > 0 && start == 0;) {
+        size_t want = at < AUDIT_TAIL_CHUNK ? (size_t)at : AUDIT_TAIL_CHUNK;
+
+        if (pread(fd, chunk, want, at - (off_t)want) != (ssize_t)want)
+            break;
+        for (size_t i = want; i > 0; i--) {
+            if (chunk[i - 1] == '\n') {
+                start = at - (off_t)want + (off_t)i;
+                break;
+            }
+        }
+        at -= (off_t)want;
+    }
+    text = malloc((size_t)(st.st_size - start));
+    if (text != NULL &&
+        pread(fd, text, (size_t)(st.st_size - start - 1), start) == st.st_size - start - 1)
+        line = cJSON_ParseWithLength(text, (size_t)(st.st_size - start - 1));
+    mac = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "mac"));
+    if (text == NULL) {
+        strbuf_addf(why, "%s: out of memory reading its last line", path);
+        status = STATUS_NOMEM;
+    } else if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(line, "seq")) ||
+               !audit_whole(cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble) ||
+               cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble < 0 || mac == NULL ||
+               strlen(mac) != 2 * SHA256_BYTES || audit_unhex(mac, t->mac, SHA256_BYTES) != 0) {
+        strbuf_addf(why,
+                    "%s: its last line is not an audit line (no seq or mac): not appending "
+                    "to it",
+                    path);
+    } else {
+        t->seq = (uint64_t)cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble;
+        t->found = 1;
+        status = STATUS_OK;
+    }
+    cJSON_Delete(line);
+    free(text);
     return status;
 }
 
