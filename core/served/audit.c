@@ -523,8 +523,15 @@ static void audit_use_tail(struct audit *a, const struct audit_tail *t)
 /* Switch to the file and key audit_reopen prepared. */
 static void audit_switch(struct audit *a, struct audit_next *next)
 {
+    struct strbuf why = STRBUF_INIT;
+
     if (next->fd < 0)
         return;
+    /* Read again here: when the file was not moved, lines written since audit_reopen read
+     * it are in it, and the header goes on from the last of them. */
+    if (audit_tail_read(next->fd, a->path, &next->tail, &why) != STATUS_OK)
+        log_msg(a->lg, LOG_ERROR, NULL, "audit log: %s", why.nomem ? "out of memory" : why.buf);
+    strbuf_release(&why);
     close(a->fd);
     a->fd = next->fd;
     a->mac = next->mac;

@@ -376,6 +376,32 @@ static void test_reopen_and_append(void)
     strbuf_release(&report);
 }
 
+/* A reopen of a file that was not moved (a reload), with lines still buffered: the header goes
+ * on from the last line written, those included. */
+static void test_reopen_same_file(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
+    char path[512];
+    struct audit *a;
+
+    test_fresh(path, sizeof(path), "same.jsonl");
+    if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 16 << 20, &test_log, &why), STATUS_OK))
+        return;
+    test_calls(a, 0, 3);
+    usleep(200 * 1000);
+    for (int round = 0; round < 5; round++) {
+        test_calls(a, 1, 200);
+        CHECK_INT_EQ(audit_reopen(a), STATUS_OK);
+        test_calls(a, 2, 200);
+    }
+    audit_free(a, 5000);
+    /* 2003 calls and a header per reopen taken (one waiting may be replaced by the next). */
+    CHECK_INT_EQ(test_verify(path, &report), 0);
+    CHECK_STR_HAS(report.buf, "(seq 0 to 20");
+    strbuf_release(&why);
+    strbuf_release(&report);
+}
+
 /* [H0,a,b,H1,c,d] (a restart that appended) cut to [H1,c,d]: caught at line 1, because the
  * inner header is chained from the line before it and names a seq past 0. */
 static void test_cut_start(void)
@@ -590,6 +616,7 @@ static const struct check_test tests[] = {
     {"chain_verifies", test_chain_verifies},
     {"tampering", test_tampering},
     {"reopen_and_append", test_reopen_and_append},
+    {"reopen_same_file", test_reopen_same_file},
     {"cut_start", test_cut_start},
     {"partial_tail", test_partial_tail},
     {"huge_numbers", test_huge_numbers},
