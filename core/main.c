@@ -201,10 +201,11 @@ static void main_usage(FILE *to)
                 "  --isolated ID\n"
                 "             serve section [plugin.ID] alone, as the process of a plugin with\n"
                 "             isolate = process (mcph starts it so; not for use by hand)\n"
-                "  --verify-audit FILE [--audit-key KEYFILE]\n"
+                "  --verify-audit FILE [--audit-key KEYFILE] [--after MAC]\n"
                 "             check the HMAC chain of an audit log ([server] audit); the key\n"
                 "             defaults to FILE.key; exit 0 when every line verifies, else 1\n"
-                "             naming the first bad line\n"
+                "             naming the first bad line; --after MAC: FILE was started by a\n"
+                "             rotation, MAC the previous file's last\n"
                 "  --version  print the version\n"
                 "  --help     print this help (also -h)\n");
 }
@@ -265,7 +266,8 @@ static int main_startup(struct server *srv, const struct main_args *args)
         return EXIT_CONFIG;
     if (status != STATUS_OK)
         return EXIT_RUNTIME;
-    status = server_open_audit(srv, args->check || args->lock);
+    /* --lock writes the lock file and exits: no call is served, no key is made. */
+    status = args->lock ? STATUS_OK : server_open_audit(srv, args->check);
     if (status != STATUS_OK)
         return status == STATUS_INVALID ? EXIT_CONFIG : EXIT_RUNTIME;
     /* Collisions made server_load refuse the INI already: only failed inits are left. */
@@ -499,21 +501,29 @@ static int main_set_listen(struct server *srv, const struct main_args *args)
     return EXIT_OK;
 }
 
-/* mcph --verify-audit FILE [--audit-key KEYFILE]: exits with 0 (verified), 1 (a bad line,
- * or a file that cannot be read) or 2 (usage). */
+/* mcph --verify-audit FILE [--audit-key KEYFILE] [--after MAC]: exits with 0 (verified), 1
+ * (a bad line, or a file that cannot be read) or 2 (usage). */
 static void main_verify_audit(int argc, char **argv)
 {
     struct strbuf report = STRBUF_INIT;
-    const char *key = NULL;
+    const char *key = NULL, *after = NULL;
     int code;
 
-    if (argc == 5 && strcmp(argv[3], "--audit-key") == 0)
-        key = argv[4];
-    else if (argc != 3) {
+    if (argc < 3 || argc % 2 == 0) {
         main_usage(stderr);
         exit(EXIT_USAGE);
     }
-    code = audit_verify(argv[2], key, &report);
+    for (int i = 3; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--audit-key") == 0 && key == NULL) {
+            key = argv[i + 1];
+        } else if (strcmp(argv[i], "--after") == 0 && after == NULL) {
+            after = argv[i + 1];
+        } else {
+            main_usage(stderr);
+            exit(EXIT_USAGE);
+        }
+    }
+    code = audit_verify(argv[2], key, after, &report);
     fprintf(code == 0 ? stdout : stderr, "%s\n", report.nomem ? "out of memory" : report.buf);
     strbuf_release(&report);
     exit(code == 0 ? EXIT_OK : EXIT_RUNTIME);

@@ -426,11 +426,27 @@ static long long call_now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The line of a call whose request is msg; us: its duration, -1 for none; trace: its trace
- * context (the thread running the call). */
+/* What a call's line names: the tool, prompt or URI; for a read matched by a URI template,
+ * the template, *uri getting the URI read (its variables may be secrets: audit.h). */
+static const char *call_audit_target(const struct call_target *t, const char **uri)
+{
+    *uri = NULL;
+    if (t->uri == NULL)
+        return t->name;
+    /* A fixed resource's own name is its URI; a template's is the template. */
+    if (t->own_name != NULL && strcmp(t->own_name, t->uri) != 0) {
+        *uri = t->uri;
+        return t->own_name;
+    }
+    return t->uri;
+}
+
+/* The line of a call whose request is msg; uri: see call_audit_target; us: its duration, -1
+ * for none; trace: its trace context (the thread running the call). */
 static void call_audit_line(struct server *srv, const struct peer *peer, const cJSON *msg,
-                            const char *target, const struct plugin *pl, int outcome, int code,
-                            const char *why, long long us, struct trace *trace)
+                            const char *target, const char *uri, const struct plugin *pl,
+                            int outcome, int code, const char *why, long long us,
+                            struct trace *trace)
 {
     const char *tid = trace_id(trace);
     const struct principal *who = peer->principal;
@@ -442,6 +458,7 @@ static void call_audit_line(struct server *srv, const struct peer *peer, const c
         .id = cJSON_GetObjectItemCaseSensitive(msg, "id"),
         .method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method")),
         .target = target,
+        .uri = uri,
         .plugin = pl ? pl->id : NULL,
         .outcome = outcome,
         .code = code,
@@ -456,9 +473,9 @@ static void call_audit_line(struct server *srv, const struct peer *peer, const c
     audit_call(srv->audit, &e);
 }
 
-void call_audit_answered(struct server *srv, const struct peer *peer, const cJSON *msg,
-                         const char *target, const struct plugin *pl, int outcome, int code,
-                         const char *why)
+static void call_audit_now(struct server *srv, const struct peer *peer, const cJSON *msg,
+                           const char *target, const char *uri, const struct plugin *pl,
+                           int outcome, int code, const char *why)
 {
     struct trace trace;
 
@@ -466,8 +483,15 @@ void call_audit_answered(struct server *srv, const struct peer *peer, const cJSO
         return;
     /* A refusal has no job: the trace it came with (or a new one) for its line alone. */
     trace_init(&trace, msg, peer);
-    call_audit_line(srv, peer, msg, target, pl, outcome, code, why, -1, &trace);
+    call_audit_line(srv, peer, msg, target, uri, pl, outcome, code, why, -1, &trace);
     trace_release(&trace);
+}
+
+void call_audit_answered(struct server *srv, const struct peer *peer, const cJSON *msg,
+                         const char *target, const struct plugin *pl, int outcome, int code,
+                         const char *why)
+{
+    call_audit_now(srv, peer, msg, target, NULL, pl, outcome, code, why);
 }
 
 /* A job's line, as it was answered (error: the message sent, or NULL). */
@@ -475,11 +499,12 @@ static void call_audit_end(struct call_job *job, const cJSON *error)
 {
     const cJSON *body = cJSON_GetObjectItemCaseSensitive(error, "error");
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(body, "code");
+    const char *uri, *target = call_audit_target(&job->t, &uri);
 
     if (job->o.srv->audit == NULL)
         return;
-    call_audit_line(job->o.srv, job->o.peer, job->o.msg, job->t.uri ? job->t.uri : job->name,
-                    job->t.plugin, call_audit_outcomes[job->meter.outcome],
+    call_audit_line(job->o.srv, job->o.peer, job->o.msg, target, uri, job->t.plugin,
+                    call_audit_outcomes[job->meter.outcome],
                     cJSON_IsNumber(code) ? code->valueint : 0, NULL,
                     (call_now_ns() - job->audit_began) / 1000, &job->trace);
 }
@@ -576,12 +601,12 @@ static int call_over_cap(struct server *srv, struct peer *peer, size_t cost)
 static void call_refuse(struct call_origin *o, struct call_target *t, int code, int mb)
 {
     struct out *out = o->peer->out;
+    const char *uri, *target = call_audit_target(t, &uri);
 
-    call_audit_answered(o->srv, o->peer, o->msg, t->uri ? t->uri : t->name, t->plugin,
-                        AUDIT_REFUSED, code,
-                        code == JSONRPC_INVALID_REQUEST ? "duplicate_id"
-                        : code == JSONRPC_SERVER_ERROR  ? "busy"
-                                                        : "out_of_memory");
+    call_audit_now(o->srv, o->peer, o->msg, target, uri, t->plugin, AUDIT_REFUSED, code,
+                   code == JSONRPC_INVALID_REQUEST ? "duplicate_id"
+                   : code == JSONRPC_SERVER_ERROR  ? "busy"
+                                                   : "out_of_memory");
     if (code == JSONRPC_INVALID_REQUEST) {
         out_error(out, o->batch, o->slot, o->id, code,
                   "Invalid Request: a request with this id is still in flight", NULL);

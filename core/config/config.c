@@ -748,6 +748,7 @@ int config_plugin_same(const struct config_plugin *a, const struct config_plugin
     if (!config_str_eq(a->path, b->path) || a->enabled != b->enabled ||
         !config_str_eq(a->prefix, b->prefix) || a->cache_ttl_ms != b->cache_ttl_ms ||
         a->cache_public != b->cache_public || a->nkeys != b->nkeys ||
+        a->audit_arguments != b->audit_arguments ||
         memcmp(&a->isolate, &b->isolate, sizeof(a->isolate)) != 0 ||
         a->confine.on != b->confine.on || a->confine.network != b->confine.network ||
         !config_str_eq(a->confine.read, b->confine.read) ||

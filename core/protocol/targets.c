@@ -36,9 +36,15 @@ static unsigned targets_client_can(const struct request *req)
 }
 
 /* The audit line of a call refused here, before any plugin code runs (why: audit.h). */
+static void targets_refused_by(struct request *req, const char *target, struct plugin *pl, int code,
+                               const char *why)
+{
+    call_audit_answered(req->srv, req->peer, req->msg, target, pl, AUDIT_REFUSED, code, why);
+}
+
 static void targets_refused(struct request *req, const char *target, int code, const char *why)
 {
-    call_audit_answered(req->srv, req->peer, req->msg, target, NULL, AUDIT_REFUSED, code, why);
+    targets_refused_by(req, target, NULL, code, why);
 }
 
 /* Hand a call to the worker pool; it answers from there. Takes req->msg and t->owned_args. */
@@ -72,7 +78,7 @@ static int targets_check_tool_args(struct request *req, const struct registry_to
 
     if (schema_match(t->def->input_check, args, &why) == STATUS_OK)
         return STATUS_OK;
-    targets_refused(req, t->name, 0, "invalid_arguments");
+    targets_refused_by(req, t->name, t->plugin, 0, "invalid_arguments");
     strbuf_addf(&text, "Invalid arguments for tool '%s': %s", t->name, why.buf);
     result = cJSON_CreateObject();
     content = cJSON_AddArrayToObject(result, "content");

@@ -17,9 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The bytes of the last line read back from a file appended to. */
-#define AUDIT_TAIL_BYTES (256 * 1024)
-
 static const char *const audit_outcomes[] = {
     [AUDIT_RESULT] = "result",   [AUDIT_TOOL_ERROR] = "tool_error",
     [AUDIT_ERROR] = "error",     [AUDIT_CANCELLED] = "cancelled",
@@ -31,6 +28,7 @@ static const char *const audit_outcomes[] = {
 struct audit_next {
     int fd; /* -1: none waiting */
     struct audit_mac mac;
+    struct audit_tail tail;
 };
 
 struct audit {
@@ -55,13 +53,16 @@ struct audit {
     int has_prev;                     /* a line was ever written (prev is meaningful) */
     uint64_t seq;                     /* the next line's number */
     int need_header;                  /* the file opened has no header yet */
+    int appending;                    /* the file had lines: the header chains from prev */
     int failing;                      /* the last write failed */
     struct timespec warned;           /* when the last error line was logged */
     struct strbuf out;                /* a batch being written */
     char *spare;                      /* the buffer swapped in for buf */
     size_t spare_alloc;
 
-    const struct log *lg; /* borrowed */
+    struct log log;       /* a copy of the server's, sink and tag off: the writer may outlive
+                           * the server when the disk does not answer (audit_free) */
+    const struct log *lg; /* &log */
     char *path;           /* owned */
     char *key_path;       /* owned */
     atomic_uint_fast64_t written;
@@ -197,7 +198,7 @@ static void audit_id(struct audit_fmt *f, const cJSON *id)
 
     if (cJSON_IsString(id)) {
         audit_str(f, id->valuestring);
-    } else if (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble) {
+    } else if (cJSON_IsNumber(id) && audit_whole(id->valuedouble)) {
         audit_int(f, (long long)id->valuedouble);
     } else if (id == NULL) {
         AUDIT_LIT(f, "null");
@@ -235,6 +236,27 @@ static void audit_args(struct audit_fmt *f, const cJSON *args, int with_args)
     }
     if (text != small)
         cJSON_free(text);
+}
+
+/* "uri_sha256":"..." (and "uri" when asked): a URI read through a template, whose variables
+ * may be secrets. */
+static void audit_uri(struct audit_fmt *f, const char *uri, int with_args)
+{
+    unsigned char digest[SHA256_BYTES];
+    char hex[2 * SHA256_BYTES + 1];
+    struct sha256 c;
+
+    sha256_init(&c);
+    sha256_update(&c, uri, strlen(uri));
+    sha256_final(&c, digest);
+    audit_hex(digest, sizeof(digest), hex);
+    AUDIT_LIT(f, ",\"uri_sha256\":\"");
+    audit_put(f, hex, 2 * SHA256_BYTES);
+    AUDIT_LIT(f, "\"");
+    if (with_args) {
+        AUDIT_LIT(f, ",\"uri\":");
+        audit_str(f, uri);
+    }
 }
 
 /* The body of a call's line: everything between {"seq":N, and ,"mac". */
@@ -275,6 +297,8 @@ static void audit_format(struct audit_fmt *f, const struct audit_entry *e)
         AUDIT_LIT(f, "null");
     AUDIT_LIT(f, ",\"trace_id\":");
     audit_str_or_null(f, e->trace_id);
+    if (e->uri != NULL)
+        audit_uri(f, e->uri, e->with_args);
     audit_args(f, e->args, e->with_args);
 }
 
@@ -361,7 +385,8 @@ static void audit_chain(struct audit *a, const unsigned char *from, const char *
     strbuf_add(&a->out, tail, 8 + 2 * SHA256_BYTES + 3);
 }
 
-/* The header that opens a file: chained from zero. */
+/* The header that opens a file: chained from zero in a new (empty) file, from the last line's
+ * MAC in a file appended to. */
 static void audit_header(struct audit *a, unsigned char *mac, uint64_t *seq)
 {
     static const unsigned char zero[SHA256_BYTES];
@@ -379,7 +404,7 @@ static void audit_header(struct audit *a, unsigned char *mac, uint64_t *seq)
     } else {
         strbuf_addstr(&body, ",\"prev_mac\":null");
     }
-    audit_chain(a, zero, body.buf, body.len, mac, seq);
+    audit_chain(a, a->appending ? a->prev : zero, body.buf, body.len, mac, seq);
     strbuf_release(&body);
 }
 
@@ -477,57 +502,41 @@ static void audit_write_batch(struct audit *a, const char *batch, size_t len, ui
         log_msg(a->lg, LOG_NOTICE, NULL, "audit log %s: writing again", a->path);
     a->failing = 0;
     a->need_header = 0;
+    a->appending = 1;
     a->has_prev = 1;
     a->seq = seq;
     memcpy(a->prev, prev, sizeof(prev));
     atomic_fetch_add_explicit(&a->written, lines - lost, memory_order_relaxed);
 }
 
-/* The seq and MAC of the last line of a file appended to, so the chain goes on in it. */
-static void audit_tail(struct audit *a)
+/* Go on from the last line of the file just opened, when it has lines. */
+static void audit_use_tail(struct audit *a, const struct audit_tail *t)
 {
-    struct stat st;
-    char *text;
-    ssize_t n;
-    size_t want;
-    cJSON *line;
-
-    if (fstat(a->fd, &st) != 0 || st.st_size <= 0 || !S_ISREG(st.st_mode))
+    a->appending = t->found;
+    if (!t->found)
         return;
-    want = st.st_size < AUDIT_TAIL_BYTES ? (size_t)st.st_size : AUDIT_TAIL_BYTES;
-    text = malloc(want + 1);
-    n = text ? pread(a->fd, text, want, st.st_size - (off_t)want) : -1;
-    if (n == (ssize_t)want && want > 1 && text[want - 1] == '\n') {
-        size_t start = want - 1;
-        const char *mac;
-
-        while (start > 0 && text[start - 1] != '\n')
-            start--;
-        line = cJSON_ParseWithLength(text + start, want - 1 - start);
-        mac = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "mac"));
-        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(line, "seq")) && mac != NULL &&
-            strlen(mac) == 2 * SHA256_BYTES) {
-            a->seq = (uint64_t)cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble + 1;
-            for (size_t i = 0; i < SHA256_BYTES; i++)
-                a->prev[i] =
-                    (unsigned char)strtoul((char[3]){mac[2 * i], mac[2 * i + 1], 0}, NULL, 16);
-            a->has_prev = 1;
-        }
-        cJSON_Delete(line);
-    }
-    free(text);
+    a->seq = t->seq + 1;
+    memcpy(a->prev, t->mac, SHA256_BYTES);
+    a->has_prev = 1;
 }
 
 /* Switch to the file and key audit_reopen prepared. */
 static void audit_switch(struct audit *a, struct audit_next *next)
 {
+    struct strbuf why = STRBUF_INIT;
+
     if (next->fd < 0)
         return;
+    /* Read again here: when the file was not moved, lines written since audit_reopen read
+     * it are in it, and the header goes on from the last of them. */
+    if (audit_tail_read(next->fd, a->path, &next->tail, &why) != STATUS_OK)
+        log_msg(a->lg, LOG_ERROR, NULL, "audit log: %s", why.nomem ? "out of memory" : why.buf);
+    strbuf_release(&why);
     close(a->fd);
     a->fd = next->fd;
     a->mac = next->mac;
     a->need_header = 1;
-    audit_tail(a);
+    audit_use_tail(a, &next->tail);
     next->fd = -1;
 }
 
@@ -543,7 +552,7 @@ static void *audit_writer(void *arg)
         size_t len, alloc;
         uint64_t lost;
 
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += AUDIT_FLUSH_MS * 1000000L;
         until.tv_sec += until.tv_nsec / 1000000000L;
         until.tv_nsec %= 1000000000L;
@@ -577,10 +586,14 @@ static void *audit_writer(void *arg)
 
 /* --- Life. --- */
 
-/* Open the log file (appended to, made 0600) and read the key, into fd and mac. */
+/* Open the log file (appended to, made 0600; not through a symbolic link; a regular file
+ * that only its owner may write), read the key and where the file stands, into fd, mac and
+ * tail. */
 static int audit_open_files(const char *path, const char *key_path, int *fd, struct audit_mac *mac,
-                            struct strbuf *why)
+                            struct audit_tail *tail, struct strbuf *why)
 {
+    struct stat st;
+
     unsigned char key[AUDIT_KEY_MAX];
     size_t keylen = 0;
     int status = audit_key_load(key_path, 1, key, &keylen, why);
@@ -589,18 +602,33 @@ static int audit_open_files(const char *path, const char *key_path, int *fd, str
         return status == STATUS_NOT_FOUND ? STATUS_INVALID : status;
     audit_mac_init(mac, key, keylen);
     memset(key, 0, sizeof(key));
-    *fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    *fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (*fd < 0) {
-        strbuf_addf(why, "%s: cannot open the audit log: %s", path, strerror(errno));
+        strbuf_addf(why, "%s: cannot open the audit log: %s%s", path, strerror(errno),
+                    errno == ELOOP ? " (a symbolic link: name the file itself)" : "");
         return STATUS_INVALID;
     }
-    return STATUS_OK;
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 022) != 0) {
+        strbuf_addf(why,
+                    "%s: the audit log must be a regular file that only its owner may write "
+                    "(chmod 600)",
+                    path);
+        status = STATUS_INVALID;
+    } else {
+        status = audit_tail_read(*fd, path, tail, why);
+    }
+    if (status != STATUS_OK) {
+        close(*fd);
+        *fd = -1;
+    }
+    return status;
 }
 
 static struct audit *audit_new(const char *path, const char *key_path, long long buffer,
                                const struct log *lg)
 {
     struct audit *a = calloc(1, sizeof(*a));
+    pthread_condattr_t attr;
 
     if (a == NULL)
         return NULL;
@@ -616,14 +644,24 @@ static struct audit *audit_new(const char *path, const char *key_path, long long
     }
     a->cap = (size_t)buffer / 2;
     a->mark = a->cap / 4 < 256 * 1024 ? a->cap / 4 : 256 * 1024;
-    a->lg = lg;
+    /* The writer logs through a copy: stderr only, no sink, no tag (those are the server's,
+     * and a writer left to a disk that does not answer outlives it). */
+    atomic_init(&a->log.level, atomic_load(&lg->level));
+    atomic_init(&a->log.sink_level, LOG_OFF);
+    a->log.fd = lg->fd;
+    memcpy(a->log.name, lg->name, sizeof(a->log.name));
+    a->lg = &a->log;
     a->fd = -1;
     a->next.fd = -1;
     a->need_header = 1;
     strbuf_init(&a->out);
     pthread_mutex_init(&a->lock, NULL);
-    pthread_cond_init(&a->wake, NULL);
-    pthread_cond_init(&a->ended, NULL);
+    /* Deadlines on the monotonic clock: a change of the date moves none of them. */
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&a->wake, &attr);
+    pthread_cond_init(&a->ended, &attr);
+    pthread_condattr_destroy(&attr);
     return a;
 }
 
@@ -649,14 +687,15 @@ int audit_open(struct audit **out, const char *path, const char *key_path, long 
                const struct log *lg, struct strbuf *why)
 {
     struct audit *a = audit_new(path, key_path, buffer, lg);
+    struct audit_tail tail;
     int status;
 
     *out = NULL;
     if (a == NULL)
         return STATUS_NOMEM;
-    status = audit_open_files(a->path, a->key_path, &a->fd, &a->mac, why);
+    status = audit_open_files(a->path, a->key_path, &a->fd, &a->mac, &tail, why);
     if (status == STATUS_OK) {
-        audit_tail(a);
+        audit_use_tail(a, &tail);
         if (pthread_create(&a->thread, NULL, audit_writer, a) != 0) {
             strbuf_addf(why, "%s: cannot start the audit log's thread", path);
             status = STATUS_IO;
@@ -678,7 +717,7 @@ int audit_reopen(struct audit *a)
 
     if (a == NULL)
         return STATUS_OK;
-    status = audit_open_files(a->path, a->key_path, &next.fd, &next.mac, &why);
+    status = audit_open_files(a->path, a->key_path, &next.fd, &next.mac, &next.tail, &why);
     if (status != STATUS_OK) {
         log_msg(a->lg, LOG_ERROR, NULL, "audit log not reopened (the old file goes on): %s",
                 why.buf);
@@ -703,7 +742,7 @@ void audit_free(struct audit *a, int timeout_ms)
 
     if (a == NULL)
         return;
-    clock_gettime(CLOCK_REALTIME, &until);
+    clock_gettime(CLOCK_MONOTONIC, &until);
     until.tv_sec += timeout_ms / 1000;
     until.tv_nsec += (timeout_ms % 1000) * 1000000L;
     until.tv_sec += until.tv_nsec / 1000000000L;

@@ -16,9 +16,11 @@
  * A line as written:
  *     {"seq":N,<body>,"mac":"<64 hex>"}\n
  * where mac = HMAC-SHA-256(key, previous line's mac (32 bytes) || the line's bytes up to,
- * not including, ',"mac":'). The first line of every file opened is a header (kind "open"),
- * chained from 32 zero bytes, carrying the MAC the log had before (the previous file's last
- * one after a rotation, or the last line of the file it appends to), or null.
+ * not including, ',"mac":'). Every file opened gets a header (kind "open") carrying the MAC
+ * the log had before (prev_mac: the last line of the file it appends to, or the previous
+ * file's last one after a rotation; null for a new log). In a file appended to, the header is
+ * chained from that line like any other; a new (empty) file's header is chained from 32 zero
+ * bytes. A file appended to must end with a newline (else it is refused, see audit_open).
  */
 #ifndef MCPH_AUDIT_H
 #define MCPH_AUDIT_H
@@ -58,7 +60,10 @@ struct audit_entry {
     const char *principal_label; /* "token 1", a JWT's sub; NULL with principal */
     const cJSON *id;             /* the request id as sent, or NULL */
     const char *method;          /* "tools/call", ... */
-    const char *target;          /* tool, URI or prompt as the client named it, or NULL */
+    const char *target;          /* tool, URI or prompt as the client named it (a read matched
+                                  * by a URI template: the template), or NULL */
+    const char *uri;             /* a read matched by a template: the URI read, logged as
+                                  * uri_sha256 (and as uri with with_args); else NULL */
     const char *plugin;          /* the section ([plugin.NAME]'s NAME), or NULL (refused) */
     int outcome;                 /* enum audit_outcome */
     int code;                    /* the JSON-RPC error code sent, 0 for none */
@@ -73,11 +78,13 @@ struct audit_entry {
 struct audit;
 
 /* Read (or make) the key at key_path and open the log at path (both borrowed, copied),
- * starting its writer thread. buffer: the most bytes held (audit_buffer); lg: where problems
- * go (borrowed for the life of the log). On a problem for the user to fix (a key readable by
- * others, too short; a file that cannot be opened) *out stays NULL, why holds the message
- * naming the file, and STATUS_INVALID is returned; STATUS_NOMEM, STATUS_IO otherwise. Main
- * thread. */
+ * starting its writer thread. The log is refused (STATUS_INVALID) when path is a symbolic
+ * link, not a regular file, writable by group or others, does not end with a newline (a line
+ * cut by a crash: verify it and move it aside) or its last line is not an audit line. buffer: the
+ * most bytes held (audit_buffer); lg: where problems go (borrowed for the life of the log). On a
+ * problem for the user to fix (a key readable by others, too short; a file that cannot be opened)
+ * *out stays NULL, why holds the message naming the file, and STATUS_INVALID is returned;
+ * STATUS_NOMEM, STATUS_IO otherwise. Main thread. */
 int audit_open(struct audit **out, const char *path, const char *key_path, long long buffer,
                const struct log *lg, struct strbuf *why) __attribute__((warn_unused_result));
 
@@ -121,9 +128,34 @@ int audit_key_load(const char *path, int make, unsigned char *key, size_t *len, 
     __attribute__((warn_unused_result));
 
 /* Check the chain of the log file at path under the key at key_path (NULL: path + ".key").
- * Returns 0 with report "FILE: N lines verified", or 1 with report "FILE:LINE: what is wrong"
- * (the first bad line); 2 when a file cannot be read (report says why). */
-int audit_verify(const char *path, const char *key_path, struct strbuf *report);
+ * Its first line must be the header of a new log (prev_mac null, seq 0) unless after (64 hex
+ * digits, or NULL) gives the MAC the header names: the previous file's last MAC, for a file
+ * started by a rotation. Returns 0 with report "FILE: N lines verified (seq A to B)", or 1
+ * with report "FILE:LINE: what is wrong" (the first bad line); 2 when a file cannot be read
+ * or after is not a MAC (report says why). */
+int audit_verify(const char *path, const char *key_path, const char *after, struct strbuf *report);
+
+/* hex (2n digits) into n bytes; STATUS_INVALID when it is not hex. */
+int audit_unhex(const char *hex, unsigned char *out, size_t n);
+
+/* Whether x is a whole number that a long long holds (finite, |x| < 2^63): only then is it
+ * cast. */
+int audit_whole(double x);
+
+/* Where a file opened stands: its last line's seq and MAC when it has lines. */
+struct audit_tail {
+    int found; /* the file has lines: seq and mac are its last one's */
+    uint64_t seq;
+    unsigned char mac[SHA256_BYTES];
+};
+
+/* The seq and MAC of the last line of the file open on fd (named path, for messages), so the
+ * chain goes on in it: the line read whole whatever its length (found by looking back from
+ * the end, bounded by the file's size); t->found 0 for an empty file. A file that does not end
+ * with a newline (a line cut by a crash) or whose last line is not an audit line is refused:
+ * STATUS_INVALID, why naming the file; STATUS_NOMEM. */
+int audit_tail_read(int fd, const char *path, struct audit_tail *t, struct strbuf *why)
+    __attribute__((warn_unused_result));
 
 /* The lowercase hex of n bytes into out (2n + 1 bytes). */
 void audit_hex(const unsigned char *bytes, size_t n, char *out);

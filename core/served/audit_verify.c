@@ -1,6 +1,7 @@
 /*
- * audit_verify.c: the audit log's key (read, or made), its chained HMAC, and the check that
- * `mcph --verify-audit FILE` runs over a whole file (audit.h).
+ * audit_verify.c: the audit log's key (read, or made), its chained HMAC, the last line of a
+ * file appended to read back, and the check that `mcph --verify-audit FILE` runs over a whole
+ * file (audit.h).
  */
 #include "served/audit.h"
 
@@ -8,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,76 @@ int audit_key_load(const char *path, int make, unsigned char *key, size_t *len, 
     return status;
 }
 
+/* --- A file appended to. --- */
+
+/* The bytes read at a time while looking back for the start of a file's last line. */
+#define AUDIT_TAIL_CHUNK (64 * 1024)
+
+int audit_whole(double x)
+{
+    return isfinite(x) && fabs(x) < 9223372036854775808.0 && x == trunc(x);
+}
+
+int audit_tail_read(int fd, const char *path, struct audit_tail *t, struct strbuf *why)
+{
+    char chunk[AUDIT_TAIL_CHUNK], *text = NULL;
+    struct stat st;
+    off_t start, at;
+    const char *mac;
+    cJSON *line = NULL;
+    int status = STATUS_INVALID;
+
+    memset(t, 0, sizeof(*t));
+    if (fstat(fd, &st) != 0 || st.st_size <= 0)
+        return STATUS_OK;
+    if (pread(fd, chunk, 1, st.st_size - 1) != 1 || chunk[0] != '\n') {
+        strbuf_addf(why,
+                    "%s: the file does not end with a newline (a line cut by a crash?): "
+                    "check it with mcph --verify-audit, then move it aside",
+                    path);
+        return STATUS_INVALID;
+    }
+    /* The newline before the last line, looked for backwards a chunk at a time. */
+    start = 0;
+    for (at = st.st_size - 1; at > 0 && start == 0;) {
+        size_t want = at < AUDIT_TAIL_CHUNK ? (size_t)at : AUDIT_TAIL_CHUNK;
+
+        if (pread(fd, chunk, want, at - (off_t)want) != (ssize_t)want)
+            break;
+        for (size_t i = want; i > 0; i--) {
+            if (chunk[i - 1] == '\n') {
+                start = at - (off_t)want + (off_t)i;
+                break;
+            }
+        }
+        at -= (off_t)want;
+    }
+    text = malloc((size_t)(st.st_size - start));
+    if (text != NULL &&
+        pread(fd, text, (size_t)(st.st_size - start - 1), start) == st.st_size - start - 1)
+        line = cJSON_ParseWithLength(text, (size_t)(st.st_size - start - 1));
+    mac = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "mac"));
+    if (text == NULL) {
+        strbuf_addf(why, "%s: out of memory reading its last line", path);
+        status = STATUS_NOMEM;
+    } else if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(line, "seq")) ||
+               !audit_whole(cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble) ||
+               cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble < 0 || mac == NULL ||
+               strlen(mac) != 2 * SHA256_BYTES || audit_unhex(mac, t->mac, SHA256_BYTES) != 0) {
+        strbuf_addf(why,
+                    "%s: its last line is not an audit line (no seq or mac): not appending "
+                    "to it",
+                    path);
+    } else {
+        t->seq = (uint64_t)cJSON_GetObjectItemCaseSensitive(line, "seq")->valuedouble;
+        t->found = 1;
+        status = STATUS_OK;
+    }
+    cJSON_Delete(line);
+    free(text);
+    return status;
+}
+
 /* --- The check. --- */
 
 /* What the check has seen so far. */
@@ -162,10 +234,12 @@ struct audit_check {
     const struct audit_mac *mac;
     unsigned char prev[SHA256_BYTES]; /* the last line's MAC */
     long long seq;                    /* the last line's seq */
+    long long first;                  /* the first line's seq */
     size_t lines;                     /* lines checked */
+    const unsigned char *after;       /* --after: the MAC before the file (rotated), or NULL */
 };
 
-static int audit_unhex(const char *hex, unsigned char *out, size_t n)
+int audit_unhex(const char *hex, unsigned char *out, size_t n)
 {
     for (size_t i = 0; i < 2 * n; i++) {
         char c = hex[i];
@@ -194,14 +268,19 @@ static int audit_split(const char *line, size_t len, size_t *covered, unsigned c
     return audit_unhex(line + *covered + sizeof(audit_mac_key) - 1, mac, SHA256_BYTES);
 }
 
-/* A header line (kind "open"): the chain starts again from zero; in the middle of a file it
- * must name the MAC before it (prev_mac) and follow its seq. */
+/* A header line (kind "open"). The first line of a file: a new log's (prev_mac null, seq 0,
+ * chained from zero) or, with --after, a rotated file's (prev_mac the MAC given, chained from
+ * zero). In the middle of a file (a restart or a reopen that appended): prev_mac the MAC of the
+ * line before, its seq followed, chained from it like any line. */
 static int audit_check_open(struct audit_check *ck, const cJSON *line, long long seq,
                             struct strbuf *why)
 {
     const char *key_id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "key_id"));
-    const char *prev = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "prev_mac"));
+    const cJSON *prev_item = cJSON_GetObjectItemCaseSensitive(line, "prev_mac");
+    const char *prev = cJSON_GetStringValue(prev_item);
     unsigned char named[SHA256_BYTES];
+    int has = prev != NULL && strlen(prev) == 2 * SHA256_BYTES &&
+              audit_unhex(prev, named, SHA256_BYTES) == STATUS_OK;
 
     if (key_id == NULL || strcmp(key_id, ck->mac->key_id) != 0) {
         strbuf_addf(why, "written under key %s, the key file holds key %s: verify with that key",
@@ -209,9 +288,7 @@ static int audit_check_open(struct audit_check *ck, const cJSON *line, long long
         return STATUS_INVALID;
     }
     if (ck->lines > 0) {
-        if (prev == NULL || strlen(prev) != 2 * SHA256_BYTES ||
-            audit_unhex(prev, named, SHA256_BYTES) != STATUS_OK ||
-            !sha256_equal(named, ck->prev, SHA256_BYTES)) {
+        if (!has || !sha256_equal(named, ck->prev, SHA256_BYTES)) {
             strbuf_addstr(why, "reopened without the MAC of the line before (prev_mac): a line "
                                "before it is missing or changed");
             return STATUS_INVALID;
@@ -220,6 +297,19 @@ static int audit_check_open(struct audit_check *ck, const cJSON *line, long long
             strbuf_addf(why, "sequence gap: seq %lld after %lld", seq, ck->seq);
             return STATUS_INVALID;
         }
+        return STATUS_OK;
+    }
+    if (ck->after == NULL && (!cJSON_IsNull(prev_item) || seq != 0)) {
+        strbuf_addf(why,
+                    "the header names a line before it (seq %lld, prev_mac %s): the start "
+                    "of the file was cut, or it is a rotated file: verify it with --after "
+                    "and the previous file's last MAC",
+                    seq, prev ? prev : "(none)");
+        return STATUS_INVALID;
+    }
+    if (ck->after != NULL && (!has || !sha256_equal(named, ck->after, SHA256_BYTES))) {
+        strbuf_addstr(why, "the header's prev_mac is not the MAC given with --after");
+        return STATUS_INVALID;
     }
     memset(ck->prev, 0, sizeof(ck->prev));
     return STATUS_OK;
@@ -231,24 +321,30 @@ static int audit_check_line(struct audit_check *ck, const char *text, size_t len
 {
     unsigned char mac[SHA256_BYTES], want[SHA256_BYTES];
     cJSON *line = cJSON_ParseWithLength(text, len);
-    const cJSON *seq = cJSON_GetObjectItemCaseSensitive(line, "seq");
+    const cJSON *seq_item = cJSON_GetObjectItemCaseSensitive(line, "seq");
     const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(line, "kind"));
+    int open = kind != NULL && strcmp(kind, "open") == 0;
+    long long seq = 0;
     size_t covered;
     int status = STATUS_INVALID;
 
+    /* Only a whole number in range is cast (a hostile file may say 1e999). */
+    if (cJSON_IsNumber(seq_item) && audit_whole(seq_item->valuedouble) &&
+        seq_item->valuedouble >= 0)
+        seq = (long long)seq_item->valuedouble;
+    else
+        seq_item = NULL;
     if (!cJSON_IsObject(line)) {
         strbuf_addstr(why, "not JSON");
-    } else if (!cJSON_IsNumber(seq) || audit_split(text, len, &covered, mac) != STATUS_OK) {
-        strbuf_addstr(why, "no seq or no mac member at its end");
-    } else if (ck->lines == 0 && (kind == NULL || strcmp(kind, "open") != 0)) {
+    } else if (seq_item == NULL || audit_split(text, len, &covered, mac) != STATUS_OK) {
+        strbuf_addstr(why, "no seq (a whole number) or no mac member at its end");
+    } else if (ck->lines == 0 && !open) {
         strbuf_addstr(why, "the first line is not a header (kind \"open\"): lines before it "
                            "were removed");
-    } else if ((kind == NULL || strcmp(kind, "open") != 0) &&
-               (long long)seq->valuedouble != ck->seq + 1) {
-        strbuf_addf(why, "sequence gap: seq %lld after %lld (a line removed or moved)",
-                    (long long)seq->valuedouble, ck->seq);
-    } else if (kind != NULL && strcmp(kind, "open") == 0 &&
-               audit_check_open(ck, line, (long long)seq->valuedouble, why) != STATUS_OK) {
+    } else if (!open && seq != ck->seq + 1) {
+        strbuf_addf(why, "sequence gap: seq %lld after %lld (a line removed or moved)", seq,
+                    ck->seq);
+    } else if (open && audit_check_open(ck, line, seq, why) != STATUS_OK) {
         /* why says it */
     } else {
         audit_mac_line(ck->mac, ck->prev, text, covered, want);
@@ -256,7 +352,9 @@ static int audit_check_line(struct audit_check *ck, const char *text, size_t len
             strbuf_addstr(why, "MAC mismatch: the line was changed, or a line before it");
         } else {
             memcpy(ck->prev, mac, sizeof(mac));
-            ck->seq = (long long)seq->valuedouble;
+            if (ck->lines == 0)
+                ck->first = seq;
+            ck->seq = seq;
             ck->lines++;
             status = STATUS_OK;
         }
@@ -291,9 +389,10 @@ static int audit_slurp(const char *path, char **text, size_t *len, struct strbuf
 }
 
 static int audit_verify_text(const char *path, const char *text, size_t len,
-                             const struct audit_mac *mac, struct strbuf *report)
+                             const struct audit_mac *mac, const unsigned char *after,
+                             struct strbuf *report)
 {
-    struct audit_check ck = {.mac = mac};
+    struct audit_check ck = {.mac = mac, .after = after};
     struct strbuf why = STRBUF_INIT;
     size_t at = 0, lineno = 0;
 
@@ -317,19 +416,25 @@ static int audit_verify_text(const char *path, const char *text, size_t len,
         strbuf_addf(report, "%s:1: empty: not even a header line", path);
         return 1;
     }
-    strbuf_addf(report, "%s: %zu lines verified", path, lineno);
+    strbuf_addf(report, "%s: %zu lines verified (seq %lld to %lld)", path, lineno, ck.first,
+                ck.seq);
     return 0;
 }
 
-int audit_verify(const char *path, const char *key_path, struct strbuf *report)
+int audit_verify(const char *path, const char *key_path, const char *after, struct strbuf *report)
 {
-    unsigned char key[AUDIT_KEY_MAX];
+    unsigned char key[AUDIT_KEY_MAX], after_mac[SHA256_BYTES];
     struct strbuf default_key = STRBUF_INIT;
     struct audit_mac mac;
     size_t keylen = 0, len = 0;
     char *text = NULL;
     int code;
 
+    if (after != NULL &&
+        (strlen(after) != 2 * SHA256_BYTES || audit_unhex(after, after_mac, SHA256_BYTES) != 0)) {
+        strbuf_addf(report, "--after %s: not a MAC (64 hex digits)", after);
+        return 2;
+    }
     if (key_path == NULL) {
         strbuf_addf(&default_key, "%s.key", path);
         key_path = default_key.buf;
@@ -343,7 +448,7 @@ int audit_verify(const char *path, const char *key_path, struct strbuf *report)
     memset(key, 0, sizeof(key));
     if (audit_slurp(path, &text, &len, report) != STATUS_OK)
         return 2;
-    code = audit_verify_text(path, text, len, &mac, report);
+    code = audit_verify_text(path, text, len, &mac, after ? after_mac : NULL, report);
     free(text);
     return code;
 }

@@ -459,6 +459,14 @@ void server_release(struct server *srv)
     pthread_mutex_destroy(&srv->refresh_lock);
     subs_release(&srv->subs);
     inflight_release(&srv->inflight);
+    /* Every call has ended: what is buffered is written (the writer logs through a copy of
+     * the log of its own, so one left to a disk that does not answer touches nothing of srv). */
+    audit_free(srv->audit, LIMIT_SHUTDOWN_FLUSH_MS);
+    srv->audit = NULL;
+    /* Lines logged from here on neither read the deleted key nor reach a client. */
+    srv->log.tag = NULL;
+    atomic_store(&srv->log.sink_level, LOG_OFF);
+    srv->log.sink_wants = NULL;
     pthread_key_delete(srv->call_key);
     if (srv->output_open) {
         server_remove_peer(srv, &srv->pipe_peer);
@@ -471,9 +479,6 @@ void server_release(struct server *srv)
     srv->rates = NULL;
     metrics_free(srv->metrics);
     srv->metrics = NULL;
-    /* Every call has ended: what is buffered is written. */
-    audit_free(srv->audit, LIMIT_SHUTDOWN_FLUSH_MS);
-    srv->audit = NULL;
     config_release(&srv->cfg);
     pthread_mutex_destroy(&srv->lock);
 }

@@ -17,9 +17,14 @@
 //   - mcph --verify-audit passes; copies with one changed byte, one removed line, two
 //     swapped lines and the header removed fail (exit 1) naming that line;
 //   - the file moved, SIGHUP: a new file starts with a header naming the old file's last MAC,
-//     and both verify;
-//   - a log on /dev/full: the calls still answer, stderr says the log cannot be written and
-//     counts the lines lost.
+//     and both verify (the new one with --after that MAC only);
+//   - a restart appends a header chained to the line before: the file cut there fails at 1;
+//   - a log not ending with a newline, or named through a symbolic link, is refused (exit 3);
+//   - a reload that only changes audit_arguments applies it to the next call; a read through
+//     a URI template logs the template and the URI's digest (the URI with audit_arguments);
+//     an invalid_arguments refusal names its section; --lock makes no key;
+//   - a log that cannot grow (RLIMIT_FSIZE): the calls still answer, stderr says the log
+//     cannot be written and counts the lines lost.
 // Time bounds are multiplied by MCPH_TEST_SLOW (default 1, 3 under ASan/UBSan, 5 under TSan).
 
 import crypto from 'node:crypto';
@@ -50,7 +55,7 @@ fs.chmodSync(tokenFile, 0o600);
 const httpLog = path.join(ws, 'http.jsonl');
 const stdioLog = path.join(ws, 'stdio.jsonl');
 const fullLog = path.join(ws, 'full.jsonl');
-fs.symlinkSync('/dev/full', fullLog);
+const reloadLog = path.join(ws, 'reload.jsonl');
 
 const example = { path: path.join(PLUGINS, 'example.so') };
 const sections = {
@@ -68,7 +73,8 @@ const readLines = (file) => {
         return [];
     }
 };
-const verify = (file, key) => spawnSync(BIN, ['--verify-audit', file, ...(key ? ['--audit-key', key] : [])], { encoding: 'utf8', timeout: 20000 * SLOW });
+const verify = (file, key, after) => spawnSync(BIN, ['--verify-audit', file, ...(key ? ['--audit-key', key] : []), ...(after ? ['--after', after] : [])], { encoding: 'utf8', timeout: 20000 * SLOW });
+const hash = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 // What was sent and what its line must say: id -> {principal, target, plugin, outcome, code, why, args}.
 const expected = new Map();
@@ -206,7 +212,7 @@ await check('mcph --verify-audit passes on both logs', async () => {
     for (const f of [httpLog, stdioLog]) {
         const r = verify(f);
         expectEq(r.status, 0, `${f}: exit (${r.stderr.trim()})`);
-        expect(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ lines verified$`, 'm').test(r.stdout), `report: ${r.stdout}`);
+        expect(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ lines verified \\(seq 0 to \\d+\\)$`, 'm').test(r.stdout), `report: ${r.stdout}`);
     }
 });
 
@@ -260,21 +266,131 @@ await check('the file moved, SIGHUP: a new file with a header chained to the old
     expectEq(fresh[0].kind, 'open', 'the new file starts with a header');
     expectEq(fresh[0].prev_mac, old[old.length - 1].mac, 'the header names the old file\'s last MAC');
     expectEq(fresh[0].seq, old[old.length - 1].seq + 1, 'the sequence goes on');
-    for (const f of [moved, httpLog]) {
-        const v = verify(f, `${httpLog}.key`);
-        expectEq(v.status, 0, `${f}: ${v.stderr.trim()}`);
-    }
+    const v = verify(moved, `${httpLog}.key`);
+    expectEq(v.status, 0, `${moved}: ${v.stderr.trim()}`);
+    // The new file names a line before it: verified with --after that line's MAC only.
+    const alone = verify(httpLog, `${httpLog}.key`);
+    expectEq(alone.status, 1, `${httpLog} without --after: ${alone.stdout}`);
+    const after = verify(httpLog, `${httpLog}.key`, old[old.length - 1].mac);
+    expectEq(after.status, 0, `${httpLog} --after: ${after.stderr.trim()}`);
 });
 
-await check('a full disk is reported on stderr, and calls still answer', async () => {
-    const p = new Proc([BIN, ini('audit-full', fullLog)], { cwd: ROOT });
+await check('a restart appends: a cut at the inner header is caught at line 1', async () => {
+    const text = fs.readFileSync(stdioLog, 'utf8');
+    const lines = text.split('\n').slice(0, -1);
+    // The stdio log after a second server appended to it: [H0, ..., H1, ...].
+    const again = new Proc([BIN, ini('audit-stdio', stdioLog)], { cwd: ROOT });
+    again.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'audit', version: '1' } } });
+    again.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    again.send({ jsonrpc: '2.0', id: 'again', method: 'tools/call', params: { name: 'echo', arguments: { text: 'again' } } });
+    const ok = await again.waitFor(() => again.events.some((e) => e.msg?.id === 'again'), 10000 * SLOW);
+    again.close();
+    await again.wait(10000 * SLOW);
+    expect(ok, 'the call after the restart answered');
+    const all = fs.readFileSync(stdioLog, 'utf8').split('\n').slice(0, -1);
+    const inner = JSON.parse(all[lines.length]);
+    expectEq(inner.kind, 'open', 'the restart wrote a header');
+    expectEq(inner.prev_mac, JSON.parse(lines[lines.length - 1]).mac, 'it names the line before it');
+    const whole = verify(stdioLog);
+    expectEq(whole.status, 0, `whole: ${whole.stderr.trim()}`);
+    const cut = path.join(ws, 'cut-start.jsonl');
+    fs.writeFileSync(cut, `${all.slice(lines.length).join('\n')}\n`);
+    const r = verify(cut, `${stdioLog}.key`);
+    expectEq(r.status, 1, `cut start: exit (${r.stdout})`);
+    expect(r.stderr.startsWith(`${cut}:1: the header names a line before it`), `cut start: ${r.stderr.trim()}`);
+});
+
+await check('a log that does not end with a newline is refused (exit 3), and so is a link', async () => {
+    const partial = path.join(ws, 'partial.jsonl');
+    fs.writeFileSync(partial, fs.readFileSync(stdioLog, 'utf8').slice(0, -7), { mode: 0o600 });
+    fs.copyFileSync(`${stdioLog}.key`, `${partial}.key`);
+    const r = spawnSync(BIN, [ini('audit-partial', partial)], { input: '', encoding: 'utf8', timeout: 20000 * SLOW });
+    expectEq(r.status, 3, `exit (${r.stderr.trim()})`);
+    expect(/partial\.jsonl: the file does not end with a newline/.test(r.stderr), `stderr: ${r.stderr.trim()}`);
+    const link = path.join(ws, 'link.jsonl');
+    fs.symlinkSync(stdioLog, link);
+    fs.copyFileSync(`${stdioLog}.key`, `${link}.key`);
+    const l = spawnSync(BIN, [ini('audit-link', link)], { input: '', encoding: 'utf8', timeout: 20000 * SLOW });
+    expectEq(l.status, 3, `link: exit (${l.stderr.trim()})`);
+    expect(/link\.jsonl: cannot open the audit log: .*symbolic link/.test(l.stderr), `link: ${l.stderr.trim()}`);
+});
+
+await check('a reload that changes only audit_arguments applies it; reads through a template log a digest', async () => {
+    const sect = (logged) => ({ 'plugin.example': { ...example, audit_arguments: logged ? 'yes' : 'no' } });
+    const file = writeIni(ws, { server: { name: 'audit-reload', audit: reloadLog }, ...sect(true) }, 'audit-reload.ini');
+    const p = new Proc([BIN, file], { cwd: ROOT });
+    const call = async (id, method, params) => {
+        p.send({ jsonrpc: '2.0', id, method, params });
+        return p.waitFor(() => p.events.some((e) => e.msg?.id === id), 10000 * SLOW);
+    };
+    const problems = [];
+    try {
+        p.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'audit', version: '1' } } });
+        p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        await call('r-echo-1', 'tools/call', { name: 'echo', arguments: { text: 'one' } });
+        await call('r-read-1', 'resources/read', { uri: 'example://greeting/alice' });
+        writeIni(ws, { server: { name: 'audit-reload', audit: reloadLog }, ...sect(false) }, 'audit-reload.ini');
+        process.kill(p.pid, 'SIGHUP');
+        // The instance is made again (a kept one is not logged at info level).
+        const reloaded = await p.waitFor(() => /reload: example: [\s\S]*reload: serving/.test(p.stderr), 10000 * SLOW);
+        if (!reloaded) problems.push(`no reload of example: ${p.stderr.slice(-300)}`);
+        await call('r-echo-2', 'tools/call', { name: 'echo', arguments: { text: 'two' } });
+        await call('r-read-2', 'resources/read', { uri: 'example://greeting/bob' });
+        await call('r-fixed', 'resources/read', { uri: 'example://readme' });
+        await call('r-invalid', 'tools/call', { name: 'echo', arguments: {} });
+    } finally {
+        p.close();
+        await p.wait(10000 * SLOW);
+    }
+    const by = new Map(readLines(reloadLog).filter((l) => l.kind === 'call').map((l) => [l.id, l]));
+    const is = (id, field, v) => {
+        const got = by.get(id)?.[field];
+        if (JSON.stringify(got) !== JSON.stringify(v)) problems.push(`${id}: ${field} ${JSON.stringify(got)}, not ${JSON.stringify(v)}`);
+    };
+    is('r-echo-1', 'args', { text: 'one' });
+    is('r-echo-2', 'args', undefined);
+    is('r-read-1', 'target', 'example://greeting/{name}');
+    is('r-read-1', 'uri', 'example://greeting/alice');
+    is('r-read-1', 'uri_sha256', hash('example://greeting/alice'));
+    is('r-read-2', 'target', 'example://greeting/{name}');
+    is('r-read-2', 'uri', undefined);
+    is('r-read-2', 'uri_sha256', hash('example://greeting/bob'));
+    is('r-fixed', 'target', 'example://readme');
+    is('r-fixed', 'uri_sha256', undefined);
+    is('r-invalid', 'why', 'invalid_arguments');
+    is('r-invalid', 'plugin', 'example');
+    if (p.exitInfo?.code !== 0) problems.push(`exit ${JSON.stringify(p.exitInfo)}`);
+    if (SANITIZER_REPORT.test(p.stderr)) problems.push(`sanitizer report: ${p.stderr.slice(-600)}`);
+    const v = verify(reloadLog);
+    if (v.status !== 0) problems.push(`verify: ${v.stderr.trim()}`);
+    return problems;
+});
+
+await check('--lock makes no audit key', async () => {
+    const log = path.join(ws, 'lock-audit.jsonl');
+    const file = writeIni(ws, { server: { name: 'audit-lock', audit: log, lock: path.join(ws, 'audit.lock') }, 'plugin.example': example }, 'audit-lock.ini');
+    const r = spawnSync(BIN, ['--lock', file], { encoding: 'utf8', timeout: 20000 * SLOW });
+    expectEq(r.status, 0, `--lock: ${r.stderr.trim()}`);
+    expect(!fs.existsSync(`${log}.key`), 'no key file made');
+    expect(!fs.existsSync(log), 'no log file made');
+});
+
+// A full disk, made honestly without root: the file may not grow (RLIMIT_FSIZE under its size
+// in the server's process, SIGXFSZ ignored), so every write fails with EFBIG as ENOSPC would.
+await check('a file that cannot grow is reported on stderr, and calls still answer', async () => {
+    // The log: one line of 4 MiB (the last line is read back whole at open), the limit just
+    // under its size (and above a plugin's copy, which counts too).
+    fs.writeFileSync(`${fullLog}.key`, `${crypto.randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    fs.writeFileSync(fullLog, `{"seq":0,"pad":"${'x'.repeat(4 << 20)}","mac":"${'0'.repeat(64)}"}\n`, { mode: 0o600 });
+    const blocks = Math.floor(fs.statSync(fullLog).size / 512) - 1;
+    const p = new Proc(['/bin/sh', '-c', `trap "" XFSZ; ulimit -f ${blocks} && exec "$@"`, 'sh', BIN, ini('audit-full', fullLog)], { cwd: ROOT });
     try {
         p.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'audit', version: '1' } } });
         p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
         for (let i = 0; i < 200; i++) p.send({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { text: `f ${i}` } } });
         const ok = await p.waitFor(() => p.events.filter((e) => e.msg && typeof e.msg.id === 'number').length >= 200, 20000 * SLOW);
         expect(ok, `answers: ${p.events.length}`);
-        const said = await p.waitFor(() => /error: audit log .*full\.jsonl: cannot write: No space left on device; \d+ line\(s\) lost/.test(p.stderr), 5000 * SLOW);
+        const said = await p.waitFor(() => /error: audit log .*full\.jsonl: cannot write: File too large; \d+ line\(s\) lost/.test(p.stderr), 5000 * SLOW);
         expect(said, `stderr: ${p.stderr.slice(-400)}`);
         const lines = p.stderr.split('\n').filter((l) => /cannot write/.test(l)).length;
         expect(lines <= 2, `${lines} error lines: at most one every few seconds`);

@@ -3,7 +3,10 @@
  * short; lines written from several threads verify; a changed byte, a removed line (the
  * header too), two swapped lines and a cut last line are each caught at their line; a file
  * reopened after a move starts with a header naming the last MAC before it, and so does a
- * file appended to; a log on /dev/full loses lines and counts them, and calls never wait.
+ * file appended to (its header chained to the line before, so that a cut start is caught);
+ * a file with a cut last line is not appended to, a long last line is; ids and seqs no long
+ * long holds are never cast; a link or a file others may write is refused; a log that cannot
+ * grow loses lines and counts them, and calls never wait.
  * Files go under build/tests/tmp/audit/. */
 #include "served/audit.h"
 
@@ -13,9 +16,11 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,7 +91,7 @@ static void test_key_copy(const char *from, const char *to)
 static int test_verify(const char *path, struct strbuf *report)
 {
     strbuf_reset(report);
-    return audit_verify(path, NULL, report);
+    return audit_verify(path, NULL, NULL, report);
 }
 
 static char *test_read(const char *path, size_t *len)
@@ -325,18 +330,28 @@ static void test_reopen_and_append(void)
     audit_free(a, 5000);
     test_key_copy(path, moved);
     CHECK_INT_EQ(test_verify(moved, &report), 0);
-    CHECK_INT_EQ(test_verify(path, &report), 0);
+    CHECK_STR_HAS(report.buf, "(seq 0 to 10)");
+    /* The rotated file names the old one's last MAC: verified only when given it. */
+    CHECK_INT_EQ(test_verify(path, &report), 1);
+    CHECK_STR_HAS(report.buf, ":1: the header names a line before it");
     text = test_read(moved, &len);
     last = strrchr(text, '{');
     {
         char *mac = strstr(last ? last : text, "\"mac\":\"");
-        char want[100], *second;
+        char want[100], after[65], *second;
         size_t n2;
 
         snprintf(want, sizeof(want), "\"prev_mac\":\"%.64s\"", mac ? mac + 7 : "");
+        snprintf(after, sizeof(after), "%.64s", mac ? mac + 7 : "");
         second = test_read(path, &n2);
         CHECK(second != NULL && strstr(second, want) != NULL);
         free(second);
+        strbuf_reset(&report);
+        CHECK_INT_EQ(audit_verify(path, NULL, after, &report), 0);
+        CHECK_STR_HAS(report.buf, "(seq 11 to 21)");
+        after[0] = after[0] == '0' ? '1' : '0';
+        strbuf_reset(&report);
+        CHECK_INT_EQ(audit_verify(path, NULL, after, &report), 1);
     }
     free(text);
     /* A restart appends: a second header in the same file, chained to the line before. */
@@ -344,32 +359,255 @@ static void test_reopen_and_append(void)
         test_calls(a, 2, 5);
         audit_free(a, 5000);
     }
-    CHECK_INT_EQ(test_verify(path, &report), 0);
+    strbuf_reset(&report);
+    CHECK_INT_EQ(audit_verify(path, NULL, NULL, &report), 1);
+    strbuf_reset(&report);
+    text = test_read(moved, &len);
+    last = strrchr(text, '{');
+    {
+        char after[65];
+
+        snprintf(after, sizeof(after), "%.64s", strstr(last, "\"mac\":\"") + 7);
+        CHECK_INT_EQ(audit_verify(path, NULL, after, &report), 0);
+    }
+    free(text);
     CHECK_STR_HAS(report.buf, ": 17 lines verified");
     strbuf_release(&why);
     strbuf_release(&report);
 }
 
-/* A log on /dev/full: every line lost and counted, nothing waits. */
-static void test_full_disk(void)
+/* A reopen of a file that was not moved (a reload), with lines still buffered: the header goes
+ * on from the last line written, those included. */
+static void test_reopen_same_file(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
+    char path[512];
+    struct audit *a;
+
+    test_fresh(path, sizeof(path), "same.jsonl");
+    if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 16 << 20, &test_log, &why), STATUS_OK))
+        return;
+    test_calls(a, 0, 3);
+    usleep(200 * 1000);
+    for (int round = 0; round < 5; round++) {
+        test_calls(a, 1, 200);
+        CHECK_INT_EQ(audit_reopen(a), STATUS_OK);
+        test_calls(a, 2, 200);
+    }
+    audit_free(a, 5000);
+    /* 2003 calls and a header per reopen taken (one waiting may be replaced by the next). */
+    CHECK_INT_EQ(test_verify(path, &report), 0);
+    CHECK_STR_HAS(report.buf, "(seq 0 to 20");
+    strbuf_release(&why);
+    strbuf_release(&report);
+}
+
+/* [H0,a,b,H1,c,d] (a restart that appended) cut to [H1,c,d]: caught at line 1, because the
+ * inner header is chained from the line before it and names a seq past 0. */
+static void test_cut_start(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
+    char path[512], cut[512];
+    struct audit *a;
+    size_t len;
+    char *text;
+    long at;
+
+    test_fresh(path, sizeof(path), "start.jsonl");
+    test_fresh(cut, sizeof(cut), "start-cut.jsonl");
+    for (int round = 0; round < 2; round++) {
+        if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 1 << 20, &test_log, &why), STATUS_OK))
+            return;
+        test_calls(a, round, 2);
+        audit_free(a, 5000);
+    }
+    CHECK_INT_EQ(test_verify(path, &report), 0);
+    CHECK_STR_HAS(report.buf, ": 6 lines verified (seq 0 to 5)");
+    text = test_read(path, &len);
+    at = test_line_at(text, 4);
+    if (CHECK(at > 0 && strstr(text + at, "\"kind\":\"open\"") != NULL)) {
+        test_write(cut, text + at, len - (size_t)at);
+        test_key_copy(path, cut);
+        CHECK_INT_EQ(test_verify(cut, &report), 1);
+        CHECK_STR_HAS(report.buf, "start-cut.jsonl:1: the header names a line before it");
+    }
+    free(text);
+    strbuf_release(&why);
+    strbuf_release(&report);
+}
+
+/* A file whose last line was cut (a crash in the middle of a write) is not appended to; nor is
+ * a last line longer than any read back from the end in one go, which is still found. */
+static void test_partial_tail(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
+    char path[512];
+    struct audit *a = NULL;
+    size_t len;
+    char *text;
+
+    test_fresh(path, sizeof(path), "partial.jsonl");
+    if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 1 << 20, &test_log, &why), STATUS_OK))
+        return;
+    test_calls(a, 0, 3);
+    audit_free(a, 5000);
+    text = test_read(path, &len);
+    test_write(path, text, len - 5);
+    free(text);
+    a = NULL;
+    CHECK_INT_EQ(audit_open(&a, path, NULL, 1 << 20, &test_log, &why), STATUS_INVALID);
+    CHECK(a == NULL);
+    CHECK_STR_HAS(why.buf, "does not end with a newline");
+    /* Left as it was: the verifier names the cut line. */
+    CHECK_INT_EQ(test_verify(path, &report), 1);
+    CHECK_STR_HAS(report.buf, "partial.jsonl:4: truncated");
+
+    /* A last line of 300 KiB (arguments logged): appended to, the chain goes on. */
+    test_fresh(path, sizeof(path), "long.jsonl");
+    if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 4 << 20, &test_log, &why), STATUS_OK))
+        return;
+    {
+        char *big = malloc(300 * 1024);
+        cJSON *args = cJSON_CreateObject();
+
+        memset(big, 'x', 300 * 1024 - 1);
+        big[300 * 1024 - 1] = '\0';
+        cJSON_AddStringToObject(args, "text", big);
+        audit_call(a, &(struct audit_entry){.method = "tools/call",
+                                            .target = "echo",
+                                            .outcome = AUDIT_RESULT,
+                                            .duration_us = 1,
+                                            .args = args,
+                                            .with_args = 1});
+        cJSON_Delete(args);
+        free(big);
+    }
+    audit_free(a, 5000);
+    if (CHECK_INT_EQ(audit_open(&a, path, NULL, 4 << 20, &test_log, &why), STATUS_OK)) {
+        test_calls(a, 1, 2);
+        audit_free(a, 5000);
+    }
+    CHECK_INT_EQ(test_verify(path, &report), 0);
+    CHECK_STR_HAS(report.buf, ": 5 lines verified (seq 0 to 4)");
+    strbuf_release(&why);
+    strbuf_release(&report);
+}
+
+/* Numbers no long long holds: an id is logged as cJSON prints it, a seq is a bad line. */
+static void test_huge_numbers(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
+    char path[512], bad[512];
+    struct audit *a;
+    size_t len;
+    char *text, *seq;
+
+    test_fresh(path, sizeof(path), "huge.jsonl");
+    test_fresh(bad, sizeof(bad), "huge-seq.jsonl");
+    if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 1 << 20, &test_log, &why), STATUS_OK))
+        return;
+    {
+        const double ids[] = {1e300, -1e300, 9223372036854775808.0, 1.5};
+
+        for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+            cJSON *id = cJSON_CreateNumber(ids[i]);
+
+            audit_call(a, &(struct audit_entry){.method = "tools/call",
+                                                .id = id,
+                                                .outcome = AUDIT_RESULT,
+                                                .duration_us = 1});
+            cJSON_Delete(id);
+        }
+    }
+    audit_free(a, 5000);
+    CHECK_INT_EQ(test_verify(path, &report), 0);
+    text = test_read(path, &len);
+    CHECK_STR_HAS(text, "\"id\":1e+300");
+    CHECK_STR_HAS(text, "\"id\":1.5");
+    /* A seq of 1e999 (inf when read) on line 2: a bad line, no cast. */
+    seq = strstr(text + test_line_at(text, 2), "\"seq\":1");
+    if (CHECK(seq != NULL)) {
+        struct strbuf edited = STRBUF_INIT;
+
+        strbuf_add(&edited, text, (size_t)(seq - text));
+        strbuf_addstr(&edited, "\"seq\":1e999");
+        strbuf_addstr(&edited, seq + 7);
+        test_write(bad, edited.buf, edited.len);
+        test_key_copy(path, bad);
+        CHECK_INT_EQ(test_verify(bad, &report), 1);
+        CHECK_STR_HAS(report.buf, "huge-seq.jsonl:2: no seq (a whole number)");
+        /* Its last line is whole: appended to. */
+        CHECK_INT_EQ(audit_open(&a, bad, NULL, 1 << 20, &test_log, &why), STATUS_OK);
+        audit_free(a, 5000);
+        strbuf_release(&edited);
+    }
+    free(text);
+    strbuf_release(&why);
+    strbuf_release(&report);
+}
+
+/* The log file itself, not a link to one; a regular file only its owner may write. */
+static void test_file_rules(void)
 {
     struct strbuf why = STRBUF_INIT;
+    char path[512], real[512];
+    struct audit *a = NULL;
+    int fd;
+
+    test_fresh(path, sizeof(path), "link.jsonl");
+    test_fresh(real, sizeof(real), "real.jsonl");
+    fd = open(real, O_CREAT | O_WRONLY, 0600);
+    if (fd >= 0)
+        close(fd);
+    CHECK(symlink("real.jsonl", path) == 0); /* beside it: a link that resolves */
+    CHECK_INT_EQ(audit_open(&a, path, NULL, 1 << 20, &test_log, &why), STATUS_INVALID);
+    CHECK_STR_HAS(why.buf, "symbolic link");
+    unlink(path);
+    strbuf_reset(&why);
+    chmod(real, 0620);
+    CHECK_INT_EQ(audit_open(&a, real, NULL, 1 << 20, &test_log, &why), STATUS_INVALID);
+    CHECK_STR_HAS(why.buf, "only its owner may write");
+    strbuf_reset(&why);
+    CHECK_INT_EQ(audit_open(&a, test_dir, NULL, 1 << 20, &test_log, &why), STATUS_INVALID);
+    CHECK(a == NULL);
+    strbuf_release(&why);
+}
+
+/* A log that cannot grow (RLIMIT_FSIZE at its size, SIGXFSZ ignored: EFBIG, as a full disk
+ * gives ENOSPC): every line lost and counted, nothing waits. */
+static void test_full_disk(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
     char path[512];
     uint64_t written, lost;
+    struct rlimit was, now;
+    struct stat st;
     struct audit *a;
 
     test_fresh(path, sizeof(path), "full.jsonl");
-    if (symlink("/dev/full", path) != 0)
-        return;
     if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 64 << 10, &test_log, &why), STATUS_OK))
         return;
-    test_calls(a, 0, 2000);
-    usleep(200 * 1000);
-    audit_counts(a, &written, &lost);
-    CHECK_INT_EQ(written, 0);
-    CHECK_INT_EQ(lost, 2000);
     audit_free(a, 5000);
+    if (!CHECK(stat(path, &st) == 0 && getrlimit(RLIMIT_FSIZE, &was) == 0))
+        return;
+    signal(SIGXFSZ, SIG_IGN);
+    now = was;
+    now.rlim_cur = (rlim_t)st.st_size;
+    CHECK(setrlimit(RLIMIT_FSIZE, &now) == 0);
+    if (CHECK_INT_EQ(audit_open(&a, path, NULL, 64 << 10, &test_log, &why), STATUS_OK)) {
+        test_calls(a, 0, 2000);
+        usleep(200 * 1000);
+        audit_counts(a, &written, &lost);
+        CHECK_INT_EQ(written, 0);
+        CHECK_INT_EQ(lost, 2000);
+        audit_free(a, 5000);
+    }
+    setrlimit(RLIMIT_FSIZE, &was);
+    signal(SIGXFSZ, SIG_DFL);
+    /* Nothing half written: the file is still whole. */
+    CHECK_INT_EQ(test_verify(path, &report), 0);
     strbuf_release(&why);
+    strbuf_release(&report);
 }
 
 static const struct check_test tests[] = {
@@ -378,6 +616,11 @@ static const struct check_test tests[] = {
     {"chain_verifies", test_chain_verifies},
     {"tampering", test_tampering},
     {"reopen_and_append", test_reopen_and_append},
+    {"reopen_same_file", test_reopen_same_file},
+    {"cut_start", test_cut_start},
+    {"partial_tail", test_partial_tail},
+    {"huge_numbers", test_huge_numbers},
+    {"file_rules", test_file_rules},
     {"full_disk", test_full_disk},
     {0},
 };
