@@ -496,7 +496,9 @@ static int pin_merge(struct pin *pin, const struct log *log, struct diag *errs)
     struct pin *disk = NULL;
     struct pin_row *rows;
     size_t added = 0, n, cap;
-    int status = pin_load(&disk, pin->path, pin->accept, errs), found;
+    /* Read as under refuse: a file gone for a moment (an editor's save, a move before
+     * mcph --lock) is not an empty set that would drop every pin kept in memory. */
+    int status = pin_load(&disk, pin->path, 0, errs), found;
 
     if (status != STATUS_OK) {
         log_msg(log, LOG_WARNING, NULL,

@@ -361,6 +361,14 @@ static void test_accept_merge(void)
     }
     CHECK_STR_EQ(text, "not a lock file\n");
     CHECK_STR_HAS(test_logged(fd), "cannot be read now");
+    /* A file gone for a moment (an editor's save, a move before mcph --lock) is not an empty
+     * lock file: nothing written, and the pins kept in memory still judge. */
+    CHECK(unlink(path) == 0);
+    CHECK_INT_EQ(test_admit(pin, "p", "f", "Does f"), 1);
+    CHECK(pin_save(pin, &lg) != STATUS_OK);
+    CHECK(access(path, F_OK) != 0);
+    pin_gate(pin, &gate, &lg, PIN_SERVE);
+    CHECK_INT_EQ(test_admit(pin, "p", "d", "Does d, changed"), 0);
     pin_free(pin);
     close(fd);
     diag_release(&errs);
