@@ -104,9 +104,11 @@ grep -q '^usage: mcph ' "$tmp/help" || fail "mcph --help printed no usage line o
 man1=$stage/share/man/man1/mcph.1
 man5=$stage/share/man/man5/mcph.ini.5
 man7=$stage/share/man/man7/mcph-plugin.7
-grep -o -- '--[a-z]*' "$tmp/help" | LC_ALL=C sort -u >"$tmp/help.opts"
-sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man1" | sed -n 's/^\.B[R]* \\-\\-\([a-z]*\).*/--\1/p' |
-    LC_ALL=C sort -u >"$tmp/man.opts"
+# Every option each of them names, hyphens included (--verify-audit, --audit-key); in the man page,
+# the OPTIONS section, where an option's own arguments (--after MAC) are named inline.
+grep -oE -- '--[a-z]+(-[a-z]+)*' "$tmp/help" | LC_ALL=C sort -u >"$tmp/help.opts"
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man1" | grep -oE '\\-\\-[a-z]+(\\-[a-z]+)*' |
+    sed 's/\\-/-/g' | LC_ALL=C sort -u >"$tmp/man.opts"
 [ -s "$tmp/help.opts" ] || fail "found no option in mcph --help"
 diff -u "$tmp/help.opts" "$tmp/man.opts" >&2 ||
     fail "mcph --help (-) and the OPTIONS of mcph(1) (+) list different options"
