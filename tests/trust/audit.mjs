@@ -7,7 +7,8 @@
 // with an audit log of its own (build/tests/trust/audit/): two HTTP clients (one per token)
 // and the stdio client make a few thousand calls, bounded in time: echo (a result), fail (a
 // tool error), an unknown tool, arguments that are not an object and a tools/call without a
-// name (invalid params), an unknown resource, a second add past [limit.add] (rate limited), a
+// name (invalid params), an unknown resource and a read through a template the tokens do not
+// see ([access.all]; both logged with the URI's digest only), a second add past [limit.add] (rate limited), a
 // count cancelled over stdio, an echo with a traceparent in _meta; and b_echo, served by a
 // second section with audit_arguments = yes. Then:
 //   - every call has one line with its principal (token:1, token:2, local), transport,
@@ -17,7 +18,10 @@
 //   - mcph --verify-audit passes; copies with one changed byte, one removed line, two
 //     swapped lines and the header removed fail (exit 1) naming that line;
 //   - the file moved, SIGHUP: a new file starts with a header naming the old file's last MAC,
-//     and both verify (the new one with --after that MAC only);
+//     and both verify (the new one with --after that MAC only); a new file whose end is not a
+//     whole line is not switched to (the old one goes on); after a second rotation the three
+//     files concatenated verify as one, each verifies with --after the previous file's last
+//     MAC (the oldest with its own header's prev_mac), and a cut start still fails;
 //   - a restart appends a header chained to the line before: the file cut there fails at 1;
 //   - a log not ending with a newline, or named through a symbolic link, is refused (exit 3);
 //   - a reload that only changes audit_arguments applies it to the next call; a read through
