@@ -494,6 +494,12 @@ void call_audit_answered(struct server *srv, const struct peer *peer, const cJSO
     call_audit_now(srv, peer, msg, target, NULL, pl, outcome, code, why);
 }
 
+void call_audit_refused_read(struct server *srv, const struct peer *peer, const cJSON *msg,
+                             const char *tmpl, const char *uri, const struct plugin *pl)
+{
+    call_audit_now(srv, peer, msg, tmpl, uri, tmpl ? pl : NULL, AUDIT_REFUSED, 0, "unknown");
+}
+
 /* A job's line, as it was answered (error: the message sent, or NULL). */
 static void call_audit_end(struct call_job *job, const cJSON *error)
 {

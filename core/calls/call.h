@@ -74,4 +74,11 @@ void call_audit_answered(struct server *srv, const struct peer *peer, const cJSO
                          const char *target, const struct plugin *pl, int outcome, int code,
                          const char *why);
 
+/* The audit line of a resources/read refused as unknown whose URI (uri, borrowed) may carry
+ * secrets in a template's variables: tmpl, the template it matched (of plugin pl), is the
+ * target, and the URI is logged as uri_sha256 only (as uri too with pl's audit_arguments);
+ * tmpl NULL (nothing matched): target null, pl NULL. The dispatching thread. */
+void call_audit_refused_read(struct server *srv, const struct peer *peer, const cJSON *msg,
+                             const char *tmpl, const char *uri, const struct plugin *pl);
+
 #endif

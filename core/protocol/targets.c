@@ -155,11 +155,19 @@ void targets_resources_read(struct request *req)
     }
     r = registry_find_resource(req->srv->reg, uri);
     t = r ? NULL : registry_match_template(req->srv->reg, uri, &vars);
-    /* The row the URI names, hidden from the principal, is as good as none: not found. */
-    if ((r == NULL && t == NULL) || (r != NULL && !request_sees(req, FILTER_RESOURCES, uri)) ||
-        (t != NULL && !request_sees(req, FILTER_RESOURCES, t->def->uri_template))) {
-        cJSON_Delete(vars);
+    /* The row the URI names, hidden from the principal, is as good as none: not found. A
+     * fixed resource's URI is its name; any other URI may carry secrets (a template's
+     * variables, a token pasted by mistake): its line names the template, or nothing, and
+     * the URI only as a digest. */
+    if (r != NULL && !request_sees(req, FILTER_RESOURCES, uri)) {
         targets_refused(req, uri, 0, "unknown");
+        request_not_found(req, uri);
+        return;
+    }
+    if (r == NULL && (t == NULL || !request_sees(req, FILTER_RESOURCES, t->def->uri_template))) {
+        cJSON_Delete(vars);
+        call_audit_refused_read(req->srv, req->peer, req->msg, t ? t->def->uri_template : NULL, uri,
+                                t ? t->plugin : NULL);
         request_not_found(req, uri);
         return;
     }

@@ -53,7 +53,6 @@ struct audit {
     int has_prev;                     /* a line was ever written (prev is meaningful) */
     uint64_t seq;                     /* the next line's number */
     int need_header;                  /* the file opened has no header yet */
-    int appending;                    /* the file had lines: the header chains from prev */
     int failing;                      /* the last write failed */
     struct timespec warned;           /* when the last error line was logged */
     struct strbuf out;                /* a batch being written */
@@ -404,7 +403,9 @@ static void audit_header(struct audit *a, unsigned char *mac, uint64_t *seq)
     } else {
         strbuf_addstr(&body, ",\"prev_mac\":null");
     }
-    audit_chain(a, a->appending ? a->prev : zero, body.buf, body.len, mac, seq);
+    /* Chained from the line before it, in this file or (after a rotation) the one moved
+     * away, so that files kept in order verify as one; from zero only for a new log. */
+    audit_chain(a, a->has_prev ? a->prev : zero, body.buf, body.len, mac, seq);
     strbuf_release(&body);
 }
 
@@ -502,7 +503,6 @@ static void audit_write_batch(struct audit *a, const char *batch, size_t len, ui
         log_msg(a->lg, LOG_NOTICE, NULL, "audit log %s: writing again", a->path);
     a->failing = 0;
     a->need_header = 0;
-    a->appending = 1;
     a->has_prev = 1;
     a->seq = seq;
     memcpy(a->prev, prev, sizeof(prev));
@@ -512,7 +512,6 @@ static void audit_write_batch(struct audit *a, const char *batch, size_t len, ui
 /* Go on from the last line of the file just opened, when it has lines. */
 static void audit_use_tail(struct audit *a, const struct audit_tail *t)
 {
-    a->appending = t->found;
     if (!t->found)
         return;
     a->seq = t->seq + 1;
@@ -527,10 +526,19 @@ static void audit_switch(struct audit *a, struct audit_next *next)
 
     if (next->fd < 0)
         return;
-    /* Read again here: when the file was not moved, lines written since audit_reopen read
-     * it are in it, and the header goes on from the last of them. */
-    if (audit_tail_read(next->fd, a->path, &next->tail, &why) != STATUS_OK)
-        log_msg(a->lg, LOG_ERROR, NULL, "audit log: %s", why.nomem ? "out of memory" : why.buf);
+    /* Read here, on the thread that writes: when the file was not moved, lines written up to
+     * now are in it (none half written), and the header goes on from the last of them. A
+     * file that cannot be read, or whose end is not a whole audit line, is not switched to:
+     * a header chained from zero into it would break its chain from there on. */
+    if (audit_tail_read(next->fd, a->path, &next->tail, &why) != STATUS_OK) {
+        log_msg(a->lg, LOG_ERROR, NULL, "audit log not reopened (the old file goes on): %s",
+                why.nomem ? "out of memory" : why.buf);
+        strbuf_release(&why);
+        close(next->fd);
+        next->fd = -1;
+        memset(&next->mac, 0, sizeof(next->mac));
+        return;
+    }
     strbuf_release(&why);
     close(a->fd);
     a->fd = next->fd;
@@ -538,6 +546,8 @@ static void audit_switch(struct audit *a, struct audit_next *next)
     a->need_header = 1;
     audit_use_tail(a, &next->tail);
     next->fd = -1;
+    memset(&next->mac, 0, sizeof(next->mac));
+    log_msg(a->lg, LOG_INFO, NULL, "audit log %s reopened (key %s)", a->path, a->mac.key_id);
 }
 
 static void *audit_writer(void *arg)
@@ -587,8 +597,8 @@ static void *audit_writer(void *arg)
 /* --- Life. --- */
 
 /* Open the log file (appended to, made 0600; not through a symbolic link; a regular file
- * that only its owner may write), read the key and where the file stands, into fd, mac and
- * tail. */
+ * that only its owner may write), read the key and, tail not NULL, where the file stands, into
+ * fd, mac and tail. */
 static int audit_open_files(const char *path, const char *key_path, int *fd, struct audit_mac *mac,
                             struct audit_tail *tail, struct strbuf *why)
 {
@@ -614,7 +624,7 @@ static int audit_open_files(const char *path, const char *key_path, int *fd, str
                     "(chmod 600)",
                     path);
         status = STATUS_INVALID;
-    } else {
+    } else if (tail != NULL) {
         status = audit_tail_read(*fd, path, tail, why);
     }
     if (status != STATUS_OK) {
@@ -717,7 +727,9 @@ int audit_reopen(struct audit *a)
 
     if (a == NULL)
         return STATUS_OK;
-    status = audit_open_files(a->path, a->key_path, &next.fd, &next.mac, &next.tail, &why);
+    /* No look at the file's end here: the writer may be appending to it. audit_switch reads
+     * it on the writer's thread. */
+    status = audit_open_files(a->path, a->key_path, &next.fd, &next.mac, NULL, &why);
     if (status != STATUS_OK) {
         log_msg(a->lg, LOG_ERROR, NULL, "audit log not reopened (the old file goes on): %s",
                 why.buf);
@@ -730,7 +742,6 @@ int audit_reopen(struct audit *a)
     a->next = next;
     pthread_mutex_unlock(&a->lock);
     pthread_cond_signal(&a->wake);
-    log_msg(a->lg, LOG_INFO, NULL, "audit log %s reopened (key %s)", a->path, next.mac.key_id);
     memset(&next.mac, 0, sizeof(next.mac));
     return STATUS_OK;
 }

@@ -93,8 +93,10 @@ int audit_open(struct audit **out, const char *path, const char *key_path, long 
 void audit_call(struct audit *a, const struct audit_entry *e);
 
 /* Reopen the file (it was moved: log rotation) and read the key file again (key rotation);
- * the new file starts with a header. On a problem the old file and key stay (logged).
- * Returns STATUS_OK or the problem's status. a NULL: STATUS_OK. Main thread. */
+ * the new file starts with a header chained from the last line written before it. A key or
+ * file refused here (not a regular file, writable by others) leaves the old file and key
+ * (logged), and so does, on the writer's thread, a file whose end is not a whole audit line.
+ * Returns STATUS_OK or the status of a problem seen here. a NULL: STATUS_OK. Main thread. */
 int audit_reopen(struct audit *a);
 
 /* Write what is buffered (waiting at most timeout_ms), stop the writer, close and free. NULL

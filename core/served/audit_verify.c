@@ -270,7 +270,7 @@ static int audit_split(const char *line, size_t len, size_t *covered, unsigned c
 
 /* A header line (kind "open"). The first line of a file: a new log's (prev_mac null, seq 0,
  * chained from zero) or, with --after, a rotated file's (prev_mac the MAC given, chained from
- * zero). In the middle of a file (a restart or a reopen that appended): prev_mac the MAC of the
+ * it). In the middle of a file (a restart or a reopen that appended): prev_mac the MAC of the
  * line before, its seq followed, chained from it like any line. */
 static int audit_check_open(struct audit_check *ck, const cJSON *line, long long seq,
                             struct strbuf *why)
@@ -311,7 +311,11 @@ static int audit_check_open(struct audit_check *ck, const cJSON *line, long long
         strbuf_addstr(why, "the header's prev_mac is not the MAC given with --after");
         return STATUS_INVALID;
     }
-    memset(ck->prev, 0, sizeof(ck->prev));
+    /* The chain starts where the file's predecessor ended (--after), or at zero. */
+    if (ck->after != NULL)
+        memcpy(ck->prev, ck->after, sizeof(ck->prev));
+    else
+        memset(ck->prev, 0, sizeof(ck->prev));
     return STATUS_OK;
 }
 

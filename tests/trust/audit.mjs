@@ -7,7 +7,8 @@
 // with an audit log of its own (build/tests/trust/audit/): two HTTP clients (one per token)
 // and the stdio client make a few thousand calls, bounded in time: echo (a result), fail (a
 // tool error), an unknown tool, arguments that are not an object and a tools/call without a
-// name (invalid params), an unknown resource, a second add past [limit.add] (rate limited), a
+// name (invalid params), an unknown resource and a read through a template the tokens do not
+// see ([access.all]; both logged with the URI's digest only), a second add past [limit.add] (rate limited), a
 // count cancelled over stdio, an echo with a traceparent in _meta; and b_echo, served by a
 // second section with audit_arguments = yes. Then:
 //   - every call has one line with its principal (token:1, token:2, local), transport,
@@ -17,7 +18,10 @@
 //   - mcph --verify-audit passes; copies with one changed byte, one removed line, two
 //     swapped lines and the header removed fail (exit 1) naming that line;
 //   - the file moved, SIGHUP: a new file starts with a header naming the old file's last MAC,
-//     and both verify (the new one with --after that MAC only);
+//     and both verify (the new one with --after that MAC only); a new file whose end is not a
+//     whole line is not switched to (the old one goes on); after a second rotation the three
+//     files concatenated verify as one, each verifies with --after the previous file's last
+//     MAC (the oldest with its own header's prev_mac), and a cut start still fails;
 //   - a restart appends a header chained to the line before: the file cut there fails at 1;
 //   - a log not ending with a newline, or named through a symbolic link, is refused (exit 3);
 //   - a reload that only changes audit_arguments applies it to the next call; a read through
@@ -63,6 +67,9 @@ const sections = {
     'plugin.second': { ...example, prefix: 'b', tools: 'echo', resources: '!*', prompts: '!*', audit_arguments: 'yes' },
     'limit.add': { tools: 'add', rate: '1/min', burst: 1 },
 };
+// Over HTTP, both tokens see every tool and prompt but only the fixed resources: a read through
+// the greeting template is refused as unknown.
+const access = { 'access.all': { tokens: '1 2', tools: '*', prompts: '*', resources: 'example://readme example://note' } };
 const ini = (name, log, more = {}) => writeIni(ws, { server: { name, audit: log, workers: 4, ...more }, ...sections }, `${name}.ini`);
 
 const sha = (v) => crypto.createHash('sha256').update(JSON.stringify(v)).digest('hex');
@@ -82,7 +89,7 @@ const want = (id, w) => expected.set(JSON.stringify(id), w);
 
 // --- HTTP: two tokens, several clients at once. ---
 
-const httpSrv = await startServer(BIN, ini('audit-http', httpLog, { auth_token_file: tokenFile }), 'http', START_MS);
+const httpSrv = await startServer(BIN, writeIni(ws, { server: { name: 'audit-http', audit: httpLog, workers: 4, auth_token_file: tokenFile }, ...sections, ...access }, 'audit-http.ini'), 'http', START_MS);
 
 // n requests made by make(i), IN_FLIGHT at a time; returns the answers.
 async function runPool(n, make, headers) {
@@ -115,9 +122,16 @@ await check('HTTP: two tokens make a few thousand calls, all answered', async ()
             } else if (i % 50 === 3) {
                 msg = modernRequest(id, 'tools/call', { name: 'echo', arguments: `not an object ${i}` });
                 want(id, { principal: who, target: 'echo', plugin: null, outcome: 'refused', why: 'invalid', code: -32602, args: `not an object ${i}` });
-            } else if (i % 50 === 4) {
-                msg = modernRequest(id, 'resources/read', { uri: 'nowhere:///x' });
-                want(id, { principal: who, target: 'nowhere:///x', plugin: null, outcome: 'refused', why: 'unknown', args: null });
+            } else if (i % 100 === 4) {
+                // A URI that matches nothing may carry a secret: only its digest is logged.
+                const uri = `nowhere:///secret-${i}`;
+                msg = modernRequest(id, 'resources/read', { uri });
+                want(id, { principal: who, target: null, plugin: null, outcome: 'refused', why: 'unknown', args: null, uri_sha256: hash(uri) });
+            } else if (i % 100 === 54) {
+                // A template the principal does not see: the template, its section, the digest.
+                const uri = `example://greeting/secret-${i}`;
+                msg = modernRequest(id, 'resources/read', { uri });
+                want(id, { principal: who, target: 'example://greeting/{name}', plugin: 'example', outcome: 'refused', why: 'unknown', args: null, uri_sha256: hash(uri) });
             } else if (i % 10 === 5) {
                 msg = modernRequest(id, 'tools/call', { name: 'b_echo', arguments: { text: `secret ${i}` } });
                 want(id, { principal: who, target: 'b_echo', plugin: 'second', outcome: 'result', args: { text: `secret ${i}` }, logged: true });
@@ -199,6 +213,8 @@ await check('every call has one line with the right fields', async () => {
         if (w.why !== undefined && l.why !== w.why) bad.push(`why ${l.why}`);
         if (w.code !== undefined && l.code !== w.code) bad.push(`code ${l.code}`);
         if (l.args_sha256 !== (w.args === null ? null : sha(w.args))) bad.push(`args_sha256 ${l.args_sha256}`);
+        if (l.uri_sha256 !== w.uri_sha256) bad.push(`uri_sha256 ${l.uri_sha256}`);
+        if ('uri' in l || JSON.stringify(l).includes('secret-')) bad.push('the URI itself logged');
         if (w.logged ? JSON.stringify(l.args) !== JSON.stringify(w.args) : 'args' in l) bad.push(`args ${JSON.stringify(l.args)}`);
         if (w.outcome !== 'refused' && !(Number.isInteger(l.duration_us) && l.duration_us >= 0)) bad.push(`duration_us ${l.duration_us}`);
         if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(l.time)) bad.push(`time ${l.time}`);
@@ -273,6 +289,70 @@ await check('the file moved, SIGHUP: a new file with a header chained to the old
     expectEq(alone.status, 1, `${httpLog} without --after: ${alone.stdout}`);
     const after = verify(httpLog, `${httpLog}.key`, old[old.length - 1].mac);
     expectEq(after.status, 0, `${httpLog} --after: ${after.stderr.trim()}`);
+});
+
+// The lines of stderr saying the log was reopened, or not.
+const reopens = () => (httpSrv.stderr.match(/audit log \S+ reopened \(key/g) || []).length;
+const refusals = () => (httpSrv.stderr.match(/audit log not reopened \(the old file goes on\)/g) || []).length;
+
+await check('a new file whose end is not a whole line is not switched to: the old one goes on', async () => {
+    const aside = `${httpLog}.aside`;
+    const [ok0, no0] = [reopens(), refusals()];
+    fs.renameSync(httpLog, aside);
+    fs.writeFileSync(httpLog, '{"seq":0,"cut', { mode: 0o600 });
+    httpSrv.hup();
+    const said = await waitFor(() => refusals() > no0, 10000 * SLOW);
+    expect(said, `no refusal: ${httpSrv.stderrTail()}`);
+    expect(/not reopened \(the old file goes on\): .*does not end with a newline/.test(httpSrv.stderr), `why: ${httpSrv.stderrTail()}`);
+    const r = await post(httpSrv.url, modernRequest('during-bad', 'tools/call', { name: 'echo', arguments: { text: 'x' } }), { headers: AUTH[1] });
+    expect(r.answer?.result, `echo: ${r.status}`);
+    const ok = await waitFor(() => readLines(aside).some((l) => l.id === 'during-bad'), 10000 * SLOW);
+    expect(ok, 'the call went to the old file');
+    expectEq(fs.readFileSync(httpLog, 'utf8'), '{"seq":0,"cut', 'the new file untouched');
+    expectEq(reopens(), ok0, 'no reopen said');
+    // The old file (still the one written) back in its place.
+    fs.renameSync(aside, httpLog);
+});
+
+await check('two rotations: the files in order verify as one, each with --after, a cut start fails', async () => {
+    // logrotate's order: .2 the oldest, then .1, then the live file.
+    const [f2, f1] = [`${httpLog}.2`, `${httpLog}.1`];
+    const key = `${httpLog}.key`;
+    fs.renameSync(f1, f2);
+    fs.renameSync(httpLog, f1);
+    const ok0 = reopens();
+    httpSrv.hup();
+    expect(await waitFor(() => reopens() > ok0, 10000 * SLOW), `no reopen: ${httpSrv.stderrTail()}`);
+    const r = await post(httpSrv.url, modernRequest('after-hup-2', 'tools/call', { name: 'echo', arguments: { text: 'y' } }), { headers: AUTH[0] });
+    expect(r.answer?.result, `echo after the second SIGHUP: ${r.status}`);
+    expect(await waitFor(() => readLines(httpLog).some((l) => l.id === 'after-hup-2'), 10000 * SLOW), 'the call reached the newest file');
+    const last = (f) => readLines(f).at(-1).mac;
+    const first = (f) => readLines(f)[0];
+    expectEq(first(httpLog).prev_mac, last(f1), 'the second header names the last MAC of .1');
+    // A collector's continuous copy: the three files, oldest first.
+    const all = path.join(ws, 'rotated-all.jsonl');
+    fs.writeFileSync(all, [f2, f1, httpLog].map((f) => fs.readFileSync(f, 'utf8')).join(''));
+    const whole = verify(all, key);
+    expectEq(whole.status, 0, `concatenation: ${whole.stderr.trim()}`);
+    const v2 = verify(f2, key);
+    expectEq(v2.status, 0, `.2 alone: ${v2.stderr.trim()}`);
+    const v1 = verify(f1, key, last(f2));
+    expectEq(v1.status, 0, `.1 --after: ${v1.stderr.trim()}`);
+    const v0 = verify(httpLog, key, last(f1));
+    expectEq(v0.status, 0, `live --after: ${v0.stderr.trim()}`);
+    // The oldest file kept, its own chain only: --after the prev_mac its header names.
+    const own = verify(f1, key, first(f1).prev_mac);
+    expectEq(own.status, 0, `.1 --after its own prev_mac: ${own.stderr.trim()}`);
+    // A cut start is still caught: without --after, with another MAC, and a header removed.
+    const bare = verify(f1, key);
+    expectEq(bare.status, 1, `.1 without --after: ${bare.stdout}`);
+    const wrong = verify(httpLog, key, last(f2));
+    expectEq(wrong.status, 1, `live --after .2's last MAC: ${wrong.stdout}`);
+    const cut = path.join(ws, 'rotated-cut.jsonl');
+    fs.writeFileSync(cut, [f1, httpLog].map((f) => fs.readFileSync(f, 'utf8')).join('').split('\n').slice(1).join('\n'));
+    const c = verify(cut, key, last(f2));
+    expectEq(c.status, 1, `header of .1 cut: ${c.stdout}`);
+    expect(c.stderr.startsWith(`${cut}:1: `), `cut: ${c.stderr.trim()}`);
 });
 
 await check('a restart appends: a cut at the inner header is caught at line 1', async () => {

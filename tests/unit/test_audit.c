@@ -3,7 +3,9 @@
  * short; lines written from several threads verify; a changed byte, a removed line (the
  * header too), two swapped lines and a cut last line are each caught at their line; a file
  * reopened after a move starts with a header naming the last MAC before it, and so does a
- * file appended to (its header chained to the line before, so that a cut start is caught);
+ * file appended to (its header chained to the line before, so that a cut start is caught),
+ * and a file with its rotated successor verifies as one; a reopen into a file whose end is
+ * not a whole line leaves the old file going on;
  * a file with a cut last line is not appended to, a long last line is; ids and seqs no long
  * long holds are never cast; a link or a file others may write is refused; a log that cannot
  * grow loses lines and counts them, and calls never wait.
@@ -372,6 +374,60 @@ static void test_reopen_and_append(void)
     }
     free(text);
     CHECK_STR_HAS(report.buf, ": 17 lines verified");
+    /* The two files in order (a collector's continuous copy) verify as one: the rotated
+     * file's header is chained from the moved file's last line. */
+    {
+        char both[512], *old = test_read(moved, &len), *now;
+        size_t n2;
+
+        test_fresh(both, sizeof(both), "rotate-both.jsonl");
+        now = test_read(path, &n2);
+        if (CHECK(old != NULL && now != NULL)) {
+            FILE *f = fopen(both, "wb");
+
+            if (CHECK(f != NULL)) {
+                fwrite(old, 1, len, f);
+                fwrite(now, 1, n2, f);
+                fclose(f);
+            }
+            test_key_copy(path, both);
+            CHECK_INT_EQ(test_verify(both, &report), 0);
+            CHECK_STR_HAS(report.buf, ": 28 lines verified (seq 0 to 27)");
+        }
+        free(old);
+        free(now);
+    }
+    strbuf_release(&why);
+    strbuf_release(&report);
+}
+
+/* A reopen into a file whose end is not a whole line: audit_reopen does not read it (the
+ * writer's thread does), and the writer does not switch to it: the old file goes on. */
+static void test_reopen_cut_file(void)
+{
+    struct strbuf why = STRBUF_INIT, report = STRBUF_INIT;
+    char path[512], moved[512];
+    struct audit *a;
+    size_t len;
+    char *text;
+
+    test_fresh(path, sizeof(path), "cutnew.jsonl");
+    test_fresh(moved, sizeof(moved), "cutnew.jsonl.1");
+    if (!CHECK_INT_EQ(audit_open(&a, path, NULL, 1 << 20, &test_log, &why), STATUS_OK))
+        return;
+    test_calls(a, 0, 3);
+    usleep(200 * 1000);
+    rename(path, moved);
+    test_write(path, "{\"seq\":0,\"cut", 13);
+    CHECK_INT_EQ(audit_reopen(a), STATUS_OK);
+    test_calls(a, 1, 3);
+    audit_free(a, 5000);
+    text = test_read(path, &len);
+    CHECK(text != NULL && len == 13);
+    free(text);
+    test_key_copy(path, moved);
+    CHECK_INT_EQ(test_verify(moved, &report), 0);
+    CHECK_STR_HAS(report.buf, ": 7 lines verified (seq 0 to 6)");
     strbuf_release(&why);
     strbuf_release(&report);
 }
@@ -617,6 +673,7 @@ static const struct check_test tests[] = {
     {"tampering", test_tampering},
     {"reopen_and_append", test_reopen_and_append},
     {"reopen_same_file", test_reopen_same_file},
+    {"reopen_cut_file", test_reopen_cut_file},
     {"cut_start", test_cut_start},
     {"partial_tail", test_partial_tail},
     {"huge_numbers", test_huge_numbers},
