@@ -197,8 +197,7 @@ int canon_hash(const cJSON *item, char hex[CANON_HEX_BYTES])
         sha256_init(&c);
         sha256_update(&c, sb.buf, sb.len);
         sha256_final(&c, digest);
-        for (int i = 0; i < SHA256_BYTES; i++)
-            snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+        sha256_hex(digest, SHA256_BYTES, hex);
     }
     strbuf_release(&sb);
     return status;

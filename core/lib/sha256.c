@@ -299,3 +299,14 @@ int sha256_equal(const void *a, const void *b, size_t len)
     /* diff is 0 to 255: diff - 1 wraps to all ones only for 0, without a branch on diff. */
     return (int)((diff - 1) >> 8 & 1);
 }
+
+void sha256_hex(const unsigned char *bytes, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[bytes[i] >> 4];
+        out[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    out[2 * n] = '\0';
+}

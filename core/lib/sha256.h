@@ -58,4 +58,7 @@ void sha256_hmac(const void *key, size_t keylen, const void *msg, size_t msglen,
  * not on where a and b differ: use it to check a MAC or a digest. len 0 is equal. */
 int sha256_equal(const void *a, const void *b, size_t len);
 
+/* n bytes (a digest, a MAC, a key id) as 2n lowercase hex digits and a NUL into out. */
+void sha256_hex(const unsigned char *bytes, size_t n, char *out);
+
 #endif

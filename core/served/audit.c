@@ -209,12 +209,28 @@ static void audit_id(struct audit_fmt *f, const cJSON *id)
     }
 }
 
+/* The member that opens with `lit` (,"NAME":") and holds the SHA-256 of len bytes at p. */
+static void audit_digest(struct audit_fmt *f, const char *lit, size_t lit_len, const void *p,
+                         size_t len)
+{
+    unsigned char digest[SHA256_BYTES];
+    char hex[2 * SHA256_BYTES + 1];
+    struct sha256 c;
+
+    sha256_init(&c);
+    sha256_update(&c, p, len);
+    sha256_final(&c, digest);
+    sha256_hex(digest, sizeof(digest), hex);
+    audit_put(f, lit, lit_len);
+    audit_put(f, hex, 2 * SHA256_BYTES);
+    AUDIT_LIT(f, "\"");
+}
+#define AUDIT_DIGEST(f, lit, p, len) audit_digest((f), (lit), sizeof(lit) - 1, (p), (len))
+
 /* "args_sha256":"..." (and "args" when asked): the digest of the compact JSON. */
 static void audit_args(struct audit_fmt *f, const cJSON *args, int with_args)
 {
-    unsigned char digest[SHA256_BYTES];
-    char hex[2 * SHA256_BYTES + 1], small[1024], *text;
-    struct sha256 c;
+    char small[1024], *text;
     size_t len;
 
     if (args == NULL) {
@@ -222,13 +238,7 @@ static void audit_args(struct audit_fmt *f, const cJSON *args, int with_args)
         return;
     }
     len = audit_json_text(args, small, sizeof(small), &text);
-    sha256_init(&c);
-    sha256_update(&c, text ? text : "null", text ? len : 4);
-    sha256_final(&c, digest);
-    audit_hex(digest, sizeof(digest), hex);
-    AUDIT_LIT(f, ",\"args_sha256\":\"");
-    audit_put(f, hex, 2 * SHA256_BYTES);
-    AUDIT_LIT(f, "\"");
+    AUDIT_DIGEST(f, ",\"args_sha256\":\"", text ? text : "null", text ? len : 4);
     if (with_args) {
         AUDIT_LIT(f, ",\"args\":");
         audit_put(f, text ? text : "null", text ? len : 4);
@@ -241,17 +251,7 @@ static void audit_args(struct audit_fmt *f, const cJSON *args, int with_args)
  * may be secrets. */
 static void audit_uri(struct audit_fmt *f, const char *uri, int with_args)
 {
-    unsigned char digest[SHA256_BYTES];
-    char hex[2 * SHA256_BYTES + 1];
-    struct sha256 c;
-
-    sha256_init(&c);
-    sha256_update(&c, uri, strlen(uri));
-    sha256_final(&c, digest);
-    audit_hex(digest, sizeof(digest), hex);
-    AUDIT_LIT(f, ",\"uri_sha256\":\"");
-    audit_put(f, hex, 2 * SHA256_BYTES);
-    AUDIT_LIT(f, "\"");
+    AUDIT_DIGEST(f, ",\"uri_sha256\":\"", uri, strlen(uri));
     if (with_args) {
         AUDIT_LIT(f, ",\"uri\":");
         audit_str(f, uri);
@@ -379,7 +379,7 @@ static void audit_chain(struct audit *a, const unsigned char *from, const char *
         return;
     audit_mac_line(&a->mac, from, a->out.buf + start, a->out.len - start, mac);
     memcpy(tail, ",\"mac\":\"", 8);
-    audit_hex(mac, SHA256_BYTES, tail + 8);
+    sha256_hex(mac, SHA256_BYTES, tail + 8);
     memcpy(tail + 8 + 2 * SHA256_BYTES, "\"}\n", 3);
     strbuf_add(&a->out, tail, 8 + 2 * SHA256_BYTES + 3);
 }
@@ -398,7 +398,7 @@ static void audit_header(struct audit *a, unsigned char *mac, uint64_t *seq)
     strbuf_addf(&body, ",\"kind\":\"open\",\"version\":\"%s\",\"key_id\":\"%s\",\"pid\":%ld",
                 MCPH_VERSION, a->mac.key_id, (long)getpid());
     if (a->has_prev) {
-        audit_hex(a->prev, SHA256_BYTES, hex);
+        sha256_hex(a->prev, SHA256_BYTES, hex);
         strbuf_addf(&body, ",\"prev_mac\":\"%s\"", hex);
     } else {
         strbuf_addstr(&body, ",\"prev_mac\":null");

@@ -159,7 +159,4 @@ struct audit_tail {
 int audit_tail_read(int fd, const char *path, struct audit_tail *t, struct strbuf *why)
     __attribute__((warn_unused_result));
 
-/* The lowercase hex of n bytes into out (2n + 1 bytes). */
-void audit_hex(const unsigned char *bytes, size_t n, char *out);
-
 #endif

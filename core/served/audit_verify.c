@@ -20,17 +20,6 @@
 /* What ends every line's body: the MAC member follows it. */
 static const char audit_mac_key[] = ",\"mac\":\"";
 
-void audit_hex(const unsigned char *bytes, size_t n, char *out)
-{
-    static const char digits[] = "0123456789abcdef";
-
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = digits[bytes[i] >> 4];
-        out[2 * i + 1] = digits[bytes[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
 void audit_mac_init(struct audit_mac *m, const unsigned char *key, size_t keylen)
 {
     unsigned char block[SHA256_BLOCK_BYTES] = {0}, digest[SHA256_BYTES];
@@ -39,7 +28,7 @@ void audit_mac_init(struct audit_mac *m, const unsigned char *key, size_t keylen
     sha256_init(&c);
     sha256_update(&c, key, keylen);
     sha256_final(&c, digest);
-    audit_hex(digest, 8, m->key_id);
+    sha256_hex(digest, 8, m->key_id);
     if (keylen > SHA256_BLOCK_BYTES)
         memcpy(block, digest, SHA256_BYTES);
     else
@@ -81,7 +70,7 @@ static int audit_key_make(const char *path, struct strbuf *why)
         strbuf_addf(why, "%s: cannot make a key: getrandom: %s", path, strerror(errno));
         return STATUS_IO;
     }
-    audit_hex(rnd, sizeof(rnd), text);
+    sha256_hex(rnd, sizeof(rnd), text);
     memset(rnd, 0, sizeof(rnd));
     strcat(text, "\n");
     fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
