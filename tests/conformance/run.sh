@@ -13,6 +13,10 @@
 # another release of the suite (SCENARIOS.md, "The 2026-07-28 suite"): CONFORMANCE_CLI (its
 # dist/index.js, installed elsewhere; default the pinned one) and CONFORMANCE_REQUIREMENTS (a
 # spec revision: run the scenarios it requires, --requirements, instead of a suite).
+# CONFORMANCE_UPSTREAM=1: two hops over HTTP. An upstream mcph serving tests/conformance/mcph.ini
+# is started first (--listen 127.0.0.1:0, its log upstream.log in the results), and the INI
+# served (default tests/conformance/two-hop-http.ini) is a template: @PORT@ becomes the
+# upstream's port and a relative plugin_dir is made absolute; the copy is results/mcph.ini.
 #
 # Scenarios listed in expected-failures.yml may fail; any other failure, or a listed scenario
 # that passes, makes the run fail. So does mcph exiting before the end, not stopping cleanly on
@@ -28,7 +32,12 @@ mcph=${1:-$root/build/mcph}
 if [ -x "$mcph" ] && [ ! -d "$mcph" ]; then
     mcph=$(cd "$(dirname "$mcph")" && pwd)/$(basename "$mcph")
 fi
-ini=${CONFORMANCE_INI:-$here/mcph.ini}
+upstream_mode=${CONFORMANCE_UPSTREAM:-}
+if [ -n "$upstream_mode" ]; then
+    ini=${CONFORMANCE_INI:-$here/two-hop-http.ini}
+else
+    ini=${CONFORMANCE_INI:-$here/mcph.ini}
+fi
 if [ -f "$ini" ]; then
     ini=$(cd "$(dirname "$ini")" && pwd)/$(basename "$ini")
 fi
@@ -74,51 +83,92 @@ fi
 # --- mcph on a loopback port. ---------------------------------------------------------------
 server=
 log=$results/mcph.log
-# Stop mcph: SIGTERM (calls get a grace period, streams end), then SIGKILL after 30 s (a
-# sanitizer build is slow). Sets `stopped` to its exit status.
+# Stop a process of ours: SIGTERM (calls get a grace period, streams end), then SIGKILL after
+# 30 s (a sanitizer build is slow). Sets `stopped` to its exit status.
 stopped=
+stop_pid() {
+    local pid=$1 what=$2
+    stopped=
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 300); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "conformance: $what did not stop within 30 s of SIGTERM; killed" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    stopped=0
+    wait "$pid" 2>/dev/null || stopped=$?
+}
 stop_mcph() {
     stopped=
     if [ -z "$server" ]; then
         return
     fi
-    kill -TERM "$server" 2>/dev/null || true
-    for _ in $(seq 300); do
-        kill -0 "$server" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$server" 2>/dev/null; then
-        echo "conformance: mcph did not stop within 30 s of SIGTERM; killed" >&2
-        kill -KILL "$server" 2>/dev/null || true
-    fi
-    stopped=0
-    wait "$server" 2>/dev/null || stopped=$?
+    stop_pid "$server" mcph
     server=
 }
-trap stop_mcph EXIT
+# The upstream of CONFORMANCE_UPSTREAM (after the mcph in front of it).
+upstream=
+upstream_log=$results/upstream.log
+upstream_stopped=
+stop_all() {
+    stop_mcph
+    if [ -n "$upstream" ]; then
+        local front=$stopped
+        stop_pid "$upstream" "the upstream mcph"
+        upstream_stopped=$stopped
+        upstream=
+        stopped=$front
+    fi
+}
+trap stop_all EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 rm -rf "$results"
 mkdir -p "$results"
 
+# The URL an mcph logs ("mcph: info: listening on http://127.0.0.1:PORT/mcp") in its log $1,
+# waiting up to 30 s while the process $2 runs (a sanitizer build loads its plugins slowly and,
+# two hops away, starts the inner mcph).
+listening_url() {
+    local found=
+    for _ in $(seq 300); do
+        found=$(sed -n 's#^.*listening on \(http://127\.0\.0\.1:[0-9][0-9]*/[^ ]*\).*$#\1#p' "$1" |
+            head -n 1)
+        if [ -n "$found" ] || ! kill -0 "$2" 2>/dev/null; then
+            break
+        fi
+        sleep 0.1
+    done
+    echo "$found"
+}
+
+if [ -n "$upstream_mode" ]; then
+    "$mcph" --listen 127.0.0.1:0 "$here/mcph.ini" </dev/null >"$upstream_log" 2>&1 &
+    upstream=$!
+    upstream_url=$(listening_url "$upstream_log" "$upstream")
+    if [ -z "$upstream_url" ]; then
+        echo "conformance: the upstream mcph did not log its URL within 30 s; its log:" >&2
+        cat "$upstream_log" >&2
+        exit 1
+    fi
+    port=${upstream_url#http://127.0.0.1:}
+    port=${port%%/*}
+    template=$ini
+    ini=$results/mcph.ini
+    sed -e "s#@PORT@#$port#g" \
+        -e "s#^\(plugin_dir *= *\)\([^/ ][^ ]*\)#\1$(dirname "$template")/\2#" \
+        "$template" >"$ini"
+    echo "conformance: upstream $mcph $here/mcph.ini at $upstream_url"
+fi
+
 "$mcph" --listen 127.0.0.1:0 "$ini" </dev/null >"$log" 2>&1 &
 server=$!
 
-# The URL from "mcph: info: listening on http://127.0.0.1:PORT/mcp"; 30 s for a sanitizer
-# build to load its plugins (and, two hops away, start the inner mcph).
-url=
-for _ in $(seq 300); do
-    url=$(sed -n 's#^.*listening on \(http://127\.0\.0\.1:[0-9][0-9]*/[^ ]*\).*$#\1#p' "$log" |
-        head -n 1)
-    if [ -n "$url" ]; then
-        break
-    fi
-    if ! kill -0 "$server" 2>/dev/null; then
-        break
-    fi
-    sleep 0.1
-done
+url=$(listening_url "$log" "$server")
 if [ -z "$url" ]; then
     if kill -0 "$server" 2>/dev/null; then
         echo "conformance: mcph did not log its URL within 30 s; its log:" >&2
@@ -160,10 +210,25 @@ else
     stop_mcph
     echo "FAILURE mcph exited during the suite, status $stopped (its log: mcph.log)" >>"$problems"
 fi
-if grep -Eq "$sanitizer" "$log"; then
-    echo "FAILURE a sanitizer report in mcph.log:" >>"$problems"
-    grep -E -m 5 "$sanitizer" "$log" | sed 's/^/    /' >>"$problems"
+if [ -n "$upstream_mode" ]; then
+    if [ -z "$upstream" ]; then
+        echo "FAILURE the upstream mcph was not running at the end" >>"$problems"
+    elif ! kill -0 "$upstream" 2>/dev/null; then
+        stop_all
+        echo "FAILURE the upstream mcph exited during the suite, status $upstream_stopped (its log: upstream.log)" >>"$problems"
+    else
+        stop_all
+        if [ "$upstream_stopped" != 0 ]; then
+            echo "FAILURE the upstream mcph exited with status $upstream_stopped, not 0, after SIGTERM" >>"$problems"
+        fi
+    fi
 fi
+for f in "$log" ${upstream_mode:+"$upstream_log"}; do
+    if grep -Eq "$sanitizer" "$f"; then
+        echo "FAILURE a sanitizer report in $(basename "$f"):" >>"$problems"
+        grep -E -m 5 "$sanitizer" "$f" | sed 's/^/    /' >>"$problems"
+    fi
+done
 
 # The suite's own report (its summary and baseline verdict), then the per-scenario one, whose
 # last line is "conformance: N passed, N failed".
