@@ -166,3 +166,15 @@ export async function refusedAtStart(bin, args, ms, opts = {}) {
 
 // mcph's exit status for a configuration error (core/main.c EXIT_CONFIG).
 export const EXIT_CONFIG = 3;
+
+// The stderr line that says why a section was refused: it names `section` and, once paths and
+// URLs are taken out (a workspace path may hold any word), matches `why`; the INI's own
+// complaints (an unknown key, a missing command) are not it.
+export function refusalLine(stderr, section, why) {
+    const named = new RegExp(`(\\b|_)${section}(\\b|_)`);
+    return stderr.split('\n').find((l) => {
+        if (!named.test(l) || /unknown key|needs 'command'/.test(l)) return false;
+        const words = l.split(/\s+/).filter((w) => !w.includes('/') && !w.includes(`.${section}]`));
+        return why.test(words.join(' '));
+    });
+}

@@ -29,7 +29,7 @@ import { Proc, describeExit } from '../lib/proc.mjs';
 import { startSession, endSession, endSessions } from '../gateway/common.mjs';
 import {
     ROOT, binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream, killUpstreams,
-    refusedAtStart, stderrProblems, EXIT_CONFIG, short,
+    refusedAtStart, refusalLine, stderrProblems, EXIT_CONFIG, short,
 } from './common.mjs';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -105,9 +105,8 @@ function redirector(host, to) {
 
 // --- The cases. ---
 
-// A refusal's line: names the section, says it was refused, and is not the INI's own
-// complaint about a key it does not know.
-const refusalLine = (stderr) => stderr.split('\n').find((l) => /\bguard\b/.test(l) && REFUSAL.test(l) && !/unknown key/.test(l));
+// A refusal's line: names the section and says it was refused (common.mjs refusalLine).
+const guardLine = (stderr) => refusalLine(stderr, 'guard', REFUSAL);
 
 // mcph with one url section `guard` (keys), expected to refuse it at start without a
 // connection to any trap; then the control: the same section with `allowance` added gets past
@@ -122,7 +121,7 @@ async function refused(ws, name, keys, traps, allowance, target, more = () => []
         const problems = [...stderrProblems('mcph', r.stderr)];
         if (r.timedOut) problems.push(`mcph still running after ${15000 * SLOW} ms (killed): ${short(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
         else if (r.code !== EXIT_CONFIG) problems.push(`mcph exited ${r.signal || r.code}, not ${EXIT_CONFIG} (a configuration error)`);
-        const line = refusalLine(r.stderr);
+        const line = guardLine(r.stderr);
         if (!line) problems.push(`no stderr line naming the section 'guard' and the refusal: ${short(r.stderr.trim(), 400)}`);
         traps.forEach((t, i) => {
             if (t.hits !== before[i]) problems.push(`${t.host}:${t.port} saw ${t.hits - before[i]} connection(s)`);
