@@ -108,7 +108,7 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-trust test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
-        test-edges test-hostile test-conformance test-gateway test-isolate test-confine test-install \
+        test-edges test-hostile test-conformance test-gateway test-remote test-isolate test-confine test-install \
         test-docs check-format clean node-deps plugin promtool-dep \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
@@ -247,7 +247,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-http test-scale test-conformance test-gateway test-isolate test-confine \
+      test-hostile test-http test-scale test-conformance test-gateway test-remote test-isolate test-confine \
       test-trust test-install test-docs check-format
 
 # The core's layers (docs/internals.md): no include runs up a layer or into plugins/; the
@@ -315,6 +315,24 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/timeout.mjs $(MCPH)
 	node tests/gateway/idle.mjs $(MCPH)
 	node tests/gateway/launchers.mjs $(MCPH)
+
+# Remote upstreams: url sections of the mcp plugin (the relay, mcph --remote SECTION) in front of
+# servers over Streamable HTTP on loopback. server-everything's HTTP mode against the same
+# server direct (everything.mjs); an upstream mcph killed mid-call and started again on its
+# port, one down at start (restart.mjs); the SSRF guard's refusals, redirects and names
+# included, in a network namespace of the test's own, each with its control (ssrf.mjs); TLS
+# through nginx with a test CA made by openssl (tls.mjs; nginx installed when missing);
+# token_file, token_env and headers_file sent, a refused token a configuration error, no token
+# printed, the client's own never passed on (credentials.mjs).
+REMOTE_TESTS := everything restart ssrf tls credentials
+test-remote: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { \
+	    echo "mcph: the TLS test needs nginx; installing it with apt-get"; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; }
+	@fail=0; for t in $(REMOTE_TESTS); do echo "== node tests/remote/$$t.mjs $(MCPH)"; \
+	    node tests/remote/$$t.mjs $(MCPH) || fail=$$((fail+1)); \
+	done; echo "remote: $(words $(REMOTE_TESTS)) suites, $$fail failed"; [ $$fail -eq 0 ]
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
