@@ -56,6 +56,11 @@ struct mcp_spec {
                       * instance serves no rows until the server answers) */
 };
 
+/* The notification a relay (spec.remote) sends as its last line before it exits, params
+ * {"reason": TEXT}: why, as the rest of a sentence that starts with the server's URL ("could
+ * not connect: Connection refused"), for the link's messages and the calls it fails. */
+#define MCP_RELAY_ENDED "notifications/dev.mcph/relay_ended"
+
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
  * core reads it as MRTR_KEY_ORIGIN, calls/mrtr.h). */
 #define MCP_ORIGIN_KEY "dev.mcph/origin"

@@ -420,8 +420,9 @@ static void link_reap(struct mcp_link *l)
         snprintf(l->stop_end, sizeof(l->stop_end), "%s", how);
     if (l->ended[0] == '\0')
         snprintf(l->ended, sizeof(l->ended), "%s", how);
-    /* A kill for call_timeout_ms is said already. */
+    /* A kill for call_timeout_ms is said already, and so is a relay's exit by its reason. */
     else if (!(l->timed_out && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) &&
+             !(l->spec.remote != NULL && WIFEXITED(st)) &&
              strlen(l->ended) + strlen(how) + 8 < sizeof(l->ended))
         snprintf(l->ended + strlen(l->ended), sizeof(l->ended) - strlen(l->ended), " (then %s)",
                  how);
