@@ -47,7 +47,19 @@ struct mcp_spec {
                            * is a configuration error (mcp_link_open); 0: none */
     int own_instructions; /* its instructions are the instance's paragraph, headed by its
                            * section (an isolated plugin's child): passed on with no title */
+    /* A url section of the mcp plugin sets these: the process is mcph's relay to a remote
+     * server (mcph --remote, client/remote.h), its settings on fd 3 (pass[0], a memfd read
+     * from its start at each start). */
+    char *remote;    /* owned: the settings (JSON text), compared by mcp_spec_same; or NULL */
+    int keep_trying; /* never down after crashes in a row: restarts at the longest backoff
+                      * go on; a first start that fails leaves the link restarting (the
+                      * instance serves no rows until the server answers) */
 };
+
+/* The notification a relay (spec.remote) sends as its last line before it exits, params
+ * {"reason": TEXT}: why, as the rest of a sentence that starts with the server's URL ("could
+ * not connect: Connection refused"), for the link's messages and the calls it fails. */
+#define MCP_RELAY_ENDED "notifications/dev.mcph/relay_ended"
 
 /* Where an isolated plugin's child finds the origin of the request its parent serves (the
  * core reads it as MRTR_KEY_ORIGIN, calls/mrtr.h). */

@@ -189,6 +189,9 @@ void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host);
  * after its init), so each keeps its place. */
 int mcp_link_attach(struct mcp_link *l, const struct mcph_host *host);
 void mcp_link_detach(struct mcp_link *l, const struct mcph_host *host);
+/* Whether the link keeps trying (spec.keep_trying) a server that does not answer yet: its
+ * instance serves no rows until it does (its restart's handshake then asks for a rebuild). */
+int mcp_link_waiting(struct mcp_link *l);
 /* A down link starts again (a reload took it over). */
 void mcp_link_retry(struct mcp_link *l);
 

@@ -73,6 +73,14 @@ static void link_on_notification(struct mcp_link *l, const char *method, cJSON *
         pthread_mutex_unlock(&l->lock);
     } else if (strcmp(method, "notifications/message") == 0) {
         link_on_log(l, params);
+    } else if (l->spec.remote != NULL && strcmp(method, MCP_RELAY_ENDED) == 0) {
+        const cJSON *reason = cJSON_GetObjectItemCaseSensitive(params, "reason");
+
+        /* The relay's last line: why it is about to exit, said by the link's messages. */
+        pthread_mutex_lock(&l->lock);
+        if (cJSON_IsString(reason) && l->ended[0] == '\0')
+            snprintf(l->ended, sizeof(l->ended), "%s", reason->valuestring);
+        pthread_mutex_unlock(&l->lock);
     } else if (strcmp(method, "notifications/resources/updated") == 0) {
         const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
 

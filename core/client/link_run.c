@@ -420,8 +420,9 @@ static void link_reap(struct mcp_link *l)
         snprintf(l->stop_end, sizeof(l->stop_end), "%s", how);
     if (l->ended[0] == '\0')
         snprintf(l->ended, sizeof(l->ended), "%s", how);
-    /* A kill for call_timeout_ms is said already. */
+    /* A kill for call_timeout_ms is said already, and so is a relay's exit by its reason. */
     else if (!(l->timed_out && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) &&
+             !(l->spec.remote != NULL && WIFEXITED(st)) &&
              strlen(l->ended) + strlen(how) + 8 < sizeof(l->ended))
         snprintf(l->ended + strlen(l->ended), sizeof(l->ended) - strlen(l->ended), " (then %s)",
                  how);
@@ -520,7 +521,11 @@ static void *link_thread(void *arg)
             link_reap(l);
         pthread_mutex_lock(&l->lock);
         link_fail_all(l, l->gen, l->ended);
-        if (l->stop || (first && l->state != MCP_UP && !idled))
+        /* A first start that fails ends the link, unless the spec keeps trying and the
+         * process did not say its section is wrong: mcp_link_open then returns the link
+         * restarting. */
+        if (l->stop ||
+            (first && l->state != MCP_UP && !idled && (!l->spec.keep_trying || l->config_exited)))
             return link_stopped(l);
         first = 0;
         if (idled) {
@@ -534,21 +539,26 @@ static void *link_thread(void *arg)
         l->crashes++;
         l->state = MCP_RESTARTING;
         pthread_cond_broadcast(&l->cond);
-        if (l->crashes >= MCP_CRASHES_DOWN) {
+        if (l->crashes >= MCP_CRASHES_DOWN && !l->spec.keep_trying) {
             if (link_down(l))
                 return link_stopped(l);
             pthread_mutex_unlock(&l->lock);
             continue;
         }
-        backoff = (int64_t)MCP_BACKOFF_FIRST_MS << (l->crashes - 1);
+        backoff = (int64_t)MCP_BACKOFF_FIRST_MS << (l->crashes < 16 ? l->crashes - 1 : 15);
         if (backoff > MCP_BACKOFF_MAX_MS)
             backoff = MCP_BACKOFF_MAX_MS;
         pthread_mutex_unlock(&l->lock);
-        link_log(l, MCPH_LOG_ERROR,
-                 "%s '%s' %s; starting it again in %" PRId64 " ms (crash %d in a row; "
-                 "down at %d)",
-                 mcp_noun(&l->spec), l->spec.display, l->ended, backoff, l->crashes,
-                 MCP_CRASHES_DOWN);
+        if (l->spec.keep_trying)
+            link_log(l, MCPH_LOG_ERROR,
+                     "%s '%s' %s; trying again in %" PRId64 " ms (failure %d in a row)",
+                     mcp_noun(&l->spec), l->spec.display, l->ended, backoff, l->crashes);
+        else
+            link_log(l, MCPH_LOG_ERROR,
+                     "%s '%s' %s; starting it again in %" PRId64 " ms (crash %d in a row; "
+                     "down at %d)",
+                     mcp_noun(&l->spec), l->spec.display, l->ended, backoff, l->crashes,
+                     MCP_CRASHES_DOWN);
         pthread_mutex_lock(&l->lock);
         if (link_pause(l, backoff))
             return link_stopped(l);
@@ -613,6 +623,13 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     pthread_mutex_unlock(&l->lock);
     if (state == MCP_UP)
         return l;
+    if (state == MCP_RESTARTING && l->spec.keep_trying) {
+        host->log(host, MCPH_LOG_WARNING,
+                  "%s '%s' %s; serving its rows once it answers (trying again with backoff)",
+                  mcp_noun(&l->spec), l->spec.display,
+                  l->ended[0] != '\0' ? l->ended : "did not start");
+        return l;
+    }
     host->log(host, MCPH_LOG_ERROR, "%s '%s' %s", mcp_noun(&l->spec), l->spec.display,
               l->ended[0] != '\0' ? l->ended : "did not start");
     mcp_link_unref(l, NULL);
@@ -662,6 +679,16 @@ void mcp_link_detach(struct mcp_link *l, const struct mcph_host *host)
     }
     l->host = l->nhosts > 0 ? l->hosts[l->nhosts - 1] : NULL;
     pthread_mutex_unlock(&l->hlock);
+}
+
+int mcp_link_waiting(struct mcp_link *l)
+{
+    int waiting;
+
+    pthread_mutex_lock(&l->lock);
+    waiting = l->spec.keep_trying && (l->state == MCP_STARTING || l->state == MCP_RESTARTING);
+    pthread_mutex_unlock(&l->lock);
+    return waiting;
 }
 
 void mcp_link_retry(struct mcp_link *l)

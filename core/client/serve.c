@@ -655,7 +655,7 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
 {
     struct mcp *m = calloc(1, sizeof(*m));
     struct mcp *before = host->predecessor(host);
-    int rc = MCPH_ERR, taken = 0;
+    int rc = MCPH_ERR, taken = 0, waiting;
 
     if (m == NULL) {
         mcp_spec_release(spec);
@@ -678,8 +678,10 @@ int mcp_serve(const struct mcph_host *host, void **state, struct mcp_spec *spec)
         free(m);
         return rc;
     }
-    rc = mcp_define_all(m);
-    if (rc == MCPH_OK)
+    /* A remote server not reachable yet: no rows until it answers (a rebuild then). */
+    waiting = mcp_link_waiting(m->link);
+    rc = waiting ? MCPH_OK : mcp_define_all(m);
+    if (rc == MCPH_OK && !waiting)
         mcp_instructions(m);
     if (rc == MCPH_OK && taken)
         rc = mcp_link_attach(m->link, host);

@@ -43,6 +43,7 @@ void mcp_spec_release(struct mcp_spec *spec)
     free(spec->cwd);
     free(spec->display);
     free(spec->tag);
+    free(spec->remote);
     spawn_tail_stop(spec->tail);
     confine_free(spec->confine);
     for (int i = 0; i < spec->npass; i++)
@@ -95,6 +96,8 @@ int mcp_spec_same(const struct mcp_spec *a, const struct mcp_spec *b)
            a->max_cpu_s == b->max_cpu_s && a->max_files == b->max_files &&
            a->max_procs == b->max_procs && confine_same(a->confine, b->confine) &&
            a->idle_stop_s == b->idle_stop_s && /* the link's thread reads it unlocked */
+           a->keep_trying == b->keep_trying && (a->remote == NULL) == (b->remote == NULL) &&
+           (a->remote == NULL || strcmp(a->remote, b->remote) == 0) &&
            (a->tag == NULL) == (b->tag == NULL) && (a->tag == NULL || strcmp(a->tag, b->tag) == 0);
 }
 
@@ -433,6 +436,9 @@ static void spawn_child(const struct mcp_spec *spec, int in, int out, int err, i
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || (errout >= 0 && dup2(errout, 2) < 0))
         goto fail;
     if (spawn_pass(spec) != 0 || spawn_limits(spec) != 0)
+        goto fail;
+    /* The relay reads its settings from their start each time it starts. */
+    if (spec->remote != NULL && lseek(3, 0, SEEK_SET) != 0)
         goto fail;
     /* Whatever mcph holds without close-on-exec (from its own parent, or a plugin's library)
      * is not the process's: closed at exec (not now: err reports a failed exec). */

@@ -1,9 +1,9 @@
 /*
- * mcp.c: the mcp plugin: serves an external MCP server (any language, over stdio) as rows of
- * its own. Its init reads the section into a spec (spec.c) and hands it to the client engine
- * (core/client, built into this plugin as into mcph), which starts the server, defines its
- * rows and forwards every call; the engine's flags, shutdown and subscribe are the
- * descriptor's.
+ * mcp.c: the mcp plugin: serves an external MCP server (any language, over stdio, or a
+ * remote one over Streamable HTTP) as rows of its own. Its init reads the section into a spec
+ * (spec.c) and hands it to the client engine (core/client, built into this plugin as into mcph),
+ * which starts the server, defines its rows and forwards every call; the engine's flags, shutdown
+ * and subscribe are the descriptor's.
  */
 #include "mcp.h"
 
@@ -42,6 +42,18 @@ static int mcp_confine(const struct mcph_host *host, struct mcp_spec *spec)
     const char *exec = host->config(host, "exec");
     int confined = read != NULL || write != NULL || exec != NULL || net != NULL, network = 0;
 
+    if (spec->remote != NULL && (confined || on != NULL)) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "[plugin.%s] sets url and %s; confine, read, write, exec and network are for "
+                  "a server mcph starts (command)",
+                  host->instance,
+                  on != NULL      ? "confine"
+                  : read != NULL  ? "read"
+                  : write != NULL ? "write"
+                  : exec != NULL  ? "exec"
+                                  : "network");
+        return MCPH_ERR_INVALID;
+    }
     if (on != NULL && mcph_value_bool(on, &confined) != MCPH_OK)
         return MCPH_ERR_INVALID;
     if (net != NULL && mcph_value_bool(net, &network) != MCPH_OK)
@@ -70,8 +82,36 @@ static const struct mcph_config_key mcp_config_keys[] = {
     {.name = "command",
      .description = "The server's program and its arguments (words; '...' and \"...\" quote; "
                     "no shell). A bare program name is looked up in the server's PATH, a "
-                    "relative path is taken from cwd",
-     .required = 1},
+                    "relative path is taken from cwd; or url instead"},
+    {.name = "url",
+     .description = "A remote server's Streamable HTTP endpoint (https://host/mcp) instead of "
+                    "command: mcph connects, restarts its relay with backoff while it is away "
+                    "and serves its rows once it answers"},
+    {.name = "token_file",
+     .description = "A file (mode 600) holding the bearer token sent to the url's server, read "
+                    "at each connection"},
+    {.name = "token_env",
+     .description = "The variable of mcph's environment holding the bearer token for the url's "
+                    "server"},
+    {.name = "headers_file",
+     .description = "A file (mode 600) of 'Name: value' lines sent to the url's server with "
+                    "every request, read at each connection"},
+    {.name = "ca_file",
+     .description = "The CA certificates (PEM) the url's server is verified against instead of "
+                    "the system's"},
+    {.name = "allow_networks",
+     .description = "Addresses or networks (ADDRESS/BITS, words) that are not public which the "
+                    "url may connect to (loopback, private, link-local); none by default"},
+    {.name = "allow_http",
+     .description = "yes: a plain http:// url is served; no (the default): https only",
+     .default_value = "no"},
+    {.name = "oauth_token_url",
+     .description = "The authorization server's token endpoint, for OAuth client credentials "
+                    "to the url's server"},
+    {.name = "oauth_client_id", .description = "The OAuth client's id"},
+    {.name = "oauth_client_secret_file",
+     .description = "A file (mode 600) holding the OAuth client's secret"},
+    {.name = "oauth_scope", .description = "The scope asked for with OAuth client credentials"},
     {.name = "env",
      .description = "The server's environment besides PATH=/usr/local/bin:/usr/bin:/bin, "
                     "LANG=C.UTF-8 and HOME: words NAME (copied from mcph's environment when set "
@@ -114,8 +154,8 @@ static const struct mcph_plugin mcp_plugin = {
     MCPH_PLUGIN_HEADER,
     .name = "mcp",
     .version = "1.0.0",
-    .description = "Serves an external MCP server (stdio) as tools, resources and prompts of "
-                   "its own",
+    .description = "Serves an external MCP server (stdio, or remote over Streamable HTTP) as "
+                   "tools, resources and prompts of its own",
     .flags = MCP_CLIENT_FLAGS,
     .config_keys = mcp_config_keys,
     .init = mcp_init,

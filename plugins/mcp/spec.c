@@ -1,7 +1,8 @@
 /*
  * spec.c: the section's command (words, quotes, no shell), the server's environment (the
  * exec plugin's rules: PATH, LANG and HOME, plus the env key's NAME and NAME=VALUE words), the
- * program's path and idle_stop_s, read into the client engine's spec.
+ * program's path and idle_stop_s, read into the client engine's spec; a url section's
+ * settings are remote.c's.
  */
 #include "mcp.h"
 
@@ -146,6 +147,19 @@ int mcp_spec_read(const struct mcph_host *host, struct mcp_spec *spec)
     spec->startup_ms = (int)ms;
     if (spec_idle(host, spec) != MCPH_OK)
         return MCPH_ERR_INVALID;
+    if ((cmd == NULL) == (host->config(host, "url") == NULL)) {
+        host->log(host, MCPH_LOG_ERROR,
+                  "[plugin.%s] sets %s; set command (a server mcph starts) or url (a remote "
+                  "server over Streamable HTTP)",
+                  host->instance, cmd == NULL ? "neither command nor url" : "both command and url");
+        return MCPH_ERR_INVALID;
+    }
+    if (cmd == NULL) {
+        rc = mcp_remote_read(host, spec);
+        if (rc != MCPH_OK)
+            mcp_spec_release(spec);
+        return rc;
+    }
     spec->display = strdup(cmd != NULL ? cmd : "");
     spec->tag = strdup(host->instance);
     /* Absolute: the child changes to it before it runs a program named relative to it. */

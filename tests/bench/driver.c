@@ -28,6 +28,8 @@
  *   --gw-isolate-conf     mcph serving the example plugin with isolate = process
  *                         (tests/bench/bench-isolate.ini): the isolation rows, against the
  *                         default deployment, where it runs in process
+ *   --gw-http-hop         tests/bench/http-hop.sh: a third chain of the mcph gateway rows, the
+ *                         same mcph reached over HTTP through a url section (the hop rows)
  *   --gw-confine-conf     the same section confined (tests/bench/bench-confine.ini): a third
  *                         column of the isolation rows, and the start-up of both
  *   --audit-conf          the example plugin alone with [server] audit on
@@ -387,7 +389,8 @@ static const struct bench_target bench_targets[] = {
  * for it through mcph, then the overhead). */
 enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_ISOLATED, GW_AUDIT, GW_TARGETS };
 /* GW_AUDIT: GW_DIRECT is the example plugin alone, GW_VIA the same with the audit log on. */
-/* GW_CONFINED: a third chain of GW_ISOLATED alone (the isolated plugin confined). */
+/* GW_CONFINED: a third chain of GW_ISOLATED (the isolated plugin confined) and of GW_MCPH
+ * (the second mcph reached over HTTP, through mcph's relay, instead of on stdio). */
 enum bench_gw_side { GW_DIRECT, GW_VIA, GW_CONFINED, GW_SIDES };
 
 #define BENCH_GW_FIGURES(X)                                                                        \
@@ -430,7 +433,9 @@ struct bench_echo {
 static const struct bench_echo bench_gw_echo[GW_TARGETS][GW_SIDES] = {
     [GW_EVERYTHING] = {{"echo", "message", "Echo: " BENCH_TEXT},
                        {"ev_echo", "message", "Echo: " BENCH_TEXT}},
-    [GW_MCPH] = {{"echo", "text", BENCH_TEXT}, {"m_echo", "text", BENCH_TEXT}},
+    [GW_MCPH] = {{"echo", "text", BENCH_TEXT},
+                 {"m_echo", "text", BENCH_TEXT},
+                 {"m_echo", "text", BENCH_TEXT}},
     [GW_ISOLATED] = {{"echo", "text", BENCH_TEXT},
                      {"echo", "text", BENCH_TEXT},
                      {"echo", "text", BENCH_TEXT}},
@@ -1913,7 +1918,7 @@ static const char *bench_gw_side_name(int t, int side)
     if (side == GW_DIRECT)
         return t == GW_ISOLATED ? "in process" : "direct";
     if (side == GW_CONFINED)
-        return "confined";
+        return t == GW_MCPH ? "through mcph over HTTP" : "confined";
     return t == GW_ISOLATED ? "isolated" : "through mcph";
 }
 
@@ -2126,6 +2131,40 @@ static void bench_gw_table(const struct bench *b, int from, int to, const char *
     fprintf(stdout, "%s\n", note);
 }
 
+/* The hop rows: mcph direct, through mcph on stdio, and through mcph over HTTP (its relay to
+ * a second mcph listening on loopback), and what each hop adds. */
+static void bench_hop_report(const struct bench *b)
+{
+    char label[160];
+    int width = 0;
+
+    for (int f = 0; f < GW_FIG_COUNT; f++) {
+        int len = snprintf(label, sizeof(label), "%s to mcph, %s", bench_gw_rows[f].head,
+                           bench_gw_rows[f].tail);
+
+        width = len > width ? len : width;
+    }
+    fprintf(stdout, "\n%-*s %-6s %10s %10s %10s %10s %10s\n", width, "gateway hop: stdio and HTTP",
+            "unit", "direct", "stdio hop", "HTTP hop", "+stdio", "+HTTP");
+    for (int f = 0; f < GW_FIG_COUNT; f++) {
+        const struct bench_gw_row *r = &bench_gw_rows[f];
+        const double *v = b->gw[GW_MCPH][f];
+
+        snprintf(label, sizeof(label), "%s to mcph, %s", r->head, r->tail);
+        fprintf(stdout, "%-*s %-6s", width, label, r->unit);
+        measure_put(v[GW_DIRECT], r->decimals, 10);
+        measure_put(v[GW_VIA], r->decimals, 10);
+        measure_put(v[GW_CONFINED], r->decimals, 10);
+        measure_put(v[GW_VIA] - v[GW_DIRECT], r->decimals, 10);
+        measure_put(v[GW_CONFINED] - v[GW_DIRECT], r->decimals, 10);
+        fprintf(stdout, "\n");
+    }
+    fprintf(stdout, "(stdio hop: mcph's mcp plugin starting the second mcph; HTTP hop: a url "
+                    "section, mcph's relay to the second mcph on 127.0.0.1 over plain HTTP, "
+                    "keep-alive; CPU counts every process of the chain, the relay and the "
+                    "second mcph included)\n");
+}
+
 /* One row of the isolation table: in process, isolated, confined, and what each step adds. */
 static void bench_iso_row(int width, const char *label, const char *unit, const double *v,
                           int decimals)
@@ -2293,6 +2332,8 @@ static void bench_report(const struct bench *b)
                        "(direct: the server alone; via mcph: mcph's mcp plugin in front of it; "
                        "overhead = via mcph - direct, per call)");
     }
+    if (b->gw_cmd[GW_MCPH][GW_CONFINED][0] != NULL)
+        bench_hop_report(b);
     if (b->gw_cmd[GW_ISOLATED][GW_VIA][0] != NULL)
         bench_iso_report(b);
     if (b->gw_cmd[GW_AUDIT][GW_VIA][0] != NULL)
@@ -2312,7 +2353,7 @@ static void bench_report(const struct bench *b)
 struct bench_args {
     const char *mcph, *conf, *list_conf, *spin_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
     const char *gw_everything, *gw_everything_conf, *gw_mcph_conf, *gw_isolate_conf;
-    const char *gw_confine_conf, *audit_conf, *audit_off_conf;
+    const char *gw_confine_conf, *gw_http_hop, *audit_conf, *audit_off_conf;
     char bare_path[BENCH_PATH];
     int quick;
 };
@@ -2356,6 +2397,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
             slot = &a->gw_isolate_conf;
         else if (strcmp(argv[i], "--gw-confine-conf") == 0)
             slot = &a->gw_confine_conf;
+        else if (strcmp(argv[i], "--gw-http-hop") == 0)
+            slot = &a->gw_http_hop;
         else if (strcmp(argv[i], "--audit-conf") == 0)
             slot = &a->audit_conf;
         else if (strcmp(argv[i], "--audit-off-conf") == 0)
@@ -2374,6 +2417,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
         return BENCH_ERR_USAGE; /* the gateway rows need all three */
     if (a->gw_confine_conf != NULL && a->gw_isolate_conf == NULL)
         return BENCH_ERR_USAGE; /* the confined chain is a column of the isolation rows */
+    if (a->gw_http_hop != NULL && a->gw_mcph_conf == NULL)
+        return BENCH_ERR_USAGE; /* the HTTP hop is a column of the mcph gateway rows */
     a->bare = a->bare_path;
     return bench_path(a->bare_path, sizeof(a->bare_path), "%s/bare", a->dir);
 }
@@ -2386,6 +2431,7 @@ static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
     const char *mcph[] = {a->mcph, a->conf, NULL}, *mcph_via[] = {a->mcph, a->gw_mcph_conf, NULL};
     const char *isolated[] = {a->mcph, a->gw_isolate_conf, NULL};
     const char *confined[] = {a->mcph, a->gw_confine_conf, NULL};
+    const char *http_hop[] = {a->gw_http_hop, a->mcph, a->conf, NULL};
     const char *audited[] = {a->mcph, a->audit_conf, NULL};
     const char *unaudited[] = {a->mcph, a->audit_off_conf, NULL};
 
@@ -2413,6 +2459,8 @@ static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
     memcpy(b->gw_cmd[GW_EVERYTHING][GW_VIA], ev_via, sizeof(ev_via));
     memcpy(b->gw_cmd[GW_MCPH][GW_DIRECT], mcph, sizeof(mcph));
     memcpy(b->gw_cmd[GW_MCPH][GW_VIA], mcph_via, sizeof(mcph_via));
+    if (a->gw_http_hop != NULL)
+        memcpy(b->gw_cmd[GW_MCPH][GW_CONFINED], http_hop, sizeof(http_hop));
 }
 
 static void bench_setup(struct bench *b, const struct bench_args *a)
@@ -2529,7 +2577,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
                         "--list-conf INI --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
                         "[--valgrind VALGRIND] [--gw-everything SCRIPT --gw-everything-conf INI "
-                        "--gw-mcph-conf INI] [--gw-isolate-conf INI [--gw-confine-conf INI]]\n"
+                        "--gw-mcph-conf INI] [--gw-http-hop SCRIPT] [--gw-isolate-conf INI "
+                        "[--gw-confine-conf INI]]\n"
                         "              [--audit-conf INI --audit-off-conf INI]\n");
         free(b);
         return 2;

@@ -4,7 +4,8 @@
 # bench-spin.ini for the tools/list and CPU-bound rows), the bare cJSON loop and the official
 # TypeScript SDK server, and prints one table with the target verdicts; then the gateway
 # rows: server-everything and mcph, each direct and through mcph's mcp plugin
-# (bench-gateway-everything.ini, bench-gateway-mcph.ini); then the isolation rows: the example
+# (bench-gateway-everything.ini, bench-gateway-mcph.ini), and mcph over HTTP through a url
+# section (http-hop.sh: the hop rows, stdio hop next to HTTP hop); then the isolation rows: the example
 # plugin in process, isolated (bench-isolate.ini) and confined (bench-confine.ini), with the
 # start-up of the last two. Then the HTTP table (http-driver):
 # mcph --listen 127.0.0.1:0 serving the default deployment, sessionless (2026-07-28) and in a
@@ -94,7 +95,8 @@ fi
     ${VALGRIND:+--valgrind "$VALGRIND"} \
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
-        --gw-mcph-conf "$ROOT/tests/bench/bench-gateway-mcph.ini"}
+        --gw-mcph-conf "$ROOT/tests/bench/bench-gateway-mcph.ini" \
+        --gw-http-hop "$ROOT/tests/bench/http-hop.sh"}
 # The HTTP table; SDK_SSE (set, and not 0) adds the SDK server with event-stream responses.
 SSE=
 case ${SDK_SSE:-0} in 0 | '') ;; *) SSE=yes ;; esac
