@@ -178,3 +178,8 @@ export function refusalLine(stderr, section, why) {
         return why.test(words.join(' '));
     });
 }
+
+// Text on one line (stderr in a problem's message): its lines joined with " | ", the last n.
+export function oneLine(text, n = 8) {
+    return text.trim().split('\n').slice(-n).join(' | ');
+}

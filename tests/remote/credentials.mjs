@@ -20,7 +20,7 @@ import { check, done } from '../lib/check.mjs';
 import { startSession, endSession, endSessions } from '../gateway/common.mjs';
 import {
     binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream, killUpstreams, secretFile,
-    refusedAtStart, refusalLine, stderrProblems, EXIT_CONFIG, short,
+    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short,
 } from './common.mjs';
 
 const mcph = binary();
@@ -93,7 +93,7 @@ async function main() {
             if (r.timedOut) problems.push(`mcph still running after ${20000 * SLOW} ms (killed)`);
             else if (r.code !== EXIT_CONFIG) problems.push(`mcph exited ${r.signal || r.code}, not ${EXIT_CONFIG}`);
             const line = refusalLine(r.stderr, 'cred', /401|unauthori[sz]ed|refused|forbidden|token|credential/i);
-            if (!line) problems.push(`no stderr line naming the section 'cred' and the 401: ${short(r.stderr.trim(), 400)}`);
+            if (!line) problems.push(`no stderr line naming the section 'cred' and the 401: ${short(oneLine(r.stderr), 400)}`);
             if (!proxy.seen.slice(from).some((q) => q.headers.authorization === `Bearer ${BAD}`)) problems.push('the refused token never reached the upstream');
             return problems.length ? problems : `exit ${r.code}: "${short(line, 160)}"`;
         });
@@ -102,7 +102,7 @@ async function main() {
             for (const f of ['files.ini', 'env.ini', 'bad.ini']) {
                 const r = await refusedAtStart(mcph, ['--check', `${ws}/${f}`], 20000 * SLOW, { env: { ...process.env, MCPH_REMOTE_TEST_TOKEN: GOOD } });
                 problems.push(...stderrProblems(`mcph --check ${f} (stderr)`, r.stderr, [GOOD, BAD]), ...stderrProblems(`mcph --check ${f} (stdout)`, r.stdout, [GOOD, BAD]));
-                if (f !== 'bad.ini' && r.code !== 0) problems.push(`mcph --check ${f}: exit ${r.signal || r.code}: ${short(r.stderr.trim(), 200)}`);
+                if (f !== 'bad.ini' && r.code !== 0) problems.push(`mcph --check ${f}: exit ${r.signal || r.code}: ${short(oneLine(r.stderr), 200)}`);
             }
             return problems.length ? problems : 'no token printed (files.ini, env.ini, bad.ini)';
         });

@@ -29,7 +29,7 @@ import { Proc, describeExit } from '../lib/proc.mjs';
 import { startSession, endSession, endSessions } from '../gateway/common.mjs';
 import {
     ROOT, binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream, killUpstreams,
-    refusedAtStart, refusalLine, stderrProblems, EXIT_CONFIG, short,
+    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short,
 } from './common.mjs';
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -117,12 +117,12 @@ async function refused(ws, name, keys, traps, allowance, target, more = () => []
         const file = name.replace(/\W+/g, '-');
         const before = traps.map((t) => t.hits);
         const ini = frontIni(ws, { guard: { startup_timeout_ms: 3000 * SLOW, ...keys } }, {}, {}, `${file}.ini`);
-        const r = await refusedAtStart(mcph, [ini], 15000 * SLOW);
+        const r = await refusedAtStart(mcph, [ini], 8000 * SLOW);
         const problems = [...stderrProblems('mcph', r.stderr)];
-        if (r.timedOut) problems.push(`mcph still running after ${15000 * SLOW} ms (killed): ${short(r.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
+        if (r.timedOut) problems.push(`mcph still running after ${8000 * SLOW} ms (killed): ${short(oneLine(r.stderr, 3), 300)}`);
         else if (r.code !== EXIT_CONFIG) problems.push(`mcph exited ${r.signal || r.code}, not ${EXIT_CONFIG} (a configuration error)`);
         const line = guardLine(r.stderr);
-        if (!line) problems.push(`no stderr line naming the section 'guard' and the refusal: ${short(r.stderr.trim(), 400)}`);
+        if (!line) problems.push(`no stderr line naming the section 'guard' and the refusal: ${short(oneLine(r.stderr), 400)}`);
         traps.forEach((t, i) => {
             if (t.hits !== before[i]) problems.push(`${t.host}:${t.port} saw ${t.hits - before[i]} connection(s)`);
         });
@@ -135,7 +135,7 @@ async function refused(ws, name, keys, traps, allowance, target, more = () => []
         p.kill('SIGTERM');
         await p.wait(10000 * SLOW);
         if (!reached || target.hits === hits) {
-            problems.push(`with ${JSON.stringify(allowance)} no connection reached ${target.host}:${target.port} (${describeExit(p.exitInfo)}): ${short(p.stderr.trim().split('\n').slice(-3).join(' | '), 300)}`);
+            problems.push(`with ${JSON.stringify(allowance)} no connection reached ${target.host}:${target.port} (${describeExit(p.exitInfo)}): ${short(oneLine(p.stderr, 3), 300)}`);
         }
         problems.push(...stderrProblems('mcph (allowed)', p.stderr));
         return problems.length ? problems : `exit ${r.code}: "${short(line, 160)}"`;

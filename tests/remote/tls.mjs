@@ -18,7 +18,7 @@ import { check, report, done } from '../lib/check.mjs';
 import { startSession, endSession, endSessions } from '../gateway/common.mjs';
 import {
     binary, slowFactor, workspace, upstreamIni, frontIni, freePort, startUpstream, killUpstreams,
-    refusedAtStart, refusalLine, stderrProblems, EXIT_CONFIG, short, waitFor,
+    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short, waitFor,
 } from './common.mjs';
 
 const mcph = binary();
@@ -109,7 +109,7 @@ async function refused(ws, name, keys) {
         if (r.timedOut) problems.push(`mcph still running after ${20000 * SLOW} ms (killed)`);
         else if (r.code !== EXIT_CONFIG) problems.push(`mcph exited ${r.signal || r.code}, not ${EXIT_CONFIG}`);
         const line = refusalLine(r.stderr, 'sec', TLS_REFUSAL);
-        if (!line) problems.push(`no stderr line naming the section 'sec' and the certificate: ${short(r.stderr.trim(), 400)}`);
+        if (!line) problems.push(`no stderr line naming the section 'sec' and the certificate: ${short(oneLine(r.stderr), 400)}`);
         return problems.length ? problems : `exit ${r.code}: "${short(line, 160)}"`;
     });
 }
