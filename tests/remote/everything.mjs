@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { check, done } from '../lib/check.mjs';
 import { NODE, SERVERS, normalise, firstDifference } from '../gateway/common.mjs';
 import {
@@ -51,9 +51,12 @@ async function startEverything() {
     throw new Error('server-everything did not start over HTTP in 5 tries');
 }
 
-// A v1 client that answers sampling and elicitation, and records that it was asked.
+// A v1 client that answers sampling, elicitation and roots (mcph declares roots to its
+// servers: the direct client does too, so both see the same conditional tools), and records
+// that it was asked.
 function makeClient(asked) {
-    const c = new Client({ name: 'mcph-remote-tests', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+    const c = new Client({ name: 'mcph-remote-tests', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+    c.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///srv/remote', name: 'remote' }] }));
     c.setRequestHandler(CreateMessageRequestSchema, async (r) => {
         asked.push('sampling');
         return { role: 'assistant', content: { type: 'text', text: `sampled: ${r.params?.messages?.[0]?.content?.text ?? ''}` }, model: 'remote-model', stopReason: 'endTurn' };
@@ -155,7 +158,7 @@ async function main() {
                 if (d.error !== undefined) return [`direct: ${short(d, 200)}`];
                 if (v.error !== undefined) return [`through mcph: ${short(v, 300)}`];
                 const diff = firstDifference(normalise(d.result), normalise(v.result));
-                return diff ? [diff] : short(v.result.content?.[0]?.text ?? v.result, 80);
+                return diff ? [diff] : short(JSON.stringify(v.result.content?.[0]?.text ?? v.result), 80);
             });
         }
         await check('remote everything: the server\'s questions reach the client through mcph as directly', () => {
