@@ -325,7 +325,7 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 # token_file, token_env and headers_file sent, a refused token a configuration error, no token
 # printed, the client's own never passed on (credentials.mjs).
 REMOTE_TESTS := everything restart ssrf tls credentials
-test-remote: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(NODE_STAMP)
+test-remote: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { \
 	    echo "mcph: the TLS test needs nginx; installing it with apt-get"; \
 	    $(SUDO) apt-get update -qq && \

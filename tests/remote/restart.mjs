@@ -71,6 +71,7 @@ async function main() {
         const problems = [];
         if (!a.error && a.result?.isError !== true) problems.push(`not an error: ${short(a)}`);
         if (!/\brst\b/.test(text)) problems.push(`the error does not name the section 'rst': ${short(text, 300)}`);
+        if (ms > 3000 * SLOW) problems.push(`the error came ${ms.toFixed(0)} ms after the kill, not at once`);
         return problems.length ? problems : `${ms.toFixed(0)} ms after the kill: "${short(text, 140)}"`;
     });
 
