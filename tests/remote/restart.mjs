@@ -2,8 +2,8 @@
 // `mcph --remote SECTION`, restarted by the client engine with its backoff):
 //   - an upstream mcph killed (SIGKILL) during a call: the call in flight gets a tool error
 //     that names the section, at once (not after call_timeout_ms); the upstream started again
-//     on the same port is served again without a reload, within the backoff (250 ms doubling
-//     to 16 s: at most 20 s here);
+//     on the same port is served again without a reload, within the backoff (250 ms first,
+//     doubling to 16 s; served within twice the last one announced before it came back);
 //   - an upstream that is down when mcph starts: mcph starts anyway, serves its other section,
 //     warns naming the section; once the upstream comes up its tools are served and
 //     notifications/tools/list_changed is sent;
@@ -43,6 +43,7 @@ async function main() {
         late: { url: `http://127.0.0.1:${latePort}/mcp`, ...LOOPBACK, startup_timeout_ms: 2000 * SLOW },
     });
     let s = null;
+    let killed = null; // where stderr was when the upstream was killed
     let late = null;
     let up2 = null;
 
@@ -63,6 +64,7 @@ async function main() {
         const id = s.request('tools/call', { name: 'rst_sleep', arguments: { ms: 8000 } });
         await sleep(400 * SLOW);
         const t0 = performance.now();
+        killed = s.mark();
         await up.stop('SIGKILL', 5000);
         const a = await s.answer(id, 6000 * SLOW);
         const ms = performance.now() - t0;
@@ -83,7 +85,17 @@ async function main() {
         const ms = performance.now() - t0;
         if (!ok) return [`rst_echo not served within ${BACKOFF_BOUND_MS} ms of the restart: ${short(s.stderrTail(6), 400)}`];
         if (/reload/i.test(s.since(m).stderr)) return [`a reload was logged: ${short(s.since(m).stderr, 300)}`];
-        return `served again ${ms.toFixed(0)} ms after the upstream listened again`;
+        // The backoff announced since the kill ("trying again in N ms"): it starts at 250 ms and
+        // doubles; the upstream is served again within twice the last one announced before it
+        // came back (and some time to start the relay). None announced: the relay outlived the
+        // cut request (a sessionless upstream loses nothing) and serves at once.
+        const waits = [...s.since(killed).stderr.matchAll(/plugin rst: .*trying again in (\d+) ms/g)].map((x) => Number(x[1]));
+        const before = [...s.stderr.slice(killed.stderr, m.stderr).matchAll(/plugin rst: .*trying again in (\d+) ms/g)].map((x) => Number(x[1]));
+        const problems = [];
+        if (waits.length && waits[0] !== 250) problems.push(`the first backoff after the kill was ${waits[0]} ms, not 250 (announced: ${short(waits)})`);
+        const bound = (waits.length ? Math.max(...before, 250) * 2 : 0) + 1000 * SLOW;
+        if (ms > bound) problems.push(`served again ${ms.toFixed(0)} ms after the upstream came back, past its backoff (${short(before)} ms announced before)`);
+        return problems.length ? problems : `served again ${ms.toFixed(0)} ms after the upstream listened again (${waits.length ? `backoffs ${short(waits)} ms` : 'the relay outlived the kill'})`;
     });
 
     await check('remote restart: an upstream down at start is served once it comes up, with list_changed', async () => {
