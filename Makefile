@@ -79,7 +79,10 @@ CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 # The MCP client engine (core/client/) serves isolated plugins (core/host/isolate.c) and the mcp
 # plugin: built once, as position-independent code with hidden symbols, and linked into both
 # mcph and mcp.so (which still exports its entry point alone).
-CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(wildcard core/client/*.c))
+# The relay (core/client/remote*.c, mcph --remote) runs in a process of its own: mcph links it,
+# mcp.so does not.
+CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,\
+                $(filter-out core/client/remote%.c,$(wildcard core/client/*.c)))
 CORE_LIB  := $(filter-out $(BUILD)/core/main.o,$(CORE_OBJ))
 MCPH      := $(BUILD)/mcph
 
