@@ -289,6 +289,7 @@ int remote_main(int argc, char **argv)
     free(r.session);
     free(r.last_event_id);
     strbuf_release(&r.held);
+    cJSON_Delete(r.schemas);
     if (r.lib != NULL)
         remote_conf_release(&r);
     remote_lib_close(r.lib);

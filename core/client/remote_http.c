@@ -99,6 +99,8 @@ static int remote_message(struct remote_req *req, const char *msg, size_t len)
         req->answered = 1;
         if (req->handshake)
             remote_learn(req->r, req, cJSON_GetObjectItemCaseSensitive(root, "result"));
+        if (req->tools_list)
+            remote_params_learn(req->r, cJSON_GetObjectItemCaseSensitive(root, "result"));
     }
     free(printed);
     cJSON_Delete(root);
@@ -227,7 +229,7 @@ static int remote_common_headers(struct remote_req *req, int session, const char
 
 /* A mirrored header's value as RFC 9110 lets it go: itself when it is visible ASCII, space and
  * tab, else its base64 form "=?base64?...?=". */
-static int remote_mirror(struct remote_req *req, const char *name, const char *value)
+int remote_mirror(struct remote_req *req, const char *name, const char *value)
 {
     const unsigned char *p = (const unsigned char *)value;
     struct strbuf sb = STRBUF_INIT;
@@ -279,6 +281,8 @@ static int remote_post_headers(struct remote_req *req, const cJSON *msg)
         cJSON_IsString(cJSON_GetObjectItemCaseSensitive(params, key)))
         status = remote_mirror(req, "Mcp-Name",
                                cJSON_GetObjectItemCaseSensitive(params, key)->valuestring);
+    if (status == STATUS_OK && strcmp(method, "tools/call") == 0)
+        status = remote_params_add(req, params);
     return status;
 }
 
@@ -343,6 +347,7 @@ static int remote_post_kind(struct remote_req *req, const cJSON *msg)
     req->handshake = strcmp(method, "initialize") == 0        ? 1
                      : strcmp(method, "server/discover") == 0 ? 2
                                                               : 0;
+    req->tools_list = strcmp(method, "tools/list") == 0;
     req->id = cJSON_PrintUnformatted(id);
     return req->id != NULL ? STATUS_OK : STATUS_NOMEM;
 }

@@ -15,6 +15,7 @@
 #include "client/remote_sse.h"
 #include "lib/strbuf.h"
 
+#include <cJSON.h>
 #include <stddef.h>
 
 #define REMOTE_SETTINGS_MAX (64 * 1024)       /* the settings object on fd 3 */
@@ -42,6 +43,7 @@ struct remote_req {
     int handshake;    /* 1 initialize, 2 server/discover, 0 neither */
     int initialized;  /* notifications/initialized: the GET stream may open */
     int with_session; /* sent with Mcp-Session-Id */
+    int tools_list;   /* a tools/list: its answer teaches the schemas */
     int answered;     /* the upstream's response to id came */
     enum remote_mode mode;
     long status;      /* the HTTP status, once the body starts */
@@ -75,6 +77,7 @@ struct remote {
     struct remote_req *get;  /* the GET stream in flight, or NULL */
     char *last_event_id;     /* owned: the GET stream's last event id */
     struct remote_req *reqs; /* owned: every request in flight */
+    cJSON *schemas;          /* owned: tool name -> inputSchema, for tools with x-mcp-header */
     int holding;             /* an initialize in flight: lines wait in held */
     struct strbuf held;      /* stdin's lines that came while holding */
     int out_fd;
@@ -105,6 +108,16 @@ void remote_http_done(struct remote *r, struct remote_req *req, CURLcode res);
 void remote_http_delete(struct remote *r);
 /* Remove and free every request in flight. */
 void remote_http_drop_all(struct remote *r);
+
+/* A header mirroring a value of the body: itself when it is visible ASCII, else its base64
+ * form "=?base64?...?=". */
+int remote_mirror(struct remote_req *req, const char *name, const char *value);
+
+/* remote_params.c: the schemas of the tools in a tools/list result that annotate arguments
+ * with x-mcp-header, kept in r->schemas; and the Mcp-Param-* headers of a tools/call whose
+ * params are given, added to req. */
+void remote_params_learn(struct remote *r, const cJSON *result);
+int remote_params_add(struct remote_req *req, const cJSON *params);
 
 /* remote.c: one message (len bytes; CR and LF become spaces) as a line on stdout. */
 int remote_write_line(struct remote *r, const char *line, size_t len);

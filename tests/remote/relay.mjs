@@ -21,7 +21,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { check, done, expect, expectEq } from '../lib/check.mjs';
 import { Proc } from '../lib/proc.mjs';
-import { workspace, writeIni, PLUGINS } from '../lib/workspace.mjs';
+import { workspace, writeIni, PLUGINS, TESTS_ROOT } from '../lib/workspace.mjs';
 import { sanitizersOf, SANITIZER_REPORT, short } from '../lib/util.mjs';
 import { startServer, stopAll } from '../http/clients-lib.mjs';
 
@@ -33,6 +33,7 @@ const MODERN = '2026-07-28';
 const TOKEN = 'relay-test-token-3f9a2c';
 const ws = workspace('remote', 'relay');
 const relays = [];
+const serversExtra = [];
 
 const META = {
     'io.modelcontextprotocol/protocolVersion': MODERN,
@@ -91,6 +92,11 @@ const authIni = writeIni(ws, {
     'plugin.example': { path: 'example.so' },
 }, 'auth.ini');
 
+const conformanceIni = writeIni(ws, {
+    server: { name: 'relay-upstream-conformance', plugin_dir: path.join(TESTS_ROOT, 'conformance') },
+    'plugin.conformance': { path: 'conformance.so' },
+}, 'conformance.ini');
+
 const up = await startServer(mcph, plainIni, 'upstream', MS * 2);
 const authUp = await startServer(mcph, authIni, 'upstream-auth', MS * 2);
 const loopback = { allow_http: true, allow_networks: ['127.0.0.0/8', '::1/128'] };
@@ -142,6 +148,32 @@ await check('relay 2026-07-28: server/discover, then requests with no session', 
     expect(!/[Hh]eader/.test(JSON.stringify(got[1])), `no header mismatch: ${short(got[1], 200)}`);
     p.close();
     expectEq((await p.wait(MS)).code, 0, 'exit status');
+});
+
+await check('relay 2026-07-28: Mcp-Param-* headers from the schemas tools/list gave', async () => {
+    const conf = await startServer(mcph, conformanceIni, 'upstream-conformance', MS * 2);
+    const p = relay({ url: conf.url, ...loopback });
+    p.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+    await response(p);
+    const call = (id, region) => ({
+        jsonrpc: '2.0', id, method: 'tools/call',
+        params: { name: 'test_custom_headers', arguments: { region }, _meta: META },
+    });
+    // Before tools/list the relay knows no schema: the upstream sees no header, and says so.
+    p.send(call(2, 'eu-west'));
+    const before = await response(p);
+    expect(/Mcp-Param-Region/.test(JSON.stringify(before)), `a call before tools/list: ${short(before, 200)}`);
+    p.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: META } });
+    const list = await response(p);
+    expect(list.result.tools.some((t) => t.name === 'test_custom_headers'), 'the tool is listed');
+    p.send(call(4, 'eu-west'));
+    p.send(call(5, 'Zürich north'));
+    const got = [await response(p), await response(p)].sort((a, b) => a.id - b.id);
+    expect(got[0].result?.content?.[0]?.text?.includes('eu-west'), `ASCII region: ${short(got[0], 200)}`);
+    expect(got[1].result?.content?.[0]?.text?.includes('Zürich north'), `non-ASCII region: ${short(got[1], 200)}`);
+    p.close();
+    expectEq((await p.wait(MS)).code, 0, 'exit status');
+    serversExtra.push(conf);
 });
 
 await check('relay: an HTTP failure is a JSON-RPC error for its id', async () => {
@@ -241,7 +273,7 @@ await check('relay: no sanitizer report', async () => {
         const rep = SANITIZER_REPORT.exec(p.stderr);
         if (rep) problems.push(short(p.stderr.slice(rep.index), 600));
     }
-    for (const s of [up, authUp]) problems.push(...s.problems());
+    for (const s of [up, authUp, ...serversExtra]) problems.push(...s.problems());
     return problems;
 });
 
