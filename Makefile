@@ -319,7 +319,7 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 # The relay (mcph --remote SECTION, a url section's process) driven directly in front of an
 # upstream mcph --listen on 127.0.0.1: both eras, credentials, settings faults and the SSRF
 # guard's refusal (exit 78), the upstream gone (exit 1).
-test-remote: $(MCPH) $(PLUGINS) $(NODE_STAMP)
+test-remote: $(MCPH) $(PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	node tests/remote/relay.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,

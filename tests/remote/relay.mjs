@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { check, done, expect, expectEq } from '../lib/check.mjs';
 import { Proc } from '../lib/proc.mjs';
 import { workspace, writeIni, PLUGINS, TESTS_ROOT } from '../lib/workspace.mjs';
-import { sanitizersOf, SANITIZER_REPORT, short } from '../lib/util.mjs';
+import { ROOT, sanitizersOf, SANITIZER_REPORT, short, sleep } from '../lib/util.mjs';
 import { startServer, stopAll } from '../http/clients-lib.mjs';
 
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
@@ -132,6 +132,28 @@ await check('relay legacy session: initialize, tools/list, a call, a stream of p
     const r = await p.wait(MS);
     expectEq(r.code, 0, `exit at the end of stdin (stderr: ${short(p.stderr, 300)})`);
     return `${names.length} tools, ended in ${Math.round(performance.now() - t0)} ms`;
+});
+
+await check('relay legacy session: the GET stream passes on what the upstream sends unasked', async () => {
+    const ini = writeIni(ws, {
+        server: { name: 'relay-upstream-get', plugin_dir: PLUGINS },
+        'plugin.example': { path: 'example.so' },
+    }, 'get.ini');
+    const getUp = await startServer(mcph, ini, 'upstream-get', MS * 2);
+    serversExtra.push(getUp);
+    const p = relay({ url: getUp.url, ...loopback });
+    p.send(initialize(1));
+    await response(p);
+    p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // The GET stream opens after initialized: wait for the upstream to hold it, then add a
+    // plugin to its INI and reload it: its list_changed goes to the session's GET stream.
+    await sleep(500 * SLOW);
+    fs.appendFileSync(ini, `\n[plugin.prompts]\npath = prompts.so\ndir = ${path.join(ROOT, 'conf/prompts')}\n`);
+    getUp.hup();
+    const msg = await p.next(MS);
+    expectEq(msg.method, 'notifications/prompts/list_changed', 'a notification on the GET stream');
+    p.close();
+    expectEq((await p.wait(MS)).code, 0, 'exit status');
 });
 
 await check('relay 2026-07-28: server/discover, then requests with no session', async () => {
