@@ -89,17 +89,28 @@ static int remote_sse_take(struct remote_sse *s, const char *buf, size_t len, si
     return strbuf_add(&s->line, buf, n);
 }
 
-int remote_sse_feed(struct remote_sse *s, const char *buf, size_t len, remote_sse_fn fn, void *ctx)
+/* A leading byte-order mark is skipped, whatever pieces it comes in; the bytes of one that
+ * turns out not to be go to the line. */
+static int remote_sse_bom(struct remote_sse *s, const char **buf, size_t *len)
 {
     static const char bom[3] = {'\xef', '\xbb', '\xbf'};
 
-    if (!s->started && len > 0) {
-        s->started = 1;
-        if (len >= 3 && memcmp(buf, bom, 3) == 0) {
-            buf += 3;
-            len -= 3;
+    while (!s->started && *len > 0) {
+        if (**buf != bom[s->bom_seen]) {
+            s->started = 1;
+            return strbuf_add(&s->line, bom, (size_t)s->bom_seen);
         }
+        (*buf)++;
+        (*len)--;
+        s->started = ++s->bom_seen == 3;
     }
+    return STATUS_OK;
+}
+
+int remote_sse_feed(struct remote_sse *s, const char *buf, size_t len, remote_sse_fn fn, void *ctx)
+{
+    if (remote_sse_bom(s, &buf, &len) != STATUS_OK)
+        return STATUS_NOMEM;
     while (len > 0) {
         size_t used;
         int ended, rc;

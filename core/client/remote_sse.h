@@ -24,6 +24,7 @@ struct remote_sse {
     int has_data;       /* a data line came since the last event */
     int after_cr;       /* the last byte was CR: a LF next ends no line */
     int started;        /* past a leading byte-order mark */
+    int bom_seen;       /* how many of its bytes came so far */
 };
 
 /* Set up s for a new stream whose events may hold max bytes. No allocation. */
