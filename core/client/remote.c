@@ -252,6 +252,8 @@ static int remote_setup(struct remote *r)
     }
     if (remote_read_settings(r) != STATUS_OK)
         return REMOTE_EXIT_CONFIG;
+    if (r->oauth_url != NULL && remote_oauth_fetch(r) != STATUS_OK)
+        return r->exit_code;
     r->multi = r->lib->curl_multi_init();
     if (r->multi == NULL) {
         remote_say(r, "curl_multi_init failed");

@@ -2,10 +2,14 @@
  * remote.h: the relay, `mcph --remote SECTION`: the process the MCP client engine starts for an
  * mcp section with `url =` in place of a command. It reads its settings as one JSON object
  * on fd 3 (plugins/mcp/spec.c writes them: url, token, token_file, headers_file, ca_file,
- * allow_networks, allow_http, connect_ms), then turns each JSON-RPC line on stdin into a
+ * allow_networks, allow_http, connect_ms, oauth: token_url, client_id, client_secret_file,
+ * scope), then turns each JSON-RPC line on stdin into a
  * Streamable HTTP POST to the url (libcurl, opened with dlopen) and writes every message the
  * upstream sends (a JSON body, or each event of an event stream) as one line on stdout. A
- * legacy session's GET stream is kept open; at the end of stdin the session is deleted.
+ * legacy session's GET stream is kept open; at the end of stdin the session is deleted. With
+ * oauth, the bearer token comes from the token endpoint (client credentials, resource = the
+ * url), fetched at start and once more after a 401 (waiting for it holds the loop, at most
+ * 30 s).
  *
  * Exit status: 0 at the end of stdin; 78 (REMOTE_EXIT_CONFIG) for a configuration fault
  * before the handshake answered (a bad setting or file, no libcurl, an address the SSRF

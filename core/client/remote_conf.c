@@ -234,13 +234,45 @@ static int remote_read_members(struct remote *r, const cJSON *root)
         remote_say(r, "ca_file %s: %s", r->ca_file, strerror(errno));
         return STATUS_INVALID;
     }
-    if (cJSON_GetObjectItemCaseSensitive(root, "oauth") != NULL) {
-        remote_say(r, "oauth: client credentials are not supported by this relay yet");
-        return STATUS_INVALID;
-    }
     if (remote_check_url(r) != STATUS_OK)
         return STATUS_INVALID;
     return remote_read_networks(r, cJSON_GetObjectItemCaseSensitive(root, "allow_networks"));
+}
+
+/* "oauth": token_url (https unless allow_http), client_id, client_secret_file, scope. */
+static int remote_read_oauth(struct remote *r, const cJSON *oauth)
+{
+    int bad = !cJSON_IsObject(oauth);
+    const char *url = remote_str(oauth, "token_url", &bad);
+    const char *id = remote_str(oauth, "client_id", &bad);
+    const char *secret = remote_str(oauth, "client_secret_file", &bad);
+    const char *scope = remote_str(oauth, "scope", &bad);
+    char *text;
+
+    if (bad || url == NULL || id == NULL || secret == NULL) {
+        remote_say(r, "oauth: token_url, client_id and client_secret_file are needed, as strings");
+        return STATUS_INVALID;
+    }
+    if (strncasecmp(url, "https://", 8) != 0 &&
+        !(r->allow_http && strncasecmp(url, "http://", 7) == 0)) {
+        remote_say(r, "oauth token_url %.200s: not an https:// URL", url);
+        return STATUS_INVALID;
+    }
+    text = remote_slurp(r, "oauth client_secret_file", secret);
+    if (text == NULL)
+        return STATUS_INVALID;
+    text[strcspn(text, "\r\n")] = '\0';
+    r->oauth_secret = text;
+    r->oauth_url = strdup(url);
+    r->oauth_id = strdup(id);
+    r->oauth_scope = scope ? strdup(scope) : NULL;
+    if (r->oauth_url == NULL || r->oauth_id == NULL || (scope && r->oauth_scope == NULL))
+        return STATUS_NOMEM;
+    if (r->oauth_secret[0] == '\0') {
+        remote_say(r, "oauth client_secret_file %s: empty", secret);
+        return STATUS_INVALID;
+    }
+    return STATUS_OK;
 }
 
 int remote_conf_read(struct remote *r, const char *text, size_t len)
@@ -265,6 +297,8 @@ int remote_conf_read(struct remote *r, const char *text, size_t len)
         status = remote_read_token(r, token_file);
     if (status == STATUS_OK && headers_file != NULL)
         status = remote_read_headers(r, headers_file);
+    if (status == STATUS_OK && cJSON_GetObjectItemCaseSensitive(root, "oauth") != NULL)
+        status = remote_read_oauth(r, cJSON_GetObjectItemCaseSensitive(root, "oauth"));
     cJSON_Delete(root);
     if (status == STATUS_NOMEM)
         remote_say(r, "out of memory reading the settings");
@@ -276,6 +310,13 @@ void remote_conf_release(struct remote *r)
     free(r->url);
     free(r->token);
     free(r->ca_file);
+    if (r->oauth_secret != NULL)
+        memset(r->oauth_secret, 0, strlen(r->oauth_secret));
+    free(r->oauth_secret);
+    free(r->oauth_url);
+    free(r->oauth_id);
+    free(r->oauth_scope);
+    r->oauth_secret = r->oauth_url = r->oauth_id = r->oauth_scope = NULL;
     if (r->extra != NULL)
         r->lib->curl_slist_free_all(r->extra);
     r->url = r->token = r->ca_file = NULL;

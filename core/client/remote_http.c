@@ -286,7 +286,7 @@ static int remote_post_headers(struct remote_req *req, const cJSON *msg)
     return status;
 }
 
-static void remote_req_free(struct remote_req *req)
+void remote_req_free(struct remote_req *req)
 {
     if (req == NULL)
         return;
@@ -302,7 +302,7 @@ static void remote_req_free(struct remote_req *req)
     free(req);
 }
 
-static struct remote_req *remote_req_new(struct remote *r, enum remote_kind kind)
+struct remote_req *remote_req_new(struct remote *r, enum remote_kind kind)
 {
     struct remote_req *req = calloc(1, sizeof(*req));
 
@@ -352,14 +352,28 @@ static int remote_post_kind(struct remote_req *req, const cJSON *msg)
     return req->id != NULL ? STATUS_OK : STATUS_NOMEM;
 }
 
+static int remote_http_send(struct remote *r, const char *line, size_t len, int retried);
+
 int remote_http_post(struct remote *r, const char *line, size_t len)
+{
+    return remote_http_send(r, line, len, 0);
+}
+
+int remote_http_repost(struct remote *r, const char *line, size_t len)
+{
+    return remote_http_send(r, line, len, 1);
+}
+
+static int remote_http_send(struct remote *r, const char *line, size_t len, int retried)
 {
     struct remote_req *req = remote_req_new(r, REMOTE_POST);
     cJSON *msg = cJSON_ParseWithLength(line, len);
     int status = req ? STATUS_OK : STATUS_NOMEM;
 
-    if (status == STATUS_OK)
+    if (status == STATUS_OK) {
+        req->retried = retried;
         status = remote_post_kind(req, msg);
+    }
     if (status == STATUS_OK)
         status = remote_post_headers(req, msg);
     cJSON_Delete(msg);
@@ -553,7 +567,12 @@ static void remote_post_answered(struct remote *r, struct remote_req *req)
         }
         return;
     }
-    if (st == 404 && req->with_session) {
+    if (st == 401 && r->oauth_url != NULL && !req->retried) {
+        /* The token expired or was revoked: a new one, once, and the request again. */
+        if (remote_oauth_fetch(r) == STATUS_OK &&
+            remote_http_repost(r, req->body, req->len) != STATUS_OK)
+            remote_fail(r, 1, "could not start a request (out of memory)");
+    } else if (st == 404 && req->with_session) {
         remote_fail(r, 1, "the upstream %s no longer knows the session (HTTP 404)", r->host);
     } else if ((st == 401 || st == 403) && !r->handshaken) {
         remote_fail(r, REMOTE_EXIT_CONFIG,

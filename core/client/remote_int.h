@@ -44,6 +44,7 @@ struct remote_req {
     int initialized;  /* notifications/initialized: the GET stream may open */
     int with_session; /* sent with Mcp-Session-Id */
     int tools_list;   /* a tools/list: its answer teaches the schemas */
+    int retried;      /* sent again after a 401 with a new OAuth token */
     int answered;     /* the upstream's response to id came */
     enum remote_mode mode;
     long status;      /* the HTTP status, once the body starts */
@@ -65,6 +66,10 @@ struct remote {
     char *token;              /* owned: secret; never printed */
     struct curl_slist *extra; /* owned: headers_file's "Name: value" lines */
     char *ca_file;            /* owned or NULL */
+    char *oauth_url;          /* owned: oauth.token_url, NULL: no OAuth */
+    char *oauth_id;           /* owned: oauth.client_id */
+    char *oauth_secret;       /* owned: secret, from oauth.client_secret_file */
+    char *oauth_scope;        /* owned or NULL */
     int allow_http;
     long connect_ms;
     struct remote_guard guard;
@@ -112,6 +117,18 @@ void remote_http_drop_all(struct remote *r);
 /* A header mirroring a value of the body: itself when it is visible ASCII, else its base64
  * form "=?base64?...?=". */
 int remote_mirror(struct remote_req *req, const char *name, const char *value);
+
+/* remote_http.c: a request with the relay's options, and its end (NULL is fine). */
+struct remote_req *remote_req_new(struct remote *r, enum remote_kind kind);
+void remote_req_free(struct remote_req *req);
+/* A POST of line (len bytes) again, as the one retried after a 401. */
+int remote_http_repost(struct remote *r, const char *line, size_t len);
+
+/* remote_oauth.c: a new access token from oauth.token_url (client credentials), as r->token.
+ * STATUS_OK; else the relay is stopped (78: the endpoint refused; 1: unreachable). Waits at
+ * most REMOTE_OAUTH_MS. */
+#define REMOTE_OAUTH_MS 30000
+int remote_oauth_fetch(struct remote *r);
 
 /* remote_params.c: the schemas of the tools in a tools/list result that annotate arguments
  * with x-mcp-header, kept in r->schemas; and the Mcp-Param-* headers of a tools/call whose

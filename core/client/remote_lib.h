@@ -16,11 +16,13 @@
 /* The libcurl functions the relay calls, listed once: X(name). */
 #define REMOTE_CURL_FUNCTIONS(X)                                                                   \
     X(curl_easy_cleanup)                                                                           \
+    X(curl_easy_escape)                                                                            \
     X(curl_easy_getinfo)                                                                           \
     X(curl_easy_init)                                                                              \
     X(curl_easy_perform)                                                                           \
     X(curl_easy_setopt)                                                                            \
     X(curl_easy_strerror)                                                                          \
+    X(curl_free)                                                                                   \
     X(curl_global_cleanup)                                                                         \
     X(curl_global_init)                                                                            \
     X(curl_multi_add_handle)                                                                       \

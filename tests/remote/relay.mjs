@@ -9,7 +9,10 @@
 // stream of progress events passed on as lines as they come) and 2026-07-28 (server/discover,
 // then requests with no session, their headers mirrored from the body); an HTTP failure
 // answered as a JSON-RPC error for its id; a bearer token from token_file and from the
-// settings, a wrong one refused with exit 78 at the handshake; settings faults (no url, plain
+// settings, a wrong one refused with exit 78 at the handshake; OAuth client credentials
+// against a small authorization server of the test's own (the resource asked for, a new
+// token after a 401, a client refused: 78); a legacy session's GET stream carrying a
+// list_changed; Mcp-Param-* headers from the schemas tools/list gave; settings faults (no url, plain
 // http, a missing token_file, a bad CIDR, no fd 3) and the SSRF guard refusing loopback
 // without allow_networks: exit 78, the reason named on stderr without the token; the end of
 // stdin: exit 0; the upstream gone: exit 1. Bounds scale with MCPH_TEST_SLOW (3 under
@@ -24,6 +27,8 @@ import { Proc } from '../lib/proc.mjs';
 import { workspace, writeIni, PLUGINS, TESTS_ROOT } from '../lib/workspace.mjs';
 import { ROOT, sanitizersOf, SANITIZER_REPORT, short, sleep } from '../lib/util.mjs';
 import { startServer, stopAll } from '../http/clients-lib.mjs';
+import crypto from 'node:crypto';
+import http from 'node:http';
 
 const mcph = path.resolve(process.argv[2] || 'build/mcph');
 const SAN = sanitizersOf(mcph);
@@ -227,6 +232,88 @@ await check('relay: a wrong or missing token is refused at the handshake (78)', 
     p = relay({ url: authUp.url, ...loopback });
     p.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
     await refused(p, 78, /HTTP 401/);
+});
+
+// A small authorization server on 127.0.0.1: a JWKS and a client_credentials token endpoint
+// that signs RS256 access tokens for the resource asked (aud), for client robot alone.
+async function authServer() {
+    const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const kid = 'relay-test-key';
+    const as = { asked: [], aud: null };
+    const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    as.server = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (d) => { body += d; });
+        req.on('end', () => {
+            const reply = (status, obj) => {
+                res.writeHead(status, { 'Content-Type': 'application/json' });
+                res.end(JSON.stringify(obj));
+            };
+            if (req.url === '/jwks') return reply(200, { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] });
+            if (req.url !== '/token' || req.method !== 'POST') return reply(404, { error: 'not_found' });
+            const form = Object.fromEntries(new URLSearchParams(body));
+            const basic = Buffer.from((req.headers.authorization || '').replace(/^Basic /, ''), 'base64').toString();
+            as.asked.push({ form, basic });
+            if (basic !== 'robot:robot-secret') return reply(401, { error: 'invalid_client' });
+            if (form.grant_type !== 'client_credentials') return reply(400, { error: 'unsupported_grant_type' });
+            const now = Math.floor(Date.now() / 1000);
+            const head = b64({ alg: 'RS256', typ: 'at+jwt', kid });
+            const claims = b64({ iss: as.url, aud: as.aud || form.resource, sub: 'robot', scope: form.scope, iat: now, exp: now + 300 });
+            const sig = crypto.sign('sha256', Buffer.from(`${head}.${claims}`), privateKey).toString('base64url');
+            return reply(200, { access_token: `${head}.${claims}.${sig}`, token_type: 'Bearer', expires_in: 300 });
+        });
+    });
+    await new Promise((resolve) => as.server.listen(0, '127.0.0.1', resolve));
+    as.url = `http://127.0.0.1:${as.server.address().port}`;
+    return as;
+}
+
+await check('relay: OAuth client credentials (RFC 8707 resource), a new token after a 401, a refusal exits 78', async () => {
+    const as = await authServer();
+    try {
+        const secret = path.join(ws, 'client-secret');
+        fs.writeFileSync(secret, 'robot-secret\n', { mode: 0o600 });
+        // The upstream's resource is the URL the relay connects to: a port found first.
+        const probe = await startServer(mcph, plainIni, 'oauth-probe', MS * 2);
+        const port = probe.port;
+        await probe.stop(MS);
+        const resource = `http://127.0.0.1:${port}/mcp`;
+        const ini = writeIni(ws, {
+            server: {
+                name: 'relay-upstream-oauth', plugin_dir: PLUGINS, oauth_issuer: as.url,
+                oauth_resource: resource, oauth_jwks_url: `${as.url}/jwks`, oauth_scopes: 'mcp:tools',
+            },
+            'plugin.example': { path: 'example.so' },
+        }, 'oauth.ini');
+        const oup = await startServer(mcph, ini, 'upstream-oauth', MS * 2, ['--listen', `127.0.0.1:${port}`]);
+        serversExtra.push(oup);
+        const oauth = { token_url: `${as.url}/token`, client_id: 'robot', client_secret_file: secret, scope: 'mcp:tools' };
+        const p = relay({ url: resource, ...loopback, oauth });
+        p.send(initialize(1));
+        const init = await response(p);
+        expectEq(init.result?.serverInfo?.name, 'relay-upstream-oauth', `initialize (stderr: ${short(p.stderr, 300)})`);
+        expectEq(as.asked.length, 1, 'one token asked for');
+        expectEq(as.asked[0].form.grant_type, 'client_credentials', 'grant_type');
+        expectEq(as.asked[0].form.resource, resource, 'resource (RFC 8707)');
+        expectEq(as.asked[0].form.scope, 'mcp:tools', 'scope');
+        p.close();
+        expectEq((await p.wait(MS)).code, 0, 'exit status');
+        // Tokens for another resource from now on: refused by the upstream (401), the relay
+        // asks for a new token once, then the handshake is refused: 78.
+        as.aud = 'https://elsewhere.example/mcp';
+        const before = as.asked.length;
+        const q = relay({ url: resource, ...loopback, oauth });
+        q.send(initialize(1));
+        await refused(q, 78, /HTTP 401/);
+        expectEq(as.asked.length - before, 2, 'a token at start, and once more after the 401');
+        const bad = path.join(ws, 'bad-secret');
+        fs.writeFileSync(bad, 'wrong\n', { mode: 0o600 });
+        const r = relay({ url: resource, ...loopback, oauth: { ...oauth, client_id: 'intruder', client_secret_file: bad } });
+        await refused(r, 78, /refused the client credentials of intruder \(HTTP 401, invalid_client\)/);
+        expect(![p, q, r].some((x) => x.stderr.includes('robot-secret') || x.stderr.includes('wrong')), 'no secret printed');
+    } finally {
+        as.server.close();
+    }
 });
 
 await check('relay: the SSRF guard refuses loopback without allow_networks (78)', async () => {
