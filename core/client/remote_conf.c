@@ -25,10 +25,15 @@ static char *remote_slurp(const struct remote *r, const char *key, const char *p
     char buf[4096];
     ssize_t n = 0;
 
+    struct stat st;
+
     if (fd < 0) {
         remote_say(r, "%s %s: %s", key, path, strerror(errno));
         return NULL;
     }
+    /* A secret others may read is used, but said: the section works, the file is fixed. */
+    if (fstat(fd, &st) == 0 && (st.st_mode & S_IROTH) != 0 && strstr(key, "headers") == NULL)
+        remote_say(r, "warning: %s %s can be read by other users (chmod o-r %s)", key, path, path);
     while (sb.len <= REMOTE_FILE_MAX && (n = read(fd, buf, sizeof(buf))) > 0) {
         if (strbuf_add(&sb, buf, (size_t)n) != STATUS_OK)
             break;
