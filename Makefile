@@ -79,7 +79,10 @@ CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 # The MCP client engine (core/client/) serves isolated plugins (core/host/isolate.c) and the mcp
 # plugin: built once, as position-independent code with hidden symbols, and linked into both
 # mcph and mcp.so (which still exports its entry point alone).
-CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(wildcard core/client/*.c))
+# The relay (core/client/remote*.c, mcph --remote) runs in a process of its own: mcph links it,
+# mcp.so does not.
+CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,\
+                $(filter-out core/client/remote%.c,$(wildcard core/client/*.c)))
 CORE_LIB  := $(filter-out $(BUILD)/core/main.o,$(CORE_OBJ))
 MCPH      := $(BUILD)/mcph
 
@@ -108,7 +111,7 @@ SAMPLE_DB := $(BUILD)/conf/sample.db
 
 .PHONY: all run test test-trust test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload \
         test-http test-scale \
-        test-edges test-hostile test-conformance test-gateway test-isolate test-confine test-install \
+        test-edges test-hostile test-conformance test-gateway test-remote test-isolate test-confine test-install \
         test-docs check-format clean node-deps plugin promtool-dep \
         fuzz install uninstall
 all: $(MCPH) $(PLUGINS) $(SAMPLE_DB)
@@ -247,7 +250,7 @@ $(NODE_STAMP): tests/package.json tests/package-lock.json
 	@touch $@
 
 test: test-layers test-unit test-harness test-transcripts test-interop test-plugins test-reload test-edges \
-      test-hostile test-http test-scale test-conformance test-gateway test-isolate test-confine \
+      test-hostile test-http test-scale test-conformance test-gateway test-remote test-isolate test-confine \
       test-trust test-install test-docs check-format
 
 # The core's layers (docs/internals.md): no include runs up a layer or into plugins/; the
@@ -312,6 +315,12 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/timeout.mjs $(MCPH)
 	node tests/gateway/idle.mjs $(MCPH)
 	node tests/gateway/launchers.mjs $(MCPH)
+
+# The relay (mcph --remote SECTION, a url section's process) driven directly in front of an
+# upstream mcph --listen on 127.0.0.1: both eras, credentials, settings faults and the SSRF
+# guard's refusal (exit 78), the upstream gone (exit 1).
+test-remote: $(MCPH) $(PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
+	node tests/remote/relay.mjs $(MCPH)
 
 # isolate = process: tests/plugins/fault.c crashing in a child every way it can (a NULL store,
 # abort, exit, stack overflow, a loop past call_timeout_ms, an allocation past max_memory, in
