@@ -79,7 +79,10 @@ CORE_OBJ  := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 # The MCP client engine (core/client/) serves isolated plugins (core/host/isolate.c) and the mcp
 # plugin: built once, as position-independent code with hidden symbols, and linked into both
 # mcph and mcp.so (which still exports its entry point alone).
-CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(wildcard core/client/*.c))
+# The relay (core/client/remote*.c, mcph --remote) runs in a process of its own: mcph links it,
+# mcp.so does not.
+CLIENT_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,\
+                $(filter-out core/client/remote%.c,$(wildcard core/client/*.c)))
 CORE_LIB  := $(filter-out $(BUILD)/core/main.o,$(CORE_OBJ))
 MCPH      := $(BUILD)/mcph
 
@@ -317,14 +320,16 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/launchers.mjs $(MCPH)
 
 # Remote upstreams: url sections of the mcp plugin (the relay, mcph --remote SECTION) in front of
-# servers over Streamable HTTP on loopback. server-everything's HTTP mode against the same
-# server direct (everything.mjs); an upstream mcph killed mid-call and started again on its
-# port, one down at start (restart.mjs); the SSRF guard's refusals, redirects and names
-# included, in a network namespace of the test's own, each with its control (ssrf.mjs); TLS
-# through nginx with a test CA made by openssl (tls.mjs; nginx installed when missing);
-# token_file, token_env and headers_file sent, a refused token a configuration error, no token
-# printed, the client's own never passed on (credentials.mjs).
-REMOTE_TESTS := everything restart ssrf tls credentials
+# servers over Streamable HTTP on loopback. The relay driven directly in front of an upstream
+# mcph --listen: both eras, credentials, settings faults and the SSRF guard's refusal (exit 78),
+# the upstream gone (exit 1) (relay.mjs); server-everything's HTTP mode against the same server
+# direct (everything.mjs); an upstream mcph killed mid-call and started again on its port, one
+# down at start (restart.mjs); the SSRF guard's refusals, redirects and names included, in a
+# network namespace of the test's own, each with its control (ssrf.mjs); TLS through nginx
+# with a test CA made by openssl (tls.mjs; nginx installed when missing); token_file,
+# token_env and headers_file sent, a refused token a configuration error, no token printed,
+# the client's own never passed on (credentials.mjs).
+REMOTE_TESTS := relay everything restart ssrf tls credentials
 test-remote: $(MCPH) $(PLUGINS) $(TEST_PLUGINS) $(CONFORMANCE_PLUGINS) $(NODE_STAMP)
 	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { \
 	    echo "mcph: the TLS test needs nginx; installing it with apt-get"; \

@@ -12,6 +12,7 @@
  * with its signal (crash.h). --verify-audit FILE: 0 when every line verifies, 1 naming the
  * first bad line (or a file that cannot be read).
  */
+#include "client/remote.h"
 #include "served/listing.h"
 #include "served/pin.h"
 #include "lib/crash.h"
@@ -201,6 +202,9 @@ static void main_usage(FILE *to)
                 "  --isolated ID\n"
                 "             serve section [plugin.ID] alone, as the process of a plugin with\n"
                 "             isolate = process (mcph starts it so; not for use by hand)\n"
+                "  --remote SECTION\n"
+                "             relay stdin to the url of [mcp.SECTION] over Streamable HTTP, its\n"
+                "             settings read on fd 3 (mcph starts it so; not for use by hand)\n"
                 "  --verify-audit FILE [--audit-key KEYFILE] [--after MAC]\n"
                 "             check the HMAC chain of an audit log ([server] audit); the key\n"
                 "             defaults to FILE.key; exit 0 when every line verifies, else 1\n"
@@ -537,6 +541,9 @@ int main(int argc, char **argv)
 
     if (argc >= 2 && strcmp(argv[1], "--verify-audit") == 0)
         main_verify_audit(argc, argv);
+    /* The relay of a url section: a process of its own, sharing nothing below. */
+    if (argc == 3 && strcmp(argv[1], "--remote") == 0)
+        return remote_main(argc, argv);
     if (main_parse_args(argc, argv, &args) != STATUS_OK)
         return EXIT_USAGE;
     /* One malloc arena: glibc gives each pool thread its own, which holds on to freed memory
