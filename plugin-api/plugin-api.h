@@ -48,6 +48,11 @@
  *                     returns.
  *
  * Changelog (newest first):
+ *   1.7  keep() and kept(): a small text kept with a call across the client's retries of a
+ *        2026-07-28 request (in mcph's sealed requestState, so a retry that reaches another
+ *        mcph sharing the state key finds it too), for a plugin that relays a server which
+ *        keeps its own requestState. ask_key() also takes "ask-N" (a relayed mcph's own
+ *        numbering) when no question of the run went under it.
  *   1.6  trace_context() gives the call's W3C traceparent (and tracestate) to pass on to
  *        whatever the handler calls: the client's trace, with mcph's span as the parent.
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
@@ -89,7 +94,7 @@ extern "C" {
 #endif
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 6
+#define MCPH_ABI_MINOR 7
 
 /* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
  * held before). */
@@ -99,6 +104,7 @@ extern "C" {
 #define MCPH_MAX_URI 4096                           /* a resource URI or URI template, in bytes */
 #define MCPH_MAX_RESULT_BYTES (32u * 1024u * 1024u) /* one result built by a handler */
 #define MCPH_MAX_INSTRUCTIONS 65536                 /* bytes of an instance's instructions (1.5) */
+#define MCPH_MAX_KEPT 65536 /* bytes of the text keep() keeps with a call (1.7) */
 
 /* The one symbol a plugin exports; mcph looks it up with dlsym(). */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
@@ -703,7 +709,10 @@ struct mcph_host {
      * The key the handler's next question (sample, elicit, roots) goes under in an
      * input_required result of a 2026-07-28 request, instead of ask-N: 1 to 64 of A-Z a-z 0-9
      * _ . -, unique among this call's questions (a key used already in this run is
-     * MCPH_ERR_INVALID; so is a key of the form ask-<digits>, mcph's own). It names one
+     * MCPH_ERR_INVALID; before 1.7 so was any key of the form ask-<digits>, mcph's own; since
+     * 1.7 "ask-N" as mcph writes it, N from 1 to 256, is taken unless this run's N-th
+     * unnamed question took it already, and an unnamed question whose ask-N an earlier one
+     * was named gets MCPH_ERR_INVALID from sample, elicit or roots). It names one
      * question, the next sample, elicit or roots call whatever that returns; the next gets
      * ask-N again unless named too. N counts every question of the run, named or not, so
      * naming one does not shift the keys of the others: after ask_key(call, "user_name"),
@@ -775,6 +784,36 @@ struct mcph_host {
      *     snprintf(header, sizeof(header), "traceparent: %s", tp);
      */
     const char *(*trace_context)(struct mcph_call *call, const char **tracestate);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.7.
+     * ------------------------------------------------------------------------------------ */
+
+    /*
+     * Keep a small text with the call across the client's retries of a 2026-07-28 request:
+     * when the handler returns after a question answered MCPH_ERR_AGAIN, the requestState of
+     * the input_required result carries the text (sealed by mcph with the rest of it: a
+     * client can neither read it back as its own nor alter it unseen over HTTP with a
+     * state_key_file, and a retry that reaches another mcph sharing that key finds it), and
+     * in the run of the handler that serves the retry kept() gives it back. What a run
+     * brought is carried on to the next round unless replaced; keep(call, NULL) drops it.
+     * For a plugin relaying a server that keeps state of its own (its requestState): keep it
+     * and send it back on the retry, rather than starting that server's request over. The
+     * text is copied (any bytes but NUL; keep it short: it travels to the client and back in
+     * every round). A legacy session's call runs once: the text is kept for that run only.
+     * Returns MCPH_OK, MCPH_ERR_LIMIT (more than MCPH_MAX_KEPT bytes: what was kept stays),
+     * MCPH_ERR_NOMEM, or MCPH_ERR_INVALID (call NULL). [handler-thread]
+     *
+     *     const char *state = host->kept(call);   // NULL on the first run
+     *     ...
+     *     host->keep(call, upstream_state);
+     *     rc = host->elicit(call, "Your name?", schema, &answer); // MCPH_ERR_AGAIN: return
+     */
+    int (*keep)(struct mcph_call *call, const char *text);
+    /* The text kept with the call (keep()), from the round this retry continues or kept since
+     * in this run; NULL when there is none (a first run, a legacy session, a call made outside
+     * a request). Lent until the handler returns or calls keep() again. [handler-thread] */
+    const char *(*kept)(struct mcph_call *call);
 };
 
 #ifdef __cplusplus

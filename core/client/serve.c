@@ -12,7 +12,9 @@
  * over (MCPH_PLUGIN_TAKE_OVER): the process is not started again, only listed again.
  *
  * Questions under 2026-07-28: the host answers a question with MCPH_ERR_AGAIN and runs the
- * handler again once the client has answered. The server is still waiting inside the same
+ * handler again once the client has answered. A 2026-07-28 server asks in its result
+ * (input_required): its round is kept with the call (host->keep) and the retry continues it
+ * with one request (mcp_resume). A legacy server is still waiting inside the same
  * request, so the request is parked under a key made of the request's origin
  * (host->call_origin: the same for the retries of one request, another for any other
  * request or client) and the call (method, name, arguments), and the call that comes back
@@ -254,16 +256,6 @@ static int mcp_asks_again(const cJSON *reply)
     return cJSON_IsString(type) && strcmp(type->valuestring, "input_required") == 0;
 }
 
-/*
- * A MCP_MODERN server asks its questions in its result (InputRequiredResult: inputRequests,
- * requestState): each is asked of the client, and the request is sent again with the
- * answers. Each question keeps the server's key where the host takes it (host->ask_key: a
- * name, not an ask-N of the server's own numbering, nor one already used in this call), so a
- * plugin served through an isolated child, or a server relayed, names its questions to the
- * client as it would in process. Returns the params of that next round (owned), or NULL with
- * *rc MCPH_OK when the reply is not such a result, or MCPH_ERR_AGAIN when the client answers
- * by retrying this call, or another status after a tool error or protocol error was set.
- */
 /* Whether the questions of an input_required can be passed to the client; else *rc is the
  * call's error. */
 static int mcp_input_ok(const struct mcph_host *host, struct mcph_call *call, const cJSON *requests,
@@ -333,30 +325,98 @@ static int mcp_input_ask(const struct mcph_host *host, struct mcph_call *call,
     return MCPH_OK;
 }
 
-static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *host,
-                                 struct mcph_call *call, const cJSON *reply, const cJSON *sent,
-                                 int *rc)
+/* Keep with the call, for the client's retry, the round of a MCP_MODERN server's questions:
+ * {"s": its requestState as it gave it, "q": its inputRequests}. One past MCPH_MAX_KEPT is
+ * dropped: the retry then starts the request over (the server runs its rounds again). */
+static void mcp_keep_round(const struct mcph_host *host, struct mcph_call *call,
+                           const cJSON *requests, const cJSON *state)
+{
+    cJSON *round = cJSON_CreateObject();
+    char *text;
+
+    if (host->abi_minor < 7 || host->keep == NULL)
+        return;
+    if (state != NULL)
+        cJSON_AddItemToObject(round, "s", cJSON_Duplicate(state, 1));
+    cJSON_AddItemToObject(round, "q", cJSON_Duplicate(requests, 1));
+    text = cJSON_PrintUnformatted(round);
+    if (text == NULL || host->keep(call, text) != MCPH_OK) {
+        host->keep(call, NULL);
+        host->log(host, MCPH_LOG_WARNING,
+                  "the server's requestState and questions (%zu bytes) are more than mcph "
+                  "keeps with a call (%d): the client's retry starts the request over",
+                  text != NULL ? strlen(text) : 0, MCPH_MAX_KEPT);
+    }
+    free(text);
+    cJSON_Delete(round);
+}
+
+/* The next round of a MCP_MODERN server's request: sent (the request as first sent, params)
+ * with the client's answers to requests under the server's keys (inputResponses) and the
+ * server's requestState exactly as it gave it. NULL with *rc MCPH_ERR_AGAIN when the client
+ * answers by retrying (the round is kept with the call for that retry), or another status. */
+static cJSON *mcp_next_round(const struct mcph_host *host, struct mcph_call *call,
+                             const cJSON *sent, const cJSON *requests, const cJSON *state, int *rc)
+{
+    cJSON *next = cJSON_Duplicate(sent, 1);
+
+    *rc = mcp_input_ask(host, call, requests, cJSON_AddObjectToObject(next, "inputResponses"));
+    if (*rc != MCPH_OK) {
+        if (*rc == MCPH_ERR_AGAIN)
+            mcp_keep_round(host, call, requests, state);
+        cJSON_Delete(next);
+        return NULL;
+    }
+    if (state != NULL)
+        cJSON_AddItemToObject(next, "requestState", cJSON_Duplicate(state, 1));
+    return next;
+}
+
+/*
+ * A MCP_MODERN server asks its questions in its result (InputRequiredResult: inputRequests,
+ * requestState): each is asked of the client under the server's own key where the host
+ * takes it (host->ask_key: not one already used in this run), with its params as the server
+ * sent them, and the request is sent again with the answers and the server's requestState.
+ * When the client answers by retrying (2026-07-28 client), the round is kept with the call
+ * (host->keep, in mcph's sealed requestState), and the retry sends the server that one
+ * request (mcp_resume): the server never runs its earlier rounds again. Returns the params of
+ * that next round (owned), or NULL with *rc MCPH_OK when the reply is not such a result, or
+ * MCPH_ERR_AGAIN when the client answers by retrying this call, or another status after a
+ * tool error or protocol error was set.
+ */
+static cJSON *mcp_input_required(const struct mcph_host *host, struct mcph_call *call,
+                                 const cJSON *reply, const cJSON *sent, int *rc)
 {
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
     const cJSON *requests = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
     const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
-    cJSON *next;
 
-    (void)l;
     *rc = MCPH_OK;
     if (!cJSON_IsString(type) || strcmp(type->valuestring, "input_required") != 0)
         return NULL;
     if (!mcp_input_ok(host, call, requests, rc))
         return NULL;
-    next = cJSON_Duplicate(sent, 1);
-    *rc = mcp_input_ask(host, call, requests, cJSON_AddObjectToObject(next, "inputResponses"));
-    if (*rc != MCPH_OK) {
-        cJSON_Delete(next);
-        return NULL;
-    }
-    if (cJSON_IsString(state))
-        cJSON_AddStringToObject(next, "requestState", state->valuestring);
+    return mcp_next_round(host, call, sent, requests, cJSON_IsString(state) ? state : NULL, rc);
+}
+
+/* The retry of a call whose MCP_MODERN server asked the client (the round kept by
+ * mcp_keep_round): the request that continues it, the server's questions now answered from
+ * the retry. NULL with *rc MCPH_OK when nothing was kept (a first run: send the request), or
+ * MCPH_ERR_AGAIN (still unanswered) or another status. */
+static cJSON *mcp_resume(const struct mcph_host *host, struct mcph_call *call, const cJSON *sent,
+                         int *rc)
+{
+    const char *text = host->abi_minor >= 7 && host->kept != NULL ? host->kept(call) : NULL;
+    cJSON *round = text != NULL ? cJSON_Parse(text) : NULL;
+    const cJSON *requests = cJSON_GetObjectItemCaseSensitive(round, "q");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(round, "s");
+    cJSON *next = NULL;
+
+    *rc = MCPH_OK;
+    if (cJSON_IsObject(requests) && requests->child != NULL)
+        next = mcp_next_round(host, call, sent, requests, cJSON_IsString(state) ? state : NULL, rc);
+    cJSON_Delete(round);
     return next;
 }
 
@@ -429,7 +489,6 @@ static void mcp_pass_trace(const struct mcph_host *host, struct mcph_call *call,
         cJSON_AddStringToObject(meta, "tracestate", state);
 }
 
-/* Send k->method with params (consumed) for call and see it through. */
 /* The request of a call: the parked one it comes back for, or a new one (*retry: a copy of
  * it for a MCP_MODERN server's rounds). NULL when there is none to wait for: *rc says. */
 static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host *host,
@@ -457,8 +516,21 @@ static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host 
             p = NULL;
         return p;
     }
-    if (mcp_link_modern(l))
+    if (mcp_link_modern(l)) {
+        cJSON *resumed;
+
         *retry = cJSON_Duplicate(params, 1);
+        resumed = mcp_resume(host, call, *retry, rc);
+        if (resumed == NULL && *rc != MCPH_OK) {
+            *rc = *rc == MCPH_ERR_AGAIN ? MCPH_OK : *rc; /* AGAIN: the client retries */
+            cJSON_Delete(params);
+            return NULL;
+        }
+        if (resumed != NULL) {
+            cJSON_Delete(params);
+            params = resumed;
+        }
+    }
     p = mcp_link_send(l, k->method, params, kind != MCP_COMPLETE, &why);
     if (p == NULL)
         *rc = mcp_fail(host, call, kind, why.buf);
@@ -468,13 +540,13 @@ static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host 
 
 /* The server answered: the call's result, or (a MCP_MODERN server's input_required) the
  * request to send again with the client's answers. */
-static cJSON *mcp_on_reply(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
+static cJSON *mcp_on_reply(const struct mcph_host *host, struct mcph_call *call,
                            const struct mcp_pending *p, const cJSON *retry, int rounds, int *rc)
 {
     cJSON *again = NULL;
 
     if (retry != NULL && rounds < MCP_ROUNDS_MAX)
-        again = mcp_input_required(l, host, call, p->reply, retry, rc);
+        again = mcp_input_required(host, call, p->reply, retry, rc);
     else if (retry != NULL && mcp_asks_again(p->reply))
         *rc = host->error(call, MCPH_ERR,
                           "the server still asked for input after %d rounds of "
@@ -482,7 +554,7 @@ static cJSON *mcp_on_reply(struct mcp_link *l, const struct mcph_host *host, str
                           rounds, MCP_ROUNDS_MAX);
     if (again == NULL && *rc == MCPH_OK)
         *rc = mcp_reply(host, call, p->reply);
-    else if (*rc == MCPH_ERR_AGAIN) /* the server keeps nothing: nothing to park */
+    else if (*rc == MCPH_ERR_AGAIN) /* the round is kept with the call: nothing to park */
         *rc = MCPH_OK;
     return again;
 }
@@ -527,7 +599,7 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
             rc = MCPH_OK;
             continue;
         case MCP_WAIT_REPLY:
-            again = mcp_on_reply(l, host, call, p, retry, rounds, &rc);
+            again = mcp_on_reply(host, call, p, retry, rounds, &rc);
             break;
         case MCP_WAIT_FAILED:
             rc = mcp_on_failed(l, host, call, kind, p);
