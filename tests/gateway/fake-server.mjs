@@ -45,6 +45,7 @@
 
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -358,9 +359,18 @@ process.stdin.on('end', () => {
 //   ir_array              input_required whose inputRequests is an array
 //   ir_unknown            input_required asking a method no client offers
 //   ir_forever            input_required again at every round, with a new question each time
+//   ir_two {tag}          two rounds: elicitation/create under "first" (its message has a
+//                         number new at each request it starts), then under "second"
+//                         (message "second after A", A the first answer's content.a), then
+//                         "first=A second=B". Its requestState is an odd text (quotes,
+//                         backslash, non-ASCII) with a digest under a secret all its processes
+//                         share; a request that carries one it did not give, or not byte for
+//                         byte, gets a tool error. With --log,
+//                         each request is logged: {"event":"ir_two","tag":T,"round":R,
+//                         "state":"ok"|"none"|"bad","answers":[keys of inputResponses]}
 
 const STUCK_TOOLS = mode === 'modern'
-    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
+    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever', 'ir_two'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
     : [
         { name: 'deaf', description: 'Stop reading stdin', inputSchema: obj({}) },
         { name: 'flood', description: 'Stop reading stdin, send pings', inputSchema: obj({ n: { type: 'integer' } }) },
@@ -441,7 +451,44 @@ function modernTool(id, name, params) {
     if (name === 'ir_array') return ask([{ method: 'roots/list', params: {} }, { method: 'roots/list', params: {} }]);
     if (name === 'ir_unknown') return ask({ odd: { method: 'tasks/frobnicate', params: {} } });
     if (name === 'ir_forever') return ask({ [`round${round}`]: { method: 'roots/list', params: {} } });
+    if (name === 'ir_two') return irTwo(id, params);
     return fail(id, -32602, `no tool ${name}`);
+}
+
+// ir_two: its requestState names the round it opens and what it carries, with a digest under
+// a secret of its own, so that another process of this server takes a state this one gave
+// (as replicas of a server share their key).
+const IR_SECRET = 'fake-server ir_two';
+let irStarted = 0;
+function irSeal(carry) {
+    const body = Buffer.from(JSON.stringify(carry)).toString('base64');
+    const sum = createHash('sha256').update(`${IR_SECRET}\n${body}`).digest('hex').slice(0, 16);
+    return `r${carry.round} "q" \\ \u00fc ${body}.${sum}`;
+}
+function irOpen(state) {
+    const m = typeof state === 'string' ? /^r\d+ "q" \\ \u00fc ([A-Za-z0-9+/=]+)\.([0-9a-f]{16})$/.exec(state) : null;
+    if (!m || createHash('sha256').update(`${IR_SECRET}\n${m[1]}`).digest('hex').slice(0, 16) !== m[2]) return undefined;
+    return JSON.parse(Buffer.from(m[1], 'base64').toString());
+}
+function irTwo(id, params) {
+    const given = params?.requestState;
+    const responses = params?.inputResponses || {};
+    const tag = params?.arguments?.tag ?? '';
+    const known = irOpen(given);
+    const round = known ? known.round : 1;
+    log({ event: 'ir_two', tag, round, state: given === undefined ? 'none' : known ? 'ok' : 'bad', answers: Object.keys(responses) });
+    if (given !== undefined && !known) return reply(id, text(`requestState not mine: ${JSON.stringify(given).slice(0, 80)}`, true));
+    const open = (carry, inputRequests) => reply(id, { resultType: 'input_required', inputRequests, requestState: irSeal(carry) });
+    const form = (message) => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
+    if (round === 1) return open({ round: 2, n: Math.random() }, { first: form(`first question ${++irStarted}`) });
+    if (round === 2) {
+        const a = responses.first?.content?.a;
+        if (a === undefined) return reply(id, text('round 2 without an answer to first', true));
+        return open({ round: 3, first: a }, { second: form(`second after ${a}`) });
+    }
+    const b = responses.second?.content?.a;
+    if (b === undefined) return reply(id, text('round 3 without an answer to second', true));
+    return reply(id, text(`first=${known.first} second=${b}`));
 }
 
 // Returns true when the message was handled here.
