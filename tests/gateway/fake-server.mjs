@@ -20,6 +20,8 @@
 //                   carried ({} when none), for the trace context passed on (tests/trust)
 //   idle, launcher  behave, and start processes of their own: see the block at the very end
 //   rug-pull        behaves, with a tool pull that changes echo's schema: see the last block
+//   apps            behaves, with an MCP Apps tool and ui:// resource, tools that need tasks,
+//                   and a title, icons and instructions: see the block after the tools
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
 //                   test can change how the next start behaves without changing the command
 // --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
@@ -67,7 +69,9 @@ const ROWS_MODES = ['hostile-rows', 'stderr-noise', 'stderr-flood', 'setsid-chil
 const TREE_MODES = ['idle', 'launcher'];
 // Pinned definitions (tests/trust/pin.mjs): see the last block of this file.
 const TRUST_MODES = ['rug-pull'];
-for (const m of [...ROWS_MODES, ...TREE_MODES, ...TRUST_MODES]) {
+// What passes through (tests/gateway/passthru.mjs): see the block after the tools.
+const APPS_MODES = ['apps'];
+for (const m of [...ROWS_MODES, ...TREE_MODES, ...TRUST_MODES, ...APPS_MODES]) {
     BEHAVING.add(m);
     MODES.add(m);
 }
@@ -135,6 +139,44 @@ const tools = [
 //                 $0 is the marker and "-grandchild", as a launcher's child may: it must end
 //                 with the server
 const ROWS_RESOURCES = [];
+
+// Mode apps: what must pass through a gateway as the server gave it.
+//   app          a tool with title, icons and _meta.ui.resourceUri "ui://fake/app.html" (MCP
+//                Apps), answering text "app" with a _meta of its own
+//   task_required, task_optional
+//                tools with execution.taskSupport "required" and "optional", answering
+//                "ran TOOL" (a client that does not speak tasks calls them plainly)
+//   ui://fake/app.html  a resource of mimeType "text/html;profile=mcp-app" with _meta.ui
+//                (prefersBorder, csp) in the list and in what a read gives
+// serverInfo has a title and icons; instructions "Open the app first."
+const APP_URI = 'ui://fake/app.html';
+const APP_MIME = 'text/html;profile=mcp-app';
+const APP_META = { ui: { prefersBorder: true, csp: { connectDomains: ['https://api.example.com'] } } };
+const ICONS = [{ src: 'https://example.com/fake.png', mimeType: 'image/png', sizes: ['48x48'] }];
+if (mode === 'apps') {
+    tools.push(
+        { name: 'app', title: 'The App', description: 'Opens an app', inputSchema: obj({}), icons: ICONS,
+            _meta: { ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, 'com.example/k': 1 } },
+        { name: 'task_required', description: 'Needs tasks', inputSchema: obj({}), execution: { taskSupport: 'required' } },
+        { name: 'task_optional', description: 'May run as a task', inputSchema: obj({}), execution: { taskSupport: 'optional' } },
+    );
+    ROWS_RESOURCES.push({ uri: APP_URI, name: 'app_ui', title: 'App UI', mimeType: APP_MIME, _meta: APP_META });
+}
+
+// Returns true when the message was handled here.
+function appsMessage(id, method, params) {
+    let result = null;
+    if (method === 'resources/read' && params?.uri === APP_URI) {
+        result = { contents: [{ uri: APP_URI, mimeType: APP_MIME, text: '<!doctype html><p>app</p>', _meta: APP_META }] };
+    } else if (method === 'tools/call' && params?.name === 'app') {
+        result = { content: [{ type: 'text', text: 'app' }], _meta: { 'com.example/result': 2 } };
+    } else if (method === 'tools/call' && (params?.name === 'task_required' || params?.name === 'task_optional')) {
+        result = text(`ran ${params.name}`);
+    }
+    if (result) reply(id, result);
+    return result !== null;
+}
+
 if (mode === 'hostile-rows') {
     tools.push(
         { name: 'nul\u0000byte', description: 'A name with a NUL', inputSchema: obj({}) },
@@ -291,8 +333,10 @@ function onMessage(msg) {
         return reply(id, {
             protocolVersion: params?.protocolVersion || '2025-11-25',
             capabilities: { tools: { listChanged: true }, resources: mode === 'idle' ? { subscribe: true } : {}, prompts: {}, logging: {} },
-            serverInfo: { name: 'fake-server', version: '1.0.0', ...(mode === 'hostile-rows' ? { title: 'Fake Server' } : {}) },
+            serverInfo: { name: 'fake-server', version: '1.0.0', ...(mode === 'hostile-rows' ? { title: 'Fake Server' } : {}),
+                ...(mode === 'apps' ? { title: 'Fake Apps', icons: ICONS } : {}) },
             ...(mode === 'hostile-rows' ? { instructions: 'Call echo first.\nmcph: error: forged by instructions' } : {}),
+            ...(mode === 'apps' ? { instructions: 'Open the app first.' } : {}),
         });
     }
     if (method === 'ping') return reply(id, {});
@@ -301,6 +345,7 @@ function onMessage(msg) {
         return reply(id, {});
     }
     if (mode === 'never-list') return undefined;
+    if (mode === 'apps' && appsMessage(id, method, params)) return undefined;
     if (method === 'tools/list') return reply(id, { tools });
     if (method === 'tools/call') return callTool(id, params);
     if (method === 'resources/list') return reply(id, { resources: [...RESOURCES, ...ROWS_RESOURCES] });

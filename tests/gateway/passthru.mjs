@@ -3,7 +3,7 @@
 // (tests/gateway/fake-server.mjs, mode modern, tool ir_two: two rounds of questions, each with a
 // requestState of its own that it wants back byte for byte). `make test-gateway` runs it.
 //
-//   node tests/gateway/passthru.mjs [BINARY [PART]]   BINARY: build/mcph; PART: raw|sdk|isolated|legacy
+//   node tests/gateway/passthru.mjs [BINARY [PART]]   BINARY: build/mcph; PART: raw|sdk|isolated|legacy|apps
 //
 // raw       a 2026-07-28 client by hand over HTTP, to two mcph sharing a state_key_file: the
 //           upstream's questions reach it under the upstream's keys with their params as
@@ -16,6 +16,12 @@
 // isolated  the sdk part with the mcp section behind isolate = process
 // legacy    the SDK v2 client speaking 2025-11-25: the questions are requests to the client,
 //           the upstream still sees one request per round
+// apps      mode apps, through the SDK v2 client in both eras: an MCP Apps tool's
+//           _meta.ui.resourceUri and the ui:// resource (listed and read: mimeType
+//           text/html;profile=mcp-app, _meta) reach the client unchanged (a prefix never renames a
+//           URI), with the tool's title, icons and _meta; a tool that requires tasks is not
+//           listed, one where they are optional is listed without execution and runs; the
+//           server's instructions come after its title
 // Prints "ok gateway ..." / "FAIL gateway ...: why" lines, then "gateway passthru: N passed, N
 // failed"; exits 1 on a failure.
 
@@ -185,11 +191,68 @@ async function throughSdk(part, more, legacy) {
     });
 }
 
+// MCP Apps and the rest of what a server declares, through the SDK v2 client of either era. A
+// prefix renames tools and prompts, never URIs (man/mcph.ini.5), so a ui:// URI and the
+// tool's _meta.ui.resourceUri that names it reach the client unchanged.
+async function apps(legacy) {
+    const era = legacy ? '2025-11-25' : '2026-07-28';
+    const ws = workspace(`passthru-apps-${legacy ? 'legacy' : 'modern'}`);
+    const ini = gatewayIni(ws, { fake: { command: fakeCommand('apps', marker(`apps-${era}`)) } });
+    const c = await sdkClient(ini, legacy, []);
+    const URI = 'ui://fake/app.html';
+    const MIME = 'text/html;profile=mcp-app';
+    const UI_META = '{"ui":{"csp":{"connectDomains":["https://api.example.com"]},"prefersBorder":true}}';
+    const sorted = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+    const opts = { timeout: T(15000) };
+    await step(`passthru: apps (${era}): the tool's _meta.ui.resourceUri, _meta, title and icons reach the client unchanged`, async () => {
+        const { tools } = await c.client.listTools({}, opts);
+        const app = tools.find((t) => t.name === 'fake_app');
+        expect(app?._meta?.ui?.resourceUri === URI, `fake_app: ${short(app)}`);
+        expect(app._meta['com.example/k'] === 1 && JSON.stringify(app._meta.ui.visibility) === '["model","app"]', `its _meta: ${short(app._meta)}`);
+        expect(app.title === 'The App' && app.icons?.[0]?.src === 'https://example.com/fake.png' && app.icons[0].mimeType === 'image/png', `title and icons: ${short(app)}`);
+        const r = await c.client.callTool({ name: 'fake_app', arguments: {} }, undefined, opts);
+        expect(r?.content?.[0]?.text === 'app' && r?._meta?.['com.example/result'] === 2, `the call: ${short(r)}`);
+        return short(app._meta);
+    });
+    await step(`passthru: apps (${era}): the ui:// resource, listed and read, with its mimeType and _meta`, async () => {
+        const { resources } = await c.client.listResources({}, opts);
+        const res = resources.find((x) => x.uri === URI);
+        expect(res?.mimeType === MIME && sorted(res._meta) === UI_META, `listed: ${short(resources)}`);
+        const read = await c.client.readResource({ uri: URI }, opts);
+        const item = read?.contents?.[0];
+        expect(item?.uri === URI && item.mimeType === MIME && sorted(item._meta) === UI_META && item.text === '<!doctype html><p>app</p>', `read: ${short(read)}`);
+        return `${URI} ${MIME}`;
+    });
+    await step(`passthru: apps (${era}): a tool that requires tasks is not listed; one where they are optional is listed without them, and runs`, async () => {
+        const { tools } = await c.client.listTools({}, opts);
+        const names = tools.map((t) => t.name);
+        expect(!names.includes('fake_task_required'), `listed: ${names.join(', ')}`);
+        const opt = tools.find((t) => t.name === 'fake_task_optional');
+        expect(opt && opt.execution === undefined, `fake_task_optional: ${short(opt)}`);
+        const r = await c.client.callTool({ name: 'fake_task_optional', arguments: {} }, undefined, opts);
+        expect(r?.content?.[0]?.text === 'ran task_optional', `the call: ${short(r)}`);
+        return names.join(', ');
+    });
+    await step(`passthru: apps (${era}): the server's instructions reach the client after its title`, async () => {
+        const got = c.client.getInstructions?.();
+        expect(got === '[plugin.fake]\nFake Apps: Open the app first.', `instructions: ${JSON.stringify(got)}`);
+        return JSON.stringify(got);
+    });
+    await c.transport.close();
+    await step(`passthru: apps (${era}): no sanitizer report`, async () => {
+        expect(!/LeakSanitizer|AddressSanitizer|ThreadSanitizer|runtime error/.test(c.stderr()), `sanitizer: ${short(c.stderr(), 400)}`);
+    });
+}
+
 const PARTS = {
     raw,
     sdk: () => throughSdk('sdk', {}, false),
     isolated: () => throughSdk('isolated', { isolate: 'process' }, false),
     legacy: () => throughSdk('legacy', {}, true),
+    apps: async () => {
+        await apps(false);
+        await apps(true);
+    },
 };
 
 const watchdog = setTimeout(() => {
