@@ -797,6 +797,10 @@ struct mcph_host {
      * state_key_file, and a retry that reaches another mcph sharing that key finds it), and
      * in the run of the handler that serves the retry kept() gives it back. What a run
      * brought is carried on to the next round unless replaced; keep(call, NULL) drops it.
+     * Keeping a text starts a new round: the answers the call holds so far and the keys its
+     * questions went under are forgotten, so a question asked after keep(), in this run or
+     * in the retry, is answered only by what the client sends for it from then on (a relayed
+     * server may ask under the same key in each round). Call it before asking that round.
      * For a plugin relaying a server that keeps state of its own (its requestState): keep it
      * and send it back on the retry, rather than starting that server's request over. The
      * text is copied (any bytes but NUL; keep it short: it travels to the client and back in

@@ -241,6 +241,35 @@ static cJSON *mrtr_given_state(struct mrtr *m, const cJSON *params, int *status)
     return state;
 }
 
+/* Keep text with the call; `round` starts a new round: the answers and names so far are
+ * forgotten. */
+static int mrtr_keep_as(struct mrtr *m, const char *text, int round)
+{
+    char *copy = NULL;
+
+    if (text != NULL && strnlen(text, LIMIT_MRTR_KEPT + 1) > LIMIT_MRTR_KEPT)
+        return STATUS_LIMIT;
+    if (text != NULL && text[0] != '\0' && (copy = strdup(text)) == NULL)
+        return STATUS_NOMEM;
+    if (round && m->answers != NULL) {
+        cJSON *none = cJSON_CreateObject();
+
+        if (none == NULL) {
+            free(copy);
+            return STATUS_NOMEM;
+        }
+        cJSON_Delete(m->answers);
+        m->answers = none;
+    }
+    if (round) {
+        cJSON_Delete(m->named);
+        m->named = NULL;
+    }
+    free(m->kept);
+    m->kept = copy;
+    return STATUS_OK;
+}
+
 int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
                const char *target)
 {
@@ -284,7 +313,7 @@ int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const
     if (earlier != NULL && origin != NULL && mrtr_origin_ok(origin))
         memcpy(m->origin, origin, strlen(origin) + 1);
     if (earlier != NULL &&
-        mrtr_keep(m, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "k"))) !=
+        mrtr_keep_as(m, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "k")), 0) !=
             STATUS_OK) {
         /* Too long (not made by mcph) or no memory: kept() is NULL, the handler starts over. */
     }
@@ -295,15 +324,7 @@ int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const
 
 int mrtr_keep(struct mrtr *m, const char *text)
 {
-    char *copy = NULL;
-
-    if (text != NULL && strnlen(text, LIMIT_MRTR_KEPT + 1) > LIMIT_MRTR_KEPT)
-        return STATUS_LIMIT;
-    if (text != NULL && text[0] != '\0' && (copy = strdup(text)) == NULL)
-        return STATUS_NOMEM;
-    free(m->kept);
-    m->kept = copy;
-    return STATUS_OK;
+    return mrtr_keep_as(m, text, text != NULL);
 }
 
 int mrtr_origin_ok(const char *text)

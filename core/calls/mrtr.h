@@ -82,9 +82,12 @@ int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const
 /* Keep text (copied; NULL or "" keeps nothing) with the call: the requestState of an
  * InputRequiredResult carries it, sealed with the rest, and the retry's mrtr_begin gives it
  * back in m->kept (only from a state that is ours for this request: on any mcph that shares
- * the key). Until replaced, what the retry brought is carried on to the next round. Returns
- * STATUS_OK, STATUS_LIMIT past LIMIT_MRTR_KEPT bytes (what was kept is unchanged), or
- * STATUS_NOMEM. m may be all zero (a legacy call: kept, never carried). */
+ * the key). Until replaced, what the retry brought is carried on to the next round. A text
+ * (not NULL) starts a new round: the answers so far (the retry's and those carried) and the
+ * names this run's questions went under are forgotten, so a question asked after it, in this
+ * run or a retry, is answered only by what the client sends from then on. Returns STATUS_OK,
+ * STATUS_LIMIT past LIMIT_MRTR_KEPT bytes, or STATUS_NOMEM (on failure nothing changed). m
+ * may be all zero (a legacy call: kept, never carried). */
 int mrtr_keep(struct mrtr *m, const char *text) __attribute__((warn_unused_result));
 
 /* The origin of m's request (host->call_origin): the one its state carried, else a fresh one

@@ -163,15 +163,12 @@ static void mcp_keep_round(const struct mcph_host *host, struct mcph_call *call,
  * server's requestState exactly as it gave it. NULL with *rc MCPH_ERR_AGAIN when the client
  * answers by retrying (the round is kept with the call for that retry), or another status. */
 static cJSON *mcp_next_round(const struct mcph_host *host, struct mcph_call *call,
-                             const cJSON *sent, const cJSON *requests, const cJSON *state,
-                             int rounds, int *rc)
+                             const cJSON *sent, const cJSON *requests, const cJSON *state, int *rc)
 {
     cJSON *next = cJSON_Duplicate(sent, 1);
 
     *rc = mcp_input_ask(host, call, requests, cJSON_AddObjectToObject(next, "inputResponses"));
     if (*rc != MCPH_OK) {
-        if (*rc == MCPH_ERR_AGAIN)
-            mcp_keep_round(host, call, requests, state, rounds);
         cJSON_Delete(next);
         return NULL;
     }
@@ -205,8 +202,10 @@ cJSON *mcp_input_required(const struct mcph_host *host, struct mcph_call *call, 
         return NULL;
     if (!mcp_input_ok(host, call, requests, rc))
         return NULL;
-    return mcp_next_round(host, call, sent, requests, cJSON_IsString(state) ? state : NULL,
-                          rounds + 1, rc);
+    /* Kept before it is asked: keeping starts a new round, so an answer to an earlier round
+     * (a key the server uses again) never answers this one. */
+    mcp_keep_round(host, call, requests, cJSON_IsString(state) ? state : NULL, rounds + 1);
+    return mcp_next_round(host, call, sent, requests, cJSON_IsString(state) ? state : NULL, rc);
 }
 
 /* The round kept is {"s": requestState, "q": inputRequests, "r": rounds so far}. */
@@ -223,8 +222,7 @@ cJSON *mcp_resume(const struct mcph_host *host, struct mcph_call *call, const cJ
     *rc = MCPH_OK;
     *rounds = cJSON_IsNumber(count) && count->valueint > 0 ? count->valueint : 0;
     if (cJSON_IsObject(requests) && requests->child != NULL)
-        next = mcp_next_round(host, call, sent, requests, cJSON_IsString(state) ? state : NULL,
-                              *rounds, rc);
+        next = mcp_next_round(host, call, sent, requests, cJSON_IsString(state) ? state : NULL, rc);
     cJSON_Delete(round);
     return next;
 }

@@ -413,9 +413,11 @@ process.stdin.on('end', () => {
 //                         byte, gets a tool error. With --log,
 //                         each request is logged: {"event":"ir_two","tag":T,"round":R,
 //                         "state":"ok"|"none"|"bad","answers":[keys of inputResponses]}
+//   ir_same_key           two rounds asking under the same key "confirm" ("first confirm",
+//                         then "second confirm"), then "first=A second=B"
 
 const STUCK_TOOLS = mode === 'modern'
-    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever', 'ir_two'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
+    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever', 'ir_two', 'ir_same_key'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
     : [
         { name: 'deaf', description: 'Stop reading stdin', inputSchema: obj({}) },
         { name: 'flood', description: 'Stop reading stdin, send pings', inputSchema: obj({ n: { type: 'integer' } }) },
@@ -497,6 +499,7 @@ function modernTool(id, name, params) {
     if (name === 'ir_unknown') return ask({ odd: { method: 'tasks/frobnicate', params: {} } });
     if (name === 'ir_forever') return ask({ [`round${round}`]: { method: 'roots/list', params: {} } });
     if (name === 'ir_two') return irTwo(id, params);
+    if (name === 'ir_same_key') return irSameKey(id, params);
     return fail(id, -32602, `no tool ${name}`);
 }
 
@@ -534,6 +537,17 @@ function irTwo(id, params) {
     const b = responses.second?.content?.a;
     if (b === undefined) return reply(id, text('round 3 without an answer to second', true));
     return reply(id, text(`first=${known.first} second=${b}`));
+}
+
+// ir_same_key: two rounds that ask under the same key "confirm".
+function irSameKey(id, params) {
+    const known = irOpen(params?.requestState);
+    const a = params?.inputResponses?.confirm?.content?.a;
+    const form = (message) => ({ confirm: { method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } } });
+    const open = (carry, inputRequests) => reply(id, { resultType: 'input_required', inputRequests, requestState: irSeal(carry) });
+    if (!known) return open({ round: 2 }, form('first confirm'));
+    if (known.round === 2) return open({ round: 3, first: a }, form('second confirm'));
+    return reply(id, text(`first=${known.first} second=${a}`));
 }
 
 // Returns true when the message was handled here.

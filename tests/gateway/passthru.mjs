@@ -185,6 +185,13 @@ async function throughSdk(part, more, legacy) {
         expect(asked.length === 2 && /^first question \d+$/.test(asked[0]) && asked[1] === 'second after Ada', `asked: ${JSON.stringify(asked)}`);
         return `${oneRequestPerRound(log, part)}; asked ${JSON.stringify(asked)}`;
     });
+    await step(`passthru: ${part}: an upstream asking under the same key in two rounds gets each round's own answer`, async () => {
+        asked.length = 0;
+        const r = await c.client.callTool({ name: 'fake_ir_same_key', arguments: {} }, undefined, { timeout: T(30000) });
+        const text = (r?.content || []).map((x) => x.text).join('');
+        expect(text === 'first=Ada second=Bob', `the result: ${short(r)}; asked ${JSON.stringify(asked)}`);
+        return `${text}; asked ${JSON.stringify(asked)}`;
+    });
     await c.transport.close();
     await step(`passthru: ${part}: no sanitizer report`, async () => {
         expect(!/LeakSanitizer|AddressSanitizer|ThreadSanitizer|runtime error/.test(c.stderr()), `sanitizer: ${short(c.stderr(), 400)}`);

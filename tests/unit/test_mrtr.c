@@ -383,6 +383,40 @@ static void test_kept(void)
     registry_free(reg);
 }
 
+/* Keeping a text starts a new round: an answer the retry carries under a key does not answer
+ * the next round's question under the same key, and that key may be named again. */
+static void test_kept_new_round(void)
+{
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = req_new("ask", "\"inputResponses\":{\"confirm\":{\"action\":\"accept\"}}");
+    cJSON *answer = NULL, *result;
+    struct mrtr m;
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
+    cJSON_Delete(answer);
+    answer = NULL;
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_keep(&m, "round 2"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    CHECK(answer == NULL);
+    result = mrtr_result(&m, reg, msg, "ask");
+    CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
+                          "{\"confirm\":{\"method\":\"elicitation/create\"}}"));
+    /* keep(NULL) drops the text and forgets nothing. */
+    CHECK_INT_EQ(mrtr_keep(&m, NULL), STATUS_OK);
+    CHECK(m.kept == NULL);
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_INVALID);
+    cJSON_Delete(result);
+    mrtr_release(&m);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
 /* What a name may be: 1 to 64 of A-Z a-z 0-9 _ . -, or ask-N as mcph writes it, and not one
  * a question of this run went under already (the pending one may be given again, or replaced,
  * or forgotten). A name names one question; a refused question uses its name up without
@@ -650,6 +684,7 @@ static const struct check_test tests[] = {
     {"names", test_names},
     {"ask_n_names", test_ask_n_names},
     {"kept", test_kept},
+    {"kept_new_round", test_kept_new_round},
     {"origin", test_origin},
     {0},
 };
