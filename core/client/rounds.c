@@ -137,11 +137,12 @@ static int mcp_input_ask(const struct mcph_host *host, struct mcph_call *call,
 static void mcp_keep_round(const struct mcph_host *host, struct mcph_call *call,
                            const cJSON *requests, const cJSON *state, int rounds)
 {
-    cJSON *round = cJSON_CreateObject();
+    cJSON *round;
     char *text;
 
     if (host->abi_minor < 7 || host->keep == NULL)
         return;
+    round = cJSON_CreateObject();
     if (state != NULL)
         cJSON_AddItemToObject(round, "s", cJSON_Duplicate(state, 1));
     cJSON_AddItemToObject(round, "q", cJSON_Duplicate(requests, 1));
