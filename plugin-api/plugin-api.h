@@ -48,11 +48,8 @@
  *                     returns.
  *
  * Changelog (newest first):
- *   1.7  keep() and kept(): a small text kept with a call across the client's retries of a
- *        2026-07-28 request (in mcph's sealed requestState, so a retry that reaches another
- *        mcph sharing the state key finds it too), for a plugin that relays a server which
- *        keeps its own requestState. ask_key() also takes "ask-N" (a relayed mcph's own
- *        numbering) when no question of the run went under it.
+ *   1.7  keep() and kept(): a text carried in mcph's sealed requestState across a call's
+ *        retries (a relayed server's own requestState); ask_key() takes a free "ask-N".
  *   1.6  trace_context() gives the call's W3C traceparent (and tracestate) to pass on to
  *        whatever the handler calls: the client's trace, with mcph's span as the parent.
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
@@ -708,19 +705,14 @@ struct mcph_host {
     /*
      * The key the handler's next question (sample, elicit, roots) goes under in an
      * input_required result of a 2026-07-28 request, instead of ask-N: 1 to 64 of A-Z a-z 0-9
-     * _ . -, unique among this call's questions (a key used already in this run is
-     * MCPH_ERR_INVALID; before 1.7 so was any key of the form ask-<digits>, mcph's own; since
-     * 1.7 "ask-N" as mcph writes it, N from 1 to 256, is taken unless this run's N-th
-     * unnamed question took it already, and an unnamed question whose ask-N an earlier one
-     * was named gets MCPH_ERR_INVALID from sample, elicit or roots). It names one
-     * question, the next sample, elicit or roots call whatever that returns; the next gets
-     * ask-N again unless named too. N counts every question of the run, named or not, so
-     * naming one does not shift the keys of the others: after ask_key(call, "user_name"),
-     * elicit, elicit, the second question is ask-2. The answer the client's retry carries
-     * under that key (inputResponses) is the answer to that question, also on the first run
-     * (a client may answer ahead): name a question the same way in every run, as it is asked
-     * in the same order. No effect on a legacy session (the question is a request to the
-     * client there). Returns MCPH_OK or MCPH_ERR_INVALID. [handler-thread]
+     * _ . -, unique in this run (else MCPH_ERR_INVALID; so was any ask-<digits> before 1.7;
+     * since, an "ask-N" no question of the run took is taken, and an unnamed question whose
+     * ask-N was named gets MCPH_ERR_INVALID). It names the next sample, elicit or roots call
+     * whatever that returns. N counts every question of the run, so naming one shifts no
+     * other key: after ask_key(call, "user_name"), elicit, elicit, the second is ask-2. The
+     * answer the retry carries under that key (inputResponses) answers that question, also on
+     * the first run (a client may answer ahead): name a question the same way in every run.
+     * No effect on a legacy session. MCPH_OK or MCPH_ERR_INVALID. [handler-thread]
      *
      *     host->ask_key(call, "user_name");
      *     rc = host->elicit(call, "Your name?", schema, &answer);
@@ -789,34 +781,14 @@ struct mcph_host {
      * Since 1.7.
      * ------------------------------------------------------------------------------------ */
 
-    /*
-     * Keep a small text with the call across the client's retries of a 2026-07-28 request:
-     * when the handler returns after a question answered MCPH_ERR_AGAIN, the requestState of
-     * the input_required result carries the text (sealed by mcph with the rest of it: a
-     * client can neither read it back as its own nor alter it unseen over HTTP with a
-     * state_key_file, and a retry that reaches another mcph sharing that key finds it), and
-     * in the run of the handler that serves the retry kept() gives it back. What a run
-     * brought is carried on to the next round unless replaced; keep(call, NULL) drops it.
-     * Keeping a text starts a new round: the answers the call holds so far and the keys its
-     * questions went under are forgotten, so a question asked after keep(), in this run or
-     * in the retry, is answered only by what the client sends for it from then on (a relayed
-     * server may ask under the same key in each round). Call it before asking that round.
-     * For a plugin relaying a server that keeps state of its own (its requestState): keep it
-     * and send it back on the retry, rather than starting that server's request over. The
-     * text is copied (any bytes but NUL; keep it short: it travels to the client and back in
-     * every round). A legacy session's call runs once: the text is kept for that run only.
-     * Returns MCPH_OK, MCPH_ERR_LIMIT (more than MCPH_MAX_KEPT bytes: what was kept stays),
-     * MCPH_ERR_NOMEM, or MCPH_ERR_INVALID (call NULL). [handler-thread]
-     *
-     *     const char *state = host->kept(call);   // NULL on the first run
-     *     ...
-     *     host->keep(call, upstream_state);
-     *     rc = host->elicit(call, "Your name?", schema, &answer); // MCPH_ERR_AGAIN: return
-     */
+    /* Keep a text (copied, at most MCPH_MAX_KEPT) with a 2026-07-28 call across the client's
+     * retries, in mcph's sealed requestState (any mcph sharing the state key finds it); a text
+     * starts a new round (the answers and question keys held are forgotten: keep before
+     * asking); NULL drops it. For relaying a server's own requestState. MCPH_OK,
+     * MCPH_ERR_LIMIT, MCPH_ERR_NOMEM, MCPH_ERR_INVALID (call NULL). [handler-thread] */
     int (*keep)(struct mcph_call *call, const char *text);
-    /* The text kept with the call (keep()), from the round this retry continues or kept since
-     * in this run; NULL when there is none (a first run, a legacy session, a call made outside
-     * a request). Lent until the handler returns or calls keep() again. [handler-thread] */
+    /* The text kept (from the round this retry continues, or since), NULL for none; lent until
+     * the handler returns or calls keep(). [handler-thread] */
     const char *(*kept)(struct mcph_call *call);
 };
 
