@@ -48,6 +48,8 @@
  *                     returns.
  *
  * Changelog (newest first):
+ *   1.7  keep() and kept(): a text carried in mcph's sealed requestState across a call's
+ *        retries (a relayed server's own requestState); ask_key() takes a free "ask-N".
  *   1.6  trace_context() gives the call's W3C traceparent (and tracestate) to pass on to
  *        whatever the handler calls: the client's trace, with mcph's span as the parent.
  *   1.5  call_origin() tells apart the requests that ask the same thing: one text for every
@@ -89,7 +91,7 @@ extern "C" {
 #endif
 
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 6
+#define MCPH_ABI_MINOR 7
 
 /* The limits mcph enforces on what a plugin declares and returns (since 1.2; the values
  * held before). */
@@ -99,6 +101,7 @@ extern "C" {
 #define MCPH_MAX_URI 4096                           /* a resource URI or URI template, in bytes */
 #define MCPH_MAX_RESULT_BYTES (32u * 1024u * 1024u) /* one result built by a handler */
 #define MCPH_MAX_INSTRUCTIONS 65536                 /* bytes of an instance's instructions (1.5) */
+#define MCPH_MAX_KEPT 65536 /* bytes of the text keep() keeps with a call (1.7) */
 
 /* The one symbol a plugin exports; mcph looks it up with dlsym(). */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
@@ -702,16 +705,14 @@ struct mcph_host {
     /*
      * The key the handler's next question (sample, elicit, roots) goes under in an
      * input_required result of a 2026-07-28 request, instead of ask-N: 1 to 64 of A-Z a-z 0-9
-     * _ . -, unique among this call's questions (a key used already in this run is
-     * MCPH_ERR_INVALID; so is a key of the form ask-<digits>, mcph's own). It names one
-     * question, the next sample, elicit or roots call whatever that returns; the next gets
-     * ask-N again unless named too. N counts every question of the run, named or not, so
-     * naming one does not shift the keys of the others: after ask_key(call, "user_name"),
-     * elicit, elicit, the second question is ask-2. The answer the client's retry carries
-     * under that key (inputResponses) is the answer to that question, also on the first run
-     * (a client may answer ahead): name a question the same way in every run, as it is asked
-     * in the same order. No effect on a legacy session (the question is a request to the
-     * client there). Returns MCPH_OK or MCPH_ERR_INVALID. [handler-thread]
+     * _ . -, unique in this run (else MCPH_ERR_INVALID; so was any ask-<digits> before 1.7;
+     * since, an "ask-N" no question of the run took is taken, and an unnamed question whose
+     * ask-N was named gets MCPH_ERR_INVALID). It names the next sample, elicit or roots call
+     * whatever that returns. N counts every question of the run, so naming one shifts no
+     * other key: after ask_key(call, "user_name"), elicit, elicit, the second is ask-2. The
+     * answer the retry carries under that key (inputResponses) answers that question, also on
+     * the first run (a client may answer ahead): name a question the same way in every run.
+     * No effect on a legacy session. MCPH_OK or MCPH_ERR_INVALID. [handler-thread]
      *
      *     host->ask_key(call, "user_name");
      *     rc = host->elicit(call, "Your name?", schema, &answer);
@@ -775,6 +776,20 @@ struct mcph_host {
      *     snprintf(header, sizeof(header), "traceparent: %s", tp);
      */
     const char *(*trace_context)(struct mcph_call *call, const char **tracestate);
+
+    /* ------------------------------------------------------------------------------------
+     * Since 1.7.
+     * ------------------------------------------------------------------------------------ */
+
+    /* Keep a text (copied, at most MCPH_MAX_KEPT) with a 2026-07-28 call across the client's
+     * retries, in mcph's sealed requestState (any mcph sharing the state key finds it); a text
+     * starts a new round (the answers and question keys held are forgotten: keep before
+     * asking); NULL drops it. For relaying a server's own requestState. MCPH_OK,
+     * MCPH_ERR_LIMIT, MCPH_ERR_NOMEM, MCPH_ERR_INVALID (call NULL). [handler-thread] */
+    int (*keep)(struct mcph_call *call, const char *text);
+    /* The text kept (from the round this retry continues, or since), NULL for none; lent until
+     * the handler returns or calls keep(). [handler-thread] */
+    const char *(*kept)(struct mcph_call *call);
 };
 
 #ifdef __cplusplus

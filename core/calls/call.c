@@ -208,6 +208,22 @@ static const char *call_trace(void *ctx, const char **state)
     return trace_context(&job->trace, state);
 }
 
+/* host->keep and host->kept: a text carried in the call's requestState to its retry (under
+ * 2026-07-28; a legacy call keeps it for its one run). The handler's thread. */
+static int call_keep(void *ctx, const char *text)
+{
+    struct call_job *job = ctx;
+
+    return status_to_mcph(mrtr_keep(&job->mrtr, text));
+}
+
+static const char *call_kept(void *ctx)
+{
+    struct call_job *job = ctx;
+
+    return job->mrtr.kept;
+}
+
 /* The origin of the request: what a 2026-07-28 retry's requestState carries (set by
  * mrtr_begin), else made when the handler first asks (call_origin_text); in an
  * isolated plugin's child, the one its parent passes in _meta (the parent's request, which
@@ -709,7 +725,9 @@ void call_submit(struct call_origin *o, struct call_target *t)
                                  .ask = call_ask,
                                  .ask_key = call_ask_key,
                                  .origin = call_origin_text,
-                                 .trace = call_trace};
+                                 .trace = call_trace,
+                                 .keep = call_keep,
+                                 .kept = call_kept};
     trace_init(&job->trace, job->o.msg, o->peer);
     job->work.run = call_job_run;
     job->work.done = call_job_done;

@@ -30,17 +30,17 @@ static int mrtr_numbered(const char *key)
     return *d == '\0';
 }
 
-/* Whether a handler may name a question `name` (host->ask_key): 1 to LIMIT_MRTR_KEY of
- * A-Z a-z 0-9 _ . -, and not of mcph's own form, so a name never takes an ask-N key. */
-static int mrtr_name_ok(const char *name)
+/* Whether a text is a name of the free form: 1 to LIMIT_MRTR_KEY of A-Z a-z 0-9 _ . -, and
+ * not of mcph's own form. */
+static int mrtr_name_free(const char *name)
 {
     size_t len = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
 
     return len >= 1 && len <= LIMIT_MRTR_KEY && name[len] == '\0' && !mrtr_numbered(name);
 }
 
-/* Whether key is one a question may go under: "ask-N", N from 1 to LIMIT_MRTR_ASKS, or a
- * name a handler may give. */
+/* Whether key is one a question may go under: "ask-N", N from 1 to LIMIT_MRTR_ASKS written
+ * without leading zeros, or a name of the free form. */
 static int mrtr_key(const char *key)
 {
     char *end = NULL;
@@ -49,11 +49,24 @@ static int mrtr_key(const char *key)
     if (key == NULL)
         return 0;
     if (!mrtr_numbered(key))
-        return mrtr_name_ok(key);
+        return mrtr_name_free(key);
     if (key[4] < '1' || key[4] > '9')
         return 0;
     n = strtol(key + 4, &end, 10);
     return *end == '\0' && n >= 1 && n <= LIMIT_MRTR_ASKS;
+}
+
+/* Whether a name this run went under already (a name given, or an ask-N taken). */
+static int mrtr_taken(const struct mrtr *m, const char *name)
+{
+    const cJSON *e;
+
+    cJSON_ArrayForEach(e, m->named)
+    {
+        if (strcmp(e->valuestring, name) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Copy the members of `from` (an object of answers, or NULL) that answers lacks into it,
@@ -228,6 +241,35 @@ static cJSON *mrtr_given_state(struct mrtr *m, const cJSON *params, int *status)
     return state;
 }
 
+/* Keep text with the call; `round` starts a new round: the answers and names so far are
+ * forgotten. */
+static int mrtr_keep_as(struct mrtr *m, const char *text, int round)
+{
+    char *copy = NULL;
+
+    if (text != NULL && strnlen(text, LIMIT_MRTR_KEPT + 1) > LIMIT_MRTR_KEPT)
+        return STATUS_LIMIT;
+    if (text != NULL && text[0] != '\0' && (copy = strdup(text)) == NULL)
+        return STATUS_NOMEM;
+    if (round && m->answers != NULL) {
+        cJSON *none = cJSON_CreateObject();
+
+        if (none == NULL) {
+            free(copy);
+            return STATUS_NOMEM;
+        }
+        cJSON_Delete(m->answers);
+        m->answers = none;
+    }
+    if (round) {
+        cJSON_Delete(m->named);
+        m->named = NULL;
+    }
+    free(m->kept);
+    m->kept = copy;
+    return STATUS_OK;
+}
+
 int mrtr_begin(struct mrtr *m, const unsigned char *key, size_t keylen, const cJSON *msg,
                const char *target)
 {
@@ -266,12 +308,23 @@ int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const
         earlier = NULL;
     mrtr_merge(m->answers, cJSON_IsObject(given) ? given : NULL);
     mrtr_merge(m->answers, earlier);
-    /* A retry is the same request as the round whose state it carries: the same origin. */
+    /* A retry is the same request as the round whose state it carries: the same origin, and
+     * what the handler kept for it. */
     if (earlier != NULL && origin != NULL && mrtr_origin_ok(origin))
         memcpy(m->origin, origin, strlen(origin) + 1);
+    if (earlier != NULL &&
+        mrtr_keep_as(m, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(state, "k")), 0) !=
+            STATUS_OK) {
+        /* Too long (not made by mcph) or no memory: kept() is NULL, the handler starts over. */
+    }
     /* Otherwise made when the handler first asks for it (mrtr_origin). */
     cJSON_Delete(state);
     return status;
+}
+
+int mrtr_keep(struct mrtr *m, const char *text)
+{
+    return mrtr_keep_as(m, text, text != NULL);
 }
 
 int mrtr_origin_ok(const char *text)
@@ -337,19 +390,14 @@ static int mrtr_used(struct mrtr *m, const char *name)
 
 int mrtr_name(struct mrtr *m, const char *name)
 {
-    const cJSON *e;
-
     if (name == NULL) {
         m->next[0] = '\0';
         return STATUS_OK;
     }
-    if (!mrtr_name_ok(name))
+    /* An ask-N name is taken as any other (a relayed server's own numbering), and checked
+     * against the ask-N of this run's unnamed questions too (mrtr_ask). */
+    if (!mrtr_key(name) || mrtr_taken(m, name))
         return STATUS_INVALID;
-    cJSON_ArrayForEach(e, m->named)
-    {
-        if (strcmp(e->valuestring, name) == 0)
-            return STATUS_INVALID;
-    }
     memcpy(m->next, name, strlen(name) + 1);
     return STATUS_OK;
 }
@@ -378,6 +426,15 @@ int mrtr_ask(struct mrtr *m, const char *method, cJSON *params, cJSON **answer)
     m->nasks++;
     if (m->next[0] == '\0') {
         snprintf(key, sizeof(key), "ask-%d", m->nasks);
+        /* An earlier question of this run was named so: this one cannot go under it. */
+        if (mrtr_taken(m, key)) {
+            cJSON_Delete(params);
+            return STATUS_INVALID;
+        }
+        if (mrtr_used(m, key) != STATUS_OK) {
+            cJSON_Delete(params);
+            return STATUS_NOMEM;
+        }
     } else {
         memcpy(key, m->next, sizeof(key));
         if (mrtr_pass(m, 1) != STATUS_OK) {
@@ -420,6 +477,8 @@ static char *mrtr_state(const struct mrtr *m, const cJSON *msg, const char *targ
      * one. */
     if (m->origin[0] != '\0')
         cJSON_AddStringToObject(state, "o", m->origin);
+    if (m->kept != NULL)
+        cJSON_AddStringToObject(state, "k", m->kept);
     /* Sealed, it is bound to who asked, to this request, and to a time: the MRTR page's
      * SHOULDs. Unsealed (stdio, the local user) a client could forge these anyway. */
     if (m->key != NULL) {
@@ -472,5 +531,6 @@ void mrtr_release(struct mrtr *m)
     cJSON_Delete(m->answers);
     cJSON_Delete(m->requests);
     cJSON_Delete(m->named);
+    free(m->kept);
     memset(m, 0, sizeof(*m));
 }

@@ -6,7 +6,8 @@
  * request (inputResponses, or an earlier round's answers carried in requestState), or already
  * in the first run's inputResponses. A question with no answer yet is recorded, and the
  * request answers with an InputRequiredResult listing them; the client asks the user and
- * retries. The request's origin (host->call_origin) is kept across the retries in
+ * retries. The request's origin (host->call_origin), and a text the handler keeps with the
+ * call (host->keep: a relayed server's own requestState), are kept across the retries in
  * requestState. One request's handler, one thread.
  */
 #ifndef MCPH_MRTR_H
@@ -43,6 +44,7 @@ struct mrtr {
     char digest[2 * SHA256_BYTES + 1]; /* hex digest of the request (method and params) */
     long long now;                     /* seconds since the epoch when the request began */
     const char *refused;               /* static text: why requestState was refused, or NULL */
+    char *kept; /* owned, or NULL: the handler's text (host->keep), carried in requestState */
 };
 
 /* Whether text may be an origin: 1 to MRTR_ORIGIN_MAX of A-Z a-z 0-9 _ . : -. */
@@ -77,6 +79,17 @@ int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const
                   const char *target, const char *who, long long now)
     __attribute__((warn_unused_result));
 
+/* Keep text (copied; NULL or "" keeps nothing) with the call: the requestState of an
+ * InputRequiredResult carries it, sealed with the rest, and the retry's mrtr_begin gives it
+ * back in m->kept (only from a state that is ours for this request: on any mcph that shares
+ * the key). Until replaced, what the retry brought is carried on to the next round. A text
+ * (not NULL) starts a new round: the answers so far (the retry's and those carried) and the
+ * names this run's questions went under are forgotten, so a question asked after it, in this
+ * run or a retry, is answered only by what the client sends from then on. Returns STATUS_OK,
+ * STATUS_LIMIT past LIMIT_MRTR_KEPT bytes, or STATUS_NOMEM (on failure nothing changed). m
+ * may be all zero (a legacy call: kept, never carried). */
+int mrtr_keep(struct mrtr *m, const char *text) __attribute__((warn_unused_result));
+
 /* The origin of m's request (host->call_origin): the one its state carried, else a fresh one
  * made now (mrtr_origin_fresh; without randomness from the system, one unique in this
  * process) and kept for the rest of the request. Borrowed for m's life. The handler's thread. */
@@ -85,13 +98,16 @@ const char *mrtr_origin(struct mrtr *m);
 /* The handler asks `method` (sampling/createMessage, ...) with params (owned), under the name
  * set by mrtr_name (which it uses up), else "ask-n". Returns STATUS_OK with *answer (owned
  * by the caller) when the request carries it, STATUS_AGAIN when recorded for an
- * InputRequiredResult, STATUS_LIMIT past LIMIT_MRTR_ASKS questions, or STATUS_NOMEM. */
+ * InputRequiredResult, STATUS_LIMIT past LIMIT_MRTR_ASKS questions, STATUS_INVALID for an
+ * unnamed question whose ask-N an earlier one of this run was named, or STATUS_NOMEM. */
 int mrtr_ask(struct mrtr *m, const char *method, cJSON *params, cJSON **answer);
 
 /* Name the handler's next question (host->ask_key): 1 to LIMIT_MRTR_KEY of A-Z a-z 0-9 _ . -,
- * not of the form "ask-<digits>" (mcph's own keys), and not a name a question of this run went
- * under already. name NULL forgets a pending name. Returns STATUS_OK or STATUS_INVALID (the
- * pending name is then unchanged). m may be all zero (a legacy call, with no begin). */
+ * or "ask-N" as mcph writes them (N from 1 to LIMIT_MRTR_ASKS, no leading zero: a relayed
+ * server's own numbering), and not a name a question of this run went under already, nor the
+ * ask-N an unnamed one took (an unnamed question whose ask-N a name took is refused by
+ * mrtr_ask: STATUS_INVALID). name NULL forgets a pending name. Returns STATUS_OK or STATUS_INVALID
+ * (the pending name is then unchanged). m may be all zero (a legacy call, with no begin). */
 int mrtr_name(struct mrtr *m, const char *name);
 
 /* The handler's next question does not go through mrtr_ask: it was refused before

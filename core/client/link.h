@@ -3,6 +3,8 @@
  * client/client.h):
  *   serve.c     the instance: init's work once the spec is known, the handlers that forward
  *               calls, reads, gets and completions, the server's questions through the client
+ *   rounds.c    questions asked through the host, and a 2026-07-28 server's input_required
+ *               rounds kept with the call across the client's retries (rounds.h)
  *   rows.c      the rows defined from the server's lists, and its instructions
  *   link.c      the link's writing, its requests and their answers, parking, subscriptions
  *   link_list.c init's lists (kept for an idle server), the handshake's capabilities
@@ -10,6 +12,7 @@
  *   link_run.c  the link's thread: start, handshake, reading, restarts with backoff, down
  *               after too many crashes, stops when idle; opening and closing a link
  *   spawn.c     starting the process under its keeper (no shell; it dies with mcph)
+ *   remote*.c   the relay a url section's link talks to (mcph --remote; client/remote.h)
  */
 #ifndef MCPH_CLIENT_LINK_H
 #define MCPH_CLIENT_LINK_H

@@ -3,6 +3,7 @@
  * turns stdin's lines into requests and runs them all at once (one curl multi handle; stdin
  * polled beside its sockets), the legacy session's GET stream, and the end.
  */
+#include "client/client.h"
 #include "client/remote.h"
 #include "client/remote_int.h"
 
@@ -33,6 +34,30 @@ void remote_say(const struct remote *r, const char *fmt, ...)
     fprintf(stderr, "mcph relay[%s]: %s\n", r->section, line);
 }
 
+static int remote_write_all(int fd, const char *buf, size_t len);
+
+/* The MCP_RELAY_ENDED line with reason, on stdout. */
+static int remote_tell_end(struct remote *r, const char *reason)
+{
+    cJSON *msg = cJSON_CreateObject(), *params = cJSON_AddObjectToObject(msg, "params");
+    char *text;
+    int rc = STATUS_NOMEM;
+
+    cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(msg, "method", MCP_RELAY_ENDED);
+    cJSON_AddStringToObject(params, "reason", reason);
+    text = cJSON_PrintUnformatted(msg);
+    if (text != NULL) {
+        size_t n = strlen(text);
+
+        text[n] = '\n';
+        rc = remote_write_all(r->out_fd, text, n + 1);
+        free(text);
+    }
+    cJSON_Delete(msg);
+    return rc;
+}
+
 void remote_fail(struct remote *r, int code, const char *fmt, ...)
 {
     char line[1024];
@@ -43,8 +68,11 @@ void remote_fail(struct remote *r, int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    remote_say(r, "%s", line);
     r->exit_code = code;
+    /* The reason goes to the engine as the last line (MCP_RELAY_ENDED), which its messages
+     * and the calls it fails then say; on stderr only when the engine cannot read it. */
+    if (remote_tell_end(r, line) != STATUS_OK)
+        remote_say(r, "%s", line);
 }
 
 long long remote_now_ms(void)
@@ -247,7 +275,7 @@ static int remote_setup(struct remote *r)
     char why[512];
 
     if (remote_lib_open(&r->lib, why, sizeof(why)) != STATUS_OK) {
-        remote_say(r, "%s", why);
+        remote_fail(r, REMOTE_EXIT_CONFIG, "%s", why);
         return REMOTE_EXIT_CONFIG;
     }
     if (remote_read_settings(r) != STATUS_OK)

@@ -523,7 +523,7 @@ static void remote_transfer_failed(struct remote *r, struct remote_req *req, CUR
 
     if (req->refused)
         snprintf(why, sizeof(why),
-                 "refused to connect to %s for %s: not a public address (allow_networks "
+                 "was not connected to %s for %s: not a public address (allow_networks "
                  "allows a network on purpose)",
                  req->refused_addr, r->host);
     else if (remote_tls_fault(res))

@@ -12,7 +12,9 @@
  * over (MCPH_PLUGIN_TAKE_OVER): the process is not started again, only listed again.
  *
  * Questions under 2026-07-28: the host answers a question with MCPH_ERR_AGAIN and runs the
- * handler again once the client has answered. The server is still waiting inside the same
+ * handler again once the client has answered. A 2026-07-28 server asks in its result
+ * (input_required): its round is kept with the call (host->keep) and the retry continues it
+ * with one request (mcp_resume). A legacy server is still waiting inside the same
  * request, so the request is parked under a key made of the request's origin
  * (host->call_origin: the same for the retries of one request, another for any other
  * request or client) and the call (method, name, arguments), and the call that comes back
@@ -22,13 +24,12 @@
  * (MCP_ORIGIN_KEY), so that what its plugin keeps is keyed by the parent's request too.
  */
 #include "client/link.h"
+#include "client/rounds.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MCP_ROUNDS_MAX 16 /* rounds of a MCP_MODERN server's questions in one call */
 
 /* What a forwarded request serves, for its errors. */
 enum mcp_kind {
@@ -39,47 +40,6 @@ enum mcp_kind {
 };
 
 /* --- Answers to the server's questions, through the client. --- */
-
-/* The questions of the server's that mcph passes to its client. */
-static int mcp_known(const char *method)
-{
-    return strcmp(method, "sampling/createMessage") == 0 ||
-           strcmp(method, "elicitation/create") == 0 || strcmp(method, "roots/list") == 0;
-}
-
-/* Ask the client the server's question msg on behalf of call. MCPH_OK with *answer (owned)
- * set to the result or, after MCPH_ERR_CLIENT, the error object; else a status. */
-static int mcp_ask(const struct mcph_host *host, struct mcph_call *call, const char *method,
-                   const char *params_json, cJSON **answer)
-{
-    cJSON *params = params_json != NULL ? cJSON_Parse(params_json) : NULL;
-    const char *result = NULL;
-    int rc;
-
-    *answer = NULL;
-    if (strcmp(method, "sampling/createMessage") == 0) {
-        rc = host->sample(call, params_json != NULL ? params_json : "{}", &result);
-    } else if (strcmp(method, "elicitation/create") == 0) {
-        const cJSON *message = cJSON_GetObjectItemCaseSensitive(params, "message");
-        const cJSON *schema = cJSON_GetObjectItemCaseSensitive(params, "requestedSchema");
-        char *schema_json = schema != NULL ? cJSON_PrintUnformatted(schema) : NULL;
-
-        rc = host->elicit(call, cJSON_IsString(message) ? message->valuestring : "",
-                          schema_json != NULL ? schema_json : "{\"type\":\"object\"}", &result);
-        free(schema_json);
-    } else if (strcmp(method, "roots/list") == 0) {
-        rc = host->roots(call, &result);
-    } else {
-        rc = MCPH_ERR_UNSUPPORTED; /* mcp_known() keeps these out */
-    }
-    cJSON_Delete(params);
-    if ((rc == MCPH_OK || rc == MCPH_ERR_CLIENT) && result != NULL) {
-        *answer = cJSON_Parse(result);
-        if (*answer == NULL)
-            return MCPH_ERR_NOMEM;
-    }
-    return rc;
-}
 
 /* Send the server the outcome of asking. */
 static void mcp_answer(struct mcp_link *l, const cJSON *id, const char *method, int rc,
@@ -245,121 +205,6 @@ static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const
     }
 }
 
-/* Whether a reply is a MCP_MODERN server's InputRequiredResult. */
-static int mcp_asks_again(const cJSON *reply)
-{
-    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
-
-    return cJSON_IsString(type) && strcmp(type->valuestring, "input_required") == 0;
-}
-
-/*
- * A MCP_MODERN server asks its questions in its result (InputRequiredResult: inputRequests,
- * requestState): each is asked of the client, and the request is sent again with the
- * answers. Each question keeps the server's key where the host takes it (host->ask_key: a
- * name, not an ask-N of the server's own numbering, nor one already used in this call), so a
- * plugin served through an isolated child, or a server relayed, names its questions to the
- * client as it would in process. Returns the params of that next round (owned), or NULL with
- * *rc MCPH_OK when the reply is not such a result, or MCPH_ERR_AGAIN when the client answers
- * by retrying this call, or another status after a tool error or protocol error was set.
- */
-/* Whether the questions of an input_required can be passed to the client; else *rc is the
- * call's error. */
-static int mcp_input_ok(const struct mcph_host *host, struct mcph_call *call, const cJSON *requests,
-                        int *rc)
-{
-    const cJSON *q;
-
-    if (!cJSON_IsObject(requests) || cJSON_GetArraySize(requests) > MCP_CALL_ASKS_MAX) {
-        *rc = host->error(call, MCPH_ERR,
-                          "the server answered input_required with %s; inputRequests must be "
-                          "an object of 1 to %d questions, each under its own key",
-                          cJSON_IsObject(requests) ? "too many inputRequests"
-                          : requests == NULL       ? "no inputRequests"
-                                                   : "inputRequests that is not an object",
-                          MCP_CALL_ASKS_MAX);
-        return 0;
-    }
-    cJSON_ArrayForEach(q, requests)
-    {
-        const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "method");
-
-        if (!cJSON_IsString(method) || !mcp_known(method->valuestring)) {
-            *rc = host->error(
-                call, MCPH_ERR,
-                "the server asked '%s' (inputRequests member '%s'), which mcph does not pass "
-                "to its client; it passes sampling/createMessage, elicitation/create and "
-                "roots/list",
-                cJSON_IsString(method) ? method->valuestring : "(no method)", q->string);
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Ask the client each question of requests; its answer goes under the same key in answers. */
-static int mcp_input_ask(const struct mcph_host *host, struct mcph_call *call,
-                         const cJSON *requests, cJSON *answers)
-{
-    const cJSON *q;
-
-    cJSON_ArrayForEach(q, requests)
-    {
-        const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "method");
-        const cJSON *params = cJSON_GetObjectItemCaseSensitive(q, "params");
-        char *params_json = params != NULL ? cJSON_PrintUnformatted(params) : NULL;
-        cJSON *answer = NULL;
-        int rc = MCPH_ERR_INVALID;
-
-        if (cJSON_IsString(method)) {
-            /* A key the host refuses leaves the question under mcph's own ask-N. */
-            host->ask_key(call, q->string);
-            rc = mcp_ask(host, call, method->valuestring, params_json, &answer);
-        }
-        free(params_json);
-        if (rc == MCPH_OK) {
-            cJSON_AddItemToObject(answers, q->string, answer);
-            continue;
-        }
-        cJSON_Delete(answer);
-        if (rc != MCPH_ERR_AGAIN)
-            rc = host->error(call, MCPH_ERR,
-                             "the server asked %s, and mcph could not ask its "
-                             "client (status %d)",
-                             cJSON_IsString(method) ? method->valuestring : "something", rc);
-        return rc;
-    }
-    return MCPH_OK;
-}
-
-static cJSON *mcp_input_required(struct mcp_link *l, const struct mcph_host *host,
-                                 struct mcph_call *call, const cJSON *reply, const cJSON *sent,
-                                 int *rc)
-{
-    const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(result, "resultType");
-    const cJSON *requests = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
-    const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
-    cJSON *next;
-
-    (void)l;
-    *rc = MCPH_OK;
-    if (!cJSON_IsString(type) || strcmp(type->valuestring, "input_required") != 0)
-        return NULL;
-    if (!mcp_input_ok(host, call, requests, rc))
-        return NULL;
-    next = cJSON_Duplicate(sent, 1);
-    *rc = mcp_input_ask(host, call, requests, cJSON_AddObjectToObject(next, "inputResponses"));
-    if (*rc != MCPH_OK) {
-        cJSON_Delete(next);
-        return NULL;
-    }
-    if (cJSON_IsString(state))
-        cJSON_AddStringToObject(next, "requestState", state->valuestring);
-    return next;
-}
-
 /* What identifies a call that comes back with its client's answer (2026-07-28): its origin
  * (the request and its retries), method, name (or URI) and arguments. The key is made only
  * when a call parks or something is parked, not on every call. */
@@ -429,12 +274,11 @@ static void mcp_pass_trace(const struct mcph_host *host, struct mcph_call *call,
         cJSON_AddStringToObject(meta, "tracestate", state);
 }
 
-/* Send k->method with params (consumed) for call and see it through. */
 /* The request of a call: the parked one it comes back for, or a new one (*retry: a copy of
  * it for a MCP_MODERN server's rounds). NULL when there is none to wait for: *rc says. */
 static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host *host,
                                      struct mcph_call *call, enum mcp_kind kind, cJSON *params,
-                                     struct mcp_callkey *k, cJSON **retry, int *rc)
+                                     struct mcp_callkey *k, cJSON **retry, int *rounds, int *rc)
 {
     struct mcph_strbuf why = MCPH_STRBUF_INIT;
     struct mcp_pending *p = NULL;
@@ -457,8 +301,21 @@ static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host 
             p = NULL;
         return p;
     }
-    if (mcp_link_modern(l))
+    if (mcp_link_modern(l)) {
+        cJSON *resumed;
+
         *retry = cJSON_Duplicate(params, 1);
+        resumed = mcp_resume(host, call, *retry, rounds, rc);
+        if (resumed == NULL && *rc != MCPH_OK) {
+            *rc = *rc == MCPH_ERR_AGAIN ? MCPH_OK : *rc; /* AGAIN: the client retries */
+            cJSON_Delete(params);
+            return NULL;
+        }
+        if (resumed != NULL) {
+            cJSON_Delete(params);
+            params = resumed;
+        }
+    }
     p = mcp_link_send(l, k->method, params, kind != MCP_COMPLETE, &why);
     if (p == NULL)
         *rc = mcp_fail(host, call, kind, why.buf);
@@ -468,13 +325,13 @@ static struct mcp_pending *mcp_begin(struct mcp_link *l, const struct mcph_host 
 
 /* The server answered: the call's result, or (a MCP_MODERN server's input_required) the
  * request to send again with the client's answers. */
-static cJSON *mcp_on_reply(struct mcp_link *l, const struct mcph_host *host, struct mcph_call *call,
+static cJSON *mcp_on_reply(const struct mcph_host *host, struct mcph_call *call,
                            const struct mcp_pending *p, const cJSON *retry, int rounds, int *rc)
 {
     cJSON *again = NULL;
 
     if (retry != NULL && rounds < MCP_ROUNDS_MAX)
-        again = mcp_input_required(l, host, call, p->reply, retry, rc);
+        again = mcp_input_required(host, call, p->reply, retry, rounds, rc);
     else if (retry != NULL && mcp_asks_again(p->reply))
         *rc = host->error(call, MCPH_ERR,
                           "the server still asked for input after %d rounds of "
@@ -482,7 +339,7 @@ static cJSON *mcp_on_reply(struct mcp_link *l, const struct mcph_host *host, str
                           rounds, MCP_ROUNDS_MAX);
     if (again == NULL && *rc == MCPH_OK)
         *rc = mcp_reply(host, call, p->reply);
-    else if (*rc == MCPH_ERR_AGAIN) /* the server keeps nothing: nothing to park */
+    else if (*rc == MCPH_ERR_AGAIN) /* the round is kept with the call: nothing to park */
         *rc = MCPH_OK;
     return again;
 }
@@ -510,7 +367,7 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
     struct mcph_strbuf why = MCPH_STRBUF_INIT;
     cJSON *retry = NULL; /* the request as first sent, for a MCP_MODERN server's rounds */
     int rc = MCPH_OK, rounds = 0;
-    struct mcp_pending *p = mcp_begin(l, host, call, kind, params, k, &retry, &rc);
+    struct mcp_pending *p = mcp_begin(l, host, call, kind, params, k, &retry, &rounds, &rc);
 
     while (p != NULL) {
         struct mcp_event *ev = NULL;
@@ -527,7 +384,7 @@ static int mcp_forward(struct mcp *m, const struct mcph_host *host, struct mcph_
             rc = MCPH_OK;
             continue;
         case MCP_WAIT_REPLY:
-            again = mcp_on_reply(l, host, call, p, retry, rounds, &rc);
+            again = mcp_on_reply(host, call, p, retry, rounds, &rc);
             break;
         case MCP_WAIT_FAILED:
             rc = mcp_on_failed(l, host, call, kind, p);

@@ -435,6 +435,25 @@ static const char *host_trace_context(struct mcph_call *c, const char **tracesta
     return c->env->trace(c->env->ctx, tracestate);
 }
 
+/* --- Since 1.7. --- */
+
+static int host_keep(struct mcph_call *c, const char *text)
+{
+    if (c == NULL)
+        return MCPH_ERR_INVALID;
+    /* No protocol side (a call made outside a request): no retry to keep anything for. */
+    if (c->env == NULL || c->env->keep == NULL)
+        return MCPH_OK;
+    return c->env->keep(c->env->ctx, text);
+}
+
+static const char *host_kept(struct mcph_call *c)
+{
+    if (c == NULL || c->env == NULL || c->env->kept == NULL)
+        return NULL;
+    return c->env->kept(c->env->ctx);
+}
+
 void host_setup(struct plugin_host *h, struct plugin *pl)
 {
     static const struct mcph_host vtable = {
@@ -489,6 +508,8 @@ void host_setup(struct plugin_host *h, struct plugin *pl)
         .call_origin = host_call_origin,
         .instructions = host_instructions,
         .trace_context = host_trace_context,
+        .keep = host_keep,
+        .kept = host_kept,
     };
 
     h->vt = vtable;

@@ -40,6 +40,11 @@ struct host_env {
     /* The call's traceparent to pass on, and its tracestate in *state (NULL: none), both
      * lent until the handler returns (host->trace_context; wire/trace.h). */
     const char *(*trace)(void *ctx, const char **state);
+    /* Keep a text with the call across the client's retries (host->keep; copied, NULL:
+     * nothing), and the one the retry brought or kept since (host->kept; lent until the
+     * handler returns or keeps again, NULL: none). keep returns an MCPH_* code. */
+    int (*keep)(void *ctx, const char *text);
+    const char *(*kept)(void *ctx);
 };
 
 /* Fill the vtable of instance `pl` (main thread, before init): the server hands this to the

@@ -168,6 +168,9 @@
  * "ask-1" to "ask-N", or named by host->ask_key); a plugin asking more gets MCPH_ERR_LIMIT.
  * Also the most answers a retry keeps (inputResponses first, then requestState's). */
 #define LIMIT_MRTR_ASKS 256
+/* The longest text host->keep keeps with a call across its retries, in bytes (as
+ * MCPH_MAX_KEPT of the plugin ABI): a relayed server's requestState and its questions. */
+#define LIMIT_MRTR_KEPT 65536
 /* The longest name host->ask_key gives a question, in bytes. */
 #define LIMIT_MRTR_KEY 64
 /* How long a sealed requestState (HTTP) is taken after it was made, in seconds: a retry later

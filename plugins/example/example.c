@@ -44,6 +44,10 @@
  * and, since ABI 1.6,
  *   - the call's trace context: count logs (at debug level) the traceparent that work it
  *     did elsewhere would carry to join the client's trace (host->trace_context()).
+ * and, since ABI 1.7,
+ *   - a text kept with the call across the client's retry: confirm keeps the action it asks
+ *     about, and the run serving the retry logs (at debug level) what came back
+ *     (host->keep(), host->kept()), as a plugin relaying a server keeps that server's state.
  * Strings and JSON (sampling's params) are built with the header-only mcph-strbuf.h.
  *
  * Everything is static except mcph_plugin_entry(): the descriptor and its tables are
@@ -366,6 +370,12 @@ static int example_confirm(const struct mcph_host *host, void *state, struct mcp
      * answer), and both runs log the same origin; two clients confirming the same action at
      * once log two (since 1.5). */
     host->log(host, MCPH_LOG_DEBUG, "confirm: asking for request %s", host->call_origin(call));
+    /* Kept in the input_required result's requestState, given back by the retry (since 1.7);
+     * kept before asking, as keeping starts a new round of questions. */
+    if (host->kept(call) != NULL)
+        host->log(host, MCPH_LOG_DEBUG, "confirm: the retry brought back \"%s\"", host->kept(call));
+    else if (host->keep(call, action) != MCPH_OK)
+        host->log(host, MCPH_LOG_DEBUG, "confirm: the action is too long to keep with the call");
     rc = host->elicit(call, question,
                       "{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\","
                       "\"title\":\"Confirm\"}},\"required\":[\"confirm\"]}",

@@ -20,6 +20,8 @@
 //                   carried ({} when none), for the trace context passed on (tests/trust)
 //   idle, launcher  behave, and start processes of their own: see the block at the very end
 //   rug-pull        behaves, with a tool pull that changes echo's schema: see the last block
+//   apps            behaves, with an MCP Apps tool and ui:// resource, tools that need tasks,
+//                   and a title, icons and instructions: see the block after the tools
 // --mode-file PATH  when PATH exists, its first word is the mode (read at each start), so a
 //                   test can change how the next start behaves without changing the command
 // --marker WORD     not used: it makes the process easy to find in /proc/*/cmdline
@@ -45,6 +47,7 @@
 
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -66,7 +69,9 @@ const ROWS_MODES = ['hostile-rows', 'stderr-noise', 'stderr-flood', 'setsid-chil
 const TREE_MODES = ['idle', 'launcher'];
 // Pinned definitions (tests/trust/pin.mjs): see the last block of this file.
 const TRUST_MODES = ['rug-pull'];
-for (const m of [...ROWS_MODES, ...TREE_MODES, ...TRUST_MODES]) {
+// What passes through (tests/gateway/passthru.mjs): see the block after the tools.
+const APPS_MODES = ['apps'];
+for (const m of [...ROWS_MODES, ...TREE_MODES, ...TRUST_MODES, ...APPS_MODES]) {
     BEHAVING.add(m);
     MODES.add(m);
 }
@@ -134,6 +139,44 @@ const tools = [
 //                 $0 is the marker and "-grandchild", as a launcher's child may: it must end
 //                 with the server
 const ROWS_RESOURCES = [];
+
+// Mode apps: what must pass through a gateway as the server gave it.
+//   app          a tool with title, icons and _meta.ui.resourceUri "ui://fake/app.html" (MCP
+//                Apps), answering text "app" with a _meta of its own
+//   task_required, task_optional
+//                tools with execution.taskSupport "required" and "optional", answering
+//                "ran TOOL" (a client that does not speak tasks calls them plainly)
+//   ui://fake/app.html  a resource of mimeType "text/html;profile=mcp-app" with _meta.ui
+//                (prefersBorder, csp) in the list and in what a read gives
+// serverInfo has a title and icons; instructions "Open the app first."
+const APP_URI = 'ui://fake/app.html';
+const APP_MIME = 'text/html;profile=mcp-app';
+const APP_META = { ui: { prefersBorder: true, csp: { connectDomains: ['https://api.example.com'] } } };
+const ICONS = [{ src: 'https://example.com/fake.png', mimeType: 'image/png', sizes: ['48x48'] }];
+if (mode === 'apps') {
+    tools.push(
+        { name: 'app', title: 'The App', description: 'Opens an app', inputSchema: obj({}), icons: ICONS,
+            _meta: { ui: { resourceUri: APP_URI, visibility: ['model', 'app'] }, 'com.example/k': 1 } },
+        { name: 'task_required', description: 'Needs tasks', inputSchema: obj({}), execution: { taskSupport: 'required' } },
+        { name: 'task_optional', description: 'May run as a task', inputSchema: obj({}), execution: { taskSupport: 'optional' } },
+    );
+    ROWS_RESOURCES.push({ uri: APP_URI, name: 'app_ui', title: 'App UI', mimeType: APP_MIME, _meta: APP_META });
+}
+
+// Returns true when the message was handled here.
+function appsMessage(id, method, params) {
+    let result = null;
+    if (method === 'resources/read' && params?.uri === APP_URI) {
+        result = { contents: [{ uri: APP_URI, mimeType: APP_MIME, text: '<!doctype html><p>app</p>', _meta: APP_META }] };
+    } else if (method === 'tools/call' && params?.name === 'app') {
+        result = { content: [{ type: 'text', text: 'app' }], _meta: { 'com.example/result': 2 } };
+    } else if (method === 'tools/call' && (params?.name === 'task_required' || params?.name === 'task_optional')) {
+        result = text(`ran ${params.name}`);
+    }
+    if (result) reply(id, result);
+    return result !== null;
+}
+
 if (mode === 'hostile-rows') {
     tools.push(
         { name: 'nul\u0000byte', description: 'A name with a NUL', inputSchema: obj({}) },
@@ -290,8 +333,10 @@ function onMessage(msg) {
         return reply(id, {
             protocolVersion: params?.protocolVersion || '2025-11-25',
             capabilities: { tools: { listChanged: true }, resources: mode === 'idle' ? { subscribe: true } : {}, prompts: {}, logging: {} },
-            serverInfo: { name: 'fake-server', version: '1.0.0', ...(mode === 'hostile-rows' ? { title: 'Fake Server' } : {}) },
+            serverInfo: { name: 'fake-server', version: '1.0.0', ...(mode === 'hostile-rows' ? { title: 'Fake Server' } : {}),
+                ...(mode === 'apps' ? { title: 'Fake Apps', icons: ICONS } : {}) },
             ...(mode === 'hostile-rows' ? { instructions: 'Call echo first.\nmcph: error: forged by instructions' } : {}),
+            ...(mode === 'apps' ? { instructions: 'Open the app first.' } : {}),
         });
     }
     if (method === 'ping') return reply(id, {});
@@ -300,6 +345,7 @@ function onMessage(msg) {
         return reply(id, {});
     }
     if (mode === 'never-list') return undefined;
+    if (mode === 'apps' && appsMessage(id, method, params)) return undefined;
     if (method === 'tools/list') return reply(id, { tools });
     if (method === 'tools/call') return callTool(id, params);
     if (method === 'resources/list') return reply(id, { resources: [...RESOURCES, ...ROWS_RESOURCES] });
@@ -358,9 +404,20 @@ process.stdin.on('end', () => {
 //   ir_array              input_required whose inputRequests is an array
 //   ir_unknown            input_required asking a method no client offers
 //   ir_forever            input_required again at every round, with a new question each time
+//   ir_two {tag}          two rounds: elicitation/create under "first" (its message has a
+//                         number new at each request it starts), then under "second"
+//                         (message "second after A", A the first answer's content.a), then
+//                         "first=A second=B". Its requestState is an odd text (quotes,
+//                         backslash, non-ASCII) with a digest under a secret all its processes
+//                         share; a request that carries one it did not give, or not byte for
+//                         byte, gets a tool error. With --log,
+//                         each request is logged: {"event":"ir_two","tag":T,"round":R,
+//                         "state":"ok"|"none"|"bad","answers":[keys of inputResponses]}
+//   ir_same_key           two rounds asking under the same key "confirm" ("first confirm",
+//                         then "second confirm"), then "first=A second=B"
 
 const STUCK_TOOLS = mode === 'modern'
-    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
+    ? ['ir_ok', 'ir_array', 'ir_unknown', 'ir_forever', 'ir_two', 'ir_same_key'].map((name) => ({ name, description: 'Asks in its result', inputSchema: obj({}) }))
     : [
         { name: 'deaf', description: 'Stop reading stdin', inputSchema: obj({}) },
         { name: 'flood', description: 'Stop reading stdin, send pings', inputSchema: obj({ n: { type: 'integer' } }) },
@@ -441,7 +498,56 @@ function modernTool(id, name, params) {
     if (name === 'ir_array') return ask([{ method: 'roots/list', params: {} }, { method: 'roots/list', params: {} }]);
     if (name === 'ir_unknown') return ask({ odd: { method: 'tasks/frobnicate', params: {} } });
     if (name === 'ir_forever') return ask({ [`round${round}`]: { method: 'roots/list', params: {} } });
+    if (name === 'ir_two') return irTwo(id, params);
+    if (name === 'ir_same_key') return irSameKey(id, params);
     return fail(id, -32602, `no tool ${name}`);
+}
+
+// ir_two: its requestState names the round it opens and what it carries, with a digest under
+// a secret of its own, so that another process of this server takes a state this one gave
+// (as replicas of a server share their key).
+const IR_SECRET = 'fake-server ir_two';
+let irStarted = 0;
+function irSeal(carry) {
+    const body = Buffer.from(JSON.stringify(carry)).toString('base64');
+    const sum = createHash('sha256').update(`${IR_SECRET}\n${body}`).digest('hex').slice(0, 16);
+    return `r${carry.round} "q" \\ \u00fc ${body}.${sum}`;
+}
+function irOpen(state) {
+    const m = typeof state === 'string' ? /^r\d+ "q" \\ \u00fc ([A-Za-z0-9+/=]+)\.([0-9a-f]{16})$/.exec(state) : null;
+    if (!m || createHash('sha256').update(`${IR_SECRET}\n${m[1]}`).digest('hex').slice(0, 16) !== m[2]) return undefined;
+    return JSON.parse(Buffer.from(m[1], 'base64').toString());
+}
+function irTwo(id, params) {
+    const given = params?.requestState;
+    const responses = params?.inputResponses || {};
+    const tag = params?.arguments?.tag ?? '';
+    const known = irOpen(given);
+    const round = known ? known.round : 1;
+    log({ event: 'ir_two', tag, round, state: given === undefined ? 'none' : known ? 'ok' : 'bad', answers: Object.keys(responses) });
+    if (given !== undefined && !known) return reply(id, text(`requestState not mine: ${JSON.stringify(given).slice(0, 80)}`, true));
+    const open = (carry, inputRequests) => reply(id, { resultType: 'input_required', inputRequests, requestState: irSeal(carry) });
+    const form = (message) => ({ method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } });
+    if (round === 1) return open({ round: 2, n: Math.random() }, { first: form(`first question ${++irStarted}`) });
+    if (round === 2) {
+        const a = responses.first?.content?.a;
+        if (a === undefined) return reply(id, text('round 2 without an answer to first', true));
+        return open({ round: 3, first: a }, { second: form(`second after ${a}`) });
+    }
+    const b = responses.second?.content?.a;
+    if (b === undefined) return reply(id, text('round 3 without an answer to second', true));
+    return reply(id, text(`first=${known.first} second=${b}`));
+}
+
+// ir_same_key: two rounds that ask under the same key "confirm".
+function irSameKey(id, params) {
+    const known = irOpen(params?.requestState);
+    const a = params?.inputResponses?.confirm?.content?.a;
+    const form = (message) => ({ confirm: { method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } } } });
+    const open = (carry, inputRequests) => reply(id, { resultType: 'input_required', inputRequests, requestState: irSeal(carry) });
+    if (!known) return open({ round: 2 }, form('first confirm'));
+    if (known.round === 2) return open({ round: 3, first: a }, form('second confirm'));
+    return reply(id, text(`first=${known.first} second=${a}`));
 }
 
 // Returns true when the message was handled here.

@@ -68,13 +68,24 @@ async function response(p, notes = []) {
     }
 }
 
-// A relay that must exit with code, saying what (a RegExp) on stderr.
+// Why a relay ended: its last line on stdout (notifications/dev.mcph/relay_ended, which the
+// engine's messages say), or what it said on stderr when it had no one to tell.
+const ENDED = 'notifications/dev.mcph/relay_ended';
+function reasonOf(p) {
+    const ended = p.events.filter((e) => e.msg?.method === ENDED)
+        .map((e) => e.msg.params?.reason ?? '');
+    return [...ended, p.stderr].join('\n');
+}
+
+// A relay that must exit with code, saying what (a RegExp) as its reason.
 async function refused(p, code, what) {
     const r = await p.wait(MS);
-    expectEq(r.code, code, `exit status (stderr: ${short(p.stderr, 300)})`);
-    expect(what.test(p.stderr), `stderr names the fault ${what}: ${short(p.stderr, 300)}`);
-    expect(!p.stderr.includes(TOKEN), 'the token is never printed');
-    expectEq(p.events.length, 0, 'nothing on stdout');
+    const why = reasonOf(p);
+    expectEq(r.code, code, `exit status (reason: ${short(why, 300)})`);
+    expect(what.test(why), `the reason names the fault ${what}: ${short(why, 300)}`);
+    expect(!why.includes(TOKEN), 'the token is never printed');
+    expectEq(p.events.filter((e) => e.msg?.method !== ENDED).length, 0,
+        'nothing on stdout but the reason');
 }
 
 function initialize(id = 1) {
@@ -310,7 +321,7 @@ await check('relay: OAuth client credentials (RFC 8707 resource), a new token af
         fs.writeFileSync(bad, 'wrong\n', { mode: 0o600 });
         const r = relay({ url: resource, ...loopback, oauth: { ...oauth, client_id: 'intruder', client_secret_file: bad } });
         await refused(r, 78, /refused the client credentials of intruder \(HTTP 401, invalid_client\)/);
-        expect(![p, q, r].some((x) => x.stderr.includes('robot-secret') || x.stderr.includes('wrong')), 'no secret printed');
+        expect(![p, q, r].some((x) => reasonOf(x).includes('robot-secret') || reasonOf(x).includes('wrong')), 'no secret printed');
     } finally {
         as.server.close();
     }
@@ -371,8 +382,8 @@ await check('relay: the upstream gone exits 1', async () => {
     const t0 = performance.now();
     p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const r = await p.wait(MS * 2);
-    expectEq(r.code, 1, `exit status (stderr: ${short(p.stderr, 300)})`);
-    expect(/cannot reach|no longer knows/.test(p.stderr), `stderr says why: ${short(p.stderr, 300)}`);
+    expectEq(r.code, 1, `exit status (reason: ${short(reasonOf(p), 300)})`);
+    expect(/cannot reach|no longer knows/.test(reasonOf(p)), `the reason says why: ${short(reasonOf(p), 300)}`);
     return `exited ${Math.round(performance.now() - t0)} ms after the request`;
 });
 

@@ -3,8 +3,8 @@
 # its path and the fix; then one line counts the sections to fix. Nothing is served.
 config: conf/failures.ini
 exit 3
-stderr ~failures\.ini:5: plugin 'abi_major' \(.*abi_major\.so\): built for plugin ABI 2\.6, this mcph has ABI 1\.6; rebuild
-stderr ~failures\.ini:6: plugin 'abi_minor' \(.*\): built for plugin ABI 1\.7, newer than this mcph's ABI 1\.6
+stderr ~failures\.ini:5: plugin 'abi_major' \(.*abi_major\.so\): built for plugin ABI 2\.7, this mcph has ABI 1\.7; rebuild
+stderr ~failures\.ini:6: plugin 'abi_minor' \(.*\): built for plugin ABI 1\.8, newer than this mcph's ABI 1\.7
 stderr ~failures\.ini:7: plugin 'short_descriptor' \(.*\): descriptor is 8 bytes
 stderr ~failures\.ini:8: plugin 'bad_schema' \(.*\): input_schema of '.*' is not valid JSON
 stderr ~failures\.ini:9: plugin 'schema_not_object' \(.*\): input_schema of '.*' must be a JSON Schema object

@@ -514,8 +514,9 @@ static void test_modern_call(void)
 }
 
 /* ABI 1.4: under 2026-07-28 a named question goes under its name, the others under ask-N
- * with N counting every question (a name refused, used already or of mcph's own form, leaves
- * its question unnamed); answers under those keys on a first call are taken. In a legacy
+ * with N counting every question (a name refused, used already, the ask-N an unnamed
+ * question took, leaves its question unnamed; since 1.7 an ask-N name no question took is
+ * taken); answers under those keys on a first call are taken. In a legacy
  * session the same names are checked the same way and the question is a plain request. */
 static void test_named_questions(void)
 {
@@ -527,7 +528,7 @@ static void test_named_questions(void)
         return;
     call_go(&(struct call_req){.id = "1",
                                .tool = "ask",
-                               .args = "{\"keys\":\"user_name,-,user_name,ask-9,-\"}",
+                               .args = "{\"keys\":\"user_name,-,user_name,ask-9,-,ask-2\"}",
                                .can = CALL_CAN_ROOTS,
                                .modern = 1});
     reply = fixture_line_json(call_settle(), 0);
@@ -536,8 +537,9 @@ static void test_named_questions(void)
                         "{\"user_name\":{\"method\":\"roots/list\"},"
                         "\"ask-2\":{\"method\":\"roots/list\"},"
                         "\"ask-3\":{\"method\":\"roots/list\"},"
-                        "\"ask-4\":{\"method\":\"roots/list\"},"
-                        "\"ask-5\":{\"method\":\"roots/list\"}}"));
+                        "\"ask-9\":{\"method\":\"roots/list\"},"
+                        "\"ask-5\":{\"method\":\"roots/list\"},"
+                        "\"ask-6\":{\"method\":\"roots/list\"}}"));
     cJSON_Delete(reply);
     /* Every answer on the first call (no requestState): the handler completes at once. */
     call_go(&(struct call_req){

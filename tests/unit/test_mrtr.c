@@ -301,14 +301,130 @@ static void test_named_answered_ahead(void)
     registry_free(reg);
 }
 
-/* What a name may be: 1 to 64 of A-Z a-z 0-9 _ . -, not mcph's own ask-<digits>, and not one
+/* Since 1.7 a name may be an ask-N as mcph writes it (a relayed mcph's own numbering) when no
+ * question of the run took it; an unnamed question whose ask-N a name took is refused. */
+static void test_ask_n_names(void)
+{
+    struct mrtr m;
+    cJSON *msg = req_new("ask", ""), *answer = NULL;
+
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN); /* ask-1 */
+    CHECK_INT_EQ(mrtr_name(&m, "ask-1"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_name(&m, "ask-3"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN); /* ask-3 */
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN); /* ask-4 */
+    CHECK(fixture_json_is(m.requests, "{\"ask-1\":{\"method\":\"roots/list\"},"
+                                      "\"ask-3\":{\"method\":\"roots/list\"},"
+                                      "\"ask-4\":{\"method\":\"roots/list\"}}"));
+    mrtr_release(&m);
+    cJSON_Delete(msg);
+}
+
+/* host->keep: the text rides in requestState, sealed, to the retry on this mcph or another
+ * sharing the key, and on to the next round unless replaced; a state of another request or an
+ * altered one brings none; past LIMIT_MRTR_KEPT it is refused and what was kept stays. */
+static void test_kept(void)
+{
+    static const unsigned char key[] = "0123456789abcdef0123456789abcdef";
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = req_new("ask", ""), *answer = NULL, *result, *retry, *again;
+    char *big = malloc(LIMIT_MRTR_KEPT + 2);
+    char extra[1024];
+    struct mrtr m;
+
+    if (!CHECK(msg != NULL && reg != NULL && big != NULL))
+        return;
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, msg, "ask"), STATUS_OK);
+    CHECK(m.kept == NULL);
+    CHECK_INT_EQ(mrtr_keep(&m, "{\"s\":\"up \\\"state\\\"\"}"), STATUS_OK);
+    memset(big, 'x', LIMIT_MRTR_KEPT + 1);
+    big[LIMIT_MRTR_KEPT + 1] = '\0';
+    CHECK_INT_EQ(mrtr_keep(&m, big), STATUS_LIMIT);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    result = mrtr_result(&m, reg, msg, "ask");
+    mrtr_release(&m);
+    snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"",
+             cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
+    retry = req_new("ask", extra);
+    for (int i = 0; i < 2; i++) { /* this mcph, then another with the same key */
+        CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
+        CHECK_STR_EQ(m.kept ? m.kept : "(none)", "{\"s\":\"up \\\"state\\\"\"}");
+        mrtr_release(&m);
+    }
+    /* Carried on to the next round when not replaced. */
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, retry, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "roots/list", NULL, &answer), STATUS_AGAIN);
+    cJSON_Delete(result);
+    result = mrtr_result(&m, reg, retry, "ask");
+    mrtr_release(&m);
+    snprintf(extra, sizeof(extra), "\"requestState\":\"%s\"",
+             cJSON_GetStringValue(cJSON_GetObjectItem(result, "requestState")));
+    again = req_new("ask", extra);
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, again, "ask"), STATUS_OK);
+    CHECK_STR_EQ(m.kept ? m.kept : "(none)", "{\"s\":\"up \\\"state\\\"\"}");
+    CHECK_INT_EQ(mrtr_keep(&m, NULL), STATUS_OK);
+    CHECK(m.kept == NULL);
+    mrtr_release(&m);
+    /* Another tool: not its request, nothing kept. */
+    CHECK_INT_EQ(mrtr_begin(&m, key, 32, again, "other"), STATUS_OK);
+    CHECK(m.kept == NULL);
+    mrtr_release(&m);
+    /* Unsealed (stdio), a state's k is taken as it comes. */
+    cJSON_Delete(retry_new(&m, "{\"m\":\"tools/call\",\"n\":\"ask\",\"a\":{},\"k\":\"t\"}", ""));
+    CHECK_STR_EQ(m.kept ? m.kept : "(none)", "t");
+    mrtr_release(&m);
+    cJSON_Delete(again);
+    cJSON_Delete(retry);
+    cJSON_Delete(result);
+    cJSON_Delete(msg);
+    free(big);
+    registry_free(reg);
+}
+
+/* Keeping a text starts a new round: an answer the retry carries under a key does not answer
+ * the next round's question under the same key, and that key may be named again. */
+static void test_kept_new_round(void)
+{
+    struct registry *reg = fixture_registry("s");
+    cJSON *msg = req_new("ask", "\"inputResponses\":{\"confirm\":{\"action\":\"accept\"}}");
+    cJSON *answer = NULL, *result;
+    struct mrtr m;
+
+    if (!CHECK(msg != NULL && reg != NULL))
+        return;
+    CHECK_INT_EQ(mrtr_begin(&m, NULL, 0, msg, "ask"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_OK);
+    cJSON_Delete(answer);
+    answer = NULL;
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_INVALID);
+    CHECK_INT_EQ(mrtr_keep(&m, "round 2"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_OK);
+    CHECK_INT_EQ(mrtr_ask(&m, "elicitation/create", NULL, &answer), STATUS_AGAIN);
+    CHECK(answer == NULL);
+    result = mrtr_result(&m, reg, msg, "ask");
+    CHECK(fixture_json_is(cJSON_GetObjectItem(result, "inputRequests"),
+                          "{\"confirm\":{\"method\":\"elicitation/create\"}}"));
+    /* keep(NULL) drops the text and forgets nothing. */
+    CHECK_INT_EQ(mrtr_keep(&m, NULL), STATUS_OK);
+    CHECK(m.kept == NULL);
+    CHECK_INT_EQ(mrtr_name(&m, "confirm"), STATUS_INVALID);
+    cJSON_Delete(result);
+    mrtr_release(&m);
+    cJSON_Delete(msg);
+    registry_free(reg);
+}
+
+/* What a name may be: 1 to 64 of A-Z a-z 0-9 _ . -, or ask-N as mcph writes it, and not one
  * a question of this run went under already (the pending one may be given again, or replaced,
  * or forgotten). A name names one question; a refused question uses its name up without
  * taking it, a legacy one takes it. */
 static void test_names(void)
 {
     static const char *const bad[] = {
-        "", "a b", "ask-1", "ask-01", "ask-300", "na\xc3\xafve", "a/b", NULL,
+        "", "a b", "ask-0", "ask-01", "ask-300", "na\xc3\xafve", "a/b", NULL,
     };
     struct mrtr m;
     cJSON *msg = req_new("ask", ""), *answer = NULL;
@@ -566,6 +682,9 @@ static const struct check_test tests[] = {
     {"named_round_trip", test_named_round_trip},
     {"named_answered_ahead", test_named_answered_ahead},
     {"names", test_names},
+    {"ask_n_names", test_ask_n_names},
+    {"kept", test_kept},
+    {"kept_new_round", test_kept_new_round},
     {"origin", test_origin},
     {0},
 };
