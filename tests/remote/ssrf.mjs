@@ -138,7 +138,7 @@ async function refused(ws, name, keys, traps, allowance, target, more = () => []
             problems.push(`with ${JSON.stringify(allowance)} no connection reached ${target.host}:${target.port} (${describeExit(p.exitInfo)}): ${short(oneLine(p.stderr, 3), 300)}`);
         }
         problems.push(...stderrProblems('mcph (allowed)', p.stderr));
-        return problems.length ? problems : `exit ${r.code}: "${short(line, 160)}"`;
+        return problems.length ? problems : `exit ${r.code}: "${short(line, 400)}"`;
     });
 }
 

@@ -110,7 +110,7 @@ async function refused(ws, name, keys) {
         else if (r.code !== EXIT_CONFIG) problems.push(`mcph exited ${r.signal || r.code}, not ${EXIT_CONFIG}`);
         const line = refusalLine(r.stderr, 'sec', TLS_REFUSAL);
         if (!line) problems.push(`no stderr line naming the section 'sec' and the certificate: ${short(oneLine(r.stderr), 400)}`);
-        return problems.length ? problems : `exit ${r.code}: "${short(line, 160)}"`;
+        return problems.length ? problems : `exit ${r.code}: "${short(line, 400)}"`;
     });
 }
 
