@@ -158,6 +158,7 @@ static int remote_setopts(struct remote *r, struct remote_req *req)
 
     bad |= lib->curl_easy_setopt(e, CURLOPT_URL, r->url) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_PRIVATE, req) != CURLE_OK;
+    bad |= lib->curl_easy_setopt(e, CURLOPT_ERRORBUFFER, req->err) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_PROXY, "") != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, protocols) != CURLE_OK;
@@ -509,10 +510,20 @@ static int remote_tls_fault(CURLcode res)
            res == CURLE_SSL_ISSUER_ERROR || res == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
 }
 
+/* The upstream is away, or went away during the request: the relay exits (the engine
+ * starts it again with backoff), rather than go on with a session that may be gone. */
 static int remote_unreachable(CURLcode res)
 {
     return res == CURLE_COULDNT_RESOLVE_HOST || res == CURLE_COULDNT_CONNECT ||
-           res == CURLE_OPERATION_TIMEDOUT;
+           res == CURLE_OPERATION_TIMEDOUT || res == CURLE_RECV_ERROR || res == CURLE_SEND_ERROR ||
+           res == CURLE_GOT_NOTHING || res == CURLE_PARTIAL_FILE;
+}
+
+/* libcurl's own words for a failure (its error buffer), else its code's. */
+static const char *remote_errtext(const struct remote *r, const struct remote_req *req,
+                                  CURLcode res)
+{
+    return req->err[0] != '\0' ? req->err : r->lib->curl_easy_strerror(res);
 }
 
 /* A transfer that failed (res): refused by the guard, TLS, unreachable, or cut. */
@@ -523,15 +534,17 @@ static void remote_transfer_failed(struct remote *r, struct remote_req *req, CUR
 
     if (req->refused)
         snprintf(why, sizeof(why),
-                 "was not connected to %s for %s: not a public address (allow_networks "
-                 "allows a network on purpose)",
+                 "was not connected to %s, reached from the url's host %s or a redirect: not a "
+                 "public address (allow_networks allows a network on purpose)",
                  req->refused_addr, r->host);
     else if (remote_tls_fault(res))
-        snprintf(why, sizeof(why), "TLS with %s failed: %s (ca_file names the CA that signs it)",
-                 r->host, r->lib->curl_easy_strerror(res));
+        snprintf(why, sizeof(why),
+                 "TLS with %s failed: %s (the certificate must name the url's host and be "
+                 "signed by a CA of the system's, or of ca_file)",
+                 r->host, remote_errtext(r, req, res));
     else if (res == CURLE_UNSUPPORTED_PROTOCOL || res == CURLE_TOO_MANY_REDIRECTS)
         snprintf(why, sizeof(why), "%s: %s (only https, and at most 3 redirects)", r->host,
-                 r->lib->curl_easy_strerror(res));
+                 remote_errtext(r, req, res));
     else
         config = 0;
     if (config && !r->handshaken) {
@@ -539,11 +552,11 @@ static void remote_transfer_failed(struct remote *r, struct remote_req *req, CUR
         return;
     }
     if (!config && (remote_unreachable(res) || req->kind == REMOTE_GET)) {
-        remote_fail(r, 1, "cannot reach %s: %s", r->host, r->lib->curl_easy_strerror(res));
+        remote_fail(r, 1, "cannot reach %s: %s", r->host, remote_errtext(r, req, res));
         return;
     }
     if (!config)
-        snprintf(why, sizeof(why), "the upstream %s: %s", r->host, r->lib->curl_easy_strerror(res));
+        snprintf(why, sizeof(why), "the upstream %s: %s", r->host, remote_errtext(r, req, res));
     remote_failed(req, why);
 }
 

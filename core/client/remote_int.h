@@ -51,7 +51,8 @@ struct remote_req {
     char *session;    /* owned: Mcp-Session-Id the answer gave */
     struct strbuf in; /* a JSON body, or a failure's body (bounded) */
     struct remote_sse sse;
-    int refused; /* the guard refused a connection */
+    char err[CURL_ERROR_SIZE]; /* libcurl's words for a failure (CURLOPT_ERRORBUFFER) */
+    int refused;               /* the guard refused a connection */
     char refused_addr[64];
     struct remote_req *next; /* the relay's list */
 };
