@@ -107,12 +107,12 @@ static int remote_write_all(int fd, const char *buf, size_t len)
 
 int remote_write_line(struct remote *r, const char *line, size_t len)
 {
-    char chunk[8192];
+    char chunk[8192 + 1]; /* a full piece, and the line's end after it */
     size_t used = 0;
 
     /* Copied in pieces so that CR and LF become spaces without a copy of the whole. */
     for (size_t i = 0; i <= len; i++) {
-        if (used == sizeof(chunk) || i == len) {
+        if (used == sizeof(chunk) - 1 || i == len) {
             if (i == len)
                 chunk[used++] = '\n';
             if (remote_write_all(r->out_fd, chunk, used) != STATUS_OK) {

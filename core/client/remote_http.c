@@ -29,6 +29,7 @@ static curl_socket_t remote_open_socket(void *ctx, curlsocktype purpose, struct 
         req->refused = 1;
         return CURL_SOCKET_BAD;
     }
+    req->opened++;
     return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
 }
 
@@ -80,12 +81,35 @@ static void remote_learn(struct remote *r, struct remote_req *req, const cJSON *
     }
 }
 
+/* Whether msg is a notification of mcph's own relay namespace (notifications/dev.mcph/...),
+ * which an upstream may not send: only the relay tells the engine why it ends. The text is
+ * searched first, so that a message without it is not parsed for this. */
+static int remote_forged(const char *msg, size_t len)
+{
+    static const char ns[] = "notifications/dev.mcph/";
+    cJSON *root;
+    const char *method;
+    int forged;
+
+    if (memmem(msg, len, ns, sizeof(ns) - 1) == NULL && memmem(msg, len, "\\u", 2) == NULL)
+        return 0;
+    root = cJSON_ParseWithLength(msg, len);
+    method = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "method"));
+    forged = method != NULL && strncmp(method, ns, sizeof(ns) - 1) == 0;
+    cJSON_Delete(root);
+    return forged;
+}
+
 /* One message of req's answer: out as a line, and looked at when it may be req's response. */
 static int remote_message(struct remote_req *req, const char *msg, size_t len)
 {
     cJSON *root, *id;
     char *printed;
 
+    req->events++;
+    /* The relay's own notification (MCP_RELAY_ENDED) is never the upstream's to send. */
+    if (remote_forged(msg, len))
+        return STATUS_OK;
     if (remote_write_line(req->r, msg, len) != STATUS_OK)
         return STATUS_IO;
     if (req->id == NULL || req->answered)
@@ -163,15 +187,18 @@ static int remote_setopts(struct remote *r, struct remote_req *req)
     bad |= lib->curl_easy_setopt(e, CURLOPT_PROXY, "") != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, protocols) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, protocols) != CURLE_OK;
-    bad |= lib->curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK;
-    bad |= lib->curl_easy_setopt(e, CURLOPT_MAXREDIRS, 3L) != CURLE_OK;
-    bad |= lib->curl_easy_setopt(e, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL) != CURLE_OK;
+    /* No redirect is followed: libcurl would send headers_file's headers and the message to
+     * wherever it points. A 3xx is an answer that names where to point url instead. */
+    bad |= lib->curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, r->connect_ms) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L) != CURLE_OK;
-    if (r->ca_file != NULL)
+    /* ca_file is the only trust: not added to the CA folder libcurl was built with. */
+    if (r->ca_file != NULL) {
         bad |= lib->curl_easy_setopt(e, CURLOPT_CAINFO, r->ca_file) != CURLE_OK;
+        bad |= lib->curl_easy_setopt(e, CURLOPT_CAPATH, NULL) != CURLE_OK;
+    }
     bad |= lib->curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, remote_open_socket) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, req) != CURLE_OK;
     bad |= lib->curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, remote_on_header) != CURLE_OK;
@@ -532,7 +559,9 @@ static void remote_transfer_failed(struct remote *r, struct remote_req *req, CUR
     char why[768];
     int config = 1;
 
-    if (req->refused)
+    /* Refused only when no address was let through: else one of several addresses was not
+     * public and the others failed as a server away does. */
+    if (req->refused && req->opened == 0)
         snprintf(why, sizeof(why),
                  "was not connected to %s, reached from the url's host %s or a redirect: not a "
                  "public address (allow_networks allows a network on purpose)",
@@ -549,6 +578,10 @@ static void remote_transfer_failed(struct remote *r, struct remote_req *req, CUR
         config = 0;
     if (config && !r->handshaken) {
         remote_fail(r, REMOTE_EXIT_CONFIG, "%s", why);
+        return;
+    }
+    if (config && req->kind == REMOTE_GET) {
+        remote_fail(r, 1, "%s", why); /* not again at once: the relay starts again */
         return;
     }
     if (!config && (remote_unreachable(res) || req->kind == REMOTE_GET)) {
@@ -592,12 +625,40 @@ static void remote_post_answered(struct remote *r, struct remote_req *req)
                     "the upstream %s refused the credentials (HTTP %ld): check token_env, "
                     "token_file or headers_file",
                     r->host, st);
+    } else if (st == 401 || st == 403) {
+        /* Credentials that worked no longer do (rotated, revoked): the relay starts again,
+         * reading token_file and headers_file anew. */
+        remote_fail(r, 1,
+                    "the upstream %s refused the credentials (HTTP %ld); starting again to "
+                    "read them anew",
+                    r->host, st);
     } else if (st >= 500 && req->handshake) {
         remote_fail(r, 1, "the upstream %s answered the handshake with HTTP %ld", r->host, st);
+    } else if (st >= 300 && st <= 399) {
+        snprintf(why, sizeof(why),
+                 "the upstream %s answered HTTP %ld, a redirect, which mcph does not follow; set "
+                 "url to where it points",
+                 r->host, st);
+        if (!r->handshaken)
+            remote_fail(r, REMOTE_EXIT_CONFIG, "%s", why);
+        else
+            remote_failed(req, why);
     } else {
         snprintf(why, sizeof(why), "the upstream %s answered HTTP %ld", r->host, st);
         remote_failed(req, why);
     }
+}
+
+/* The GET stream opens again after a pause that doubles while it ends at once, from
+ * REMOTE_REOPEN_MS up to REMOTE_REOPEN_MAX_MS, and starts again from the shortest after a
+ * stream that carried something. */
+static void remote_get_later(struct remote *r, const struct remote_req *req)
+{
+    if (req->sse.id.len > 0 || req->events > 0 || r->get_backoff < REMOTE_REOPEN_MS)
+        r->get_backoff = REMOTE_REOPEN_MS;
+    else if (r->get_backoff < REMOTE_REOPEN_MAX_MS)
+        r->get_backoff *= 2;
+    r->get_at = remote_now_ms() + r->get_backoff;
 }
 
 /* The GET stream ended: none (405), the session gone (404), or open it again after a pause,
@@ -612,11 +673,20 @@ static void remote_get_ended(struct remote *r, struct remote_req *req)
         remote_fail(r, 1, "the upstream %s no longer knows the session (HTTP 404)", r->host);
         return;
     }
+    if ((req->status == 401 || req->status == 403) && r->oauth_url == NULL) {
+        remote_fail(r, 1,
+                    "the upstream %s refused the credentials (HTTP %ld); starting again to "
+                    "read them anew",
+                    r->host, req->status);
+        return;
+    }
+    if (req->status == 401 && remote_oauth_fetch(r) != STATUS_OK)
+        return;
     if (req->sse.id.len > 0) {
         free(r->last_event_id);
         r->last_event_id = strdup(req->sse.id.buf);
     }
-    r->get_at = remote_now_ms() + REMOTE_REOPEN_MS;
+    remote_get_later(r, req);
 }
 
 void remote_http_done(struct remote *r, struct remote_req *req, CURLcode res)

@@ -23,6 +23,7 @@
 #define REMOTE_LINE_MAX (48u * 1024u * 1024u) /* a line either way, as MCP_LINE_MAX */
 #define REMOTE_ERROR_BODY_MAX (64 * 1024)     /* what is kept of a failed answer's body */
 #define REMOTE_REOPEN_MS 1000                 /* the pause before a GET stream again */
+#define REMOTE_REOPEN_MAX_MS 16000            /* ... doubled while it ends at once */
 #define REMOTE_DELETE_MS 1000                 /* the session's DELETE at the end */
 #define REMOTE_MODERN "2026-07-28"
 
@@ -53,6 +54,8 @@ struct remote_req {
     struct remote_sse sse;
     char err[CURL_ERROR_SIZE]; /* libcurl's words for a failure (CURLOPT_ERRORBUFFER) */
     int refused;               /* the guard refused a connection */
+    int opened;                /* sockets it let the transfer open */
+    unsigned events;           /* messages its answer carried */
     char refused_addr[64];
     struct remote_req *next; /* the relay's list */
 };
@@ -80,10 +83,12 @@ struct remote {
     int handshaken;          /* the handshake's answer came */
     int want_get;            /* a legacy session that has a GET stream */
     long long get_at;        /* when to open it (monotonic ms) */
+    long long get_backoff;   /* the pause before it, ms (remote_get_later) */
     struct remote_req *get;  /* the GET stream in flight, or NULL */
     char *last_event_id;     /* owned: the GET stream's last event id */
     struct remote_req *reqs; /* owned: every request in flight */
     cJSON *schemas;          /* owned: tool name -> inputSchema, for tools with x-mcp-header */
+    size_t schema_bytes;     /* of them, printed (REMOTE_PARAM_BYTES at most) */
     int holding;             /* an initialize in flight: lines wait in held */
     struct strbuf held;      /* stdin's lines that came while holding */
     int out_fd;

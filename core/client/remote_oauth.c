@@ -74,6 +74,15 @@ static int remote_oauth_setup(struct remote *r, struct remote_req *req, struct s
     return bad ? STATUS_IO : STATUS_OK;
 }
 
+/* How much of token_url a message shows: not its query or fragment, which may carry a key,
+ * and at most 200 bytes. */
+static int remote_oauth_shown(const struct remote *r)
+{
+    size_t n = strcspn(r->oauth_url, "?#");
+
+    return n < 200 ? (int)n : 200;
+}
+
 /* What the endpoint's answer (status, res) means: the token, or the relay stopped. */
 static int remote_oauth_outcome(struct remote *r, struct remote_req *req, CURLcode res)
 {
@@ -84,8 +93,8 @@ static int remote_oauth_outcome(struct remote *r, struct remote_req *req, CURLco
         int config = req->refused || res == CURLE_PEER_FAILED_VERIFICATION ||
                      res == CURLE_SSL_CACERT_BADFILE || res == CURLE_UNSUPPORTED_PROTOCOL;
 
-        remote_fail(r, config ? REMOTE_EXIT_CONFIG : 1, "oauth token_url %.200s: %s%s%s",
-                    r->oauth_url, r->lib->curl_easy_strerror(res),
+        remote_fail(r, config ? REMOTE_EXIT_CONFIG : 1, "oauth token_url %.*s: %s%s%s",
+                    remote_oauth_shown(r), r->oauth_url, r->lib->curl_easy_strerror(res),
                     req->refused ? ", refused address " : "",
                     req->refused ? req->refused_addr : "");
         return STATUS_IO;
@@ -95,9 +104,9 @@ static int remote_oauth_outcome(struct remote *r, struct remote_req *req, CURLco
     if (token == NULL) {
         remote_oauth_error(req->in.buf, req->in.len, error, sizeof(error));
         remote_fail(r, req->status >= 500 ? 1 : REMOTE_EXIT_CONFIG,
-                    "oauth token_url %.200s refused the client credentials of %.64s (HTTP %ld, "
+                    "oauth token_url %.*s refused the client credentials of %.64s (HTTP %ld, "
                     "%s)",
-                    r->oauth_url, r->oauth_id, req->status, error);
+                    remote_oauth_shown(r), r->oauth_url, r->oauth_id, req->status, error);
         return STATUS_IO;
     }
     if (r->token != NULL)

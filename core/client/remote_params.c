@@ -10,10 +10,12 @@
 
 #include <cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define REMOTE_PARAM_DEPTH 16   /* as HTTPMSG_PARAM_DEPTH: how deep annotations are looked for */
 #define REMOTE_PARAM_TOOLS 4096 /* tools whose schemas are kept */
+#define REMOTE_PARAM_BYTES (4u * 1024u * 1024u) /* of them, printed, at most */
 
 /* Whether schema has an x-mcp-header annotation in its properties, depth levels down. */
 static int remote_annotated(const cJSON *schema, int depth)
@@ -44,15 +46,32 @@ void remote_params_learn(struct remote *r, const cJSON *result)
         const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
         const cJSON *schema = cJSON_GetObjectItemCaseSensitive(tool, "inputSchema");
         cJSON *copy;
+        char *printed;
+        size_t size;
 
         if (name == NULL)
             continue;
-        cJSON_DeleteItemFromObjectCaseSensitive(r->schemas, name);
+        /* A tool listed again: its schema before is forgotten, and its bytes with it. */
+        copy = cJSON_DetachItemFromObjectCaseSensitive(r->schemas, name);
+        if (copy != NULL) {
+            printed = cJSON_PrintUnformatted(copy);
+            size = printed != NULL ? strlen(printed) : r->schema_bytes;
+            r->schema_bytes -= size < r->schema_bytes ? size : r->schema_bytes;
+            free(printed);
+            cJSON_Delete(copy);
+        }
         if (!remote_annotated(schema, 0) || cJSON_GetArraySize(r->schemas) >= REMOTE_PARAM_TOOLS)
             continue;
+        printed = cJSON_PrintUnformatted(schema);
+        size = printed != NULL ? strlen(printed) : 0;
+        free(printed);
+        if (size == 0 || size > REMOTE_PARAM_BYTES - r->schema_bytes)
+            continue;
         copy = cJSON_Duplicate(schema, 1);
-        if (copy != NULL)
+        if (copy != NULL) {
             cJSON_AddItemToObject(r->schemas, name, copy);
+            r->schema_bytes += size;
+        }
     }
 }
 
@@ -70,7 +89,11 @@ static int remote_param(struct remote_req *req, const char *name, const cJSON *v
         snprintf(text, sizeof(text), "%.17g", value->valuedouble);
         v = text;
     }
-    if (v == NULL || strlen(name) > 100)
+    /* The name is the upstream's: only a token (RFC 9110) becomes a header name, so that no
+     * CR, LF or colon reaches the request. */
+    if (v == NULL || strlen(name) > 100 ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                     "!#$%&'*+-.^_`|~") != strlen(name))
         return STATUS_OK;
     snprintf(header, sizeof(header), "Mcp-Param-%s", name);
     return remote_mirror(req, header, v);

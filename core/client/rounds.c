@@ -149,7 +149,7 @@ static void mcp_keep_round(const struct mcph_host *host, struct mcph_call *call,
     cJSON_AddNumberToObject(round, "r", rounds);
     text = cJSON_PrintUnformatted(round);
     if (text == NULL || host->keep(call, text) != MCPH_OK) {
-        host->keep(call, NULL);
+        host->keep(call, ""); /* a new round all the same: no answer of the last one kept */
         host->log(host, MCPH_LOG_WARNING,
                   "the server's requestState and questions (%zu bytes) are more than mcph "
                   "keeps with a call (%d): the client's retry starts the request over",

@@ -89,13 +89,13 @@ static const struct mcph_config_key mcp_config_keys[] = {
                     "and serves its rows once it answers"},
     {.name = "token_file",
      .description = "A file (mode 600) holding the bearer token sent to the url's server, read "
-                    "at each connection"},
+                    "each time the relay starts (a 401 or 403 starts it again)"},
     {.name = "token_env",
      .description = "The variable of mcph's environment holding the bearer token for the url's "
                     "server"},
     {.name = "headers_file",
      .description = "A file (mode 600) of 'Name: value' lines sent to the url's server with "
-                    "every request, read at each connection"},
+                    "every request, read each time the relay starts"},
     {.name = "ca_file",
      .description = "The CA certificates (PEM) the url's server is verified against instead of "
                     "the system's"},

@@ -11,8 +11,8 @@
 //   - 127.0.0.1, [::1], 10.1.2.3, 169.254.169.254 and [::ffff:127.0.0.1] without
 //     allow_networks;
 //   - a hostname resolving to loopback (localhost) or to 10.1.2.3 (internal.test);
-//   - a redirect (307) from an allowed address to 10.1.2.3: the redirector is asked, the
-//     refused listener sees nothing.
+//   - a redirect (307) from an allowed address to 10.1.2.3, allowed too: never followed, the
+//     redirector is asked, the listener it points to sees nothing.
 // Accepted: an upstream mcph on 10.1.2.3 with allow_networks = 10.0.0.0/8, by address and by
 // the name internal.test: tools listed and a call answered.
 //
@@ -142,6 +142,28 @@ async function refused(ws, name, keys, traps, allowance, target, more = () => []
     });
 }
 
+// A redirect is never followed, even to an address the section allows: libcurl would carry
+// headers_file's headers and the message there. mcph refuses the section at start, naming the
+// redirect; the redirector was asked, and the address it points to saw nothing.
+async function notFollowed(ws, redir, traps, keys) {
+    await check('remote ssrf: a 307 to 10.1.2.3 (allowed too) is not followed: refused at start, nothing connected', async () => {
+        const before = traps.map((t) => t.hits);
+        const asked = redir.hits;
+        const ini = frontIni(ws, { guard: { startup_timeout_ms: 3000 * SLOW, ...keys } }, {}, {}, 'redirect.ini');
+        const r = await refusedAtStart(mcph, [ini], 8000 * SLOW);
+        const problems = [...stderrProblems('mcph', r.stderr)];
+        if (r.timedOut) problems.push(`mcph still running after ${8000 * SLOW} ms (killed)`);
+        else if (r.code !== EXIT_CONFIG) problems.push(`mcph exited ${r.signal || r.code}, not ${EXIT_CONFIG} (a configuration error)`);
+        const line = refusalLine(r.stderr, 'guard', /redirect/);
+        if (!line) problems.push(`no stderr line naming the section 'guard' and the redirect: ${short(oneLine(r.stderr), 400)}`);
+        if (redir.hits === asked) problems.push('the redirector on 127.0.0.1 was never asked');
+        traps.forEach((t, i) => {
+            if (t.hits !== before[i]) problems.push(`${t.host}:${t.port} saw ${t.hits - before[i]} connection(s)`);
+        });
+        return problems.length ? problems : `exit ${r.code}: "${short(line, 300)}"`;
+    });
+}
+
 async function accepted(ws, name, url, keys) {
     await check(`remote ssrf: ${name}: accepted with the allowance, a call answered`, async () => {
         const ini = frontIni(ws, { ok: { url, startup_timeout_ms: 10000 * SLOW, ...keys } }, {}, {}, `${name.replace(/\W+/g, '-')}.ini`);
@@ -182,10 +204,8 @@ async function main() {
     await refused(ws, 'internal.test (a name for 10.1.2.3)', { url: `http://internal.test:${priv.port}/mcp`, ...HTTP }, traps, TEN, priv);
 
     const redir = await redirector('127.0.0.1', `http://${PRIVATE}:${priv.port}/mcp`);
-    await refused(ws, 'a 307 from an allowed address to 10.1.2.3',
-        { url: `http://127.0.0.1:${redir.port}/mcp`, allow_networks: '127.0.0.1/32', ...HTTP }, traps,
-        { allow_networks: '127.0.0.1/32 10.0.0.0/8' }, priv,
-        () => (redir.hits === 0 ? ['the redirector on 127.0.0.1 was never asked: the redirect was not what was refused'] : []));
+    await notFollowed(ws, redir, traps,
+        { url: `http://127.0.0.1:${redir.port}/mcp`, allow_networks: '127.0.0.1/32 10.0.0.0/8', ...HTTP });
 
     const up = await startUpstream(mcph, upstreamIni(ws, { allowed_hosts: `${PRIVATE} internal.test` }), 'upstream', 0, 10000 * SLOW, PRIVATE);
     await accepted(ws, '10.1.2.3 with allow_networks = 10.0.0.0/8', `http://${PRIVATE}:${up.port}/mcp`, { ...HTTP, allow_networks: '10.0.0.0/8' });
