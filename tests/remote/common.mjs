@@ -12,6 +12,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { check, done } from '../lib/check.mjs';
+import { endSessions } from '../gateway/common.mjs';
 import { Proc, describeExit } from '../lib/proc.mjs';
 import { ROOT, SANITIZER_REPORT, sanitizersOf, short, sleep, waitFor } from '../lib/util.mjs';
 import { workspace as libWorkspace, writeIni, PLUGINS, TEST_PLUGINS } from '../lib/workspace.mjs';
@@ -182,4 +184,25 @@ export function refusalLine(stderr, section, why) {
 // Text on one line (stderr in a problem's message): its lines joined with " | ", the last n.
 export function oneLine(text, n = 8) {
     return text.trim().split('\n').slice(-n).join(' | ');
+}
+
+// Run a suite's main() within limitMs: past it, or after it throws, the suite fails with a
+// line that says so; every session and upstream is ended either way, then the tally printed.
+export async function runSuite(name, main, limitMs) {
+    const limit = setTimeout(() => {
+        console.log(`FAIL remote ${name}: the suite did not end within ${Math.round(limitMs / 1000)} s`);
+        endSessions();
+        killUpstreams();
+        process.exit(1);
+    }, limitMs);
+    try {
+        await main();
+    } catch (err) {
+        await check(`remote ${name}: the suite ran`, () => [String(err?.stack || err)]);
+    } finally {
+        clearTimeout(limit);
+        endSessions();
+        killUpstreams();
+    }
+    done();
 }

@@ -16,12 +16,11 @@
 import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { check, done } from '../lib/check.mjs';
-import { startSession, endSession, endSessions } from '../gateway/common.mjs';
+import { check } from '../lib/check.mjs';
+import { startSession, endSession } from '../gateway/common.mjs';
 import {
-    binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream, killUpstreams, secretFile,
-    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short,
-} from './common.mjs';
+    binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream, secretFile,
+    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short, runSuite } from './common.mjs';
 
 const mcph = binary();
 const SLOW = slowFactor(mcph);
@@ -136,19 +135,4 @@ async function main() {
     }
 }
 
-const limit = setTimeout(() => {
-    console.log(`FAIL remote credentials: the suite did not end within ${90 * SLOW} s`);
-    endSessions();
-    killUpstreams();
-    process.exit(1);
-}, 90000 * SLOW);
-try {
-    await main();
-} catch (err) {
-    await check('remote credentials: the suite ran', () => [String(err?.stack || err)]);
-} finally {
-    clearTimeout(limit);
-    endSessions();
-    killUpstreams();
-}
-done();
+await runSuite('credentials', main, 90000 * SLOW);

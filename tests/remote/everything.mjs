@@ -15,11 +15,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { check, done } from '../lib/check.mjs';
+import { check } from '../lib/check.mjs';
 import { NODE, SERVERS, normalise, firstDifference } from '../gateway/common.mjs';
 import {
-    binary, slowFactor, workspace, frontIni, LOOPBACK, freePort, stderrProblems, short, waitFor,
-} from './common.mjs';
+    binary, slowFactor, workspace, frontIni, LOOPBACK, freePort, stderrProblems, short, waitFor, runSuite } from './common.mjs';
 
 const mcph = binary();
 const SLOW = slowFactor(mcph);
@@ -183,15 +182,4 @@ async function main() {
     }
 }
 
-const limit = setTimeout(() => {
-    console.log(`FAIL remote everything: the suite did not end within ${90 * SLOW} s`);
-    process.exit(1);
-}, 90000 * SLOW);
-try {
-    await main();
-} catch (err) {
-    await check('remote everything: the suite ran', () => [String(err?.stack || err)]);
-} finally {
-    clearTimeout(limit);
-}
-done();
+await runSuite('everything', main, 90000 * SLOW);

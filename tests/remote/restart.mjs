@@ -12,12 +12,11 @@
 //   node tests/remote/restart.mjs [build/mcph]
 
 import { performance } from 'node:perf_hooks';
-import { check, done } from '../lib/check.mjs';
-import { startSession, endSession, endSessions } from '../gateway/common.mjs';
+import { check } from '../lib/check.mjs';
+import { startSession, endSession } from '../gateway/common.mjs';
 import {
     binary, slowFactor, workspace, upstreamIni, frontIni, LOOPBACK, freePort, startUpstream,
-    restartUpstream, killUpstreams, stderrProblems, short, sleep, waitFor,
-} from './common.mjs';
+    restartUpstream, stderrProblems, short, sleep, waitFor, runSuite } from './common.mjs';
 
 const mcph = binary();
 const SLOW = slowFactor(mcph);
@@ -127,19 +126,4 @@ async function main() {
     });
 }
 
-const limit = setTimeout(() => {
-    console.log(`FAIL remote restart: the suite did not end within ${120 * SLOW} s`);
-    endSessions();
-    killUpstreams();
-    process.exit(1);
-}, 120000 * SLOW);
-try {
-    await main();
-} catch (err) {
-    await check('remote restart: the suite ran', () => [String(err?.stack || err)]);
-} finally {
-    clearTimeout(limit);
-    endSessions();
-    killUpstreams();
-}
-done();
+await runSuite('restart', main, 120000 * SLOW);

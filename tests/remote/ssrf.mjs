@@ -26,11 +26,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { check, report, done } from '../lib/check.mjs';
 import { Proc, describeExit } from '../lib/proc.mjs';
-import { startSession, endSession, endSessions } from '../gateway/common.mjs';
+import { startSession, endSession } from '../gateway/common.mjs';
 import {
-    ROOT, binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream, killUpstreams,
-    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short,
-} from './common.mjs';
+    ROOT, binary, slowFactor, workspace, upstreamIni, frontIni, startUpstream,
+    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short, runSuite } from './common.mjs';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const INSIDE = 'MCPH_REMOTE_SSRF_INSIDE';
@@ -218,19 +217,4 @@ async function main() {
 }
 
 if (!process.env[INSIDE]) reexec();
-const limit = setTimeout(() => {
-    console.log(`FAIL remote ssrf: the suite did not end within ${LIMIT_MS / 1000} s`);
-    endSessions();
-    killUpstreams();
-    process.exit(1);
-}, LIMIT_MS);
-try {
-    await main();
-} catch (err) {
-    await check('remote ssrf: the suite ran', () => [String(err?.stack || err)]);
-} finally {
-    clearTimeout(limit);
-    endSessions();
-    killUpstreams();
-}
-done();
+await runSuite('ssrf', main, LIMIT_MS);

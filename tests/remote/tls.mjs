@@ -14,12 +14,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { check, report, done } from '../lib/check.mjs';
-import { startSession, endSession, endSessions } from '../gateway/common.mjs';
+import { check, report } from '../lib/check.mjs';
+import { startSession, endSession } from '../gateway/common.mjs';
 import {
-    binary, slowFactor, workspace, upstreamIni, frontIni, freePort, startUpstream, killUpstreams,
-    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short, waitFor,
-} from './common.mjs';
+    binary, slowFactor, workspace, upstreamIni, frontIni, freePort, startUpstream,
+    refusedAtStart, refusalLine, oneLine, stderrProblems, EXIT_CONFIG, short, waitFor, runSuite } from './common.mjs';
 
 const mcph = binary();
 const SLOW = slowFactor(mcph);
@@ -155,19 +154,4 @@ async function main() {
     }
 }
 
-const limit = setTimeout(() => {
-    console.log(`FAIL remote tls: the suite did not end within ${90 * SLOW} s`);
-    endSessions();
-    killUpstreams();
-    process.exit(1);
-}, 90000 * SLOW);
-try {
-    await main();
-} catch (err) {
-    await check('remote tls: the suite ran', () => [String(err?.stack || err)]);
-} finally {
-    clearTimeout(limit);
-    endSessions();
-    killUpstreams();
-}
-done();
+await runSuite('tls', main, 90000 * SLOW);
