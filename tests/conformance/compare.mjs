@@ -1,0 +1,136 @@
+// Two conformance server runs of the same suite compared scenario by scenario and check by
+// check: A against a server directly, B against mcph in front of it (everything.sh). What
+// passes in A must pass in B; what fails in A may fail in B.
+//
+//   node compare.mjs A_DIR B_DIR ALLOW_YML [PROBLEMS]
+//
+// A_DIR and B_DIR hold the suite's `--output-dir` output (server-<scenario>-<timestamp>/
+// checks.json, and suite.log, whose "=== Running scenario" lines name scenarios that left no
+// checks.json). A scenario passes when it has checks and none is FAILURE or WARNING (the rule
+// of the suite's --expected-failures and of summarize.mjs). Differences:
+//   - a scenario that passes in A and not in B;
+//   - a check that is SUCCESS in A and in B is another status or missing (checks matched by
+//     id, the n-th of an id with the n-th), even when the scenario still passes.
+// ALLOW_YML lists the differences that are expected, each with its reason:
+//   differences:
+//     - scenario: NAME          # the whole scenario (all its checks)
+//       check: ID               # optional: only this check
+//       reason: why             # required
+//       mcph_bug: true          # optional: a known mcph fault, to be fixed
+// PROBLEMS, when given, is a file of what went wrong with the processes (one line a problem).
+// Exit 1 when a difference is not allowed, an allow-list entry matched nothing (stale), a
+// problem was recorded or no scenario ran; else 0. The last line is the summary.
+import fs from 'node:fs';
+import path from 'node:path';
+import {parse} from 'yaml';
+
+const [dirA, dirB, allowFile, problemsFile] = process.argv.slice(2);
+if (!dirA || !dirB || !allowFile) {
+    console.error('usage: compare.mjs A_DIR B_DIR ALLOW_YML [PROBLEMS]');
+    process.exit(2);
+}
+
+// Scenario -> checks (null: started, no checks.json) of one run.
+function load(dir) {
+    const runs = new Map();
+    const log = path.join(dir, 'suite.log');
+    const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+    for (const m of text.matchAll(/=== Running scenario: (\S+) ===/g))
+        runs.set(m[1], null);
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+        const m = /^server-(.+)-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/.exec(entry);
+        const file = path.join(dir, entry, 'checks.json');
+        if (m && fs.existsSync(file))
+            runs.set(m[1], JSON.parse(fs.readFileSync(file, 'utf8')));
+    }
+    return runs;
+}
+
+const passes = (list) => Array.isArray(list) && list.length > 0 &&
+                         !list.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+
+// Checks keyed "id" for the first of an id, "id#2" for the second, and so on.
+function keyed(list) {
+    const out = new Map();
+    const seen = new Map();
+    for (const c of list ?? []) {
+        const n = (seen.get(c.id) ?? 0) + 1;
+        seen.set(c.id, n);
+        out.set(n === 1 ? c.id : `${c.id}#${n}`, c);
+    }
+    return out;
+}
+
+const why = (c) => (c ? `${c.status}${c.errorMessage ? `: ${c.errorMessage}` : ''}` : 'missing');
+
+const allowed = ((parse(fs.readFileSync(allowFile, 'utf8')) ?? {}).differences ?? []);
+for (const e of allowed) {
+    if (!e?.scenario || !e?.reason) {
+        console.error(`${allowFile}: every entry needs a scenario and a reason: ${JSON.stringify(e)}`);
+        process.exit(2);
+    }
+}
+const used = new Set();
+function allowance(scenario, check) {
+    const i = allowed.findIndex((e) => e.scenario === scenario && (!e.check || e.check === check));
+    if (i >= 0)
+        used.add(i);
+    return i >= 0 ? allowed[i] : null;
+}
+
+const runsA = load(dirA);
+const runsB = load(dirB);
+const scenarios = [...new Set([...runsA.keys(), ...runsB.keys()])];
+let passA = 0, passB = 0, nAllowed = 0;
+const bad = [];
+for (const name of scenarios) {
+    const a = runsA.get(name), b = runsB.get(name);
+    const okA = passes(a), okB = passes(b);
+    okA && passA++;
+    okB && passB++;
+    // Differences of this scenario: [check or null, what A gave, what B gave].
+    const diffs = [];
+    if (okA && !okB) {
+        const failing = (b ?? []).filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+        diffs.push([null, 'pass', b ? `fail (${failing.map((c) => `${c.id} ${why(c)}`).join('; ')})`
+                                    : 'no results (crashed or timed out)']);
+    }
+    const checksB = keyed(b);
+    // A check that fails in B is already named by the scenario's line when the scenario passes in A.
+    for (const [key, c] of keyed(a)) {
+        const d = checksB.get(key);
+        const named = okA && !okB && (d?.status === 'FAILURE' || d?.status === 'WARNING');
+        if (c.status === 'SUCCESS' && d?.status !== 'SUCCESS' && !named)
+            diffs.push([key, why(c), why(d)]);
+    }
+    const tag = diffs.length ? 'DIFF' : okA === okB ? (okA ? 'PASS' : 'FAIL') : 'BETTER';
+    console.log(`${tag.padEnd(6)} ${name}${tag === 'FAIL' ? ' (fails directly and through mcph)' : ''}` +
+                `${tag === 'BETTER' ? ' (fails directly, passes through mcph)' : ''}`);
+    for (const [check, was, is] of diffs) {
+        const e = allowance(name, check ?? undefined);
+        const what = check ? `check ${check}` : 'scenario';
+        console.log(`         ${what}: direct ${was}; through mcph ${is}`);
+        if (e) {
+            nAllowed++;
+            console.log(`         allowed${e.mcph_bug ? ' (a known mcph fault)' : ''}: ${e.reason.trim()}`);
+        } else {
+            bad.push(`${name}${check ? `/${check}` : ''}`);
+        }
+    }
+}
+
+const stale = allowed.filter((_, i) => !used.has(i)).map((e) => `${e.scenario}${e.check ? `/${e.check}` : ''}`);
+const problems = problemsFile && fs.existsSync(problemsFile)
+                     ? fs.readFileSync(problemsFile, 'utf8').split('\n').filter((l) => l.trim() !== '')
+                     : [];
+for (const p of problems)
+    console.log(`PROBLEM ${p}`);
+if (scenarios.length === 0)
+    console.log('no scenario ran');
+if (bad.length)
+    console.log(`UNEXPECTED differences (mcph's fault, or add them to ${path.basename(allowFile)} with the reason): ${bad.join(', ')}`);
+if (stale.length)
+    console.log(`STALE entries of ${path.basename(allowFile)} (no such difference now; remove them): ${stale.join(', ')}`);
+console.log(`conformance-everything: ${scenarios.length} scenarios, ${passA} pass directly, ${passB} through mcph; ` +
+            `${nAllowed + bad.length} differences (${nAllowed} allowed)`);
+process.exit(bad.length || stale.length || problems.length || scenarios.length === 0 ? 1 : 0);
