@@ -22,7 +22,13 @@
 //       mcph_bug: true          # optional: a known mcph fault, to be fixed
 // PROBLEMS, when given, is a file of what went wrong with the processes (one line a problem).
 // Exit 1 when a difference is not allowed, an allow-list entry matched nothing (stale), a
-// problem was recorded or no scenario ran; else 0. The last line is the summary.
+// problem was recorded or no scenario ran; else 0.
+//
+// A line a scenario, tagged as tests/count.sh reads a conformance run: PASS (passes both
+// ways), XFAIL (fails both ways), BETTER (fails directly only), ALLOWED (differs as
+// ALLOW_YML says), FAIL (differs otherwise); then a row mcph-process (PASS, or FAIL with the
+// problems) when PROBLEMS is given, and a FAIL row for each stale entry. The last line is
+// "conformance: N passed, N failed (...)": failed counts the FAIL rows, passed the others.
 import fs from 'node:fs';
 import path from 'node:path';
 import {parse} from 'yaml';
@@ -85,7 +91,7 @@ function allowance(scenario, check, gives) {
 const runsA = load(dirA);
 const runsB = load(dirB);
 const scenarios = [...new Set([...runsA.keys(), ...runsB.keys()])];
-let passA = 0, passB = 0, nAllowed = 0;
+let passA = 0, passB = 0, nAllowed = 0, failedScenarios = 0;
 const bad = [];
 for (const name of scenarios) {
     const a = runsA.get(name), b = runsB.get(name);
@@ -107,34 +113,53 @@ for (const name of scenarios) {
         if (c.status === 'SUCCESS' && d?.status !== 'SUCCESS' && !named)
             diffs.push([key, why(c), why(d)]);
     }
-    const tag = diffs.length ? 'DIFF' : okA === okB ? (okA ? 'PASS' : 'FAIL') : 'BETTER';
-    console.log(`${tag.padEnd(6)} ${name}${tag === 'FAIL' ? ' (fails directly and through mcph)' : ''}` +
-                `${tag === 'BETTER' ? ' (fails directly, passes through mcph)' : ''}`);
+    const notes = [];
+    let refused = 0;
     for (const [check, was, is] of diffs) {
         const e = allowance(name, check ?? undefined, is);
-        const what = check ? `check ${check}` : 'scenario';
-        console.log(`         ${what}: direct ${was}; through mcph ${is}`);
+        notes.push(`${check ? `check ${check}` : 'scenario'}: direct ${was}; through mcph ${is}`);
         if (e) {
             nAllowed++;
-            console.log(`         allowed${e.mcph_bug ? ' (a known mcph fault)' : ''}: ${e.reason.trim()}`);
+            notes.push(`allowed${e.mcph_bug ? ' (a known mcph fault)' : ''}: ${e.reason.trim()}`);
         } else {
+            refused++;
             bad.push(`${name}${check ? `/${check}` : ''}`);
         }
     }
+    refused && failedScenarios++;
+    const tag = refused ? 'FAIL' : diffs.length ? 'ALLOWED' : okA === okB ? (okA ? 'PASS' : 'XFAIL') : 'BETTER';
+    const aside = {XFAIL: ' (fails directly and through mcph)', BETTER: ' (fails directly, passes through mcph)'};
+    console.log(`${tag.padEnd(7)} ${name}${aside[tag] ?? ''}`);
+    for (const n of notes)
+        console.log(`          ${n}`);
 }
 
-const stale = allowed.filter((_, i) => !used.has(i)).map((e) => `${e.scenario}${e.check ? `/${e.check}` : ''}`);
-const problems = problemsFile && fs.existsSync(problemsFile)
+// The processes (as summarize.mjs's mcph-process row), then each stale entry: rows of their own.
+const problems = !problemsFile ? []
+                 : fs.existsSync(problemsFile)
                      ? fs.readFileSync(problemsFile, 'utf8').split('\n').filter((l) => l.trim() !== '')
-                     : [];
-for (const p of problems)
-    console.log(`PROBLEM ${p}`);
+                     : ['no record of the processes'];
+let rows = scenarios.length;
+if (problemsFile) {
+    rows++;
+    problems.length && failedScenarios++;
+    console.log(`${(problems.length ? 'FAIL' : 'PASS').padEnd(7)} mcph-process`);
+    for (const p of problems)
+        console.log(`          ${p}`);
+}
+const stale = allowed.filter((_, i) => !used.has(i)).map((e) => `${e.scenario}${e.check ? `/${e.check}` : ''}`);
+for (const e of stale) {
+    rows++;
+    failedScenarios++;
+    console.log(`FAIL    ${e}: an entry of ${path.basename(allowFile)} that matched no difference`);
+}
 if (scenarios.length === 0)
     console.log('no scenario ran');
 if (bad.length)
     console.log(`UNEXPECTED differences (mcph's fault, or add them to ${path.basename(allowFile)} with the reason): ${bad.join(', ')}`);
 if (stale.length)
     console.log(`STALE entries of ${path.basename(allowFile)} (no such difference now; remove them): ${stale.join(', ')}`);
-console.log(`conformance-everything: ${scenarios.length} scenarios, ${passA} pass directly, ${passB} through mcph; ` +
-            `${nAllowed + bad.length} differences (${nAllowed} allowed)`);
+console.log(`conformance: ${rows - failedScenarios} passed, ${failedScenarios} failed ` +
+            `(directly against through mcph; ${passA} pass directly, ${passB} through mcph; ` +
+            `${nAllowed + bad.length} differences, ${nAllowed} allowed)`);
 process.exit(bad.length || stale.length || problems.length || scenarios.length === 0 ? 1 : 0);
