@@ -10,7 +10,9 @@
 // of the suite's --expected-failures and of summarize.mjs). Differences:
 //   - a scenario that passes in A and not in B;
 //   - a check that is SUCCESS in A and in B is another status or missing (checks matched by
-//     id, the n-th of an id with the n-th), even when the scenario still passes.
+//     id, the n-th of an id with the n-th), even when the scenario still passes;
+//   - a check SUCCESS in both whose details list other names (tools-list's `tools`,
+//     resources-list's `resources`, prompts-list's `prompts`): the names only one side lists.
 // ALLOW_YML lists the differences that are expected, each with its reason:
 //   differences:
 //     - scenario: NAME          # the whole scenario (all its checks)
@@ -70,6 +72,25 @@ function keyed(list) {
     return out;
 }
 
+// What the lists of names in two checks' details differ by (tools-list's `tools`,
+// resources-list's `resources`, prompts-list's `prompts`), as "tools not through mcph: a, b;
+// tools only through mcph: c"; '' when the same sets. Other details (ids, URLs, content
+// types) differ from run to run or by transport, and are not compared.
+const NAMES = ['tools', 'resources', 'resourceTemplates', 'prompts'];
+function listed(a, b) {
+    const out = [];
+    for (const key of NAMES) {
+        const list = a.details?.[key], other = b.details?.[key];
+        if (!Array.isArray(list) || !Array.isArray(other) || ![...list, ...other].every((x) => typeof x === 'string'))
+            continue;
+        const gone = list.filter((x) => !other.includes(x));
+        const added = other.filter((x) => !list.includes(x));
+        gone.length && out.push(`${key} not through mcph: ${gone.join(', ')}`);
+        added.length && out.push(`${key} only through mcph: ${added.join(', ')}`);
+    }
+    return out.join('; ');
+}
+
 const why = (c) => (c ? `${c.status}${c.errorMessage ? `: ${c.errorMessage}` : ''}` : 'missing');
 
 const allowed = ((parse(fs.readFileSync(allowFile, 'utf8')) ?? {}).differences ?? []);
@@ -112,6 +133,8 @@ for (const name of scenarios) {
         const named = okA && !okB && (d?.status === 'FAILURE' || d?.status === 'WARNING');
         if (c.status === 'SUCCESS' && d?.status !== 'SUCCESS' && !named)
             diffs.push([key, why(c), why(d)]);
+        else if (c.status === 'SUCCESS' && d?.status === 'SUCCESS' && listed(c, d))
+            diffs.push([key, 'SUCCESS', `SUCCESS, ${listed(c, d)}`]);
     }
     const notes = [];
     let refused = 0;
