@@ -291,13 +291,16 @@ test-plugins: $(MCPH) $(PLUGINS) $(SAMPLE_DB) $(NODE_STAMP)
 # The official conformance server suite against mcph --listen on 127.0.0.1 (run.sh installs the
 # pinned suite and Node >= 22 into tests/conformance/node_modules); then the
 # same suite two hops away: mcph serving, through its mcp plugin, an mcph serving the fixture
-# on stdio, and an mcph serving the fixture over HTTP (a url section, two-hop-http.ini).
-test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so
+# on stdio, and an mcph serving the fixture over HTTP (a url section, two-hop-http.ini). Last,
+# the suite against server-everything over HTTP, directly and through a url section: the same
+# results (everything.sh; what differs and why in everything-differences.yml).
+test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so $(NODE_STAMP)
 	tests/conformance/run.sh $(MCPH)
 	CONFORMANCE_INI=tests/conformance/two-hop.ini \
 	    CONFORMANCE_RESULTS=tests/conformance/results-two-hop tests/conformance/run.sh $(MCPH)
 	CONFORMANCE_UPSTREAM=1 CONFORMANCE_RESULTS=tests/conformance/results-two-hop-http \
 	    tests/conformance/run.sh $(MCPH)
+	tests/conformance/everything.sh $(MCPH)
 
 # The mcp plugin with external MCP servers behind it (server-everything, -filesystem and
 # -memory from tests/node_modules, and tests/gateway/fake-server.mjs): results against the

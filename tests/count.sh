@@ -16,8 +16,9 @@
 #                   "PASS" lines), and an include check.sh refuses
 #   sums            how many summary lines were added up
 # "(make: Error)" follows a layer whose recipe make saw fail.
-# test-conformance counts its scenarios ("conformance: N passed", once direct, once two hops
-# away), not the suite's own lines per scenario and total. A layer that did not run (make
+# test-conformance counts its scenarios ("conformance: N passed", once direct, once for each
+# two-hop run, and once for server-everything compared directly and through mcph), not the
+# suite's own lines per scenario and total. A layer that did not run (make
 # stopped before it) is printed as "not run". Some counts move with the machine's load (a
 # check inside a timed loop, as test_out's slow reader): compare them with that in mind.
 set -euo pipefail
