@@ -563,8 +563,8 @@ static void remote_transfer_failed(struct remote *r, struct remote_req *req, CUR
      * public and the others failed as a server away does. */
     if (req->refused && req->opened == 0)
         snprintf(why, sizeof(why),
-                 "was not connected to %s, reached from the url's host %s or a redirect: not a "
-                 "public address (allow_networks allows a network on purpose)",
+                 "was not connected to %s, an address of the url's host %s: not a public "
+                 "address (allow_networks allows a network on purpose)",
                  req->refused_addr, r->host);
     else if (remote_tls_fault(res))
         snprintf(why, sizeof(why),
