@@ -112,16 +112,28 @@ static const char *schema_bracket_end(const char *p)
  * copies for nested bounds: "[a-z]{,9004}" takes 1.2 GB to compile, "(x{0,255}){0,255}" more
  * than the machine has. A pattern is compiled only when each bound is at most
  * LIMIT_PATTERN_REPEAT and so is the product of the bounds around any atom (groups nested
- * within groups); "*" and "+" copy nothing. The scan is of POSIX extended syntax; what is
- * not a pattern at all is left to regcomp to refuse. */
+ * within groups); "*" and "+" copy nothing. A quantifier may not follow a quantifier (but for
+ * one "?", ECMA-262's lazy form): "a**" is no pattern in ECMA-262, and glibc's compiler takes
+ * time exponential in the run ("^n***...*" of 90 stars does not end). The scan is of POSIX
+ * extended syntax; what is not a pattern at all is left to regcomp to refuse. */
 int schema_pattern_bounded(const char *p)
 {
     unsigned long inner[LIMIT_JSON_DEPTH + 1]; /* the largest product within each open group */
-    unsigned long last = 1; /* the product within the atom just read (a group's, or 1) */
-    int depth = 0;
+    unsigned long last = 1;   /* the product within the atom just read (a group's, or 1) */
+    int depth = 0, quant = 0; /* quant: after a quantifier (1), and its lazy "?" (2) */
 
     inner[0] = 1;
     for (; *p != '\0'; p++) {
+        int was = quant;
+
+        quant = 0;
+        if (*p == '*' || *p == '+' || *p == '?' || *p == '{') {
+            if (was == 2 || (was == 1 && *p != '?'))
+                return 0;
+            quant = was == 1 ? 2 : 1;
+            if (*p != '{')
+                continue;
+        }
         if (*p == '\\' && p[1] != '\0') {
             p++;
             last = 1;

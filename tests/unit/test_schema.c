@@ -809,6 +809,13 @@ static void test_check_keywords(void)
         {"{\"patternProperties\":{\"^(ab|cd){2,300}$\":{}}}", "repeats more than 255"},
         {"{\"pattern\":\"^[{]9999}x{1,255}\\\\{9999}(y{1,15}){1,17}[^]{]{255}$\"}", NULL},
         {"{\"pattern\":\"^.{1,255}$\"}", NULL},
+        /* A quantifier on a quantifier: no pattern in ECMA-262, and glibc's compiler takes
+         * time exponential in the run; one lazy "?" is ECMA's own. */
+        {"{\"pattern\":\"^n**$\"}", "pattern ^n**$ at # is not a valid"},
+        {"{\"patternProperties\":{\"^n*+*\":{}}}", "patternProperties name ^n*+* at # is not"},
+        {"{\"pattern\":\"^a+?b{2}?c*?$\"}", NULL},
+        {"{\"pattern\":\"^a*??$\"}", "is not a valid"},
+        {"{\"pattern\":\"^(ab)*[*+]\\\\*x$\"}", NULL},
         {"{\"pattern\":\"^[a-z]{5,}$\"}", NULL},
         {"{\"items\":\"string\"}", "\"items\" at # must be a schema, or an array of schemas"},
         {"{\"items\":[{},5]}", "the schema at #/items/1 must be an object or a boolean"},
