@@ -72,6 +72,10 @@ struct mcp_spec {
 int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const char *read,
                      const char *write, const char *exec, int network);
 
+/* A copy of a NULL-ended list of strings (a spec's argv or envp), or NULL out of memory; freed
+ * by mcp_spec_release, or mcph_env_free. */
+char **mcp_list_copy(const char *const *words);
+
 /* Free what spec owns (its lists, folder, descriptors, stderr reader) and zero it. */
 void mcp_spec_release(struct mcp_spec *spec);
 

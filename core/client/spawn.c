@@ -51,6 +51,24 @@ void mcp_spec_release(struct mcp_spec *spec)
     memset(spec, 0, sizeof(*spec));
 }
 
+char **mcp_list_copy(const char *const *words)
+{
+    size_t n = 0;
+    char **list;
+
+    while (words[n] != NULL)
+        n++;
+    list = calloc(n + 1, sizeof(*list));
+    for (size_t i = 0; list != NULL && i < n; i++) {
+        list[i] = strdup(words[i]);
+        if (list[i] == NULL) {
+            mcph_env_free(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
 int mcp_spec_confine(const struct mcph_host *host, struct mcp_spec *spec, const char *read,
                      const char *write, const char *exec, int network)
 {

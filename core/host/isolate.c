@@ -16,34 +16,14 @@ extern char **environ;
 
 /* --- The parent's side: the proxy. --- */
 
-static char **isolate_list(const char *const *words)
-{
-    size_t n = 0;
-    char **list;
-
-    while (words[n] != NULL)
-        n++;
-    list = calloc(n + 1, sizeof(*list));
-    for (size_t i = 0; list != NULL && i < n; i++) {
-        list[i] = strdup(words[i]);
-        if (list[i] == NULL) {
-            for (size_t j = 0; j < i; j++)
-                free(list[j]);
-            free(list);
-            return NULL;
-        }
-    }
-    return list;
-}
-
 int isolate_spec(const struct isolate_setup *set, struct mcp_spec *spec)
 {
     const char *const argv[] = {"/proc/self/exe", "--isolated", set->id, set->ini_file, NULL};
     const struct config_isolate *lim = set->limits;
 
     memset(spec, 0, sizeof(*spec));
-    spec->argv = isolate_list(argv);
-    spec->envp = isolate_list((const char *const *)environ);
+    spec->argv = mcp_list_copy(argv);
+    spec->envp = mcp_list_copy((const char *const *)environ);
     spec->cwd = getcwd(NULL, 0);
     spec->display = strdup(set->id);
     spec->noun = "plugin";

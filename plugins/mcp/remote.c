@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern char **environ;
+
 #define REMOTE_EXIT_CONFIG 78 /* the relay's status for a wrong section (sysexits' EX_CONFIG) */
 #define REMOTE_URL_MAX 2048
 
@@ -215,51 +217,13 @@ static int remote_memfd(const struct mcph_host *host, const char *text, int *fd)
     return MCPH_OK;
 }
 
-static char **remote_argv(const char *instance)
-{
-    char **argv = calloc(4, sizeof(*argv));
-
-    if (argv == NULL)
-        return NULL;
-    argv[0] = strdup("/proc/self/exe");
-    argv[1] = strdup("--remote");
-    argv[2] = strdup(instance);
-    if (argv[0] == NULL || argv[1] == NULL || argv[2] == NULL) {
-        for (int i = 0; i < 3; i++)
-            free(argv[i]);
-        free(argv);
-        return NULL;
-    }
-    return argv;
-}
-
-/* The relay runs with mcph's environment (a sanitizer's options among it), as an isolated
- * plugin's child does; proxies named there are not used (the relay says so). */
-static char **remote_envp(void)
-{
-    extern char **environ;
-    size_t n = 0;
-    char **envp;
-
-    while (environ[n] != NULL)
-        n++;
-    envp = calloc(n + 1, sizeof(*envp));
-    for (size_t i = 0; envp != NULL && i < n; i++) {
-        envp[i] = strdup(environ[i]);
-        if (envp[i] == NULL) {
-            for (size_t j = 0; j < i; j++)
-                free(envp[j]);
-            free(envp);
-            return NULL;
-        }
-    }
-    return envp;
-}
-
 int mcp_remote_read(const struct mcph_host *host, struct mcp_spec *spec)
 {
     const char *url = host->config(host, "url");
     const char *http = host->config(host, "allow_http");
+    /* mcph itself, with mcph's environment (a sanitizer's options among it), as an isolated
+     * plugin's child is; proxies named there are not used. */
+    const char *const argv[] = {"/proc/self/exe", "--remote", host->instance, NULL};
     int http_ok = 0, rc;
     cJSON *settings;
 
@@ -294,8 +258,8 @@ int mcp_remote_read(const struct mcph_host *host, struct mcp_spec *spec)
     cJSON_Delete(settings);
     if (rc != MCPH_OK)
         return rc;
-    spec->argv = remote_argv(host->instance);
-    spec->envp = remote_envp();
+    spec->argv = mcp_list_copy(argv);
+    spec->envp = mcp_list_copy((const char *const *)environ);
     spec->cwd = strdup("/");
     spec->tag = strdup(host->instance);
     spec->keep_trying = 1;
