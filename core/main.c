@@ -439,11 +439,13 @@ static int main_serve(struct server *srv, int watch_forced)
 
     if (srv->cfg.listen == NULL)
         pipe_source(srv, &src);
-    if (server_start(srv, &src) != STATUS_OK)
-        return EXIT_RUNTIME;
-    if (srv->cfg.listen != NULL && http_start(srv, &http) != STATUS_OK) {
-        server_stop(srv, 1, main_stop_signalled, srv);
+    else if (http_start(srv, &http) == STATUS_OK)
+        http_source(http, &src); /* the pool's reader runs libmicrohttpd */
+    else
         return EXIT_CONFIG;
+    if (server_start(srv, &src) != STATUS_OK) {
+        http_stop(http);
+        return EXIT_RUNTIME;
     }
     by_signal = main_loop(srv, watch_forced);
     /* Shutdown waits are bounded, but plugins' shutdown hooks are plugin code: the watchdog

@@ -292,7 +292,9 @@ int mrtr_begin_as(struct mrtr *m, const unsigned char *key, size_t keylen, const
     m->keylen = keylen;
     m->now = now;
     snprintf(m->who, sizeof(m->who), "%s", who ? who : "");
-    if (key != NULL)
+    /* The digest binds a state to its request: needed to check one given, or to seal one
+     * (mrtr_result); most calls do neither. */
+    if (key != NULL && cJSON_GetObjectItemCaseSensitive(params, "requestState") != NULL)
         mrtr_digest(msg, m->digest);
     m->answers = cJSON_CreateObject();
     state = mrtr_given_state(m, params, &status);
@@ -513,6 +515,8 @@ cJSON *mrtr_result(struct mrtr *m, const struct registry *reg, const cJSON *msg,
     if (m->requests == NULL)
         return NULL;
     result = cJSON_CreateObject();
+    if (m->key != NULL && m->digest[0] == '\0')
+        mrtr_digest(msg, m->digest); /* the state sealed is bound to this request */
     state = mrtr_state(m, msg, target);
     cJSON_AddStringToObject(result, "resultType", "input_required");
     cJSON_AddItemToObject(result, "inputRequests", m->requests);

@@ -122,6 +122,13 @@
 #define LIMIT_HTTP_TICK_MS 200
 /* At shutdown, how long open responses get to send what they hold. */
 #define LIMIT_HTTP_STOP_MS 1000
+/* libmicrohttpd's memory for one connection: its read buffer and a request's header lines
+ * (a longer header block gets 431). The library zeroes it for every request, so it is not
+ * larger than it needs to be (libmicrohttpd's own default). */
+#define LIMIT_HTTP_CONN_MEMORY 32768
+/* From http_quiesce to http_stop the pump runs the daemon, looking at least this often whether
+ * it is to stop (http_loop.c). */
+#define LIMIT_HTTP_PUMP_MS 10
 /* What one HTTP response may hold unsent (a client that does not read its stream): past it
  * the stream is dropped. */
 #define LIMIT_HTTP_STREAM_BYTES (64u * 1024u * 1024u)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -259,8 +260,10 @@ static int http_listen(struct http *h, const char *host, int port)
     struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
     struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     const struct sockaddr *addr = (const struct sockaddr *)&a4;
-    unsigned flags =
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    /* No thread of its own: the pool's reader runs it (http_loop.c). The ITC lets an answer
+     * written by another thread resume its connection and wake the reader. */
+    unsigned flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    const union MHD_DaemonInfo *info;
 
     if (strcmp(host, "localhost") == 0)
         host = "127.0.0.1";
@@ -278,9 +281,17 @@ static int http_listen(struct http *h, const char *host, int port)
         flags, (uint16_t)port, NULL, NULL, http_handle, h, MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_NOTIFY_COMPLETED, http_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
         http_notify_connection, h, MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->http_timeout_s, MHD_OPTION_THREAD_POOL_SIZE,
-        2u, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_EXTERNAL_LOGGER,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->http_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIMIT_HTTP_CONN_MEMORY, MHD_OPTION_EXTERNAL_LOGGER,
         http_log_mhd, h, MHD_OPTION_END);
+    info = h->daemon != NULL ? h->lib.get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD) : NULL;
+    h->epoll_fd = info != NULL ? info->epoll_fd : -1;
+    if (h->daemon != NULL && h->epoll_fd < 0) {
+        log_msg(&h->srv->log, LOG_ERROR, NULL, "libmicrohttpd gave no epoll descriptor");
+        h->lib.stop_daemon(h->daemon);
+        h->daemon = NULL;
+        return STATUS_IO;
+    }
     if (h->daemon == NULL) {
         log_msg(&h->srv->log, LOG_ERROR, NULL,
                 "%s: [server] listen = %s: cannot listen there (%s); is the port in use?",
@@ -302,6 +313,9 @@ static void http_free(struct http *h)
     if (h->lib.dl != NULL)
         dlclose(h->lib.dl);
     pthread_cond_destroy(&h->tick);
+    pthread_mutex_destroy(&h->run_lock);
+    if (h->wake_fd >= 0)
+        close(h->wake_fd);
     pthread_mutex_destroy(&h->lock);
     free(h);
 }
@@ -341,7 +355,10 @@ static void http_init(struct http *h, struct server *srv)
     h->client_streams = h->max_streams / LIMIT_HTTP_CLIENT_STREAM_SHARE;
     if (h->client_streams == 0)
         h->client_streams = 1;
+    h->epoll_fd = -1;
+    h->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     pthread_mutex_init(&h->lock, NULL);
+    pthread_mutex_init(&h->run_lock, NULL);
     pthread_cond_init(&h->tick, NULL);
     snprintf(h->path, sizeof(h->path), "%s", srv->cfg.http_path ? srv->cfg.http_path : "/mcp");
 }
@@ -356,7 +373,7 @@ int http_start(struct server *srv, struct http **out)
     if (h == NULL)
         return STATUS_NOMEM;
     http_init(h, srv);
-    status = http_lib_open(&h->lib, &srv->log);
+    status = h->wake_fd >= 0 ? http_lib_open(&h->lib, &srv->log) : STATUS_IO;
     if (status == STATUS_OK)
         status = config_listen_split(srv->cfg.listen, host, sizeof(host), &port);
     if (status == STATUS_OK)
@@ -406,8 +423,12 @@ void http_quiesce(struct http *h)
     if (h == NULL)
         return;
     atomic_store(&h->closing, 1);
-    /* The daemon's threads may still be looking at it: closed once they are gone. */
+    /* Closed once the daemon stops. */
+    pthread_mutex_lock(&h->run_lock);
     h->listen_fd = h->lib.quiesce_daemon(h->daemon);
+    pthread_mutex_unlock(&h->run_lock);
+    /* The pool stops reading next: the pump runs the daemon until http_stop. */
+    http_pump_start(h);
 }
 
 static int http_conns_open(struct http *h)
@@ -452,8 +473,13 @@ void http_stop(struct http *h)
     }
     pthread_mutex_unlock(&h->lock);
     /* What they hold is sent, for a little while; then the daemon closes what is left. */
-    for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
-        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    if (!http_pump_start(h)) {
+        for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
+            http_pump_for(h, 10);
+    } else {
+        for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
+            nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
     /* The daemon must not stop with a connection suspended: any still open is woken to end. */
     pthread_mutex_lock(&h->lock);
     for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
@@ -464,6 +490,8 @@ void http_stop(struct http *h)
         pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&h->lock);
+    http_pump_stop(h);
+    http_pump_for(h, 0); /* the wakes just made: no connection is left suspended */
     http_metrics_stop(h);
     h->lib.stop_daemon(h->daemon);
     if (h->listen_fd >= 0)

@@ -1,6 +1,6 @@
 /*
- * http.h: the Streamable HTTP transport ([server] listen, or mcph --listen HOST:PORT), on
- * libmicrohttpd's own threads, at one endpoint ([server] http_path, default /mcp).
+ * http.h: the Streamable HTTP transport ([server] listen, or mcph --listen HOST:PORT), with
+ * libmicrohttpd run by the pool's reader role (http_loop.c), at one endpoint ([server] http_path, default /mcp).
  *
  * Each POST is a peer of its own (peer.h): dispatch answers it through the peer's out, whose
  * lines come here instead of to a descriptor. The POST is answered with JSON when its answer
@@ -39,9 +39,13 @@ struct http;
 
 /* Listen on srv->cfg.listen and serve. Every problem is logged (the address, a file that
  * cannot be read, a key that is too short). Returns STATUS_OK with *out (owned: http_stop),
- * or STATUS_IO / STATUS_INVALID / STATUS_CONFIG / STATUS_NOMEM. The main thread, after
- * server_start. */
+ * or STATUS_IO / STATUS_INVALID / STATUS_CONFIG / STATUS_NOMEM. The main thread, before
+ * server_start (nothing is served until the pool runs the daemon: http_source). */
 int http_start(struct server *srv, struct http **out) __attribute__((warn_unused_result));
+
+/* What the pool's reader role does to serve HTTP (http_loop.c): it runs libmicrohttpd, so a
+ * request is dispatched, run and answered by one thread. Before server_start. */
+void http_source(struct http *h, struct work_source *src);
 
 /* Stop taking connections (before server_stop); requests being answered go on. */
 void http_quiesce(struct http *h);

@@ -21,6 +21,7 @@ void http_wake(struct http_conn *c)
     if (c->suspended) {
         c->suspended = 0;
         h->lib.resume_connection(c->mc);
+        http_kick(h); /* whoever waits for the daemon runs it: the connection goes on */
     }
 }
 

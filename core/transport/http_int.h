@@ -55,6 +55,8 @@
     X(queue_response)                                                                              \
     X(quiesce_daemon)                                                                              \
     X(resume_connection)                                                                           \
+    X(run)                                                                                         \
+    X(get_timeout)                                                                                 \
     X(start_daemon)                                                                                \
     X(stop_daemon)                                                                                 \
     X(suspend_connection)
@@ -110,6 +112,7 @@ struct http_conn {
     int dead;                      /* the client closed its end: the connection is dropped */
     int answers;                   /* answers (responses) written for its requests */
     int mid_line;                  /* the last write ended inside a line */
+    int fresh;                     /* http_post's own look, right after dispatch */
     size_t held;                   /* bytes of raw and events counted in server.transport_held */
     int fd;                        /* the connection's socket, for the ticker to look at */
     int streaming;                 /* a long-lived stream, counted in h->nstreams (under h->lock) */
@@ -184,6 +187,14 @@ struct http {
     struct http_oauth *oauth; /* owned or NULL: the OAuth resource server (http_auth.c) */
     struct http_ops *ops;     /* owned or NULL: metrics and health's own listener
                                * (http_metrics.c) */
+    /* The daemon is run by whoever holds run_lock (http_loop.c): the pool's reader, or the
+     * pump once quiesced. */
+    pthread_mutex_t run_lock;
+    int epoll_fd;       /* the daemon's epoll descriptor: ready when it has work */
+    int wake_fd;        /* an eventfd: a connection was resumed (http_kick) */
+    pthread_t pump;     /* runs the daemon from http_quiesce to http_stop */
+    int pump_started;   /* pump runs */
+    atomic_int pumping; /* pump: 1 while it may run, 0 to stop */
 };
 
 /* Header lines that must come once (http_once[], in http_check.c), counted; and whether a
@@ -192,6 +203,17 @@ struct http_framing {
     int counts[10];
     int bad_name;
 };
+
+/* --- http_loop.c --- */
+
+/* The pump: runs the daemon from http_quiesce on, while the pool stops. Returns 0 when its
+ * thread cannot start (http_stop then runs the daemon itself). */
+int http_pump_start(struct http *h);
+void http_pump_stop(struct http *h);
+/* Wake whoever waits for the daemon (a connection was resumed). Any thread. */
+void http_kick(const struct http *h);
+/* Run the daemon once, after waiting at most ms for it to have work (http_stop's own loop). */
+void http_pump_for(struct http *h, int ms);
 
 /* --- http.c --- */
 

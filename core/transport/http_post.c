@@ -79,7 +79,9 @@ enum MHD_Result http_post_answer(struct http_conn *c)
                atomic_load(&c->h->stopping)) {
         r = http_events_response(c);
         c->ended = settled || atomic_load(&c->h->stopping);
-    } else if (c->wakes == seen) {
+    } else if (c->wakes == seen && !c->fresh) {
+        /* Not on the look right after dispatch: the calls it queued run next on this
+         * thread, and the daemon looks again when they are done (http_loop.c). */
         c->suspended = 1;
         h->lib.suspend_connection(c->mc);
     }
@@ -368,6 +370,7 @@ enum MHD_Result http_post(struct http_conn *c)
     cJSON *root;
     size_t cost = 0;
     int code, foreign;
+    enum MHD_Result rc;
 
     if (c->too_big) {
         snprintf(buf, sizeof(buf), "Payload Too Large: a body longer than %u bytes",
@@ -387,8 +390,7 @@ enum MHD_Result http_post(struct http_conn *c)
     if (problem == NULL && http_bind(c) != STATUS_OK)
         problem = "out of memory";
     if (problem != NULL) {
-        enum MHD_Result rc = http_refuse(c, root, code, problem);
-
+        rc = http_refuse(c, root, code, problem);
         cJSON_Delete(root);
         c->new_session = 0;
         return rc;
@@ -416,7 +418,10 @@ enum MHD_Result http_post(struct http_conn *c)
     if (c->requests < 0)
         return http_fail(h, c->mc, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_SERVER_ERROR,
                          "Too many sessions open; try again later");
-    return http_post_answer(c);
+    c->fresh = 1;
+    rc = http_post_answer(c);
+    c->fresh = 0;
+    return rc;
 }
 
 void http_take_body(struct http_conn *c, const char *data, size_t len)
