@@ -282,8 +282,8 @@ static int http_listen(struct http *h, const char *host, int port)
         MHD_OPTION_NOTIFY_COMPLETED, http_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
         http_notify_connection, h, MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->http_timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIMIT_HTTP_CONN_MEMORY, MHD_OPTION_EXTERNAL_LOGGER,
-        http_log_mhd, h, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIMIT_HTTP_CONN_MEMORY,
+        MHD_OPTION_EXTERNAL_LOGGER, http_log_mhd, h, MHD_OPTION_END);
     info = h->daemon != NULL ? h->lib.get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD) : NULL;
     h->epoll_fd = info != NULL ? info->epoll_fd : -1;
     if (h->daemon != NULL && h->epoll_fd < 0) {

@@ -1,6 +1,7 @@
 /*
  * http.h: the Streamable HTTP transport ([server] listen, or mcph --listen HOST:PORT), with
- * libmicrohttpd run by the pool's reader role (http_loop.c), at one endpoint ([server] http_path, default /mcp).
+ * libmicrohttpd run by the pool's reader role (http_loop.c), at one endpoint ([server] http_path,
+ * default /mcp).
  *
  * Each POST is a peer of its own (peer.h): dispatch answers it through the peer's out, whose
  * lines come here instead of to a descriptor. The POST is answered with JSON when its answer
