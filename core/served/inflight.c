@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-void inflight_init(struct inflight *t)
+static void inflight_setup(struct inflight *t, size_t nbuckets)
 {
     pthread_mutexattr_t attr;
 
@@ -19,13 +19,31 @@ void inflight_init(struct inflight *t)
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
     pthread_mutex_init(&t->lock, &attr);
     pthread_mutexattr_destroy(&attr);
-    memset(t->buckets, 0, sizeof(t->buckets));
+    t->one = NULL;
+    t->buckets = nbuckets > 1 ? calloc(nbuckets, sizeof(*t->buckets)) : NULL;
+    t->nbuckets = t->buckets != NULL ? nbuckets : 1;
+    if (t->buckets == NULL)
+        t->buckets = &t->one;
     t->closed = 0;
     t->next_ask = 1;
 }
 
+void inflight_init(struct inflight *t)
+{
+    inflight_setup(t, INFLIGHT_BUCKETS);
+}
+
+void inflight_init_small(struct inflight *t)
+{
+    inflight_setup(t, 1);
+}
+
 void inflight_release(struct inflight *t)
 {
+    if (t->buckets != &t->one)
+        free(t->buckets);
+    t->buckets = &t->one;
+    t->nbuckets = 1;
     pthread_mutex_destroy(&t->lock);
 }
 
@@ -67,7 +85,7 @@ static struct inflight_call **inflight_bucket(struct inflight *t, const char *ke
 
     for (const char *s = key; *s != '\0'; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;
-    return &t->buckets[h % INFLIGHT_BUCKETS];
+    return &t->buckets[h & (t->nbuckets - 1)];
 }
 
 static struct inflight_call *inflight_find(struct inflight *t, const char *key)
@@ -201,7 +219,7 @@ void inflight_close(struct inflight *t)
 {
     pthread_mutex_lock(&t->lock);
     t->closed = 1;
-    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+    for (size_t b = 0; b < t->nbuckets; b++) {
         for (struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next)
             pthread_cond_broadcast(&c->answered);
     }
@@ -213,7 +231,7 @@ size_t inflight_cancel_all(struct inflight *t)
     size_t n = 0;
 
     pthread_mutex_lock(&t->lock);
-    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+    for (size_t b = 0; b < t->nbuckets; b++) {
         for (struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next) {
             atomic_store(&c->cancelled, 1);
             pthread_cond_broadcast(&c->answered);
@@ -240,7 +258,7 @@ size_t inflight_describe(struct inflight *t, struct strbuf *sb, size_t max)
     size_t n = 0;
 
     pthread_mutex_lock(&t->lock);
-    for (size_t b = 0; b < INFLIGHT_BUCKETS; b++) {
+    for (size_t b = 0; b < t->nbuckets; b++) {
         for (struct inflight_call *c = t->buckets[b]; c != NULL; c = c->next) {
             if (n < max) {
                 if (n > 0)
@@ -265,7 +283,7 @@ int inflight_answer(struct inflight *t, const cJSON *id, cJSON *msg)
         return status;
     pthread_mutex_lock(&t->lock);
     /* Questions to the client are few: a scan of every call waiting is cheap enough. */
-    for (size_t b = 0; b < INFLIGHT_BUCKETS && status != STATUS_OK; b++) {
+    for (size_t b = 0; b < t->nbuckets && status != STATUS_OK; b++) {
         for (call = t->buckets[b]; call != NULL; call = call->next) {
             if (call->ask_id[0] != '\0' && strcmp(call->ask_id, id->valuestring) == 0 &&
                 call->answer == NULL) {

@@ -36,11 +36,18 @@ struct inflight_call {
 struct inflight {
     pthread_mutex_t lock; /* guards the buckets, the ask fields, next_ask and closed */
     int closed;           /* end of input: no answer can come any more */
-    struct inflight_call *buckets[INFLIGHT_BUCKETS];
+    struct inflight_call **buckets; /* nbuckets of them: a table allocated, or &one */
+    size_t nbuckets;                /* a power of two */
+    struct inflight_call *one;      /* the one bucket of a small table */
     uint64_t next_ask;
 };
 
+/* A table of INFLIGHT_BUCKETS buckets (of one, when that cannot be allocated: slower, never
+ * wrong). */
 void inflight_init(struct inflight *t);
+/* A table of one bucket, for a peer that holds a request or two (a 2026-07-28 POST): nothing
+ * to allocate or clear for each request. */
+void inflight_init_small(struct inflight *t);
 /* Release the table; every call must have been removed. */
 void inflight_release(struct inflight *t);
 

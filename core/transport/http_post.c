@@ -253,7 +253,7 @@ static int http_bind(struct http_conn *c)
 
     if (own == NULL)
         return STATUS_NOMEM;
-    inflight_init(own);
+    inflight_init_small(own);
     c->peer.inflight = own;
     /* Seen by http_cancel_all (a shutdown) from now on. */
     pthread_mutex_lock(&c->h->lock);
