@@ -1827,52 +1827,6 @@ out:
  * Gateway: echo through mcph's mcp plugin, against the same server direct.
  * --------------------------------------------------------------------------------------- */
 
-/* pid and the processes under it (children, theirs, ...), at most max, into pids (pids[0] is
- * pid); their count. */
-static size_t bench_tree(pid_t pid, pid_t *pids, size_t max)
-{
-    size_t n = 1;
-
-    pids[0] = pid;
-    for (size_t i = 0; i < n; i++) {
-        char path[96];
-        struct dirent *e;
-        DIR *dir;
-
-        snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
-        dir = opendir(path);
-        while (dir != NULL && n < max && (e = readdir(dir)) != NULL) {
-            FILE *f;
-            int child;
-
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pids[i], e->d_name);
-            f = fopen(path, "r");
-            while (f != NULL && n < max && fscanf(f, "%d", &child) == 1)
-                pids[n++] = (pid_t)child;
-            if (f != NULL)
-                fclose(f);
-        }
-        if (dir != NULL)
-            closedir(dir);
-    }
-    return n;
-}
-
-/* CPU seconds of the n processes of pids (one that has ended counts 0). */
-static double bench_tree_cpu(const pid_t *pids, size_t n)
-{
-    double sum = 0.0;
-
-    for (size_t i = 0; i < n; i++) {
-        double cpu = measure_cpu(pids[i]);
-
-        sum += isnan(cpu) ? 0.0 : cpu;
-    }
-    return sum;
-}
-
 /* One fresh chain of target t on side: the warm-up, then n->gw_calls timed sequential echo
  * calls, unpinned. fig[] receives the GW_FIG_COUNT figures. */
 static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
@@ -1892,14 +1846,14 @@ static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
     if (status == BENCH_OK)
         status = bench_series(&p, CALL_GW, b->n->warmup, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
-        ntree = bench_tree(p.pid, tree, BENCH_MAX_TREE);
-        cpu0 = bench_tree_cpu(tree, ntree);
+        ntree = measure_tree(p.pid, tree, BENCH_MAX_TREE);
+        cpu0 = measure_tree_cpu(tree, ntree);
         status = bench_series(&p, CALL_GW, b->n->gw_calls, stop, rtt, &done, &cost);
     }
     if (status == BENCH_OK && side != GW_DIRECT && t != GW_AUDIT && ntree < 2)
         status = BENCH_ERR_SPAWN; /* no server behind the relaying mcph */
     if (status == BENCH_OK) {
-        fig[GW_CPU] = (bench_tree_cpu(tree, ntree) - cpu0) / (double)done * 1e6;
+        fig[GW_CPU] = (measure_tree_cpu(tree, ntree) - cpu0) / (double)done * 1e6;
         fig[GW_P50] = measure_quantile(rtt, done, 0.5) * 1e6;
         fig[GW_P99] = measure_quantile(rtt, done, 0.99) * 1e6;
         status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);

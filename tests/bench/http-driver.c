@@ -80,6 +80,7 @@
 #include <unistd.h>
 
 #include "measure.h"
+#include "nginx.h"
 
 /* ---------------------------------------------------------------------------------------
  * Status codes, names, limits.
@@ -121,6 +122,12 @@ static const char *hbench_status_str(int status)
 #define HBENCH_PATH 4096
 #define HBENCH_MAX_ARGV 8
 #define HBENCH_MAX_ROUNDS 9
+/* Processes of one server whose CPU, context switches and RSS are added up, at most (nginx:
+ * its master and a worker a CPU). */
+#define HBENCH_MAX_TREE 64
+/* Tries at a free port for nginx (another process may take it between the look and nginx's
+ * bind). */
+#define HBENCH_NGINX_TRIES 5
 /* Connections of the concurrent series: one request in flight on each. */
 #define HBENCH_CONNS 64
 /* A request's bytes (headers and body), and an answer's at most. */
@@ -136,6 +143,7 @@ enum hbench_server {
     SRV_MCPH_SESS,
     SRV_SDK,
     SRV_SDK_SSE,
+    SRV_NGINX,
     SRV_MCPH_JWT,
     SRV_MCPH_METRICS,
     SRV_COUNT
@@ -153,6 +161,7 @@ struct hbench_kind {
     const char *key;  /* its name in --only and in the log's name */
     enum hbench_mode mode;
     int sdk;          /* 0: mcph; 1: the SDK server */
+    int nginx;        /* 1: nginx (nginx.h), every request with id NGINX_ID */
     const char *flag; /* the SDK server's extra argument, or NULL */
     int conf;         /* mcph: which INI (enum hbench_conf) */
 };
@@ -167,6 +176,7 @@ static const struct hbench_kind hbench_kinds[SRV_COUNT] = {
     [SRV_SDK] = {.name = "sdk", .key = "sdk", .mode = MODE_LEGACY, .sdk = 1},
     [SRV_SDK_SSE] =
         {.name = "sdk sse", .key = "sdk-sse", .mode = MODE_LEGACY, .sdk = 1, .flag = "--sse"},
+    [SRV_NGINX] = {.name = "nginx", .key = "nginx", .mode = MODE_2026, .nginx = 1},
     [SRV_MCPH_JWT] = {.name = "mcph jwt", .key = "mcph-jwt", .mode = MODE_2026, .conf = CONF_JWT},
     [SRV_MCPH_METRICS] = {.name = "mcph metr",
                           .key = "mcph-metrics",
@@ -249,6 +259,7 @@ static const struct hbench_row hbench_rows[FIG_COUNT] = {
 struct hbench {
     const struct hbench_counts *n;
     const char *mcph, *sdk, *node, *dir; /* borrowed from argv */
+    const char *nginx;                   /* borrowed from argv, or NULL: no nginx column */
     const char *conf[CONF_COUNT];        /* borrowed from argv, or NULL */
     char token[2048];                    /* --jwt-token's JWT, or "" */
     int enabled[SRV_COUNT];
@@ -261,6 +272,7 @@ struct hbench_proc {
     int port;
     char session[160]; /* MODE_SESSION: the Mcp-Session-Id; else "" */
     const char *token; /* a JWT sent with every request, or NULL */
+    int fixed_id;      /* every request has id NGINX_ID (nginx's fixed answer) */
 };
 
 /* One keep-alive connection and the request in flight on it. */
@@ -347,6 +359,18 @@ static double hbench_rss_kib(pid_t pid)
     return kib;
 }
 
+/* VmRSS of pid and every process under it, in KiB (pages they share count once a process). */
+static double hbench_tree_rss_kib(pid_t pid)
+{
+    pid_t tree[HBENCH_MAX_TREE];
+    size_t n = measure_tree(pid, tree, HBENCH_MAX_TREE);
+    double kib = 0.0;
+
+    for (size_t i = 0; i < n; i++)
+        kib += hbench_rss_kib(tree[i]);
+    return kib;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Server processes.
  * --------------------------------------------------------------------------------------- */
@@ -409,6 +433,47 @@ static void hbench_child(int log, const char *const *argv)
     _exit(127);
 }
 
+/* nginx started on a port found free, its stderr on log; ready once its master listens and
+ * has forked a worker (it binds before it forks). When it exits first (the port was taken
+ * meanwhile), another port. Its prefix is DIR/nginx, absolute: nginx resolves the paths of
+ * its configuration from the prefix. */
+static int hbench_spawn_nginx(const struct hbench *b, int log, struct hbench_proc *p)
+{
+    char dir[PATH_MAX], prefix[HBENCH_PATH], conf[HBENCH_PATH + 16];
+    const char *argv[] = {b->nginx, "-p", prefix, "-e", "stderr", "-c", conf, NULL};
+
+    if (realpath(b->dir, dir) == NULL ||
+        snprintf(prefix, sizeof(prefix), "%s/nginx", dir) >= (int)sizeof(prefix))
+        return HBENCH_ERR_USAGE;
+    snprintf(conf, sizeof(conf), "%s/nginx.conf", prefix);
+    for (int i = 0; i < HBENCH_NGINX_TRIES; i++) {
+        double deadline = measure_now() + HBENCH_START_S;
+        int port = nginx_free_port();
+        pid_t tree[2];
+
+        if (port == 0 || nginx_write_conf(prefix, port) != 0)
+            return HBENCH_ERR_IO;
+        p->pid = fork();
+        if (p->pid == 0)
+            hbench_child(log, argv);
+        if (p->pid < 0)
+            return HBENCH_ERR_SPAWN;
+        while (waitpid(p->pid, NULL, WNOHANG) == 0) {
+            if (measure_tree(p->pid, tree, 2) == 2 && nginx_listening(port)) {
+                p->port = port;
+                return HBENCH_OK;
+            }
+            if (measure_now() >= deadline) {
+                hbench_stop(p, "nginx");
+                return HBENCH_ERR_SPAWN;
+            }
+            hbench_sleep(0.002);
+        }
+        p->pid = -1; /* it exited: see its log */
+    }
+    return HBENCH_ERR_SPAWN;
+}
+
 /* Start server s, its stderr appended to DIR/logs/http-NAME.log, and wait for its port. */
 static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
 {
@@ -431,6 +496,13 @@ static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
     }
     memset(p, 0, sizeof(*p));
     p->token = k->conf == CONF_JWT ? b->token : NULL;
+    p->fixed_id = k->nginx;
+    if (k->nginx) {
+        int status = hbench_spawn_nginx(b, fd, p);
+
+        close(fd);
+        return status;
+    }
     p->pid = fork();
     if (p->pid == 0)
         hbench_child(fd, k->sdk ? sdk : mcph);
@@ -787,7 +859,7 @@ static int hbench_flush(struct hbench_load *l, struct hbench_conn *c)
 /* The next echo call on c. */
 static int hbench_send(struct hbench_load *l, struct hbench_conn *c)
 {
-    c->id = l->id++;
+    c->id = l->p->fixed_id ? NGINX_ID : l->id++;
     c->out_off = 0;
     c->out_len = hbench_echo_request(l->p, l->mode, c->id, c->out, sizeof(c->out));
     if (c->out_len == 0)
@@ -1012,9 +1084,12 @@ struct hbench_snap {
 
 static void hbench_snap(const struct hbench_proc *p, struct hbench_snap *s)
 {
+    pid_t tree[HBENCH_MAX_TREE];
+    size_t n = measure_tree(p->pid, tree, HBENCH_MAX_TREE);
+
     s->at = measure_now();
-    s->cpu = measure_cpu(p->pid);
-    s->csw = measure_ctxsw(p->pid);
+    s->cpu = measure_tree_cpu(tree, n);
+    s->csw = measure_tree_ctxsw(tree, n);
     s->self = measure_cpu(0);
 }
 
@@ -1096,9 +1171,15 @@ static int hbench_round(const struct hbench *b, int s, double *fig, long *errors
     if (status == HBENCH_OK)
         status = hbench_concurrent(&p, k->mode, n, fig, errors);
     if (status == HBENCH_OK)
-        fig[FIG_RSS] = hbench_rss_kib(p.pid) / 1024.0;
+        fig[FIG_RSS] = hbench_tree_rss_kib(p.pid) / 1024.0;
     hbench_stop(&p, k->name);
     return status;
+}
+
+/* Is server s run: enabled, and for nginx, found (--nginx)? */
+static int hbench_runs(const struct hbench *b, int s)
+{
+    return b->enabled[s] && (!hbench_kinds[s].nginx || b->nginx != NULL);
 }
 
 /* n->rounds rounds, the servers interleaved; each figure the median of the rounds that
@@ -1114,7 +1195,7 @@ static void hbench_run(struct hbench *b)
             double one[FIG_COUNT];
             int status;
 
-            if (!b->enabled[s])
+            if (!hbench_runs(b, s))
                 continue;
             fprintf(stderr, "bench: http: %s, round %d of %d\n", hbench_kinds[s].name, r + 1,
                     b->n->rounds);
@@ -1132,7 +1213,7 @@ static void hbench_run(struct hbench *b)
     for (int s = 0; s < SRV_COUNT; s++) {
         for (int f = 0; f < FIG_COUNT && b->enabled[s]; f++)
             b->val[f][s] = measure_quantile(fig[s][f], done[s], 0.5);
-        if (b->enabled[s])
+        if (hbench_runs(b, s))
             b->val[FIG_ERRORS][s] = (double)errors[s];
     }
 }
@@ -1156,6 +1237,8 @@ static void hbench_table(const struct hbench *b)
             fprintf(stdout, " %10s", hbench_kinds[s].name);
     }
     fprintf(stdout, " %10s %10s", "sdk/2026", "sdk/sess");
+    if (b->enabled[SRV_NGINX])
+        fprintf(stdout, " %10s %10s", "2026/ngx", "sess/ngx");
     for (int s = SRV_MCPH_JWT; s < SRV_COUNT; s++) {
         if (b->enabled[s])
             fprintf(stdout, " %10s", s == SRV_MCPH_JWT ? "jwt/2026" : "metr/2026");
@@ -1172,12 +1255,65 @@ static void hbench_table(const struct hbench *b)
         }
         measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH26], 10);
         measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH_SESS], 10);
+        if (b->enabled[SRV_NGINX]) {
+            measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_MCPH26] / v[SRV_NGINX], 10);
+            measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_MCPH_SESS] / v[SRV_NGINX], 10);
+        }
         for (int s = SRV_MCPH_JWT; s < SRV_COUNT; s++) {
             if (b->enabled[s])
                 measure_put_ratio(f == FIG_ERRORS ? NAN : v[s] / v[SRV_MCPH26], 10);
         }
         fprintf(stdout, "\n");
     }
+}
+
+/* A target of mcph 2026 (sessionless): its figure at most limit (HRULE_AT_MOST), or its ratio
+ * to nginx's at most (HRULE_NGINX_MAX, rows better lower) or at least (HRULE_NGINX_MIN, rows
+ * better higher) limit. mcph sess's ratio is printed next to it, as information. */
+enum hbench_rule { HRULE_AT_MOST = 1, HRULE_NGINX_MAX, HRULE_NGINX_MIN };
+
+struct hbench_target {
+    enum hbench_fig fig;
+    enum hbench_rule rule;
+    double limit;
+    const char *text;
+};
+
+static const struct hbench_target hbench_targets[] = {
+    {FIG_CPU1, HRULE_NGINX_MAX, 2.0, "server CPU per echo call <= 2x nginx, 1 connection"},
+    {FIG_CPU64, HRULE_NGINX_MAX, 2.0, "server CPU per echo call <= 2x nginx, 64 connections"},
+    {FIG_CSW1, HRULE_AT_MOST, 2.0, "server context switches per call, 1 connection <= 2"},
+    {FIG_TPUT, HRULE_NGINX_MIN, 0.5, "throughput over HTTP, 64 connections >= 0.5x nginx"},
+    {0},
+};
+
+/* One verdict line: PASS, MISS or n/a, the figure or ratio, and by how much a miss misses. */
+static void hbench_verdict(const struct hbench *b, const struct hbench_target *t)
+{
+    const double *v = b->val[t->fig];
+    int absolute = t->rule == HRULE_AT_MOST;
+    double x = absolute ? v[SRV_MCPH26] : v[SRV_MCPH26] / v[SRV_NGINX];
+    int pass = t->rule == HRULE_NGINX_MIN ? x >= t->limit : x <= t->limit;
+
+    if (isnan(x) || isinf(x)) {
+        fprintf(stdout, "  n/a   %s: not measured%s\n", t->text,
+                b->nginx == NULL && !absolute ? " (no nginx)" : "");
+        return;
+    }
+    fprintf(stdout, "  %-5s %s: ", pass ? "PASS" : "MISS", t->text);
+    if (absolute)
+        fprintf(stdout, "%.2f %s", x, hbench_rows[t->fig].unit);
+    else
+        fprintf(stdout, "2026/nginx %.2fx", x);
+    if (!pass && t->rule == HRULE_NGINX_MIN)
+        fprintf(stdout, " (%.2fx short of the target)", t->limit / x);
+    else if (!pass)
+        fprintf(stdout, " (%.2fx the target)", x / t->limit);
+    if (absolute && !isnan(v[SRV_MCPH_SESS]))
+        fprintf(stdout, "; sess %.2f %s", v[SRV_MCPH_SESS], hbench_rows[t->fig].unit);
+    else if (!absolute && !isnan(v[SRV_MCPH_SESS] / v[SRV_NGINX]))
+        fprintf(stdout, "; sess/nginx %.2fx", v[SRV_MCPH_SESS] / v[SRV_NGINX]);
+    fprintf(stdout, "\n");
 }
 
 static void hbench_report(const struct hbench *b)
@@ -1207,6 +1343,16 @@ static void hbench_report(const struct hbench *b)
     if (b->enabled[SRV_MCPH_METRICS])
         fprintf(stdout, "(mcph metr: as mcph 2026, serving %s: metrics counted for every call)\n",
                 b->conf[CONF_METRICS]);
+    if (b->enabled[SRV_NGINX])
+        fprintf(stdout,
+                "(nginx: %s, master and a worker a CPU, keep-alive, POST /mcp answered with "
+                "return 200 and mcph's answer to the call; its requests are mcph 2026's with id "
+                "%d, the id of that answer; CPU, context switches and RSS of every process of "
+                "a server are added up)\n",
+                b->nginx != NULL ? b->nginx : "not found, no figures", NGINX_ID);
+    fprintf(stdout, "\ntargets over HTTP (mcph 2026; mcph sess as information):\n");
+    for (const struct hbench_target *t = hbench_targets; t->text != NULL; t++)
+        hbench_verdict(b, t);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1265,6 +1411,8 @@ static int hbench_args(int argc, char **argv, struct hbench *b)
             slot = &token;
         else if (strcmp(argv[i], "--sdk") == 0)
             slot = &b->sdk;
+        else if (strcmp(argv[i], "--nginx") == 0)
+            slot = &b->nginx;
         else if (strcmp(argv[i], "--node") == 0)
             slot = &b->node;
         else if (strcmp(argv[i], "--dir") == 0)
@@ -1302,10 +1450,11 @@ int main(int argc, char **argv)
     char logs[HBENCH_PATH];
 
     if (hbench_args(argc, argv, &b) != HBENCH_OK) {
-        fprintf(stderr,
-                "usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse,"
-                "mcph-jwt,mcph-metrics] --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE] "
-                "[--metrics-conf INI] --sdk SCRIPT [--node NODE] --dir DIR\n");
+        fprintf(
+            stderr,
+            "usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse,"
+            "nginx,mcph-jwt,mcph-metrics] --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE] "
+            "[--metrics-conf INI] --sdk SCRIPT [--node NODE] [--nginx NGINX] --dir DIR\n");
         return 2;
     }
     memset(&sa, 0, sizeof(sa));
