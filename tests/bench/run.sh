@@ -7,7 +7,8 @@
 # (bench-gateway-everything.ini, bench-gateway-mcph.ini), and mcph over HTTP through a url
 # section (http-hop.sh: the hop rows, stdio hop next to HTTP hop); then the isolation rows: the example
 # plugin in process, isolated (bench-isolate.ini) and confined (bench-confine.ini), with the
-# start-up of the last two. Then the HTTP table (http-driver):
+# start-up of the last two; next to them and to the hop rows, their floor: the default
+# deployment's mcph behind a bare relay (relay.c, one more process and pipe pair). Then the HTTP table (http-driver):
 # mcph --listen 127.0.0.1:0 serving the default deployment, sessionless (2026-07-28) and in a
 # legacy session, against the SDK's Streamable HTTP server (sdk-http-echo.mjs); and two
 # more mcph columns on the example plugin alone: every request with a JWT checked
@@ -72,6 +73,7 @@ CJSON=$(pkg-config --cflags --libs libcjson)
     $CC $FLAGS -o "$OUT/driver" tests/bench/driver.c $CJSON -lm
     $CC $FLAGS -o "$OUT/http-driver" tests/bench/http-driver.c $CJSON -lm
     $CC $FLAGS -o "$OUT/bare" tests/bench/bare.c $CJSON
+    $CC $FLAGS -pthread -o "$OUT/relay" tests/bench/relay.c
     $CC $PLUGIN_FLAGS -o "$OUT/bench.so" tests/bench/bench.c
     $CC $PLUGIN_FLAGS -DBENCH_VARIANT=1 -o "$OUT/bench-a.so" tests/bench/bench.c
     $CC $PLUGIN_FLAGS -DBENCH_VARIANT=2 -o "$OUT/bench-b.so" tests/bench/bench.c
@@ -103,6 +105,7 @@ fi
     --gw-confine-conf "$ROOT/tests/bench/bench-confine.ini" \
     --audit-conf "$ROOT/tests/bench/bench-audit.ini" \
     --audit-off-conf "$ROOT/tests/bench/bench-audit-off.ini" \
+    --gw-relay "$OUT/relay" \
     ${VALGRIND:+--valgrind "$VALGRIND"} \
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
