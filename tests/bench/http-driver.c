@@ -3,14 +3,19 @@
  * default deployment: its example plugin's echo {text}) and the official TypeScript SDK's
  * Streamable HTTP server (sdk-http-echo.mjs, the same echo tool), calls echo over HTTP/1.1
  * with a small client of its own (raw sockets, keep-alive), and prints one table: a row per
- * figure, a column per server, the ratios of the SDK's figures to mcph's.
+ * figure, a column per server, the ratios of the SDK's figures to mcph's and of mcph's to
+ * nginx's (the floor of an HTTP server, nginx.h); then the verdicts on mcph's HTTP targets.
  *
- * usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse]
- *                    --mcph BIN --conf INI --sdk SCRIPT [--node NODE] --dir DIR
+ * usage: http-driver [--quick] [--sdk-sse]
+ *                    [--only mcph-2026,mcph-sess,sdk,sdk-sse,nginx,mcph-jwt,mcph-metrics]
+ *                    --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE]
+ *                    [--metrics-conf INI] --sdk SCRIPT [--node NODE] [--nginx NGINX] --dir DIR
  *   --mcph     the mcph binary (build/mcph), run as BIN --listen 127.0.0.1:0 INI
  *   --conf     the default deployment (conf/mcph.ini)
  *   --sdk      tests/bench/sdk-http-echo.mjs, run with NODE (default node)
- *   --dir      build/tests/bench: the servers' stderr goes to DIR/logs/http-*.log
+ *   --nginx    nginx (Debian's /usr/sbin/nginx): the nginx column; without it, "-"
+ *   --dir      build/tests/bench: the servers' stderr goes to DIR/logs/http-*.log, nginx's
+ *              prefix (configuration, pid file, temporary folders) is DIR/nginx
  *   --sdk-sse  one more column: the SDK server with its default event-stream responses
  *   --only     these columns only (by default all but sdk-sse, which --sdk-sse adds)
  *   --quick    fewer calls (also QUICK=1 in the environment)
@@ -27,6 +32,10 @@
  *   mcph's are; tools/call with MCP-Protocol-Version: 2025-11-25 and no session (v1 speaks
  *   no 2026-07-28).
  * - sdk sse (--sdk-sse): the same server with the SDK's default, an event stream per POST.
+ * - nginx: master and a worker a CPU, keep-alive, POST /mcp answered with `return 200` and
+ *   mcph's answer to the echo call (nginx.h), on a port found free just before it starts.
+ *   It gets mcph 2026's requests, each with id NGINX_ID, the id of that fixed answer, so
+ *   that its answers are checked as every other.
  *
  * How each figure is taken (the same way for every server):
  * - Rounds: n->rounds, each with a fresh server of every kind, the servers interleaved (mcph
@@ -39,10 +48,12 @@
  *   untimed calls, then calls for n->conc_s seconds (no request is sent after that; those in
  *   flight are answered): the calls answered per second of the series. A fixed time rather
  *   than a fixed count, because the servers differ in throughput by more than 10x.
- * - Server CPU per call: the server's process CPU clock (clock_getcpuclockid(): the counter
- *   behind utime + stime of /proc/PID/stat, every thread, garbage collection included, in
- *   nanoseconds) over the timed series, divided by its calls. Context switches: voluntary and
- *   involuntary of every thread (/proc/PID/task/x/status). The client's own CPU
+ * - Server CPU per call: the process CPU clock (clock_getcpuclockid(): the counter behind
+ *   utime + stime of /proc/PID/stat, every thread, garbage collection included, in
+ *   nanoseconds) of the server and every process under it (nginx's workers, mcph's isolated
+ *   children), read before and after the timed series, divided by its calls. Context
+ *   switches: voluntary and involuntary of every thread of those processes
+ *   (/proc/PID/task/x/status); RSS: their VmRSS added up. The client's own CPU
  *   (CLOCK_PROCESS_CPUTIME_ID) is printed the same way, to show what the load costs it.
  * - Every answer is checked: status 200, a JSON body (or an event stream whose message is
  *   the answer), the request's id, "result", the echoed text, no "error" and no isError; the
@@ -1343,13 +1354,16 @@ static void hbench_report(const struct hbench *b)
     if (b->enabled[SRV_MCPH_METRICS])
         fprintf(stdout, "(mcph metr: as mcph 2026, serving %s: metrics counted for every call)\n",
                 b->conf[CONF_METRICS]);
-    if (b->enabled[SRV_NGINX])
+    if (b->enabled[SRV_NGINX] && b->nginx != NULL)
         fprintf(stdout,
                 "(nginx: %s, master and a worker a CPU, keep-alive, POST /mcp answered with "
                 "return 200 and mcph's answer to the call; its requests are mcph 2026's with id "
                 "%d, the id of that answer; CPU, context switches and RSS of every process of "
                 "a server are added up)\n",
-                b->nginx != NULL ? b->nginx : "not found, no figures", NGINX_ID);
+                b->nginx, NGINX_ID);
+    else if (b->enabled[SRV_NGINX])
+        fprintf(stdout, "(nginx: not found (tests/bench/run.sh installs Debian's with apt-get): "
+                        "no figures, its targets n/a)\n");
     fprintf(stdout, "\ntargets over HTTP (mcph 2026; mcph sess as information):\n");
     for (const struct hbench_target *t = hbench_targets; t->text != NULL; t++)
         hbench_verdict(b, t);
