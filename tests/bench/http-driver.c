@@ -275,6 +275,7 @@ struct hbench {
     char token[2048];                    /* --jwt-token's JWT, or "" */
     int enabled[SRV_COUNT];
     double val[FIG_COUNT][SRV_COUNT]; /* NAN: not measured */
+    int answer_differs;               /* mcph 2026's answer to the echo call is not NGINX_ANSWER */
 };
 
 /* One server process. */
@@ -327,6 +328,8 @@ struct hbench_load {
     long done;             /* answers read */
     long errors;           /* answers not 200 or not the echo */
     int checked;           /* the first answer was parsed in full */
+    int same_answer;       /* the first answer with id NGINX_ID: 1 when it is NGINX_ANSWER
+                              byte for byte, 0 when not; -1: none */
     unsigned long long id; /* the next request id */
     double *rtt;           /* NULL, or room for the round trip of every call */
 };
@@ -801,6 +804,15 @@ static int hbench_check(const struct hbench_resp *r, unsigned long long id, int 
     return full ? hbench_check_full(msg, len, id) : HBENCH_OK;
 }
 
+/* Is the JSON-RPC message of r NGINX_ANSWER, byte for byte? 1 or 0. */
+static int hbench_is_nginx_answer(const struct hbench_resp *r)
+{
+    size_t len = 0;
+    const char *msg = r->status == 200 ? hbench_message(r, &len) : NULL;
+
+    return msg != NULL && len == sizeof(NGINX_ANSWER) - 1 && memcmp(msg, NGINX_ANSWER, len) == 0;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Connections.
  * --------------------------------------------------------------------------------------- */
@@ -891,6 +903,8 @@ static int hbench_answered(struct hbench_load *l, struct hbench_conn *c,
 
     if (l->rtt != NULL)
         l->rtt[l->done] = measure_now() - c->sent;
+    if (!l->checked && c->id == NGINX_ID)
+        l->same_answer = hbench_is_nginx_answer(r);
     l->checked = 1;
     l->done++;
     l->errors += status != HBENCH_OK;
@@ -949,6 +963,7 @@ static int hbench_load_open(struct hbench_load *l, const struct hbench_proc *p,
     l->p = p;
     l->mode = mode;
     l->id = 1;
+    l->same_answer = -1;
     l->nconns = nconns;
     l->epfd = epoll_create1(EPOLL_CLOEXEC);
     l->conns = calloc((size_t)nconns, sizeof(*l->conns));
@@ -1105,9 +1120,9 @@ static void hbench_snap(const struct hbench_proc *p, struct hbench_snap *s)
 }
 
 /* On one connection: n->warmup untimed calls, then n->seq_calls timed, each sent when the
- * previous answer is in. */
+ * previous answer is in. *same: whether the first answer (id 1) is NGINX_ANSWER (-1: none). */
 static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
-                             const struct hbench_counts *n, double *fig, long *errors)
+                             const struct hbench_counts *n, double *fig, long *errors, int *same)
 {
     double deadline = measure_now() + n->budget_s;
     struct hbench_snap a, z;
@@ -1131,6 +1146,7 @@ static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
         fig[FIG_CLIENT1] = (z.self - a.self) / (double)l.done * 1e6;
     }
     *errors += l.errors;
+    *same = l.same_answer;
     free(l.rtt);
     hbench_load_close(&l);
     return status;
@@ -1165,8 +1181,9 @@ static int hbench_concurrent(const struct hbench_proc *p, enum hbench_mode mode,
 }
 
 /* One round of server s: a fresh server, the session when its mode has one, the sequential
- * series, then the concurrent one, then its RSS; stopped. fig[] gets FIG_COUNT figures. */
-static int hbench_round(const struct hbench *b, int s, double *fig, long *errors)
+ * series, then the concurrent one, then its RSS; stopped. fig[] gets FIG_COUNT figures,
+ * *same what hbench_sequential says of its first answer. */
+static int hbench_round(const struct hbench *b, int s, double *fig, long *errors, int *same)
 {
     const struct hbench_kind *k = &hbench_kinds[s];
     const struct hbench_counts *n = b->n;
@@ -1178,7 +1195,7 @@ static int hbench_round(const struct hbench *b, int s, double *fig, long *errors
     if (status == HBENCH_OK && k->mode == MODE_SESSION)
         status = hbench_session(&p, measure_now() + n->budget_s);
     if (status == HBENCH_OK)
-        status = hbench_sequential(&p, k->mode, n, fig, errors);
+        status = hbench_sequential(&p, k->mode, n, fig, errors, same);
     if (status == HBENCH_OK)
         status = hbench_concurrent(&p, k->mode, n, fig, errors);
     if (status == HBENCH_OK)
@@ -1204,13 +1221,15 @@ static void hbench_run(struct hbench *b)
     for (int r = 0; r < b->n->rounds && r < HBENCH_MAX_ROUNDS; r++) {
         for (int s = 0; s < SRV_COUNT; s++) {
             double one[FIG_COUNT];
-            int status;
+            int status, same = -1;
 
             if (!hbench_runs(b, s))
                 continue;
             fprintf(stderr, "bench: http: %s, round %d of %d\n", hbench_kinds[s].name, r + 1,
                     b->n->rounds);
-            status = hbench_round(b, s, one, &errors[s]);
+            status = hbench_round(b, s, one, &errors[s], &same);
+            if (s == SRV_MCPH26 && same == 0)
+                b->answer_differs = 1;
             if (status != HBENCH_OK) {
                 fprintf(stderr, "bench: http: %s: %s\n", hbench_kinds[s].name,
                         hbench_status_str(status));
@@ -1364,6 +1383,9 @@ static void hbench_report(const struct hbench *b)
     else if (b->enabled[SRV_NGINX])
         fprintf(stdout, "(nginx: not found (tests/bench/run.sh installs Debian's with apt-get): "
                         "no figures, its targets n/a)\n");
+    if (b->enabled[SRV_NGINX] && b->answer_differs)
+        fprintf(stdout, "(warning: mcph's answer to the echo call is not the one nginx gives any "
+                        "more: update NGINX_ANSWER in tests/bench/nginx.h)\n");
     fprintf(stdout, "\ntargets over HTTP (mcph 2026; mcph sess as information):\n");
     for (const struct hbench_target *t = hbench_targets; t->text != NULL; t++)
         hbench_verdict(b, t);
