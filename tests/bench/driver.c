@@ -2305,7 +2305,7 @@ static void bench_hop_verdict(const struct bench *b, const struct bench_hop_targ
 {
     const double *v = b->gw[h->t][h->fig];
     double more = v[h->side] - v[GW_DIRECT];
-    double floor = b->gw[GW_RELAYED][h->fig][GW_DIRECT] - v[GW_DIRECT];
+    double relay = b->gw[GW_RELAYED][h->fig][GW_DIRECT] - v[GW_DIRECT];
 
     if (isnan(more)) {
         fprintf(stdout, "  n/a   %s: not measured\n", h->text);
@@ -2314,8 +2314,8 @@ static void bench_hop_verdict(const struct bench *b, const struct bench_hop_targ
     fprintf(stdout, "  %-5s %s: %+.2f us", more <= h->limit ? "PASS" : "MISS", h->text, more);
     if (more > h->limit)
         fprintf(stdout, " (%.2f us over the target)", more - h->limit);
-    if (!isnan(floor))
-        fprintf(stdout, "; bare relay %+.2f us", floor);
+    if (!isnan(relay))
+        fprintf(stdout, "; bare relay %+.2f us", relay);
     fprintf(stdout, "\n");
 }
 
