@@ -1102,20 +1102,28 @@ static int hbench_session(struct hbench_proc *p, double deadline)
 
 /* What a series is measured by: taken before and after it. */
 struct hbench_snap {
-    double at;   /* wall clock */
-    double cpu;  /* the server's CPU seconds */
-    double csw;  /* the server's context switches */
-    double self; /* the client's CPU seconds */
+    double at;                   /* wall clock */
+    double cpu;                  /* the server's CPU seconds */
+    double csw;                  /* the server's context switches */
+    double self;                 /* the client's CPU seconds */
+    pid_t tree[HBENCH_MAX_TREE]; /* the server's processes, read by the first snapshot */
+    size_t ntree;
 };
 
-static void hbench_snap(const struct hbench_proc *p, struct hbench_snap *s)
+/* The figures of s; the server's processes are those of `from` when given (the snapshot at
+ * the start of the series), so both ends of a series add up the same processes. */
+static void hbench_snap(const struct hbench_proc *p, const struct hbench_snap *from,
+                        struct hbench_snap *s)
 {
-    pid_t tree[HBENCH_MAX_TREE];
-    size_t n = measure_tree(p->pid, tree, HBENCH_MAX_TREE);
-
+    if (from != NULL) {
+        memcpy(s->tree, from->tree, sizeof(s->tree));
+        s->ntree = from->ntree;
+    } else {
+        s->ntree = measure_tree(p->pid, s->tree, HBENCH_MAX_TREE);
+    }
     s->at = measure_now();
-    s->cpu = measure_tree_cpu(tree, n);
-    s->csw = measure_tree_ctxsw(tree, n);
+    s->cpu = measure_tree_cpu(s->tree, s->ntree);
+    s->csw = measure_tree_ctxsw(s->tree, s->ntree);
     s->self = measure_cpu(0);
 }
 
@@ -1134,10 +1142,10 @@ static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
     l.rtt = calloc((size_t)n->seq_calls, sizeof(double));
     if (status == HBENCH_OK && l.rtt == NULL)
         status = HBENCH_ERR_NOMEM;
-    hbench_snap(p, &a);
+    hbench_snap(p, NULL, &a);
     if (status == HBENCH_OK)
         status = hbench_series(&l, n->seq_calls, deadline);
-    hbench_snap(p, &z);
+    hbench_snap(p, &a, &z);
     if (status == HBENCH_OK) {
         fig[FIG_P50] = measure_quantile(l.rtt, (size_t)l.done, 0.5) * 1e6;
         fig[FIG_P99] = measure_quantile(l.rtt, (size_t)l.done, 0.99) * 1e6;
@@ -1164,11 +1172,11 @@ static int hbench_concurrent(const struct hbench_proc *p, enum hbench_mode mode,
 
     if (status == HBENCH_OK)
         status = hbench_series(&l, n->conc_warmup, deadline);
-    hbench_snap(p, &a);
+    hbench_snap(p, NULL, &a);
     l.stop = a.at + n->conc_s;
     if (status == HBENCH_OK)
         status = hbench_series(&l, LONG_MAX, deadline);
-    hbench_snap(p, &z);
+    hbench_snap(p, &a, &z);
     if (status == HBENCH_OK) {
         fig[FIG_TPUT] = (double)l.done / (z.at - a.at);
         fig[FIG_CPU64] = (z.cpu - a.cpu) / (double)l.done * 1e6;
