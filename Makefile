@@ -526,7 +526,8 @@ clean:
 
 -include $(CORE_OBJ:.o=.d)
 
-# mcph against the bare cJSON loop and the official SDK server (tests/bench/README.md).
+# mcph against the bare cJSON loop and the official SDK server, over HTTP against nginx too,
+# and its hops against a bare relay (tests/bench/README.md).
 #   make bench           the full table, about a minute on two cores
 #   make bench QUICK=1   the same rows with fewer repetitions, about 20 s
 QUICK ?=

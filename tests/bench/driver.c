@@ -7,8 +7,9 @@
  * usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI --list-conf INI
  *               --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] [--valgrind VALGRIND]
  *               [--gw-everything SCRIPT --gw-everything-conf INI --gw-mcph-conf INI]
- *               [--gw-isolate-conf INI [--gw-confine-conf INI]] [--audit-conf INI --audit-off-conf
- * INI]
+ *               [--gw-http-hop SCRIPT] [--gw-relay RELAY]
+ *               [--gw-isolate-conf INI [--gw-confine-conf INI]]
+ *               [--audit-conf INI --audit-off-conf INI]
  *   --mcph       the mcph binary (build/mcph)
  *   --conf       the default deployment (conf/mcph.ini; its example plugin has echo {text})
  *   --list-conf  the INI serving the 1,000 bench tools on one page (tests/bench/bench-list.ini)
@@ -30,6 +31,9 @@
  *                         default deployment, where it runs in process
  *   --gw-http-hop         tests/bench/http-hop.sh: a third chain of the mcph gateway rows, the
  *                         same mcph reached over HTTP through a url section (the hop rows)
+ *   --gw-relay            build/tests/bench/relay (relay.c): one more chain, relay -- mcph INI
+ *                         (--conf), the floor of the isolation and hop rows (their "bare
+ *                         relay" column)
  *   --gw-confine-conf     the same section confined (tests/bench/bench-confine.ini): a third
  *                         column of the isolation rows, and the start-up of both
  *   --audit-conf          the example plugin alone with [server] audit on
@@ -95,6 +99,12 @@
  *   of the confined section: fork/exec of mcph to its initialize reply, which comes once the
  *   child has started and listed its rows (mcph loads every plugin before it reads a
  *   request), median of n->starts after one untimed start, as the start-up row.
+ * - Bare relay: the same series, in the same rounds, for the default deployment's mcph
+ *   behind relay.c (a process that starts it and copies bytes between its own stdio and the
+ *   child's, a thread a direction, blocking read and write); CPU of the relay and of mcph
+ *   (and its children). Its overhead over mcph direct is what one more process and pipe pair
+ *   cost a call: the floor next to isolate = process and the stdio hop, whose targets are at
+ *   most 20 us more CPU and 25 us more p50 than the chain without the hop.
  *
  * Every loop is bounded in count and in time: a server that stops answering costs a phase
  * deadline, its figures print as "-", and the run goes on.
@@ -375,6 +385,7 @@ static const struct bench_target bench_targets[] = {
     {FIG_RSS_CALLS, RULE_MAX, 4.0, "RSS after 200,000 calls < 4 MiB (default deployment)"},
     {FIG_RSS_GROWTH, RULE_MAX, BENCH_GROWTH_KIB, "no RSS growth over the calls (floor < 8 KiB)"},
     {FIG_HWM_BIG, RULE_BARE_MAX, 1.5, "peak RSS with 1 MiB messages <= 1.5x bare"},
+    {FIG_BIG, RULE_BARE_MIN, 0.8, "1 MiB echo rate >= 0.8x bare"},
     {FIG_HWM_FLOOD, RULE_BARE_PLUS, BENCH_FLOOD_OVER_MIB,
      "peak RSS under a flood of 64 KiB echoes <= bare + 64 MiB (max_pending_mb) + 16 MiB"},
     {FIG_LIST_CPU, RULE_BARE_MAX, 2.0, "tools/list of 1,000: server CPU <= 2x bare"},
@@ -387,7 +398,9 @@ static const struct bench_target bench_targets[] = {
 
 /* The gateway rows: what each target is, and its figures (a column for the target direct, one
  * for it through mcph, then the overhead). */
-enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_ISOLATED, GW_AUDIT, GW_TARGETS };
+enum bench_gw_target { GW_EVERYTHING, GW_MCPH, GW_ISOLATED, GW_AUDIT, GW_RELAYED, GW_TARGETS };
+/* GW_RELAYED: GW_DIRECT only, the default deployment's mcph behind the bare relay (relay.c):
+ * the floor of the isolation and hop rows, one more process and pipe pair and nothing else. */
 /* GW_AUDIT: GW_DIRECT is the example plugin alone, GW_VIA the same with the audit log on. */
 /* GW_CONFINED: a third chain of GW_ISOLATED (the isolated plugin confined) and of GW_MCPH
  * (the second mcph reached over HTTP, through mcph's relay, instead of on stdio). */
@@ -419,8 +432,8 @@ static const struct bench_gw_row bench_gw_rows[GW_FIG_COUNT] = {
 #undef BENCH_GW_ROW
 };
 
-static const char *const bench_gw_names[GW_TARGETS] = {"server-everything", "mcph",
-                                                       "the example plugin", "the example plugin"};
+static const char *const bench_gw_names[GW_TARGETS] = {
+    "server-everything", "mcph", "the example plugin", "the example plugin", "mcph"};
 
 /* The echo tool a series calls: its name, its argument, and the text of the reply's first
  * content item. */
@@ -440,6 +453,30 @@ static const struct bench_echo bench_gw_echo[GW_TARGETS][GW_SIDES] = {
                      {"echo", "text", BENCH_TEXT},
                      {"echo", "text", BENCH_TEXT}},
     [GW_AUDIT] = {{"echo", "text", BENCH_TEXT}, {"echo", "text", BENCH_TEXT}},
+    [GW_RELAYED] = {{"echo", "text", BENCH_TEXT}},
+};
+
+/* A target of a hop (isolate = process, the gateway over stdio): the figure of the chain with
+ * the hop (side) at most limit more than without it (GW_DIRECT), in the row's unit. The bare
+ * relay's own overhead is printed next to it: the floor of one more process and pipe pair. */
+struct bench_hop_target {
+    enum bench_gw_target t;
+    enum bench_gw_side side;
+    enum bench_gw_fig fig;
+    double limit;
+    const char *text;
+};
+
+static const struct bench_hop_target bench_hop_targets[] = {
+    {GW_ISOLATED, GW_VIA, GW_CPU, 20.0,
+     "isolate = process: at most 20 us more CPU per echo call than in process"},
+    {GW_ISOLATED, GW_VIA, GW_P50, 25.0,
+     "isolate = process: echo round trip p50 at most 25 us more than in process"},
+    {GW_MCPH, GW_VIA, GW_CPU, 20.0,
+     "gateway hop (mcph -> mcph over stdio): at most 20 us more CPU per echo call than direct"},
+    {GW_MCPH, GW_VIA, GW_P50, 25.0,
+     "gateway hop (mcph -> mcph over stdio): echo round trip p50 at most 25 us more than direct"},
+    {0},
 };
 
 /* Processes of one chain whose CPU a gateway series adds up, at most. */
@@ -1827,52 +1864,6 @@ out:
  * Gateway: echo through mcph's mcp plugin, against the same server direct.
  * --------------------------------------------------------------------------------------- */
 
-/* pid and the processes under it (children, theirs, ...), at most max, into pids (pids[0] is
- * pid); their count. */
-static size_t bench_tree(pid_t pid, pid_t *pids, size_t max)
-{
-    size_t n = 1;
-
-    pids[0] = pid;
-    for (size_t i = 0; i < n; i++) {
-        char path[96];
-        struct dirent *e;
-        DIR *dir;
-
-        snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
-        dir = opendir(path);
-        while (dir != NULL && n < max && (e = readdir(dir)) != NULL) {
-            FILE *f;
-            int child;
-
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pids[i], e->d_name);
-            f = fopen(path, "r");
-            while (f != NULL && n < max && fscanf(f, "%d", &child) == 1)
-                pids[n++] = (pid_t)child;
-            if (f != NULL)
-                fclose(f);
-        }
-        if (dir != NULL)
-            closedir(dir);
-    }
-    return n;
-}
-
-/* CPU seconds of the n processes of pids (one that has ended counts 0). */
-static double bench_tree_cpu(const pid_t *pids, size_t n)
-{
-    double sum = 0.0;
-
-    for (size_t i = 0; i < n; i++) {
-        double cpu = measure_cpu(pids[i]);
-
-        sum += isnan(cpu) ? 0.0 : cpu;
-    }
-    return sum;
-}
-
 /* One fresh chain of target t on side: the warm-up, then n->gw_calls timed sequential echo
  * calls, unpinned. fig[] receives the GW_FIG_COUNT figures. */
 static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
@@ -1892,14 +1883,14 @@ static int bench_gw_series(const struct bench *b, int t, int side, double *fig)
     if (status == BENCH_OK)
         status = bench_series(&p, CALL_GW, b->n->warmup, stop, rtt, &done, &cost);
     if (status == BENCH_OK) {
-        ntree = bench_tree(p.pid, tree, BENCH_MAX_TREE);
-        cpu0 = bench_tree_cpu(tree, ntree);
+        ntree = measure_tree(p.pid, tree, BENCH_MAX_TREE);
+        cpu0 = measure_tree_cpu(tree, ntree);
         status = bench_series(&p, CALL_GW, b->n->gw_calls, stop, rtt, &done, &cost);
     }
-    if (status == BENCH_OK && side != GW_DIRECT && t != GW_AUDIT && ntree < 2)
+    if (status == BENCH_OK && (side != GW_DIRECT || t == GW_RELAYED) && t != GW_AUDIT && ntree < 2)
         status = BENCH_ERR_SPAWN; /* no server behind the relaying mcph */
     if (status == BENCH_OK) {
-        fig[GW_CPU] = (bench_tree_cpu(tree, ntree) - cpu0) / (double)done * 1e6;
+        fig[GW_CPU] = (measure_tree_cpu(tree, ntree) - cpu0) / (double)done * 1e6;
         fig[GW_P50] = measure_quantile(rtt, done, 0.5) * 1e6;
         fig[GW_P99] = measure_quantile(rtt, done, 0.99) * 1e6;
         status = bench_finish(&p, measure_now() + BENCH_EXIT_S, &gone);
@@ -1915,6 +1906,8 @@ static const char *bench_gw_side_name(int t, int side)
 {
     if (t == GW_AUDIT)
         return side == GW_DIRECT ? "audit off" : "audit on";
+    if (t == GW_RELAYED)
+        return "behind the bare relay";
     if (side == GW_DIRECT)
         return t == GW_ISOLATED ? "in process" : "direct";
     if (side == GW_CONFINED)
@@ -2132,7 +2125,8 @@ static void bench_gw_table(const struct bench *b, int from, int to, const char *
 }
 
 /* The hop rows: mcph direct, through mcph on stdio, and through mcph over HTTP (its relay to
- * a second mcph listening on loopback), and what each hop adds. */
+ * a second mcph listening on loopback), and what each hop adds; then the floor of a hop, mcph
+ * behind the bare relay, and what it adds. */
 static void bench_hop_report(const struct bench *b)
 {
     char label[160];
@@ -2144,8 +2138,9 @@ static void bench_hop_report(const struct bench *b)
 
         width = len > width ? len : width;
     }
-    fprintf(stdout, "\n%-*s %-6s %10s %10s %10s %10s %10s\n", width, "gateway hop: stdio and HTTP",
-            "unit", "direct", "stdio hop", "HTTP hop", "+stdio", "+HTTP");
+    fprintf(stdout, "\n%-*s %-6s %10s %10s %10s %10s %10s %10s %10s\n", width,
+            "gateway hop: stdio and HTTP", "unit", "direct", "stdio hop", "HTTP hop", "+stdio",
+            "+HTTP", "bare relay", "+relay");
     for (int f = 0; f < GW_FIG_COUNT; f++) {
         const struct bench_gw_row *r = &bench_gw_rows[f];
         const double *v = b->gw[GW_MCPH][f];
@@ -2157,23 +2152,29 @@ static void bench_hop_report(const struct bench *b)
         measure_put(v[GW_CONFINED], r->decimals, 10);
         measure_put(v[GW_VIA] - v[GW_DIRECT], r->decimals, 10);
         measure_put(v[GW_CONFINED] - v[GW_DIRECT], r->decimals, 10);
+        measure_put(b->gw[GW_RELAYED][f][GW_DIRECT], r->decimals, 10);
+        measure_put(b->gw[GW_RELAYED][f][GW_DIRECT] - v[GW_DIRECT], r->decimals, 10);
         fprintf(stdout, "\n");
     }
     fprintf(stdout, "(stdio hop: mcph's mcp plugin starting the second mcph; HTTP hop: a url "
                     "section, mcph's relay to the second mcph on 127.0.0.1 over plain HTTP, "
                     "keep-alive; CPU counts every process of the chain, the relay and the "
-                    "second mcph included)\n");
+                    "second mcph included; bare relay: the first mcph behind tests/bench/relay.c, "
+                    "a process that copies bytes between two pipe pairs: the floor of a hop)\n");
 }
 
-/* One row of the isolation table: in process, isolated, confined, and what each step adds. */
+/* One row of the isolation table: in process, isolated, confined, and what each step adds;
+ * then the in-process chain behind the bare relay (relay), and what that adds. */
 static void bench_iso_row(int width, const char *label, const char *unit, const double *v,
-                          int decimals)
+                          double relay, int decimals)
 {
     fprintf(stdout, "%-*s %-6s", width, label, unit);
     for (int side = 0; side < GW_SIDES; side++)
         measure_put(v[side], decimals, 10);
     measure_put(v[GW_VIA] - v[GW_DIRECT], decimals, 10);
     measure_put(v[GW_CONFINED] - v[GW_VIA], decimals, 10);
+    measure_put(relay, decimals, 10);
+    measure_put(relay - v[GW_DIRECT], decimals, 10);
     fprintf(stdout, "\n");
 }
 
@@ -2199,21 +2200,24 @@ static void bench_iso_report(const struct bench *b)
             b->n->rounds, b->n->gw_calls, b->n->warmup, b->n->starts,
             b->gw_cmd[GW_ISOLATED][GW_DIRECT][0], b->gw_cmd[GW_ISOLATED][GW_DIRECT][1], iso[0],
             iso[1], conf[0] ? conf[0] : "-", conf[0] ? conf[1] : "");
-    fprintf(stdout, "%-*s %-6s %10s %10s %10s %10s %10s\n", width,
+    fprintf(stdout, "%-*s %-6s %10s %10s %10s %10s %10s %10s %10s\n", width,
             "isolate = process: echo of one plugin", "unit", "in proc", "isolated", "confined",
-            "+isolate", "+confine");
+            "+isolate", "+confine", "bare relay", "+relay");
     for (int f = 0; f < GW_FIG_COUNT; f++) {
         const struct bench_gw_row *r = &bench_gw_rows[f];
 
         snprintf(label, sizeof(label), "%s to %s, %s", r->head, bench_gw_names[GW_ISOLATED],
                  r->tail);
-        bench_iso_row(width, label, r->unit, b->gw[GW_ISOLATED][f], r->decimals);
+        bench_iso_row(width, label, r->unit, b->gw[GW_ISOLATED][f], b->gw[GW_RELAYED][f][GW_DIRECT],
+                      r->decimals);
     }
-    bench_iso_row(width, start, "ms", b->iso_start, 2);
+    bench_iso_row(width, start, "ms", b->iso_start, NAN, 2);
     fprintf(stdout, "(in proc: the example plugin in mcph's process (the default deployment); "
                     "isolated: the same plugin with isolate = process, its calls relayed to a "
                     "child mcph; confined: that child confined; +isolate = isolated - in proc, "
-                    "+confine = confined - isolated; start-up: the isolated INIs only)\n");
+                    "+confine = confined - isolated; start-up: the isolated INIs only; bare "
+                    "relay: the in-process chain behind tests/bench/relay.c, one more process "
+                    "and pipe pair, +relay = bare relay - in proc)\n");
 }
 
 /* The audit rows: the example plugin's echo with [server] audit off and on, in the same
@@ -2295,6 +2299,26 @@ static void bench_verdict(const struct bench *b, const struct bench_target *t)
     fprintf(stdout, "\n");
 }
 
+/* One verdict line of a hop target: PASS, MISS or n/a, what the hop adds, and what the bare
+ * relay adds. */
+static void bench_hop_verdict(const struct bench *b, const struct bench_hop_target *h)
+{
+    const double *v = b->gw[h->t][h->fig];
+    double more = v[h->side] - v[GW_DIRECT];
+    double relay = b->gw[GW_RELAYED][h->fig][GW_DIRECT] - v[GW_DIRECT];
+
+    if (isnan(more)) {
+        fprintf(stdout, "  n/a   %s: not measured\n", h->text);
+        return;
+    }
+    fprintf(stdout, "  %-5s %s: %+.2f us", more <= h->limit ? "PASS" : "MISS", h->text, more);
+    if (more > h->limit)
+        fprintf(stdout, " (%.2f us over the target)", more - h->limit);
+    if (!isnan(relay))
+        fprintf(stdout, "; bare relay %+.2f us", relay);
+    fprintf(stdout, "\n");
+}
+
 static void bench_report(const struct bench *b)
 {
     fprintf(stdout, "\nmcph bench (%s run)\n", b->n->caption);
@@ -2341,6 +2365,8 @@ static void bench_report(const struct bench *b)
     fprintf(stdout, "\ntargets (mcph):\n");
     for (const struct bench_target *t = bench_targets; t->text != NULL; t++)
         bench_verdict(b, t);
+    for (const struct bench_hop_target *h = bench_hop_targets; h->text != NULL; h++)
+        bench_hop_verdict(b, h);
     if (b->rss_done[SRV_MCPH] < 200000)
         fprintf(stdout, "  note: RSS was read after %ld calls, not 200,000 (QUICK or budget)\n",
                 b->rss_done[SRV_MCPH]);
@@ -2353,7 +2379,7 @@ static void bench_report(const struct bench *b)
 struct bench_args {
     const char *mcph, *conf, *list_conf, *spin_conf, *dir, *sdk, *node, *valgrind, *only, *bare;
     const char *gw_everything, *gw_everything_conf, *gw_mcph_conf, *gw_isolate_conf;
-    const char *gw_confine_conf, *gw_http_hop, *audit_conf, *audit_off_conf;
+    const char *gw_confine_conf, *gw_http_hop, *audit_conf, *audit_off_conf, *gw_relay;
     char bare_path[BENCH_PATH];
     int quick;
 };
@@ -2399,6 +2425,8 @@ static int bench_parse(int argc, char **argv, struct bench_args *a)
             slot = &a->gw_confine_conf;
         else if (strcmp(argv[i], "--gw-http-hop") == 0)
             slot = &a->gw_http_hop;
+        else if (strcmp(argv[i], "--gw-relay") == 0)
+            slot = &a->gw_relay;
         else if (strcmp(argv[i], "--audit-conf") == 0)
             slot = &a->audit_conf;
         else if (strcmp(argv[i], "--audit-off-conf") == 0)
@@ -2434,6 +2462,7 @@ static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
     const char *http_hop[] = {a->gw_http_hop, a->mcph, a->conf, NULL};
     const char *audited[] = {a->mcph, a->audit_conf, NULL};
     const char *unaudited[] = {a->mcph, a->audit_off_conf, NULL};
+    const char *relayed[] = {a->gw_relay, "--", a->mcph, a->conf, NULL};
 
     for (int t = 0; t < GW_TARGETS; t++) {
         for (int f = 0; f < GW_FIG_COUNT; f++) {
@@ -2449,6 +2478,8 @@ static void bench_setup_gateway(struct bench *b, const struct bench_args *a)
     }
     if (a->gw_confine_conf != NULL)
         memcpy(b->gw_cmd[GW_ISOLATED][GW_CONFINED], confined, sizeof(confined));
+    if (a->gw_relay != NULL)
+        memcpy(b->gw_cmd[GW_RELAYED][GW_DIRECT], relayed, sizeof(relayed));
     if (a->audit_conf != NULL && a->audit_off_conf != NULL) {
         memcpy(b->gw_cmd[GW_AUDIT][GW_DIRECT], unaudited, sizeof(unaudited));
         memcpy(b->gw_cmd[GW_AUDIT][GW_VIA], audited, sizeof(audited));
@@ -2553,7 +2584,8 @@ static void bench_run(struct bench *b)
     }
     if (b->enabled[SRV_MCPH] && (b->gw_cmd[GW_EVERYTHING][GW_DIRECT][0] != NULL ||
                                  b->gw_cmd[GW_ISOLATED][GW_DIRECT][0] != NULL ||
-                                 b->gw_cmd[GW_AUDIT][GW_DIRECT][0] != NULL)) {
+                                 b->gw_cmd[GW_AUDIT][GW_DIRECT][0] != NULL ||
+                                 b->gw_cmd[GW_RELAYED][GW_DIRECT][0] != NULL)) {
         fprintf(stderr,
                 "bench: gateway: echo direct and through the mcp plugin, and of a plugin in "
                 "process, isolated and confined, %d rounds\n",
@@ -2574,12 +2606,14 @@ int main(int argc, char **argv)
 
     memset(&args, 0, sizeof(args));
     if (b == NULL || bench_parse(argc, argv, &args) != BENCH_OK) {
-        fprintf(stderr, "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
-                        "--list-conf INI --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
-                        "[--valgrind VALGRIND] [--gw-everything SCRIPT --gw-everything-conf INI "
-                        "--gw-mcph-conf INI] [--gw-http-hop SCRIPT] [--gw-isolate-conf INI "
-                        "[--gw-confine-conf INI]]\n"
-                        "              [--audit-conf INI --audit-off-conf INI]\n");
+        fprintf(
+            stderr,
+            "usage: driver [--quick] [--only mcph,bare,sdk] --mcph BIN --conf INI "
+            "--list-conf INI --spin-conf INI --dir DIR --sdk SCRIPT [--node NODE] "
+            "[--valgrind VALGRIND] [--gw-everything SCRIPT --gw-everything-conf INI "
+            "--gw-mcph-conf INI] [--gw-http-hop SCRIPT] [--gw-relay RELAY] [--gw-isolate-conf INI "
+            "[--gw-confine-conf INI]]\n"
+            "              [--audit-conf INI --audit-off-conf INI]\n");
         free(b);
         return 2;
     }

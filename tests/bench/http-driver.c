@@ -3,14 +3,19 @@
  * default deployment: its example plugin's echo {text}) and the official TypeScript SDK's
  * Streamable HTTP server (sdk-http-echo.mjs, the same echo tool), calls echo over HTTP/1.1
  * with a small client of its own (raw sockets, keep-alive), and prints one table: a row per
- * figure, a column per server, the ratios of the SDK's figures to mcph's.
+ * figure, a column per server, the ratios of the SDK's figures to mcph's and of mcph's to
+ * nginx's (the floor of an HTTP server, nginx.h); then the verdicts on mcph's HTTP targets.
  *
- * usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse]
- *                    --mcph BIN --conf INI --sdk SCRIPT [--node NODE] --dir DIR
+ * usage: http-driver [--quick] [--sdk-sse]
+ *                    [--only mcph-2026,mcph-sess,sdk,sdk-sse,nginx,mcph-jwt,mcph-metrics]
+ *                    --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE]
+ *                    [--metrics-conf INI] --sdk SCRIPT [--node NODE] [--nginx NGINX] --dir DIR
  *   --mcph     the mcph binary (build/mcph), run as BIN --listen 127.0.0.1:0 INI
  *   --conf     the default deployment (conf/mcph.ini)
  *   --sdk      tests/bench/sdk-http-echo.mjs, run with NODE (default node)
- *   --dir      build/tests/bench: the servers' stderr goes to DIR/logs/http-*.log
+ *   --nginx    nginx (Debian's /usr/sbin/nginx): the nginx column; without it, "-"
+ *   --dir      build/tests/bench: the servers' stderr goes to DIR/logs/http-*.log, nginx's
+ *              prefix (configuration, pid file, temporary folders) is DIR/nginx
  *   --sdk-sse  one more column: the SDK server with its default event-stream responses
  *   --only     these columns only (by default all but sdk-sse, which --sdk-sse adds)
  *   --quick    fewer calls (also QUICK=1 in the environment)
@@ -27,6 +32,10 @@
  *   mcph's are; tools/call with MCP-Protocol-Version: 2025-11-25 and no session (v1 speaks
  *   no 2026-07-28).
  * - sdk sse (--sdk-sse): the same server with the SDK's default, an event stream per POST.
+ * - nginx: master and a worker a CPU, keep-alive, POST /mcp answered with `return 200` and
+ *   mcph's answer to the echo call (nginx.h), on a port found free just before it starts.
+ *   It gets mcph 2026's requests, each with id NGINX_ID, the id of that fixed answer, so
+ *   that its answers are checked as every other.
  *
  * How each figure is taken (the same way for every server):
  * - Rounds: n->rounds, each with a fresh server of every kind, the servers interleaved (mcph
@@ -39,10 +48,12 @@
  *   untimed calls, then calls for n->conc_s seconds (no request is sent after that; those in
  *   flight are answered): the calls answered per second of the series. A fixed time rather
  *   than a fixed count, because the servers differ in throughput by more than 10x.
- * - Server CPU per call: the server's process CPU clock (clock_getcpuclockid(): the counter
- *   behind utime + stime of /proc/PID/stat, every thread, garbage collection included, in
- *   nanoseconds) over the timed series, divided by its calls. Context switches: voluntary and
- *   involuntary of every thread (/proc/PID/task/x/status). The client's own CPU
+ * - Server CPU per call: the process CPU clock (clock_getcpuclockid(): the counter behind
+ *   utime + stime of /proc/PID/stat, every thread, garbage collection included, in
+ *   nanoseconds) of the server and every process under it (nginx's workers, mcph's isolated
+ *   children), read before and after the timed series, divided by its calls. Context
+ *   switches: voluntary and involuntary of every thread of those processes
+ *   (/proc/PID/task/x/status); RSS: their VmRSS added up. The client's own CPU
  *   (CLOCK_PROCESS_CPUTIME_ID) is printed the same way, to show what the load costs it.
  * - Every answer is checked: status 200, a JSON body (or an event stream whose message is
  *   the answer), the request's id, "result", the echoed text, no "error" and no isError; the
@@ -80,6 +91,7 @@
 #include <unistd.h>
 
 #include "measure.h"
+#include "nginx.h"
 
 /* ---------------------------------------------------------------------------------------
  * Status codes, names, limits.
@@ -121,6 +133,12 @@ static const char *hbench_status_str(int status)
 #define HBENCH_PATH 4096
 #define HBENCH_MAX_ARGV 8
 #define HBENCH_MAX_ROUNDS 9
+/* Processes of one server whose CPU, context switches and RSS are added up, at most (nginx:
+ * its master and a worker a CPU). */
+#define HBENCH_MAX_TREE 64
+/* Tries at a free port for nginx (another process may take it between the look and nginx's
+ * bind). */
+#define HBENCH_NGINX_TRIES 5
 /* Connections of the concurrent series: one request in flight on each. */
 #define HBENCH_CONNS 64
 /* A request's bytes (headers and body), and an answer's at most. */
@@ -136,6 +154,7 @@ enum hbench_server {
     SRV_MCPH_SESS,
     SRV_SDK,
     SRV_SDK_SSE,
+    SRV_NGINX,
     SRV_MCPH_JWT,
     SRV_MCPH_METRICS,
     SRV_COUNT
@@ -153,6 +172,7 @@ struct hbench_kind {
     const char *key;  /* its name in --only and in the log's name */
     enum hbench_mode mode;
     int sdk;          /* 0: mcph; 1: the SDK server */
+    int nginx;        /* 1: nginx (nginx.h), every request with id NGINX_ID */
     const char *flag; /* the SDK server's extra argument, or NULL */
     int conf;         /* mcph: which INI (enum hbench_conf) */
 };
@@ -167,6 +187,7 @@ static const struct hbench_kind hbench_kinds[SRV_COUNT] = {
     [SRV_SDK] = {.name = "sdk", .key = "sdk", .mode = MODE_LEGACY, .sdk = 1},
     [SRV_SDK_SSE] =
         {.name = "sdk sse", .key = "sdk-sse", .mode = MODE_LEGACY, .sdk = 1, .flag = "--sse"},
+    [SRV_NGINX] = {.name = "nginx", .key = "nginx", .mode = MODE_2026, .nginx = 1},
     [SRV_MCPH_JWT] = {.name = "mcph jwt", .key = "mcph-jwt", .mode = MODE_2026, .conf = CONF_JWT},
     [SRV_MCPH_METRICS] = {.name = "mcph metr",
                           .key = "mcph-metrics",
@@ -249,10 +270,12 @@ static const struct hbench_row hbench_rows[FIG_COUNT] = {
 struct hbench {
     const struct hbench_counts *n;
     const char *mcph, *sdk, *node, *dir; /* borrowed from argv */
+    const char *nginx;                   /* borrowed from argv, or NULL: no nginx column */
     const char *conf[CONF_COUNT];        /* borrowed from argv, or NULL */
     char token[2048];                    /* --jwt-token's JWT, or "" */
     int enabled[SRV_COUNT];
     double val[FIG_COUNT][SRV_COUNT]; /* NAN: not measured */
+    int answer_differs;               /* mcph 2026's answer to the echo call is not NGINX_ANSWER */
 };
 
 /* One server process. */
@@ -261,6 +284,7 @@ struct hbench_proc {
     int port;
     char session[160]; /* MODE_SESSION: the Mcp-Session-Id; else "" */
     const char *token; /* a JWT sent with every request, or NULL */
+    int fixed_id;      /* every request has id NGINX_ID (nginx's fixed answer) */
 };
 
 /* One keep-alive connection and the request in flight on it. */
@@ -304,6 +328,8 @@ struct hbench_load {
     long done;             /* answers read */
     long errors;           /* answers not 200 or not the echo */
     int checked;           /* the first answer was parsed in full */
+    int same_answer;       /* the first answer with id NGINX_ID: 1 when it is NGINX_ANSWER
+                              byte for byte, 0 when not; -1: none */
     unsigned long long id; /* the next request id */
     double *rtt;           /* NULL, or room for the round trip of every call */
 };
@@ -344,6 +370,18 @@ static double hbench_rss_kib(pid_t pid)
         }
     }
     fclose(f);
+    return kib;
+}
+
+/* VmRSS of pid and every process under it, in KiB (pages they share count once a process). */
+static double hbench_tree_rss_kib(pid_t pid)
+{
+    pid_t tree[HBENCH_MAX_TREE];
+    size_t n = measure_tree(pid, tree, HBENCH_MAX_TREE);
+    double kib = 0.0;
+
+    for (size_t i = 0; i < n; i++)
+        kib += hbench_rss_kib(tree[i]);
     return kib;
 }
 
@@ -409,6 +447,47 @@ static void hbench_child(int log, const char *const *argv)
     _exit(127);
 }
 
+/* nginx started on a port found free, its stderr on log; ready once its master listens and
+ * has forked a worker (it binds before it forks). When it exits first (the port was taken
+ * meanwhile), another port. Its prefix is DIR/nginx, absolute: nginx resolves the paths of
+ * its configuration from the prefix. */
+static int hbench_spawn_nginx(const struct hbench *b, int log, struct hbench_proc *p)
+{
+    char dir[PATH_MAX], prefix[HBENCH_PATH], conf[HBENCH_PATH + 16];
+    const char *argv[] = {b->nginx, "-p", prefix, "-e", "stderr", "-c", conf, NULL};
+
+    if (realpath(b->dir, dir) == NULL ||
+        snprintf(prefix, sizeof(prefix), "%s/nginx", dir) >= (int)sizeof(prefix))
+        return HBENCH_ERR_USAGE;
+    snprintf(conf, sizeof(conf), "%s/nginx.conf", prefix);
+    for (int i = 0; i < HBENCH_NGINX_TRIES; i++) {
+        double deadline = measure_now() + HBENCH_START_S;
+        int port = nginx_free_port();
+        pid_t tree[2];
+
+        if (port == 0 || nginx_write_conf(prefix, port) != 0)
+            return HBENCH_ERR_IO;
+        p->pid = fork();
+        if (p->pid == 0)
+            hbench_child(log, argv);
+        if (p->pid < 0)
+            return HBENCH_ERR_SPAWN;
+        while (waitpid(p->pid, NULL, WNOHANG) == 0) {
+            if (measure_tree(p->pid, tree, 2) == 2 && nginx_listening(port)) {
+                p->port = port;
+                return HBENCH_OK;
+            }
+            if (measure_now() >= deadline) {
+                hbench_stop(p, "nginx");
+                return HBENCH_ERR_SPAWN;
+            }
+            hbench_sleep(0.002);
+        }
+        p->pid = -1; /* it exited: see its log */
+    }
+    return HBENCH_ERR_SPAWN;
+}
+
 /* Start server s, its stderr appended to DIR/logs/http-NAME.log, and wait for its port. */
 static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
 {
@@ -431,6 +510,13 @@ static int hbench_spawn(const struct hbench *b, int s, struct hbench_proc *p)
     }
     memset(p, 0, sizeof(*p));
     p->token = k->conf == CONF_JWT ? b->token : NULL;
+    p->fixed_id = k->nginx;
+    if (k->nginx) {
+        int status = hbench_spawn_nginx(b, fd, p);
+
+        close(fd);
+        return status;
+    }
     p->pid = fork();
     if (p->pid == 0)
         hbench_child(fd, k->sdk ? sdk : mcph);
@@ -718,6 +804,15 @@ static int hbench_check(const struct hbench_resp *r, unsigned long long id, int 
     return full ? hbench_check_full(msg, len, id) : HBENCH_OK;
 }
 
+/* Is the JSON-RPC message of r NGINX_ANSWER, byte for byte? 1 or 0. */
+static int hbench_is_nginx_answer(const struct hbench_resp *r)
+{
+    size_t len = 0;
+    const char *msg = r->status == 200 ? hbench_message(r, &len) : NULL;
+
+    return msg != NULL && len == sizeof(NGINX_ANSWER) - 1 && memcmp(msg, NGINX_ANSWER, len) == 0;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Connections.
  * --------------------------------------------------------------------------------------- */
@@ -787,7 +882,7 @@ static int hbench_flush(struct hbench_load *l, struct hbench_conn *c)
 /* The next echo call on c. */
 static int hbench_send(struct hbench_load *l, struct hbench_conn *c)
 {
-    c->id = l->id++;
+    c->id = l->p->fixed_id ? NGINX_ID : l->id++;
     c->out_off = 0;
     c->out_len = hbench_echo_request(l->p, l->mode, c->id, c->out, sizeof(c->out));
     if (c->out_len == 0)
@@ -808,6 +903,8 @@ static int hbench_answered(struct hbench_load *l, struct hbench_conn *c,
 
     if (l->rtt != NULL)
         l->rtt[l->done] = measure_now() - c->sent;
+    if (!l->checked && c->id == NGINX_ID)
+        l->same_answer = hbench_is_nginx_answer(r);
     l->checked = 1;
     l->done++;
     l->errors += status != HBENCH_OK;
@@ -866,6 +963,7 @@ static int hbench_load_open(struct hbench_load *l, const struct hbench_proc *p,
     l->p = p;
     l->mode = mode;
     l->id = 1;
+    l->same_answer = -1;
     l->nconns = nconns;
     l->epfd = epoll_create1(EPOLL_CLOEXEC);
     l->conns = calloc((size_t)nconns, sizeof(*l->conns));
@@ -1004,24 +1102,35 @@ static int hbench_session(struct hbench_proc *p, double deadline)
 
 /* What a series is measured by: taken before and after it. */
 struct hbench_snap {
-    double at;   /* wall clock */
-    double cpu;  /* the server's CPU seconds */
-    double csw;  /* the server's context switches */
-    double self; /* the client's CPU seconds */
+    double at;                   /* wall clock */
+    double cpu;                  /* the server's CPU seconds */
+    double csw;                  /* the server's context switches */
+    double self;                 /* the client's CPU seconds */
+    pid_t tree[HBENCH_MAX_TREE]; /* the server's processes, read by the first snapshot */
+    size_t ntree;
 };
 
-static void hbench_snap(const struct hbench_proc *p, struct hbench_snap *s)
+/* The figures of s; the server's processes are those of `from` when given (the snapshot at
+ * the start of the series), so both ends of a series add up the same processes. */
+static void hbench_snap(const struct hbench_proc *p, const struct hbench_snap *from,
+                        struct hbench_snap *s)
 {
+    if (from != NULL) {
+        memcpy(s->tree, from->tree, sizeof(s->tree));
+        s->ntree = from->ntree;
+    } else {
+        s->ntree = measure_tree(p->pid, s->tree, HBENCH_MAX_TREE);
+    }
     s->at = measure_now();
-    s->cpu = measure_cpu(p->pid);
-    s->csw = measure_ctxsw(p->pid);
+    s->cpu = measure_tree_cpu(s->tree, s->ntree);
+    s->csw = measure_tree_ctxsw(s->tree, s->ntree);
     s->self = measure_cpu(0);
 }
 
 /* On one connection: n->warmup untimed calls, then n->seq_calls timed, each sent when the
- * previous answer is in. */
+ * previous answer is in. *same: whether the first answer (id 1) is NGINX_ANSWER (-1: none). */
 static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
-                             const struct hbench_counts *n, double *fig, long *errors)
+                             const struct hbench_counts *n, double *fig, long *errors, int *same)
 {
     double deadline = measure_now() + n->budget_s;
     struct hbench_snap a, z;
@@ -1033,10 +1142,10 @@ static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
     l.rtt = calloc((size_t)n->seq_calls, sizeof(double));
     if (status == HBENCH_OK && l.rtt == NULL)
         status = HBENCH_ERR_NOMEM;
-    hbench_snap(p, &a);
+    hbench_snap(p, NULL, &a);
     if (status == HBENCH_OK)
         status = hbench_series(&l, n->seq_calls, deadline);
-    hbench_snap(p, &z);
+    hbench_snap(p, &a, &z);
     if (status == HBENCH_OK) {
         fig[FIG_P50] = measure_quantile(l.rtt, (size_t)l.done, 0.5) * 1e6;
         fig[FIG_P99] = measure_quantile(l.rtt, (size_t)l.done, 0.99) * 1e6;
@@ -1045,6 +1154,7 @@ static int hbench_sequential(const struct hbench_proc *p, enum hbench_mode mode,
         fig[FIG_CLIENT1] = (z.self - a.self) / (double)l.done * 1e6;
     }
     *errors += l.errors;
+    *same = l.same_answer;
     free(l.rtt);
     hbench_load_close(&l);
     return status;
@@ -1062,11 +1172,11 @@ static int hbench_concurrent(const struct hbench_proc *p, enum hbench_mode mode,
 
     if (status == HBENCH_OK)
         status = hbench_series(&l, n->conc_warmup, deadline);
-    hbench_snap(p, &a);
+    hbench_snap(p, NULL, &a);
     l.stop = a.at + n->conc_s;
     if (status == HBENCH_OK)
         status = hbench_series(&l, LONG_MAX, deadline);
-    hbench_snap(p, &z);
+    hbench_snap(p, &a, &z);
     if (status == HBENCH_OK) {
         fig[FIG_TPUT] = (double)l.done / (z.at - a.at);
         fig[FIG_CPU64] = (z.cpu - a.cpu) / (double)l.done * 1e6;
@@ -1079,8 +1189,9 @@ static int hbench_concurrent(const struct hbench_proc *p, enum hbench_mode mode,
 }
 
 /* One round of server s: a fresh server, the session when its mode has one, the sequential
- * series, then the concurrent one, then its RSS; stopped. fig[] gets FIG_COUNT figures. */
-static int hbench_round(const struct hbench *b, int s, double *fig, long *errors)
+ * series, then the concurrent one, then its RSS; stopped. fig[] gets FIG_COUNT figures,
+ * *same what hbench_sequential says of its first answer. */
+static int hbench_round(const struct hbench *b, int s, double *fig, long *errors, int *same)
 {
     const struct hbench_kind *k = &hbench_kinds[s];
     const struct hbench_counts *n = b->n;
@@ -1092,13 +1203,19 @@ static int hbench_round(const struct hbench *b, int s, double *fig, long *errors
     if (status == HBENCH_OK && k->mode == MODE_SESSION)
         status = hbench_session(&p, measure_now() + n->budget_s);
     if (status == HBENCH_OK)
-        status = hbench_sequential(&p, k->mode, n, fig, errors);
+        status = hbench_sequential(&p, k->mode, n, fig, errors, same);
     if (status == HBENCH_OK)
         status = hbench_concurrent(&p, k->mode, n, fig, errors);
     if (status == HBENCH_OK)
-        fig[FIG_RSS] = hbench_rss_kib(p.pid) / 1024.0;
+        fig[FIG_RSS] = hbench_tree_rss_kib(p.pid) / 1024.0;
     hbench_stop(&p, k->name);
     return status;
+}
+
+/* Is server s run: enabled, and for nginx, found (--nginx)? */
+static int hbench_runs(const struct hbench *b, int s)
+{
+    return b->enabled[s] && (!hbench_kinds[s].nginx || b->nginx != NULL);
 }
 
 /* n->rounds rounds, the servers interleaved; each figure the median of the rounds that
@@ -1112,13 +1229,15 @@ static void hbench_run(struct hbench *b)
     for (int r = 0; r < b->n->rounds && r < HBENCH_MAX_ROUNDS; r++) {
         for (int s = 0; s < SRV_COUNT; s++) {
             double one[FIG_COUNT];
-            int status;
+            int status, same = -1;
 
-            if (!b->enabled[s])
+            if (!hbench_runs(b, s))
                 continue;
             fprintf(stderr, "bench: http: %s, round %d of %d\n", hbench_kinds[s].name, r + 1,
                     b->n->rounds);
-            status = hbench_round(b, s, one, &errors[s]);
+            status = hbench_round(b, s, one, &errors[s], &same);
+            if (s == SRV_MCPH26 && same == 0)
+                b->answer_differs = 1;
             if (status != HBENCH_OK) {
                 fprintf(stderr, "bench: http: %s: %s\n", hbench_kinds[s].name,
                         hbench_status_str(status));
@@ -1132,7 +1251,7 @@ static void hbench_run(struct hbench *b)
     for (int s = 0; s < SRV_COUNT; s++) {
         for (int f = 0; f < FIG_COUNT && b->enabled[s]; f++)
             b->val[f][s] = measure_quantile(fig[s][f], done[s], 0.5);
-        if (b->enabled[s])
+        if (hbench_runs(b, s))
             b->val[FIG_ERRORS][s] = (double)errors[s];
     }
 }
@@ -1156,6 +1275,8 @@ static void hbench_table(const struct hbench *b)
             fprintf(stdout, " %10s", hbench_kinds[s].name);
     }
     fprintf(stdout, " %10s %10s", "sdk/2026", "sdk/sess");
+    if (b->enabled[SRV_NGINX])
+        fprintf(stdout, " %10s %10s", "2026/ngx", "sess/ngx");
     for (int s = SRV_MCPH_JWT; s < SRV_COUNT; s++) {
         if (b->enabled[s])
             fprintf(stdout, " %10s", s == SRV_MCPH_JWT ? "jwt/2026" : "metr/2026");
@@ -1172,12 +1293,65 @@ static void hbench_table(const struct hbench *b)
         }
         measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH26], 10);
         measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_SDK] / v[SRV_MCPH_SESS], 10);
+        if (b->enabled[SRV_NGINX]) {
+            measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_MCPH26] / v[SRV_NGINX], 10);
+            measure_put_ratio(f == FIG_ERRORS ? NAN : v[SRV_MCPH_SESS] / v[SRV_NGINX], 10);
+        }
         for (int s = SRV_MCPH_JWT; s < SRV_COUNT; s++) {
             if (b->enabled[s])
                 measure_put_ratio(f == FIG_ERRORS ? NAN : v[s] / v[SRV_MCPH26], 10);
         }
         fprintf(stdout, "\n");
     }
+}
+
+/* A target of mcph 2026 (sessionless): its figure at most limit (HRULE_AT_MOST), or its ratio
+ * to nginx's at most (HRULE_NGINX_MAX, rows better lower) or at least (HRULE_NGINX_MIN, rows
+ * better higher) limit. mcph sess's ratio is printed next to it, as information. */
+enum hbench_rule { HRULE_AT_MOST = 1, HRULE_NGINX_MAX, HRULE_NGINX_MIN };
+
+struct hbench_target {
+    enum hbench_fig fig;
+    enum hbench_rule rule;
+    double limit;
+    const char *text;
+};
+
+static const struct hbench_target hbench_targets[] = {
+    {FIG_CPU1, HRULE_NGINX_MAX, 2.0, "server CPU per echo call <= 2x nginx, 1 connection"},
+    {FIG_CPU64, HRULE_NGINX_MAX, 2.0, "server CPU per echo call <= 2x nginx, 64 connections"},
+    {FIG_CSW1, HRULE_AT_MOST, 2.0, "server context switches per call, 1 connection <= 2"},
+    {FIG_TPUT, HRULE_NGINX_MIN, 0.5, "throughput over HTTP, 64 connections >= 0.5x nginx"},
+    {0},
+};
+
+/* One verdict line: PASS, MISS or n/a, the figure or ratio, and by how much a miss misses. */
+static void hbench_verdict(const struct hbench *b, const struct hbench_target *t)
+{
+    const double *v = b->val[t->fig];
+    int absolute = t->rule == HRULE_AT_MOST;
+    double x = absolute ? v[SRV_MCPH26] : v[SRV_MCPH26] / v[SRV_NGINX];
+    int pass = t->rule == HRULE_NGINX_MIN ? x >= t->limit : x <= t->limit;
+
+    if (isnan(x) || isinf(x)) {
+        fprintf(stdout, "  n/a   %s: not measured%s\n", t->text,
+                b->nginx == NULL && !absolute ? " (no nginx)" : "");
+        return;
+    }
+    fprintf(stdout, "  %-5s %s: ", pass ? "PASS" : "MISS", t->text);
+    if (absolute)
+        fprintf(stdout, "%.2f %s", x, hbench_rows[t->fig].unit);
+    else
+        fprintf(stdout, "2026/nginx %.2fx", x);
+    if (!pass && t->rule == HRULE_NGINX_MIN)
+        fprintf(stdout, " (%.2fx short of the target)", t->limit / x);
+    else if (!pass)
+        fprintf(stdout, " (%.2fx the target)", x / t->limit);
+    if (absolute && !isnan(v[SRV_MCPH_SESS]))
+        fprintf(stdout, "; sess %.2f %s", v[SRV_MCPH_SESS], hbench_rows[t->fig].unit);
+    else if (!absolute && !isnan(v[SRV_MCPH_SESS] / v[SRV_NGINX]))
+        fprintf(stdout, "; sess/nginx %.2fx", v[SRV_MCPH_SESS] / v[SRV_NGINX]);
+    fprintf(stdout, "\n");
 }
 
 static void hbench_report(const struct hbench *b)
@@ -1207,6 +1381,22 @@ static void hbench_report(const struct hbench *b)
     if (b->enabled[SRV_MCPH_METRICS])
         fprintf(stdout, "(mcph metr: as mcph 2026, serving %s: metrics counted for every call)\n",
                 b->conf[CONF_METRICS]);
+    if (b->enabled[SRV_NGINX] && b->nginx != NULL)
+        fprintf(stdout,
+                "(nginx: %s, master and a worker a CPU, keep-alive, POST /mcp answered with "
+                "return 200 and mcph's answer to the call; its requests are mcph 2026's with id "
+                "%d, the id of that answer; CPU, context switches and RSS of every process of "
+                "a server are added up)\n",
+                b->nginx, NGINX_ID);
+    else if (b->enabled[SRV_NGINX])
+        fprintf(stdout, "(nginx: not found (tests/bench/run.sh installs Debian's with apt-get): "
+                        "no figures, its targets n/a)\n");
+    if (b->enabled[SRV_NGINX] && b->answer_differs)
+        fprintf(stdout, "(warning: mcph's answer to the echo call is not the one nginx gives any "
+                        "more: update NGINX_ANSWER in tests/bench/nginx.h)\n");
+    fprintf(stdout, "\ntargets over HTTP (mcph 2026; mcph sess as information):\n");
+    for (const struct hbench_target *t = hbench_targets; t->text != NULL; t++)
+        hbench_verdict(b, t);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1265,6 +1455,8 @@ static int hbench_args(int argc, char **argv, struct hbench *b)
             slot = &token;
         else if (strcmp(argv[i], "--sdk") == 0)
             slot = &b->sdk;
+        else if (strcmp(argv[i], "--nginx") == 0)
+            slot = &b->nginx;
         else if (strcmp(argv[i], "--node") == 0)
             slot = &b->node;
         else if (strcmp(argv[i], "--dir") == 0)
@@ -1302,10 +1494,11 @@ int main(int argc, char **argv)
     char logs[HBENCH_PATH];
 
     if (hbench_args(argc, argv, &b) != HBENCH_OK) {
-        fprintf(stderr,
-                "usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse,"
-                "mcph-jwt,mcph-metrics] --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE] "
-                "[--metrics-conf INI] --sdk SCRIPT [--node NODE] --dir DIR\n");
+        fprintf(
+            stderr,
+            "usage: http-driver [--quick] [--sdk-sse] [--only mcph-2026,mcph-sess,sdk,sdk-sse,"
+            "nginx,mcph-jwt,mcph-metrics] --mcph BIN --conf INI [--jwt-conf INI --jwt-token FILE] "
+            "[--metrics-conf INI] --sdk SCRIPT [--node NODE] [--nginx NGINX] --dir DIR\n");
         return 2;
     }
     memset(&sa, 0, sizeof(sa));

@@ -104,4 +104,63 @@ static inline double measure_cpu(pid_t pid)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* pid and the processes under it (children, theirs, ...), at most max, into pids (pids[0] is
+ * pid): /proc/PID/task/TID/children of every thread. Their count. */
+static inline size_t measure_tree(pid_t pid, pid_t *pids, size_t max)
+{
+    size_t n = 1;
+
+    pids[0] = pid;
+    for (size_t i = 0; i < n; i++) {
+        char path[96];
+        struct dirent *e;
+        DIR *dir;
+
+        snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+        dir = opendir(path);
+        while (dir != NULL && n < max && (e = readdir(dir)) != NULL) {
+            FILE *f;
+            int child;
+
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pids[i], e->d_name);
+            f = fopen(path, "r");
+            while (f != NULL && n < max && fscanf(f, "%d", &child) == 1)
+                pids[n++] = (pid_t)child;
+            if (f != NULL)
+                fclose(f);
+        }
+        if (dir != NULL)
+            closedir(dir);
+    }
+    return n;
+}
+
+/* CPU seconds of the n processes of pids (one that has ended counts 0). */
+static inline double measure_tree_cpu(const pid_t *pids, size_t n)
+{
+    double sum = 0.0;
+
+    for (size_t i = 0; i < n; i++) {
+        double cpu = measure_cpu(pids[i]);
+
+        sum += isnan(cpu) ? 0.0 : cpu;
+    }
+    return sum;
+}
+
+/* Context switches of every thread of the n processes of pids (one that has ended counts 0). */
+static inline double measure_tree_ctxsw(const pid_t *pids, size_t n)
+{
+    double sum = 0.0;
+
+    for (size_t i = 0; i < n; i++) {
+        double csw = measure_ctxsw(pids[i]);
+
+        sum += isnan(csw) ? 0.0 : csw;
+    }
+    return sum;
+}
+
 #endif

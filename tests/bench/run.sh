@@ -7,12 +7,14 @@
 # (bench-gateway-everything.ini, bench-gateway-mcph.ini), and mcph over HTTP through a url
 # section (http-hop.sh: the hop rows, stdio hop next to HTTP hop); then the isolation rows: the example
 # plugin in process, isolated (bench-isolate.ini) and confined (bench-confine.ini), with the
-# start-up of the last two. Then the HTTP table (http-driver):
+# start-up of the last two; next to them and to the hop rows, their floor: the default
+# deployment's mcph behind a bare relay (relay.c, one more process and pipe pair). Then the HTTP table (http-driver):
 # mcph --listen 127.0.0.1:0 serving the default deployment, sessionless (2026-07-28) and in a
 # legacy session, against the SDK's Streamable HTTP server (sdk-http-echo.mjs); and two
 # more mcph columns on the example plugin alone: every request with a JWT checked
 # (bench-http-jwt.ini, its key set and token made by jwt.mjs), and metrics on
-# (bench-http-metrics.ini).
+# (bench-http-metrics.ini); and the floor: Debian's nginx answering the same POST with a fixed
+# body (tests/bench/nginx.h), with the HTTP targets against it.
 #
 #   tests/bench/run.sh [MCPH]        MCPH defaults to build/mcph (built by `make`)
 #   QUICK=1 tests/bench/run.sh       fewer repetitions: under a minute
@@ -20,8 +22,8 @@
 #
 # Needs: build/mcph, build/plugins/example.so and mcp.so (`make`), libcjson (pkg-config), Node.js
 # with tests/node_modules (`make node-deps`, installed here with npm ci when missing), and
-# valgrind for the instruction counts (installed with apt-get when missing; without it those
-# rows print "-").
+# valgrind for the instruction counts and nginx for the HTTP floor (each installed with apt-get
+# when missing; without it, its rows or column print "-").
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -53,6 +55,15 @@ if ! command -v valgrind >/dev/null; then
         DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind >&2 ||
         echo "bench: no valgrind: the instruction rows will be empty" >&2
 fi
+# Debian's package may start a system nginx on port 80; the bench runs one of its own.
+NGINX=$(command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true)
+if [ -z "$NGINX" ]; then
+    echo "bench: installing nginx for the HTTP floor" >&2
+    $SUDO apt-get update -qq >&2 &&
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx-light >&2 ||
+        echo "bench: no nginx: the nginx column will be empty" >&2
+    NGINX=$(command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true)
+fi
 
 # The plugin folder must not be writable by group or others (mcph refuses the plugin).
 install -d -m 755 build build/tests "$OUT"
@@ -62,17 +73,19 @@ CJSON=$(pkg-config --cflags --libs libcjson)
     $CC $FLAGS -o "$OUT/driver" tests/bench/driver.c $CJSON -lm
     $CC $FLAGS -o "$OUT/http-driver" tests/bench/http-driver.c $CJSON -lm
     $CC $FLAGS -o "$OUT/bare" tests/bench/bare.c $CJSON
+    $CC $FLAGS -pthread -o "$OUT/relay" tests/bench/relay.c
     $CC $PLUGIN_FLAGS -o "$OUT/bench.so" tests/bench/bench.c
     $CC $PLUGIN_FLAGS -DBENCH_VARIANT=1 -o "$OUT/bench-a.so" tests/bench/bench.c
     $CC $PLUGIN_FLAGS -DBENCH_VARIANT=2 -o "$OUT/bench-b.so" tests/bench/bench.c
     $CC $PLUGIN_FLAGS -DBENCH_LIST -o "$OUT/bench-list.so" tests/bench/bench.c
 }
 chmod go-w "$OUT"/*.so
-rm -rf "$OUT/logs" "$OUT/audit.jsonl" "$OUT/audit.jsonl.key"
+rm -rf "$OUT/logs" "$OUT/audit.jsonl" "$OUT/audit.jsonl.key" "$OUT/nginx"
 
 echo "bench: node $(node --version), @modelcontextprotocol/sdk" \
      "$(node -p "require('./tests/node_modules/@modelcontextprotocol/sdk/package.json').version")," \
-     "$(valgrind --version 2>/dev/null || echo 'no valgrind'), $($CC --version | head -n 1)" >&2
+     "$(valgrind --version 2>/dev/null || echo 'no valgrind'), $($CC --version | head -n 1)," \
+     "$([ -n "$NGINX" ] && "$NGINX" -v 2>&1 | sed 's/.*: //' || echo 'no nginx')" >&2
 
 VALGRIND=$(command -v valgrind || true)
 EVERYTHING=tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js
@@ -92,6 +105,7 @@ fi
     --gw-confine-conf "$ROOT/tests/bench/bench-confine.ini" \
     --audit-conf "$ROOT/tests/bench/bench-audit.ini" \
     --audit-off-conf "$ROOT/tests/bench/bench-audit-off.ini" \
+    --gw-relay "$OUT/relay" \
     ${VALGRIND:+--valgrind "$VALGRIND"} \
     ${GATEWAY:+--gw-everything "$EVERYTHING" --gw-everything-conf \
         "$ROOT/tests/bench/bench-gateway-everything.ini" \
@@ -104,5 +118,6 @@ case ${SDK_SSE:-0} in 0 | '') ;; *) SSE=yes ;; esac
 node tests/bench/jwt.mjs "$OUT"
 "$OUT/http-driver" --mcph "$MCPH" --conf conf/mcph.ini --sdk tests/bench/sdk-http-echo.mjs \
     --jwt-conf tests/bench/bench-http-jwt.ini --jwt-token "$OUT/jwt.txt" \
-    --metrics-conf tests/bench/bench-http-metrics.ini --dir "$OUT" ${SSE:+--sdk-sse}
+    --metrics-conf tests/bench/bench-http-metrics.ini --dir "$OUT" ${SSE:+--sdk-sse} \
+    ${NGINX:+--nginx "$NGINX"}
 echo "bench: done in $(($(date +%s) - START)) s; the servers' stderr is in $OUT/logs/" >&2
