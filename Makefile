@@ -513,7 +513,7 @@ test-docs:
 	tests/docs/links.sh
 
 FORMAT_FILES := $(wildcard core/*.[ch] core/*/*.[ch] plugin-api/*.h plugin-api/examples/*.c plugins/*/*.[ch] plugins/*/*/*.[ch] tests/unit/*.[ch] \
-                                tests/plugins/*.c tests/plugins/*.cc tests/conformance/*.c tests/bench/*.c tests/fuzz/*.c)
+                                tests/plugins/*.c tests/plugins/*.cc tests/conformance/*.c tests/bench/*.[ch] tests/fuzz/*.c)
 check-format:
 	@command -v clang-format >/dev/null || { echo "mcph: installing clang-format"; \
 	    $(SUDO) apt-get install -y -qq clang-format; }
