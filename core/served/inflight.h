@@ -34,8 +34,8 @@ struct inflight_call {
 #define INFLIGHT_BUCKETS 1024
 
 struct inflight {
-    pthread_mutex_t lock; /* guards the buckets, the ask fields, next_ask and closed */
-    int closed;           /* end of input: no answer can come any more */
+    pthread_mutex_t lock;           /* guards the buckets, the ask fields, next_ask and closed */
+    int closed;                     /* end of input: no answer can come any more */
     struct inflight_call **buckets; /* nbuckets of them: a table allocated, or &one */
     size_t nbuckets;                /* a power of two */
     struct inflight_call *one;      /* the one bucket of a small table */
