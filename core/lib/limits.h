@@ -123,9 +123,9 @@
 /* At shutdown, how long open responses get to send what they hold. */
 #define LIMIT_HTTP_STOP_MS 1000
 /* libmicrohttpd's memory for one connection: its read buffer and a request's header lines
- * (a longer header block gets 431). The library zeroes it for every request, so it is not
- * larger than it needs to be (libmicrohttpd's own default). */
-#define LIMIT_HTTP_CONN_MEMORY 32768
+ * (a header block of more than about 14 KiB gets 431). The library zeroes it for every
+ * request, so it is no larger than a request's headers need. */
+#define LIMIT_HTTP_CONN_MEMORY 16384
 /* From http_quiesce to http_stop the pump runs the daemon, looking at least this often whether
  * it is to stop (http_loop.c). */
 #define LIMIT_HTTP_PUMP_MS 10
