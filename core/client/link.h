@@ -63,7 +63,7 @@ int mcp_spawn(struct mcp_spec *spec, pid_t *pid, int *to, int *from, struct mcph
 
 /* 0 when the keeper of mcp_spawn can hold the process's tree (PR_SET_CHILD_SUBREAPER), else
  * the errno that refused it: what the process starts may then outlive it, and max_procs and
- * max_cpu_s count the process alone. Forks a probe. */
+ * max_cpu_s count the process alone. Starts a probe (vfork). */
 int mcp_keeper_support(void);
 
 /* How a process ended, from its wait status: "exited with status 3", "killed by SIGSEGV". */

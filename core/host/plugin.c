@@ -504,6 +504,40 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
     return plugin_load_over(out, NULL, cp, ini_file, env, errs);
 }
 
+static void *plugin_job_run(void *arg)
+{
+    struct plugin_job *job = arg;
+
+    job->status = plugin_load(&job->pl, job->cp, job->ini_file, job->env, &job->errs);
+    return NULL;
+}
+
+void plugin_load_set(struct plugin_job *jobs, size_t n, const char *ini_file,
+                     const struct plugin_env *env)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct plugin_job *job = &jobs[i];
+
+        job->pl = NULL;
+        job->ini_file = ini_file;
+        job->env = env;
+        job->threaded = 0;
+        diag_init(&job->errs);
+        /* A process to start: its fork, exec and handshake take longer than an in-process
+         * load, and a fork is cheaper before the plugins below have grown this process. */
+        if (job->cp->isolate.on)
+            job->threaded = pthread_create(&job->thread, NULL, plugin_job_run, job) == 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!jobs[i].threaded)
+            plugin_job_run(&jobs[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].threaded)
+            pthread_join(jobs[i].thread, NULL);
+    }
+}
+
 int plugin_takes_over(const struct plugin *pl)
 {
     return pl->abi_minor >= PLUGIN_MINOR_TAKE_OVER && (pl->flags & MCPH_PLUGIN_TAKE_OVER) != 0;

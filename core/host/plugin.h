@@ -196,6 +196,32 @@ int plugin_load(struct plugin **out, const struct config_plugin *cp, const char 
                 const struct plugin_env *env, struct diag *errs)
     __attribute__((warn_unused_result));
 
+/* One section of a set loaded together (plugin_load_set). */
+struct plugin_job {
+    const struct config_plugin *cp; /* borrowed until plugin_load_set returns: the section */
+    struct plugin *pl;              /* out: a new instance (one reference, the caller's), or NULL */
+    int status;                     /* out: plugin_load's return */
+    struct diag errs;               /* out: its reasons; initialised by plugin_load_set, the
+                                     * caller's to release */
+
+    /* Private to plugin_load_set. */
+    const char *ini_file;
+    const struct plugin_env *env;
+    pthread_t thread;
+    int threaded;
+};
+
+/*
+ * plugin_load for each of jobs[0..n), as if in order: the isolated sections (isolate =
+ * process) each on a thread of their own, started first, so that their processes start,
+ * confine themselves, load their plugin and answer the handshake while the in-process
+ * plugins load on the calling thread; then every thread is joined. Nothing is served before
+ * it returns, so the set is the one loading them one after another gives. A job whose thread
+ * cannot start is loaded on the calling thread. Main thread.
+ */
+void plugin_load_set(struct plugin_job *jobs, size_t n, const char *ini_file,
+                     const struct plugin_env *env);
+
 /*
  * Load a rebuild of `old` (in service) from the section it was loaded with and the same,
  * unchanged file: a refresh, or a reload's RELOAD_REBUILD. When old's descriptor (1.3 or

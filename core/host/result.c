@@ -92,18 +92,54 @@ static cJSON *result_text_item(const char *text)
     return item;
 }
 
+/* Whether text is the value of one of the call's arguments, and long enough for a copy to
+ * matter: a handler handing an argument back (echo does). */
+static int result_is_arg(const struct mcph_call *c, const char *text, size_t len)
+{
+    const cJSON *a;
+
+    if (len < RESULT_BORROW_MIN)
+        return 0;
+    cJSON_ArrayForEach(a, c->args)
+    {
+        if (cJSON_IsString(a) && a->valuestring == text)
+            return 1;
+    }
+    return 0;
+}
+
+/* A text item that borrows text (an argument of the call: result_build's result may borrow
+ * from args) instead of copying it, or NULL when out of memory. */
+static cJSON *result_text_borrowed(const char *text)
+{
+    cJSON *item = cJSON_CreateObject();
+    cJSON *value = cJSON_CreateStringReference(text);
+
+    if (item == NULL || value == NULL || cJSON_AddStringToObject(item, "type", "text") == NULL ||
+        !cJSON_AddItemToObject(item, "text", value)) {
+        cJSON_Delete(item);
+        cJSON_Delete(value);
+        return NULL;
+    }
+    return item;
+}
+
 int result_text(struct mcph_call *c, const char *text)
 {
     int rc = result_content_ok(c);
+    size_t len;
 
     if (rc != MCPH_OK)
         return rc;
     if (text == NULL)
         return MCPH_ERR_INVALID;
-    rc = result_account(c, strlen(text));
+    len = strlen(text);
+    rc = result_account(c, len);
     if (rc != MCPH_OK)
         return rc;
     c->has_text = 1;
+    if (result_is_arg(c, text, len))
+        return result_add_content(c, result_text_borrowed(text));
     return result_add_content(c, result_text_item(text));
 }
 

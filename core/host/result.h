@@ -26,6 +26,8 @@ enum result_kind {
 
 /* At most this many completion values go in one answer. */
 #define RESULT_COMPLETION_MAX 100
+/* A text that is one of the call's arguments is borrowed from them from this length on. */
+#define RESULT_BORROW_MIN 4096
 
 /* One request being served by a handler. Lives on the stack of the thread running it. */
 struct mcph_call {
@@ -70,6 +72,8 @@ void result_release(struct mcph_call *c);
  * The MCP result of a call whose handler returned MCPH_OK: CallToolResult, ReadResourceResult,
  * GetPromptResult or CompleteResult, with only the fields the revision has. Takes the items
  * out of the call. Returns a new object (owned by the caller) or NULL when out of memory.
+ * It may borrow long strings of the call's args (a text item that hands an argument back,
+ * RESULT_BORROW_MIN bytes or more, is not copied): print or free it before args go.
  */
 cJSON *result_build(struct mcph_call *c);
 

@@ -253,41 +253,43 @@ static void server_log_diag(const struct log *lg, struct diag *d)
         log_msg(lg, LOG_ERROR, NULL, "out of memory while collecting messages");
 }
 
-/* Load every enabled plugin of the config, in order; failures are reported and skipped.
- * *failures counts those whose init failed, *wrong the sections to fix (STATUS_CONFIG).
- * Returns STATUS_OK or STATUS_NOMEM. */
+/* Load every enabled plugin of the config (plugin_load_set: isolated ones alongside);
+ * failures are reported, in order, and skipped. *failures counts those whose init failed,
+ * *wrong the sections to fix (STATUS_CONFIG). Returns STATUS_OK or STATUS_NOMEM. */
 static int server_load_plugins(struct server *srv, struct plugin ***out, size_t *n,
                                size_t *failures, size_t *wrong)
 {
     const struct config *cfg = &srv->cfg;
     struct plugin **plugins = calloc(cfg->nplugins + 1, sizeof(*plugins));
+    struct plugin_job *jobs = calloc(cfg->nplugins + 1, sizeof(*jobs));
+    size_t njobs = 0;
+    int status = STATUS_OK;
 
-    if (plugins == NULL)
-        return STATUS_NOMEM;
+    *out = plugins;
     *n = 0;
+    if (plugins == NULL || jobs == NULL) {
+        free(jobs);
+        return STATUS_NOMEM;
+    }
     for (size_t i = 0; i < cfg->nplugins; i++) {
-        struct diag errs;
-        int status;
-
-        if (!cfg->plugins[i].enabled)
-            continue;
-        diag_init(&errs);
-        status = plugin_load(&plugins[*n], &cfg->plugins[i], cfg->file, &srv->env, &errs);
-        server_log_diag(&srv->log, &errs);
-        diag_release(&errs);
-        if (status == STATUS_NOMEM) {
-            *out = plugins;
-            return status;
-        }
-        if (status == STATUS_OK)
-            (*n)++;
-        else if (status == STATUS_CONFIG)
+        if (cfg->plugins[i].enabled)
+            jobs[njobs++].cp = &cfg->plugins[i];
+    }
+    plugin_load_set(jobs, njobs, cfg->file, &srv->env);
+    for (size_t i = 0; i < njobs; i++) {
+        server_log_diag(&srv->log, &jobs[i].errs);
+        diag_release(&jobs[i].errs);
+        if (jobs[i].status == STATUS_OK)
+            plugins[(*n)++] = jobs[i].pl;
+        else if (jobs[i].status == STATUS_NOMEM)
+            status = STATUS_NOMEM;
+        else if (jobs[i].status == STATUS_CONFIG)
             (*wrong)++;
         else
             (*failures)++;
     }
-    *out = plugins;
-    return STATUS_OK;
+    free(jobs);
+    return status;
 }
 
 int server_config_load(const struct server *srv, struct config *cfg, const char *path,

@@ -20,13 +20,19 @@ void jsonrpc_reader_init(struct jsonrpc_reader *r, int fd, size_t max)
     r->max = max;
 }
 
+/* The buffer let go (a long line once should not keep its buffer for good). */
+static void jsonrpc_reader_drop(struct jsonrpc_reader *r)
+{
+    free(r->buf);
+    r->buf = NULL;
+    r->len = r->start = r->scan = r->cap = 0;
+}
+
 void jsonrpc_reader_release(struct jsonrpc_reader *r)
 {
     if (r == NULL)
         return;
-    free(r->buf);
-    r->buf = NULL;
-    r->len = r->start = r->cap = 0;
+    jsonrpc_reader_drop(r);
 }
 
 /* Room for one more chunk, after moving unreturned bytes to the front. */
@@ -58,12 +64,8 @@ int jsonrpc_reader_fill(struct jsonrpc_reader *r)
 
     if (r->eof)
         return STATUS_EOF;
-    /* A long line once should not keep its buffer for good. */
-    if (r->start == r->len && r->cap > JSONRPC_KEEP_BYTES) {
-        free(r->buf);
-        r->buf = NULL;
-        r->len = r->start = r->cap = 0;
-    }
+    if (r->start == r->len && r->cap > JSONRPC_KEEP_BYTES)
+        jsonrpc_reader_drop(r);
     if (jsonrpc_reader_room(r) != STATUS_OK)
         return STATUS_NOMEM;
     n = read(r->fd, r->buf + r->len, JSONRPC_READ_CHUNK);
@@ -86,18 +88,26 @@ int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len)
 
     if (r->buf == NULL)
         return STATUS_AGAIN; /* nothing read yet, or the buffer was let go */
+    if (avail == 0 && r->cap > JSONRPC_KEEP_BYTES) {
+        jsonrpc_reader_drop(r);
+        return STATUS_AGAIN;
+    }
     start = r->buf + r->start;
-    nl = avail ? memchr(start, '\n', avail) : NULL;
+    /* Each read of a long line searches only the bytes it added. */
+    nl = avail > r->scan ? memchr(start + r->scan, '\n', avail - r->scan) : NULL;
 
     if (nl == NULL) {
+        r->scan = avail;
         if (r->skipping) {
             r->start = r->len;
+            r->scan = 0;
             return STATUS_AGAIN;
         }
         if (avail > r->max) {
             /* Over-long: say so once, then drop bytes up to its newline. */
             r->skipping = 1;
             r->start = r->len;
+            r->scan = 0;
             return STATUS_LIMIT;
         }
         if (!r->eof || avail == 0)
@@ -107,6 +117,7 @@ int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len)
     }
     n = (size_t)(nl - start);
     r->start += n + (r->start + n < r->len);
+    r->scan = 0;
     if (r->skipping) {
         r->skipping = 0;
         return jsonrpc_reader_next(r, line, len);

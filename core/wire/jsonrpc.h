@@ -36,6 +36,7 @@ struct jsonrpc_reader {
     char *buf;    /* owned */
     size_t len;   /* bytes in buf */
     size_t start; /* first byte not yet returned */
+    size_t scan;  /* bytes from start known to hold no newline: a long line is searched once */
     size_t cap;
     size_t max;   /* longest line accepted */
     int skipping; /* dropping the rest of an over-long line */
@@ -54,7 +55,9 @@ int jsonrpc_reader_fill(struct jsonrpc_reader *r) __attribute__((warn_unused_res
  * The next complete line, without its newline (and '\r'), NUL-terminated in place:
  * *line is borrowed until the next call. Returns STATUS_OK, STATUS_AGAIN when no complete
  * line is buffered, or STATUS_LIMIT once for a line longer than max (its bytes are skipped).
- * At EOF a last line without newline is returned too.
+ * At EOF a last line without newline is returned too. A buffer grown past 1 MiB by a long
+ * line is let go on the STATUS_AGAIN that finds it empty, before the calls its lines queued
+ * run: a large message's text is not held while it is answered.
  */
 int jsonrpc_reader_next(struct jsonrpc_reader *r, char **line, size_t *len);
 

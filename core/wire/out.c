@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -637,9 +638,41 @@ void out_result_text(struct out *o, struct out_batch *b, size_t slot, const cJSO
     out_result_printed(o, b, slot, id, result, 1);
 }
 
+/* About the bytes item (and what follows it in its list) prints to: its names and strings,
+ * and a little for each value. */
+static size_t out_estimate(const cJSON *item)
+{
+    size_t n = 0;
+
+    for (; item != NULL; item = item->next) {
+        n += 8;
+        if (item->string != NULL)
+            n += strlen(item->string) + 3;
+        if ((cJSON_IsString(item) || cJSON_IsRaw(item)) && item->valuestring != NULL)
+            n += strlen(item->valuestring);
+        else if (cJSON_IsNumber(item))
+            n += 24;
+        n += out_estimate(item->child);
+    }
+    return n;
+}
+
+/* result printed into a buffer of about its size from the start: cJSON's own print starts at
+ * 256 bytes and doubles (a copy each time, up to twice the text held), then copies the text
+ * once more to fit it. An estimate short of the escapes grows as cJSON does. */
+static char *out_print(const cJSON *result)
+{
+    size_t guess = out_estimate(result);
+
+    guess += guess / 16 + 64;
+    if (guess > INT_MAX / 2)
+        return cJSON_PrintUnformatted(result);
+    return cJSON_PrintBuffered(result, (int)guess, 0);
+}
+
 void out_result(struct out *o, struct out_batch *b, size_t slot, const cJSON *id, cJSON *result)
 {
-    char *text = result ? cJSON_PrintUnformatted(result) : NULL;
+    char *text = result ? out_print(result) : NULL;
 
     cJSON_Delete(result);
     if (text == NULL) {

@@ -234,6 +234,46 @@ static void test_reader_big_line(void)
     free(piece);
 }
 
+/* A line over 1 MiB read in pieces, its newline inside the last read with the next line: both
+ * come whole (each read searched from where the last one stopped), and once both are
+ * returned the grown buffer is let go. */
+static void test_reader_long_line_let_go(void)
+{
+    enum { PIECE = 60000, PIECES = 20 };
+    struct rpc_pipe p;
+    char *piece = malloc(PIECE + 1), buf[64];
+    char *line = NULL;
+    size_t len = 0;
+    int good = 1;
+
+    if (!CHECK(piece != NULL) || !CHECK(rpc_open(&p, 4u << 20) == 0)) {
+        free(piece);
+        return;
+    }
+    memset(piece, 'z', PIECE);
+    piece[PIECE] = '\0';
+    for (int i = 0; i < PIECES; i++) {
+        good &= rpc_feed(&p, piece) == STATUS_OK;
+        good &= jsonrpc_reader_next(&p.r, &line, &len) == STATUS_AGAIN;
+    }
+    CHECK(good);
+    CHECK_INT_EQ(rpc_feed(&p, "zz\n{\"b\":2}\n"), STATUS_OK);
+    if (CHECK_INT_EQ(jsonrpc_reader_next(&p.r, &line, &len), STATUS_OK)) {
+        CHECK_INT_EQ(len, PIECE * PIECES + 2);
+        CHECK_INT_EQ(strspn(line, "z"), PIECE * PIECES + 2);
+    }
+    CHECK_INT_EQ(rpc_next(&p, buf, sizeof(buf)), STATUS_OK);
+    CHECK_STR_EQ(buf, "{\"b\":2}");
+    CHECK(p.r.buf != NULL);
+    CHECK_INT_EQ(rpc_next(&p, buf, sizeof(buf)), STATUS_AGAIN);
+    CHECK(p.r.buf == NULL);
+    CHECK_INT_EQ(rpc_feed(&p, "{\"c\":3}\n"), STATUS_OK);
+    CHECK_INT_EQ(rpc_next(&p, buf, sizeof(buf)), STATUS_OK);
+    CHECK_STR_EQ(buf, "{\"c\":3}");
+    rpc_close(&p);
+    free(piece);
+}
+
 /* A wait for input that a signal interrupts returns STATUS_AGAIN (the pool then decides
  * whether to stop reading), not an error and not a silent retry. */
 static void rpc_on_signal(int sig)
@@ -556,6 +596,7 @@ static const struct check_test tests[] = {
     {"reader_overlong_in_pieces", test_reader_overlong_in_pieces},
     {"reader_overlong_whole", test_reader_overlong_whole},
     {"reader_big_line", test_reader_big_line},
+    {"reader_long_line_let_go", test_reader_long_line_let_go},
     {"reader_interrupted", test_reader_interrupted},
     {"result_shape", test_result_shape},
     {"error_shape", test_error_shape},

@@ -63,6 +63,45 @@ out:
     cJSON_Delete(args);
 }
 
+/* A handler that hands a long argument back (echo): the text item borrows the argument's
+ * string instead of copying it, and prints the same; a short one, or a text that only equals
+ * an argument, is copied. */
+static void test_text_borrows_argument(void)
+{
+    cJSON *args = cJSON_CreateObject();
+    char *long_text = result_fill('b', RESULT_BORROW_MIN);
+    const cJSON *arg, *item;
+    struct mcph_call c;
+    cJSON *result = NULL;
+    char *printed = NULL;
+
+    if (!CHECK(args != NULL && long_text != NULL) ||
+        !CHECK(cJSON_AddStringToObject(args, "text", long_text) != NULL) ||
+        !CHECK(cJSON_AddStringToObject(args, "short", "s") != NULL) ||
+        !CHECK_INT_EQ(result_init(&c, RESULT_TOOL, REV_2025_06_18, args, NULL), STATUS_OK))
+        goto out;
+    arg = cJSON_GetObjectItemCaseSensitive(args, "text");
+    CHECK_INT_EQ(result_text(&c, arg->valuestring), MCPH_OK);
+    CHECK_INT_EQ(result_text(&c, long_text), MCPH_OK);
+    CHECK_INT_EQ(result_text(&c, cJSON_GetObjectItemCaseSensitive(args, "short")->valuestring),
+                 MCPH_OK);
+    item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c.items, 0), "text");
+    CHECK(item != NULL && item->valuestring == arg->valuestring);
+    item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c.items, 1), "text");
+    CHECK(item != NULL && item->valuestring != long_text);
+    item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(c.items, 2), "text");
+    CHECK(item != NULL && item->valuestring != arg->valuestring);
+    result = result_build(&c);
+    printed = cJSON_PrintUnformatted(result);
+    CHECK(printed != NULL && strstr(printed, long_text) != NULL);
+    result_release(&c);
+out:
+    free(printed);
+    cJSON_Delete(result);
+    free(long_text);
+    cJSON_Delete(args);
+}
+
 /* host->error keeps the whole message, returns the status it was given, and the last one
  * set wins. */
 static void test_long_protocol_error(void)
@@ -449,6 +488,7 @@ out:
 
 static const struct check_test tests[] = {
     {"long_tool_error", test_long_tool_error},
+    {"text_borrows_argument", test_text_borrows_argument},
     {"long_protocol_error", test_long_protocol_error},
     {"audio_stand_in_whole", test_audio_stand_in_whole},
     {"link_stand_in", test_link_stand_in},
