@@ -539,6 +539,10 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
             break;
         }
         link_check_timeout(l, p);
+        /* The call reads the server's stdout itself when it may (link_lead): its reply then
+         * reaches it with no hand-off; else the link's thread wakes it. */
+        if (link_lead(l, MCP_TICK_MS))
+            continue;
         link_after(&tick, MCP_TICK_MS);
         link_timedwait(l, &tick);
     }

@@ -8,11 +8,14 @@
 
 #include "mcph-json.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- Messages from the server. --- */
 
@@ -434,4 +437,134 @@ void link_on_line(struct mcp_link *l, const char *line, size_t len)
     cJSON_Delete(msg);
     /* What a costly message left free goes back to the system. */
     mcph_json_trim(cost);
+}
+
+/* --- Reading, by the link's thread or by a call it was lent to. --- */
+
+/* Each whole line of rbuf to link_on_line, then rbuf's room cut back after a large line.
+ * Returns -1 for a line too long (l->ended says), else 0. */
+static int link_lines(struct mcp_link *l)
+{
+    struct mcph_strbuf *buf = &l->rbuf;
+
+    for (;;) {
+        char *nl = memchr(buf->buf + l->rscan, '\n', buf->len - l->rscan);
+        size_t len;
+
+        if (nl == NULL) {
+            l->rscan = buf->len;
+            break;
+        }
+        len = (size_t)(nl - buf->buf);
+        link_on_line(l, buf->buf, len);
+        memmove(buf->buf, nl + 1, buf->len - len - 1);
+        mcph_sb_setlen(buf, buf->len - len - 1);
+        l->rscan = 0;
+    }
+    /* The room a large line took is not kept for the next ones. */
+    if (buf->alloc > MCP_READ_KEEP && buf->len < MCP_READ_KEEP / 2) {
+        struct mcph_strbuf rest = MCPH_STRBUF_INIT;
+        size_t freed = buf->alloc;
+
+        if (mcph_sb_add(&rest, buf->buf, buf->len) == MCPH_OK) {
+            mcph_sb_release(buf);
+            *buf = rest;
+            /* glibc serves blocks this size from the heap once one was freed: give it
+             * back too. */
+            mcph_json_trim(freed);
+        }
+    }
+    if (buf->len > MCP_LINE_MAX) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "wrote a line longer than %u bytes", MCP_LINE_MAX);
+        pthread_mutex_unlock(&l->lock);
+        return -1;
+    }
+    return 0;
+}
+
+int link_read_in(struct mcp_link *l)
+{
+    ssize_t n;
+
+    if (l->rbuf.buf == NULL)
+        mcph_sb_init(&l->rbuf);
+    if (mcph_sb_grow(&l->rbuf, 65536) != 0)
+        return -1;
+    n = read(l->from, l->rbuf.buf + l->rbuf.len, 65536);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n <= 0)
+        return -1;
+    l->rbuf.len += (size_t)n; /* read into the room grow made */
+    l->rbuf.buf[l->rbuf.len] = '\0';
+    return link_lines(l) == 0 ? 1 : -1;
+}
+
+int link_lend(struct mcp_link *l, int *timeout)
+{
+    int lent;
+
+    pthread_mutex_lock(&l->lock);
+    if (l->read_end) {
+        pthread_mutex_unlock(&l->lock);
+        return -1;
+    }
+    if (!l->lent && l->want_lend && l->state == MCP_UP) {
+        l->lent = 1;
+        l->lend_used = 1;
+        pthread_cond_broadcast(&l->cond); /* the call that asked leads */
+    } else if (l->lent && !l->reading && !l->lend_used) {
+        l->lent = 0; /* nobody read for MCP_LEND_MS: the server's messages are read at once */
+    }
+    l->want_lend = 0;
+    l->lend_used = 0;
+    lent = l->lent;
+    pthread_mutex_unlock(&l->lock);
+    if (lent && (*timeout < 0 || *timeout > MCP_LEND_MS))
+        *timeout = MCP_LEND_MS;
+    return lent;
+}
+
+void link_lend_end(struct mcp_link *l)
+{
+    pthread_mutex_lock(&l->lock);
+    l->lent = 0;
+    while (l->reading)
+        pthread_cond_wait(&l->cond, &l->lock);
+    l->read_end = 0;
+    l->want_lend = 0;
+    pthread_mutex_unlock(&l->lock);
+    mcph_sb_release(&l->rbuf);
+    l->rscan = 0;
+}
+
+int link_lead(struct mcp_link *l, int ms)
+{
+    struct pollfd fd = {.fd = l->from, .events = POLLIN};
+    int got = 0;
+
+    if (!l->lent || l->reading || l->read_end) {
+        if (!l->lent && !l->want_lend && l->state == MCP_UP) {
+            l->want_lend = 1;
+            link_wake(l);
+        }
+        return 0;
+    }
+    l->reading = 1;
+    l->lend_used = 1;
+    pthread_mutex_unlock(&l->lock);
+    if (poll(&fd, 1, ms) > 0)
+        got = link_read_in(l);
+    pthread_mutex_lock(&l->lock);
+    l->reading = 0;
+    if (got < 0) {
+        /* The link's thread reaps the process and fails what waited for it. */
+        l->read_end = 1;
+        l->lent = 0;
+        link_wake(l);
+    }
+    /* Another waiting call leads next, or the link's thread takes reading back. */
+    pthread_cond_broadcast(&l->cond);
+    return 1;
 }
