@@ -119,6 +119,9 @@ struct mcp_pending {
     struct timespec deadline; /* CLOCK_MONOTONIC; zero: none (its waiter's own) */
     struct timespec sent;     /* CLOCK_MONOTONIC: when it went (spec.call_timeout_ms) */
     cJSON *reply;             /* owned: the response, or NULL */
+    int raw_ok;               /* its result may come as text (a call's: serve.c reads it) */
+    char *raw;                /* owned: the result's text as the server wrote it, or NULL
+                               * (then reply is an empty object: link_read.c) */
     char *failure;            /* owned: why no response will come, or NULL */
     struct mcp_event *events, **tail;
     /* Parked: its call was asked to come back with the client's answer (2026-07-28). */

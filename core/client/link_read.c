@@ -310,6 +310,45 @@ static int link_peek_reply(const char *line, size_t len, int64_t *id)
     return ok;
 }
 
+/* A call's reply whose result can go to the host as the text the server wrote, unparsed
+ * here (host->result_json reads it once): an object, with no error beside it, no text cJSON
+ * would cut (U+0000) and no resultType but "complete" (a MCP_MODERN server's input_required
+ * is read as a tree, rounds.c). Returns 1 when p took it; else the line is parsed. */
+static int link_reply_raw(struct mcp_link *l, const char *line, size_t len, int64_t id)
+{
+    const char *text, *member;
+    size_t n, m;
+    struct mcp_pending *p;
+    char *raw;
+    cJSON *stub;
+    int taken = 0;
+
+    if (!mcph_json_member(line, len, "result", &text, &n) || n < 2 || text[0] != '{' ||
+        mcph_json_member(line, len, "error", &member, &m) || memchr(text, '\0', n) != NULL ||
+        memmem(text, n, "\\u0000", 6) != NULL)
+        return 0;
+    if (mcph_json_member(text, n, "resultType", &member, &m) &&
+        (m != 10 || memcmp(member, "\"complete\"", 10) != 0))
+        return 0;
+    raw = strndup(text, n);
+    stub = cJSON_CreateObject();
+    pthread_mutex_lock(&l->lock);
+    p = link_find(l, id);
+    if (p != NULL && p->raw_ok && p->reply == NULL && p->failure == NULL && raw != NULL &&
+        stub != NULL) {
+        p->reply = stub;
+        p->raw = raw;
+        pthread_cond_broadcast(&l->cond);
+        taken = 1;
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (!taken) {
+        free(raw);
+        cJSON_Delete(stub);
+    }
+    return taken;
+}
+
 /* Whether a request with id waits for its answer (the handshake's included). */
 static int link_awaited(struct mcp_link *l, int64_t id)
 {
@@ -425,13 +464,15 @@ void link_on_line(struct mcp_link *l, const char *line, size_t len)
         link_too_costly(l, line, len, reply, id, values, cost);
         return;
     }
+    if (values == 0)
+        reply = link_peek_reply(line, len, &id);
+    if (reply && link_reply_raw(l, line, len, id))
+        return;
     msg = cJSON_ParseWithLength(line, len);
     if (cJSON_IsObject(msg)) {
         mcp_json_mark_cut(msg, line, len);
         link_on_message(l, msg);
     } else {
-        if (values == 0)
-            reply = link_peek_reply(line, len, &id);
         link_not_jsonrpc(l, line, len, reply && msg == NULL, id);
     }
     cJSON_Delete(msg);
