@@ -8,7 +8,9 @@
  *   rows.c      the rows defined from the server's lists, and its instructions
  *   link.c      the link's writing, its requests and their answers, parking, subscriptions
  *   link_list.c init's lists (kept for an idle server), the handshake's capabilities
- *   link_read.c the messages from the server
+ *   link_read.c the messages from the server, and reading them: by the link's thread, or lent
+ *               to the call that waits (a reply then reaches its call on its own thread), a
+ *               call's result kept as the text the server wrote
  *   link_run.c  the link's thread: start, handshake, reading, restarts with backoff, down
  *               after too many crashes, stops when idle; opening and closing a link
  *   spawn.c     starting the process under its keeper (no shell; it dies with mcph)

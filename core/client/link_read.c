@@ -3,6 +3,8 @@
  * wait for them, its notifications to the host or to the call they belong to, its requests
  * (sampling, elicitation, roots) to the call that may ask the client; the answers to the
  * handshake make the link up. A line too long, not JSON-RPC or unasked for is dropped and said.
+ * Whoever holds reading reads: the link's thread, or, lent by it, the call that waits for a
+ * reply (link_lead), so that a sequential client's reply never crosses threads.
  */
 #include "client/link.h"
 
