@@ -325,7 +325,12 @@ static int link_reply_raw(struct mcp_link *l, const char *line, size_t len, int6
     cJSON *stub;
     int taken = 0;
 
-    if (!mcph_json_member(line, len, "result", &text, &n) || n < 2 || text[0] != '{' ||
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+        len--;
+    /* A line cut short (its result's text or the message not closed) is parsed, and so
+     * fails its call as not JSON. */
+    if (len == 0 || line[len - 1] != '}' || !mcph_json_member(line, len, "result", &text, &n) ||
+        n < 2 || text[0] != '{' || text[n - 1] != '}' ||
         mcph_json_member(line, len, "error", &member, &m) || memchr(text, '\0', n) != NULL ||
         memmem(text, n, "\\u0000", 6) != NULL)
         return 0;
