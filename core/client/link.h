@@ -180,7 +180,8 @@ struct mcp_link {
     struct mcp_listed *listed; /* the lists' pages, served to a rebuild while idle (lock) */
     char **subs;               /* the URIs subscribed at the server */
     size_t nsubs;
-    unsigned noise; /* lines from the server that are not JSON-RPC */
+    unsigned noise;  /* lines from the server that are not JSON-RPC */
+    char *meta_text; /* owned: a MCP_MODERN request's _meta members as text, or NULL (lock) */
     /* Reading the server's stdout, lent to the calls that wait (link_read.c): while lent, the
      * link's thread leaves `from` to the waiting call that leads (reading), so that a reply
      * reaches its call on the thread that waits for it, with no hand-off between threads. */

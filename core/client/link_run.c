@@ -688,6 +688,7 @@ void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host)
         free(l->subs[i]);
     free(l->subs);
     cJSON_Delete(l->init_result);
+    free(l->meta_text);
     link_listed_free(l);
     free(l->hosts);
     mcp_spec_release(&l->spec);
