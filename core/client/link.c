@@ -202,16 +202,12 @@ static int link_queue(struct mcp_link *l, char **text, size_t len, size_t off, i
     return MCPH_OK;
 }
 
-int link_write(struct mcp_link *l, const cJSON *msg)
+/* Write text (len bytes, a whole line; taken over). */
+static int link_write_text(struct mcp_link *l, char *text, size_t len)
 {
-    char *text = cJSON_PrintUnformatted(msg);
-    size_t len, off = 0;
+    size_t off = 0;
     int rc = MCPH_ERR, wake = 0;
 
-    if (text == NULL)
-        return MCPH_ERR_NOMEM;
-    len = strlen(text);
-    text[len++] = '\n'; /* over the NUL: written by length */
     pthread_mutex_lock(&l->wlock);
     if (l->to >= 0 && !l->out_dead)
         rc = link_write_now(l, text, len, &off);
@@ -222,6 +218,18 @@ int link_write(struct mcp_link *l, const cJSON *msg)
     if (wake)
         link_wake(l); /* the link's thread now waits for room in the pipe too */
     return rc;
+}
+
+int link_write(struct mcp_link *l, const cJSON *msg)
+{
+    char *text = cJSON_PrintUnformatted(msg);
+    size_t len;
+
+    if (text == NULL)
+        return MCPH_ERR_NOMEM;
+    len = strlen(text);
+    text[len++] = '\n'; /* over the NUL: written by length */
+    return link_write_text(l, text, len);
 }
 
 /* How long what waits for the server's stdin has not moved (0: nothing waits). */
@@ -338,6 +346,7 @@ void link_pending_free(struct mcp_pending *p)
     free(p->asked);
     cJSON_Delete(p->open_id);
     cJSON_Delete(p->reply);
+    free(p->raw);
     free(p->failure);
     free(p->park_key);
     free(p);
@@ -439,26 +448,113 @@ static int link_wait_up(struct mcp_link *l, struct mcph_strbuf *why)
     return MCPH_ERR;
 }
 
+/* The members of the _meta every request to a MCP_MODERN server carries, as JSON text
+ * without its braces: made once for the link (they do not change), or NULL. */
+static const char *link_meta_text(struct mcp_link *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *text = NULL;
+    size_t len;
+
+    pthread_mutex_lock(&l->lock);
+    if (l->meta_text != NULL) {
+        pthread_mutex_unlock(&l->lock);
+        cJSON_Delete(o);
+        return l->meta_text;
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (o != NULL) {
+        mcp_link_request_meta(l, o);
+        text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "_meta"));
+    }
+    cJSON_Delete(o);
+    if (text == NULL || (len = strlen(text)) < 2) {
+        free(text);
+        return NULL;
+    }
+    memmove(text, text + 1, len - 2);
+    text[len - 2] = '\0';
+    pthread_mutex_lock(&l->lock);
+    if (l->meta_text == NULL)
+        l->meta_text = text;
+    else
+        free(text);
+    pthread_mutex_unlock(&l->lock);
+    return l->meta_text;
+}
+
+/* A request as text, {"jsonrpc":"2.0","id":ID,"method":M,"params":{...,"_meta":{...}}}: params
+ * (an object, consumed) printed once, with the modern _meta (when the server speaks
+ * MCP_MODERN) and progressToken (a tools/call's: progress is asked for always, the client
+ * gets it only if it asked itself) spliced into its _meta as text, not built as a tree to be
+ * printed and freed on every request. NULL when out of memory. */
+static char *link_request_text(struct mcp_link *l, const char *method, cJSON *params,
+                               const char *id, size_t *len)
+{
+    struct mcph_strbuf sb = MCPH_STRBUF_INIT;
+    cJSON *meta = cJSON_DetachItemFromObjectCaseSensitive(params, "_meta");
+    char *ptext = cJSON_PrintBuffered(params, 512, 0);
+    char *mtext = cJSON_IsObject(meta) ? cJSON_PrintBuffered(meta, 256, 0) : NULL;
+    const char *modern = mcp_link_modern(l) ? link_meta_text(l) : NULL;
+    size_t plen = ptext != NULL ? strlen(ptext) : 0, mlen = mtext != NULL ? strlen(mtext) : 0;
+    int more = 0;
+
+    if (plen >= 2) {
+        mcph_sb_addf(&sb, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":", id);
+        mcph_sb_addjson(&sb, method, strlen(method));
+        mcph_sb_addstr(&sb, ",\"params\":");
+        mcph_sb_add(&sb, ptext, plen - 1);
+        mcph_sb_addstr(&sb, plen > 2 ? ",\"_meta\":{" : "\"_meta\":{");
+        if (mlen > 2) {
+            mcph_sb_add(&sb, mtext + 1, mlen - 2);
+            more = 1;
+        }
+        if (modern != NULL && modern[0] != '\0') {
+            mcph_sb_addf(&sb, "%s%s", more ? "," : "", modern);
+            more = 1;
+        }
+        if (strcmp(method, "tools/call") == 0)
+            mcph_sb_addf(&sb, "%s\"progressToken\":%s", more ? "," : "", id);
+        mcph_sb_addstr(&sb, "}}}\n");
+    }
+    free(ptext);
+    free(mtext);
+    cJSON_Delete(meta);
+    cJSON_Delete(params);
+    *len = sb.len;
+    if (plen < 2 || sb.nomem) {
+        mcph_sb_release(&sb);
+        return NULL;
+    }
+    return mcph_sb_detach(&sb, NULL);
+}
+
 struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON *params, int asks,
                                   struct mcph_strbuf *why)
 {
     struct mcp_pending *p = calloc(1, sizeof(*p));
-    cJSON *msg = link_message(method, params);
-    cJSON *meta;
+    char id[24], *text;
+    size_t len;
 
-    if (p == NULL || msg == NULL) {
+    if (params == NULL)
+        params = cJSON_CreateObject();
+    if (p == NULL || !cJSON_IsObject(params)) {
         free(p);
-        cJSON_Delete(msg);
+        cJSON_Delete(params);
         mcph_sb_addstr(why, "out of memory");
         return NULL;
     }
     p->tail = &p->events;
     p->asks = asks;
+    /* A call's result is passed to the host as the server wrote it (mcp_reply); init's
+     * lists are read as trees. */
+    p->raw_ok = strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ||
+                strcmp(method, "resources/read") == 0 || strcmp(method, "completion/complete") == 0;
     pthread_mutex_lock(&l->lock);
     if (link_wait_up(l, why) != MCPH_OK) {
         pthread_mutex_unlock(&l->lock);
         free(p);
-        cJSON_Delete(msg);
+        cJSON_Delete(params);
         return NULL;
     }
     p->id = ++l->next_id;
@@ -468,21 +564,19 @@ struct mcp_pending *mcp_link_send(struct mcp_link *l, const char *method, cJSON 
     p->next = l->pending;
     l->pending = p;
     pthread_mutex_unlock(&l->lock);
-    cJSON_AddNumberToObject(msg, "id", (double)p->id);
-    /* Progress is asked for always: the client gets it only if it asked itself. */
-    params = cJSON_GetObjectItemCaseSensitive(msg, "params");
-    if (params == NULL)
-        params = cJSON_AddObjectToObject(msg, "params");
-    mcp_link_request_meta(l, params);
-    meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
-    if (meta == NULL)
-        meta = cJSON_AddObjectToObject(params, "_meta");
-    if (cJSON_IsObject(meta) && strcmp(method, "tools/call") == 0)
-        cJSON_AddNumberToObject(meta, "progressToken", (double)p->id);
-    if (link_write(l, msg) != MCPH_OK) {
-        /* The process is ending; the link's thread fails p when it has reaped it. */
+    /* Printed as the integer it is: cJSON prints a number with sprintf and reads it back
+     * with sscanf. */
+    snprintf(id, sizeof(id), "%" PRId64, p->id);
+    text = link_request_text(l, method, params, id, &len);
+    /* Not written (out of memory), or the process is ending: the link's thread fails p when
+     * it has reaped it; a request never written is failed here. */
+    if (text == NULL || link_write_text(l, text, len) != MCPH_OK) {
+        pthread_mutex_lock(&l->lock);
+        if (text == NULL && p->failure == NULL)
+            p->failure = strdup("could not be sent (out of memory)");
+        pthread_cond_broadcast(&l->cond);
+        pthread_mutex_unlock(&l->lock);
     }
-    cJSON_Delete(msg);
     return p;
 }
 
@@ -539,6 +633,10 @@ enum mcp_wait mcp_link_wait(struct mcp_link *l, struct mcp_pending *p, const str
             break;
         }
         link_check_timeout(l, p);
+        /* The call reads the server's stdout itself when it may (link_lead): its reply then
+         * reaches it with no hand-off; else the link's thread wakes it. */
+        if (link_lead(l, MCP_TICK_MS))
+            continue;
         link_after(&tick, MCP_TICK_MS);
         link_timedwait(l, &tick);
     }

@@ -8,7 +8,9 @@
  *   rows.c      the rows defined from the server's lists, and its instructions
  *   link.c      the link's writing, its requests and their answers, parking, subscriptions
  *   link_list.c init's lists (kept for an idle server), the handshake's capabilities
- *   link_read.c the messages from the server
+ *   link_read.c the messages from the server, and reading them: by the link's thread, or lent
+ *               to the call that waits (a reply then reaches its call on its own thread), a
+ *               call's result kept as the text the server wrote
  *   link_run.c  the link's thread: start, handshake, reading, restarts with backoff, down
  *               after too many crashes, stops when idle; opening and closing a link
  *   spawn.c     starting the process under its keeper (no shell; it dies with mcph)
@@ -43,6 +45,7 @@
 #define MCP_LINK_ASKS_MAX 256  /* the server's questions waiting for their calls; more: refused */
 #define MCP_PARKED_MAX 256     /* calls parked for their clients' answers, per server */
 #define MCP_LIST_STALL_MS 1000 /* init's lists give up on a stdin not read */
+#define MCP_LEND_MS 20         /* reading lent to calls: the link's thread looks this often */
 
 /* What messages call the process of spec: "server 'x' ..." or "plugin 'x' ...". */
 static inline const char *mcp_noun(const struct mcp_spec *spec)
@@ -118,6 +121,9 @@ struct mcp_pending {
     struct timespec deadline; /* CLOCK_MONOTONIC; zero: none (its waiter's own) */
     struct timespec sent;     /* CLOCK_MONOTONIC: when it went (spec.call_timeout_ms) */
     cJSON *reply;             /* owned: the response, or NULL */
+    int raw_ok;               /* its result may come as text (a call's: serve.c reads it) */
+    char *raw;                /* owned: the result's text as the server wrote it, or NULL
+                               * (then reply is an empty object: link_read.c) */
     char *failure;            /* owned: why no response will come, or NULL */
     struct mcp_event *events, **tail;
     /* Parked: its call was asked to come back with the client's answer (2026-07-28). */
@@ -174,7 +180,18 @@ struct mcp_link {
     struct mcp_listed *listed; /* the lists' pages, served to a rebuild while idle (lock) */
     char **subs;               /* the URIs subscribed at the server */
     size_t nsubs;
-    unsigned noise; /* lines from the server that are not JSON-RPC */
+    unsigned noise;  /* lines from the server that are not JSON-RPC */
+    char *meta_text; /* owned: a MCP_MODERN request's _meta members as text, or NULL (lock) */
+    /* Reading the server's stdout, lent to the calls that wait (link_read.c): while lent, the
+     * link's thread leaves `from` to the waiting call that leads (reading), so that a reply
+     * reaches its call on the thread that waits for it, with no hand-off between threads. */
+    int lent;                /* the link's thread lent reading to the calls (lock) */
+    int reading;             /* a call reads `from` now (lock) */
+    int lend_used;           /* a call read since the link's thread last looked (lock) */
+    int want_lend;           /* a call waits and would read (lock) */
+    int read_end;            /* a call read the end of `from`, or a line too long (lock) */
+    struct mcph_strbuf rbuf; /* what was read and is not a whole line yet (the reader's) */
+    size_t rscan;            /* how far rbuf is known to hold no newline */
 };
 
 /* Start the server and wait for its handshake (spec's startup_ms). Returns a link with one
@@ -287,6 +304,22 @@ void link_log(struct mcp_link *l, enum mcph_log_level level, const char *fmt, ..
 void link_alert(struct mcp_link *l, const char *text);
 /* link_read.c: one line the server wrote. */
 void link_on_line(struct mcp_link *l, const char *line, size_t len);
+/* link_read.c: reading `from` (whoever reads it: the link's thread, or a call it was lent to).
+ * link_read_in reads what poll said is there into rbuf and hands each whole line to
+ * link_on_line: 1 when it read, 0 when interrupted, -1 at the end (EOF, an error, a line
+ * longer than MCP_LINE_MAX: l->ended says). Only the thread that holds reading calls it. */
+int link_read_in(struct mcp_link *l);
+/* link_read.c, the link's thread: whether reading is lent (1: poll `from` not, and look again
+ * within *timeout, shortened), the link's thread's own (0), or a call read the end (-1).
+ * A call that waits has it lent; the link's thread takes it back when no call read for
+ * MCP_LEND_MS (a server's messages between calls wait at most that long). */
+int link_lend(struct mcp_link *l, int *timeout);
+/* link_read.c, the link's thread leaving its read loop: reading taken back (it waits for a
+ * call that reads to stop), rbuf emptied for the next process. */
+void link_lend_end(struct mcp_link *l);
+/* link_read.c, a waiting call (lock held, released while it reads): read `from` for at most
+ * ms if reading is lent and nobody reads; 1 when it led, 0 when it did not (then wait). */
+int link_lead(struct mcp_link *l, int ms);
 /* link_run.c: the handshake's first request, and a MCP_MODERN server's subscriptions. */
 int link_send_initialize(struct mcp_link *l);
 void link_listen(struct mcp_link *l);

@@ -3,16 +3,21 @@
  * wait for them, its notifications to the host or to the call they belong to, its requests
  * (sampling, elicitation, roots) to the call that may ask the client; the answers to the
  * handshake make the link up. A line too long, not JSON-RPC or unasked for is dropped and said.
+ * Whoever holds reading reads: the link's thread, or, lent by it, the call that waits for a
+ * reply (link_lead), so that a sequential client's reply never crosses threads.
  */
 #include "client/link.h"
 
 #include "mcph-json.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- Messages from the server. --- */
 
@@ -307,6 +312,50 @@ static int link_peek_reply(const char *line, size_t len, int64_t *id)
     return ok;
 }
 
+/* A call's reply whose result can go to the host as the text the server wrote, unparsed
+ * here (host->result_json reads it once): an object, with no error beside it, no text cJSON
+ * would cut (U+0000) and no resultType but "complete" (a MCP_MODERN server's input_required
+ * is read as a tree, rounds.c). Returns 1 when p took it; else the line is parsed. */
+static int link_reply_raw(struct mcp_link *l, const char *line, size_t len, int64_t id)
+{
+    const char *text, *member;
+    size_t n, m;
+    struct mcp_pending *p;
+    char *raw;
+    cJSON *stub;
+    int taken = 0;
+
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+        len--;
+    /* A line cut short (its result's text or the message not closed) is parsed, and so
+     * fails its call as not JSON. */
+    if (len == 0 || line[len - 1] != '}' || !mcph_json_member(line, len, "result", &text, &n) ||
+        n < 2 || text[0] != '{' || text[n - 1] != '}' ||
+        mcph_json_member(line, len, "error", &member, &m) || memchr(text, '\0', n) != NULL ||
+        memmem(text, n, "\\u0000", 6) != NULL)
+        return 0;
+    if (mcph_json_member(text, n, "resultType", &member, &m) &&
+        (m != 10 || memcmp(member, "\"complete\"", 10) != 0))
+        return 0;
+    raw = strndup(text, n);
+    stub = cJSON_CreateObject();
+    pthread_mutex_lock(&l->lock);
+    p = link_find(l, id);
+    if (p != NULL && p->raw_ok && p->reply == NULL && p->failure == NULL && raw != NULL &&
+        stub != NULL) {
+        p->reply = stub;
+        p->raw = raw;
+        pthread_cond_broadcast(&l->cond);
+        taken = 1;
+    }
+    pthread_mutex_unlock(&l->lock);
+    if (!taken) {
+        free(raw);
+        cJSON_Delete(stub);
+    }
+    return taken;
+}
+
 /* Whether a request with id waits for its answer (the handshake's included). */
 static int link_awaited(struct mcp_link *l, int64_t id)
 {
@@ -422,16 +471,148 @@ void link_on_line(struct mcp_link *l, const char *line, size_t len)
         link_too_costly(l, line, len, reply, id, values, cost);
         return;
     }
+    if (values == 0)
+        reply = link_peek_reply(line, len, &id);
+    if (reply && link_reply_raw(l, line, len, id))
+        return;
     msg = cJSON_ParseWithLength(line, len);
     if (cJSON_IsObject(msg)) {
         mcp_json_mark_cut(msg, line, len);
         link_on_message(l, msg);
     } else {
-        if (values == 0)
-            reply = link_peek_reply(line, len, &id);
         link_not_jsonrpc(l, line, len, reply && msg == NULL, id);
     }
     cJSON_Delete(msg);
     /* What a costly message left free goes back to the system. */
     mcph_json_trim(cost);
+}
+
+/* --- Reading, by the link's thread or by a call it was lent to. --- */
+
+/* Each whole line of rbuf to link_on_line, then rbuf's room cut back after a large line.
+ * Returns -1 for a line too long (l->ended says), else 0. */
+static int link_lines(struct mcp_link *l)
+{
+    struct mcph_strbuf *buf = &l->rbuf;
+
+    for (;;) {
+        char *nl = memchr(buf->buf + l->rscan, '\n', buf->len - l->rscan);
+        size_t len;
+
+        if (nl == NULL) {
+            l->rscan = buf->len;
+            break;
+        }
+        len = (size_t)(nl - buf->buf);
+        link_on_line(l, buf->buf, len);
+        memmove(buf->buf, nl + 1, buf->len - len - 1);
+        mcph_sb_setlen(buf, buf->len - len - 1);
+        l->rscan = 0;
+    }
+    /* The room a large line took is not kept for the next ones. */
+    if (buf->alloc > MCP_READ_KEEP && buf->len < MCP_READ_KEEP / 2) {
+        struct mcph_strbuf rest = MCPH_STRBUF_INIT;
+        size_t freed = buf->alloc;
+
+        if (mcph_sb_add(&rest, buf->buf, buf->len) == MCPH_OK) {
+            mcph_sb_release(buf);
+            *buf = rest;
+            /* glibc serves blocks this size from the heap once one was freed: give it
+             * back too. */
+            mcph_json_trim(freed);
+        }
+    }
+    if (buf->len > MCP_LINE_MAX) {
+        pthread_mutex_lock(&l->lock);
+        snprintf(l->ended, sizeof(l->ended), "wrote a line longer than %u bytes", MCP_LINE_MAX);
+        pthread_mutex_unlock(&l->lock);
+        return -1;
+    }
+    return 0;
+}
+
+int link_read_in(struct mcp_link *l)
+{
+    ssize_t n;
+
+    if (l->rbuf.buf == NULL)
+        mcph_sb_init(&l->rbuf);
+    if (mcph_sb_grow(&l->rbuf, 65536) != 0)
+        return -1;
+    n = read(l->from, l->rbuf.buf + l->rbuf.len, 65536);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n <= 0)
+        return -1;
+    l->rbuf.len += (size_t)n; /* read into the room grow made */
+    l->rbuf.buf[l->rbuf.len] = '\0';
+    return link_lines(l) == 0 ? 1 : -1;
+}
+
+int link_lend(struct mcp_link *l, int *timeout)
+{
+    int lent;
+
+    pthread_mutex_lock(&l->lock);
+    if (l->read_end) {
+        pthread_mutex_unlock(&l->lock);
+        return -1;
+    }
+    if (!l->lent && l->want_lend && l->state == MCP_UP) {
+        l->lent = 1;
+        l->lend_used = 1;
+        pthread_cond_broadcast(&l->cond); /* the call that asked leads */
+    } else if (l->lent && !l->reading && !l->lend_used) {
+        l->lent = 0; /* nobody read for MCP_LEND_MS: the server's messages are read at once */
+    }
+    l->want_lend = 0;
+    l->lend_used = 0;
+    lent = l->lent;
+    pthread_mutex_unlock(&l->lock);
+    if (lent && (*timeout < 0 || *timeout > MCP_LEND_MS))
+        *timeout = MCP_LEND_MS;
+    return lent;
+}
+
+void link_lend_end(struct mcp_link *l)
+{
+    pthread_mutex_lock(&l->lock);
+    l->lent = 0;
+    while (l->reading)
+        pthread_cond_wait(&l->cond, &l->lock);
+    l->read_end = 0;
+    l->want_lend = 0;
+    pthread_mutex_unlock(&l->lock);
+    mcph_sb_release(&l->rbuf);
+    l->rscan = 0;
+}
+
+int link_lead(struct mcp_link *l, int ms)
+{
+    struct pollfd fd = {.fd = l->from, .events = POLLIN};
+    int got = 0;
+
+    if (!l->lent || l->reading || l->read_end) {
+        if (!l->lent && !l->want_lend && l->state == MCP_UP) {
+            l->want_lend = 1;
+            link_wake(l);
+        }
+        return 0;
+    }
+    l->reading = 1;
+    l->lend_used = 1;
+    pthread_mutex_unlock(&l->lock);
+    if (poll(&fd, 1, ms) > 0)
+        got = link_read_in(l);
+    pthread_mutex_lock(&l->lock);
+    l->reading = 0;
+    if (got < 0) {
+        /* The link's thread reaps the process and fails what waited for it. */
+        l->read_end = 1;
+        l->lent = 0;
+        link_wake(l);
+    }
+    /* Another waiting call leads next, or the link's thread takes reading back. */
+    pthread_cond_broadcast(&l->cond);
+    return 1;
 }

@@ -278,54 +278,12 @@ static void link_drain_wake(struct mcp_link *l)
         ;
 }
 
-/* Each whole line of buf to link_on_line, then buf's room cut back after a large line.
- * *scan: how far buf is known to hold no newline. Returns LINK_END for a line too long. */
-static enum link_step link_lines(struct mcp_link *l, struct mcph_strbuf *buf, size_t *scan)
-{
-    for (;;) {
-        char *nl = memchr(buf->buf + *scan, '\n', buf->len - *scan);
-        size_t len;
-
-        if (nl == NULL) {
-            *scan = buf->len;
-            break;
-        }
-        len = (size_t)(nl - buf->buf);
-        link_on_line(l, buf->buf, len);
-        memmove(buf->buf, nl + 1, buf->len - len - 1);
-        mcph_sb_setlen(buf, buf->len - len - 1);
-        *scan = 0;
-    }
-    /* The room a large line took is not kept for the next ones. */
-    if (buf->alloc > MCP_READ_KEEP && buf->len < MCP_READ_KEEP / 2) {
-        struct mcph_strbuf rest = MCPH_STRBUF_INIT;
-        size_t freed = buf->alloc;
-
-        if (mcph_sb_add(&rest, buf->buf, buf->len) == MCPH_OK) {
-            mcph_sb_release(buf);
-            *buf = rest;
-            /* glibc serves blocks this size from the heap once one was freed: give it
-             * back too. */
-            mcph_json_trim(freed);
-        }
-    }
-    if (buf->len > MCP_LINE_MAX) {
-        pthread_mutex_lock(&l->lock);
-        snprintf(l->ended, sizeof(l->ended), "wrote a line longer than %u bytes", MCP_LINE_MAX);
-        pthread_mutex_unlock(&l->lock);
-        return LINK_END;
-    }
-    return LINK_GO;
-}
-
 /* Read lines until the server's stdout ends, the link stops, or the server has been idle for
  * spec.idle_stop_s (returns 1: the link is MCP_IDLE); during the handshake, at most the
  * start-up deadline. */
 static int link_read(struct mcp_link *l)
 {
-    struct mcph_strbuf buf = MCPH_STRBUF_INIT;
     struct timespec started;
-    size_t scan = 0;
     int idled = 0;
 
     link_now(&started);
@@ -333,9 +291,8 @@ static int link_read(struct mcp_link *l)
         struct pollfd fds[3] = {{.fd = l->from, .events = POLLIN},
                                 {.fd = l->wake[0], .events = POLLIN},
                                 {.fd = -1, .events = POLLOUT}};
-        int handshake, timeout = link_poll_out(l, &fds[2].fd);
+        int handshake, timeout = link_poll_out(l, &fds[2].fd), lent;
         enum link_step step = LINK_GO;
-        ssize_t n;
 
         if (link_stopping(l, &handshake))
             break;
@@ -347,27 +304,22 @@ static int link_read(struct mcp_link *l)
         }
         if (step == LINK_AGAIN)
             continue;
+        /* Reading lent to a waiting call (link_read.c): `from` is not polled here. */
+        lent = link_lend(l, &timeout);
+        if (lent < 0)
+            break;
+        if (lent)
+            fds[0].fd = -1;
         if (step == LINK_END || (poll(fds, 3, timeout) < 0 && errno != EINTR))
             break;
         if (fds[1].revents != 0) {
             link_drain_wake(l);
             continue;
         }
-        if (fds[0].revents == 0)
-            continue;
-        if (mcph_sb_grow(&buf, 65536) != 0)
-            break;
-        n = read(l->from, buf.buf + buf.len, 65536);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        buf.len += (size_t)n; /* read into the room grow made */
-        buf.buf[buf.len] = '\0';
-        if (link_lines(l, &buf, &scan) == LINK_END)
+        if (fds[0].revents != 0 && link_read_in(l) < 0)
             break;
     }
-    mcph_sb_release(&buf);
+    link_lend_end(l);
     return idled;
 }
 
@@ -603,6 +555,7 @@ struct mcp_link *mcp_link_open(const struct mcph_host *host, struct mcp_spec *sp
     l->state = MCP_STARTING;
     l->to = l->from = -1;
     l->out_tail = &l->out;
+    mcph_sb_init(&l->rbuf);
     if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
         host->log(host, MCPH_LOG_ERROR, "pipe: %s", strerror(errno));
         goto fail;
@@ -735,6 +688,7 @@ void mcp_link_unref(struct mcp_link *l, const struct mcph_host *host)
         free(l->subs[i]);
     free(l->subs);
     cJSON_Delete(l->init_result);
+    free(l->meta_text);
     link_listed_free(l);
     free(l->hosts);
     mcp_spec_release(&l->spec);

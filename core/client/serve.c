@@ -162,38 +162,48 @@ static int mcp_fail(const struct mcph_host *host, struct mcph_call *call, enum m
     return host->error(call, MCPH_ERR, "%s", text);
 }
 
-/* The server's answer: its result whole, or its error as the same JSON-RPC error. */
-static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const cJSON *reply)
+/* The server's result given to the host as JSON text: the text it wrote (raw), or the tree
+ * printed. */
+static int mcp_result(const struct mcph_host *host, struct mcph_call *call, const char *raw,
+                      const cJSON *result)
+{
+    char *json = raw == NULL ? cJSON_PrintUnformatted(result) : NULL;
+    size_t len;
+    int rc;
+
+    if (raw == NULL && json == NULL)
+        return MCPH_ERR_NOMEM;
+    len = strlen(raw != NULL ? raw : json);
+    rc = host->result_json(call, raw != NULL ? raw : json);
+    free(json);
+    if (rc == MCPH_ERR_INVALID)
+        return host->error(call, MCPH_ERR, "the server's result is not a valid %s result", "MCP");
+    if (rc == MCPH_ERR_LIMIT)
+        return host->error(call, MCPH_ERR,
+                           "the server's result is %zu bytes; mcph passes results of at "
+                           "most %u MiB (MCPH_MAX_RESULT_BYTES)",
+                           len, MCPH_MAX_RESULT_BYTES >> 20);
+    return rc;
+}
+
+/* The server's answer: its result whole (raw: its text, unparsed: link_read.c), or its error
+ * as the same JSON-RPC error. */
+static int mcp_reply(const struct mcph_host *host, struct mcph_call *call, const char *raw,
+                     const cJSON *reply)
 {
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(reply, "result");
     const cJSON *error = cJSON_GetObjectItemCaseSensitive(reply, "error");
-    int rc;
 
+    if (raw != NULL)
+        return mcp_result(host, call, raw, NULL);
     /* cJSON cut a string of it at a \u0000 (mcp_json_mark_cut): refused, never passed on
      * cut, as a client's own text holding U+0000 is. */
     if (cJSON_IsObject(result) && (result->type & MCP_JSON_CUT) != 0)
         return host->error(call, MCPH_ERR,
                            "the server's result holds text with U+0000 (\\u0000), which mcph "
                            "cannot pass on whole; refused rather than cut");
-    if (cJSON_IsObject(result)) {
-        char *json = cJSON_PrintUnformatted(result);
-
-        if (json == NULL)
-            return MCPH_ERR_NOMEM;
-        size_t len = strlen(json);
-
-        rc = host->result_json(call, json);
-        free(json);
-        if (rc == MCPH_ERR_INVALID)
-            return host->error(call, MCPH_ERR, "the server's result is not a valid %s result",
-                               "MCP");
-        if (rc == MCPH_ERR_LIMIT)
-            return host->error(call, MCPH_ERR,
-                               "the server's result is %zu bytes; mcph passes results of at "
-                               "most %u MiB (MCPH_MAX_RESULT_BYTES)",
-                               len, MCPH_MAX_RESULT_BYTES >> 20);
-        return rc;
-    }
+    if (cJSON_IsObject(result))
+        return mcp_result(host, call, NULL, result);
     {
         const cJSON *code = cJSON_GetObjectItemCaseSensitive(error, "code");
         const cJSON *message = cJSON_GetObjectItemCaseSensitive(error, "message");
@@ -338,7 +348,7 @@ static cJSON *mcp_on_reply(const struct mcph_host *host, struct mcph_call *call,
                           "answers in one call; mcph stops at %d rounds",
                           rounds, MCP_ROUNDS_MAX);
     if (again == NULL && *rc == MCPH_OK)
-        *rc = mcp_reply(host, call, p->reply);
+        *rc = mcp_reply(host, call, p->raw, p->reply);
     else if (*rc == MCPH_ERR_AGAIN) /* the round is kept with the call: nothing to park */
         *rc = MCPH_OK;
     return again;

@@ -18,6 +18,7 @@
 //   origin          behaves, with a tool that says which request asked: see the last block
 //   meta            behaves, with a tool `meta` whose text is the JSON of the _meta its request
 //                   carried ({} when none), for the trace context passed on (tests/trust)
+//   convert         behaves, with tools whose results need converting or checking (below)
 //   idle, launcher  behave, and start processes of their own: see the block at the very end
 //   rug-pull        behaves, with a tool pull that changes echo's schema: see the last block
 //   apps            behaves, with an MCP Apps tool and ui:// resource, tools that need tasks,
@@ -71,7 +72,9 @@ const TREE_MODES = ['idle', 'launcher'];
 const TRUST_MODES = ['rug-pull'];
 // What passes through (tests/gateway/passthru.mjs): see the block after the tools.
 const APPS_MODES = ['apps'];
-for (const m of [...ROWS_MODES, ...TREE_MODES, ...TRUST_MODES, ...APPS_MODES]) {
+// What a relayed result needs converted or checked (tests/gateway/convert.mjs): see mode convert.
+const RELAY_MODES = ['convert'];
+for (const m of [...ROWS_MODES, ...TREE_MODES, ...TRUST_MODES, ...APPS_MODES, ...RELAY_MODES]) {
     BEHAVING.add(m);
     MODES.add(m);
 }
@@ -260,6 +263,7 @@ function callTool(id, params) {
     if (mode === 'origin' && originTool(id, name)) return undefined;
     if (mode === 'rug-pull' && rugTool(id, name)) return undefined;
     if (mode === 'meta' && name === 'meta') return reply(id, text(JSON.stringify(params?._meta ?? {})));
+    if (mode === 'convert' && CONVERT[name]) return reply(id, CONVERT[name]);
     if (name === 'cancelled') return reply(id, text(JSON.stringify(cancelled)));
     if (name === 'log') {
         notify('notifications/message', { level: args.level, logger: 'fake', data: args.text });
@@ -588,6 +592,29 @@ function stuckMessage(msg) {
 let originAsked = 0;
 if (mode === 'origin') tools.push({ name: 'whose', description: 'Ask a numbered question', inputSchema: obj({}) });
 if (mode === 'meta') tools.push({ name: 'meta', description: "The _meta of the request, as JSON text", inputSchema: obj({}) });
+
+// Mode convert behaves, with tools whose results mcph must not pass on as they come for every
+// client (tests/gateway/convert.mjs): audio (content a 2024-11-05 client lacks), typed and
+// typed_bad (structuredContent against an outputSchema, matching and not), envelope (members
+// of mcph's own envelope and _meta keys of the protocol's namespace), numbers (as written).
+const TYPED = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+if (mode === 'convert') {
+    tools.push(
+        { name: 'audio', description: 'Answers audio', inputSchema: obj({}) },
+        { name: 'typed', description: 'Structured, as declared', inputSchema: obj({}), outputSchema: TYPED },
+        { name: 'typed_bad', description: 'Structured, not as declared', inputSchema: obj({}), outputSchema: TYPED },
+        { name: 'envelope', description: "Answers with mcph's envelope members", inputSchema: obj({}) },
+    );
+}
+const CONVERT = {
+    audio: { content: [{ type: 'audio', data: 'AAAAAAAA', mimeType: 'audio/wav' }] },
+    typed: { content: [{ type: 'text', text: '{"n":3}' }], structuredContent: { n: 3 } },
+    typed_bad: { content: [{ type: 'text', text: '{"n":"three"}' }], structuredContent: { n: 'three' } },
+    envelope: {
+        content: [{ type: 'text', text: 'enveloped' }], resultType: 'complete', ttlMs: 5,
+        _meta: { 'io.modelcontextprotocol/related': 'x', kept: 1 }
+    },
+};
 
 function originTool(id, name) {
     if (name !== 'whose') return false;
