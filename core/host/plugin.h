@@ -103,7 +103,8 @@ struct plugin_env {
     void (*client_log)(void *ctx, int level, const char *logger, cJSON *data);
     void *ctx;
     /* Fills the host vtable of instance pl (h is &pl->host) before its init runs: the
-     * services every instance gets (host_setup). Required. Main thread. */
+     * services every instance gets (host_setup). Required. Main thread, or at start-up
+     * the thread plugin_load_set starts an isolated section on. */
     void (*host_setup)(struct plugin_host *h, struct plugin *pl);
 };
 
@@ -190,7 +191,8 @@ struct plugin {
  * every reason is added to errs ("FILE:LINE: plugin 'ID' (PATH): what; the fix") and a
  * negative status is returned: STATUS_CONFIG when the section is to fix (its path, its keys,
  * the file's trust, the plugin it names: descriptor, rows, schemas; or init returned
- * MCPH_ERR_INVALID), STATUS_PLUGIN when init failed otherwise, STATUS_NOMEM. Main thread.
+ * MCPH_ERR_INVALID), STATUS_PLUGIN when init failed otherwise, STATUS_NOMEM. Main thread, or
+ * at start-up the thread plugin_load_set starts an isolated section on.
  */
 int plugin_load(struct plugin **out, const struct config_plugin *cp, const char *ini_file,
                 const struct plugin_env *env, struct diag *errs)

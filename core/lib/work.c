@@ -337,6 +337,19 @@ static void work_read(struct work_thread *t)
     }
 }
 
+int work_reading(struct work *w)
+{
+    struct work_thread *t = pthread_getspecific(w->self);
+    int reading;
+
+    if (t == NULL)
+        return 0;
+    pthread_mutex_lock(&w->lock);
+    reading = w->reader == t;
+    pthread_mutex_unlock(&w->lock);
+    return reading;
+}
+
 void work_blocking(struct work *w)
 {
     struct work_thread *t = pthread_getspecific(w->self);
@@ -619,6 +632,10 @@ int work_start(struct work *w, const struct work_source *src, size_t max_threads
     for (int i = 0; i < 2 && status == STATUS_OK; i++)
         status = work_spawn(w, 0);
     pthread_mutex_unlock(&w->lock);
+    /* A thread that started may already be reading: it stops before the caller lets go of
+     * what it reads. */
+    if (status != STATUS_OK && !work_stop(w, LIMIT_SHUTDOWN_CANCEL_MS))
+        return STATUS_IO;
     return status;
 }
 

@@ -107,7 +107,8 @@ struct work {
 };
 
 /* Start the pool: `max_threads` threads at most (at least 3), two of them now; one takes the
- * reader role at once when src has a read function. The threads keep the caller's signal
+ * reader role at once when src has a read function (when one cannot start, those that did are
+ * stopped before it returns). The threads keep the caller's signal
  * mask; the pool installs a do-nothing handler for its own interrupt (SIGRTMIN + 1, sent only
  * to a reader waiting for input when reading stops). Returns STATUS_OK or
  * STATUS_NOMEM/STATUS_IO. */
@@ -117,6 +118,9 @@ int work_start(struct work *w, const struct work_source *src, size_t max_threads
 /* Queue a job on its lane. From the reader (dispatch) the reader runs it or hands it on
  * after the messages buffered; from any other thread a thread is woken for it. */
 void work_submit(struct work *w, struct work_job *job);
+
+/* Whether the calling thread holds the reader role now. */
+int work_reading(struct work *w);
 
 /* The calling thread is about to wait for the client (a question to it): if it holds the
  * reader role inside a call, the role goes to another thread now, which reads the answer. */

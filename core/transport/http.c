@@ -373,6 +373,8 @@ int http_start(struct server *srv, struct http **out)
     if (h == NULL)
         return STATUS_NOMEM;
     http_init(h, srv);
+    if (h->wake_fd < 0)
+        log_msg(&srv->log, LOG_ERROR, NULL, "http: cannot make an eventfd: %s", strerror(errno));
     status = h->wake_fd >= 0 ? http_lib_open(&h->lib, &srv->log) : STATUS_IO;
     if (status == STATUS_OK)
         status = config_listen_split(srv->cfg.listen, host, sizeof(host), &port);

@@ -13,7 +13,9 @@
  *   http_stream.c   the event stream as sent, and room for long-lived streams
  *   http.c          start and stop, the ticker
  *
- * Locks: h->lock before a session's lock before a conn's lock. The pure parts declared at the
+ * Locks: run_lock (held by whoever runs libmicrohttpd, so around every callback: taken
+ * before any other lock of mcph's, never while one is held), then h->lock before a session's
+ * lock before a conn's lock. The pure parts declared at the
  * end are here for tests/unit/test_http.c.
  */
 #ifndef MCPH_HTTP_INT_H

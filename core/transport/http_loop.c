@@ -21,10 +21,14 @@
 #include "transport/http_int.h"
 
 #include "lib/limits.h"
+#include "lib/log.h"
+#include "lib/work.h"
+#include "served/server.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Run the daemon once: what is ready is read, dispatched and written. */
@@ -60,8 +64,12 @@ static int http_wait(struct http *h, int max_ms)
     if (h->lib.get_timeout(h->daemon, &next) == MHD_YES && (ms < 0 || next < (unsigned)ms))
         ms = (int)next;
     pthread_mutex_unlock(&h->run_lock);
-    if (poll(p, 2, ms) < 0 && errno == EINTR)
-        return -1;
+    if (poll(p, 2, ms) < 0) {
+        if (errno == EINTR)
+            return -1;
+        /* Out of memory for the wait: not a loop that spins meanwhile. */
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
     if (p[1].revents & POLLIN) {
         if (read(h->wake_fd, &n, sizeof(n)) < 0) {
             /* another waiter took it: the daemon runs next all the same */
@@ -81,15 +89,23 @@ static void http_src_dispatch(void *ctx)
 }
 
 /* The answers written go out. A thread that lost the reader role while another runs the
- * daemon leaves it to that one: its answer resumed the connection, which wakes it. */
+ * daemon leaves it to that one: its answer resumed the connection, which wakes it. A thread
+ * that is not the reader and ran the daemon may have taken the events the reader waits for
+ * and left work for the next run (a request dispatched, a response queued and not yet
+ * written): the reader is woken for it. */
 static void http_src_flush(void *ctx)
 {
     struct http *h = ctx;
+    MHD_UNSIGNED_LONG_LONG next;
+    int more;
 
     if (pthread_mutex_trylock(&h->run_lock) != 0)
         return;
     h->lib.run(h->daemon);
+    more = h->lib.get_timeout(h->daemon, &next) == MHD_YES && next == 0;
     pthread_mutex_unlock(&h->run_lock);
+    if (more && !work_reading(&h->srv->work))
+        http_kick(h);
 }
 
 void http_source(struct http *h, struct work_source *src)
@@ -119,6 +135,10 @@ int http_pump_start(struct http *h)
         return 1;
     atomic_store(&h->pumping, 1);
     h->pump_started = pthread_create(&h->pump, NULL, http_pump_main, h) == 0;
+    if (!h->pump_started)
+        log_msg(&h->srv->log, LOG_WARNING, NULL,
+                "http: cannot start a thread to serve while shutting down: answers of calls "
+                "still running are sent at the end");
     return h->pump_started;
 }
 
