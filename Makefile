@@ -531,8 +531,8 @@ clean:
 
 # mcph against the bare cJSON loop and the official SDK server, over HTTP against nginx too,
 # and its hops against a bare relay (tests/bench/README.md).
-#   make bench           the full table, about a minute on two cores
-#   make bench QUICK=1   the same rows with fewer repetitions, about 20 s
+#   make bench           the full table, about three minutes on two cores
+#   make bench QUICK=1   the same rows with fewer repetitions, about 80 s
 QUICK ?=
 .PHONY: bench
 bench: $(MCPH) $(PLUGINS) $(NODE_STAMP)
