@@ -197,6 +197,7 @@ struct http {
     pthread_t pump;     /* runs the daemon from http_quiesce to http_stop */
     int pump_started;   /* pump runs */
     atomic_int pumping; /* pump: 1 while it may run, 0 to stop */
+    atomic_int pushed;  /* lines were written to a connection since the daemon last ran */
 };
 
 /* Header lines that must come once (http_once[], in http_check.c), counted; and whether a

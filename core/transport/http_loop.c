@@ -35,6 +35,7 @@
 static void http_run_daemon(struct http *h)
 {
     pthread_mutex_lock(&h->run_lock);
+    atomic_store(&h->pushed, 0);
     h->lib.run(h->daemon);
     pthread_mutex_unlock(&h->run_lock);
 }
@@ -64,6 +65,10 @@ static int http_wait(struct http *h, int max_ms)
     if (h->lib.get_timeout(h->daemon, &next) == MHD_YES && (ms < 0 || next < (unsigned)ms))
         ms = (int)next;
     pthread_mutex_unlock(&h->run_lock);
+    /* The daemon has work now: it looks at its descriptors itself. A kick left unread keeps
+     * wake_fd ready, so the next wait that sleeps does not. */
+    if (ms == 0)
+        return 1;
     if (poll(p, 2, ms) < 0) {
         if (errno == EINTR)
             return -1;
@@ -99,8 +104,13 @@ static void http_src_flush(void *ctx)
     MHD_UNSIGNED_LONG_LONG next;
     int more;
 
-    if (pthread_mutex_trylock(&h->run_lock) != 0)
+    /* Nothing was written since the daemon last ran: it has nothing more to send. */
+    if (!atomic_exchange(&h->pushed, 0))
         return;
+    if (pthread_mutex_trylock(&h->run_lock) != 0) {
+        atomic_store(&h->pushed, 1);
+        return;
+    }
     h->lib.run(h->daemon);
     more = h->lib.get_timeout(h->daemon, &next) == MHD_YES && next == 0;
     pthread_mutex_unlock(&h->run_lock);
