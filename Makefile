@@ -309,7 +309,8 @@ test-conformance: $(MCPH) $(CONFORMANCE_PLUGINS) $(BUILD)/plugins/mcp.so $(NODE_
 # much (stuck.mjs); hostile rows and stderr (rows.mjs); what one upstream message may cost
 # once parsed (memory.mjs); two 2026-07-28 requests making the same call each answering their
 # own parked request, in process and isolated (origin.mjs); a relayed result still converted
-# and checked for the client's revision and the tool's outputSchema (convert.mjs);
+# and checked for the client's revision and the tool's outputSchema (convert.mjs); a server's
+# log line read by a waiting call is still heard by every client that asked (lend.mjs);
 # call_timeout_ms of an mcp section
 # (timeout.mjs); idle_stop_s: an idle server stopped, started again by a call (idle.mjs); ten
 # servers started through launchers, confined or not, leave no process after SIGKILL, the end
@@ -322,6 +323,7 @@ test-gateway: $(MCPH) $(PLUGINS) $(NODE_STAMP)
 	node tests/gateway/origin.mjs $(MCPH)
 	node tests/gateway/passthru.mjs $(MCPH)
 	node tests/gateway/convert.mjs $(MCPH)
+	node tests/gateway/lend.mjs $(MCPH)
 	node tests/gateway/timeout.mjs $(MCPH)
 	node tests/gateway/idle.mjs $(MCPH)
 	node tests/gateway/launchers.mjs $(MCPH)

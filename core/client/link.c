@@ -468,7 +468,8 @@ static const char *link_meta_text(struct mcp_link *l)
         text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "_meta"));
     }
     cJSON_Delete(o);
-    if (text == NULL || (len = strlen(text)) < 2) {
+    len = text != NULL ? strlen(text) : 0;
+    if (len < 2) {
         free(text);
         return NULL;
     }
@@ -479,8 +480,9 @@ static const char *link_meta_text(struct mcp_link *l)
         l->meta_text = text;
     else
         free(text);
+    text = l->meta_text; /* set once, freed with the link */
     pthread_mutex_unlock(&l->lock);
-    return l->meta_text;
+    return text;
 }
 
 /* A request as text, {"jsonrpc":"2.0","id":ID,"method":M,"params":{...,"_meta":{...}}}: params

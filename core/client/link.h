@@ -190,6 +190,8 @@ struct mcp_link {
     int lend_used;           /* a call read since the link's thread last looked (lock) */
     int want_lend;           /* a call waits and would read (lock) */
     int read_end;            /* a call read the end of `from`, or a line too long (lock) */
+    int give_back;           /* a call read a line that is not a reply: the link's thread
+                              * takes reading back and handles it (lock) */
     struct mcph_strbuf rbuf; /* what was read and is not a whole line yet (the reader's) */
     size_t rscan;            /* how far rbuf is known to hold no newline */
 };
@@ -307,12 +309,17 @@ void link_on_line(struct mcp_link *l, const char *line, size_t len);
 /* link_read.c: reading `from` (whoever reads it: the link's thread, or a call it was lent to).
  * link_read_in reads what poll said is there into rbuf and hands each whole line to
  * link_on_line: 1 when it read, 0 when interrupted, -1 at the end (EOF, an error, a line
- * longer than MCP_LINE_MAX: l->ended says). Only the thread that holds reading calls it. */
-int link_read_in(struct mcp_link *l);
+ * longer than MCP_LINE_MAX: l->ended says). Only the thread that holds reading calls it. A call
+ * it was lent to (lent) handles replies only: at the first other line it stops, leaves the
+ * rest in rbuf and gives reading back (give_back). */
+int link_read_in(struct mcp_link *l, int lent);
+/* The link's thread, holding reading again: the whole lines a call left in rbuf (a message
+ * that is not a reply, which a call does not handle: it would speak in that call's name). */
+void link_read_left(struct mcp_link *l);
 /* link_read.c, the link's thread: whether reading is lent (1: poll `from` not, and look again
  * within *timeout, shortened), the link's thread's own (0), or a call read the end (-1).
  * A call that waits has it lent; the link's thread takes it back when no call read for
- * MCP_LEND_MS (a server's messages between calls wait at most that long). */
+ * MCP_LEND_MS (a server's messages between calls wait up to about twice that long). */
 int link_lend(struct mcp_link *l, int *timeout);
 /* link_read.c, the link's thread leaving its read loop: reading taken back (it waits for a
  * call that reads to stop), rbuf emptied for the next process. */

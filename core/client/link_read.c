@@ -313,13 +313,18 @@ static int link_peek_reply(const char *line, size_t len, int64_t *id)
 }
 
 /* A call's reply whose result can go to the host as the text the server wrote, unparsed
- * here (host->result_json reads it once): an object, with no error beside it, no text cJSON
- * would cut (U+0000) and no resultType but "complete" (a MCP_MODERN server's input_required
- * is read as a tree, rounds.c). Returns 1 when p took it; else the line is parsed. */
+ * here (host->result_json reads it once): a line exactly {"jsonrpc":"2.0","id":N,"result":
+ * {...}} as mcph writes it (any other shape is parsed, so that what the text says and what a
+ * parser reads cannot differ), no text cJSON would cut (U+0000) and no resultType but
+ * "complete" (a MCP_MODERN server's input_required is read as a tree, rounds.c). Returns 1
+ * when its call took it; else the line is parsed. */
 static int link_reply_raw(struct mcp_link *l, const char *line, size_t len, int64_t id)
 {
-    const char *text, *member;
+    static const char head[] = "{\"jsonrpc\":\"2.0\",\"id\":";
+    static const char mid[] = ",\"result\":{";
+    const char *text, *member, *at;
     size_t n, m;
+    int64_t said = 0;
     struct mcp_pending *p;
     char *raw;
     cJSON *stub;
@@ -327,12 +332,20 @@ static int link_reply_raw(struct mcp_link *l, const char *line, size_t len, int6
 
     while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
         len--;
-    /* A line cut short (its result's text or the message not closed) is parsed, and so
-     * fails its call as not JSON. */
-    if (len == 0 || line[len - 1] != '}' || !mcph_json_member(line, len, "result", &text, &n) ||
-        n < 2 || text[0] != '{' || text[n - 1] != '}' ||
-        mcph_json_member(line, len, "error", &member, &m) || memchr(text, '\0', n) != NULL ||
-        memmem(text, n, "\\u0000", 6) != NULL)
+    if (len < sizeof(head) + sizeof(mid) + 2 || memcmp(line, head, sizeof(head) - 1) != 0)
+        return 0;
+    at = line + sizeof(head) - 1;
+    for (int digits = 0; at < line + len && *at >= '0' && *at <= '9'; at++, digits++) {
+        if (digits == 15)
+            return 0;
+        said = said * 10 + (*at - '0');
+    }
+    if (said != id || (size_t)(line + len - at) < sizeof(mid) + 1 ||
+        memcmp(at, mid, sizeof(mid) - 1) != 0 || line[len - 1] != '}' || line[len - 2] != '}')
+        return 0;
+    text = at + sizeof(mid) - 2; /* the result's '{' */
+    n = (size_t)(line + len - 1 - text);
+    if (memchr(text, '\0', n) != NULL || memmem(text, n, "\\u0000", 6) != NULL)
         return 0;
     if (mcph_json_member(text, n, "resultType", &member, &m) &&
         (m != 10 || memcmp(member, "\"complete\"", 10) != 0))
@@ -491,19 +504,30 @@ void link_on_line(struct mcp_link *l, const char *line, size_t len)
 
 /* Each whole line of rbuf to link_on_line, then rbuf's room cut back after a large line.
  * Returns -1 for a line too long (l->ended says), else 0. */
-static int link_lines(struct mcp_link *l)
+static int link_lines(struct mcp_link *l, int lent)
 {
     struct mcph_strbuf *buf = &l->rbuf;
 
     for (;;) {
         char *nl = memchr(buf->buf + l->rscan, '\n', buf->len - l->rscan);
         size_t len;
+        int64_t id;
 
         if (nl == NULL) {
             l->rscan = buf->len;
             break;
         }
         len = (size_t)(nl - buf->buf);
+        /* A call handles replies only: anything else (a log line, a question, a
+         * notification, a line not JSON) speaks to the host, which must not hear it in the
+         * name of the call that happens to read. */
+        if (lent && len > 0 && !link_peek_reply(buf->buf, len, &id)) {
+            pthread_mutex_lock(&l->lock);
+            l->give_back = 1;
+            pthread_mutex_unlock(&l->lock);
+            l->rscan = 0;
+            return 0;
+        }
         link_on_line(l, buf->buf, len);
         memmove(buf->buf, nl + 1, buf->len - len - 1);
         mcph_sb_setlen(buf, buf->len - len - 1);
@@ -531,7 +555,13 @@ static int link_lines(struct mcp_link *l)
     return 0;
 }
 
-int link_read_in(struct mcp_link *l)
+void link_read_left(struct mcp_link *l)
+{
+    if (l->rbuf.buf != NULL && l->rbuf.len > 0)
+        (void)link_lines(l, 0);
+}
+
+int link_read_in(struct mcp_link *l, int lent)
 {
     ssize_t n;
 
@@ -546,7 +576,7 @@ int link_read_in(struct mcp_link *l)
         return -1;
     l->rbuf.len += (size_t)n; /* read into the room grow made */
     l->rbuf.buf[l->rbuf.len] = '\0';
-    return link_lines(l) == 0 ? 1 : -1;
+    return link_lines(l, lent) == 0 ? 1 : -1;
 }
 
 int link_lend(struct mcp_link *l, int *timeout)
@@ -558,15 +588,20 @@ int link_lend(struct mcp_link *l, int *timeout)
         pthread_mutex_unlock(&l->lock);
         return -1;
     }
-    if (!l->lent && l->want_lend && l->state == MCP_UP) {
+    if (l->give_back && !l->reading) {
+        l->lent = 0; /* a call left a line that is not a reply: handled here (link_read_left) */
+        l->give_back = 0;
+        l->lend_used = 0;
+    } else if (!l->lent && l->want_lend && l->state == MCP_UP) {
         l->lent = 1;
-        l->lend_used = 1;
+        l->lend_used = 1;                 /* the call that asked has MCP_LEND_MS to begin */
         pthread_cond_broadcast(&l->cond); /* the call that asked leads */
     } else if (l->lent && !l->reading && !l->lend_used) {
         l->lent = 0; /* nobody read for MCP_LEND_MS: the server's messages are read at once */
+    } else {
+        l->lend_used = 0;
     }
     l->want_lend = 0;
-    l->lend_used = 0;
     lent = l->lent;
     pthread_mutex_unlock(&l->lock);
     if (lent && (*timeout < 0 || *timeout > MCP_LEND_MS))
@@ -589,23 +624,26 @@ void link_lend_end(struct mcp_link *l)
 
 int link_lead(struct mcp_link *l, int ms)
 {
-    struct pollfd fd = {.fd = l->from, .events = POLLIN};
+    struct pollfd fd = {.events = POLLIN};
     int got = 0;
 
-    if (!l->lent || l->reading || l->read_end) {
+    if (!l->lent || l->reading || l->read_end || l->give_back) {
         if (!l->lent && !l->want_lend && l->state == MCP_UP) {
             l->want_lend = 1;
             link_wake(l);
         }
         return 0;
     }
+    fd.fd = l->from; /* lent: the process is up and its pipe open */
     l->reading = 1;
     l->lend_used = 1;
     pthread_mutex_unlock(&l->lock);
     if (poll(&fd, 1, ms) > 0)
-        got = link_read_in(l);
+        got = link_read_in(l, 1);
     pthread_mutex_lock(&l->lock);
     l->reading = 0;
+    if (l->give_back)
+        link_wake(l);
     if (got < 0) {
         /* The link's thread reaps the process and fails what waited for it. */
         l->read_end = 1;

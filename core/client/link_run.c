@@ -310,13 +310,15 @@ static int link_read(struct mcp_link *l)
             break;
         if (lent)
             fds[0].fd = -1;
+        else
+            link_read_left(l);
         if (step == LINK_END || (poll(fds, 3, timeout) < 0 && errno != EINTR))
             break;
         if (fds[1].revents != 0) {
             link_drain_wake(l);
             continue;
         }
-        if (fds[0].revents != 0 && link_read_in(l) < 0)
+        if (fds[0].revents != 0 && link_read_in(l, 0) < 0)
             break;
     }
     link_lend_end(l);

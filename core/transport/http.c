@@ -492,8 +492,14 @@ void http_stop(struct http *h)
         pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&h->lock);
+    /* The daemon runs on until those close (each answers its next look with a close): one
+     * left suspended when it stops would be neither closed nor freed. */
     http_pump_stop(h);
-    http_pump_for(h, 0); /* the wakes just made: no connection is left suspended */
+    for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10; i++) {
+        http_pump_for(h, 10);
+        if (!http_conns_open(h))
+            break;
+    }
     http_metrics_stop(h);
     h->lib.stop_daemon(h->daemon);
     if (h->listen_fd >= 0)

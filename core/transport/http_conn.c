@@ -99,9 +99,9 @@ int http_conn_push(struct http_conn *c, const struct iovec *v, int cnt)
         }
         http_conn_account(c);
         http_wake(c);
+        atomic_store(&c->h->pushed, 1); /* the flush that follows runs the daemon */
     }
     pthread_mutex_unlock(&c->lock);
-    atomic_store(&c->h->pushed, 1); /* the flush that follows runs the daemon */
     return status;
 }
 
