@@ -304,8 +304,9 @@ void link_listed_free(struct mcp_link *l);
 void link_log(struct mcp_link *l, enum mcph_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void link_alert(struct mcp_link *l, const char *text);
-/* link_read.c: one line the server wrote. */
-void link_on_line(struct mcp_link *l, const char *line, size_t len);
+/* link_read.c: one line the server wrote, handled; 0 when a call reads (lent) and it is not a
+ * reply: left for the link's thread. */
+int link_on_line(struct mcp_link *l, const char *line, size_t len, int lent);
 /* link_read.c: reading `from` (whoever reads it: the link's thread, or a call it was lent to).
  * link_read_in reads what poll said is there into rbuf and hands each whole line to
  * link_on_line: 1 when it read, 0 when interrupted, -1 at the end (EOF, an error, a line

@@ -465,29 +465,32 @@ static void link_on_message(struct mcp_link *l, cJSON *msg)
 /* One line from the server. A long one (long enough for its cost to be counted) is looked at
  * before it is parsed: a reply nobody waits for is dropped unparsed, and what would cost too
  * much once parsed never is. A short one is parsed as it comes, at no extra cost. */
-void link_on_line(struct mcp_link *l, const char *line, size_t len)
+int link_on_line(struct mcp_link *l, const char *line, size_t len, int lent)
 {
     size_t values, cost;
     int over = mcph_json_over(line, len, MCPH_JSON_COST_MAX, &values, &cost);
     int64_t id = 0;
-    int reply = values != 0 && link_peek_reply(line, len, &id);
+    int reply = link_peek_reply(line, len, &id);
     cJSON *msg;
 
+    /* A call handles replies only: anything else (a log line, a question, a notification, a
+     * line not JSON) speaks to the host, which must not hear it in the name of the call that
+     * happens to read. */
+    if (lent && !reply && len > 0)
+        return 0;
     if (reply && !link_awaited(l, id)) {
         link_log(l, MCPH_LOG_DEBUG,
                  "a reply to request %" PRId64 " (%zu bytes) that no request "
                  "waits for; dropped",
                  id, len);
-        return;
+        return 1;
     }
     if (over) {
         link_too_costly(l, line, len, reply, id, values, cost);
-        return;
+        return 1;
     }
-    if (values == 0)
-        reply = link_peek_reply(line, len, &id);
     if (reply && link_reply_raw(l, line, len, id))
-        return;
+        return 1;
     msg = cJSON_ParseWithLength(line, len);
     if (cJSON_IsObject(msg)) {
         mcp_json_mark_cut(msg, line, len);
@@ -498,6 +501,7 @@ void link_on_line(struct mcp_link *l, const char *line, size_t len)
     cJSON_Delete(msg);
     /* What a costly message left free goes back to the system. */
     mcph_json_trim(cost);
+    return 1;
 }
 
 /* --- Reading, by the link's thread or by a call it was lent to. --- */
@@ -511,24 +515,19 @@ static int link_lines(struct mcp_link *l, int lent)
     for (;;) {
         char *nl = memchr(buf->buf + l->rscan, '\n', buf->len - l->rscan);
         size_t len;
-        int64_t id;
 
         if (nl == NULL) {
             l->rscan = buf->len;
             break;
         }
         len = (size_t)(nl - buf->buf);
-        /* A call handles replies only: anything else (a log line, a question, a
-         * notification, a line not JSON) speaks to the host, which must not hear it in the
-         * name of the call that happens to read. */
-        if (lent && len > 0 && !link_peek_reply(buf->buf, len, &id)) {
+        if (!link_on_line(l, buf->buf, len, lent)) {
             pthread_mutex_lock(&l->lock);
-            l->give_back = 1;
+            l->give_back = 1; /* the line stays for the link's thread */
             pthread_mutex_unlock(&l->lock);
             l->rscan = 0;
             return 0;
         }
-        link_on_line(l, buf->buf, len);
         memmove(buf->buf, nl + 1, buf->len - len - 1);
         mcph_sb_setlen(buf, buf->len - len - 1);
         l->rscan = 0;

@@ -443,6 +443,13 @@ static int http_conns_open(struct http *h)
     return open;
 }
 
+/* Run the daemon until no connection is open, at most LIMIT_HTTP_STOP_MS. */
+static void http_run_until_closed(struct http *h)
+{
+    for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
+        http_pump_for(h, 10);
+}
+
 void http_stop(struct http *h)
 {
     if (h == NULL)
@@ -474,14 +481,10 @@ void http_stop(struct http *h)
         pthread_mutex_unlock(&c->lock);
     }
     pthread_mutex_unlock(&h->lock);
-    /* What they hold is sent, for a little while; then the daemon closes what is left. */
-    if (!http_pump_start(h)) {
-        for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
-            http_pump_for(h, 10);
-    } else {
-        for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10 && http_conns_open(h); i++)
-            nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
-    }
+    /* What they hold is sent, for a little while (this thread runs the daemon from now on);
+     * then the daemon closes what is left. */
+    http_pump_stop(h);
+    http_run_until_closed(h);
     /* The daemon must not stop with a connection suspended: any still open is woken to end. */
     pthread_mutex_lock(&h->lock);
     for (struct http_conn *c = h->conns; c != NULL; c = c->next) {
@@ -494,12 +497,7 @@ void http_stop(struct http *h)
     pthread_mutex_unlock(&h->lock);
     /* The daemon runs on until those close (each answers its next look with a close): one
      * left suspended when it stops would be neither closed nor freed. */
-    http_pump_stop(h);
-    for (int i = 0; i < LIMIT_HTTP_STOP_MS / 10; i++) {
-        http_pump_for(h, 10);
-        if (!http_conns_open(h))
-            break;
-    }
+    http_run_until_closed(h);
     http_metrics_stop(h);
     h->lib.stop_daemon(h->daemon);
     if (h->listen_fd >= 0)

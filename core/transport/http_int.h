@@ -209,9 +209,9 @@ struct http_framing {
 
 /* --- http_loop.c --- */
 
-/* The pump: runs the daemon from http_quiesce on, while the pool stops. Returns 0 when its
- * thread cannot start (http_stop then runs the daemon itself). */
-int http_pump_start(struct http *h);
+/* The pump: runs the daemon from http_quiesce on, while the pool stops, until http_stop
+ * stops it and runs the daemon itself. A thread that cannot start is logged. */
+void http_pump_start(struct http *h);
 void http_pump_stop(struct http *h);
 /* Wake whoever waits for the daemon (a connection was resumed). Any thread. */
 void http_kick(const struct http *h);

@@ -132,24 +132,21 @@ static void *http_pump_main(void *arg)
 {
     struct http *h = arg;
 
-    while (atomic_load(&h->pumping)) {
-        http_wait(h, LIMIT_HTTP_PUMP_MS);
-        http_run_daemon(h);
-    }
+    while (atomic_load(&h->pumping))
+        http_pump_for(h, LIMIT_HTTP_PUMP_MS);
     return NULL;
 }
 
-int http_pump_start(struct http *h)
+void http_pump_start(struct http *h)
 {
     if (h->pump_started)
-        return 1;
+        return;
     atomic_store(&h->pumping, 1);
     h->pump_started = pthread_create(&h->pump, NULL, http_pump_main, h) == 0;
     if (!h->pump_started)
         log_msg(&h->srv->log, LOG_WARNING, NULL,
                 "http: cannot start a thread to serve while shutting down: answers of calls "
                 "still running are sent at the end");
-    return h->pump_started;
 }
 
 void http_pump_stop(struct http *h)

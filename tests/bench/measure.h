@@ -137,30 +137,30 @@ static inline size_t measure_tree(pid_t pid, pid_t *pids, size_t max)
     return n;
 }
 
-/* CPU seconds of the n processes of pids (one that has ended counts 0). */
-static inline double measure_tree_cpu(const pid_t *pids, size_t n)
+/* One figure (of, per process) added up over the n processes of pids; one that has ended
+ * counts 0. */
+static inline double measure_tree_sum(const pid_t *pids, size_t n, double (*of)(pid_t))
 {
     double sum = 0.0;
 
     for (size_t i = 0; i < n; i++) {
-        double cpu = measure_cpu(pids[i]);
+        double v = of(pids[i]);
 
-        sum += isnan(cpu) ? 0.0 : cpu;
+        sum += isnan(v) ? 0.0 : v;
     }
     return sum;
 }
 
-/* Context switches of every thread of the n processes of pids (one that has ended counts 0). */
+/* CPU seconds of the n processes of pids. */
+static inline double measure_tree_cpu(const pid_t *pids, size_t n)
+{
+    return measure_tree_sum(pids, n, measure_cpu);
+}
+
+/* Context switches of every thread of the n processes of pids. */
 static inline double measure_tree_ctxsw(const pid_t *pids, size_t n)
 {
-    double sum = 0.0;
-
-    for (size_t i = 0; i < n; i++) {
-        double csw = measure_ctxsw(pids[i]);
-
-        sum += isnan(csw) ? 0.0 : csw;
-    }
-    return sum;
+    return measure_tree_sum(pids, n, measure_ctxsw);
 }
 
 #endif
